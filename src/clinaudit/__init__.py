@@ -1,0 +1,54 @@
+"""clinaudit: audit clinical language models for bias and brittleness.
+
+Public API (small on purpose):
+
+* records: :class:`Case`, :class:`Variant`, :class:`ModelRequest`, :class:`ModelResponse`, :class:`Judgment`
+* models: :func:`get_backend`, :func:`list_backends`
+* running: :class:`Runner`, :class:`RunnerConfig`, :class:`RunDir`
+* audits: :func:`load_spec`, :func:`run_spec`
+"""
+
+__version__ = "0.1.0"
+
+from .errors import ClinauditError, InputError, SpecError  # noqa: E402
+from .records import Case, Judgment, ModelRequest, ModelResponse, Variant, to_frame  # noqa: E402
+
+__all__ = [
+    "__version__",
+    "Case",
+    "Variant",
+    "ModelRequest",
+    "ModelResponse",
+    "Judgment",
+    "to_frame",
+    "ClinauditError",
+    "InputError",
+    "SpecError",
+    "get_backend",
+    "list_backends",
+    "Runner",
+    "RunnerConfig",
+    "RunDir",
+    "load_spec",
+    "run_spec",
+]
+
+
+def __getattr__(name: str):  # lazy re-exports keep `import clinaudit` light
+    if name in {"get_backend", "list_backends"}:
+        from .models import base
+
+        return getattr(base, name)
+    if name in {"Runner", "RunnerConfig"}:
+        from . import runner
+
+        return getattr(runner, name)
+    if name == "RunDir":
+        from .rundir import RunDir
+
+        return RunDir
+    if name in {"load_spec", "run_spec"}:
+        from . import spec
+
+        return getattr(spec, name)
+    raise AttributeError(name)

@@ -1,0 +1,1 @@
+"""Audit recipes, registered by name with `clinaudit.spec.register_audit`."""

@@ -1,0 +1,85 @@
+"""Core commands: ``models``, ``audits``, ``run``, ``generate``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .common import add_runner_args, runner_config_from_args
+
+__all__ = ["register"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("models", help="list model backends", description="List the model backends and their spec syntax.")
+    p.set_defaults(func=cmd_models)
+
+    p = sub.add_parser("audits", help="list audit recipes usable in a spec",
+                       description="List the audit recipes a spec's `audit:` field can name.")
+    p.set_defaults(func=cmd_audits)
+
+    p = sub.add_parser(
+        "run",
+        help="run an audit spec (YAML)",
+        description="Run an audit described by a YAML spec into a run directory. Prints the estimated number of "
+        "model calls first. Re-running the same command resumes: stored calls are never repeated.",
+    )
+    p.add_argument("spec", type=Path, help="audit spec (YAML); see docs/specs.md")
+    p.add_argument("--out", type=Path, required=True, help="run directory to create or resume")
+    p.add_argument("--dry-run", action="store_true", help="validate the spec, print the estimate, make no calls")
+    p.add_argument("--max-calls", type=int, default=None,
+                   help="refuse to start if the run needs more new model calls than this")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.add_argument("--report", action="store_true", help="render RUN_DIR/report.html when the run ends")
+    p.set_defaults(func=cmd_run)
+
+    from .generate_cmd import register_generate
+
+    register_generate(sub)
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    from ..models.base import list_backends
+
+    for b in list_backends():
+        print(f"{b['prefix']:18s} {b['summary']}\n{'':18s} capabilities: {', '.join(b['capabilities'])}")
+    return 0
+
+
+def cmd_audits(args: argparse.Namespace) -> int:
+    from ..spec import list_audits
+
+    for name, summary in list_audits().items():
+        print(f"{name:18s} {summary}")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from ..spec import get_recipe, load_spec, make_context, run_spec
+
+    spec, params = load_spec(args.spec)
+    recipe = get_recipe(spec.audit)
+    if recipe.estimate is not None:
+        ctx = make_context(spec, params, args.out, base_dir=args.spec.resolve().parent, progress=False)
+        est = recipe.estimate(ctx)
+        ctx.rundir.close()
+        print(est.to_text(spec.backends), file=sys.stderr)
+        new_calls = est.total_calls() - sum(est.cached.values())
+        if args.max_calls is not None and new_calls > args.max_calls:
+            print(f"clinaudit: refusing to start: {new_calls} new calls > --max-calls {args.max_calls}", file=sys.stderr)
+            return 3
+    if args.dry_run:
+        print(f"spec {args.spec} is valid (audit '{spec.audit}')")
+        return 0
+    rundir = run_spec(args.spec, args.out, progress=not args.no_progress, command=" ".join(sys.argv))
+    usage = rundir.manifest.get("runs", [{}])[-1].get("usage_total", {})
+    print(f"run directory: {rundir.path}")
+    print(f"model calls: {int(usage.get('calls', 0))} new, {int(usage.get('cache_hits', 0))} from cache, "
+          f"{int(usage.get('failures', 0))} failed")
+    if args.report:
+        from ..report import render_report
+
+        out = render_report(rundir.path)
+        print(f"report: {out}")
+    return 0

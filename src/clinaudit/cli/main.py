@@ -1,0 +1,72 @@
+"""``clinaudit`` entry point.
+
+Each command lives in its own module under :mod:`clinaudit.cli` exposing
+``register(subparsers)``; commands import heavy modules only when they run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+
+from .. import __version__
+from ..errors import ClinauditError
+
+# Command modules, in the order `clinaudit --help` lists them. A missing module is skipped.
+COMMAND_MODULES = [
+    "clinaudit.cli.core",  # models, audits, run, generate
+    "clinaudit.cli.perturb_cmd",  # perturbations, perturb
+    "clinaudit.cli.treatment_cmd",  # treatment-shift
+    "clinaudit.cli.notes_cmd",  # judge-agreement, note tables
+    "clinaudit.cli.reasoning_cmd",  # reasoning helpers
+    "clinaudit.cli.association_cmd",  # association, classifier-gaps, probe
+    "clinaudit.cli.report_cmd",  # report, demo
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="clinaudit",
+        description="Audit clinical language models for bias and brittleness "
+        "(treatment shift, note generation, reasoning/CARE, association and classifier-fairness audits).",
+        epilog="Run `clinaudit COMMAND --help` for the options of a command. Docs: README.md and docs/.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"clinaudit {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress details to stderr")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for mod_name in COMMAND_MODULES:
+        try:
+            mod = importlib.import_module(mod_name)
+        except ModuleNotFoundError as exc:
+            if exc.name == mod_name:
+                continue
+            raise
+        mod.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        return int(args.func(args) or 0)
+    except ClinauditError as exc:
+        print(f"clinaudit: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nclinaudit: interrupted; completed model calls are stored, re-run the same command to resume.",
+              file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""Exceptions with messages a user can act on (file, row, field)."""
+
+from __future__ import annotations
+
+__all__ = ["ClinauditError", "InputError", "SpecError", "BackendError", "MissingDependencyError"]
+
+
+class ClinauditError(Exception):
+    """Base class of every error clinaudit raises on purpose."""
+
+
+class InputError(ClinauditError):
+    """Bad input data. Names the file, the 1-based data row and the field where known."""
+
+    def __init__(self, message: str, *, file: str | None = None, row: int | None = None, field: str | None = None):
+        self.file, self.row, self.field, self.reason = file, row, field, message
+        where = []
+        if file is not None:
+            where.append(f"file {file}")
+        if row is not None:
+            where.append(f"row {row}")
+        if field is not None:
+            where.append(f"field '{field}'")
+        super().__init__((", ".join(where) + ": " if where else "") + message)
+
+
+class SpecError(ClinauditError):
+    """Invalid audit spec; names the spec file and the field path."""
+
+
+class BackendError(ClinauditError):
+    """A model backend failed in a way retries cannot fix (bad spec, missing model, auth)."""
+
+
+class MissingDependencyError(ClinauditError):
+    def __init__(self, package: str, extra: str = "local"):
+        super().__init__(
+            f"this feature needs the optional package '{package}'. Install it with "
+            f"`make install` (or `pip install 'clinaudit[{extra}]'`; torch must be `torch==2.13.0`)."
+        )

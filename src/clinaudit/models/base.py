@@ -1,0 +1,181 @@
+"""One interface for every model backend, registered by name.
+
+A backend is addressed by a *spec string* ``prefix[:argument]``, e.g.
+``openai:gpt-4o-mini``, ``hf:/models/llama``, ``hf-mlm:/models/bert``,
+``embedded``, ``embedded-embedder``, ``mock``. Options (base URL, API key env
+var, batch size, mock rules, ...) come separately as keyword arguments.
+
+Backends implement whichever capabilities they have:
+
+* ``generate(requests)`` - text generation (chat or completion), batched;
+* ``loglik(texts)`` - total log-likelihood of each text (causal LMs);
+* ``masked_logprobs(items)`` - log-probs of target tokens at [MASK] positions (masked LMs);
+* ``embed(texts)`` - sentence embeddings.
+
+Heavy imports (torch, transformers, httpx clients) happen inside the backend
+modules, which the registry imports only when a spec asks for them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import BackendError
+from ..records import ModelRequest, ModelResponse
+
+__all__ = [
+    "Backend",
+    "RetryableError",
+    "MaskedItem",
+    "register_backend",
+    "get_backend",
+    "list_backends",
+    "parse_spec",
+]
+
+
+class RetryableError(Exception):
+    """Transient failure (HTTP 429/5xx, timeout, dropped connection): the runner retries it."""
+
+    def __init__(self, message: str, retry_after: float | None = None):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True)
+class MaskedItem:
+    """A masked-LM query: ``text`` contains the tokenizer's mask token(s).
+
+    ``targets`` are token ids to read at the mask positions, one list per mask
+    position in order (multi-token targets: one id per mask). The result is the
+    sum of their log-probs.
+    """
+
+    text: str
+    targets: tuple[int, ...]
+
+
+class Backend:
+    """Base class. Subclasses set ``name`` and override capabilities they support."""
+
+    name: str = "backend"
+    #: True if ``generate`` is an async network call (runner runs many concurrently);
+    #: False for local models (runner sends batches of ``batch_size`` in a worker thread).
+    is_remote: bool = False
+    batch_size: int = 8
+
+    def __init__(self, spec: str, **options: Any):
+        self.spec = spec
+        self.options = options
+
+    # Identity that goes into the request hash: everything that changes the output
+    # (model file, base URL) and nothing secret (never the API key).
+    def identity(self) -> str:
+        return self.spec
+
+    def describe(self) -> dict[str, Any]:
+        """Manifest entry (no secrets)."""
+        return {"spec": self.spec, "backend": self.name}
+
+    # --- capabilities -----------------------------------------------------
+    async def agenerate(self, request: ModelRequest) -> ModelResponse:  # remote backends
+        raise BackendError(f"backend '{self.name}' does not support async generation")
+
+    def generate(self, requests: Sequence[ModelRequest]) -> list[ModelResponse]:  # local backends
+        raise BackendError(f"backend '{self.name}' does not support text generation")
+
+    def loglik(self, texts: Sequence[str]) -> np.ndarray:
+        raise BackendError(f"backend '{self.name}' does not score sentence log-likelihoods")
+
+    def masked_logprobs(self, items: Sequence[MaskedItem]) -> np.ndarray:
+        raise BackendError(f"backend '{self.name}' is not a masked language model")
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        raise BackendError(f"backend '{self.name}' does not produce embeddings")
+
+    def count_tokens(self, text: str) -> int:
+        """Token count (backends with a tokenizer override this); whitespace words otherwise."""
+        return len(text.split())
+
+    def close(self) -> None:  # pragma: no cover - optional
+        pass
+
+
+@dataclass(frozen=True)
+class _Entry:
+    prefix: str
+    module: str
+    attr: str
+    summary: str
+    capabilities: tuple[str, ...]
+
+
+_REGISTRY: dict[str, _Entry] = {}
+_LOADED: dict[str, type[Backend]] = {}
+
+
+def register_backend(
+    prefix: str, *, module: str, attr: str, summary: str, capabilities: Sequence[str]
+) -> None:
+    """Register a backend lazily: its module is imported only when used."""
+    _REGISTRY[prefix] = _Entry(prefix, module, attr, summary, tuple(capabilities))
+
+
+def parse_spec(spec: str) -> tuple[str, str]:
+    """``"openai:gpt-4o" -> ("openai", "gpt-4o")``; ``"embedded" -> ("embedded", "")``."""
+    spec = spec.strip()
+    if not spec:
+        raise BackendError("empty model spec; see `clinaudit models` for the available backends")
+    prefix, _, arg = spec.partition(":")
+    return prefix, arg
+
+
+_INSTANCES: dict[tuple[str, str], Backend] = {}
+
+
+def get_backend(spec: str, *, reuse: bool = True, **options: Any) -> Backend:
+    """Instantiate (or reuse) the backend for ``spec``.
+
+    Local models are expensive to load, so by default one instance per
+    (spec, options) is kept for the life of the process.
+    """
+    from . import builtin  # noqa: F401  (registers the built-in backends)
+
+    prefix, _ = parse_spec(spec)
+    if prefix not in _REGISTRY:
+        known = ", ".join(sorted(_REGISTRY))
+        raise BackendError(f"unknown model backend '{prefix}' in spec '{spec}'. Known backends: {known}")
+    cache_key = (spec, repr(sorted(options.items(), key=lambda kv: kv[0])))
+    if reuse and cache_key in _INSTANCES:
+        return _INSTANCES[cache_key]
+    entry = _REGISTRY[prefix]
+    cls = _LOADED.get(prefix)
+    if cls is None:
+        cls = getattr(importlib.import_module(entry.module), entry.attr)
+        _LOADED[prefix] = cls
+    backend = cls(spec, **options)
+    if reuse:
+        _INSTANCES[cache_key] = backend
+    return backend
+
+
+def list_backends() -> list[dict[str, Any]]:
+    from . import builtin  # noqa: F401
+
+    return [
+        {"prefix": e.prefix, "summary": e.summary, "capabilities": list(e.capabilities)}
+        for e in sorted(_REGISTRY.values(), key=lambda e: e.prefix)
+    ]
+
+
+def clear_instances() -> None:
+    """Drop cached backend instances (tests)."""
+    _INSTANCES.clear()
+
+
+BackendFactory = Callable[..., Backend]

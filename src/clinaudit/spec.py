@@ -1,0 +1,307 @@
+"""Audit specs (YAML), validated on load, and the audit-recipe registry.
+
+A spec names one audit recipe and gives its data, models and parameters::
+
+    audit: treatment_shift          # see `clinaudit audits`
+    name: oncqa-gpt4o
+    seed: 0
+    data:
+      - {format: csv, path: messages.csv, columns: {id: case_id, text: message}}
+    models:
+      target: [openai:gpt-4o-mini, embedded]
+      judge: embedded
+    backends:                       # per-spec backend options (never the key itself)
+      openai:gpt-4o-mini: {base_url: https://api.openai.com/v1, api_key_env: OPENAI_API_KEY}
+    runner: {concurrency: 16, max_retries: 6, timeout_s: 120}
+    params: {...}                   # validated by the recipe's own model
+
+Errors name the spec file and the field path (``params.seeds[1]``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import SpecError
+from .loaders.base import DataSource, load_cases
+from .records import Case, to_frame
+from .rundir import RunDir
+from .runner import Runner, RunnerConfig
+
+__all__ = [
+    "AuditSpec",
+    "RunnerSettings",
+    "AuditContext",
+    "Estimate",
+    "register_audit",
+    "get_recipe",
+    "list_audits",
+    "load_spec",
+    "parse_spec_dict",
+    "run_spec",
+]
+
+
+class RunnerSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    concurrency: int = Field(default=8, ge=1)
+    max_retries: int = Field(default=6, ge=0)
+    timeout_s: float = Field(default=120.0, gt=0)
+    rate_limit_per_min: float | None = Field(default=None, gt=0)
+    fail_fast: bool = False
+
+
+class AuditSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    audit: str
+    name: str = ""
+    seed: int = 0
+    data: list[DataSource] = Field(default_factory=list)
+    models: dict[str, str | list[str]] = Field(default_factory=dict)
+    backends: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    runner: RunnerSettings = Field(default_factory=RunnerSettings)
+    cache: str = "run"  # "run" (RUN_DIR/cache.sqlite), "user" (~/.cache/clinaudit) or a path
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+@dataclass
+class Estimate:
+    """What a run will cost before it starts."""
+
+    calls: dict[str, int] = field(default_factory=dict)  # model spec -> calls (before cache)
+    cached: dict[str, int] = field(default_factory=dict)  # model spec -> of which already cached
+    prompt_tokens: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def total_calls(self) -> int:
+        return sum(self.calls.values())
+
+    def to_text(self, prices: dict[str, dict[str, float]] | None = None) -> str:
+        lines = ["Estimated model calls:"]
+        for spec, n in sorted(self.calls.items()):
+            hit = self.cached.get(spec, 0)
+            toks = self.prompt_tokens.get(spec)
+            line = f"  {spec:40s} {n:8d} calls ({hit} cached, {n - hit} new)"
+            if toks:
+                line += f", ~{toks:,} prompt tokens"
+            price = (prices or {}).get(spec, {})
+            if toks and price.get("price_per_1k_input"):
+                line += f", ~${toks / 1000 * price['price_per_1k_input'] * max(0, n - hit) / max(1, n):.2f} input"
+            lines.append(line)
+        lines.append(f"  total: {self.total_calls()} calls")
+        lines.extend(f"  note: {n}" for n in self.notes)
+        return "\n".join(lines)
+
+
+@dataclass
+class AuditContext:
+    spec: AuditSpec
+    params: BaseModel
+    rundir: RunDir
+    runner: Runner
+    base_dir: Path | None = None
+    progress: bool = True
+    log: logging.Logger = field(default_factory=lambda: logging.getLogger("clinaudit.audit"))
+    _cases: list[Case] | None = None
+
+    def cases(self) -> list[Case]:
+        """All cases of all data sources (loaded once)."""
+        if self._cases is None:
+            cases: list[Case] = []
+            for src in self.spec.data:
+                cases.extend(load_cases(src, self.base_dir))
+            self._cases = cases
+        return self._cases
+
+    def model(self, role: str, default: str | None = None) -> str:
+        val = self.spec.models.get(role, default)
+        if val is None:
+            raise SpecError(f"spec field 'models.{role}' is required for audit '{self.spec.audit}'")
+        return val[0] if isinstance(val, list) else val
+
+    def models(self, role: str, default: list[str] | None = None) -> list[str]:
+        val = self.spec.models.get(role, default)
+        if val is None:
+            raise SpecError(f"spec field 'models.{role}' is required for audit '{self.spec.audit}'")
+        return [val] if isinstance(val, str) else list(val)
+
+    def write_table(self, name: str, df: pd.DataFrame | list) -> Path:
+        if isinstance(df, list):
+            df = to_frame(df)
+        return self.rundir.write_table(name, df)
+
+
+@dataclass(frozen=True)
+class AuditRecipe:
+    name: str
+    summary: str
+    params_model: type[BaseModel]
+    run: Callable[[AuditContext], dict[str, Any] | None]
+    estimate: Callable[[AuditContext], Estimate] | None = None
+
+
+_RECIPES: dict[str, AuditRecipe] = {}
+# name -> module that registers it (imported lazily)
+_RECIPE_MODULES: dict[str, str] = {
+    "treatment_shift": "clinaudit.audits.treatment_shift",
+    "note_generation": "clinaudit.audits.note_generation",
+    "reasoning_care": "clinaudit.audits.reasoning_care",
+    "association": "clinaudit.audits.association",
+    "classifier_gaps": "clinaudit.audits.classifier_gaps",
+    "generate": "clinaudit.audits.generate",
+}
+
+
+def register_audit(
+    name: str, *, summary: str, params_model: type[BaseModel], estimate: Callable[[AuditContext], Estimate] | None = None
+) -> Callable[[Callable[[AuditContext], Any]], Callable[[AuditContext], Any]]:
+    def deco(fn: Callable[[AuditContext], Any]) -> Callable[[AuditContext], Any]:
+        _RECIPES[name] = AuditRecipe(name, summary, params_model, fn, estimate)
+        return fn
+
+    return deco
+
+
+def get_recipe(name: str) -> AuditRecipe:
+    if name not in _RECIPES and name in _RECIPE_MODULES:
+        try:
+            importlib.import_module(_RECIPE_MODULES[name])
+        except ModuleNotFoundError as exc:
+            if exc.name == _RECIPE_MODULES[name]:
+                raise SpecError(f"audit '{name}' is not available in this version of clinaudit") from exc
+            raise
+    if name not in _RECIPES:
+        raise SpecError(f"unknown audit '{name}'; known audits: {', '.join(sorted(_RECIPE_MODULES))}")
+    return _RECIPES[name]
+
+
+def list_audits() -> dict[str, str]:
+    out = {}
+    for name in sorted(_RECIPE_MODULES):
+        try:
+            out[name] = get_recipe(name).summary
+        except SpecError:
+            continue
+    return out
+
+
+def _format_loc(loc: tuple[Any, ...]) -> str:
+    s = ""
+    for part in loc:
+        s += f"[{part}]" if isinstance(part, int) else (("." if s else "") + str(part))
+    return s
+
+
+def _validation_message(exc: ValidationError, source: str, prefix: str = "") -> str:
+    lines = [f"invalid audit spec {source}:"]
+    for err in exc.errors():
+        loc = _format_loc(tuple(err["loc"]))
+        loc = f"{prefix}.{loc}" if prefix and loc else (prefix or loc)
+        lines.append(f"  field '{loc}': {err['msg']}")
+    return "\n".join(lines)
+
+
+def parse_spec_dict(data: Any, source: str = "<spec>") -> tuple[AuditSpec, BaseModel]:
+    """Validate a spec mapping and its recipe parameters."""
+    if not isinstance(data, dict):
+        raise SpecError(f"invalid audit spec {source}: the top level must be a mapping")
+    try:
+        spec = AuditSpec.model_validate(data)
+    except ValidationError as exc:
+        raise SpecError(_validation_message(exc, source)) from None
+    try:
+        recipe = get_recipe(spec.audit)
+    except SpecError as exc:
+        raise SpecError(f"invalid audit spec {source}: field 'audit': {exc}") from None
+    try:
+        params = recipe.params_model.model_validate(spec.params)
+    except ValidationError as exc:
+        raise SpecError(_validation_message(exc, source, prefix="params")) from None
+    return spec, params
+
+
+def load_spec(path: str | Path) -> tuple[AuditSpec, BaseModel]:
+    p = Path(path)
+    if not p.exists():
+        raise SpecError(f"spec file not found: {p}")
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise SpecError(f"invalid audit spec {p}: not valid YAML: {exc}") from None
+    return parse_spec_dict(data, source=str(p))
+
+
+def make_context(
+    spec: AuditSpec, params: BaseModel, out_dir: str | Path, *, base_dir: Path | None = None, progress: bool = True,
+    runner: Runner | None = None,
+) -> AuditContext:
+    from .cache import default_cache_path
+
+    cache_path = None if spec.cache == "run" else (default_cache_path() if spec.cache == "user" else Path(spec.cache))
+    rundir = RunDir(out_dir, cache_path=cache_path)
+    if runner is None:
+        r = spec.runner
+        runner = Runner(
+            cache=rundir.cache,
+            config=RunnerConfig(
+                concurrency=r.concurrency, max_retries=r.max_retries, timeout_s=r.timeout_s,
+                rate_limit_per_min=r.rate_limit_per_min, progress=progress, fail_fast=r.fail_fast,
+            ),
+            backend_options=spec.backends,
+        )
+    return AuditContext(spec=spec, params=params, rundir=rundir, runner=runner, base_dir=base_dir, progress=progress)
+
+
+def run_spec(
+    spec: AuditSpec | str | Path,
+    out_dir: str | Path,
+    *,
+    params: BaseModel | None = None,
+    progress: bool = True,
+    runner: Runner | None = None,
+    command: str = "",
+) -> RunDir:
+    """Run an audit spec into ``out_dir`` (resumable: re-running reuses the cache)."""
+    base_dir = None
+    if not isinstance(spec, AuditSpec):
+        base_dir = Path(spec).resolve().parent
+        spec, params = load_spec(spec)
+    if params is None:
+        params = get_recipe(spec.audit).params_model.model_validate(spec.params)
+    recipe = get_recipe(spec.audit)
+    ctx = make_context(spec, params, out_dir, base_dir=base_dir, progress=progress, runner=runner)
+    log = ctx.rundir.attach_log()
+    data_files = [s.resolved_path(base_dir) for s in spec.data if s.path]
+    model_specs = sorted({m for v in spec.models.values() for m in ([v] if isinstance(v, str) else v)})
+    ctx.rundir.start(
+        spec=spec.model_dump(mode="json"),
+        models=[{"spec": m, "options": _public_options(spec.backends.get(m, {}))} for m in model_specs],
+        seeds=[spec.seed],
+        data_files=[p for p in data_files if p is not None],
+        command=command,
+    )
+    log.info("audit %s started: %s", spec.audit, spec.name)
+    try:
+        summary = recipe.run(ctx) or {}
+    finally:
+        ctx.rundir.finish(usage=ctx.runner.usage)
+    ctx.rundir.finish(usage=ctx.runner.usage, summary=summary, audit=spec.audit)
+    log.info("audit %s finished", spec.audit)
+    ctx.rundir.close()
+    return ctx.rundir
+
+
+def _public_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Backend options safe for the manifest: names of env vars, never their values."""
+    hidden = {"api_key", "key", "token", "password", "responder"}
+    return {k: v for k, v in options.items() if k.lower() not in hidden}
