@@ -1,0 +1,1 @@
+"""HTML report: one self-contained file from one or more run directories."""

@@ -1,0 +1,1 @@
+"""One report section per audit recipe (see clinaudit.report.base)."""
