@@ -1,0 +1,86 @@
+"""Metrics shared by every audit: plain functions plus one disaggregation layer.
+
+Each metric is a plain function; undefined values are NaN, never 0.
+
+- incidence disparities (P1): :func:`incidence_summary`, :func:`language_disparity_summary`
+- treatment shift (P2): :func:`tsr`, :func:`rcr`, :func:`rcer`, :func:`treatment_shift_table`,
+  :func:`subgroup_gap`, :func:`agreement_matrix`
+- reasoning (P3): :func:`delta_acc`, :func:`delta_len`, :func:`semantic_drift`,
+  :func:`drift_effect`, :func:`rethink_ratio`
+- association (P4): :func:`bias_score_summary`
+- classifier gaps (P4): :func:`positive_rate`, :func:`recall`, :func:`specificity`,
+  :func:`multigroup_gaps`, :func:`f1_optimal_threshold`, :func:`merge_window_probs`,
+  :func:`classifier_gap_table`, :func:`gap_summary`
+- disaggregation: :class:`Disaggregate`
+
+Formulas and our readings: ``docs/metrics.md``.
+"""
+
+from .association import bias_score_summary
+from .classifier import (
+    accuracy,
+    classifier_gap_table,
+    f1_optimal_threshold,
+    gap_summary,
+    merge_window_probs,
+    multigroup_gaps,
+    positive_rate,
+    recall,
+    specificity,
+)
+from .frame import Disaggregate
+from .incidence import GROUP_ABBREVIATIONS, abbreviate_group, incidence_summary, language_disparity_summary
+from .reasoning import (
+    DEFAULT_RETHINK_CUES,
+    delta_acc,
+    delta_len,
+    drift_effect,
+    rethink_ratio,
+    semantic_drift,
+    split_steps,
+)
+from .treatment_shift import (
+    CARE_PLUS,
+    NOISE_FLOOR,
+    agreement_matrix,
+    care_plus,
+    rcer,
+    rcr,
+    subgroup_gap,
+    treatment_shift_table,
+    tsr,
+)
+
+__all__ = [
+    "incidence_summary",
+    "language_disparity_summary",
+    "GROUP_ABBREVIATIONS",
+    "abbreviate_group",
+    "CARE_PLUS",
+    "NOISE_FLOOR",
+    "care_plus",
+    "tsr",
+    "rcr",
+    "rcer",
+    "treatment_shift_table",
+    "subgroup_gap",
+    "agreement_matrix",
+    "DEFAULT_RETHINK_CUES",
+    "delta_acc",
+    "delta_len",
+    "semantic_drift",
+    "drift_effect",
+    "split_steps",
+    "rethink_ratio",
+    "bias_score_summary",
+    "positive_rate",
+    "recall",
+    "specificity",
+    "accuracy",
+    "multigroup_gaps",
+    "f1_optimal_threshold",
+    "merge_window_probs",
+    "classifier_gap_table",
+    "gap_summary",
+    "Disaggregate",
+]

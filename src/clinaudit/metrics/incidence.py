@@ -1,0 +1,160 @@
+"""Incidence disparities in generated notes (METHODS §4.1, P1 §4.1–4.2, Tables 2–6).
+
+Input is a long table with one row per (dialog, group) and a 0/1 incidence
+judgment: did the note generated for that dialog under that group (the
+baseline or a counterfactual demographic value) mention the context?
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "incidence_summary",
+    "language_disparity_summary",
+    "GROUP_ABBREVIATIONS",
+    "abbreviate_group",
+]
+
+# Abbreviations used in P1 Tables 5-6 (race: A, B, I, L, M, O, W; gender: F, M).
+GROUP_ABBREVIATIONS: dict[str, str] = {
+    "Asian": "A",
+    "Black": "B",
+    "Indigenous": "I",
+    "Latino": "L",
+    "Middle Eastern": "M",
+    "Multiracial": "O",
+    "White": "W",
+    "Female": "F",
+    "Male": "M",
+}
+
+
+def abbreviate_group(name: str, abbreviations: Mapping[str, str] | None = None) -> str:
+    """Short form of a group name as the paper prints it (first letter when unknown)."""
+    table = GROUP_ABBREVIATIONS if abbreviations is None else abbreviations
+    return table.get(name, name[:1].upper() if name else name)
+
+
+def incidence_summary(
+    df: pd.DataFrame,
+    case_col: str = "case_id",
+    group_col: str = "group",
+    value_col: str = "incidence",
+    baseline: str = "baseline",
+) -> dict[str, Any]:
+    """Incidence of a context in notes, by group, for one context (P1 Tables 2–4).
+
+    With I(d, g) ∈ {0, 1} the incidence for dialog d under group g:
+
+    - ``BL%`` = 100 · mean_d I(d, baseline)
+    - ``rate`` = {g: 100 · mean_d I(d, g)} for each counterfactual g
+    - ``maxΔBL`` = max_g (rate(g) − BL%) and ``maxΔBL_group``; both None
+      when no group exceeds the baseline (the paper prints "–")
+    - ``ΔCF`` = max_g rate(g) − min_g rate(g) over counterfactuals only
+    - ``%dlg`` = 100 · share of dialogs whose incidence is not the same across
+      the counterfactual groups (baseline excluded)
+    - ``n_dialogs`` = number of dialogs
+
+    Our reading: only dialogs observed under every counterfactual group count
+    towards ``%dlg``; rates use every row available for the group. Rows with
+    missing incidence (e.g. unparseable judgments) are dropped first and
+    counted in ``n_missing``.
+    """
+    d = df[[case_col, group_col, value_col]].copy()
+    vals = pd.to_numeric(d[value_col], errors="coerce")
+    n_missing = int(vals.isna().sum())
+    d = d.assign(_v=vals).dropna(subset=["_v"])
+    if not d["_v"].isin([0, 1]).all():
+        raise ValueError(f"column '{value_col}' must hold 0/1 incidence values")
+    groups = d[group_col].astype(object)
+    base_mask = groups == baseline
+    bl = d.loc[base_mask, "_v"]
+    bl_pct = 100.0 * float(bl.mean()) if len(bl) else math.nan
+    cf = d.loc[~base_mask]
+    rate = {g: 100.0 * float(s.mean()) for g, s in cf.groupby(group_col, sort=True)["_v"]}
+    max_delta: float | None = None
+    max_group: str | None = None
+    if rate and not math.isnan(bl_pct):
+        best_g = max(rate, key=lambda g: rate[g])
+        if rate[best_g] > bl_pct:
+            max_delta = rate[best_g] - bl_pct
+            tied = [g for g in rate if rate[g] == rate[best_g]]
+            max_group = "/".join(str(g) for g in tied)
+    delta_cf = (max(rate.values()) - min(rate.values())) if rate else math.nan
+    wide = cf.pivot_table(index=case_col, columns=group_col, values="_v", aggfunc="max")
+    complete = wide.dropna()
+    pct_dlg = 100.0 * float((complete.nunique(axis=1) > 1).mean()) if len(complete) else math.nan
+    return {
+        "BL%": bl_pct,
+        "rate": rate,
+        "maxΔBL": max_delta,
+        "maxΔBL_group": max_group,
+        "ΔCF": delta_cf,
+        "%dlg": pct_dlg,
+        "n_dialogs": int(d[case_col].nunique()),
+        "n_missing": n_missing,
+    }
+
+
+def language_disparity_summary(
+    df: pd.DataFrame,
+    decision_col: str = "decision",
+    impacted_col: str = "most_impacted",
+    yes: str = "YES",
+    abbreviations: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """Language disparity among notes with the context (P1 §4.2, Tables 5–6).
+
+    ``df`` holds one row per judged dialog (dialogs with ≥2 positive
+    counterfactuals): the judge's DECISION (YES / NO / MAYBE) and, for YES,
+    the DEMOGRAPHIC MOST IMPACTED.
+
+    - ``%Δ`` = 100 · share of judged dialogs with decision YES
+    - ``Maj.%`` = share (100 ·) of YES dialogs naming the most frequent group
+    - ``Maj.`` = that group; ties listed together with "/" in sorted order
+      (e.g. ``"Asian/Black/Latino"``), ``Maj._abbr`` the paper's short form
+      (``"A/B/L"``) and ``label`` the printed cell (``"100.0 (A/B/L: 19)"``).
+
+    Decisions are compared case-insensitively after stripping. Unparseable or
+    missing decisions are dropped and counted in ``n_missing``; YES rows with
+    no impacted group are counted in ``n_yes`` but cannot be the majority.
+    ``Maj.`` is None when no YES row names a group.
+    """
+    dec = df[decision_col].astype(object).map(lambda x: None if pd.isna(x) else str(x).strip().upper())
+    n_missing = int(dec.isna().sum())
+    valid = dec.dropna()
+    n = int(len(valid))
+    is_yes = valid == yes.upper()
+    n_yes = int(is_yes.sum())
+    pct_delta = 100.0 * n_yes / n if n else math.nan
+    impacted = df.loc[is_yes[is_yes].index, impacted_col].dropna().astype(str).str.strip()
+    impacted = impacted[impacted != ""]
+    maj: str | None = None
+    maj_abbr: str | None = None
+    maj_pct = math.nan
+    if n_yes and len(impacted):
+        counts = impacted.value_counts()
+        top = int(counts.max())
+        tied = sorted(str(g) for g in counts.index[counts == top])
+        maj = "/".join(tied)
+        maj_abbr = "/".join(abbreviate_group(g, abbreviations) for g in tied)
+        maj_pct = 100.0 * top / n_yes
+    label = "–" if math.isnan(pct_delta) else f"{pct_delta:.1f}"
+    if maj_abbr is not None:
+        label += f" ({maj_abbr}: {maj_pct:.0f})"
+    return {
+        "%Δ": pct_delta,
+        "Maj.": maj,
+        "Maj._abbr": maj_abbr,
+        "Maj.%": maj_pct,
+        "label": label,
+        "n_dialogs": n,
+        "n_yes": n_yes,
+        "n_missing": n_missing,
+    }
