@@ -293,9 +293,13 @@ def run_spec(
     log.info("audit %s started: %s", spec.audit, spec.name)
     try:
         summary = recipe.run(ctx) or {}
-    finally:
-        ctx.rundir.finish(usage=ctx.runner.usage)
-    ctx.rundir.finish(usage=ctx.runner.usage, summary=summary, audit=spec.audit)
+    except BaseException as exc:
+        # Completed calls are already in the cache; record how far the run got, then re-raise.
+        ctx.rundir.finish(usage=ctx.runner.usage, audit=spec.audit, status=f"failed: {type(exc).__name__}: {exc}")
+        log.error("audit %s stopped: %s: %s", spec.audit, type(exc).__name__, exc)
+        ctx.rundir.close()
+        raise
+    ctx.rundir.finish(usage=ctx.runner.usage, summary=summary, audit=spec.audit, status="complete")
     log.info("audit %s finished", spec.audit)
     ctx.rundir.close()
     return ctx.rundir
