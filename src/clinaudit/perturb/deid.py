@@ -1,59 +1,374 @@
 """Case filtering and de-identification (P1 §3, P2 §4.1).
 
-* :func:`filter_sex_specific` drops cases mentioning sex-specific conditions;
+* :func:`filter_sex_specific` drops cases that mention a sex-specific condition
+  (configurable lexicon of regex stems, :data:`DEFAULT_SEX_SPECIFIC`; P2 keeps 61/100
+  OncQA cases this way), giving the matched term as the reason;
 * :func:`filter_min_turns` drops dialogs with fewer than ``min_turns`` turns (P1: 10);
-* :func:`deidentify_text` replaces names with ``[NAME]`` and removes explicit ages,
-  life-stage cues and race/ethnicity/national-origin descriptors, reporting what it
-  removed and what still looks identifying.
+* :func:`deidentify_text` (registered as the transform ``deidentify``), our reading of
+  P1's procedure:
+
+  - **names** → ``[NAME]``: a title followed by capitalised words ("Dr. Anna Lee" →
+    "Dr. [NAME]"), first names from a small built-in list (:data:`FIRST_NAMES`; matched
+    in any case except for names that are also common words, which must be
+    capitalised) with a following capitalised surname, and any ``names`` you pass
+    (e.g. from ACI-Bench metadata);
+  - **explicit ages** removed: "45-year-old", "45 year old", "fifty-eight-year-old",
+    "age 45", "aged 45", "age: 45", "45 years of age", "45 years old", "45 yo", "45 y/o";
+  - **life-stage cues** removed (:data:`LIFE_STAGE_TERMS`: retired, retirement, college,
+    grandmother, teenager, elderly, ...);
+  - **race / ethnicity / national or geographic origin** descriptors removed
+    (:data:`ORIGIN_TERMS`; "white"/"black" only before a person noun, so "white blood
+    cells" stays);
+  - with ``gender=True`` (default) gendered words are neutralized as in
+    :mod:`.neutralize` (P1's dialogs must carry no inferred gender before the gender
+    counterfactual is appended).
+
+  Removals delete the phrase with one adjacent space and fix a preceding "a"/"an".
+  The :class:`DeidReport` lists every removal (position on the original text, old,
+  new, kind) and what still looks identifying in the result: capitalised words inside
+  sentences that may be names, first-person ages ("I'm twenty six"), age questions,
+  remaining gendered words. P1 followed its filter by a manual review; so should you.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..records import Case, Variant
+from .registry import register_transform
 
-__all__ = ["DEFAULT_SEX_SPECIFIC", "FilterResult", "DeidReport", "filter_sex_specific", "filter_min_turns",
-           "deidentify_text", "deidentify_case"]
+__all__ = [
+    "DEFAULT_SEX_SPECIFIC",
+    "FIRST_NAMES",
+    "LIFE_STAGE_TERMS",
+    "ORIGIN_TERMS",
+    "FilterResult",
+    "DeidReport",
+    "filter_sex_specific",
+    "filter_min_turns",
+    "count_turns",
+    "deidentify_text",
+    "deidentify_case",
+]
 
-#: Keywords marking sex-specific conditions (lower case; matched as word prefixes).
-DEFAULT_SEX_SPECIFIC: tuple[str, ...] = ()
+#: Regex stems of sex-specific conditions (matched case-insensitively at a word start).
+DEFAULT_SEX_SPECIFIC: tuple[str, ...] = (
+    r"ovar", r"cervical cancer", r"cervix", r"pap smear", r"prostat", r"testic", r"testes\b", r"uter(?:us|ine)",
+    r"endometri", r"pregnan", r"menstru", r"menses", r"menopaus", r"vagin", r"vulv", r"fallopian", r"placent",
+    r"gestation", r"postpartum", r"obstetric", r"gyn(?:a)?ecolog", r"hysterectom", r"mammogra", r"breast cancer",
+    r"breastfeed", r"lactat", r"penile", r"penis", r"scrot", r"erectile", r"sperm", r"semen",
+)
+
+#: Built-in first names (lower case). Names that are also common words need a capital letter.
+FIRST_NAMES: frozenset[str] = frozenset(
+    """aaron adam alan albert alex alice amanda amy andrea andrew angela ann anna anne anthony ashley barbara betty
+    beverly brandon brenda brian bruce bryan carl carol caroline catherine charles cheryl christina christine
+    christopher cynthia daniel david deborah debra denise dennis diana diane donald donna dorothy douglas edward
+    elizabeth emily emma eric ethan evelyn frances frank gary george gloria gregory hannah harold heather helen
+    henry jack jacob james janet janice jason jean jeffrey jennifer jeremy jerry jessica joan john jonathan joseph
+    joshua joyce judith judy julia julie justin karen katherine kathleen kathryn keith kelly kenneth kevin kimberly
+    larry laura lauren lawrence linda lisa louis madison margaret maria marie marilyn martha mary matthew megan
+    melissa michael michelle nancy nathan nicholas nicole noah olivia pamela patricia paul peter philip rachel
+    raymond rebecca richard robert roger ronald ruth ryan samantha samuel sandra sara sarah scott sean sharon
+    shirley sophia stephanie stephen steven susan teresa thomas timothy tyler victoria vincent virginia walter
+    wayne william zachary""".split()
+)
+_AMBIGUOUS_NAMES = frozenset("""will mark bill grace hope faith rose may june april joy dawn bob pat sue""".split())
+
+#: Life-stage cues (regex, case-insensitive, whole words).
+LIFE_STAGE_TERMS: tuple[str, ...] = (
+    r"retired", r"retirement", r"retiree", r"pensioner", r"senior citizen", r"elderly", r"middle[- ]aged",
+    r"(?:in|at|to) (?:college|university|high school|middle school|grade school|kindergarten)",
+    r"college(?: student)?", r"university student", r"high school(?: student)?", r"grad(?:uate)? student",
+    r"undergrad(?:uate)?", r"freshman", r"sophomore", r"teenager", r"teen", r"adolescent", r"toddler",
+    r"grandmother", r"grandfather", r"grandparent", r"grandma", r"grandpa", r"grandchild(?:ren)?",
+    r"grandkids?", r"grandsons?", r"granddaughters?", r"grandparents", r"great[- ]grandchild(?:ren)?",
+)
+
+_PERSON_NOUNS = (
+    r"(?:man|woman|men|women|male|female|patient|person|people|boy|girl|child|adult|individual|gentleman|lady|"
+    r"infant|teenager|student|guy|family|mother|father|couple)"
+)
+#: Race / ethnicity / national or geographic origin descriptors (regex, case-insensitive, whole words).
+ORIGIN_TERMS: tuple[str, ...] = (
+    r"african[- ]american", r"afro[- ]caribbean", r"caucasian", r"hispanic", r"latin[oa]s?", r"latinx", r"latine",
+    r"asian(?:[- ]american)?", r"pacific islander", r"native american", r"native hawaiian", r"alaska native",
+    r"american indian", r"first nations", r"indigenous", r"aboriginal", r"middle[- ]eastern", r"arab(?:ic)?",
+    r"multiracial", r"biracial", r"mixed[- ]race", r"ashkenazi(?: jewish)?",
+    r"(?:white|black|brown)(?=\s+" + _PERSON_NOUNS + r"\b)",
+    r"mexican", r"puerto rican", r"cuban", r"dominican", r"guatemalan", r"salvadoran", r"colombian", r"brazilian",
+    r"chinese", r"japanese", r"korean", r"vietnamese", r"filipino", r"thai", r"indian", r"pakistani",
+    r"bangladeshi", r"nigerian", r"ethiopian", r"somali", r"kenyan", r"ghanaian", r"haitian", r"jamaican",
+    r"irish", r"italian", r"german", r"polish", r"russian", r"ukrainian", r"greek", r"turkish", r"iranian",
+    r"persian", r"iraqi", r"syrian", r"lebanese", r"egyptian", r"moroccan", r"scandinavian", r"european",
+    r"african",
+    # only the "from <Place>" part is removed ("She immigrated from Mexico" -> "She immigrated")
+    r"(?:immigrated|emigrated|moved|came|is|am|was|were|recently arrived) (?P<x>from (?:the )?[A-Z][a-z]+(?: [A-Z][a-z]+)?)",
+    r"born (?P<x>in (?:the )?[A-Z][a-z]+(?: [A-Z][a-z]+)?)",
+)
+
+_NUM_WORD = (
+    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?"
+    r"|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"
+    r"eighteen|nineteen|hundred(?: and \w+)?)"
+)
+_NUM = rf"(?:\d{{1,3}}|{_NUM_WORD})"
+_AGE_PATTERNS: tuple[str, ...] = (
+    rf"{_NUM}[- ](?:year|yr|month|week|day)s?[- ]old",
+    rf"{_NUM} years? of age",
+    rf"(?:aged?|age:)\s*{_NUM}(?: years?(?: old)?)?",
+    rf"\d{{1,3}}\s*(?:yo|y/o|y\.o\.)",
+)
+_FIRST_PERSON_AGE = re.compile(rf"(?i)\b(?:i'm|i am|i’m)\s+{_NUM}\b(?!\s*(?:%|percent|pounds|lbs|kg|feet|foot|inches|cm|times|weeks pregnant))")
+_AGE_QUESTION = re.compile(r"(?i)\bhow old\b|\bwhat is your age\b|\bdate of birth\b|\bbirthday\b")
+
+_TITLE_NAME = re.compile(
+    r"\b(?P<title>Dr|Doctor|Mr|Mrs|Ms|Miss|Mx|Prof|Professor)(?P<dot>\.?)\s+"
+    r"(?P<name>(?!NAME\b)[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)"
+)
+_CAP_WORD = re.compile(r"(?<=[a-z,;] )[A-Z][a-z]{2,}\b")
+_CAP_STOP = frozenset(
+    """I I'm I've I'll I'd Doctor Patient Dr Mr Mrs Ms Monday Tuesday Wednesday Thursday Friday Saturday Sunday
+    January February March April May June July August September October November December English Spanish
+    Tylenol Advil Motrin Aleve Benadryl Covid COVID Medicare Medicaid ER ICU Emergency Room Hospital Clinic""".split()
+)
 
 
 @dataclass
 class FilterResult:
-    """``kept`` cases and ``removed`` ``(case, reason)`` pairs."""
+    """``kept`` cases and ``removed`` ``(case, reason)`` pairs; unpacks as ``kept, removed``."""
 
     kept: list[Case]
     removed: list[tuple[Case, str]]
 
-    def __iter__(self):  # allows ``kept, removed = filter_...(...)``
+    def __iter__(self):
         return iter((self.kept, self.removed))
+
+    def report(self) -> list[dict[str, str]]:
+        """One row per removed case: ``{"case_id", "reason"}``."""
+        return [{"case_id": c.case_id, "reason": r} for c, r in self.removed]
 
 
 @dataclass
 class DeidReport:
+    """What :func:`deidentify_text` removed and what still looks identifying."""
+
     removed: list[dict[str, Any]] = field(default_factory=list)  # {"start","end","old","new","kind"}
-    remaining: list[dict[str, Any]] = field(default_factory=list)  # {"start","end","text","kind"} still identifying
+    remaining: list[dict[str, Any]] = field(default_factory=list)  # {"start","end","text","kind"} on the output
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"removed": self.removed, "remaining": self.remaining}
+
+
+# --------------------------------------------------------------------------- filters
 
 
 def filter_sex_specific(cases: Iterable[Case], lexicon: Sequence[str] = DEFAULT_SEX_SPECIFIC) -> FilterResult:
-    """Split cases into kept and removed (with the matched keyword as reason)."""
-    raise NotImplementedError
+    """Split cases into kept and removed; the reason names the first matched term."""
+    pat = re.compile(r"(?i)\b(?:" + "|".join(f"(?:{s})" for s in lexicon) + r")[\w-]*") if lexicon else None
+    kept: list[Case] = []
+    removed: list[tuple[Case, str]] = []
+    for c in cases:
+        m = pat.search(c.text) if pat else None
+        if m:
+            removed.append((c, f"sex-specific term '{m.group(0)}'"))
+        else:
+            kept.append(c)
+    return FilterResult(kept, removed)
+
+
+def count_turns(case_or_text: Case | str) -> int:
+    """Number of speaker turns (``fields["turns"]`` when the loader stored them, else parsed)."""
+    if isinstance(case_or_text, Case):
+        turns = case_or_text.fields.get("turns")
+        if isinstance(turns, list):
+            return len(turns)
+        text = case_or_text.text
+    else:
+        text = case_or_text
+    from ._dialog import parse_dialog
+
+    return len(parse_dialog(text))
 
 
 def filter_min_turns(cases: Iterable[Case], min_turns: int = 10) -> FilterResult:
-    """Keep dialogs with at least ``min_turns`` turns (P1 drops shorter MTS dialogs)."""
-    raise NotImplementedError
+    """Keep dialogs with at least ``min_turns`` turns (P1 drops shorter MTS-Dialog dialogs)."""
+    kept: list[Case] = []
+    removed: list[tuple[Case, str]] = []
+    for c in cases:
+        n = count_turns(c)
+        if n < min_turns:
+            removed.append((c, f"{n} turns < {min_turns}"))
+        else:
+            kept.append(c)
+    return FilterResult(kept, removed)
 
 
-def deidentify_text(text: str, *, names: Sequence[str] = ()) -> tuple[str, DeidReport]:
-    """De-identify ``text``; ``names`` are extra known names to replace."""
-    raise NotImplementedError
+# --------------------------------------------------------------------------- de-identification
 
 
-def deidentify_case(case: Case, rng: Any = None, **params: Any) -> list[Variant]:
-    """Registered transform ``deidentify``."""
-    raise NotImplementedError
+def _name_spans(text: str, names: Sequence[str]) -> list[tuple[int, int, str, str]]:
+    spans: list[tuple[int, int, str, str]] = []
+    for m in _TITLE_NAME.finditer(text):
+        spans.append((m.start("name"), m.end("name"), "[NAME]", "name"))
+    extra = sorted({n.strip() for n in names if n and n.strip()}, key=len, reverse=True)
+    if extra:
+        for m in re.finditer(r"(?i)(?<!\w)(?:" + "|".join(re.escape(n) for n in extra) + r")(?!\w)", text):
+            spans.append((m.start(), m.end(), "[NAME]", "name"))
+    for m in re.finditer(r"(?<![\w\[])([A-Za-z][a-z'-]+)(\s+[A-Z][a-z'-]+)?\b", text):
+        first = m.group(1)
+        low = first.lower()
+        if low in _AMBIGUOUS_NAMES:
+            if not first[0].isupper() or m.start() == 0 or re.search(r"[.!?:]\s*$", text[: m.start()]):
+                continue
+        elif low not in FIRST_NAMES:
+            continue
+        end = m.end() if m.group(2) and m.group(2).strip() not in _CAP_STOP else m.end(1)
+        spans.append((m.start(), end, "[NAME]", "name"))
+    return spans
+
+
+def _regex_spans(text: str, patterns: Sequence[str], kind: str) -> list[tuple[int, int, str, str]]:
+    out = []
+    for p in patterns:
+        for m in re.finditer(rf"(?<![\w-])(?:{p})(?![\w])", text, flags=re.IGNORECASE if "(?P<x>" not in p else 0):
+            s, e = m.span("x") if "x" in m.groupdict() else m.span()
+            word = text[s:e]
+            rep = _LIFE_STAGE_REPLACE.get(word.lower(), "") if kind == "life_stage" else ""
+            if rep and word[:1].isupper():
+                rep = rep.capitalize()
+            out.append((s, e, rep, kind))
+    return out
+
+
+# Life-stage nouns get a neutral noun instead of a gap.
+_LIFE_STAGE_REPLACE = {
+    **{w: "relative" for w in "grandmother grandfather grandparent grandma grandpa grandson granddaughter grandchild grandkid".split()},
+    **{w: "relatives" for w in "grandparents grandchildren grandkids grandsons granddaughters".split()},
+    "teenager": "person", "teen": "person", "adolescent": "person", "toddler": "child",
+    "college student": "student", "university student": "student", "high school student": "student",
+    "graduate student": "student", "grad student": "student", "senior citizen": "person",
+}
+
+
+def _fix_article(before: str, after: str) -> str:
+    """Adjust a trailing "a"/"an" in ``before`` to the word that starts ``after``."""
+    m = re.search(r"(?i)\b(an?)(\s+)$", before)
+    w = re.match(r"\s*([A-Za-z])", after)
+    if not m or not w:
+        return before
+    art = m.group(1)
+    want = "an" if w.group(1).lower() in "aeiou" else "a"
+    if art.lower() == want:
+        return before
+    new = want if art.islower() else want.capitalize()
+    return before[: m.start(1)] + new + m.group(2)
+
+
+def deidentify_text(
+    text: str,
+    *,
+    names: Sequence[str] = (),
+    gender: bool = True,
+    ages: bool = True,
+    life_stage: bool = True,
+    origin: bool = True,
+) -> tuple[str, DeidReport]:
+    """De-identify ``text``; returns the new text and a :class:`DeidReport`."""
+    cands: list[tuple[int, int, str, str]] = _name_spans(text, names)
+    if ages:
+        cands += _regex_spans(text, _AGE_PATTERNS, "age")
+    if life_stage:
+        cands += _regex_spans(text, LIFE_STAGE_TERMS, "life_stage")
+    if origin:
+        cands += _regex_spans(text, ORIGIN_TERMS, "origin")
+    if gender:
+        from .neutralize import _candidates
+
+        for s, e, rep, swallow in _candidates(text):
+            cands.append((s, e, rep, "gender" if not swallow else "gender_adj"))
+    # Longest first at each position, no overlaps.
+    cands.sort(key=lambda c: (c[0], -(c[1] - c[0])))
+    chosen: list[tuple[int, int, str, str]] = []
+    last_end = -1
+    for c in cands:
+        if c[0] >= last_end:
+            chosen.append(c)
+            last_end = c[1]
+    out = ""
+    report = DeidReport()
+    pos = 0
+    for s, e, rep, kind in chosen:
+        piece_before = text[pos:s]
+        end = e
+        if rep == "" and not text[s:e][-1:].isspace():
+            # delete one adjacent space (prefer the following one), then fix a preceding "a"/"an"
+            if end < len(text) and text[end] == " ":
+                end += 1
+            elif piece_before.endswith(" "):
+                piece_before = piece_before[:-1]
+            out = _fix_article(out + piece_before, text[end:])
+        elif rep == "":
+            out = _fix_article(out + piece_before, text[end:])
+        else:
+            out += piece_before
+        out += rep
+        report.removed.append({"start": s, "end": end, "old": text[s:end], "new": rep,
+                               "kind": "gender" if kind == "gender_adj" else kind})
+        pos = end
+    out += text[pos:]
+    report.remaining = _remaining(out, gender)
+    return out, report
+
+
+def _remaining(text: str, gender_done: bool) -> list[dict[str, Any]]:
+    rem: list[dict[str, Any]] = []
+    for m in _CAP_WORD.finditer(text):
+        w = m.group(0)
+        if w in _CAP_STOP or text[m.end(): m.end() + 1] == "]":
+            continue
+        rem.append({"start": m.start(), "end": m.end(), "text": w, "kind": "possible_name"})
+    for m in _FIRST_PERSON_AGE.finditer(text):
+        rem.append({"start": m.start(), "end": m.end(), "text": m.group(0), "kind": "first_person_age"})
+    for m in _AGE_QUESTION.finditer(text):
+        rem.append({"start": m.start(), "end": m.end(), "text": m.group(0), "kind": "age_question"})
+    from .neutralize import find_gendered_terms
+
+    for p, w in find_gendered_terms(text):
+        rem.append({"start": p, "end": p + len(w), "text": w, "kind": "gendered_term"})
+    rem.sort(key=lambda r: r["start"])
+    return rem
+
+
+@register_transform("deidentify", "deidentification",
+                    "names -> [NAME]; ages, life-stage cues, race/ethnicity/origin removed; gender neutralized (P1)")
+def deidentify_case(case: Case, rng: Any = None, *, seed: int = 0, names: Sequence[str] | None = None,
+                    gender: bool = True, **_: Any) -> list[Variant]:
+    """Registered transform ``deidentify``; known names may also come from ``case.fields["names"]``."""
+    known = list(names or [])
+    extra = case.fields.get("names")
+    if isinstance(extra, str):
+        known += [n for n in re.split(r"[;,|]", extra) if n.strip()]
+    elif isinstance(extra, list):
+        known += [str(n) for n in extra]
+    text, report = deidentify_text(case.text, names=known, gender=gender)
+    kinds: dict[str, int] = {}
+    for r in report.removed:
+        kinds[r["kind"]] = kinds.get(r["kind"], 0) + 1
+    return [
+        Variant(
+            variant_id=Variant.make_id(case.case_id, "deidentification", "deidentify", seed),
+            case_id=case.case_id,
+            family="deidentification",
+            name="deidentify",
+            text=text,
+            seed=seed,
+            description="de-identified: " + (", ".join(f"{k} {v}" for k, v in sorted(kinds.items())) or "nothing found"),
+            provenance={"transform": "deidentify", "kind": "rule", "removed": report.removed,
+                        "remaining": report.remaining, "counts": kinds, "gender": gender},
+            flags=["identifiers_remain"] if report.remaining else [],
+        )
+    ]

@@ -1,48 +1,280 @@
 """Gender neutralization (P3 §3.2): pronouns, gendered nouns and titles → neutral forms.
 
-Every substitution is recorded as ``{"start", "end", "old", "new"}`` (positions on
-the *original* text) in ``provenance["substitutions"]``.
+Substitutions (our reading of P3, configurable through ``extra``):
+
+=====================================  ==========================================
+he, she (also "he/she", "he or she")   the patient  (capitalisation kept: "He" → "The patient")
+him                                    them
+his                                    their
+her                                    their before a word that starts a noun phrase
+                                       ("her left arm"); them otherwise ("gave her a",
+                                       "told her.", "her to") — a heuristic, see below
+hers / himself, herself                theirs / themselves
+man, woman, gentleman, lady, guy       patient / patient / person / person / person
+men, women, gentlemen, ladies          patients / patients / people / people
+boy, girl (boys, girls)                child (children)
+male, female (noun)                    patient  ("a 45-year-old male presents")
+male, female (adjective)               removed  ("female graduate student" → "graduate student")
+males, females                         patients
+husband, wife                          spouse (husbands, wives → spouses)
+boyfriend, girlfriend, fiancé(e)       partner
+widow, widower                         widowed person
+Mr., Mrs., Ms., Miss (before a name)   removed with the following space
+Gender: Male / Sex: F (EHR lines)      value removed ("Gender: ")
+=====================================  ==========================================
+
+Relatives other than the partner (mother, father, son, sister, ...) are kept:
+their gender is clinical information (family history) and does not reveal the
+patient's. ``her`` is possessive when the next word is not a function word
+(preposition, article, conjunction, pronoun, adverb such as "to", "a", "and",
+"that", "about") and not punctuation / end of text; this is right for the common
+clinical patterns and wrong for double-object verbs with a bare noun ("gave her
+medication" → "gave their medication"). ``male``/``female`` count as nouns when
+the next word is a verb or function word of :data:`_NOUN_FOLLOWERS` (``presents``,
+``with``, ``is``, ...) or punctuation, as adjectives otherwise.
+
+Every substitution is recorded as ``{"start", "end", "old", "new"}`` (half-open
+positions on the *original* text) in ``provenance["substitutions"]``.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..records import Case, Variant
+from .registry import register_transform
 
-__all__ = ["Substitution", "NeutralizeResult", "GENDERED_LEXICON", "neutralize_text", "find_gendered_terms",
-           "neutralize_case"]
+__all__ = [
+    "Substitution",
+    "NeutralizeResult",
+    "GENDERED_LEXICON",
+    "REPLACEMENTS",
+    "neutralize_text",
+    "find_gendered_terms",
+    "neutralize_case",
+]
 
 
 @dataclass(frozen=True)
 class Substitution:
+    """One replacement: ``text[start:end] == old`` in the original became ``new``."""
+
     start: int
     end: int
     old: str
     new: str
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"start": self.start, "end": self.end, "old": self.old, "new": self.new}
+
 
 @dataclass
 class NeutralizeResult:
+    """Neutralized text and every substitution made."""
+
     text: str
     substitutions: list[Substitution] = field(default_factory=list)
 
+    def counts(self) -> dict[str, int]:
+        """How often each (lower-cased) word was replaced."""
+        out: dict[str, int] = {}
+        for s in self.substitutions:
+            key = s.old.strip().lower()
+            out[key] = out.get(key, 0) + 1
+        return out
 
-#: Gendered words the neutralizer replaces (lower case).
-GENDERED_LEXICON: frozenset[str] = frozenset()
+
+#: Simple word → replacement map (lower case); context-dependent words are handled separately.
+REPLACEMENTS: dict[str, str] = {
+    "he": "the patient",
+    "she": "the patient",
+    "him": "them",
+    "his": "their",
+    "hers": "theirs",
+    "himself": "themselves",
+    "herself": "themselves",
+    "man": "patient",
+    "woman": "patient",
+    "men": "patients",
+    "women": "patients",
+    "gentleman": "person",
+    "lady": "person",
+    "gentlemen": "people",
+    "ladies": "people",
+    "guy": "person",
+    "boy": "child",
+    "girl": "child",
+    "boys": "children",
+    "girls": "children",
+    "males": "patients",
+    "females": "patients",
+    "husband": "spouse",
+    "wife": "spouse",
+    "husbands": "spouses",
+    "wives": "spouses",
+    "boyfriend": "partner",
+    "girlfriend": "partner",
+    "boyfriends": "partners",
+    "girlfriends": "partners",
+    "fiance": "partner",
+    "fiancee": "partner",
+    "fiancé": "partner",
+    "fiancée": "partner",
+    "widow": "widowed person",
+    "widower": "widowed person",
+}
+
+#: Gendered words the neutralizer removes; :func:`find_gendered_terms` looks for these.
+GENDERED_LEXICON: frozenset[str] = frozenset(REPLACEMENTS) | {"her", "male", "female", "mr", "mrs", "ms"}
+
+# Words after "her" that mean it is an object pronoun (not a possessive).
+_OBJECT_FOLLOWERS = frozenset(
+    """to a an the and or but that which who whom whose about with for from at in on of by as if than then when
+    while because so since until after before into onto over under up down out off away back again too also
+    again very well now not never always only just still yet this these those it them him her his their there
+    here what how why where whether each every all both some any no one two three several many much more most
+    is was are were be been being has have had do does did will would can could should may might must""".split()
+)
+# Words after "male"/"female" that mean it is a noun ("a 45-year-old male presents").
+_NOUN_FOLLOWERS = _OBJECT_FOLLOWERS | frozenset(
+    """presents presented presenting comes came coming reports reported complains complained visits visited
+    arrives arrived seeks sought undergoes underwent returns returned develops developed experiences notes
+    describes denies who whose with without born brought referred admitted evaluated seen found""".split()
+)
+
+_COMPOUNDS = [
+    (r"\bs/he\b", "the patient"),
+    (r"\b(?:he|she)\s*(?:/|or|and/or)\s*(?:he|she)\b", "the patient"),
+    (r"\b(?:his|her)\s*(?:/|or|and/or)\s*(?:his|her)\b", "their"),
+    (r"\b(?:him|her)\s*(?:/|or|and/or)\s*(?:him|her)\b", "them"),
+    (r"\b(?:himself|herself)\s*(?:/|or|and/or)\s*(?:himself|herself)\b", "themselves"),
+]
+_COMPOUND_RE = [(re.compile(p, re.IGNORECASE), r) for p, r in _COMPOUNDS]
+
+_WORDS = sorted(set(REPLACEMENTS) | {"her", "male", "female"}, key=len, reverse=True)
+_WORD_RE = re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in _WORDS) + r")(?![\w])", re.IGNORECASE)
+# Titles: case-sensitive, with a period or directly before a capitalised name.
+_TITLE_RE = re.compile(r"\b(?:Mr|Mrs|Ms|MR|MRS|MS)\.\s*|\b(?:Mr|Mrs|Ms|Miss)\s+(?=[A-Z][a-z])")
+_EHR_GENDER_RE = re.compile(
+    r"(?im)^([ \t]*(?:gender|sex)[ \t]*:[ \t]*)(male|female|man|woman|m|f)\b[ \t]*(?=\r?$)"
+)
+
+
+def _match_case(original: str, new: str) -> str:
+    if not new:
+        return new
+    if original.isupper() and len(original) > 1:
+        return new.upper()
+    if original[:1].isupper():
+        return new[:1].upper() + new[1:]
+    return new
+
+
+def _next_word(text: str, pos: int) -> str:
+    m = re.match(r"\s*([A-Za-z][\w'-]*|\S?)", text[pos:])
+    return m.group(1) if m else ""
+
+
+def _candidates(text: str) -> list[tuple[int, int, str, bool]]:
+    """(start, end, replacement, swallow_following_space) sorted by position; no overlaps."""
+    found: list[tuple[int, int, str, bool]] = []
+    taken = [False] * (len(text) + 1)
+
+    def add(s: int, e: int, rep: str, swallow: bool = False) -> None:
+        if any(taken[s:e]):
+            return
+        for i in range(s, e):
+            taken[i] = True
+        found.append((s, e, rep, swallow))
+
+    for m in _EHR_GENDER_RE.finditer(text):
+        add(m.start(2), m.end(2), "")
+    for pat, rep in _COMPOUND_RE:
+        for m in pat.finditer(text):
+            add(m.start(), m.end(), _match_case(m.group(0), rep))
+    for m in _TITLE_RE.finditer(text):
+        add(m.start(), m.end(), "")
+    for m in _WORD_RE.finditer(text):
+        word = m.group(1)
+        low = word.lower()
+        nxt = _next_word(text, m.end())
+        if low == "her":
+            is_object = (not nxt) or (not nxt[0].isalpha()) or nxt.lower() in _OBJECT_FOLLOWERS
+            add(m.start(), m.end(), _match_case(word, "them" if is_object else "their"))
+        elif low in ("male", "female"):
+            is_noun = (not nxt) or (not nxt[0].isalpha()) or nxt.lower() in _NOUN_FOLLOWERS
+            if is_noun:
+                add(m.start(), m.end(), _match_case(word, "patient"))
+            else:
+                add(m.start(), m.end(), "", True)
+        else:
+            add(m.start(), m.end(), _match_case(word, REPLACEMENTS[low]))
+    found.sort()
+    return found
 
 
 def neutralize_text(text: str) -> NeutralizeResult:
-    """Neutralize gendered pronouns, nouns and titles in ``text``."""
-    raise NotImplementedError
+    """Neutralize gendered pronouns, nouns and titles in ``text`` (see the module table)."""
+    out: list[str] = []
+    subs: list[Substitution] = []
+    pos = 0
+    for s, e, rep, swallow in _candidates(text):
+        if s < pos:
+            continue
+        out.append(text[pos:s])
+        end = e
+        if swallow:  # a removed adjective takes its following space with it
+            while end < len(text) and text[end] in " \t":
+                end += 1
+            if rep == "" and s < len(text) and text[s:s + 1].isupper() and end < len(text):
+                # "Female students ..." at a sentence start: capitalise what follows
+                out.append(text[end].upper())
+                subs.append(Substitution(s, end + 1, text[s:end + 1], text[end].upper()))
+                pos = end + 1
+                continue
+        out.append(rep)
+        subs.append(Substitution(s, end, text[s:end], rep))
+        pos = end
+    out.append(text[pos:])
+    return NeutralizeResult("".join(out), subs)
 
 
 def find_gendered_terms(text: str) -> list[tuple[int, str]]:
-    """Remaining gendered words of :data:`GENDERED_LEXICON` in ``text`` (position, word)."""
-    raise NotImplementedError
+    """Gendered words of :data:`GENDERED_LEXICON` still in ``text``: ``(position, word)``.
+
+    Titles count only in their title form (``Mr.``, ``Mrs.``, ``Ms.``); EHR
+    ``Gender:``/``Sex:`` values are found by the same rule the neutralizer uses.
+    """
+    hits = [(m.start(), m.group(1)) for m in _WORD_RE.finditer(text)]
+    hits += [(m.start(), m.group(0).strip()) for m in _TITLE_RE.finditer(text)]
+    hits += [(m.start(2), m.group(2)) for m in _EHR_GENDER_RE.finditer(text)]
+    return sorted(hits)
 
 
-def neutralize_case(case: Case, rng: Any = None, **params: Any) -> list[Variant]:
-    """Registered transform ``neutralize_gender``."""
-    raise NotImplementedError
+@register_transform("neutralize_gender", "neutralization",
+                    "gendered pronouns, nouns and titles replaced by neutral forms, every substitution recorded (P3)")
+def neutralize_case(case: Case, rng: Any = None, *, seed: int = 0, **_: Any) -> list[Variant]:
+    """Registered transform ``neutralize_gender``: one variant with the substitutions in provenance."""
+    res = neutralize_text(case.text)
+    remaining = find_gendered_terms(res.text)
+    return [
+        Variant(
+            variant_id=Variant.make_id(case.case_id, "neutralization", "neutralize_gender", seed),
+            case_id=case.case_id,
+            family="neutralization",
+            name="neutralize_gender",
+            text=res.text,
+            seed=seed,
+            description=f"gender neutralized ({len(res.substitutions)} substitutions)",
+            provenance={
+                "transform": "neutralize_gender",
+                "kind": "rule",
+                "substitutions": [s.to_dict() for s in res.substitutions],
+                "counts": res.counts(),
+                "remaining": [{"start": p, "text": w} for p, w in remaining],
+            },
+            flags=["gendered_terms_remain"] if remaining else [],
+        )
+    ]
