@@ -21,7 +21,8 @@ COMMAND_MODULES = [
     "clinaudit.cli.treatment_cmd",  # treatment-shift
     "clinaudit.cli.notes_cmd",  # judge-agreement, note tables
     "clinaudit.cli.reasoning_cmd",  # reasoning helpers
-    "clinaudit.cli.association_cmd",  # association, classifier-gaps, probe
+    "clinaudit.cli.association_cmd",  # association, prevalence
+    "clinaudit.cli.classifier_cmd",  # classifier-gaps, probe, debias
     "clinaudit.cli.report_cmd",  # report, demo
 ]
 
