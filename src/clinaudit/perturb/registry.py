@@ -67,6 +67,9 @@ class Transform:
     modes: tuple[str, ...] = ("default",)
     build: BuildFn | None = None
     finish: FinishFn | None = None
+    #: optional batch step over all finished ``(case, variant)`` pairs of this transform
+    #: (e.g. one embedding call for the similarity gate): ``post(pairs, runner=, embedder=, **params)``
+    post: Callable[..., None] | None = None
     defaults: dict[str, Any] = field(default_factory=dict)
 
     def __call__(self, case: Case, rng: Any = None, **params: Any) -> list[Variant]:
@@ -87,6 +90,7 @@ def register_transform(
     modes: tuple[str, ...] = ("default",),
     build: BuildFn | None = None,
     finish: FinishFn | None = None,
+    post: Callable[..., None] | None = None,
     defaults: dict[str, Any] | None = None,
 ) -> Callable[[ApplyFn], ApplyFn]:
     """Decorator registering ``apply(case, rng, **params) -> list[Variant]`` under ``name``.
@@ -98,7 +102,7 @@ def register_transform(
     def deco(fn: ApplyFn) -> ApplyFn:
         _REGISTRY[name] = Transform(
             name=name, family=family, summary=summary, apply=fn, kind=kind, modes=tuple(modes),
-            build=build, finish=finish, defaults=dict(defaults or {}),
+            build=build, finish=finish, post=post, defaults=dict(defaults or {}),
         )
         return fn
 
@@ -191,4 +195,8 @@ def perturb_cases(
             out[(ci, ti)] = t.finish(
                 cases[ci], reqs, chunk, runner=runner, model=model, embedder=embedder, seed=seed, **params
             )
+        for ti, t in enumerate(transforms):
+            if t.kind == "llm" and t.post is not None:
+                pairs = [(cases[ci], v) for (ci, tj), vs in sorted(out.items()) if tj == ti for v in vs]
+                t.post(pairs, runner=runner, embedder=embedder, **params)
     return [v for key in sorted(out) for v in out[key]]
