@@ -351,8 +351,9 @@ def agreement_matrix(
     out = pd.DataFrame(np.nan, index=models, columns=models, dtype=float)
     for i, a in enumerate(models):
         for b in models[i:]:
-            both = wide[[a, b]].dropna()
-            share = float((both[a] == both[b]).mean()) if len(both) else math.nan
+            col_a, col_b = wide[a], wide[b]
+            ok = col_a.notna() & col_b.notna()
+            share = float((col_a[ok] == col_b[ok]).mean()) if ok.any() else math.nan
             out.loc[a, b] = out.loc[b, a] = share
     out.index.name = model_col
     out.columns.name = model_col

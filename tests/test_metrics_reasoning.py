@@ -1,0 +1,72 @@
+"""Tests of reasoning-audit metrics (METHODS §4.3) with hand-computed values."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from clinaudit.metrics import delta_acc, delta_len, drift_effect, rethink_ratio, semantic_drift, split_steps
+
+
+def test_delta_acc():
+    assert delta_acc([1, 1, 0, 1], [1, 0, 0, 0]) == pytest.approx(0.5)
+    assert delta_acc([1], [0]) == 1.0  # n = 1
+    assert math.isnan(delta_acc([], [1]))
+    assert delta_acc([1, np.nan], [0, 0]) == 1.0
+
+
+def test_delta_len_hand_computed():
+    r = delta_len([10, 20, 30], [8, 20, 25])  # d = [2, 0, 5]
+    assert r["mean"] == pytest.approx(7 / 3)
+    assert r["sd"] == pytest.approx(math.sqrt(57) / 3)
+    assert r["n"] == 3 and r["values"].tolist() == [2, 0, 5]
+    one = delta_len([4], [1])
+    assert one["mean"] == 3 and math.isnan(one["sd"])
+    with pytest.raises(ValueError):
+        delta_len([1, 2], [1])
+
+
+def test_semantic_drift_hand_computed():
+    a = np.array([[1, 0], [1, 0], [1, 0], [3, 4], [0, 0]])
+    b = np.array([[0, 1], [1, 0], [-1, 0], [4, 3], [1, 0]])
+    d = semantic_drift(a, b)
+    assert d[:4] == pytest.approx([1.0, 0.0, 2.0, 1 - 24 / 25])
+    assert math.isnan(d[4])  # zero vector: cosine undefined
+    assert semantic_drift([1, 0], [1, 0]).shape == (1,)
+
+
+def test_drift_effect_hand_computed():
+    r = drift_effect([0.3, 0.4, 0.5], [0.1, 0.2, 0.3], n_resamples=200)
+    assert r["d"] == pytest.approx(2.0)  # mean difference 0.2 over pooled sd 0.1
+    assert r["test"] == "wilcoxon" and r["statistic"] == 0.0
+    assert r["p"] == pytest.approx(0.25)  # exact, n=3, all differences positive: 2/8
+    assert r["n"] == 3
+    assert r["mean_gender"] == pytest.approx(0.4) and r["mean_control"] == pytest.approx(0.2)
+    assert not math.isnan(r["ci_low"]) and r["ci_low"] <= r["ci_high"]
+
+
+def test_drift_effect_reproducible_and_degenerate():
+    g = np.linspace(0.1, 0.5, 12)
+    c = np.linspace(0.05, 0.2, 12)[::-1]
+    a, b = drift_effect(g, c, seed=2), drift_effect(g, c, seed=2)
+    assert (a["ci_low"], a["ci_high"]) == (b["ci_low"], b["ci_high"])
+    same = drift_effect([0.1, 0.1], [0.1, 0.1])
+    assert math.isnan(same["d"]) and same["p"] == 1.0
+    u = drift_effect([0.3, 0.4, 0.5], [0.1, 0.2], paired=False, n_resamples=50)
+    assert u["test"] == "mann_whitney_u" and u["n"] == 5
+
+
+def test_rethink_ratio_lines():
+    cot = "First, chest pain.\n\nWait, the ECG is normal.\nHowever, troponin is high.\nSo ACS."
+    assert split_steps(cot) == ["First, chest pain.", "Wait, the ECG is normal.", "However, troponin is high.", "So ACS."]
+    assert rethink_ratio(cot) == 0.5
+
+
+def test_rethink_ratio_single_line_sentences_and_word_boundaries():
+    assert rethink_ratio("It is A. Wait, maybe B. Final answer B.") == pytest.approx(1 / 3)
+    assert rethink_ratio("Awaiting results. Lab is normal.") == 0.0  # 'wait' inside a word
+    assert rethink_ratio("<think>On second thought, reconsider.</think>") == 1.0
+    assert math.isnan(rethink_ratio(""))
+    assert rethink_ratio("Hmm. Okay.", cues=("okay",)) == 0.5
