@@ -1,0 +1,577 @@
+"""Local Hugging Face models (transformers), batched, offline.
+
+Three backends:
+
+``hf:<path-or-name>`` - :class:`HFCausalBackend`
+    A causal (decoder) language model: text generation and sentence
+    log-likelihoods. Chat requests use the tokenizer's chat template when it has
+    one; otherwise the message texts are joined into a plain prompt.
+    ``temperature == 0`` decodes greedily; otherwise tokens are sampled with a
+    random generator seeded from the request's own seed (and the sample index
+    for ``n > 1``), so a request's output depends only on its own prompt, seed
+    and settings - never on which other requests share its batch.
+
+``hf-mlm:<path>`` - :class:`HFMaskedBackend`
+    A masked language model (BERT-style): log-probabilities of target tokens
+    at ``[MASK]`` positions (:meth:`~HFMaskedBackend.masked_logprobs`) and
+    mean-pooled sentence embeddings.
+
+``hf-embed:<path>`` - :class:`HFEncoderBackend`
+    An encoder used as a feature extractor: the concatenated ``[CLS]`` vectors
+    of the last four layers (the representation used by the HurtfulWords probes).
+
+Weights are never downloaded: everything loads with ``local_files_only=True``.
+Pass a local directory (``hf:/models/my-llama``) or the name of a model that
+is already in the local Hugging Face cache. All scoring runs under
+``torch.no_grad()`` in batches of ``batch_size`` (option; defaults 8 for
+generation, 32 for scoring).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import BackendError, MissingDependencyError
+from ..records import ModelRequest, ModelResponse
+from .base import Backend, MaskedItem
+
+__all__ = ["HFCausalBackend", "HFMaskedBackend", "HFEncoderBackend", "sample_seed"]
+
+
+def _torch():
+    try:
+        import torch
+    except ImportError:  # pragma: no cover - depends on the installation
+        raise MissingDependencyError("torch") from None
+    return torch
+
+
+def _transformers():
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    try:
+        import transformers
+    except ImportError:  # pragma: no cover - depends on the installation
+        raise MissingDependencyError("transformers") from None
+    return transformers
+
+
+def sample_seed(seed: int | None, index: int) -> int:
+    """Seed of the ``index``-th sample of a request: the request seed itself for the first sample."""
+    base = 0 if seed is None else int(seed)
+    if index == 0:
+        return base
+    digest = hashlib.sha256(f"clinaudit-sample|{base}|{index}".encode()).hexdigest()
+    return int(digest[:15], 16)
+
+
+def _dir_fingerprint(path: Path) -> str:
+    """Cheap fingerprint of a model folder: its config plus the names and sizes of its weight files."""
+    h = hashlib.sha256()
+    cfg = path / "config.json"
+    if cfg.is_file():
+        h.update(cfg.read_bytes())
+    for f in sorted(path.iterdir()):
+        if f.suffix in {".safetensors", ".bin", ".gguf", ".pt"}:
+            h.update(f"{f.name}:{f.stat().st_size}".encode())
+    return h.hexdigest()[:12]
+
+
+class _HFBase(Backend):
+    """Shared loading and batching for the transformers backends."""
+
+    name = "hf"
+    default_batch_size = 32
+
+    def __init__(
+        self,
+        spec: str,
+        *,
+        batch_size: int | None = None,
+        device: str = "cpu",
+        dtype: str = "float32",
+        max_length: int | None = None,
+        trust_remote_code: bool = False,
+        **options: Any,
+    ):
+        super().__init__(spec, **options)
+        self.batch_size = int(batch_size or self.default_batch_size)
+        if self.batch_size < 1:
+            raise BackendError(f"batch_size must be >= 1, got {batch_size}")
+        self.device = device
+        self.dtype = dtype
+        self.max_length = max_length
+        self.trust_remote_code = trust_remote_code
+        self.source = self._resolve_source()
+        self._model: Any = None
+        self._tokenizer: Any = None
+        self._load_lock = threading.Lock()
+
+    # ---- where the weights are ------------------------------------------------------
+    def _resolve_source(self) -> str:
+        """Local folder (absolute) or a model name found in the local Hugging Face cache."""
+        arg = self.spec.partition(":")[2].strip()
+        if not arg:
+            raise BackendError(f"spec '{self.spec}' needs a model path: {self.spec.partition(':')[0]}:<path-or-name>")
+        path = Path(arg).expanduser()
+        if path.is_dir():
+            if not (path / "config.json").is_file():
+                raise BackendError(f"model folder {path} has no config.json; is it a Hugging Face model folder?")
+            return str(path.resolve())
+        # Hub names look like "org/name"; anything else (./x, /x, ~/x, a/b/c) is a path that does not exist.
+        looks_like_path = arg.startswith((".", "/", "~")) or os.path.isabs(arg) or arg.count("/") > 1
+        if not looks_like_path:
+            try:
+                from huggingface_hub import try_to_load_from_cache
+
+                found = try_to_load_from_cache(arg, "config.json")
+            except Exception:  # noqa: BLE001 - any failure means "not available locally"
+                found = None
+            if isinstance(found, str):
+                return arg
+        raise BackendError(
+            f"model '{arg}' was not found locally. Model weights cannot be downloaded here (offline); "
+            f"download them elsewhere and pass a local folder: {self.spec.partition(':')[0]}:/path/to/model"
+        )
+
+    def identity(self) -> str:
+        path = Path(self.source)
+        if path.is_dir():
+            return f"{self.spec.partition(':')[0]}:{self.source}#{_dir_fingerprint(path)}"
+        return self.spec
+
+    def describe(self) -> dict[str, Any]:
+        return {"spec": self.spec, "backend": self.name, "source": self.source, "device": self.device,
+                "dtype": self.dtype, "batch_size": self.batch_size}
+
+    # ---- loading ---------------------------------------------------------------------
+    def _load_model(self, transformers: Any, torch: Any) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _load(self) -> None:
+        with self._load_lock:
+            if self._model is not None:
+                return
+            torch = _torch()
+            transformers = _transformers()
+            try:
+                tok = transformers.AutoTokenizer.from_pretrained(
+                    self.source, local_files_only=True, trust_remote_code=self.trust_remote_code
+                )
+                model = self._load_model(transformers, torch)
+            except OSError as exc:
+                raise BackendError(
+                    f"could not load '{self.source}' locally ({exc.__class__.__name__}: {str(exc)[:300]}). "
+                    "Model weights cannot be downloaded here; pass a complete local model folder."
+                ) from None
+            model.to(self.device)
+            model.eval()
+            self._tokenizer = tok
+            self._model = model
+
+    def _torch_dtype(self, torch: Any) -> Any:
+        dt = getattr(torch, str(self.dtype), None)
+        if not isinstance(dt, torch.dtype):
+            raise BackendError(f"unknown dtype '{self.dtype}' (use float32, bfloat16 or float16)")
+        return dt
+
+    @property
+    def model(self) -> Any:
+        self._load()
+        return self._model
+
+    @property
+    def tokenizer(self) -> Any:
+        self._load()
+        return self._tokenizer
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    def _pad_id(self) -> int:
+        tok = self.tokenizer
+        for cand in (tok.pad_token_id, tok.eos_token_id, tok.unk_token_id):
+            if cand is not None:
+                return int(cand)
+        return 0
+
+    def _max_len(self) -> int | None:
+        if self.max_length:
+            return int(self.max_length)
+        n = getattr(self.model.config, "max_position_embeddings", None)
+        return int(n) if n else None
+
+    def _batches(self, lengths: Sequence[int]) -> list[list[int]]:
+        """Indices grouped into batches of similar length (less padding), each of at most batch_size."""
+        order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+        return [order[i : i + self.batch_size] for i in range(0, len(order), self.batch_size)]
+
+    def _pad(self, seqs: Sequence[Sequence[int]], *, left: bool) -> tuple[Any, Any]:
+        torch = _torch()
+        width = max(len(s) for s in seqs)
+        ids = torch.full((len(seqs), width), self._pad_id(), dtype=torch.long)
+        mask = torch.zeros((len(seqs), width), dtype=torch.long)
+        for i, s in enumerate(seqs):
+            if not s:
+                continue
+            t = torch.tensor(list(s), dtype=torch.long)
+            if left:
+                ids[i, width - len(s) :], mask[i, width - len(s) :] = t, 1
+            else:
+                ids[i, : len(s)], mask[i, : len(s)] = t, 1
+        return ids.to(self.device), mask.to(self.device)
+
+
+# ============================================================================ causal LMs
+
+
+class _PerRowSampler:
+    """Logits processor: each row picks its next token with its own settings and random generator.
+
+    Greedy rows (temperature 0) keep their scores (argmax wins). Sampling rows draw
+    from softmax(logits / T) restricted to the top-p nucleus, using the row's own
+    ``torch.Generator``; the chosen token is then made the only finite score, so
+    the surrounding greedy search picks exactly it.
+    """
+
+    def __init__(self, temperatures: list[float], top_ps: list[float | None], generators: list[Any]):
+        self.temperatures, self.top_ps, self.generators = temperatures, top_ps, generators
+
+    def __call__(self, input_ids: Any, scores: Any) -> Any:
+        torch = _torch()
+        out = scores.clone()
+        for i, temp in enumerate(self.temperatures):
+            if temp <= 0:
+                continue
+            logits = scores[i].float() / temp
+            probs = torch.softmax(logits, dim=-1)
+            top_p = self.top_ps[i]
+            if top_p is not None and 0 < top_p < 1:
+                sorted_p, sorted_ix = torch.sort(probs, descending=True)
+                cum = torch.cumsum(sorted_p, dim=-1)
+                drop = (cum - sorted_p) > top_p  # keep the smallest prefix whose mass reaches top_p
+                sorted_p = sorted_p.masked_fill(drop, 0.0)
+                probs = torch.zeros_like(probs).scatter(0, sorted_ix, sorted_p)
+            choice = torch.multinomial(probs.cpu(), 1, generator=self.generators[i]).item()
+            out[i] = float("-inf")
+            out[i, choice] = 0.0
+        return out
+
+
+class _PerRowStop:
+    """Stopping criterion with per-row limits: end-of-sequence, own max_tokens, stop strings."""
+
+    def __init__(self, prompt_width: int, max_tokens: list[int], stops: list[list[str]], eos_ids: set[int], tokenizer: Any):
+        self.prompt_width = prompt_width
+        self.max_tokens = max_tokens
+        self.stops = stops
+        self.eos_ids = eos_ids
+        self.tokenizer = tokenizer
+        self.length: list[int | None] = [None] * len(max_tokens)  # generated tokens kept (eos excluded)
+        self.reason: list[str | None] = [None] * len(max_tokens)
+
+    def __call__(self, input_ids: Any, scores: Any = None, **kwargs: Any) -> Any:
+        torch = _torch()
+        done = torch.zeros(input_ids.shape[0], dtype=torch.bool, device=input_ids.device)
+        generated = input_ids.shape[1] - self.prompt_width
+        for i in range(input_ids.shape[0]):
+            if self.length[i] is not None:
+                done[i] = True
+                continue
+            last = int(input_ids[i, -1])
+            if last in self.eos_ids:
+                self.length[i], self.reason[i] = generated - 1, "stop"
+            elif self.stops[i] and any(
+                s in self.tokenizer.decode(input_ids[i, self.prompt_width :], skip_special_tokens=True) for s in self.stops[i]
+            ):
+                self.length[i], self.reason[i] = generated, "stop"
+            elif generated >= self.max_tokens[i]:
+                self.length[i], self.reason[i] = generated, "length"
+            done[i] = self.length[i] is not None
+        return done
+
+
+class HFCausalBackend(_HFBase):
+    """Local causal LM: batched generation (greedy or per-request seeded sampling) and log-likelihoods."""
+
+    name = "hf"
+    default_batch_size = 8
+
+    def _load_model(self, transformers: Any, torch: Any) -> Any:
+        return transformers.AutoModelForCausalLM.from_pretrained(
+            self.source, local_files_only=True, dtype=self._torch_dtype(torch), trust_remote_code=self.trust_remote_code
+        )
+
+    # ---- prompts -----------------------------------------------------------------------
+    def prompt_ids(self, request: ModelRequest) -> list[int]:
+        """Token ids of the prompt: chat template when available, else the plain text."""
+        tok = self.tokenizer
+        if request.kind == "chat" and request.messages and getattr(tok, "chat_template", None):
+            text = tok.apply_chat_template(
+                [{"role": m.role, "content": m.content} for m in request.messages],
+                tokenize=False,
+                add_generation_prompt=True,
+            )
+            ids = tok(text, add_special_tokens=False)["input_ids"]
+        else:
+            if request.prompt is not None:
+                text = request.prompt
+            else:
+                text = "\n\n".join(m.content for m in request.messages)
+            ids = tok(text, add_special_tokens=True)["input_ids"]
+        limit = self._max_len()
+        if limit is not None and len(ids) >= limit:
+            ids = ids[-(limit - 1) :] if limit > 1 else ids[-1:]  # keep the end of an over-long prompt
+        return list(ids)
+
+    def _eos_ids(self) -> set[int]:
+        ids: set[int] = set()
+        for src in (self.model.generation_config.eos_token_id, self.tokenizer.eos_token_id):
+            if src is None:
+                continue
+            ids.update(int(x) for x in (src if isinstance(src, (list, tuple)) else [src]))
+        return ids
+
+    # ---- generation ----------------------------------------------------------------------
+    def generate(self, requests: Sequence[ModelRequest]) -> list[ModelResponse]:
+        rows: list[dict[str, Any]] = []  # one per generated sequence
+        prompt_lens: list[int] = []
+        for r_i, req in enumerate(requests):
+            if req.kind not in ("chat", "completion"):
+                raise BackendError(f"backend '{self.name}' cannot answer a '{req.kind}' request with generate()")
+            ids = self.prompt_ids(req)
+            prompt_lens.append(len(ids))
+            n = max(1, int(req.n))
+            sampling = req.temperature > 0
+            for j in range(n if sampling else 1):
+                rows.append({"req": r_i, "sample": j, "ids": ids, "temperature": float(req.temperature),
+                             "top_p": req.top_p, "seed": sample_seed(req.seed, j), "max_tokens": max(1, int(req.max_tokens)),
+                             "stop": list(req.stop or [])})
+        results: list[tuple[str, int, str]] = [("", 0, "length")] * len(rows)
+        for batch in self._batches([len(r["ids"]) for r in rows]):
+            for idx, res in zip(batch, self._generate_rows([rows[i] for i in batch])):
+                results[idx] = res
+        out: list[ModelResponse] = []
+        for r_i, req in enumerate(requests):
+            mine = [(rows[k]["sample"], results[k]) for k in range(len(rows)) if rows[k]["req"] == r_i]
+            mine.sort(key=lambda x: x[0])
+            texts = [res[0] for _, res in mine]
+            ntoks = [res[1] for _, res in mine]
+            reasons = [res[2] for _, res in mine]
+            if len(texts) == 1 and req.n > 1:  # greedy: n identical choices
+                texts, ntoks, reasons = texts * req.n, ntoks * req.n, reasons * req.n
+            out.append(ModelResponse(request_key="", model=self.spec, text=texts[0], choices=texts,
+                                     prompt_tokens=prompt_lens[r_i], completion_tokens=int(sum(ntoks)),
+                                     finish_reason=reasons[0]))
+        return out
+
+    def _generate_rows(self, rows: list[dict[str, Any]]) -> list[tuple[str, int, str]]:
+        """Generate one batch; returns (text, completion tokens, finish reason) per row."""
+        torch = _torch()
+        transformers = _transformers()
+        model, tok = self.model, self.tokenizer
+        input_ids, attention = self._pad([r["ids"] for r in rows], left=True)
+        width = input_ids.shape[1]
+        generators = []
+        for r in rows:
+            g = torch.Generator(device="cpu")
+            g.manual_seed(int(r["seed"]) % (2**63))
+            generators.append(g)
+        sampler = _PerRowSampler([r["temperature"] for r in rows], [r["top_p"] for r in rows], generators)
+        eos = self._eos_ids()
+        stopper = _PerRowStop(width, [r["max_tokens"] for r in rows], [r["stop"] for r in rows], eos, tok)
+        config = transformers.GenerationConfig(
+            max_new_tokens=max(r["max_tokens"] for r in rows),
+            do_sample=False,
+            num_beams=1,
+            temperature=1.0,
+            top_p=1.0,
+            repetition_penalty=1.0,
+            no_repeat_ngram_size=0,
+            pad_token_id=self._pad_id(),
+            eos_token_id=sorted(eos) or None,
+            bos_token_id=tok.bos_token_id,
+        )
+        with torch.no_grad():
+            seqs = model.generate(
+                input_ids=input_ids,
+                attention_mask=attention,
+                generation_config=config,
+                logits_processor=transformers.LogitsProcessorList([sampler]),
+                stopping_criteria=transformers.StoppingCriteriaList([stopper]),
+            )
+        results = []
+        for i, r in enumerate(rows):
+            new = seqs[i, width:].tolist()
+            length = stopper.length[i]
+            reason = stopper.reason[i]
+            if length is None:  # stopped by generate itself (eos through its own criterion)
+                length = next((k for k, t in enumerate(new) if t in eos), len(new))
+                reason = "stop" if length < len(new) else "length"
+            kept = new[:length]
+            text = tok.decode(kept, skip_special_tokens=True)
+            cut = [text.index(s) for s in r["stop"] if s and s in text]
+            if cut:
+                text, reason = text[: min(cut)], "stop"
+            results.append((text, len(kept), reason or "length"))
+        return results
+
+    # ---- log-likelihood --------------------------------------------------------------------
+    def _bos_id(self) -> int:
+        tok = self.tokenizer
+        for cand in (tok.bos_token_id, self.model.config.bos_token_id, tok.eos_token_id):
+            if cand is not None:
+                return int(cand[0] if isinstance(cand, (list, tuple)) else cand)
+        raise BackendError(f"model '{self.source}' has neither a BOS nor an EOS token to condition on")
+
+    def loglik(self, texts: Sequence[str]) -> np.ndarray:
+        """Total log-probability (natural log) of each text's tokens given a BOS token.
+
+        ``loglik(t) = sum_i log p(token_i | BOS, token_1..token_{i-1})``; an empty
+        text scores 0. Texts longer than the model's context keep their start.
+        """
+        torch = _torch()
+        tok, model = self.tokenizer, self.model
+        bos = self._bos_id()
+        limit = self._max_len()
+        seqs = []
+        for t in texts:
+            ids = [bos] + list(tok(t, add_special_tokens=False)["input_ids"])
+            if limit is not None and len(ids) > limit:
+                ids = ids[:limit]
+            seqs.append(ids)
+        out = np.zeros(len(seqs), dtype=float)
+        for batch in self._batches([len(s) for s in seqs]):
+            if max(len(seqs[i]) for i in batch) < 2:
+                continue
+            ids, mask = self._pad([seqs[i] for i in batch], left=False)
+            with torch.no_grad():
+                logits = model(input_ids=ids, attention_mask=mask).logits
+            logp = torch.log_softmax(logits[:, :-1].float(), dim=-1)
+            target = ids[:, 1:]
+            tok_lp = logp.gather(-1, target.unsqueeze(-1)).squeeze(-1) * mask[:, 1:]
+            totals = tok_lp.double().sum(dim=1).cpu().numpy()
+            for k, i in enumerate(batch):
+                out[i] = float(totals[k])
+        return out
+
+
+# ============================================================================ masked LMs
+
+
+class HFMaskedBackend(_HFBase):
+    """Local masked LM: log-probs of target tokens at mask positions, and mean-pooled embeddings."""
+
+    name = "hf-mlm"
+    default_batch_size = 32
+
+    def _load_model(self, transformers: Any, torch: Any) -> Any:
+        return transformers.AutoModelForMaskedLM.from_pretrained(
+            self.source, local_files_only=True, dtype=self._torch_dtype(torch), trust_remote_code=self.trust_remote_code
+        )
+
+    def _encode(self, texts: Sequence[str]) -> list[list[int]]:
+        limit = self._max_len()
+        out = []
+        for t in texts:
+            ids = list(self.tokenizer(t, add_special_tokens=True)["input_ids"])
+            if limit is not None and len(ids) > limit:
+                raise BackendError(f"text is {len(ids)} tokens, longer than the model's {limit}: {t[:80]!r}")
+            out.append(ids)
+        return out
+
+    def masked_logprobs(self, items: Sequence[MaskedItem]) -> np.ndarray:
+        """For each item: sum over its mask positions ``i`` of ``log softmax(logits at mask i)[targets[i]]``.
+
+        Mask positions are taken in order of appearance; an item must have exactly
+        one target id per mask token in its text.
+        """
+        torch = _torch()
+        tok, model = self.tokenizer, self.model
+        mask_id = tok.mask_token_id
+        if mask_id is None:
+            raise BackendError(f"tokenizer of '{self.source}' has no mask token; is this a masked LM?")
+        seqs = self._encode([it.text for it in items])
+        vocab = model.config.vocab_size
+        positions: list[list[int]] = []
+        for n, (it, ids) in enumerate(zip(items, seqs)):
+            pos = [k for k, t in enumerate(ids) if t == mask_id]
+            if len(pos) != len(it.targets):
+                raise BackendError(
+                    f"masked item {n}: the text has {len(pos)} mask token(s) ({tok.mask_token}) "
+                    f"but {len(it.targets)} target id(s): {it.text[:80]!r}"
+                )
+            if any(not (0 <= int(t) < vocab) for t in it.targets):
+                raise BackendError(f"masked item {n}: target ids {list(it.targets)} outside the vocabulary (size {vocab})")
+            positions.append(pos)
+        out = np.zeros(len(items), dtype=float)
+        for batch in self._batches([len(s) for s in seqs]):
+            ids, mask = self._pad([seqs[i] for i in batch], left=False)
+            with torch.no_grad():
+                logits = model(input_ids=ids, attention_mask=mask).logits
+            for k, i in enumerate(batch):
+                if not positions[i]:
+                    continue
+                pos = torch.tensor(positions[i], dtype=torch.long, device=logits.device)
+                tgt = torch.tensor([int(t) for t in items[i].targets], dtype=torch.long, device=logits.device)
+                lp = torch.log_softmax(logits[k, pos].float(), dim=-1)
+                out[i] = float(lp.gather(-1, tgt.unsqueeze(-1)).double().sum())
+        return out
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Mean of the last hidden layer over each text's tokens (padding excluded)."""
+        torch = _torch()
+        seqs = self._encode(texts)
+        out: np.ndarray | None = None
+        for batch in self._batches([len(s) for s in seqs]):
+            ids, mask = self._pad([seqs[i] for i in batch], left=False)
+            with torch.no_grad():
+                hidden = self.model(input_ids=ids, attention_mask=mask, output_hidden_states=True).hidden_states[-1]
+            m = mask.unsqueeze(-1).to(hidden.dtype)
+            pooled = ((hidden * m).sum(dim=1) / m.sum(dim=1).clamp(min=1)).float().cpu().numpy()
+            if out is None:
+                out = np.zeros((len(texts), pooled.shape[1]), dtype=float)
+            out[batch] = pooled
+        return out if out is not None else np.zeros((0, 0))
+
+
+# ============================================================================ encoders
+
+
+class HFEncoderBackend(_HFBase):
+    """Encoder features: [CLS] vectors of the last 4 hidden layers, concatenated (4 x hidden size)."""
+
+    name = "hf-embed"
+    default_batch_size = 32
+    n_layers = 4
+
+    def _load_model(self, transformers: Any, torch: Any) -> Any:
+        return transformers.AutoModel.from_pretrained(
+            self.source, local_files_only=True, dtype=self._torch_dtype(torch), trust_remote_code=self.trust_remote_code
+        )
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """One row per text: ``concat(h[-1][CLS], h[-2][CLS], h[-3][CLS], h[-4][CLS])``; long texts are truncated."""
+        torch = _torch()
+        tok = self.tokenizer
+        limit = self._max_len() or 512
+        seqs = [list(tok(t, add_special_tokens=True, truncation=True, max_length=limit)["input_ids"]) for t in texts]
+        out: np.ndarray | None = None
+        for batch in self._batches([len(s) for s in seqs]):
+            ids, mask = self._pad([seqs[i] for i in batch], left=False)
+            with torch.no_grad():
+                hs = self.model(input_ids=ids, attention_mask=mask, output_hidden_states=True).hidden_states
+            if len(hs) - 1 < self.n_layers:
+                raise BackendError(f"model '{self.source}' has {len(hs) - 1} layers; hf-embed needs at least {self.n_layers}")
+            feats = torch.cat([hs[-k][:, 0, :] for k in range(1, self.n_layers + 1)], dim=-1).float().cpu().numpy()
+            if out is None:
+                out = np.zeros((len(texts), feats.shape[1]), dtype=float)
+            out[batch] = feats
+        return out if out is not None else np.zeros((0, 0))

@@ -1,0 +1,264 @@
+"""Any OpenAI-compatible HTTP endpoint: ``openai:<model>``.
+
+Works with OpenAI, Azure OpenAI, vLLM, Ollama, llama.cpp's server, LM Studio
+and other servers that speak the ``/chat/completions`` (or ``/completions``)
+protocol.
+
+Options (keyword arguments, or spec ``backends:`` entries):
+
+``base_url``
+    Endpoint root, e.g. ``http://localhost:8000/v1``. Default: the environment
+    variable ``OPENAI_BASE_URL``, else ``https://api.openai.com/v1``.
+``api_key_env``
+    The *name* of the environment variable holding the API key (default
+    ``OPENAI_API_KEY``). The key is read at call time and is never stored: not in
+    the backend identity, the manifest, the cache, the log or any error message.
+    If the variable is unset, requests are sent without credentials (fine for
+    local servers).
+``azure_api_version``
+    Set it for Azure OpenAI: the key goes in an ``api-key`` header and every
+    URL gets ``?api-version=<value>``. ``base_url`` is then the deployment URL
+    (``https://<resource>.openai.azure.com/openai/deployments/<deployment>``).
+``completion``
+    ``True`` sends every request to ``/completions`` with a plain ``prompt``
+    instead of ``/chat/completions`` with ``messages``.
+``headers``
+    Extra, non-secret HTTP headers (e.g. an organisation id).
+``max_connections``
+    Size of the HTTP connection pool (default 64).
+
+Transient failures (HTTP 429 and 5xx, timeouts, refused or dropped
+connections) raise :class:`~clinaudit.models.base.RetryableError` (with the
+server's ``Retry-After`` when given) so the runner retries them with backoff;
+other HTTP errors (400, 401, 404, ...) fail at once with the status and the
+start of the server's answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import os
+import time
+import weakref
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import BackendError
+from ..records import ModelRequest, ModelResponse
+from .base import Backend, RetryableError
+
+__all__ = ["OpenAICompatBackend", "parse_retry_after"]
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+_INTERNAL_EXTRA = {"attempt"}  # clinaudit bookkeeping in ModelRequest.extra, never sent
+
+
+def parse_retry_after(headers: Mapping[str, str]) -> float | None:
+    """Seconds to wait from ``Retry-After`` (seconds or HTTP date) or ``retry-after-ms``; None if absent."""
+    ms = headers.get("retry-after-ms")
+    if ms:
+        try:
+            return max(0.0, float(ms) / 1000.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+class OpenAICompatBackend(Backend):
+    """Chat or completion calls to an OpenAI-compatible server, asynchronous (``httpx``)."""
+
+    name = "openai"
+    is_remote = True
+
+    def __init__(
+        self,
+        spec: str,
+        *,
+        base_url: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
+        azure_api_version: str | None = None,
+        completion: bool = False,
+        headers: Mapping[str, str] | None = None,
+        max_connections: int = 64,
+        http_timeout_s: float = 600.0,
+        **options: Any,
+    ):
+        super().__init__(spec, **options)
+        self.model = spec.partition(":")[2].strip()
+        if not self.model:
+            raise BackendError("the openai backend needs a model name: openai:<model>, e.g. openai:gpt-4o-mini")
+        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+        if not self.base_url.startswith(("http://", "https://")):
+            raise BackendError(f"base_url must start with http:// or https://, got {self.base_url!r}")
+        if not api_key_env or not str(api_key_env).replace("_", "").isalnum():
+            raise BackendError(
+                f"api_key_env must be the NAME of an environment variable (e.g. OPENAI_API_KEY), not {api_key_env!r}"
+            )
+        self.api_key_env = str(api_key_env)
+        self.azure_api_version = azure_api_version
+        self.completion = bool(completion)
+        self.extra_headers = {str(k): str(v) for k, v in (headers or {}).items()}
+        self.max_connections = int(max_connections)
+        self.http_timeout_s = float(http_timeout_s)
+        # One client per event loop: the runner may call us from successive asyncio.run() loops.
+        self._clients: dict[int, Any] = {}
+
+    # ---- identity -------------------------------------------------------------
+    def identity(self) -> str:
+        ident = f"openai:{self.model}@{self.base_url}"
+        if self.completion:
+            ident += "#completion"
+        return ident
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "spec": self.spec,
+            "backend": self.name,
+            "model": self.model,
+            "base_url": self.base_url,
+            "api_key_env": self.api_key_env,  # the variable's name only, never its value
+            "azure_api_version": self.azure_api_version,
+            "completion": self.completion,
+            "extra_headers": sorted(self.extra_headers),
+        }
+
+    # ---- HTTP -----------------------------------------------------------------
+    def _api_key(self) -> str | None:
+        return os.environ.get(self.api_key_env) or None
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"Content-Type": "application/json", **self.extra_headers}
+        key = self._api_key()
+        if key:
+            if self.azure_api_version:
+                headers["api-key"] = key
+            else:
+                headers["Authorization"] = f"Bearer {key}"
+        return headers
+
+    def _client(self):
+        import httpx
+
+        loop = asyncio.get_running_loop()
+        entry = self._clients.get(id(loop))
+        if entry is not None and entry[0]() is loop and not entry[1].is_closed:
+            return entry[1]
+        # Clients of event loops that have finished are dropped (their sockets die with the loop).
+        self._clients = {k: e for k, e in self._clients.items() if e[0]() is not None and not e[0]().is_closed()}
+        limits = httpx.Limits(max_connections=self.max_connections, max_keepalive_connections=self.max_connections)
+        client = httpx.AsyncClient(timeout=httpx.Timeout(self.http_timeout_s, connect=30.0), limits=limits)
+        self._clients[id(loop)] = (weakref.ref(loop), client)
+        return client
+
+    def _redact(self, text: str) -> str:
+        key = self._api_key()
+        if key:
+            text = text.replace(key, "***")
+        return text
+
+    def build_payload(self, request: ModelRequest) -> tuple[str, dict[str, Any]]:
+        """The endpoint path and JSON body for ``request`` (public for tests and debugging)."""
+        if request.kind not in ("chat", "completion"):
+            raise BackendError(f"the openai backend only generates text; request kind '{request.kind}' is not supported")
+        use_completion = self.completion or request.kind == "completion"
+        body: dict[str, Any] = {"model": self.model}
+        if use_completion:
+            path = "/completions"
+            body["prompt"] = request.prompt if request.prompt is not None else "\n\n".join(m.content for m in request.messages)
+        else:
+            path = "/chat/completions"
+            if request.messages:
+                body["messages"] = [{"role": m.role, "content": m.content} for m in request.messages]
+            else:
+                body["messages"] = [{"role": "user", "content": request.prompt or ""}]
+        body["temperature"] = request.temperature
+        body["max_tokens"] = request.max_tokens
+        if request.n != 1:
+            body["n"] = request.n
+        if request.seed is not None:
+            body["seed"] = request.seed
+        if request.top_p is not None:
+            body["top_p"] = request.top_p
+        if request.stop:
+            body["stop"] = list(request.stop)
+        for k, v in request.extra.items():
+            if k not in _INTERNAL_EXTRA:
+                body[k] = v
+        return path, body
+
+    async def agenerate(self, request: ModelRequest) -> ModelResponse:
+        import httpx
+
+        path, body = self.build_payload(request)
+        params = {"api-version": self.azure_api_version} if self.azure_api_version else None
+        url = self.base_url + path
+        try:
+            resp = await self._client().post(url, json=body, headers=self._headers(), params=params)
+        except httpx.TimeoutException as exc:
+            raise RetryableError(f"timeout calling {url}: {type(exc).__name__}") from None
+        except httpx.TransportError as exc:  # refused, reset, dropped (RemoteProtocolError), DNS ...
+            raise RetryableError(self._redact(f"connection error calling {url}: {type(exc).__name__}: {exc}")) from None
+        status = resp.status_code
+        if status == 429 or status >= 500:
+            raise RetryableError(
+                f"HTTP {status} from {url}: {self._redact(resp.text[:200])}", retry_after=parse_retry_after(resp.headers)
+            )
+        if status >= 400:
+            hint = ""
+            if status in (401, 403) and not self._api_key():
+                hint = f" (the environment variable {self.api_key_env} is not set)"
+            raise BackendError(f"HTTP {status} from {url}{hint}: {self._redact(resp.text[:200])}")
+        try:
+            data = resp.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            # A 200 with a broken body is usually a proxy hiccup: worth another try.
+            raise RetryableError(f"unreadable JSON from {url}: {self._redact(resp.text[:200])!r}") from None
+        return self.parse_response(data, request)
+
+    def parse_response(self, data: Any, request: ModelRequest) -> ModelResponse:
+        """Turn an OpenAI-style JSON answer into a :class:`ModelResponse`."""
+        if not isinstance(data, dict) or not isinstance(data.get("choices"), list) or not data["choices"]:
+            raise BackendError(f"response from {self.base_url} has no 'choices': {self._redact(json.dumps(data)[:200])}")
+        choices = sorted(data["choices"], key=lambda c: c.get("index", 0) if isinstance(c, dict) else 0)
+        texts: list[str] = []
+        for choice in choices:
+            if not isinstance(choice, dict):
+                raise BackendError(f"malformed choice in response from {self.base_url}: {str(choice)[:200]}")
+            message = choice.get("message")
+            if isinstance(message, dict) and "content" in message:
+                text = message.get("content")
+            else:
+                text = choice.get("text")
+            texts.append(text if isinstance(text, str) else "")
+        usage = data.get("usage") or {}
+        return ModelResponse(
+            request_key="",
+            model=self.spec,
+            text=texts[0],
+            choices=texts,
+            prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
+            finish_reason=choices[0].get("finish_reason"),
+        )
+
+    async def aclose(self) -> None:
+        """Close the HTTP client of the running event loop."""
+        loop = asyncio.get_running_loop()
+        entry = self._clients.pop(id(loop), None)
+        if entry is not None and entry[0]() is loop:
+            await entry[1].aclose()
