@@ -290,8 +290,15 @@ class Runner:
     def masked_logprobs(self, spec: str, items: Sequence[MaskedItem], desc: str = "masked log-probs") -> np.ndarray:
         backend = self.backend(spec)
         return self._cached_vectors(
-            spec, "masked", list(items), lambda it: [it.text, list(it.targets)], backend.masked_logprobs, desc
+            spec, "masked", list(items), _masked_key, backend.masked_logprobs, desc
         ).reshape(-1)
+
+
+def _masked_key(it: MaskedItem) -> list[Any]:
+    """Cache key of a masked item (unchanged for items that score every mask)."""
+    if getattr(it, "score_masks", None) is None:
+        return [it.text, list(it.targets)]
+    return [it.text, list(it.targets), list(it.score_masks)]
 
 
 def _encode_value(val: Any) -> str:

@@ -54,10 +54,16 @@ class MaskedItem:
     ``targets`` are token ids to read at the mask positions, one list per mask
     position in order (multi-token targets: one id per mask). The result is the
     sum of their log-probs.
+
+    ``score_masks`` (optional) says which of the text's mask tokens the targets
+    are read at: 0-based indices in order of appearance, one per target. The
+    other masks stay in the input but are not scored (e.g. a masked attribute
+    in a prior sentence). ``None`` (default): every mask is scored.
     """
 
     text: str
     targets: tuple[int, ...]
+    score_masks: tuple[int, ...] | None = None
 
 
 class Backend:

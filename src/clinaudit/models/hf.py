@@ -503,6 +503,15 @@ class HFMaskedBackend(_HFBase):
         positions: list[list[int]] = []
         for n, (it, ids) in enumerate(zip(items, seqs)):
             pos = [k for k, t in enumerate(ids) if t == mask_id]
+            if it.score_masks is not None:  # only some masks are scored (the others stay masked)
+                if len(set(it.score_masks)) != len(it.score_masks) or any(
+                    not (0 <= int(j) < len(pos)) for j in it.score_masks
+                ):
+                    raise BackendError(
+                        f"masked item {n}: score_masks {list(it.score_masks)} do not index the text's "
+                        f"{len(pos)} mask token(s) ({tok.mask_token}) distinctly: {it.text[:80]!r}"
+                    )
+                pos = [pos[int(j)] for j in it.score_masks]
             if len(pos) != len(it.targets):
                 raise BackendError(
                     f"masked item {n}: the text has {len(pos)} mask token(s) ({tok.mask_token}) "
