@@ -143,3 +143,15 @@ def test_to_results_schema_intersections_and_controls():
     d.with_ci(n_resamples=20)
     rows = d.to_results()
     assert rows["ci_method"].str.startswith("percentile bootstrap").all()
+
+
+def test_missing_features_dropped_and_strata_aligned():
+    y = [1, 0, 1, 0, 1]
+    p = [1, 0, 0, 0, 1]
+    g = ["a", "a", None, "b", "b"]
+    d = Disaggregate(positive_rate, y, p, g)
+    assert d.group_sizes.tolist() == [2, 2]
+    ci = d.with_ci(n_resamples=20, strata=y)  # strata given for the 5 original rows
+    assert len(ci) > 0
+    with pytest.raises(ValueError):
+        d.with_ci(n_resamples=5, strata=[1, 0, 1])

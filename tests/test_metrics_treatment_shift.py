@@ -111,3 +111,8 @@ def test_agreement_matrix_hand_computed():
     assert m.loc["m1", "m3"] == 1.0
     assert m.loc["m2", "m3"] == pytest.approx(2 / 3)
     assert (np.diag(m) == 1.0).all()
+
+
+def test_treatment_shift_table_names_missing_columns():
+    with pytest.raises(KeyError, match="model"):
+        treatment_shift_table(_paired().drop(columns="model"))

@@ -152,6 +152,16 @@ def test_cohens_d_pooled_hand_computed():
     assert cohens_d([1, 3], [2, 4, 6]) == pytest.approx((2 - 4) / math.sqrt(10 / 3))
 
 
+def test_cohens_d_agrees_with_statsmodels_smd_without_hedges_factor():
+    from statsmodels.stats.meta_analysis import effectsize_smd
+
+    a = np.array([0.2, 0.5, 0.9, 1.4, 0.3])
+    b = np.array([0.1, 0.4, 0.2, 0.6])
+    g, _ = effectsize_smd(a.mean(), a.std(ddof=1), a.size, b.mean(), b.std(ddof=1), b.size)
+    n = a.size + b.size
+    assert cohens_d(a, b) == pytest.approx(g / (1 - 3 / (4 * n - 9)))
+
+
 def test_cohens_d_paired_dz():
     # d = [1, 2, 4]: mean 7/3, sd sqrt(7/3) -> d_z = sqrt(7/3)
     assert cohens_d([1, 2, 4], [0, 0, 0], paired=True) == pytest.approx(math.sqrt(7 / 3))

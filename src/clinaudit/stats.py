@@ -480,8 +480,11 @@ def cohens_d(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray, p
     Unpaired: (mean(a) − mean(b)) / s_pooled with
     s_pooled = sqrt(((n_a − 1)·var(a) + (n_b − 1)·var(b)) / (n_a + n_b − 2)), sample
     variances (ddof=1). Paired: mean(a − b) / sd(a − b) (ddof=1, "d_z").
-    Neither scipy nor statsmodels ships a Cohen's d function for two samples,
-    so this is the textbook formula. NaN when undefined (fewer than 2
+    scipy has no two-sample Cohen's d, and statsmodels'
+    ``meta_analysis.effectsize_smd`` returns Hedges' g (d times the small-sample
+    factor 1 − 3/(4N − 9), N = n_a + n_b, and marked as unstable API), so this is
+    the textbook formula; the tests cross-check it against statsmodels by
+    undoing that factor. NaN when undefined (fewer than 2
     observations per sample or zero spread). Missing values are dropped
     (pairwise when paired).
     """

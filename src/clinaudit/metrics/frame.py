@@ -88,6 +88,7 @@ class Disaggregate:
         keep = np.array(sf.notna().all(axis=1).to_numpy(), dtype=bool)
         if cf is not None:
             keep = keep & cf.notna().all(axis=1).to_numpy()
+        self._keep = keep
         self.y_true = yt[keep]
         self.y_pred = yp[keep]
         self.sensitive = sf[keep].reset_index(drop=True)
@@ -96,8 +97,8 @@ class Disaggregate:
         self.control_names = [] if self.control is None else list(self.control.columns)
         self._ci: pd.DataFrame | None = None
         self._ci_method = ""
-        self._by_group = self._compute_by_group(np.arange(len(self.y_true)))
-        self._overall = self._compute_overall(np.arange(len(self.y_true)))
+        self._by_group = self._compute_by_group()
+        self._overall = self._compute_overall()
 
     # ------------------------------------------------------------------ core
     def _keys(self) -> list[str]:
@@ -108,7 +109,7 @@ class Disaggregate:
         parts.append(self.sensitive)
         return pd.concat(parts, axis=1)
 
-    def _compute_by_group(self, rows: np.ndarray) -> pd.DataFrame:
+    def _compute_by_group(self) -> pd.DataFrame:
         feats = self._frame()
         out = {}
         for key, idx in feats.groupby(self._keys(), sort=True).indices.items():
@@ -119,7 +120,7 @@ class Disaggregate:
         ) if len(self._keys()) > 1 else pd.Index([k[0] if isinstance(k, tuple) else k for k in df.index], name=self._keys()[0])
         return df[list(self.metrics)].astype(float)
 
-    def _compute_overall(self, rows: np.ndarray) -> pd.Series | pd.DataFrame:
+    def _compute_overall(self) -> pd.Series | pd.DataFrame:
         if self.control is None:
             return pd.Series({n: fn(self.y_true, self.y_pred) for n, fn in self.metrics.items()}, dtype=float)
         out = {}
@@ -242,7 +243,8 @@ class Disaggregate:
 
         Rows are resampled with replacement (within each level of ``strata``
         when given, e.g. ``strata=y_true`` to keep the number of positives
-        fixed; ``strata="label"`` is a shortcut for that). Control levels are
+        fixed; ``strata="label"`` is a shortcut for that; an array may be given
+        for the rows as passed in, before rows with missing features were dropped). Control levels are
         always kept as strata, so each level keeps its size. All quantities
         come from the same resamples. Returns a long table (``kind`` is
         ``"group"``, ``"between_groups"``, ``"to_reference"`` or
@@ -257,7 +259,12 @@ class Disaggregate:
         st: Any = None
         parts = []
         if strata is not None:
-            parts.append(pd.Series(np.asarray(strata).ravel()[: n] if len(np.asarray(strata).ravel()) == n else np.asarray(strata).ravel()).astype(str))
+            arr = np.asarray(strata).ravel()
+            if len(arr) == len(self._keep) and len(arr) != n:
+                arr = arr[self._keep]  # given for the original rows: drop the same rows
+            if len(arr) != n:
+                raise ValueError(f"strata has {len(arr)} values for {n} rows")
+            parts.append(pd.Series(arr).astype(str))
         if self.control is not None:
             parts.extend(self.control[c].astype(str) for c in self.control_names)
         if parts:

@@ -171,8 +171,10 @@ def treatment_shift_table(
     from ..stats import paired_binary_test, percentile_ci
 
     by = list(by)
-    if "question" not in by and "question" not in paired.columns:
-        raise KeyError("the paired table needs a 'question' column")
+    needed = set(by) | {case_col, "T_b", "T_p", "question"}
+    missing = sorted(c for c in needed if c not in paired.columns)
+    if missing:
+        raise KeyError(f"the paired table lacks column(s) {missing}")
     data = paired.copy()
     pert = data["perturbation"].astype(str) if "perturbation" in data.columns else pd.Series("", index=data.index)
     floor_rows: pd.DataFrame | None = None
