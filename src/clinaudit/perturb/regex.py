@@ -94,12 +94,26 @@ def sentence_end_periods(text: str, abbreviations: frozenset[str] = DEFAULT_ABBR
         core = token.lower()
         if core in abbreviations:
             continue
-        if len(token) == 1 and token.isalpha() and token.isupper():
-            continue  # an initial ("J. Smith")
+        if len(token) == 1 and token.isalpha() and token.isupper() and _is_initial(text, j, i):
+            continue  # an initial ("J. Smith", "John F. Kennedy"), not "36.8 C."
         if "." in token and re.fullmatch(r"(?:[A-Za-z]{1,3}\.)+[A-Za-z]{1,3}", token):
             continue  # dotted abbreviation ("b.i.d.", "U.S.")
         out.append(i)
     return out
+
+
+def _is_initial(text: str, start: int, dot: int) -> bool:
+    """A single capital followed by '.' is an initial when a capitalised word follows and the
+    previous word is capitalised (a first name or a title) or a sentence starts there."""
+    nxt = re.match(r"\s+([A-Z])", text[dot + 1:])
+    if not nxt:
+        return False
+    prev = re.search(r"(\S+)\s+$", text[:start])
+    if prev is None:
+        return True
+    word = prev.group(1)
+    # after a sentence end or a title ("It hurts. J. Doe", "Dr. J. Doe"), or after a capitalised word
+    return word[-1:] in ".!?" or word[:1].isupper()
 
 
 def _published_params(name: str, p: float | None) -> float:
