@@ -80,3 +80,20 @@ def test_abbreviations():
     assert abbreviate_group("Middle Eastern") == "M" and abbreviate_group("Female") == "F"
     assert abbreviate_group("other") == "O"
     assert abbreviate_group("Black", {"Black": "Blk"}) == "Blk"
+
+
+def test_incidence_table_rows_and_paired_test():
+    from clinaudit.metrics import incidence_table
+
+    df = _long({"baseline": [1, 0, 0, 0], "Asian": [1, 1, 0, 0], "Black": [1, 0, 0, 0], "White": [0, 0, 0, 0]})
+    t = incidence_table(df, n_resamples=100, context="Poverty")
+    assert (t["context"] == "Poverty").all()
+    bl = t[t["metric"] == "BL%"].iloc[0]
+    assert bl["value"] == 25.0 and bl["n"] == 4
+    d = t[t["metric"] == "ΔBL"].set_index("group")
+    assert d.loc["Asian", "value"] == 25.0 and d.loc["White", "value"] == -25.0 and d.loc["Black", "value"] == 0.0
+    assert d.loc["Asian", "test"] == "mcnemar_exact" and d.loc["Asian", "p"] == 1.0  # one discordant pair
+    assert d.loc["Black", "p"] == 1.0 and d.loc["Black", "n"] == 4
+    assert d.loc["Asian", "ci_low"] <= 25.0 <= d.loc["Asian", "ci_high"]
+    m = t.set_index("metric")
+    assert m.loc["maxΔBL", "group"] == "Asian" and m.loc["ΔCF", "value"] == 50.0 and m.loc["%dlg", "value"] == 50.0

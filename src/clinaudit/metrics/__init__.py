@@ -2,7 +2,8 @@
 
 Each metric is a plain function; undefined values are NaN, never 0.
 
-- incidence disparities (P1): :func:`incidence_summary`, :func:`language_disparity_summary`
+- incidence disparities (P1): :func:`incidence_summary`, :func:`incidence_table`,
+  :func:`language_disparity_summary`
 - treatment shift (P2): :func:`tsr`, :func:`rcr`, :func:`rcer`, :func:`treatment_shift_table`,
   :func:`subgroup_gap`, :func:`agreement_matrix`
 - reasoning (P3): :func:`delta_acc`, :func:`delta_len`, :func:`semantic_drift`,
@@ -29,7 +30,13 @@ from .classifier import (
     specificity,
 )
 from .frame import Disaggregate
-from .incidence import GROUP_ABBREVIATIONS, abbreviate_group, incidence_summary, language_disparity_summary
+from .incidence import (
+    GROUP_ABBREVIATIONS,
+    abbreviate_group,
+    incidence_summary,
+    incidence_table,
+    language_disparity_summary,
+)
 from .reasoning import (
     DEFAULT_RETHINK_CUES,
     delta_acc,
@@ -53,6 +60,7 @@ from .treatment_shift import (
 
 __all__ = [
     "incidence_summary",
+    "incidence_table",
     "language_disparity_summary",
     "GROUP_ABBREVIATIONS",
     "abbreviate_group",

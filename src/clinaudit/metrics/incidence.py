@@ -16,6 +16,7 @@ import pandas as pd
 
 __all__ = [
     "incidence_summary",
+    "incidence_table",
     "language_disparity_summary",
     "GROUP_ABBREVIATIONS",
     "abbreviate_group",
@@ -100,6 +101,88 @@ def incidence_summary(
         "n_dialogs": int(d[case_col].nunique()),
         "n_missing": n_missing,
     }
+
+
+def incidence_table(
+    df: pd.DataFrame,
+    case_col: str = "case_id",
+    group_col: str = "group",
+    value_col: str = "incidence",
+    baseline: str = "baseline",
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 0,
+    audit: str = "incidence",
+    **extra: Any,
+) -> pd.DataFrame:
+    """Incidence results as tidy rows (result schema), with paired tests against the baseline.
+
+    Rows: ``BL%`` (group "baseline"); ``rate`` per counterfactual group;
+    ``ΔBL`` per group = rate(g) − BL% over the dialogs observed under both,
+    with a McNemar test paired by dialog
+    (:func:`clinaudit.stats.paired_binary_test`) and a percentile bootstrap CI
+    resampling dialogs; ``maxΔBL`` (group = the maximising group(s), NaN when
+    no group exceeds BL), ``ΔCF`` and ``%dlg`` from :func:`incidence_summary`.
+    All values in percent. ``extra`` (e.g. ``context="Poverty"``,
+    ``model=...``) is added to every row. Declare a correction family with
+    :func:`clinaudit.results.apply_correction` (e.g. the ΔBL rows of one
+    context).
+    """
+    from ..results import result_row, results_frame
+    from ..stats import bootstrap_ci, paired_binary_test
+
+    summary = incidence_summary(df, case_col, group_col, value_col, baseline)
+    d = df[[case_col, group_col, value_col]].assign(_v=pd.to_numeric(df[value_col], errors="coerce"))
+    d = d.dropna(subset=["_v"])
+    wide = d.pivot_table(index=case_col, columns=group_col, values="_v", aggfunc="max")
+    n_bl = int((d[group_col] == baseline).sum())
+    rows = [result_row(audit=audit, metric="BL%", group=baseline, value=summary["BL%"], n=n_bl, **extra)]
+    counts = d[d[group_col] != baseline].groupby(group_col, sort=True).size()
+    for g, rate in summary["rate"].items():
+        rows.append(result_row(audit=audit, metric="rate", group=g, value=rate, n=int(counts[g]), **extra))
+    for g in summary["rate"]:
+        if baseline not in wide.columns:
+            break
+        both = wide[[baseline, g]].dropna() if g != baseline else wide[[baseline]].dropna()
+        bl, cf = both[baseline].to_numpy(), both[g].to_numpy()
+        test = paired_binary_test(bl, cf)
+        lo, hi = (
+            bootstrap_ci(lambda a, b: 100.0 * (b.mean(1) - a.mean(1)), bl, cf, n_resamples=n_resamples,
+                         confidence=confidence, seed=seed)
+            if len(both)
+            else (math.nan, math.nan)
+        )
+        rows.append(
+            result_row(
+                audit=audit,
+                metric="ΔBL",
+                group=g,
+                reference=baseline,
+                value=100.0 * (cf.mean() - bl.mean()) if len(both) else math.nan,
+                n=len(both),
+                ci_low=lo,
+                ci_high=hi,
+                ci_method=f"percentile bootstrap over dialogs ({n_resamples} resamples)",
+                test=test.test,
+                statistic=test.statistic,
+                p=test.p,
+                **extra,
+            )
+        )
+    rows.append(
+        result_row(
+            audit=audit,
+            metric="maxΔBL",
+            group=summary["maxΔBL_group"] or "",
+            reference=baseline,
+            value=summary["maxΔBL"],
+            n=summary["n_dialogs"],
+            **extra,
+        )
+    )
+    rows.append(result_row(audit=audit, metric="ΔCF", value=summary["ΔCF"], n=summary["n_dialogs"], **extra))
+    rows.append(result_row(audit=audit, metric="%dlg", value=summary["%dlg"], n=summary["n_dialogs"], **extra))
+    return results_frame(rows)
 
 
 def language_disparity_summary(
