@@ -1,0 +1,298 @@
+"""Table exports shared by every audit and the report: CSV, Markdown and LaTeX.
+
+The helpers are generic (no audit-specific names):
+
+* :func:`format_number` / :data:`DASH` — one number → the string a paper prints
+  (``"12.5"``; missing or undefined → ``"–"``);
+* :func:`paper_table` — a long table (one row per row-key × column-key) → a wide,
+  paper-shaped table whose columns are ``(column key…, metric)``, cells formatted;
+* :func:`to_csv`, :func:`to_markdown`, :func:`to_latex` — one DataFrame → text
+  (``to_markdown`` is written here: ``DataFrame.to_markdown`` needs ``tabulate``);
+* :func:`write_exports` — all three files for one table into a folder.
+
+Markdown and CSV flatten a column MultiIndex into one header row (``"gpt-4o · BL%"``);
+LaTeX keeps it as grouped ``\\multicolumn`` headers (pandas Styler).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+__all__ = [
+    "DASH",
+    "format_number",
+    "flatten_columns",
+    "to_csv",
+    "to_markdown",
+    "to_latex",
+    "paper_table",
+    "write_exports",
+    "EXPORT_SUFFIXES",
+]
+
+#: What a paper prints for "no value" (e.g. maxΔBL when no group exceeds the baseline).
+DASH = "–"
+
+#: Export format -> file suffix.
+EXPORT_SUFFIXES: dict[str, str] = {"csv": ".csv", "md": ".md", "latex": ".tex"}
+
+
+def _missing(x: Any) -> bool:
+    if x is None:
+        return True
+    try:
+        return bool(pd.isna(x))
+    except (TypeError, ValueError):
+        return False
+
+
+def format_number(x: Any, digits: int = 1, missing: str = DASH) -> str:
+    """``12.3456 → "12.3"``; None/NaN → ``missing``; strings pass through unchanged."""
+    if isinstance(x, str):
+        return x
+    if _missing(x):
+        return missing
+    if isinstance(x, numbers.Integral) and not isinstance(x, bool):
+        return str(int(x))
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    if math.isinf(v):
+        return "∞" if v > 0 else "-∞"
+    return f"{v:.{digits}f}"
+
+
+def flatten_columns(df: pd.DataFrame, sep: str = " · ") -> pd.DataFrame:
+    """A copy whose column MultiIndex (if any) is joined into single strings."""
+    out = df.copy()
+    if isinstance(out.columns, pd.MultiIndex):
+        out.columns = [sep.join(str(p) for p in col if str(p) != "") for col in out.columns]
+    return out
+
+
+def _with_index(df: pd.DataFrame, index: bool) -> pd.DataFrame:
+    if not index:
+        return df
+    if isinstance(df.index, pd.MultiIndex) or df.index.name is not None or any(df.index.names):
+        return df.reset_index()
+    return df.reset_index(drop=False)
+
+
+def _cell_text(x: Any, digits: int, missing: str) -> str:
+    if isinstance(x, str):
+        return x
+    if _missing(x):
+        return missing
+    if isinstance(x, bool):
+        return str(x)
+    if isinstance(x, numbers.Integral):
+        return str(int(x))
+    if isinstance(x, numbers.Real):
+        return format_number(x, digits, missing)
+    return str(x)
+
+
+def to_csv(df: pd.DataFrame, path: str | Path | None = None, *, index: bool = False) -> str:
+    """CSV text of ``df`` (column MultiIndex flattened); also written to ``path`` when given."""
+    flat = _with_index(flatten_columns(df), index)
+    text = flat.to_csv(index=False)
+    if path is not None:
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+    return text
+
+
+def _md_escape(s: str) -> str:
+    return s.replace("\\", "\\\\").replace("|", "\\|").replace("\r\n", " ").replace("\n", " ")
+
+
+def to_markdown(df: pd.DataFrame, *, index: bool = False, digits: int = 1, missing: str = DASH,
+                align_numbers: bool = True) -> str:
+    """A GitHub-flavoured Markdown pipe table.
+
+    Floats are printed with ``digits`` decimals, missing values as ``missing``;
+    ``|`` and newlines inside cells are escaped. Numeric columns are right-aligned.
+    """
+    flat = _with_index(flatten_columns(df), index)
+    header = [_md_escape(str(c)) for c in flat.columns]
+    rows = [[_md_escape(_cell_text(v, digits, missing)) for v in rec] for rec in flat.itertuples(index=False)]
+    aligns = []
+    for c in flat.columns:
+        numeric = align_numbers and pd.api.types.is_numeric_dtype(flat[c]) and not pd.api.types.is_bool_dtype(flat[c])
+        aligns.append("---:" if numeric else "---")
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(aligns) + " |"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+_LATEX_UNICODE = {
+    "Δ": r"$\Delta$",
+    "κ": r"$\kappa$",
+    "–": "--",
+    "—": "---",
+    "≥": r"$\geq$",
+    "≤": r"$\leq$",
+    "±": r"$\pm$",
+    "·": r"$\cdot$",
+    "∞": r"$\infty$",
+}
+
+
+def _latex_escape(s: str) -> str:
+    out = "".join(_LATEX_SPECIAL.get(ch, ch) for ch in s)
+    for k, v in _LATEX_UNICODE.items():
+        out = out.replace(k, v)
+    return out
+
+
+def to_latex(df: pd.DataFrame, caption: str = "", label: str = "", *, index: bool = False, digits: int = 1,
+             missing: str = DASH, position: str = "htbp") -> str:
+    """A LaTeX ``table`` (booktabs rules) via the pandas Styler.
+
+    Every cell, header and caption is escaped (``% _ & $ # { }``; Δ, κ and – become
+    math/ASCII forms so the output compiles with pdflatex). A column MultiIndex
+    becomes grouped ``\\multicolumn`` headers. Needs ``\\usepackage{booktabs}``.
+    """
+    work = df.copy()
+    if not index:
+        work = work.reset_index(drop=True)
+    cells = work.map(lambda v: _latex_escape(_cell_text(v, digits, missing)))
+    if isinstance(cells.columns, pd.MultiIndex):
+        cells.columns = pd.MultiIndex.from_tuples(
+            [tuple(_latex_escape(str(p)) for p in col) for col in cells.columns])
+    else:
+        cells.columns = [_latex_escape(str(c)) for c in cells.columns]
+    if index:
+        if isinstance(cells.index, pd.MultiIndex):
+            cells.index = pd.MultiIndex.from_tuples([tuple(_latex_escape(str(p)) for p in ix) for ix in cells.index],
+                                                    names=[_latex_escape(str(n)) if n else n for n in cells.index.names])
+        else:
+            cells.index = pd.Index([_latex_escape(str(ix)) for ix in cells.index],
+                                   name=_latex_escape(str(cells.index.name)) if cells.index.name else None)
+    styler = cells.style
+    if not index:
+        styler = styler.hide(axis="index")
+    return styler.to_latex(
+        caption=_latex_escape(caption) if caption else None,
+        label=label or None,
+        position=position,
+        hrules=True,
+        multicol_align="c",
+        multirow_align="t",
+        column_format=None,
+    )
+
+
+def paper_table(
+    df: pd.DataFrame,
+    rows: Sequence[str],
+    columns: Sequence[str],
+    values: Sequence[str],
+    *,
+    formatters: Mapping[str, Callable[[Any], str]] | None = None,
+    digits: int = 1,
+    missing: str = DASH,
+    row_order: Sequence[Any] | None = None,
+    column_order: Sequence[Any] | None = None,
+    value_labels: Mapping[str, str] | None = None,
+) -> pd.DataFrame:
+    """Long → wide, paper-shaped table with formatted string cells.
+
+    ``df`` has one row per (``rows`` key, ``columns`` key). The result is indexed
+    by the ``rows`` keys and has a column MultiIndex ``(*columns keys, metric)``
+    with one block of ``values`` per column key, e.g. rows = context, columns =
+    model, values = [BL%, maxΔBL, ΔCF, %dlg] gives P1's Table 2 layout.
+    ``formatters`` maps a value column to ``f(value) -> str`` (default
+    :func:`format_number`); missing cells print ``missing``. Row and column keys
+    keep their first-seen order unless ``row_order`` / ``column_order`` are given.
+    ``value_labels`` renames the metric level (``{"max_dBL": "maxΔBL"}``).
+    """
+    rows, columns, values = list(rows), list(columns), list(values)
+    missing_cols = [c for c in rows + columns + values if c not in df.columns]
+    if missing_cols:
+        raise KeyError(f"columns not in the table: {missing_cols}")
+    fmts = dict(formatters or {})
+
+    def fmt(col: str, v: Any) -> str:
+        if col in fmts:
+            return fmts[col](v)
+        return format_number(v, digits, missing)
+
+    def key(rec: Mapping[str, Any], cols: list[str]) -> tuple[Any, ...]:
+        return tuple(rec[c] for c in cols)
+
+    records = df.to_dict("records")
+    row_keys: list[tuple[Any, ...]] = list(dict.fromkeys(key(r, rows) for r in records))
+    col_keys: list[tuple[Any, ...]] = list(dict.fromkeys(key(r, columns) for r in records))
+    if row_order is not None:
+        wanted = [k if isinstance(k, tuple) else (k,) for k in row_order]
+        row_keys = [k for k in wanted if k in row_keys] + [k for k in row_keys if k not in wanted]
+    if column_order is not None:
+        wanted = [k if isinstance(k, tuple) else (k,) for k in column_order]
+        col_keys = [k for k in wanted if k in col_keys] + [k for k in col_keys if k not in wanted]
+    labels = dict(value_labels or {})
+    cells: dict[tuple[Any, ...], dict[tuple[Any, ...], str]] = {rk: {} for rk in row_keys}
+    for r in records:
+        rk, ck = key(r, rows), key(r, columns)
+        for v in values:
+            cells[rk][ck + (labels.get(v, v),)] = fmt(v, r[v])
+    out_cols = [ck + (labels.get(v, v),) for ck in col_keys for v in values]
+    data = [[cells[rk].get(c, missing) for c in out_cols] for rk in row_keys]
+    index: pd.Index
+    if len(rows) == 1:
+        index = pd.Index([rk[0] for rk in row_keys], name=rows[0])
+    else:
+        index = pd.MultiIndex.from_tuples(row_keys, names=rows)
+    col_index = pd.MultiIndex.from_tuples(out_cols, names=[*columns, "metric"]) if out_cols else pd.Index([])
+    return pd.DataFrame(data, index=index, columns=col_index, dtype=object)
+
+
+def write_exports(
+    df: pd.DataFrame,
+    out_dir: str | Path,
+    stem: str,
+    *,
+    formats: Sequence[str] = ("csv", "md", "latex"),
+    caption: str = "",
+    label: str = "",
+    index: bool = False,
+    digits: int = 1,
+) -> dict[str, Path]:
+    """Write ``<stem>.csv`` / ``.md`` / ``.tex`` into ``out_dir``; returns format -> path."""
+    unknown = [f for f in formats if f not in EXPORT_SUFFIXES]
+    if unknown:
+        raise ValueError(f"unknown export format(s) {unknown}; use {', '.join(EXPORT_SUFFIXES)}")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths: dict[str, Path] = {}
+    for f in formats:
+        p = out / f"{stem}{EXPORT_SUFFIXES[f]}"
+        if f == "csv":
+            to_csv(df, p, index=index)
+        elif f == "md":
+            text = (f"**{caption}**\n\n" if caption else "") + to_markdown(df, index=index, digits=digits)
+            p.write_text(text, encoding="utf-8")
+        else:
+            p.write_text(to_latex(df, caption, label, index=index, digits=digits), encoding="utf-8")
+        paths[f] = p
+    return paths
