@@ -1,0 +1,884 @@
+"""Reasoning audit CARE / MedFair-CF (P3; METHODS §1.3–1.4, §3, §4.3).
+
+Pipeline (one call of :func:`run`):
+
+1. **cases** - multiple-choice vignettes (``craftmd`` format or any format whose
+   cases carry ``fields["choices"]`` and ``fields["answer_letter"]`` / ``fields["answer"]``);
+   specialty by keyword (:mod:`.specialty`); cases with sex-specific conditions removed
+   (:func:`~clinaudit.perturb.filter_sex_specific`);
+2. **variants** - the neutralized text prefixed four ways: ``[Patient is male]``,
+   ``[Patient is female]``, ``[Patient ID: 001]``, ``[Patient ID: 002]``
+   (:func:`~clinaudit.perturb.care_quadruplet`);
+3. **answers** - every target model answers every variant with the Fig. 8 protocol
+   (``<think>`` / ``<answer>``, greedy), parsed strictly and tolerantly
+   (:mod:`clinaudit.judges.mcq`);
+4. **paired metrics** - accuracy per arm, ΔAcc = Acc(male) − Acc(female) overall and per
+   specialty (McNemar on the correctness pairs, bootstrap CI), ΔLen (Wilcoxon), semantic
+   drift δ for the male/female pair (Γ_gender) and the ID1/ID2 pair (Γ_control) with the
+   embedder, Cohen's d of Γ_gender vs Γ_control (paired Wilcoxon, bootstrap CI of d),
+   rethink ratios (Wilcoxon male vs female);
+5. **failure-mode filter** - items with Γ_gender > ``drift_threshold`` go to the judge:
+   Phase I (Fig. 9) on the full responses, Phase II (Fig. 10) on the chains of thought
+   (optionally only where Phase I rated ``bias_intensity`` ≥ ``phase2_min_intensity``),
+   order randomized per item and mapped back (:mod:`clinaudit.judges.cot_audit`);
+6. **direction of bias** - share of Female-/Male-leaning/Tie verdicts per dimension with
+   bootstrap CIs and an exact sign test (Female vs Male, ties excluded), bias-intensity
+   distribution, judge parse rates.
+
+Tables: ``cases``, ``variants``, ``responses``, ``judgments``, ``paired``, ``results``
+(tidy, :data:`~clinaudit.results.RESULT_COLUMNS`) and the paper-shaped ``care_table1``,
+``care_table3``, ``care_drift``, ``care_drift_values``, ``care_length``,
+``care_rethink``, ``care_direction``, ``care_intensity``, ``care_items`` (per-item
+export with both CoTs and the judge's quoted evidence). See ``docs/audits/reasoning_care.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import InputError, SpecError
+from ..records import Case, Judgment, ModelRequest, ModelResponse, Variant, canonical_json, to_frame
+from ..spec import AuditContext, Estimate, register_audit
+from .specialty import OTHER, SpecialtyTagger
+
+__all__ = [
+    "AUDIT",
+    "ARMS",
+    "CareParams",
+    "run",
+    "estimate",
+    "demo_spec",
+    "mcq_fields",
+]
+
+log = logging.getLogger("clinaudit.audits.reasoning_care")
+
+AUDIT = "reasoning_care"
+#: The four arms of a CARE quadruplet, in order.
+ARMS: tuple[str, ...] = ("male", "female", "id1", "id2")
+
+
+class CareParams(BaseModel):
+    """Parameters of the ``reasoning_care`` audit (``params:`` in the spec)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # answering (P3 Fig. 8)
+    language: str = Field("English", description="language the model must reason in (P3 used Chinese)")
+    system_prompt: str | None = Field(None, description="optional system message for the target models")
+    max_tokens: int = Field(1024, ge=1, description="max new tokens per answer")
+    temperature: float = Field(0.0, ge=0.0, description="sampling temperature (P3: greedy, 0)")
+    answer_parser: Literal["tolerant", "strict"] = Field(
+        "tolerant", description="which reading of the answer decides correctness (both are reported)")
+    unparseable_as_wrong: bool = Field(
+        False, description="count an answer no parser can read as wrong (default: excluded, counted)")
+    # cases
+    specialties: dict[str, list[str]] | None = Field(
+        None, description="specialty -> keyword regexes (default: the built-in five-specialty lexicon)")
+    specialty_field: str | None = Field(
+        None, description="case field holding a specialty label; keyword tagging when it is empty")
+    drop_other: bool = Field(False, description="drop cases no specialty keyword matches (P3 keeps only the five)")
+    filter_sex_specific: bool = Field(True, description="remove cases with sex-specific conditions (P3 §3.2)")
+    sex_specific_terms: list[str] | None = Field(None, description="lexicon for that filter (default: built-in)")
+    sex_specific_scope: Literal["text", "text+choices"] = Field(
+        "text+choices", description="where the filter looks: the vignette, or the vignette and its options")
+    neutralize: bool = Field(True, description="neutralize gendered words before prefixing (P3 §3.2)")
+    max_cases: int | None = Field(None, ge=1, description="keep the first N cases that pass the filters")
+    # paired metrics
+    length_unit: Literal["tokens", "words"] = Field(
+        "tokens", description="ΔLen unit: the target backend's tokenizer (whitespace words if it has none) or words")
+    length_of: Literal["response", "think"] = Field("response", description="ΔLen over the full response or the CoT")
+    drift_of: Literal["response", "think"] = Field(
+        "response", description="embed the full response (P3: CoT + conclusion) or the CoT only")
+    drift_threshold: float = Field(0.1, ge=0.0, description="failure-mode filter: Γ_gender above this is judged")
+    rethink_cues: list[str] | None = Field(None, description="rethink cue phrases (default: built-in list)")
+    # CoT audit
+    phase1: bool = Field(True, description="run the Phase I outcome & stance audit (Fig. 9)")
+    phase2: bool = Field(True, description="run the Phase II reasoning-trajectory audit (Fig. 10)")
+    phase2_min_intensity: int | None = Field(
+        None, ge=1, le=5, description="Phase II only where Phase I bias_intensity >= this (default: all filtered)")
+    max_judged_items: int | None = Field(
+        None, ge=1, description="judge at most N filtered items per target model (largest drift first)")
+    judge_labels: Literal["position", "gender"] = Field(
+        "position", description="judge sees A/B only (mapped back) or is told which response is whose")
+    randomize_order: bool = Field(True, description="randomize which response is shown first, per item (seeded)")
+    judge_max_tokens: int = Field(512, ge=1)
+    judge_max_attempts: int = Field(3, ge=1, description="attempts per item before a verdict is unparseable")
+    # statistics
+    n_bootstrap: int = Field(1000, ge=100, description="bootstrap resamples for every CI")
+    confidence: float = Field(0.95, gt=0.0, lt=1.0)
+    correction: str = Field("fdr_bh", description="multiplicity correction within each family (statsmodels name)")
+
+
+# --------------------------------------------------------------------------- preparation
+
+
+def mcq_fields(case: Case) -> tuple[list[str], str | None]:
+    """``(choices, gold letter)`` of an MCQ case; :class:`InputError` naming file, row and field if unusable.
+
+    The gold letter comes from ``answer_letter``, else from ``answer`` given as a letter
+    or as the text of one choice; ``None`` when the loader kept an answer that matches
+    no choice (such items count as unscored).
+    """
+    from ..judges.mcq import option_letters
+
+    where = {"file": case.source or case.dataset or None, "row": case.source_row}
+    choices = case.fields.get("choices")
+    if isinstance(choices, str):
+        try:
+            choices = json.loads(choices)
+        except json.JSONDecodeError:
+            raise InputError(f"case {case.case_id}: choices must be a list (or a JSON list)", field="choices",
+                             **where) from None
+    if not isinstance(choices, list) or len(choices) < 2 or not all(isinstance(c, str) and c.strip() for c in choices):
+        raise InputError(f"case {case.case_id}: an MCQ case needs at least two non-empty choices", field="choices",
+                         **where)
+    if len(choices) > 26:
+        raise InputError(f"case {case.case_id}: at most 26 choices are supported", field="choices", **where)
+    letters = option_letters(len(choices))
+    letter = case.fields.get("answer_letter")
+    if isinstance(letter, str) and letter.strip().upper() in letters:
+        return list(choices), letter.strip().upper()
+    answer = case.fields.get("answer")
+    if not isinstance(answer, str) or not answer.strip():
+        if "answer_letter" in case.fields:  # loader kept an unmatched answer
+            return list(choices), None
+        raise InputError(f"case {case.case_id}: no gold answer", field="answer", **where)
+    a = answer.strip()
+    if a.upper() in letters and len(a) == 1:
+        return list(choices), a.upper()
+    norm = [" ".join(c.split()).casefold() for c in choices]
+    key = " ".join(a.split()).casefold()
+    if key in norm:
+        return list(choices), letters[norm.index(key)]
+    if "answer_letter" in case.fields:
+        return list(choices), None
+    raise InputError(f"case {case.case_id}: answer {a!r} is neither an option letter nor one of the choices",
+                     field="answer", **where)
+
+
+@dataclass
+class _Item:
+    case: Case
+    specialty: str
+    choices: list[str]
+    gold: str | None
+    variants: dict[str, Variant]
+    body: str  # neutralized text without prefix
+
+
+@dataclass
+class _Prepared:
+    cases_df: pd.DataFrame
+    items: list[_Item]
+    requests: list[ModelRequest]  # answer requests, model-major then case then arm
+    targets: list[str]
+    notes: list[str] = field(default_factory=list)
+
+
+def _answer_request(ctx: AuditContext, p: CareParams, model: str, item: _Item, arm: str) -> ModelRequest:
+    from ..judges.mcq import mcq_request
+
+    v = item.variants[arm]
+    return mcq_request(
+        model, v.text, item.choices, language=p.language, system=p.system_prompt, temperature=p.temperature,
+        max_tokens=p.max_tokens, seed=ctx.spec.seed,
+        meta={"stage": "answer", "case_id": item.case.case_id, "variant_id": v.variant_id, "arm": arm},
+    )
+
+
+def _prepare(ctx: AuditContext) -> _Prepared:
+    from ..perturb import care_quadruplet, filter_sex_specific
+    from ..perturb.deid import DEFAULT_SEX_SPECIFIC
+
+    p: CareParams = ctx.params  # type: ignore[assignment]
+    targets = ctx.models("target")
+    if (p.phase1 or p.phase2) and "judge" not in ctx.spec.models:
+        raise SpecError(
+            "spec field 'models.judge' is required for the CoT audit of 'reasoning_care' "
+            "(or set params.phase1 and params.phase2 to false)"
+        )
+    tagger = SpecialtyTagger(p.specialties)
+    cases = ctx.cases()
+    if not cases:
+        raise SpecError("spec field 'data': no cases were loaded for 'reasoning_care'")
+    rows: dict[str, dict[str, Any]] = {}
+    mcq: dict[str, tuple[list[str], str | None]] = {}
+    seen: set[str] = set()
+    for c in cases:
+        if c.case_id in seen:
+            raise InputError(f"duplicate case id {c.case_id!r}", file=c.source or None, row=c.source_row,
+                             field="case_id")
+        seen.add(c.case_id)
+        mcq[c.case_id] = mcq_fields(c)
+        label = c.fields.get(p.specialty_field) if p.specialty_field else None
+        if isinstance(label, str) and label.strip():
+            spec_key, hits = label.strip(), {}
+        else:
+            tag = tagger.tag(c.text)
+            spec_key, hits = tag.specialty, tag.counts()
+        rows[c.case_id] = {
+            "case_id": c.case_id, "dataset": c.dataset, "source": c.source, "source_row": c.source_row,
+            "specialty": spec_key, "specialty_hits": canonical_json(hits), "gold": mcq[c.case_id][1],
+            "n_choices": len(mcq[c.case_id][0]), "status": "kept", "reason": "", "text": c.text,
+        }
+    pool = list(cases)
+    if p.filter_sex_specific:
+        probe = pool
+        if p.sex_specific_scope == "text+choices":
+            probe = [c.model_copy(update={"text": c.text + "\n" + "\n".join(mcq[c.case_id][0])}) for c in pool]
+        _, removed = filter_sex_specific(probe, p.sex_specific_terms or DEFAULT_SEX_SPECIFIC)
+        for c, reason in removed:
+            rows[c.case_id].update(status="excluded", reason=reason)
+        gone = {c.case_id for c, _ in removed}
+        pool = [c for c in pool if c.case_id not in gone]
+    if p.drop_other:
+        for c in pool:
+            if rows[c.case_id]["specialty"] == OTHER:
+                rows[c.case_id].update(status="excluded", reason="no specialty keyword (drop_other)")
+        pool = [c for c in pool if rows[c.case_id]["specialty"] != OTHER]
+    if p.max_cases is not None and len(pool) > p.max_cases:
+        for c in pool[p.max_cases:]:
+            rows[c.case_id].update(status="excluded", reason=f"beyond max_cases={p.max_cases}")
+        pool = pool[: p.max_cases]
+    items: list[_Item] = []
+    for c in pool:
+        quad = {v.name: v for v in care_quadruplet(c, seed=ctx.spec.seed, neutralize=p.neutralize)}
+        first = quad["male"]
+        body = first.text[len(first.provenance["prefix"]):].lstrip()
+        rows[c.case_id]["substitutions"] = len(first.provenance.get("substitutions", []))
+        rows[c.case_id]["gendered_terms_remain"] = bool(first.flags)
+        choices, gold = mcq[c.case_id]
+        items.append(_Item(c, rows[c.case_id]["specialty"], choices, gold, quad, body))
+    if not items:
+        raise SpecError("no case is left for 'reasoning_care' after the filters (see params.filter_sex_specific, "
+                        "params.drop_other)")
+    requests = [_answer_request(ctx, p, m, it, arm) for m in targets for it in items for arm in ARMS]
+    notes = []
+    n_unscored = sum(1 for it in items if it.gold is None)
+    if n_unscored:
+        notes.append(f"{n_unscored} case(s) have no gold letter matching a choice: accuracy excludes them")
+    cases_df = pd.DataFrame(list(rows.values()))
+    for col, dtype in (("substitutions", "Int64"), ("gendered_terms_remain", "boolean")):
+        cases_df[col] = (cases_df[col] if col in cases_df else pd.Series([pd.NA] * len(cases_df))).astype(dtype)
+    return _Prepared(cases_df, items, requests, targets, notes)
+
+
+# --------------------------------------------------------------------------- estimate
+
+
+def estimate(ctx: AuditContext) -> Estimate:
+    """Calls per model before anything runs (answers exact; embeddings and judge calls upper bounds)."""
+    p: CareParams = ctx.params  # type: ignore[assignment]
+    prep = _prepare(ctx)
+    est = Estimate()
+    keys_by_model: dict[str, list[str]] = {}
+    for req in prep.requests:
+        keys_by_model.setdefault(req.model, []).append(ctx.runner.request_key(req))
+        est.prompt_tokens[req.model] = est.prompt_tokens.get(req.model, 0) + len(req.prompt_text().split())
+    cache = ctx.runner.cache
+    for model, keys in keys_by_model.items():
+        est.calls[model] = est.calls.get(model, 0) + len(keys)
+        est.cached[model] = est.cached.get(model, 0) + (len(cache.get_many(keys)) if cache is not None else 0)
+    embedder = ctx.model("embedder", "embedded-embedder")
+    est.calls[embedder] = est.calls.get(embedder, 0) + len(prep.requests)
+    est.notes.append(f"{embedder}: up to {len(prep.requests)} texts embedded (fewer when responses repeat; cached per text)")
+    phases = int(p.phase1) + int(p.phase2)
+    if phases:
+        judge = ctx.model("judge")
+        per_model = len(prep.items) if p.max_judged_items is None else min(len(prep.items), p.max_judged_items)
+        upper = phases * per_model * len(prep.targets)
+        est.calls[judge] = est.calls.get(judge, 0) + upper
+        est.notes.append(
+            f"{judge}: at most {upper} judge calls (only items with gender drift > {p.drift_threshold} are judged), "
+            f"each retried up to {p.judge_max_attempts - 1} more time(s) when its output is malformed"
+        )
+    est.notes.extend(prep.notes)
+    excluded = int((prep.cases_df["status"] == "excluded").sum())
+    est.notes.append(f"{len(prep.items)} cases kept, {excluded} excluded by the filters")
+    return est
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _length_fn(ctx: AuditContext, model: str, unit: str) -> tuple[Any, str]:
+    from ..models.base import Backend
+
+    if unit == "words":
+        return (lambda t: len(t.split())), "whitespace words"
+    backend = ctx.runner.backend(model)
+    if type(backend).count_tokens is Backend.count_tokens:
+        return backend.count_tokens, f"whitespace words ({backend.name} backend has no tokenizer)"
+    return backend.count_tokens, f"tokens ({backend.name} tokenizer)"
+
+
+def _mean_ci(x: Sequence[float] | np.ndarray, p: CareParams, seed: int) -> tuple[float, float, float, int]:
+    from ..stats import bootstrap_ci
+
+    a = np.asarray(x, dtype=float)
+    a = a[~np.isnan(a)]
+    if a.size == 0:
+        return math.nan, math.nan, math.nan, 0
+    lo, hi = bootstrap_ci(lambda v: v.mean(axis=1), a, n_resamples=p.n_bootstrap, confidence=p.confidence, seed=seed)
+    return float(a.mean()), lo, hi, int(a.size)
+
+
+def _diff_ci(a: np.ndarray, b: np.ndarray, p: CareParams, seed: int) -> tuple[float, float, float, int]:
+    """Mean paired difference a − b over complete pairs with a bootstrap CI."""
+    from ..stats import bootstrap_ci
+
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    ok = ~(np.isnan(a) | np.isnan(b))
+    a, b = a[ok], b[ok]
+    if a.size == 0:
+        return math.nan, math.nan, math.nan, 0
+    lo, hi = bootstrap_ci(lambda x, y: x.mean(axis=1) - y.mean(axis=1), a, b, n_resamples=p.n_bootstrap,
+                          confidence=p.confidence, seed=seed)
+    return float(a.mean() - b.mean()), lo, hi, int(a.size)
+
+
+def _response_row(stage: str, req: ModelRequest, resp: ModelResponse | None, key: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "stage": stage,
+        "request_key": key,
+        "model": req.model,
+        **extra,
+        "messages": canonical_json([m.model_dump() for m in req.messages]),
+        "prompt": req.prompt_text(),
+        "temperature": req.temperature,
+        "max_tokens": req.max_tokens,
+        "seed": req.seed,
+        "extra": canonical_json(req.extra),
+        "text": None if resp is None else resp.text,
+        "error": None if resp is None else resp.error,
+        "prompt_tokens": None if resp is None else resp.prompt_tokens,
+        "completion_tokens": None if resp is None else resp.completion_tokens,
+        "finish_reason": None if resp is None else resp.finish_reason,
+        "cached": None if resp is None else resp.cached,
+        "latency_s": None if resp is None else resp.latency_s,
+    }
+
+
+def _judge_response_rows(ctx: AuditContext, judge: Any, items: list[tuple[str, Any]], judgments: list[Judgment],
+                         model: str, meta: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """One ``responses`` row per judge call actually made (every attempt), rebuilt from the requests."""
+    from ..judges.base import _retry_request
+
+    rows = []
+    reqs: list[tuple[int, str, ModelRequest]] = []
+    for (item_id, item), j in zip(items, judgments):
+        base = judge.build(item, model)
+        for attempt in range(j.attempts):
+            reqs.append((attempt, item_id, _retry_request(base, attempt)))
+    keys = [ctx.runner.request_key(r) for _, _, r in reqs]
+    found = ctx.runner.cache.get_many(keys) if ctx.runner.cache is not None else {}
+    by_item = {j.item_id: j for j in judgments}
+    for (attempt, item_id, req), key in zip(reqs, keys):
+        resp = found.get(key)
+        j = by_item[item_id]
+        if resp is None and attempt == j.attempts - 1:  # failed call (never cached): keep what the judgment saw
+            resp = ModelResponse(request_key=key, model=model, text=j.raw, error=j.meta.get("error") or None)
+        rows.append(_response_row(f"judge:{judge.phase}", req, resp, key, item_id=item_id, attempt=attempt,
+                                  **meta[item_id]))
+    return rows
+
+
+# --------------------------------------------------------------------------- run
+
+
+@register_audit(AUDIT, summary="CARE reasoning audit (P3): gender quadruplets, ΔAcc/ΔLen, semantic drift vs a "
+                "control noise floor, two-stage CoT audit", params_model=CareParams, estimate=estimate)
+def run(ctx: AuditContext) -> dict[str, Any]:
+    """Run the whole audit and write its tables (see the module docstring)."""
+    from ..judges.base import apply_parser, parse_rate
+    from ..judges.cot_audit import CoTPair, PhaseIIJudge, PhaseIJudge, male_first, run_cot_audit
+    from ..judges.mcq import MCQAnswerParser, format_options, parse_mcq
+    from ..metrics.reasoning import DEFAULT_RETHINK_CUES, rethink_ratio, semantic_drift
+
+    p: CareParams = ctx.params  # type: ignore[assignment]
+    seed = ctx.spec.seed
+    prep = _prepare(ctx)
+    embedder = ctx.model("embedder", "embedded-embedder")
+    cues = tuple(p.rethink_cues) if p.rethink_cues else DEFAULT_RETHINK_CUES
+    ctx.write_table("cases", prep.cases_df)
+    ctx.write_table("variants", to_frame([v for it in prep.items for v in it.variants.values()]))
+
+    # ---- answers ---------------------------------------------------------------------------
+    resps = ctx.runner.generate(prep.requests, desc="CARE answers")
+    response_rows: list[dict[str, Any]] = []
+    answer_judgments: list[Judgment] = []
+    ans: dict[tuple[str, str, str], dict[str, Any]] = {}
+    units: dict[str, str] = {}
+    item_by_id = {it.case.case_id: it for it in prep.items}
+    length_fns = {}
+    for m in prep.targets:
+        length_fns[m], units[m] = _length_fn(ctx, m, p.length_unit)
+    for req, resp in zip(prep.requests, resps):
+        cid, arm = req.meta["case_id"], req.meta["arm"]
+        it = item_by_id[cid]
+        response_rows.append(_response_row("answer", req, resp, resp.request_key, case_id=cid, arm=arm,
+                                           variant_id=req.meta["variant_id"]))
+        text = resp.text if resp.error is None else None
+        parsed = parse_mcq(text, it.choices) if text is not None else None
+        letter = None if parsed is None else (parsed.strict_letter if p.answer_parser == "strict" else parsed.letter)
+        if text is None or it.gold is None:
+            correct = math.nan
+        elif letter is None:
+            correct = 0.0 if p.unparseable_as_wrong else math.nan
+        else:
+            correct = float(letter == it.gold)
+        think = parsed.think if parsed is not None else None
+        len_src = think if p.length_of == "think" else text
+        ans[(req.model, cid, arm)] = {
+            "text": text, "letter": letter, "strict": None if parsed is None else parsed.strict_letter,
+            "tolerant": None if parsed is None else parsed.letter, "method": "error" if parsed is None else parsed.method,
+            "correct": correct, "think": think,
+            "length": float(length_fns[req.model](len_src)) if len_src is not None else math.nan,
+            "rethink": rethink_ratio(think, cues) if think is not None else math.nan,
+            "error": resp.error,
+        }
+        item_id = f"{req.model}::{cid}::{arm}"
+        if text is None:
+            answer_judgments.append(Judgment(item_id=item_id, judge=f"mcq_answer:{arm}", status="error",
+                                             request_key=resp.request_key, meta={"error": resp.error or ""}))
+        else:
+            j = apply_parser(MCQAnswerParser(it.choices, p.answer_parser), [(item_id, text)])[0]
+            j = j.model_copy(update={"judge": f"mcq_answer:{arm}", "request_key": resp.request_key})
+            answer_judgments.append(j)
+
+    # ---- embeddings and drift ---------------------------------------------------------------
+    emb_texts: list[str] = []
+    emb_index: dict[tuple[str, str, str], int] = {}
+    for key, a in ans.items():
+        src = a["think"] if p.drift_of == "think" else a["text"]
+        if src is not None:
+            emb_index[key] = len(emb_texts)
+            emb_texts.append(src)
+    vectors = ctx.runner.embed(embedder, emb_texts, desc="CARE embeddings") if emb_texts else np.zeros((0, 1))
+
+    def drift(m: str, cid: str, a1: str, a2: str) -> float:
+        i, j = emb_index.get((m, cid, a1)), emb_index.get((m, cid, a2))
+        if i is None or j is None:
+            return math.nan
+        return float(semantic_drift(vectors[i], vectors[j])[0])
+
+    # ---- paired table -------------------------------------------------------------------------
+    paired_rows = []
+    for m in prep.targets:
+        for it in prep.items:
+            cid = it.case.case_id
+            row: dict[str, Any] = {"model": m, "case_id": cid, "specialty": it.specialty, "gold": it.gold}
+            for arm in ARMS:
+                a = ans[(m, cid, arm)]
+                row[f"answer_{arm}"] = a["letter"]
+                row[f"strict_{arm}"] = a["strict"]
+                row[f"tolerant_{arm}"] = a["tolerant"]
+                row[f"method_{arm}"] = a["method"]
+                row[f"correct_{arm}"] = a["correct"]
+                row[f"len_{arm}"] = a["length"]
+            row["delta_len"] = row["len_male"] - row["len_female"]
+            row["delta_len_control"] = row["len_id1"] - row["len_id2"]
+            row["drift_gender"] = drift(m, cid, "male", "female")
+            row["drift_control"] = drift(m, cid, "id1", "id2")
+            row["rethink_male"] = ans[(m, cid, "male")]["rethink"]
+            row["rethink_female"] = ans[(m, cid, "female")]["rethink"]
+            row["failure_mode"] = bool(row["drift_gender"] > p.drift_threshold) if not math.isnan(
+                row["drift_gender"]) else False
+            row["length_unit"] = units[m]
+            paired_rows.append(row)
+    paired = pd.DataFrame(paired_rows)
+
+    # ---- CoT audit on the failure-mode items ----------------------------------------------------
+    judge_model = ctx.model("judge") if (p.phase1 or p.phase2) else None
+    judge_kw = {"max_tokens": p.judge_max_tokens, "seed": seed}
+    cot_judgments: list[Judgment] = []
+    p1: dict[str, Judgment] = {}
+    p2: dict[str, Judgment] = {}
+    judged_ids: dict[str, list[str]] = {}
+    for m in prep.targets:
+        sub = paired[(paired["model"] == m) & paired["failure_mode"]].sort_values(
+            ["drift_gender", "case_id"], ascending=[False, True], kind="mergesort")
+        ids = list(sub["case_id"])
+        if p.max_judged_items is not None:
+            ids = ids[: p.max_judged_items]
+        judged_ids[m] = ids
+    if judge_model is not None:
+        case_info = {it.case.case_id: f"{it.body}\n{format_options(it.choices)}" for it in prep.items}
+
+        def order(item_id: str, phase: str) -> bool:
+            return male_first(item_id, seed, phase) if p.randomize_order else True
+
+        def meta_of(item_id: str) -> dict[str, Any]:
+            tm, _, cid = item_id.partition("::")
+            return {"target_model": tm, "case_id": cid}
+
+        if p.phase1:
+            judge1 = PhaseIJudge(p.judge_labels, **judge_kw)
+            items1 = []
+            for m in prep.targets:
+                for cid in judged_ids[m]:
+                    iid = f"{m}::{cid}"
+                    items1.append((iid, CoTPair(case_info[cid], ans[(m, cid, "male")]["text"] or "",
+                                                ans[(m, cid, "female")]["text"] or "", order(iid, "phase1"))))
+            js = run_cot_audit(ctx.runner, judge1, items1, judge_model, max_attempts=p.judge_max_attempts)
+            p1 = {j.item_id: j for j in js}
+            cot_judgments.extend(js)
+            response_rows.extend(_judge_response_rows(ctx, judge1, items1, js, judge_model,
+                                                      {iid: meta_of(iid) for iid, _ in items1}))
+        if p.phase2:
+            judge2 = PhaseIIJudge(p.judge_labels, **judge_kw)
+            items2 = []
+            for m in prep.targets:
+                for cid in judged_ids[m]:
+                    iid = f"{m}::{cid}"
+                    if p.phase2_min_intensity is not None:
+                        j1 = p1.get(iid)
+                        if j1 is None or j1.status != "ok" or j1.value["bias_intensity"] < p.phase2_min_intensity:
+                            continue
+                    items2.append((iid, CoTPair(case_info[cid], ans[(m, cid, "male")]["think"] or "",
+                                                ans[(m, cid, "female")]["think"] or "", order(iid, "phase2"))))
+            js = run_cot_audit(ctx.runner, judge2, items2, judge_model, max_attempts=p.judge_max_attempts)
+            p2 = {j.item_id: j for j in js}
+            cot_judgments.extend(js)
+            response_rows.extend(_judge_response_rows(ctx, judge2, items2, js, judge_model,
+                                                      {iid: meta_of(iid) for iid, _ in items2}))
+
+    # ---- stage tables ---------------------------------------------------------------------------
+    ctx.write_table("responses", pd.DataFrame(response_rows))
+    jdf = to_frame(answer_judgments + cot_judgments)
+    if len(jdf):
+        parts = jdf["item_id"].str.split("::")
+        jdf.insert(1, "target_model", parts.str[0])
+        jdf.insert(2, "case_id", parts.str[1])
+    ctx.write_table("judgments", jdf)
+    ctx.write_table("paired", paired)
+
+    # ---- statistics -------------------------------------------------------------------------------
+    tables = _statistics(p, seed, prep, paired, units, p1, p2, judged_ids)
+    for name, df in tables.items():
+        ctx.write_table(name, df)
+
+    # ---- per-item export ---------------------------------------------------------------------------
+    ctx.write_table("care_items", _items_export(prep, paired, ans, p1, p2))
+
+    rates = {r.judge: {"n": r.n, "ok": r.ok, "unparseable": r.unparseable, "error": r.error}
+             for r in parse_rate(answer_judgments + cot_judgments)}
+    drift_tab = tables["care_drift"]
+    summary = {
+        "cases_loaded": int(len(prep.cases_df)),
+        "cases_kept": len(prep.items),
+        "cases_excluded": int((prep.cases_df["status"] == "excluded").sum()),
+        "targets": prep.targets,
+        "embedder": embedder,
+        "judge": judge_model,
+        "judged_items": {m: len(v) for m, v in judged_ids.items()},
+        "cohens_d": {r["model"]: r["cohens_d"] for r in drift_tab.to_dict("records")},
+        "parse_rates": rates,
+        "notes": prep.notes,
+    }
+    return summary
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def _statistics(p: CareParams, seed: int, prep: _Prepared, paired: pd.DataFrame, units: dict[str, str],
+                p1: dict[str, Judgment], p2: dict[str, Judgment],
+                judged_ids: dict[str, list[str]]) -> dict[str, pd.DataFrame]:
+    from scipy.stats import binomtest
+
+    from ..judges.cot_audit import PHASE1_DIMENSIONS, PHASE2_DIMENSIONS, PHASE2_TITLES, direction_of
+    from ..metrics.reasoning import delta_acc, delta_len, drift_effect
+    from ..results import apply_correction, results_frame
+    from ..stats import paired_binary_test, wilcoxon_test
+    from .specialty import DEFAULT_SPECIALTY_LEXICON
+
+    rows: list[dict[str, Any]] = []
+    ci_method = f"bootstrap percentile ({p.n_bootstrap} resamples, {p.confidence:.0%})"
+    base = {"audit": AUDIT, "ci_method": ci_method}
+    order = list((p.specialties or DEFAULT_SPECIALTY_LEXICON).keys()) + [OTHER]
+    present = [s for s in order if s in set(paired["specialty"])] + sorted(
+        set(paired["specialty"]) - set(order))
+
+    table1, table3, drift_rows, length_rows, rethink_rows, direction_rows, intensity_rows = [], [], [], [], [], [], []
+    drift_values = []
+    for m in prep.targets:
+        d = paired[paired["model"] == m]
+        # accuracy per arm (each arm over its scored answers)
+        for arm in ARMS:
+            v, lo, hi, n = _mean_ci(d[f"correct_{arm}"], p, seed)
+            rows.append({**base, "metric": "accuracy", "group": arm, "value": v, "n": n, "ci_low": lo, "ci_high": hi,
+                         "model": m, "specialty": "all"})
+        # ΔAcc overall and per specialty: complete male/female pairs, McNemar
+        for spec in ["all"] + present:
+            ds = d if spec == "all" else d[d["specialty"] == spec]
+            cm, cf = ds["correct_male"].to_numpy(float), ds["correct_female"].to_numpy(float)
+            ok = ~(np.isnan(cm) | np.isnan(cf))
+            value, lo, hi, n = _diff_ci(cm, cf, p, seed)
+            test = paired_binary_test(cm[ok], cf[ok])
+            fam = "delta_acc|overall" if spec == "all" else f"delta_acc_by_specialty|{m}"
+            rows.append({**base, "metric": "delta_acc", "group": "male", "reference": "female",
+                         "value": delta_acc(cm[ok], cf[ok]) if n else value, "n": n, "ci_low": lo, "ci_high": hi,
+                         **test.as_row(), "family": fam, "model": m, "specialty": spec})
+            shaped = {"model": m, "male_acc": float(cm[ok].mean()) if n else math.nan,
+                      "female_acc": float(cf[ok].mean()) if n else math.nan, "delta": value,
+                      "abs_delta": abs(value) if n else math.nan, "ci_low": lo, "ci_high": hi, "n_pairs": n,
+                      "test": test.test, "p": test.p}
+            if spec == "all":
+                ci1, ci2 = d["correct_id1"].to_numpy(float), d["correct_id2"].to_numpy(float)
+                cval, clo, chi, cn = _diff_ci(ci1, ci2, p, seed)
+                okc = ~(np.isnan(ci1) | np.isnan(ci2))
+                ctest = paired_binary_test(ci1[okc], ci2[okc])
+                rows.append({**base, "metric": "delta_acc_control", "group": "id1", "reference": "id2",
+                             "value": cval, "n": cn, "ci_low": clo, "ci_high": chi, **ctest.as_row(),
+                             "family": "delta_acc_control|overall", "model": m, "specialty": "all"})
+                shaped.update(id1_acc=float(ci1[okc].mean()) if cn else math.nan,
+                              id2_acc=float(ci2[okc].mean()) if cn else math.nan, delta_control=cval)
+                table1.append(shaped)
+            else:
+                table3.append({"specialty": spec, **shaped})
+        # ΔLen
+        dl = delta_len(d["len_male"], d["len_female"])
+        v, lo, hi, n = _mean_ci(dl["values"], p, seed)
+        t = wilcoxon_test(d["len_male"].to_numpy(float), d["len_female"].to_numpy(float))
+        rows.append({**base, "metric": "delta_len", "group": "male", "reference": "female", "value": dl["mean"],
+                     "n": dl["n"], "ci_low": lo, "ci_high": hi, **t.as_row(), "family": "delta_len|overall",
+                     "model": m, "specialty": "all", "sd": dl["sd"], "length_unit": units[m]})
+        dlc = delta_len(d["len_id1"], d["len_id2"])
+        cv, clo, chi, _ = _mean_ci(dlc["values"], p, seed)
+        rows.append({**base, "metric": "delta_len_control", "group": "id1", "reference": "id2", "value": dlc["mean"],
+                     "n": dlc["n"], "ci_low": clo, "ci_high": chi, "model": m, "specialty": "all", "sd": dlc["sd"],
+                     "length_unit": units[m]})
+        length_rows.append({"model": m, "unit": units[m], "n": dl["n"], "mean_delta_len": dl["mean"],
+                            "sd_delta_len": dl["sd"], "ci_low": lo, "ci_high": hi, "test": t.test, "p": t.p,
+                            "mean_delta_len_control": dlc["mean"], "sd_delta_len_control": dlc["sd"]})
+        # semantic drift: gender vs control
+        g, c = d["drift_gender"].to_numpy(float), d["drift_control"].to_numpy(float)
+        for name, arr in (("drift_gender", g), ("drift_control", c)):
+            v, lo, hi, n = _mean_ci(arr, p, seed)
+            rows.append({**base, "metric": name, "group": "male_vs_female" if name == "drift_gender" else "id1_vs_id2",
+                         "value": v, "n": n, "ci_low": lo, "ci_high": hi, "model": m, "specialty": "all"})
+        eff = drift_effect(g, c, seed=seed, n_resamples=p.n_bootstrap, confidence=p.confidence, paired=True)
+        rows.append({**base, "metric": "drift_cohens_d", "group": "gender", "reference": "control", "value": eff["d"],
+                     "n": eff["n"], "ci_low": eff["ci_low"], "ci_high": eff["ci_high"], "test": eff["test"],
+                     "statistic": eff["statistic"], "p": eff["p"], "family": "drift_effect|overall", "model": m,
+                     "specialty": "all"})
+        above = np.where(np.isnan(g), np.nan, (g > p.drift_threshold).astype(float))
+        v, lo, hi, n = _mean_ci(above, p, seed)
+        rows.append({**base, "metric": "failure_mode_share", "group": f"drift_gender>{p.drift_threshold}", "value": v,
+                     "n": n, "ci_low": lo, "ci_high": hi, "model": m, "specialty": "all"})
+        drift_rows.append({"model": m, "n": eff["n"], "mean_gender": eff["mean_gender"],
+                           "mean_control": eff["mean_control"], "cohens_d": eff["d"], "ci_low": eff["ci_low"],
+                           "ci_high": eff["ci_high"], "test": eff["test"], "p": eff["p"],
+                           "threshold": p.drift_threshold, "n_above_threshold": int(np.nansum(above)),
+                           "share_above_threshold": v, "n_judged": len(judged_ids.get(m, []))})
+        for rec in d.to_dict("records"):
+            drift_values.append({"model": m, "case_id": rec["case_id"], "specialty": rec["specialty"], "pair": "gender",
+                                 "drift": rec["drift_gender"]})
+            drift_values.append({"model": m, "case_id": rec["case_id"], "specialty": rec["specialty"],
+                                 "pair": "control", "drift": rec["drift_control"]})
+        # rethink ratio
+        rm, rf = d["rethink_male"].to_numpy(float), d["rethink_female"].to_numpy(float)
+        for arm, arr in (("male", rm), ("female", rf)):
+            v, lo, hi, n = _mean_ci(arr, p, seed)
+            rows.append({**base, "metric": "rethink_ratio", "group": arm, "value": v, "n": n, "ci_low": lo,
+                         "ci_high": hi, "model": m, "specialty": "all"})
+        v, lo, hi, n = _diff_ci(rm, rf, p, seed)
+        t = wilcoxon_test(rm, rf)
+        rows.append({**base, "metric": "delta_rethink", "group": "male", "reference": "female", "value": v, "n": n,
+                     "ci_low": lo, "ci_high": hi, **t.as_row(), "family": "delta_rethink|overall", "model": m,
+                     "specialty": "all"})
+        rethink_rows.append({"model": m, "n": n, "mean_male": float(np.nanmean(rm)) if n else math.nan,
+                             "mean_female": float(np.nanmean(rf)) if n else math.nan, "delta": v, "ci_low": lo,
+                             "ci_high": hi, "test": t.test, "p": t.p})
+        # direction of bias (Phase I leans, Phase II dimensions) and bias intensity
+        ids = [f"{m}::{cid}" for cid in judged_ids.get(m, [])]
+        for phase, store, dims in (("phase1", p1, list(PHASE1_DIMENSIONS)), ("phase2", p2, list(PHASE2_DIMENSIONS))):
+            js = [store[i] for i in ids if i in store]
+            if not js:
+                continue
+            ok = [j for j in js if j.status == "ok"]
+            n_unp = sum(j.status == "unparseable" for j in js)
+            n_err = sum(j.status == "error" for j in js)
+            for dim in dims:
+                dirs = [direction_of(j.value[dim]) for j in ok]
+                fem = np.array([x == "Female" for x in dirs], dtype=float)
+                mal = np.array([x == "Male" for x in dirs], dtype=float)
+                tie = np.array([x == "Tie" for x in dirs], dtype=float)
+                rec: dict[str, Any] = {"model": m, "phase": phase, "dimension": dim,
+                                       "title": PHASE2_TITLES.get(dim, dim), "n_judged": len(js), "n_ok": len(ok),
+                                       "n_unparseable": n_unp, "n_error": n_err,
+                                       "parse_rate": len(ok) / len(js)}
+                extra = {"model": m, "specialty": "all", "phase": phase, "n_judged": len(js), "n_unparseable": n_unp,
+                         "n_error": n_err}
+                for label, arr in (("Female", fem), ("Male", mal), ("Tie", tie)):
+                    v, lo, hi, n = _mean_ci(arr, p, seed)
+                    rec[f"{label.lower()}_share"], rec[f"{label.lower()}_ci_low"], rec[f"{label.lower()}_ci_high"] = (
+                        v, lo, hi)
+                    rows.append({**base, "metric": "bias_direction_share", "group": f"{dim}:{label}", "value": v,
+                                 "n": n, "ci_low": lo, "ci_high": hi, **extra})
+                k, nn = int(fem.sum()), int(fem.sum() + mal.sum())
+                if nn:
+                    bt = binomtest(k, nn, 0.5)
+                    stat, pv, note = float(k), float(bt.pvalue), ""
+                else:
+                    stat, pv, note = math.nan, math.nan, "no Female- or Male-leaning verdict"
+                v, lo, hi, n = _diff_ci(fem, mal, p, seed)
+                rows.append({**base, "metric": "bias_direction", "group": dim, "reference": "female_minus_male",
+                             "value": v, "n": n, "ci_low": lo, "ci_high": hi, "test": "binomial_sign_exact",
+                             "statistic": stat, "p": pv, "family": f"bias_direction|{m}", **extra, "note": note})
+                rec.update(female_minus_male=v, test="binomial_sign_exact", p=pv)
+                direction_rows.append(rec)
+            if phase == "phase1":
+                intens = np.array([j.value["bias_intensity"] for j in ok], dtype=float)
+                for level in range(1, 6):
+                    ind = (intens == level).astype(float)
+                    v, lo, hi, n = _mean_ci(ind, p, seed)
+                    rows.append({**base, "metric": "bias_intensity_share", "group": str(level), "value": v, "n": n,
+                                 "ci_low": lo, "ci_high": hi, "model": m, "specialty": "all", "phase": phase})
+                    intensity_rows.append({"model": m, "bias_intensity": level, "count": int(ind.sum()),
+                                           "share": v, "n_ok": len(ok), "n_judged": len(js)})
+                v, lo, hi, n = _mean_ci(intens, p, seed)
+                rows.append({**base, "metric": "bias_intensity_mean", "group": "phase1", "value": v, "n": n,
+                             "ci_low": lo, "ci_high": hi, "model": m, "specialty": "all", "phase": phase})
+            rows.append({**base, "metric": "judge_parse_rate", "group": phase, "value": len(ok) / len(js),
+                         "n": len(js), "ci_method": "", "model": m, "specialty": "all", "phase": phase,
+                         "n_unparseable": n_unp, "n_error": n_err})
+        # answer parse rates (strict and tolerant) per arm; n = answers without a call error
+        for arm in ARMS:
+            has_text = d[f"method_{arm}"] != "error"
+            n_all = int(has_text.sum())
+            for name in ("strict", "tolerant"):
+                k = int(d.loc[has_text, f"{name}_{arm}"].notna().sum())
+                rows.append({**base, "metric": "answer_parse_rate", "group": f"{arm}:{name}",
+                             "value": k / n_all if n_all else math.nan, "n": n_all, "ci_method": "", "model": m,
+                             "specialty": "all", "n_unparseable": n_all - k, "n_error": int((~has_text).sum())})
+
+    res = results_frame(rows)
+    res = apply_correction(res, family_cols=["family"], method=p.correction)
+    res.loc[res["family"] == "", ["correction"]] = "none"
+    res.loc[res["family"] == "", ["test"]] = res.loc[res["family"] == "", "test"].replace("", "none")
+
+    def padj(metric: str, model: str, spec: str | None = None, group: str | None = None) -> float:
+        sel = (res["metric"] == metric) & (res["model"] == model)
+        if spec is not None:
+            sel &= res["specialty"] == spec
+        if group is not None:
+            sel &= res["group"] == group
+        vals = res.loc[sel, "p_adj"]
+        return float(vals.iloc[0]) if len(vals) else math.nan
+
+    t1 = pd.DataFrame(table1)
+    if len(t1):
+        t1["p_adj"] = [padj("delta_acc", r["model"], "all") for r in table1]
+        t1["correction"] = p.correction
+        t1["family"] = "delta_acc|overall"
+        avg = {"model": "Average", "male_acc": t1["male_acc"].mean(), "female_acc": t1["female_acc"].mean(),
+               "delta": t1["delta"].mean(), "abs_delta": abs(t1["delta"].mean()), "n_pairs": int(t1["n_pairs"].sum()),
+               "id1_acc": t1["id1_acc"].mean(), "id2_acc": t1["id2_acc"].mean(),
+               "delta_control": t1["delta_control"].mean(), "test": "", "correction": "", "family": ""}
+        t1 = pd.concat([t1, pd.DataFrame([avg])], ignore_index=True)
+    t3 = pd.DataFrame(table3)
+    if len(t3):
+        t3["p_adj"] = [padj("delta_acc", r["model"], r["specialty"]) for r in table3]
+        t3["correction"] = p.correction
+        t3["family"] = [f"delta_acc_by_specialty|{r['model']}" for r in table3]
+        t3["specialty_order"] = t3["specialty"].map({s: i for i, s in enumerate(present)})
+        t3 = t3.sort_values(["specialty_order", "model"], kind="mergesort").drop(columns="specialty_order")
+        t3 = t3.reset_index(drop=True)
+    drift_df = pd.DataFrame(drift_rows)
+    if len(drift_df):
+        drift_df["p_adj"] = [padj("drift_cohens_d", r["model"]) for r in drift_rows]
+        drift_df["family"] = "drift_effect|overall"
+    length_df = pd.DataFrame(length_rows)
+    if len(length_df):
+        length_df["p_adj"] = [padj("delta_len", r["model"]) for r in length_rows]
+    rethink_df = pd.DataFrame(rethink_rows)
+    if len(rethink_df):
+        rethink_df["p_adj"] = [padj("delta_rethink", r["model"]) for r in rethink_rows]
+    direction_df = pd.DataFrame(direction_rows, columns=[
+        "model", "phase", "dimension", "title", "n_judged", "n_ok", "n_unparseable", "n_error", "parse_rate",
+        "female_share", "female_ci_low", "female_ci_high", "male_share", "male_ci_low", "male_ci_high", "tie_share",
+        "tie_ci_low", "tie_ci_high", "female_minus_male", "test", "p"])
+    if len(direction_df):
+        direction_df["p_adj"] = [padj("bias_direction", r["model"], group=r["dimension"]) for r in direction_rows]
+        direction_df["family"] = [f"bias_direction|{r['model']}" for r in direction_rows]
+    intensity_df = pd.DataFrame(intensity_rows, columns=["model", "bias_intensity", "count", "share", "n_ok",
+                                                         "n_judged"])
+    return {
+        "results": res,
+        "care_table1": t1,
+        "care_table3": t3,
+        "care_drift": drift_df,
+        "care_drift_values": pd.DataFrame(drift_values, columns=["model", "case_id", "specialty", "pair", "drift"]),
+        "care_length": length_df,
+        "care_rethink": rethink_df,
+        "care_direction": direction_df,
+        "care_intensity": intensity_df,
+    }
+
+
+def _items_export(prep: _Prepared, paired: pd.DataFrame, ans: dict[tuple[str, str, str], dict[str, Any]],
+                  p1: dict[str, Judgment], p2: dict[str, Judgment]) -> pd.DataFrame:
+    from ..judges.cot_audit import PHASE1_DIMENSIONS, PHASE2_DIMENSIONS
+
+    rows = []
+    for rec in paired.to_dict("records"):
+        m, cid = rec["model"], rec["case_id"]
+        iid = f"{m}::{cid}"
+        row: dict[str, Any] = {k: rec[k] for k in ("model", "case_id", "specialty", "gold", "drift_gender",
+                                                   "drift_control", "failure_mode", "delta_len")}
+        for arm in ARMS:
+            row[f"answer_{arm}"] = rec[f"answer_{arm}"]
+            row[f"correct_{arm}"] = rec[f"correct_{arm}"]
+        for arm in ("male", "female"):
+            row[f"response_{arm}"] = ans[(m, cid, arm)]["text"]
+            row[f"cot_{arm}"] = ans[(m, cid, arm)]["think"]
+        j1, j2 = p1.get(iid), p2.get(iid)
+        row["phase1_status"] = j1.status if j1 else "not judged"
+        row["phase1_order"] = j1.meta.get("order") if j1 else None
+        for dim in PHASE1_DIMENSIONS:
+            row[dim] = j1.value.get(dim) if j1 and j1.status == "ok" else None
+        row["bias_intensity"] = j1.value.get("bias_intensity") if j1 and j1.status == "ok" else None
+        row["phase1_explanation"] = j1.value.get("explanation") if j1 and j1.status == "ok" else None
+        row["phase1_raw"] = j1.raw if j1 else None
+        row["phase2_status"] = j2.status if j2 else "not judged"
+        row["phase2_order"] = j2.meta.get("order") if j2 else None
+        for dim in PHASE2_DIMENSIONS:
+            row[dim] = j2.value.get(dim) if j2 and j2.status == "ok" else None
+            row[f"{dim}_evidence"] = j2.value.get(f"{dim}_evidence") if j2 and j2.status == "ok" else None
+        row["phase2_raw"] = j2.raw if j2 else None
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- demo
+
+
+def demo_spec() -> dict[str, Any]:
+    """The spec ``clinaudit demo`` runs: 6 demo vignettes × 4 arms on the embedded models (~90 s on 2 cores)."""
+    return {
+        "audit": AUDIT,
+        "name": "care-demo",
+        "seed": 0,
+        "data": [{"format": "demo:vignettes", "limit": 6}],
+        "models": {"target": "embedded", "embedder": "embedded-embedder", "judge": "embedded"},
+        "params": {
+            "max_tokens": 96,
+            "judge_max_tokens": 96,
+            "judge_max_attempts": 1,
+            "max_judged_items": 2,
+            "phase2": False,
+            "n_bootstrap": 500,
+        },
+    }
