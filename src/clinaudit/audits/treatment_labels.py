@@ -1,0 +1,709 @@
+"""Treatment-shift metrics from labels that already exist (no model calls).
+
+This module is the analysis half of the treatment-shift audit. The audit recipe
+(:mod:`clinaudit.audits.treatment_shift`) produces a *label table* from model
+calls; ``clinaudit treatment-shift --labels FILE`` reads one from a file. Both
+end in :func:`analyze_labels`, so the numbers are computed the same way.
+
+The label table (the ``long`` format, one row per label) has the columns
+
+=================  ==========================================================
+``dataset``        free label (default ``data``); metrics are per dataset
+``case_id``        the case; all variants of one case share it
+``variant``        ``baseline`` (or ``vignette``) or the perturbation/setting name
+``model``          the model whose answer was labelled
+``seed``           sampling seed of that answer (integer; default 0)
+``question``       ``MANAGE``, ``VISIT`` or ``RESOURCE``
+``label``          1 / 0 (also yes/no, true/false, [YES]/[NO]); empty = missing
+``gender``         optional: the patient's recorded gender (female / male / ...)
+``inferred_gender`` optional: the gender a model inferred (P2 Appendix D)
+``validation``     optional: the clinicians' label V for the case and question
+=================  ==========================================================
+
+Pairing (our reading of P2 §5): a perturbed answer with seed *s* is compared
+with the baseline answer of the same case, model, question and seed *s*
+(or, when the baseline has no answer with seed *s*, with its lowest seed).
+The noise floor compares the baseline with itself re-sampled: every ordered
+pair of two different baseline seeds (*s*, *s'*) of a case is one floor pair.
+With a single seed there is no floor: values are reported raw and the floor
+column is empty, with a note. V and the recorded gender come from the
+baseline rows of the case.
+
+Outputs (:class:`LabelAnalysis`, :func:`write_outputs`): ``metrics.csv``,
+``significance.csv``, ``subgroups.csv``, ``agreement.csv``, ``per_case.csv``,
+``table3.csv`` (P2 Table 3 layout, pooled over datasets and models),
+``results.csv`` (the project's tidy result table) and ``notes.txt``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+
+__all__ = [
+    "LONG_COLUMNS",
+    "MEDPERTURB_MODELS",
+    "MEDPERTURB_FIXES",
+    "METRICS_COLUMNS",
+    "LabelAnalysis",
+    "read_long_labels",
+    "read_medperturb_labels",
+    "read_labels",
+    "normalize_labels",
+    "build_paired",
+    "analyze_labels",
+    "write_outputs",
+]
+
+#: Required and optional columns of the ``long`` label format.
+LONG_COLUMNS: dict[str, bool] = {
+    "case_id": True,
+    "variant": True,
+    "model": True,
+    "question": True,
+    "label": True,
+    "seed": False,
+    "dataset": False,
+    "gender": False,
+    "inferred_gender": False,
+    "validation": False,
+}
+
+#: Models labelled in the published MedPerturb file.
+MEDPERTURB_MODELS: tuple[str, ...] = ("GPT4", "LLAMA3", "LLAMA3-70", "PALMYRA-MED")
+
+#: Known slips in the published MedPerturb file, fixed by default:
+#: Index -> (dataset, published context_id, corrected context_id, why).
+MEDPERTURB_FIXES: dict[int, tuple[str, str, str, str]] = {
+    570: (
+        "conversational", "211", "1017",
+        "row Index 570 is published with context_id 211 (which then has two multi-turn rows) but its dialogue "
+        "is the multi-turn version of context 1017 (fatigue, weight loss and abdominal pain for 6 months), "
+        "which otherwise has no multi-turn row",
+    ),
+}
+
+#: Columns of ``metrics.csv`` in order.
+METRICS_COLUMNS: list[str] = [
+    "dataset", "model", "perturbation", "question", "metric", "value", "n", "noise_floor", "n_floor", "adjusted",
+    "ci_low", "ci_high", "adjusted_ci_low", "adjusted_ci_high", "test", "statistic", "p", "p_adj", "correction",
+    "family", "mcnemar_p", "mcnemar_p_adj", "note",
+]
+
+_QUESTIONS = ("MANAGE", "VISIT", "RESOURCE")
+_METRICS = ("TSR", "RCR", "RCER")
+_BY = ["dataset", "model", "perturbation", "question"]
+_TRUE = {"1", "1.0", "yes", "y", "true", "t", "[yes]"}
+_FALSE = {"0", "0.0", "no", "n", "false", "f", "[no]"}
+_GENDER = {"f": "female", "female": "female", "woman": "female", "w": "female",
+           "m": "male", "male": "male", "man": "male"}
+NOISE_FLOOR = "noise_floor"
+
+
+@dataclass
+class LabelAnalysis:
+    """Every table of a treatment-shift analysis (all pandas DataFrames) and its notes."""
+
+    metrics: pd.DataFrame
+    significance: pd.DataFrame
+    subgroups: pd.DataFrame
+    agreement: pd.DataFrame
+    per_case: pd.DataFrame
+    table3: pd.DataFrame
+    results: pd.DataFrame
+    notes: list[str] = field(default_factory=list)
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        return {
+            "metrics": self.metrics, "significance": self.significance, "subgroups": self.subgroups,
+            "agreement": self.agreement, "per_case": self.per_case, "table3": self.table3, "results": self.results,
+        }
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _parse_label(value: Any, path: str | None, row: int | None, fld: str) -> float:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return math.nan
+    v = str(value).strip().lower()
+    if v == "" or v in {"nan", "na", "none", "null"}:
+        return math.nan
+    if v in _TRUE:
+        return 1.0
+    if v in _FALSE:
+        return 0.0
+    raise InputError(f"expected a 0/1 (or yes/no) label, got {value!r}", file=path, row=row, field=fld)
+
+
+def _norm_gender(value: Any) -> str | None:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    v = str(value).strip().lower()
+    if not v or v in {"nan", "none", "unknown", "na"}:
+        return None
+    return _GENDER.get(v, v)
+
+
+def read_long_labels(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
+    """Read a ``long`` label CSV (see the module docs); bad rows raise InputError(file, row, field)."""
+    from ..loaders.formats import read_csv_table
+
+    p = Path(path)
+    if not p.exists():
+        raise InputError("file not found", file=str(p))
+    table = read_csv_table(p, encoding)
+    missing = [c for c, req in LONG_COLUMNS.items() if req and c not in table.header]
+    if missing:
+        raise InputError(
+            f"missing required column(s) {', '.join(missing)}; the long format needs "
+            f"{', '.join(c for c, r in LONG_COLUMNS.items() if r)} (optional: "
+            f"{', '.join(c for c, r in LONG_COLUMNS.items() if not r)}); found: {', '.join(table.header)}",
+            file=str(p), field=missing[0],
+        )
+    rows: list[dict[str, Any]] = []
+    seen: dict[tuple, int] = {}
+    for row, rec in table.rows:
+        out: dict[str, Any] = {"source_row": row}
+        for col in ("case_id", "variant", "model"):
+            val = rec[col].strip()
+            if not val:
+                raise InputError("empty value", file=str(p), row=row, field=col)
+            out[col] = val
+        out["dataset"] = (rec.get("dataset") or "").strip() or "data"
+        q = rec["question"].strip().upper()
+        if q not in _QUESTIONS:
+            raise InputError(f"unknown question {rec['question']!r}; expected one of {', '.join(_QUESTIONS)}",
+                             file=str(p), row=row, field="question")
+        out["question"] = q
+        seed_raw = (rec.get("seed") or "").strip()
+        try:
+            out["seed"] = int(float(seed_raw)) if seed_raw else 0
+        except ValueError:
+            raise InputError(f"expected an integer seed, got {seed_raw!r}", file=str(p), row=row, field="seed") from None
+        out["label"] = _parse_label(rec["label"], str(p), row, "label")
+        out["validation"] = _parse_label(rec.get("validation"), str(p), row, "validation")
+        out["gender"] = _norm_gender(rec.get("gender"))
+        out["inferred_gender"] = _norm_gender(rec.get("inferred_gender"))
+        key = (out["dataset"], out["case_id"], out["variant"], out["model"], out["seed"], q)
+        if key in seen:
+            raise InputError(
+                f"duplicate label for dataset={key[0]}, case_id={key[1]}, variant={key[2]}, model={key[3]}, "
+                f"seed={key[4]}, question={q} (first given in row {seen[key]})",
+                file=str(p), row=row, field="label",
+            )
+        seen[key] = row
+        rows.append(out)
+    if not rows:
+        raise InputError("no label rows", file=str(p))
+    return normalize_labels(pd.DataFrame(rows))
+
+
+def read_medperturb_labels(
+    path: str | Path, *, models: Sequence[str] | None = None, fix_published: bool = True
+) -> tuple[pd.DataFrame, list[str]]:
+    """MedPerturb ``data.csv`` as published → a long label table and notes.
+
+    Pairs are (dataset, context_id); ``variant`` is the arm (dataset_id 1 =
+    ``baseline``, 2 ``gender_swap``, 3 ``gender_removal``, 4 ``uncertain``,
+    5 ``colorful`` for oncqa/askadoc; 1 ``vignette``, 2 ``multi_turn``,
+    3 ``summarized`` for the conversational set). Labels: the ``<MODEL>_<QUESTION>``
+    columns (one sample per model: ``seed`` 0). ``validation`` = majority of the
+    clinician labels of the row (the analysis uses the baseline row's);
+    ``gender`` = ``original_patient_gender``. ``fix_published`` applies
+    :data:`MEDPERTURB_FIXES` (each fix is reported in the notes).
+    """
+    from ..loaders.base import DataSource, load_cases
+
+    p = Path(path)
+    overrides = {str(i): fix[2] for i, fix in MEDPERTURB_FIXES.items()} if fix_published else {}
+    cases = load_cases(DataSource(format="medperturb", path=str(p), options={"context_id_overrides": overrides}))
+    expected = {i: (fix[0], fix[1]) for i, fix in MEDPERTURB_FIXES.items()}
+    applied = [c for c in cases if c.fields.get("context_id_published") is not None]
+    if any(expected.get(c.fields.get("index")) != (c.fields["dataset"], str(c.fields["context_id_published"]))
+           for c in applied):
+        # not the published file these fixes were written for: read it as it is
+        cases = load_cases(DataSource(format="medperturb", path=str(p)))
+        applied = []
+    notes: list[str] = []
+    for c in applied:
+        fix = MEDPERTURB_FIXES[c.fields["index"]]
+        notes.append(f"fixed published MedPerturb row Index {c.fields['index']}: context_id {fix[1]} -> {fix[2]} "
+                     f"({fix[3]})")
+    wanted = list(models) if models else list(MEDPERTURB_MODELS)
+    rows: list[dict[str, Any]] = []
+    seen: dict[tuple[str, str, str], int] = {}
+    available: set[str] = set()
+    for case in cases:
+        f = case.fields
+        ds, ctx, arm = str(f["dataset"]), str(f["context_id"]), f.get("arm")
+        if arm is None:
+            raise InputError(f"unknown dataset_id {f['dataset_id']} for dataset {ds!r}", file=str(p),
+                             row=case.source_row, field="dataset_id")
+        key = (ds, ctx, arm)
+        if key in seen:
+            notes.append(f"duplicate MedPerturb row for dataset={ds}, context_id={ctx}, arm={arm}: data row "
+                         f"{case.source_row} ignored (first: row {seen[key]})")
+            continue
+        seen[key] = case.source_row or 0
+        labels = f.get("model_labels") or {}
+        available.update(labels)
+        majority = f.get("clinician_majority") or {}
+        for m in wanted:
+            for q in _QUESTIONS:
+                v = (labels.get(m) or {}).get(q)
+                maj = majority.get(q)
+                rows.append({
+                    "dataset": ds, "case_id": ctx, "variant": arm, "model": m, "seed": 0, "question": q,
+                    "label": math.nan if v is None else float(v),
+                    "validation": math.nan if maj is None else float(maj),
+                    "gender": _norm_gender(f.get("original_patient_gender")),
+                    "inferred_gender": None, "source_row": case.source_row,
+                })
+    unknown = [m for m in wanted if m not in available]
+    if unknown:
+        raise InputError(f"model(s) {', '.join(unknown)} have no label columns; available: "
+                         f"{', '.join(sorted(available))}", file=str(p), field=f"{unknown[0]}_MANAGE")
+    n_nan_v = sum(1 for r in rows if math.isnan(r["validation"]))
+    notes.append(
+        "validation label V = majority of the three clinician labels on the baseline (vignette) row; "
+        f"rows with a missing clinician label or a tie have no V (here {n_nan_v} of {len(rows)} label rows)"
+    )
+    notes.append("MedPerturb publishes one sample per model (no re-sampled baseline): no noise floor is "
+                 "available, values are raw rates and the noise_floor column is empty")
+    return normalize_labels(pd.DataFrame(rows)), notes
+
+
+def read_labels(path: str | Path, fmt: str, **kw: Any) -> tuple[pd.DataFrame, list[str]]:
+    """Read labels in ``fmt`` (``medperturb`` or ``long``) → (label table, notes)."""
+    if fmt == "medperturb":
+        return read_medperturb_labels(path, **kw)
+    if fmt == "long":
+        return read_long_labels(path, **kw), []
+    raise InputError(f"unknown label format {fmt!r}; expected medperturb or long", field="format")
+
+
+def normalize_labels(df: pd.DataFrame) -> pd.DataFrame:
+    """Give a label table its canonical columns and dtypes (labels as float 0/1/NaN)."""
+    d = df.copy()
+    for col in ("dataset", "case_id", "variant", "model", "question"):
+        if col not in d.columns:
+            if col == "dataset":
+                d[col] = "data"
+            else:
+                raise KeyError(f"label table lacks column {col!r}")
+        d[col] = d[col].astype(str)
+    d["question"] = d["question"].str.upper()
+    d["seed"] = pd.to_numeric(d["seed"], errors="coerce").fillna(0).astype(int) if "seed" in d.columns else 0
+    for col in ("label", "validation"):
+        d[col] = pd.to_numeric(d[col], errors="coerce").astype(float) if col in d.columns else np.nan
+    for col in ("gender", "inferred_gender"):
+        d[col] = d[col].map(_norm_gender).astype(object) if col in d.columns else None
+    return d
+
+
+# --------------------------------------------------------------------------- pairing
+
+
+def _baseline_names(labels: pd.DataFrame, baseline: str | None) -> dict[str, str]:
+    out = {}
+    for ds, g in labels.groupby("dataset", sort=True):
+        variants = set(g["variant"])
+        if baseline is not None:
+            if baseline not in variants:
+                raise InputError(f"dataset {ds!r} has no {baseline!r} rows; variants: {', '.join(sorted(variants))}",
+                                 field="variant")
+            out[ds] = baseline
+        elif "baseline" in variants:
+            out[ds] = "baseline"
+        elif "vignette" in variants:
+            out[ds] = "vignette"
+        else:
+            raise InputError(f"dataset {ds!r} has no 'baseline' (or 'vignette') rows; variants: "
+                             f"{', '.join(sorted(variants))}; name the baseline variant explicitly", field="variant")
+    return out
+
+
+def _first_valid(s: pd.Series) -> Any:
+    s = s.dropna()
+    return s.iloc[0] if len(s) else None
+
+
+def build_paired(labels: pd.DataFrame, baseline: str | None = None) -> pd.DataFrame:
+    """The per-case paired table: one row per (case, model, perturbation, seed, question).
+
+    Columns: ``dataset, case_id, model, perturbation, question, seed, seed_b, T_b,
+    T_p, V, gender, inferred_gender``. Rows with ``perturbation == "noise_floor"``
+    pair the baseline at ``seed_b`` with the re-sampled baseline at ``seed``.
+    """
+    lab = normalize_labels(labels)
+    bnames = _baseline_names(lab, baseline)
+    is_base = lab.apply(lambda r: r["variant"] == bnames[r["dataset"]], axis=1) if len(lab) else pd.Series([], dtype=bool)
+    base = lab[is_base]
+    pert = lab[~is_base]
+    case_keys = ["dataset", "case_id"]
+    # case-level attributes from the baseline rows (fall back to any row of the case)
+    attrs = []
+    for col in ("validation", "gender"):
+        keys = case_keys + (["question"] if col == "validation" else [])
+        a = base.groupby(keys, sort=False)[col].agg(_first_valid)
+        b = lab.groupby(keys, sort=False)[col].agg(_first_valid)
+        attrs.append((col, keys, a.combine_first(b)))
+    inf_a = base.groupby(case_keys + ["model"], sort=False)["inferred_gender"].agg(_first_valid)
+    inf_b = base.groupby(case_keys, sort=False)["inferred_gender"].agg(_first_valid)
+
+    bkeys = ["dataset", "case_id", "model", "question"]
+    b_same = base[bkeys + ["seed", "label"]].rename(columns={"label": "T_b"})
+    b_first = base.sort_values("seed").groupby(bkeys, sort=False).first()[["seed", "label"]]
+    b_first = b_first.rename(columns={"seed": "seed_b_fb", "label": "T_b_fb"}).reset_index()
+    p = pert[bkeys + ["variant", "seed", "label"]].rename(columns={"variant": "perturbation", "label": "T_p"})
+    p = p.merge(b_same.assign(seed_b=b_same["seed"]), on=bkeys + ["seed"], how="left")
+    p = p.merge(b_first, on=bkeys, how="left")
+    use_fb = p["seed_b"].isna()
+    p.loc[use_fb, "T_b"] = p.loc[use_fb, "T_b_fb"]
+    p.loc[use_fb, "seed_b"] = p.loc[use_fb, "seed_b_fb"]
+    p = p.drop(columns=["seed_b_fb", "T_b_fb"])
+    # noise floor: ordered pairs of distinct baseline seeds
+    fl = base[bkeys + ["seed", "label"]].merge(base[bkeys + ["seed", "label"]], on=bkeys, suffixes=("_b", "_p"))
+    fl = fl[fl["seed_b"] != fl["seed_p"]].rename(columns={"label_b": "T_b", "label_p": "T_p", "seed_p": "seed"})
+    fl = fl.assign(perturbation=NOISE_FLOOR)
+    paired = pd.concat([p, fl[p.columns.intersection(fl.columns)]], ignore_index=True)
+    for col, keys, series in attrs:
+        target = "V" if col == "validation" else col
+        paired = paired.merge(series.rename(target).reset_index(), on=keys, how="left")
+    paired = paired.merge(inf_a.rename("inferred_gender").reset_index(), on=case_keys + ["model"], how="left")
+    fill = paired.merge(inf_b.rename("_inf_any").reset_index(), on=case_keys, how="left")["_inf_any"]
+    paired["inferred_gender"] = paired["inferred_gender"].combine_first(fill)
+    paired["seed_b"] = pd.to_numeric(paired["seed_b"], errors="coerce").astype("Int64")
+    paired["V"] = pd.to_numeric(paired["V"], errors="coerce").astype(float)
+    cols = ["dataset", "case_id", "model", "perturbation", "question", "seed", "seed_b", "T_b", "T_p", "V",
+            "gender", "inferred_gender"]
+    order = {q: i for i, q in enumerate(_QUESTIONS)}
+    paired = paired[cols].assign(_q=paired["question"].map(order))
+    paired = paired.sort_values(["dataset", "model", "perturbation", "case_id", "seed", "_q"], kind="stable")
+    return paired.drop(columns="_q").reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- analysis
+
+
+def _event_indicators(g: pd.DataFrame, question: str, metric: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per-pair event (numerator) and eligibility (denominator) indicators of a metric.
+
+    Uses the metrics layer's own definition so ANOVA groups and reported rates agree.
+    """
+    from ..metrics.treatment_shift import _indicators
+
+    return _indicators(g, question, metric)
+
+
+def _metric_tables(paired: pd.DataFrame, by: list[str], n_resamples: int, seed: int, floor_zero: bool,
+                   audit: str) -> pd.DataFrame:
+    from ..metrics.treatment_shift import treatment_shift_table
+
+    data = paired[paired["perturbation"] != NOISE_FLOOR]
+    floor_rows = paired[paired["perturbation"] == NOISE_FLOOR]
+    if data.empty:
+        return pd.DataFrame()
+    raw = treatment_shift_table(data, by=by, floor=0.0, n_resamples=n_resamples, seed=seed, audit=audit)
+    keys = by + ["metric"]
+    out = raw.rename(columns={"ci_low": "ci_low", "ci_high": "ci_high"})
+    out = out[keys + ["raw", "n", "ci_low", "ci_high", "test", "statistic", "p"]].rename(
+        columns={"raw": "value", "test": "mcnemar_test", "statistic": "mcnemar_statistic", "p": "mcnemar_p"})
+    if floor_zero:
+        out["noise_floor"] = 0.0
+        out["adjusted"] = out["value"]
+        out["adjusted_ci_low"], out["adjusted_ci_high"] = out["ci_low"], out["ci_high"]
+    elif len(floor_rows):
+        adj = treatment_shift_table(pd.concat([data, floor_rows]), by=by, n_resamples=n_resamples, seed=seed,
+                                    audit=audit)
+        adj = adj[keys + ["floor", "value", "ci_low", "ci_high"]].rename(columns={
+            "floor": "noise_floor", "value": "adjusted", "ci_low": "adjusted_ci_low", "ci_high": "adjusted_ci_high"})
+        out = out.merge(adj, on=keys, how="left")
+    else:
+        out["noise_floor"] = np.nan
+        out["adjusted"] = np.nan
+        out["adjusted_ci_low"] = out["adjusted_ci_high"] = np.nan
+    # floor n per group (pairs used)
+    fkeys = [c for c in by if c != "perturbation"]
+    n_floor: dict[tuple, dict[str, int]] = {}
+    if len(floor_rows) and not floor_zero:
+        for key, g in floor_rows.groupby(fkeys, sort=False):
+            key_t = key if isinstance(key, tuple) else (key,)
+            q = dict(zip(fkeys, key_t)).get("question", g["question"].iloc[0])
+            n_floor[key_t] = {m: int(_event_indicators(g, q, m)[1].sum()) for m in _METRICS}
+    out["n_floor"] = [
+        n_floor.get(tuple(r[c] for c in fkeys), {}).get(r["metric"], 0) for _, r in out.iterrows()
+    ] if len(out) else []
+    return out
+
+
+def _anova_rows(paired: pd.DataFrame, by: list[str], audit: str) -> list[dict[str, Any]]:
+    """ANOVA of each perturbation's per-pair events against the noise-floor events (P2 §4.3.2),
+    plus one omnibus ANOVA across all perturbations (and the floor) per model × question × metric."""
+    from ..results import result_row
+    from ..stats import anova_oneway
+
+    rows: list[dict[str, Any]] = []
+    fkeys = [c for c in by if c != "perturbation"]
+    for key, g in paired.groupby(fkeys, sort=True):
+        key_t = key if isinstance(key, tuple) else (key,)
+        labels = dict(zip(fkeys, key_t))
+        q = labels.get("question", g["question"].iloc[0])
+        fl = g[g["perturbation"] == NOISE_FLOOR]
+        perts = [p for p in pd.unique(g["perturbation"]) if p != NOISE_FLOOR]
+        for metric in _METRICS:
+            events: dict[str, np.ndarray] = {}
+            for pert in perts + ([NOISE_FLOOR] if len(fl) else []):
+                sub = g[g["perturbation"] == pert]
+                num, den = _event_indicators(sub, q, metric)
+                events[pert] = num[den.astype(bool)]
+            if len(fl):
+                for pert in perts:
+                    res = anova_oneway(events[pert], events[NOISE_FLOOR])
+                    rows.append(result_row(
+                        audit=audit, metric=metric, group=pert, reference=NOISE_FLOOR,
+                        value=(events[pert].mean() - events[NOISE_FLOOR].mean())
+                        if len(events[pert]) and len(events[NOISE_FLOOR]) else math.nan,
+                        n=res.n, test="anova_oneway", statistic=res.statistic, p=res.p,
+                        comparison="perturbation vs noise floor", perturbation=pert, note=res.note, **labels))
+            groups = [events[p] for p in perts] + ([events[NOISE_FLOOR]] if len(fl) else [])
+            if len(groups) >= 2:
+                res = anova_oneway(*groups)
+                rows.append(result_row(
+                    audit=audit, metric=metric, group="all perturbations" + (" + noise floor" if len(fl) else ""),
+                    reference="", value=math.nan, n=res.n, test="anova_oneway", statistic=res.statistic, p=res.p,
+                    comparison="omnibus across perturbations", perturbation="*", note=res.note, **labels))
+    return rows
+
+
+def _agreement(labels: pd.DataFrame) -> pd.DataFrame:
+    from ..metrics.treatment_shift import agreement_matrix
+
+    rows = []
+    for (ds, var, q), g in labels.groupby(["dataset", "variant", "question"], sort=True):
+        models = sorted(pd.unique(g["model"]))
+        if len(models) < 2:
+            continue
+        mat = agreement_matrix(g, item_cols=("case_id", "seed"), model_col="model", label_col="label")
+        wide = g.dropna(subset=["label"]).pivot_table(index=["case_id", "seed"], columns="model", values="label",
+                                                       aggfunc="first")
+        for i, a in enumerate(models):
+            for b in models[i + 1:]:
+                n = int((wide[a].notna() & wide[b].notna()).sum()) if a in wide and b in wide else 0
+                rows.append({"dataset": ds, "variant": var, "question": q, "model_a": a, "model_b": b,
+                             "agreement": float(mat.loc[a, b]) if a in mat.index and b in mat.columns else math.nan,
+                             "n": n})
+    return pd.DataFrame(rows, columns=["dataset", "variant", "question", "model_a", "model_b", "agreement", "n"])
+
+
+def _subgroups(paired: pd.DataFrame, by: list[str], n_resamples: int, seed: int, correction: str,
+               audit: str) -> pd.DataFrame:
+    from ..metrics.treatment_shift import subgroup_gap
+    from ..results import apply_correction, results_frame
+
+    frames = []
+    for col, source in (("gender", "recorded"), ("inferred_gender", "model_inferred")):
+        vals = paired[col].dropna().astype(str).str.lower()
+        if not (vals.eq("female").any() and vals.eq("male").any()):
+            continue
+        for metric in _METRICS:
+            t = subgroup_gap(paired, metric=metric, gender_col=col, by=by, n_resamples=n_resamples, seed=seed,
+                             audit=audit)
+            if len(t):
+                frames.append(t.assign(gender_source=source))
+    if not frames:
+        return results_frame([])
+    df = pd.concat(frames, ignore_index=True)
+    fam_cols = [c for c in ("dataset", "model", "question", "metric", "gender_source") if c in df.columns]
+    return apply_correction(df, family_cols=fam_cols, family="subgroup gaps over perturbations", method=correction)
+
+
+def _fmt_cell(value: float, lo: float, hi: float, sig: bool) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    s = f"{100 * value:.2f}"
+    if not (math.isnan(lo) or math.isnan(hi)):
+        s += f" [{100 * lo:.2f}, {100 * hi:.2f}]"
+    return s + ("*" if sig else "")
+
+
+def _table3(metrics_pooled: pd.DataFrame) -> pd.DataFrame:
+    """P2 Table 3 layout: perturbation rows × (metric, question) columns, in percent."""
+    if metrics_pooled.empty:
+        return pd.DataFrame()
+    m = metrics_pooled.copy()
+    has_floor = m["adjusted"].notna()
+    m["_v"] = np.where(has_floor, m["adjusted"], m["value"])
+    m["_lo"] = np.where(has_floor, m["adjusted_ci_low"], m["ci_low"])
+    m["_hi"] = np.where(has_floor, m["adjusted_ci_high"], m["ci_high"])
+    m["cell"] = [
+        _fmt_cell(v, lo, hi, bool(pa < 0.05) if not math.isnan(pa) else False)
+        for v, lo, hi, pa in zip(m["_v"], m["_lo"], m["_hi"], m["p_adj"].astype(float))
+    ]
+    m["column"] = m["metric"] + " " + m["question"]
+    order = [f"{mt} {q}" for mt in _METRICS for q in _QUESTIONS]
+    keys = [c for c in ("dataset", "perturbation") if c in m.columns]
+    wide = m.pivot_table(index=keys, columns="column", values="cell", aggfunc="first")
+    wide = wide[[c for c in order if c in wide.columns]].reset_index()
+    wide.columns.name = None
+    return wide
+
+
+def _finish_metrics(t: pd.DataFrame, by: list[str], correction: str, has_floor_fn, note_no_floor: str) -> pd.DataFrame:
+    from ..stats import correct_pvalues
+
+    if t.empty:
+        return pd.DataFrame(columns=METRICS_COLUMNS)
+    fam = [c for c in by if c != "perturbation"] + ["metric"]
+    t = t.copy()
+    t["mcnemar_p_adj"] = np.nan
+    t["p_adj"] = np.nan
+    for _, idx in t.groupby(fam, sort=False).groups.items():
+        t.loc[idx, "mcnemar_p_adj"] = correct_pvalues(t.loc[idx, "mcnemar_p"].to_numpy(float), method=correction)
+        t.loc[idx, "p_adj"] = correct_pvalues(t.loc[idx, "p"].to_numpy(float), method=correction)
+    t["correction"] = correction
+    t["family"] = "perturbations within " + t[fam].astype(str).agg("|".join, axis=1)
+    notes = []
+    for ok, metric, n in zip(has_floor_fn(t), t["metric"], t["n"]):
+        if metric == "RCER" and not n:
+            notes.append("no validated pairs (no clinician label V)")
+        else:
+            notes.append("" if ok else note_no_floor)
+    t["note"] = notes
+    for c in METRICS_COLUMNS:
+        if c not in t.columns:
+            t[c] = np.nan
+    return t[METRICS_COLUMNS + [c for c in t.columns if c not in METRICS_COLUMNS]]
+
+
+def _attach_primary_test(t: pd.DataFrame, anova: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """The primary p-value of a metric cell: ANOVA vs the noise floor when there is one, else McNemar."""
+    t = t.copy()
+    t["test"], t["statistic"], t["p"] = t["mcnemar_test"], t["mcnemar_statistic"], t["mcnemar_p"]
+    if anova is not None and len(anova):
+        a = anova[anova["comparison"] == "perturbation vs noise floor"]
+        a = a[by + ["metric", "statistic", "p"]].rename(columns={"statistic": "_as", "p": "_ap"})
+        t = t.merge(a, on=by + ["metric"], how="left")
+        use = t["_ap"].notna() | (t["noise_floor"].notna() & t["_as"].isna() & t["n_floor"].gt(0))
+        t.loc[use, "test"] = "anova_oneway vs noise floor"
+        t.loc[use, "statistic"] = t.loc[use, "_as"]
+        t.loc[use, "p"] = t.loc[use, "_ap"]
+        t = t.drop(columns=["_as", "_ap"])
+    return t
+
+
+def analyze_labels(
+    labels: pd.DataFrame,
+    *,
+    baseline: str | None = None,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    correction: str = "bonferroni",
+    floor_zero: bool = False,
+    notes: Sequence[str] = (),
+    audit: str = "treatment_shift",
+) -> LabelAnalysis:
+    """TSR / RCR / RCER per dataset × model × perturbation × question, with floor, CIs and tests.
+
+    ``floor_zero`` declares the noise floor 0 (deterministic decoding, P2 Appendix F).
+    ``correction`` (``bonferroni`` as in P2, or ``fdr_bh``) is applied over the
+    perturbations of one dataset × model × question × metric.
+    """
+    from ..results import result_row, results_frame
+
+    notes = list(notes)
+    lab = normalize_labels(labels)
+    paired = build_paired(lab, baseline=baseline)
+    by = list(_BY)
+    has_floor_rows = bool((paired["perturbation"] == NOISE_FLOOR).any())
+    if floor_zero:
+        notes.append("noise floor declared 0 (deterministic decoding): adjusted = raw value")
+    elif not has_floor_rows:
+        if not any("noise floor" in n for n in notes):
+            notes.append("no re-sampled baseline (one seed per case): no noise floor; values are raw rates")
+    no_floor_note = "no noise floor (one baseline seed): value is the raw rate"
+
+    cells = _metric_tables(paired, by, n_resamples, seed, floor_zero, audit)
+    anova = results_frame(_anova_rows(paired, by, audit)) if len(paired) else results_frame([])
+    cells = _attach_primary_test(cells, anova, by) if len(cells) else cells
+    metrics = _finish_metrics(cells, by, correction, lambda t: t["noise_floor"].notna(), no_floor_note)
+
+    # pooled over datasets and models (P2 Table 3 layout)
+    pooled_pairs = paired.assign(dataset=paired["dataset"], model="ALL")
+    pby = ["dataset", "model", "perturbation", "question"]
+    pcells = _metric_tables(pooled_pairs, pby, n_resamples, seed, floor_zero, audit)
+    panova = results_frame(_anova_rows(pooled_pairs, pby, audit)) if len(paired) else results_frame([])
+    pcells = _attach_primary_test(pcells, panova, pby) if len(pcells) else pcells
+    pooled = _finish_metrics(pcells, pby, correction, lambda t: t["noise_floor"].notna(), no_floor_note)
+    table3 = _table3(pooled)
+
+    # significance table: McNemar per cell + ANOVAs
+    sig_rows = []
+    for _, r in metrics.iterrows():
+        sig_rows.append(result_row(
+            audit=audit, metric=r["metric"], group=r["perturbation"], reference="baseline",
+            value=r["value"], n=r["n"], test=r["mcnemar_test"] if "mcnemar_test" in r else "",
+            statistic=r.get("mcnemar_statistic", math.nan), p=r["mcnemar_p"], p_adj=r["mcnemar_p_adj"],
+            correction=correction, family=r["family"], comparison="baseline vs perturbed labels (McNemar)",
+            dataset=r["dataset"], model=r["model"], perturbation=r["perturbation"], question=r["question"]))
+    sig = results_frame(sig_rows)
+    if len(anova):
+        from ..results import apply_correction
+
+        per = anova[anova["comparison"] == "perturbation vs noise floor"]
+        omni = anova[anova["comparison"] != "perturbation vs noise floor"]
+        parts = [sig]
+        if len(per):
+            parts.append(apply_correction(per, family_cols=["dataset", "model", "question", "metric"],
+                                          family="perturbations vs noise floor", method=correction))
+        if len(omni):
+            parts.append(apply_correction(omni, family_cols=["dataset", "metric"],
+                                          family="omnibus over models x questions", method=correction))
+        sig = results_frame(pd.concat(parts, ignore_index=True))
+
+    subgroups = _subgroups(paired, by, n_resamples, seed, correction, audit)
+    agreement = _agreement(lab)
+
+    # tidy result rows (value = reported number: floor-adjusted when a floor exists, else raw)
+    res_rows = []
+    for _, r in metrics.iterrows():
+        adj = r["adjusted"]
+        has = not (isinstance(adj, float) and math.isnan(adj))
+        res_rows.append(result_row(
+            audit=audit, metric=r["metric"], group=r["perturbation"],
+            reference="baseline (minus noise floor)" if has else "baseline",
+            value=adj if has else r["value"], n=r["n"],
+            ci_low=r["adjusted_ci_low"] if has else r["ci_low"], ci_high=r["adjusted_ci_high"] if has else r["ci_high"],
+            ci_method="percentile bootstrap over cases", test=r["test"], statistic=r["statistic"], p=r["p"],
+            p_adj=r["p_adj"], correction=r["correction"], family=r["family"], dataset=r["dataset"],
+            model=r["model"], perturbation=r["perturbation"], question=r["question"], raw=r["value"],
+            floor=r["noise_floor"], note=r["note"]))
+    results = results_frame(res_rows)
+    if len(subgroups):
+        results = results_frame(pd.concat([results, subgroups], ignore_index=True))
+    return LabelAnalysis(metrics=metrics, significance=sig, subgroups=subgroups, agreement=agreement,
+                         per_case=paired, table3=table3, results=results, notes=list(dict.fromkeys(notes)))
+
+
+def write_outputs(analysis: LabelAnalysis, out_dir: str | Path) -> list[Path]:
+    """Write every table as ``<name>.csv`` plus ``notes.txt`` into ``out_dir``."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, df in analysis.tables().items():
+        p = out / f"{name}.csv"
+        df.to_csv(p, index=False)
+        paths.append(p)
+    p = out / "notes.txt"
+    p.write_text("\n".join(analysis.notes) + ("\n" if analysis.notes else ""), encoding="utf-8")
+    paths.append(p)
+    return paths
