@@ -18,7 +18,11 @@ by a hash, so the same prompts fault on every run) fail on their first
 * ``drop`` - reads the request and closes the connection without answering.
 
 Counters (thread-safe): ``requests_by_prompt`` (every request received),
-``ok_by_prompt`` (successful answers sent), ``faults`` (by kind), ``total``.
+``ok_by_prompt`` (successful answers sent), ``faults`` (by kind), ``total``,
+``max_in_flight`` (most requests handled at once); ``bodies``, ``headers`` and
+``queries`` record what was received. ``api_key`` makes the stub answer 401 to
+any other key (``echo_key_in_errors`` puts the wrong key in that answer, as
+some servers do).
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["StubOpenAI", "prompt_of", "stub_answer"]
+__all__ = ["StubOpenAI", "StubProcess", "prompt_of", "stub_answer"]
 
 FAULT_KINDS = ("429", "500", "slow", "drop")
 
@@ -78,6 +82,7 @@ class StubOpenAI:
         retry_after: float = 0.05,
         delay_s: float = 0.0,
         keep_bodies: bool = True,
+        echo_key_in_errors: bool = False,
     ):
         self.api_key = api_key
         self.fault_rate = fault_rate
@@ -88,6 +93,7 @@ class StubOpenAI:
         self.retry_after = retry_after
         self.delay_s = delay_s
         self.keep_bodies = keep_bodies
+        self.echo_key_in_errors = echo_key_in_errors
         self._lock = threading.Lock()
         self.reset_counters()
         self._server: _Server | None = None
@@ -104,7 +110,18 @@ class StubOpenAI:
                 pass
 
             def do_POST(self) -> None:  # noqa: N802 (http.server naming)
+                if self.path == "/_reset":
+                    self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                    stub.reset_counters()
+                    stub._send_json(self, 200, {"ok": True})
+                    return
                 stub._handle(self)
+
+            def do_GET(self) -> None:  # noqa: N802
+                if self.path == "/_stats":
+                    stub._send_json(self, 200, stub.stats())
+                else:
+                    stub._send_json(self, 404, {"error": {"message": "not found"}})
 
         self._server = _Server(("127.0.0.1", 0), Handler)
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
@@ -141,6 +158,20 @@ class StubOpenAI:
             self.bodies: list[dict[str, Any]] = []
             self.paths: Counter[str] = Counter()
             self.auth_failures = 0
+            self.queries: list[str] = []
+            self.headers: list[dict[str, str]] = []
+            self.in_flight = 0
+            self.max_in_flight = 0
+
+    def stats(self) -> dict[str, Any]:
+        """A JSON-able snapshot of every counter (what a :class:`StubProcess` reads over HTTP)."""
+        with self._lock:
+            return {
+                "requests_by_prompt": dict(self.requests_by_prompt), "ok_by_prompt": dict(self.ok_by_prompt),
+                "faults": dict(self.faults), "total": self.total, "bodies": list(self.bodies),
+                "paths": dict(self.paths), "auth_failures": self.auth_failures, "queries": list(self.queries),
+                "headers": list(self.headers), "max_in_flight": self.max_in_flight,
+            }
 
     # ---- fault plan --------------------------------------------------------------
     def planned_faults(self, prompt: str) -> int:
@@ -171,9 +202,22 @@ class StubOpenAI:
             h.close_connection = True
 
     def _handle(self, h: BaseHTTPRequestHandler) -> None:
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            self._handle_one(h)
+        finally:
+            with self._lock:
+                self.in_flight -= 1
+
+    def _handle_one(self, h: BaseHTTPRequestHandler) -> None:
         length = int(h.headers.get("Content-Length") or 0)
         raw = h.rfile.read(length) if length else b""
-        path = h.path.split("?", 1)[0]
+        path, _, query = h.path.partition("?")
+        with self._lock:
+            self.queries.append(query)
+            self.headers.append({k.lower(): v for k, v in h.headers.items()})
         try:
             body = json.loads(raw or b"{}")
         except json.JSONDecodeError:
@@ -184,7 +228,9 @@ class StubOpenAI:
             if auth != f"Bearer {self.api_key}" and h.headers.get("api-key") != self.api_key:
                 with self._lock:
                     self.auth_failures += 1
-                self._send_json(h, 401, {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}})
+                sent = auth.removeprefix("Bearer ") or h.headers.get("api-key", "")
+                message = f"Incorrect API key provided: {sent}" if self.echo_key_in_errors else "Incorrect API key provided"
+                self._send_json(h, 401, {"error": {"message": message, "type": "invalid_request_error"}})
                 return
         if path not in ("/v1/chat/completions", "/v1/completions"):
             self._send_json(h, 404, {"error": {"message": f"unknown path {path}"}})
@@ -239,3 +285,101 @@ class StubOpenAI:
         usage = {"prompt_tokens": len(prompt.split()), "completion_tokens": sum(len(t.split()) for t in texts)}
         self._send_json(h, 200, {"id": f"stub-{_h(prompt, seed) % 10**8}", "object": "chat.completion" if chat else "text_completion",
                                  "model": model, "choices": choices, "usage": usage})
+
+
+class StubProcess:
+    """The same stub in its own Python process (own GIL), with the same counters read over HTTP.
+
+    Use it when the client under test is busy (many concurrent calls): a stub
+    thread in the test process would compete with the client for the GIL and
+    make normal answers look like timeouts.
+    """
+
+    _COUNTERS = ("requests_by_prompt", "ok_by_prompt", "faults", "paths")
+
+    def __init__(self, **config: Any):
+        self.config = config
+        self._plan = StubOpenAI(**config)  # never started: computes the fault plan locally
+        self._proc: Any = None
+        self._port: int | None = None
+
+    def start(self) -> "StubProcess":
+        import subprocess
+        import sys
+
+        self._proc = subprocess.Popen(
+            [sys.executable, __file__, json.dumps(self.config)], stdout=subprocess.PIPE, stdin=subprocess.PIPE, text=True
+        )
+        line = self._proc.stdout.readline()
+        if not line.strip().isdigit():
+            self.stop()
+            raise RuntimeError(f"stub server did not start: {line!r}")
+        self._port = int(line)
+        return self
+
+    def stop(self) -> None:
+        if self._proc is not None:
+            self._proc.terminate()
+            try:
+                self._proc.wait(timeout=5)
+            except Exception:  # noqa: BLE001
+                self._proc.kill()
+            self._proc = None
+
+    def __enter__(self) -> "StubProcess":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        assert self._port is not None, "stub not started"
+        return self._port
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def _control(self, method: str, path: str) -> dict[str, Any]:
+        import http.client
+
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            conn.request(method, path, body=b"" if method == "POST" else None)
+            return json.loads(conn.getresponse().read())
+        finally:
+            conn.close()
+
+    def stats(self) -> dict[str, Any]:
+        return self._control("GET", "/_stats")
+
+    def reset_counters(self) -> None:
+        self._control("POST", "/_reset")
+
+    def planned_faults(self, prompt: str) -> int:
+        return self._plan.planned_faults(prompt)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or name in ("config",):
+            raise AttributeError(name)
+        stats = self.stats()
+        if name in stats:
+            value = stats[name]
+            return Counter(value) if name in self._COUNTERS else value
+        raise AttributeError(name)
+
+
+if __name__ == "__main__":  # run as a separate process: argv[1] = JSON config; prints the port
+    import sys
+
+    cfg = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
+    if "fault_kinds" in cfg:
+        cfg["fault_kinds"] = tuple(cfg["fault_kinds"])
+    server = StubOpenAI(**cfg).start()
+    print(server.port, flush=True)
+    try:
+        sys.stdin.read()  # until the parent closes our stdin or terminates us
+    except KeyboardInterrupt:
+        pass
+    server.stop()

@@ -46,6 +46,8 @@ def backend_options_from_args(args: argparse.Namespace, spec: str) -> dict:
         if args.base_url:
             opts["base_url"] = args.base_url
         opts["api_key_env"] = args.api_key_env
+        if getattr(args, "completion", False):
+            opts["completion"] = True
     if prefix == "mock" and args.mock_rules:
         opts["rules_file"] = args.mock_rules
     if args.batch_size and prefix in {"hf", "hf-mlm", "embedded", "embedded-embedder"}:

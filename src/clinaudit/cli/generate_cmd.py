@@ -1,0 +1,175 @@
+"""``clinaudit generate``: send every row of a CSV/JSONL file to a model, N samples each.
+
+Example::
+
+    clinaudit generate --input questions.csv --id-column id --text-column question \\
+        --model embedded --samples 3 --seeds 0,1,42 --temperature 0.7 --out runs/gen
+
+writes ``runs/gen/responses.csv`` (one row per input row and sample: the id
+column, ``sample``, ``seed``, ``model``, ``response``, ``finish_reason``,
+token counts, ``cached``, ``error``, ``request_key``), the same table as
+``tables/responses.csv``, a ``manifest.json``, ``logs/run.log`` and the
+response cache ``cache.sqlite``. Re-running the same command makes no new
+model calls; a run that was interrupted (even killed) resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from .common import add_backend_args, add_runner_args, backend_options_from_args, parse_int_list, runner_config_from_args
+
+__all__ = ["register_generate", "cmd_generate", "sample_seeds", "read_input_rows"]
+
+_RESPONSE_COLUMNS = ["sample", "seed", "model", "response", "finish_reason", "prompt_tokens", "completion_tokens",
+                     "cached", "error", "request_key"]
+
+
+def register_generate(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "generate",
+        help="generate model responses for every row of a CSV/JSONL file",
+        description="Send the text column of every input row to a model (N samples per row, one seed per sample) "
+        "and write OUT/responses.csv. Calls are cached in OUT/cache.sqlite: re-running makes no new calls, "
+        "and an interrupted run resumes where it stopped.",
+        epilog="Examples:\n"
+        "  clinaudit generate --input q.csv --id-column id --text-column question --model embedded --out runs/g\n"
+        "  clinaudit generate --input q.jsonl --id-column id --text-column text --model openai:gpt-4o-mini \\\n"
+        "      --api-key-env OPENAI_API_KEY --samples 3 --seeds 0,1,42 --temperature 0.7 --out runs/g2",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--input", type=Path, required=True, help="input file: .csv, or .jsonl (one JSON object per line)")
+    p.add_argument("--id-column", required=True, help="column holding a unique row id")
+    p.add_argument("--text-column", required=True, help="column holding the text sent to the model")
+    p.add_argument("--model", required=True,
+                   help="model spec, e.g. embedded, openai:gpt-4o-mini, hf:/path/to/model, mock (see `clinaudit models`)")
+    p.add_argument("--out", type=Path, required=True, help="run directory to create or resume")
+    p.add_argument("--system", default=None, help="system message sent before every text")
+    p.add_argument("--samples", type=int, default=None,
+                   help="samples per row (default: the number of --seeds, else 1)")
+    p.add_argument("--seeds", type=parse_int_list, default=None,
+                   help="comma-separated seeds, one per sample (default: 0,1,2,...)")
+    p.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (default 0 = greedy)")
+    p.add_argument("--max-tokens", type=int, default=256, help="maximum tokens per response (default 256)")
+    p.add_argument("--top-p", type=float, default=None, help="nucleus sampling threshold (default: model default)")
+    p.add_argument("--limit", type=int, default=None, help="use only the first N input rows")
+    add_backend_args(p)
+    add_runner_args(p)
+    p.set_defaults(func=cmd_generate)
+
+
+def sample_seeds(samples: int | None, seeds: list[int] | None) -> list[int]:
+    """Seed of each sample: ``seeds[i]`` when seeds are given, else ``i``."""
+    if samples is not None and samples < 1:
+        raise ValueError(f"--samples must be at least 1, got {samples}")
+    if seeds:
+        if len(set(seeds)) != len(seeds):
+            raise ValueError(f"--seeds has repeated values: {seeds}")
+        n = len(seeds) if samples is None else samples
+        if n > len(seeds):
+            raise ValueError(f"--samples {n} needs at least {n} --seeds, got {len(seeds)}")
+        return list(seeds[:n])
+    return list(range(samples or 1))
+
+
+def read_input_rows(path: Path, id_column: str, text_column: str, limit: int | None = None) -> list[tuple[str, str]]:
+    """``(id, text)`` per input row; bad input raises InputError naming file, row and field."""
+    from ..errors import InputError
+    from ..loaders.base import DataSource, load_cases
+
+    if not path.is_file():
+        raise InputError("file not found", file=str(path))
+    fmt = "jsonl" if path.suffix.lower() in {".jsonl", ".ndjson"} else "csv"
+    source = DataSource(format=fmt, path=str(path), columns={"id": id_column, "text": text_column},
+                        options={"keep_columns": False}, limit=limit)
+    return [(c.case_id, c.text) for c in load_cases(source)]
+
+
+def _build_requests(args: argparse.Namespace, rows: list[tuple[str, str]], seeds: list[int]) -> list[Any]:
+    from ..records import ModelRequest
+
+    common: dict[str, Any] = {"temperature": args.temperature, "max_tokens": args.max_tokens, "top_p": args.top_p}
+    requests = []
+    for row_id, text in rows:
+        for i, seed in enumerate(seeds):
+            meta = {"id": row_id, "sample": i}
+            if args.completion:
+                prompt = f"{args.system}\n\n{text}" if args.system else text
+                req = ModelRequest(model=args.model, kind="completion", prompt=prompt, seed=seed, meta=meta, **common)
+            else:
+                req = ModelRequest.chat(args.model, text, system=args.system, seed=seed, meta=meta, **common)
+            requests.append(req)
+    return requests
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from ..errors import ClinauditError
+    from ..rundir import RunDir
+    from ..runner import Runner
+
+    if args.max_tokens < 1:
+        raise ClinauditError("--max-tokens must be at least 1")
+    try:
+        seeds = sample_seeds(args.samples, args.seeds)
+    except ValueError as exc:
+        raise ClinauditError(str(exc)) from None
+    if len(seeds) > 1 and args.temperature == 0:
+        print("note: several samples at temperature 0 (greedy) are usually identical; "
+              "pass --temperature (e.g. 0.7) for varied samples", file=sys.stderr)
+    rows = read_input_rows(args.input, args.id_column, args.text_column, args.limit)
+
+    rundir = RunDir(args.out)
+    rundir.attach_log()
+    try:
+        opts = backend_options_from_args(args, args.model)
+        runner = Runner(cache=rundir.cache, config=runner_config_from_args(args), backend_options={args.model: opts})
+        backend = runner.backend(args.model)  # fails early on an unknown or missing model
+        settings = {"command": "generate", "input": str(args.input), "id_column": args.id_column,
+                    "text_column": args.text_column, "model": args.model, "system": args.system,
+                    "samples": len(seeds), "temperature": args.temperature, "max_tokens": args.max_tokens,
+                    "top_p": args.top_p, "limit": args.limit, "completion": bool(args.completion)}
+        rundir.start(spec=settings, models=[backend.describe()], seeds=seeds, data_files=[args.input],
+                     command="clinaudit generate")
+        requests = _build_requests(args, rows, seeds)
+        responses = runner.generate(requests, desc="generate")
+
+        records = []
+        for req, resp in zip(requests, responses):
+            records.append({
+                args.id_column: req.meta["id"],
+                "sample": req.meta["sample"],
+                "seed": req.seed,
+                "model": args.model,
+                "response": resp.text if resp.error is None else None,
+                "finish_reason": resp.finish_reason,
+                "prompt_tokens": resp.prompt_tokens,
+                "completion_tokens": resp.completion_tokens,
+                "cached": resp.cached,
+                "error": resp.error,
+                "request_key": resp.request_key,
+            })
+        columns = [args.id_column] + [c for c in _RESPONSE_COLUMNS if c != args.id_column]
+        df = pd.DataFrame(records, columns=columns)
+        out_path = rundir.path / "responses.csv"
+        tmp = out_path.with_suffix(".csv.tmp")
+        df.to_csv(tmp, index=False)
+        tmp.replace(out_path)
+        rundir.write_table("responses", df)
+        usage = runner.total_usage()
+        failed = int(df["error"].notna().sum())
+        rundir.finish(usage=runner.usage, outputs={"responses": str(out_path)})
+    finally:
+        rundir.close()
+    print(f"{len(df) - failed}/{len(df)} responses ({len(rows)} rows x {len(seeds)} sample(s)); "
+          f"model calls: {usage.calls} new, {usage.cache_hits} from cache, {usage.failures} failed")
+    print(f"responses: {out_path}")
+    if failed:
+        print(f"clinaudit generate: {failed} call(s) failed after retries (see the 'error' column and "
+              f"{rundir.logs_dir / 'run.log'}); re-run the same command to retry them", file=sys.stderr)
+        return 1
+    return 0
