@@ -1,0 +1,111 @@
+"""Response cache (SQLite): round trips, no failures stored, one row per key, crash safety."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+from clinaudit.cache import ResponseCache, default_cache_path
+from clinaudit.records import ModelRequest, ModelResponse
+
+
+def _resp(key: str, text: str = "ok", **kw) -> ModelResponse:
+    return ModelResponse(request_key=key, model="mock", text=text, choices=[text], **kw)
+
+
+def test_round_trip_marks_cached_and_drops_meta(tmp_path):
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    req = ModelRequest.chat("mock", "q", meta={"case": 1})
+    cache.put("k1", "mock#x", req, _resp("k1", "answer", prompt_tokens=3, completion_tokens=1, meta={"case": 1}))
+    got = cache.get("k1")
+    assert got is not None and got.cached and got.text == "answer" and got.choices == ["answer"]
+    assert (got.prompt_tokens, got.completion_tokens, got.meta) == (3, 1, {})
+    assert cache.get("missing") is None and len(cache) == 1
+
+
+def test_failures_are_never_stored(tmp_path):
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    cache.put("k", "b", ModelRequest.chat("mock", "q"), _resp("k", error="HTTP 500"))
+    assert len(cache) == 0 and cache.get("k") is None
+
+
+def test_a_key_is_stored_once_first_answer_wins(tmp_path):
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    req = ModelRequest.chat("mock", "q")
+    cache.put("k", "b", req, _resp("k", "first"))
+    cache.put("k", "b", req, _resp("k", "second"))
+    assert len(cache) == 1 and cache.get("k").text == "first"
+
+
+def test_get_many_over_chunk_boundary(tmp_path):
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    req = ModelRequest.chat("mock", "q")
+    for i in range(1203):
+        cache.put(f"k{i}", "b", req, _resp(f"k{i}", str(i)))
+    found = cache.get_many([f"k{i}" for i in range(0, 1300, 1)] + ["k5", "k5"])
+    assert len(found) == 1203 and found["k1202"].text == "1202" and all(r.cached for r in found.values())
+
+
+def test_persists_across_reopen(tmp_path):
+    path = tmp_path / "c.sqlite"
+    cache = ResponseCache(path)
+    cache.put("k", "b", ModelRequest.chat("mock", "q"), _resp("k", "kept"))
+    cache.close()
+    assert ResponseCache(path).get("k").text == "kept"
+
+
+def test_concurrent_writers_from_threads(tmp_path):
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    req = ModelRequest.chat("mock", "q")
+
+    def work(t: int) -> None:
+        for i in range(50):
+            cache.put(f"k{i % 25}-{t % 4}", "b", req, _resp("x", f"{t}"))
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(cache) == 100  # 25 keys x 4 groups, duplicates ignored
+
+
+def test_committed_rows_survive_kill_9(tmp_path):
+    """Each put is committed on its own: a process killed with SIGKILL loses nothing it stored."""
+    path = tmp_path / "c.sqlite"
+    code = textwrap.dedent(
+        f"""
+        import os, signal
+        from clinaudit.cache import ResponseCache
+        from clinaudit.records import ModelRequest, ModelResponse
+        c = ResponseCache({str(path)!r})
+        req = ModelRequest.chat("mock", "q")
+        for i in range(40):
+            c.put(f"k{{i}}", "b", req, ModelResponse(request_key="", model="mock", text=str(i)))
+        os.kill(os.getpid(), signal.SIGKILL)
+        """
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr.decode()
+    cache = ResponseCache(path)
+    assert len(cache) == 40 and cache.get("k39").text == "39"
+
+
+def test_request_key_is_stable_and_ignores_meta():
+    a = ModelRequest.chat("openai:m", "q", seed=1, meta={"case": "a"})
+    b = ModelRequest.chat("openai:m", "q", seed=1, meta={"case": "b"})
+    assert a.key("openai:m@http://x/v1") == b.key("openai:m@http://x/v1")
+    assert a.key("openai:m@http://x/v1") != a.key("openai:m@http://y/v1")  # another endpoint, another entry
+    assert a.key("i") != ModelRequest.chat("openai:m", "q", seed=2).key("i")
+    assert len(a.key("i")) == 64
+
+
+def test_default_cache_path_honours_env(monkeypatch, tmp_path):
+    monkeypatch.setenv("CLINAUDIT_CACHE_DIR", str(tmp_path / "cc"))
+    assert default_cache_path() == tmp_path / "cc" / "responses.sqlite"
+    monkeypatch.delenv("CLINAUDIT_CACHE_DIR")
+    assert default_cache_path() == Path.home() / ".cache" / "clinaudit" / "responses.sqlite"
