@@ -594,8 +594,10 @@ def load_medperturb(source: DataSource, path: Path | None) -> list[Case]:
     table = read_csv_table(path, opts["encoding"])
     base_cols = ["dataset", "dataset_id", "context_id", "original_patient_gender", "clinical_context"]
     _require(table, base_cols)
-    clin_cols = {q: sorted((c for c in table.header if re.fullmatch(rf"{q}_\d+", c)), key=lambda c: int(c.rsplit("_", 1)[1]))
-                 for q in _QUESTIONS}
+    clin_cols = {
+        q: sorted((c for c in table.header if re.fullmatch(rf"{q}_\d+", c)), key=lambda c: int(c.rsplit("_", 1)[1]))
+        for q in _QUESTIONS
+    }
     model_cols: dict[str, dict[str, str]] = {}
     for c in table.header:
         m = re.fullmatch(r"(.+)_(MANAGE|VISIT|RESOURCE)", c)
@@ -756,3 +758,5 @@ def load_demo(source: DataSource, path: Path | None) -> list[Case]:
         "name": source.name or f"demo:{name}",
     })
     return _DEMO_LOADERS[fmt](inner, demo_path(file))
+
+from . import mimic  # noqa: E402,F401  (registers the mimic3 format)
