@@ -158,7 +158,6 @@ _RECIPE_MODULES: dict[str, str] = {
     "reasoning_care": "clinaudit.audits.reasoning_care",
     "association": "clinaudit.audits.association",
     "classifier_gaps": "clinaudit.audits.classifier_gaps",
-    "generate": "clinaudit.audits.generate",
 }
 
 
