@@ -143,7 +143,8 @@ class NoteGenerationParams(BaseModel):
     n_bootstrap: int = Field(default=1000, ge=10)
     confidence: float = Field(default=0.95, gt=0, lt=1)
     correction: Literal["bonferroni", "fdr_bh", "holm"] = "bonferroni"
-    human_labels: str | None = Field(default=None, description="CSV of human labels for judge validation")
+    human_labels: str | None = Field(default=None, description="CSV of human labels for judge validation "
+                                     "(relative to the spec; 'demo:human_labels.csv' for the shipped example)")
     export_formats: list[Literal["csv", "md", "latex"]] = Field(default_factory=lambda: ["csv", "md", "latex"])
 
     @field_validator("contexts")
@@ -1040,9 +1041,7 @@ def run(ctx: AuditContext) -> dict[str, Any]:
 
     agreement = None
     if params.human_labels:
-        path = Path(params.human_labels).expanduser()
-        if not path.is_absolute() and ctx.base_dir is not None:
-            path = ctx.base_dir / path
+        path = _human_labels_path(params.human_labels, ctx.base_dir)
         agreement = judge_agreement(judgments, load_human_labels(path))
         ctx.write_table("judge_agreement", agreement)
     reliability, rel_text = _reliability(judgments, agreement) if len(judgments) else (pd.DataFrame(), {})
@@ -1126,6 +1125,18 @@ def run(ctx: AuditContext) -> dict[str, Any]:
         "language_disparity_judged": len(st.disparity),
         "exports": exports,
     }
+
+
+def _human_labels_path(value: str, base_dir: Path | None) -> Path:
+    """``demo:<file>`` -> the demo file shipped with clinaudit; relative paths -> next to the spec."""
+    if value.startswith("demo:"):
+        from ..data import demo_path
+
+        return demo_path(value.partition(":")[2])
+    path = Path(value).expanduser()
+    if not path.is_absolute() and base_dir is not None:
+        path = base_dir / path
+    return path
 
 
 def _flat(df: pd.DataFrame) -> pd.DataFrame:
