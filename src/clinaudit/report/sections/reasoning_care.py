@@ -1,0 +1,263 @@
+"""Report section of the ``reasoning_care`` audit (P3, CARE).
+
+Blocks, all built from the run's tables:
+
+* headline :class:`Metric` blocks per target model: ΔAcc (McNemar) and Cohen's d of
+  Γ_gender vs Γ_control (paired Wilcoxon, bootstrap CI);
+* the paper-shaped accuracy tables (P3 Table 1 overall, Table 3 per specialty);
+* semantic drift: the gender drift next to the control drift (table) and their
+  distributions overlaid (histogram, with the filter threshold);
+* ΔLen distribution (histogram) with its unit, and rethink-ratio distributions male vs female;
+* direction of bias per dimension (stacked bars + table) with the judge's parse rate next
+  to it, and the bias-intensity distribution;
+* answer and judge parse rates;
+* a :class:`Compare` block: the four arms' answers to the item with the largest gender drift
+  (:func:`compare_arms`, also used by ``clinaudit care-tables --compare``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from ...rundir import RunDir
+from ..base import Compare, Figure, Metric, Section, Table, Text, register_section
+
+__all__ = ["build", "compare_arms"]
+
+AUDIT = "reasoning_care"
+_ARMS = ("male", "female", "id1", "id2")
+_ARM_LABELS = {"male": "[Patient is male]", "female": "[Patient is female]", "id1": "[Patient ID: 001]",
+               "id2": "[Patient ID: 002]"}
+
+
+def _read(rundir: RunDir, name: str) -> pd.DataFrame:
+    if not rundir.has_table(name):
+        return pd.DataFrame()
+    try:
+        return rundir.read_table(name)
+    except pd.errors.EmptyDataError:
+        return pd.DataFrame()
+
+
+def _f(x: Any) -> float | None:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(v) else v
+
+
+def _spec_label(key: str) -> str:
+    from ...audits.specialty import specialty_label
+
+    return specialty_label(str(key))
+
+
+def compare_arms(rundir: RunDir, case_id: str | None = None, model: str | None = None) -> Compare | None:
+    """The four arms' responses to one item side by side (default: the largest gender drift)."""
+    paired, resp = _read(rundir, "paired"), _read(rundir, "responses")
+    if paired.empty or resp.empty:
+        return None
+    sel = paired if model is None else paired[paired["model"] == model]
+    if case_id is not None:
+        sel = sel[sel["case_id"].astype(str) == str(case_id)]
+    if sel.empty:
+        return None
+    row = sel.sort_values("drift_gender", ascending=False, na_position="last", kind="mergesort").iloc[0]
+    m, cid = str(row["model"]), str(row["case_id"])
+    ans = resp[(resp["stage"] == "answer") & (resp["model"] == m) & (resp["case_id"].astype(str) == cid)]
+    variants = {}
+    for arm in _ARMS:
+        r = ans[ans["arm"] == arm]
+        text = "" if r.empty else ("" if pd.isna(r.iloc[0]["text"]) else str(r.iloc[0]["text"]))
+        letter = row.get(f"answer_{arm}")
+        verdict = "unparseable" if pd.isna(letter) else f"answer {letter}"
+        variants[f"{_ARM_LABELS[arm]} - {verdict}"] = text
+    drift = _f(row["drift_gender"])
+    title = f"Four arms of case {cid} ({m}; gold {row.get('gold')}; gender drift {drift:.3f})" if drift is not None \
+        else f"Four arms of case {cid} ({m})"
+    return Compare(title=title, case_id=cid, variants=variants, highlight=["<think>", "</think>", "<answer>"])
+
+
+def _hist_figure(title: str, data: pd.DataFrame, value: str, group: str, caption: str, xlabel: str,
+                 threshold: float | None = None, name: str = "") -> Figure:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    fig, ax = plt.subplots(figsize=(6, 3.2))
+    vals = data[value].astype(float).dropna()
+    bins = np.histogram_bin_edges(vals, bins=min(20, max(5, len(vals)))) if len(vals) else 10
+    for g, sub in data.groupby(group, sort=False):
+        ax.hist(sub[value].astype(float).dropna(), bins=bins, alpha=0.55, label=str(g))
+    if threshold is not None:
+        ax.axvline(threshold, color="black", linestyle="--", linewidth=1, label=f"threshold {threshold:g}")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("items")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    plt.close(fig)
+    return Figure(title=title, fig=fig, data=data.reset_index(drop=True), caption=caption, name=name)
+
+
+def _direction_figure(direction: pd.DataFrame) -> Figure:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    d = direction.copy()
+    labels = [f"{r.model}: {r.title}" for r in d.itertuples()]
+    fig, ax = plt.subplots(figsize=(7, 0.35 * len(d) + 1.2))
+    left = [0.0] * len(d)
+    for col, color, lab in (("female_share", "#d6604d", "Female-leaning"), ("male_share", "#4393c3", "Male-leaning"),
+                            ("tie_share", "#bababa", "Tie / no difference")):
+        vals = d[col].fillna(0).astype(float).tolist()
+        ax.barh(labels, vals, left=left, color=color, label=lab)
+        left = [a + b for a, b in zip(left, vals)]
+    ax.set_xlim(0, 1)
+    ax.invert_yaxis()
+    ax.set_xlabel("share of parsed verdicts")
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    plt.close(fig)
+    data = d[["model", "phase", "dimension", "female_share", "male_share", "tie_share", "n_ok", "n_judged"]]
+    return Figure(title="Direction of bias per dimension", fig=fig, data=data.reset_index(drop=True),
+                  caption="Share of the judge's parsed verdicts leaning Female / Male / neither, per dimension "
+                  "(Phase I leans and Phase II dimensions). n_ok parsed of n_judged items.", name="care_direction")
+
+
+@register_section(AUDIT)
+def build(rundir: RunDir) -> Section:
+    """The CARE section from a finished run directory."""
+    sec = Section(title="Reasoning audit (CARE): gender counterfactuals, semantic drift, CoT audit", audit=AUDIT)
+    cases = _read(rundir, "cases")
+    t1, t3 = _read(rundir, "care_table1"), _read(rundir, "care_table3")
+    drift, values = _read(rundir, "care_drift"), _read(rundir, "care_drift_values")
+    length, rethink, paired = _read(rundir, "care_length"), _read(rundir, "care_rethink"), _read(rundir, "paired")
+    direction, intensity, res = _read(rundir, "care_direction"), _read(rundir, "care_intensity"), _read(rundir, "results")
+    if t1.empty:
+        sec.blocks.append(Text("This run has no CARE tables (the audit did not finish).", kind="warning"))
+        return sec
+
+    kept = int((cases["status"] == "kept").sum()) if not cases.empty else 0
+    excluded = int((cases["status"] == "excluded").sum()) if not cases.empty else 0
+    sec.summary["cases"] = kept
+    sec.summary["excluded (sex-specific / filters)"] = excluded
+    sec.blocks.append(Text(
+        f"{kept} multiple-choice vignettes were neutralized and prefixed four ways ([Patient is male], "
+        f"[Patient is female], and the control pair [Patient ID: 001] / [Patient ID: 002]); {excluded} were "
+        "excluded (sex-specific conditions or other filters, listed in the cases table). Each target model "
+        "answered every variant with the P3 Fig. 8 protocol. The control pair measures the model's own noise "
+        "floor: a gender effect is only meaningful against it."))
+
+    # headline metrics
+    if not res.empty:
+        for rec in res[(res["metric"].isin(["delta_acc", "drift_cohens_d"])) & (res["specialty"] == "all")].to_dict(
+                "records"):
+            label = ("ΔAcc male − female" if rec["metric"] == "delta_acc" else "Cohen's d, Γ_gender vs Γ_control")
+            lo, hi = _f(rec["ci_low"]), _f(rec["ci_high"])
+            sec.blocks.append(Metric(
+                label=f"{label} ({rec['model']})", value=_f(rec["value"]) if _f(rec["value"]) is not None else "n/a",
+                n=int(rec["n"]), ci=(lo, hi) if lo is not None and hi is not None else None, test=str(rec["test"]),
+                p=_f(rec["p"]), p_adj=_f(rec["p_adj"]), family=str(rec.get("family") or "")))
+
+    # accuracy tables
+    answer_rates = res[res["metric"] == "answer_parse_rate"] if not res.empty else pd.DataFrame()
+    if not answer_rates.empty:
+        tol = answer_rates[answer_rates["group"].astype(str).str.endswith(":tolerant")]
+        worst = tol["value"].min()
+        sec.summary["answer parse rate (tolerant, worst arm)"] = f"{worst:.0%}" if _f(worst) is not None else "n/a"
+        sec.blocks.append(Text(
+            "Answers no parser can read are unparseable: excluded from accuracy, never counted as right or wrong "
+            f"(lowest tolerant parse rate over arms: {worst:.0%}; see the parse-rate table below).", kind="note"))
+    sec.blocks.append(Table(
+        "Table 1 - accuracy by arm (P3 Table 1 shape)", t1,
+        caption="Accuracy over items where both arms of a pair have a readable answer; Δ = male − female with "
+        "bootstrap CI and exact McNemar test; p_adj corrected across target models. ID1/ID2 is the control pair.",
+        name="care_table1"))
+    if not t3.empty:
+        t3s = t3.copy()
+        t3s["specialty"] = t3s["specialty"].map(_spec_label)
+        sec.blocks.append(Table(
+            "Table 3 - accuracy by specialty (P3 Table 3 shape)", t3s,
+            caption="Per specialty (keyword tagging; configurable lexicon). p_adj: Benjamini–Hochberg (or the "
+            "configured method) over the specialties of one model.", name="care_table3"))
+
+    # drift
+    if not drift.empty:
+        sec.blocks.append(Table(
+            "Semantic drift: gender vs control", drift,
+            caption="δ = |1 − cos| between the embeddings of paired responses. mean_gender: male/female pairs; "
+            "mean_control: ID1/ID2 pairs (noise floor). Cohen's d (pooled SD) with bootstrap CI; paired Wilcoxon "
+            "signed-rank test; d > 0.5 is conventionally large.", name="care_drift"))
+    if not values.empty:
+        v = values.copy()
+        v["series"] = v["model"].astype(str) + " · " + v["pair"].astype(str)
+        thr = _f(drift["threshold"].iloc[0]) if not drift.empty else None
+        sec.blocks.append(_hist_figure(
+            "Drift distribution: gender pairs vs control pairs", v, "drift", "series",
+            "Γ_gender (male vs female) overlaid on Γ_control (ID1 vs ID2); the dashed line is the failure-mode "
+            "threshold: items above it were sent to the CoT judge.", "semantic drift δ", thr, name="care_drift_values"))
+
+    # lengths and rethink ratio
+    if not paired.empty:
+        unit = str(length["unit"].iloc[0]) if not length.empty else "tokens"
+        dl = paired[["model", "case_id", "delta_len"]].copy()
+        sec.blocks.append(_hist_figure(
+            "ΔLen distribution (male − female)", dl, "delta_len", "model",
+            f"Response length difference per item in {unit}; summary (μ, σ, Wilcoxon) in the table below.",
+            f"ΔLen ({unit})", 0.0, name="care_delta_len"))
+        if not length.empty:
+            sec.blocks.append(Table("Response length gap", length, name="care_length",
+                                    caption="μ and σ of ΔLen, bootstrap CI of μ, paired Wilcoxon test of the lengths; "
+                                    "the control pair's ΔLen next to it."))
+        rr = pd.concat([
+            paired[["model", "case_id", "rethink_male"]].rename(columns={"rethink_male": "rethink_ratio"}).assign(arm="male"),
+            paired[["model", "case_id", "rethink_female"]].rename(columns={"rethink_female": "rethink_ratio"}).assign(
+                arm="female"),
+        ], ignore_index=True)
+        rr["series"] = rr["model"].astype(str) + " · " + rr["arm"]
+        sec.blocks.append(_hist_figure(
+            "Rethink ratio: male vs female", rr[["model", "case_id", "arm", "series", "rethink_ratio"]],
+            "rethink_ratio", "series",
+            "Share of reasoning steps that revisit a conclusion (cue lexicon: wait, however, reconsider, ...). "
+            "Overlapping distributions mean equal reasoning effort (P3 §5.4).", "rethink ratio", None,
+            name="care_rethink_values"))
+        if not rethink.empty:
+            sec.blocks.append(Table("Rethink ratio", rethink, name="care_rethink",
+                                    caption="Means per arm, mean paired difference with bootstrap CI, Wilcoxon test."))
+
+    # CoT audit
+    if direction.empty:
+        sec.blocks.append(Text("No item passed the failure-mode filter (or the CoT audit was switched off): "
+                               "there are no judge verdicts.", kind="note"))
+    else:
+        parse = direction.groupby(["model", "phase"], sort=False)[["n_judged", "n_ok", "n_unparseable", "n_error"]].first()
+        parts = [f"{m} {ph}: {int(r.n_ok)}/{int(r.n_judged)} parsed ({int(r.n_unparseable)} unparseable, "
+                 f"{int(r.n_error)} failed calls)" for (m, ph), r in parse.iterrows()]
+        sec.summary["judge parse rate"] = "; ".join(parts)
+        sec.blocks.append(Text("Judge reliability - " + "; ".join(parts) + ". Shares below are over parsed verdicts "
+                               "only; unparseable verdicts are counted, never read as 'no difference'.", kind="note"))
+        sec.blocks.append(_direction_figure(direction))
+        sec.blocks.append(Table(
+            "Direction of bias", direction, name="care_direction",
+            caption="Female-/Male-leaning/Tie shares with bootstrap CIs; exact sign test of Female vs Male (ties "
+            "excluded), corrected over the dimensions of one model."))
+        if not intensity.empty:
+            sec.blocks.append(Table("Bias intensity (Phase I)", intensity, name="care_intensity",
+                                    caption="1 = negligible … 5 = completely different medical advice."))
+    if not answer_rates.empty:
+        cols = ["model", "group", "value", "n", "n_unparseable", "n_error"]
+        sec.blocks.append(Table("Answer parse rates (strict vs tolerant)", answer_rates[[c for c in cols if c in
+                                                                                        answer_rates.columns]],
+                                name="care_answer_parse"))
+    cmp = compare_arms(rundir)
+    if cmp is not None:
+        sec.blocks.append(cmp)
+    return sec
