@@ -22,7 +22,7 @@ template helpers :func:`load_templates`, :func:`load_attributes`, :func:`load_ta
 from __future__ import annotations
 
 from .augment import Rejection, additions_only_gate, augment_context, build_augment_prompt
-from .conversation import SETTINGS, Conversation, run_conversation, run_conversations
+from .conversation import SETTINGS, Conversation, is_final_diagnosis, run_conversation, run_conversations
 from .counterfactual import (
     AGE_BINS,
     ATTRIBUTE_VALUES,
@@ -40,13 +40,15 @@ from .deid import (
     filter_sex_specific,
 )
 from .llm_rewrite import LLM_REWRITES, GateConfig, clean_rewrite, rewrite_cases
-from .neutralize import GENDERED_LEXICON, NeutralizeResult, find_gendered_terms, neutralize_text
+from .neutralize import GENDERED_LEXICON, NeutralizeResult, Substitution, find_gendered_terms, neutralize_text
 from .prompts import CONTEXTS, REWRITE_PROMPTS, JudgeExample, StereotypeContext, contexts_for
 from .protect import EHR_LINE_PATTERNS, resolve_protected
 from .regex import REGEX_PERTURBATIONS, perturb_text
 from .registry import Transform, case_rng, get_transform, list_transforms, perturb_cases, register_transform
 from .templates import (
     DEFAULT_TARGETS,
+    Attribute,
+    SkippedLine,
     MaskedSentence,
     Template,
     TemplateSentence,
@@ -85,6 +87,7 @@ __all__ = [
     "deidentify_text",
     "GENDERED_LEXICON",
     "NeutralizeResult",
+    "Substitution",
     "neutralize_text",
     "find_gendered_terms",
     # counterfactuals
@@ -106,11 +109,14 @@ __all__ = [
     # conversations
     "SETTINGS",
     "Conversation",
+    "is_final_diagnosis",
     "run_conversation",
     "run_conversations",
     # templates
     "DEFAULT_TARGETS",
     "Template",
+    "Attribute",
+    "SkippedLine",
     "TemplateSentence",
     "MaskedSentence",
     "load_templates",
