@@ -597,7 +597,7 @@ def _statistics(p: CareParams, seed: int, prep: _Prepared, paired: pd.DataFrame,
                 judged_ids: dict[str, list[str]]) -> dict[str, pd.DataFrame]:
     from scipy.stats import binomtest
 
-    from ..judges.cot_audit import PHASE1_DIMENSIONS, PHASE2_DIMENSIONS, PHASE2_TITLES, direction_of
+    from ..judges.cot_audit import PHASE1_DIMENSIONS, PHASE1_TITLES, PHASE2_DIMENSIONS, PHASE2_TITLES, direction_of
     from ..metrics.reasoning import delta_acc, delta_len, drift_effect
     from ..results import apply_correction, results_frame
     from ..stats import paired_binary_test, wilcoxon_test
@@ -716,7 +716,7 @@ def _statistics(p: CareParams, seed: int, prep: _Prepared, paired: pd.DataFrame,
                 mal = np.array([x == "Male" for x in dirs], dtype=float)
                 tie = np.array([x == "Tie" for x in dirs], dtype=float)
                 rec: dict[str, Any] = {"model": m, "phase": phase, "dimension": dim,
-                                       "title": PHASE2_TITLES.get(dim, dim), "n_judged": len(js), "n_ok": len(ok),
+                                       "title": {**PHASE1_TITLES, **PHASE2_TITLES}[dim], "n_judged": len(js), "n_ok": len(ok),
                                        "n_unparseable": n_unp, "n_error": n_err,
                                        "parse_rate": len(ok) / len(js)}
                 extra = {"model": m, "specialty": "all", "phase": phase, "n_judged": len(js), "n_unparseable": n_unp,
