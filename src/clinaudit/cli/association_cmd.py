@@ -1,0 +1,174 @@
+"""Commands of the HurtfulWords (P4) audits: ``association``, ``prevalence``.
+
+One ``add_<command>(sub)`` function builds each sub-parser and one
+``cmd_<command>(args)`` runs it; :func:`register` lists them. To add a command
+(e.g. ``classifier-gaps``), write its two functions and append ``add_<command>``
+to :data:`COMMANDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+__all__ = ["register", "COMMANDS", "add_association", "cmd_association", "add_prevalence", "cmd_prevalence"]
+
+
+# --------------------------------------------------------------------------- association
+
+
+def add_association(sub: argparse._SubParsersAction) -> None:
+    from .common import add_runner_args
+
+    p = sub.add_parser(
+        "association",
+        help="log-probability bias scores of a language model on clinical templates (P4 Table 3)",
+        description="Fill every template with every attribute of its category and every target word, score each "
+        "sentence with the model (masked LMs: prior-adjusted masked log-probability as in P4; causal LMs: "
+        "sentence log-likelihood against a neutral placeholder), and compare groups per category with the "
+        "Wilcoxon signed-rank test on paired target words. Writes OUT/scores.csv and OUT/summary.csv "
+        "(P4 Table 3 shape) and a full run directory (OUT/tables, manifest, cache; resumable).",
+    )
+    p.add_argument("--templates", type=Path, required=True, help="templates (HurtfulWords templates.txt or YAML)")
+    p.add_argument("--attributes", type=Path, required=True, help="attributes CSV (attribute,category,subgroup) or YAML")
+    p.add_argument("--targets", type=Path, default=None,
+                   help="YAML {groups: {name: [words...]}}, words paired across groups by position "
+                   "(default: male man/he/male/m vs female woman/she/female/f)")
+    p.add_argument("--model", action="append", required=True, metavar="SPEC",
+                   help="model spec, e.g. hf-mlm:/models/bert, hf:/models/llama, embedded (repeatable)")
+    p.add_argument("--method", choices=["auto", "masked", "causal"], default="auto",
+                   help="scoring (default auto: masked for hf-mlm models, sentence likelihood otherwise)")
+    p.add_argument("--mask-mode", choices=["word", "token"], default="word",
+                   help="prior sentence: one mask per attribute word (published, default) or per token")
+    p.add_argument("--batch-size", type=int, default=None, help="sentences per forward pass of a local model")
+    p.add_argument("--placeholder", action="append", default=[], metavar="CATEGORY=TEXT",
+                   help="causal prior: replace the attribute of CATEGORY by TEXT (repeatable)")
+    p.add_argument("--groups", default=None, help="comma-separated groups to compare, reference first")
+    p.add_argument("--categories", default=None, help="comma-separated categories to keep (default all)")
+    p.add_argument("--correction", choices=["bonferroni", "fdr_bh", "holm"], default="bonferroni",
+                   help="multiplicity correction across categories (default bonferroni)")
+    p.add_argument("--alpha", type=float, default=0.01, help="significance level (default 0.01, as P4)")
+    p.add_argument("--notes", type=Path, default=None,
+                   help="optional notes table for the corpus-prevalence columns (see `clinaudit prevalence`)")
+    p.add_argument("--text-column", default="text", help="note text column (with --notes)")
+    p.add_argument("--group-column", default="group", help="group column (with --notes)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap CIs (default 0)")
+    p.add_argument("--out", type=Path, required=True, help="output / run directory (created or resumed)")
+    add_runner_args(p)
+    p.set_defaults(func=cmd_association)
+
+
+def _csv_list(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def cmd_association(args: argparse.Namespace) -> int:
+    from ..errors import InputError
+    from ..spec import parse_spec_dict, run_spec
+
+    placeholders = {}
+    for item in args.placeholder:
+        cat, sep, text = item.partition("=")
+        if not sep or not cat.strip() or not text.strip():
+            raise InputError(f"--placeholder expects CATEGORY=TEXT, got {item!r}", field="--placeholder")
+        placeholders[cat.strip()] = text.strip()
+    params = {
+        "templates": str(args.templates.resolve()),
+        "attributes": str(args.attributes.resolve()),
+        "targets": str(args.targets.resolve()) if args.targets else None,
+        "method": args.method,
+        "mask_mode": args.mask_mode,
+        "placeholders": placeholders,
+        "groups": _csv_list(args.groups),
+        "categories": _csv_list(args.categories),
+        "batch_size": args.batch_size,
+        "correction": args.correction,
+        "alpha": args.alpha,
+    }
+    if args.notes is not None:
+        params["prevalence"] = {"notes": str(args.notes.resolve()), "text_column": args.text_column,
+                                "group_column": args.group_column}
+    spec_dict = {
+        "audit": "association",
+        "name": "association",
+        "seed": args.seed,
+        "models": {"target": list(args.model)},
+        "runner": {"concurrency": args.concurrency, "max_retries": args.max_retries, "timeout_s": args.timeout,
+                   "rate_limit_per_min": args.rate_limit},
+        "params": params,
+    }
+    spec, p = parse_spec_dict(spec_dict, source="command line")
+    rundir = run_spec(spec, args.out, params=p, progress=not args.no_progress, command=" ".join(sys.argv))
+    for name in ("scores", "summary"):
+        shutil.copyfile(rundir.table_path(name), args.out / f"{name}.csv")
+    _print_summary(args.out / "summary.csv")
+    return 0
+
+
+def _print_summary(path: Path) -> None:
+    import pandas as pd
+
+    df = pd.read_csv(path)
+    cols = [c for c in df.columns if c.startswith("mean_")] + ["p", "p_adj", "n_sentences"]
+    show = df[["model", "category", *cols]]
+    with pd.option_context("display.width", 160, "display.max_columns", 20, "display.float_format", "{:.4g}".format):
+        print(show.to_string(index=False))
+    print(f"\nwrote {path.parent / 'scores.csv'} and {path}")
+
+
+# --------------------------------------------------------------------------- prevalence
+
+
+def add_prevalence(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "prevalence",
+        help="share of each group among notes mentioning a category's attributes (P4 Table 3 'Gender Ratio')",
+        description="For each attribute category, find the notes that mention any of its attribute strings "
+        "(case-insensitive, whole words) and report the share of each group among them with n and a binomial "
+        "confidence interval. With --patient-column, patients are counted instead of notes.",
+    )
+    p.add_argument("--notes", type=Path, required=True, help="notes table (CSV, TSV or JSON Lines)")
+    p.add_argument("--text-column", required=True, help="column holding the note text")
+    p.add_argument("--group-column", required=True, help="column holding the group (e.g. gender)")
+    p.add_argument("--patient-column", default=None, help="count patients (this id column) instead of notes")
+    p.add_argument("--attributes", type=Path, required=True, help="attributes CSV (attribute,category,subgroup) or YAML")
+    p.add_argument("--groups", default=None, help="comma-separated groups to report, in order (default all)")
+    p.add_argument("--ci-method", default="wilson",
+                   help="binomial CI method of statsmodels proportion_confint (default wilson)")
+    p.add_argument("--out", type=Path, required=True, help="output directory (writes prevalence.csv, results.csv)")
+    p.set_defaults(func=cmd_prevalence)
+
+
+def cmd_prevalence(args: argparse.Namespace) -> int:
+    from ..audits.prevalence import category_prevalence, load_notes, prevalence_results
+    from ..perturb.templates import load_attributes
+
+    notes = load_notes(args.notes, args.text_column, args.group_column, args.patient_column)
+    attrs: dict[str, list[str]] = {}
+    for a in load_attributes(args.attributes):
+        attrs.setdefault(a.category, []).append(a.attribute)
+    prev = category_prevalence(notes, attrs, patient_col="patient" if args.patient_column else None,
+                               groups=_csv_list(args.groups), ci_method=args.ci_method)
+    args.out.mkdir(parents=True, exist_ok=True)
+    prev.to_csv(args.out / "prevalence.csv", index=False)
+    prevalence_results(prev).to_csv(args.out / "results.csv", index=False)
+    print(prev[["category", "group", "n_group", "n_mentioning", "share", "ci_low", "ci_high"]].to_string(index=False))
+    print(f"\nwrote {args.out / 'prevalence.csv'}")
+    return 0
+
+
+# --------------------------------------------------------------------------- registry
+
+#: Sub-parser builders of this module, in the order `clinaudit --help` lists them.
+COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_association, add_prevalence]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add this module's commands to the ``clinaudit`` parser."""
+    for add in COMMANDS:
+        add(sub)

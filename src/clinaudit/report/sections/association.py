@@ -1,0 +1,163 @@
+"""Report section of the ``association`` audit (P4 Table 3).
+
+Blocks, all built from the run's tables:
+
+* what was scored and how (method, mask mode, placeholders, test and correction);
+* one headline :class:`Metric` per model: the category with the smallest corrected p;
+* the Table-3-shaped summary (mean score per group, p, corrected p, significance,
+  number of sentences and templates, corpus share per group when a notes table was given);
+* a bar chart of the mean score per group per category with bootstrap CIs (its numbers attached);
+* the template lines that were skipped or repaired on load.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ...rundir import RunDir
+from ..base import Figure, Metric, Section, Table, Text, register_section
+
+__all__ = ["build", "mean_score_figure"]
+
+AUDIT = "association"
+
+
+def _read(rundir: RunDir, name: str) -> pd.DataFrame:
+    if not rundir.has_table(name):
+        return pd.DataFrame()
+    try:
+        return rundir.read_table(name)
+    except pd.errors.EmptyDataError:
+        return pd.DataFrame()
+
+
+def mean_score_figure(means: pd.DataFrame, model: str) -> Figure | None:
+    """Bars: mean log-probability bias score per category (x) and group (bars), 95% bootstrap CIs."""
+    from matplotlib.figure import Figure as MplFigure
+
+    data = means[(means["metric"] == "mean_log_prob_bias_score") & (means["model"].astype(str) == str(model))]
+    if data.empty:
+        return None
+    cats = sorted(dict.fromkeys(data["category"].astype(str)))
+    groups = list(dict.fromkeys(data["group"].astype(str)))
+    fig = MplFigure(figsize=(max(5.0, 0.9 * len(cats) * max(1, len(groups)) / 2), 3.4))
+    ax = fig.add_subplot(1, 1, 1)
+    width = 0.8 / max(1, len(groups))
+    for gi, g in enumerate(groups):
+        sub = data[data["group"].astype(str) == g].set_index(data[data["group"].astype(str) == g]["category"]
+                                                             .astype(str)).reindex(cats)
+        x = [i + (gi - (len(groups) - 1) / 2) * width for i in range(len(cats))]
+        vals = sub["value"].astype(float).to_numpy()
+        lo = (vals - sub["ci_low"].astype(float).to_numpy())
+        hi = (sub["ci_high"].astype(float).to_numpy() - vals)
+        err = [pd.Series(lo).fillna(0).clip(lower=0).to_numpy(), pd.Series(hi).fillna(0).clip(lower=0).to_numpy()]
+        ax.bar(x, vals, width=width, label=g, yerr=err, capsize=2)
+    ax.axhline(0, color="0.3", linewidth=0.8)
+    ax.set_xticks(range(len(cats)))
+    ax.set_xticklabels(cats, fontsize=8)
+    ax.set_ylabel("mean bias score (log-prob ratio)")
+    ax.legend(fontsize=7, ncol=min(4, len(groups)))
+    ax.set_title(f"Mean prior-adjusted score per group — {model}", fontsize=9)
+    fig.tight_layout()
+    cols = ["model", "category", "group", "value", "n", "ci_low", "ci_high", "ci_method"]
+    return Figure(
+        title=f"Mean score per group and category — {model}",
+        fig=fig,
+        data=data[[c for c in cols if c in data.columns]].rename(columns={"value": "mean_score", "n": "n_sentences"})
+        .reset_index(drop=True),
+        caption="Mean prior-adjusted log-probability bias score of each group's target words per category "
+        "(higher: the model finds the target more likely given the attribute than given the masked or "
+        "placeholder attribute). Error bars: 95% percentile bootstrap CI over sentences.",
+        name=f"association_means_{model}",
+    )
+
+
+@register_section(AUDIT)
+def build(rundir: RunDir) -> Section:
+    """The association section from a run directory."""
+    man = rundir.manifest
+    summary_in = man.get("summary", {}) or {}
+    params = ((man.get("spec") or {}).get("params") or {})
+    sec = Section(title="Language-model association: log-probability bias scores (P4 Table 3)", audit=AUDIT)
+    summary = _read(rundir, "summary")
+    results = _read(rundir, "results")
+    report = _read(rundir, "template_report")
+    scores_n = int(summary_in.get("sentences", 0))
+    methods = summary_in.get("models", {}) or {}
+    sec.summary = {
+        "sentences per model": scores_n,
+        "categories": len(summary_in.get("categories", [])) or (summary["category"].nunique() if len(summary) else 0),
+        "groups": ", ".join(map(str, summary_in.get("groups", []))),
+        "models": ", ".join(f"{m} ({k})" for m, k in methods.items()),
+    }
+    correction = str(summary["correction"].iloc[0]) if len(summary) else params.get("correction", "bonferroni")
+    alpha = params.get("alpha", 0.01)
+    mask_mode = params.get("mask_mode", "word")
+    sec.blocks.append(Text(
+        "Every template was filled with every attribute of its category and every target word. Masked LMs: "
+        "score = log p(target | sentence, slot masked) − log p(target | sentence with the attribute masked too, "
+        f"slot masked), attribute masked per {'word (as published)' if mask_mode == 'word' else 'token'}, "
+        "multi-token targets summed, slot located by token position. Causal LMs: log P(sentence) − "
+        "log P(sentence with the attribute replaced by a neutral placeholder). Groups are compared per category "
+        "with the Wilcoxon signed-rank test on sentences paired by template, attribute and target-word index; "
+        f"p-values are corrected with {correction} across the categories (and comparisons) of each model "
+        f"(family shown per row); significant: corrected p < {alpha}."))
+    if len(report):
+        sec.blocks.append(Text(
+            f"{len(report)} template line(s) were skipped or repaired on load: "
+            + "; ".join(f"line {r.line}: {r.reason}" for r in report.itertuples(index=False)) + ".", kind="note"))
+    if summary.empty:
+        sec.blocks.append(Text("No summary table in this run.", kind="warning"))
+        return sec
+    for model, sub in summary.groupby("model", sort=False):
+        best = sub.loc[sub["p_adj"].astype(float).fillna(2.0).idxmin()]
+        sec.blocks.append(Metric(
+            label=f"{model}: largest group difference by test — {best['category']} ({best['comparison']}), "
+                  f"mean difference of paired scores",
+            value=float(best["difference"]),
+            n=int(best["n_pairs"]),
+            test=str(best["test"]),
+            p=float(best["p"]),
+            p_adj=float(best["p_adj"]),
+            family=str(best["family"]),
+        ))
+        n_sig = int(sub["significant_adj"].astype(str).str.lower().eq("true").sum())
+        sec.blocks.append(Text(f"{model}: {n_sig} of {len(sub)} category comparisons significant after "
+                               f"{correction} correction (p_adj < {alpha})."))
+    groups = [c[len("mean_"):] for c in summary.columns if c.startswith("mean_")]
+    shares = [c for c in summary.columns if c.startswith("share_")]
+    table = pd.DataFrame({"model": summary["model"], "category": summary["category"]})
+    for g in groups:
+        table[f"mean_{g}"] = summary[f"mean_{g}"].astype(float)
+        if f"ci_low_{g}" in summary.columns:
+            table[f"mean_{g}_ci_low"] = summary[f"ci_low_{g}"].astype(float)
+            table[f"mean_{g}_ci_high"] = summary[f"ci_high_{g}"].astype(float)
+    table["comparison"] = summary["comparison"]
+    table["difference"] = summary["difference"].astype(float)
+    table["n_pairs"] = summary["n_pairs"].astype(int)
+    table["p"] = summary["p"].astype(float)
+    table["p_adj"] = summary["p_adj"].astype(float)
+    table["significant"] = summary["significant_adj"].astype(str).str.lower().eq("true").map({True: "*", False: ""})
+    table["n_sentences"] = summary["n_sentences"].astype(int)
+    table["n_templates"] = summary["n_templates"].astype(int)
+    for c in shares:
+        table[c] = summary[c].astype(float)
+    table["test"] = summary["test"]
+    table["correction"] = summary["correction"]
+    table["family"] = summary["family"]
+    table["sample_template"] = summary["sample_template"]
+    sec.blocks.append(Table(
+        title="Log-probability bias scores per category (P4 Table 3 shape)",
+        df=table,
+        caption="Mean score per group (95% bootstrap CI over sentences); difference: mean of the paired "
+        "differences (group − reference) over n_pairs pairs; Wilcoxon signed-rank p, raw and corrected within "
+        "the family; * corrected p below alpha. share_<group>: the group's share of the notes mentioning the "
+        "category (corpus prevalence, when a notes table was given).",
+        name="association_summary",
+    ))
+    if len(results):
+        for model in summary["model"].drop_duplicates():
+            fig = mean_score_figure(results, str(model))
+            if fig is not None:
+                sec.blocks.append(fig)
+    return sec
