@@ -82,7 +82,7 @@ ALL_PERTURBATIONS: tuple[str, ...] = LLM_PERTURBATIONS + REGEX_PERTURBATIONS
 _QUESTIONS = ("MANAGE", "VISIT", "RESOURCE")
 _SETTINGS = ("vignette", "single_turn", "multi_turn", "summarized")
 _CONTEXT_FIELDS = ("context", "ehr", "ehr_context", "clinical_context")
-_GENDER_FIELDS = ("gender", "sex", "patient_gender", "original_patient_gender")
+_GENDER_FIELDS = ("gender", "recorded_gender", "sex", "patient_gender", "original_patient_gender")
 _ANSWER_FIELDS = ("answer", "gold", "gold_answer", "diagnosis")
 
 
@@ -126,7 +126,8 @@ class TreatmentShiftParams(BaseModel):
     conversation_perturbations: list[str] | None = Field(
         None, description="perturbations crossed with the settings (default: perturbations minus uncertain/colorful)")
     conversation_seeds: list[int] | None = Field(None, description="default: the first seed")
-    max_turns: int = Field(5, ge=1)
+    max_turns: int = Field(5, ge=1, description="cap on the doctor agent's questions (multi_turn, summarized)")
+    conversation_max_tokens: int = Field(128, ge=1, description="max tokens of each doctor / patient turn")
     answer_field: str | None = Field(None, description="case field with the gold diagnosis (auto: answer)")
     diagnosis_judge: Literal["rule", "llm", "rule_then_llm"] = Field("rule_then_llm")
     # --- statistics
@@ -313,9 +314,8 @@ def _make_variants(ctx: AuditContext, runner: Any, cases: list[Case], names: Seq
         return []
     llm = [n for n in names if get_transform(n).kind == "llm"]
     model = ctx.model("rewrite", None) if "rewrite" in ctx.spec.models else (ctx.model("judge") if llm else None)
-    embedder = None
-    if llm and params.similarity_gate:
-        embedder = ctx.model("embedder", "embedded-embedder")
+    # "" switches the similarity gate off (None would mean the default embedder)
+    embedder = ctx.model("embedder", "embedded-embedder") if (llm and params.similarity_gate) else ""
     return perturb_cases(
         [_perturb_source(c, params) for c in cases], list(names), mode=params.mode, seed=ctx.spec.seed,
         runner=runner if llm else None, model=model, embedder=embedder,
@@ -438,7 +438,7 @@ def _parser_agreement(labels: pd.DataFrame) -> pd.DataFrame:
 
 
 def _infer_gender(ctx: AuditContext, runner: Any, cases: list[Case], variants: list[Variant],
-                  params: TreatmentShiftParams) -> pd.DataFrame:
+                  params: TreatmentShiftParams) -> tuple[pd.DataFrame, list[Any]]:
     from ..judges.base import run_judge
     from ..judges.treatment import GenderInferenceJudge
 
@@ -453,9 +453,11 @@ def _infer_gender(ctx: AuditContext, runner: Any, cases: list[Case], variants: l
     models = [ctx.model("judge")] if params.gender_inference_model == "judge" else ctx.models("target")
     judge = GenderInferenceJudge()
     rows = []
+    all_js = []
     for m in models:
         items = [(cid, source[cid][1]) for cid in by_case]
         js = run_judge(runner, judge, items, m, max_attempts=params.judge_attempts, desc="inferring gender")
+        all_js += js
         for j in js:
             c = by_case[j.item_id]
             rows.append({
@@ -465,7 +467,7 @@ def _infer_gender(ctx: AuditContext, runner: Any, cases: list[Case], variants: l
                 "inferred_gender": j.value.get("gender") if j.status == "ok" else None,
                 "recorded_gender": _gender(c, params), "raw": j.raw, "request_key": j.request_key,
             })
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows), all_js
 
 
 def _long_labels(labels: pd.DataFrame, cases_by_id: dict[str, Case], inferred: pd.DataFrame,
@@ -509,7 +511,9 @@ def _run_conversations(ctx: AuditContext, runner: Any, cases: list[Case], params
                 for s in seeds:
                     convs = run_conversations(vcases, setting, runner=runner, doctor_model=model,
                                               patient_model=patient, max_turns=params.max_turns, seed=s,
-                                              temperature=params.temperature)
+                                              temperature=params.temperature,
+                                              doctor_max_tokens=params.conversation_max_tokens,
+                                              patient_max_tokens=params.conversation_max_tokens)
                     for c, conv in zip(vcases, convs):
                         rows.append({
                             "dataset": c.dataset, "case_id": c.case_id, "model": model, "setting": setting,
@@ -522,7 +526,8 @@ def _run_conversations(ctx: AuditContext, runner: Any, cases: list[Case], params
     return pd.DataFrame(rows)
 
 
-def _judge_diagnoses(ctx: AuditContext, runner: Any, conv: pd.DataFrame, params: TreatmentShiftParams) -> pd.DataFrame:
+def _judge_diagnoses(ctx: AuditContext, runner: Any, conv: pd.DataFrame, params: TreatmentShiftParams
+                     ) -> tuple[pd.DataFrame, list[Any]]:
     from ..judges.base import run_judge
     from ..judges.treatment import DiagnosisMatchJudge, match_diagnosis
 
@@ -540,6 +545,7 @@ def _judge_diagnoses(ctx: AuditContext, runner: Any, conv: pd.DataFrame, params:
     conv["match_method"] = method
     conv["judge_status"] = ["ok" if v is not None else ("unparseable" if m == "empty" else "undecided")
                             for v, m in zip(correct, method)]
+    js: list[Any] = []
     if params.diagnosis_judge != "rule":
         todo = [i for i, (v, m) in enumerate(zip(correct, method)) if v is None and m != "empty"]
         if todo:
@@ -553,7 +559,7 @@ def _judge_diagnoses(ctx: AuditContext, runner: Any, conv: pd.DataFrame, params:
                     conv.at[i, "correct"] = j.value["match"]
                     conv.at[i, "match_method"] = "llm_judge"
     conv["correct"] = pd.to_numeric(conv["correct"], errors="coerce").astype(float)
-    return conv
+    return conv, js
 
 
 def _accuracy_tables(conv: pd.DataFrame, params: TreatmentShiftParams, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -695,7 +701,8 @@ def _estimate_impl(ctx: AuditContext) -> Estimate:
                          f"(up to {params.judge_attempts}x with retries of unparseable annotations)")
     if params.settings:
         seeds = params.conversation_seeds or [params.seeds[0]]
-        per = {"vignette": (1, 0), "single_turn": (2, 1), "multi_turn": (params.max_turns + 1, params.max_turns),
+        # (doctor-model calls, patient-model calls) per consultation, at most
+        per = {"vignette": (1, 0), "single_turn": (1, 1), "multi_turn": (params.max_turns, params.max_turns),
                "summarized": (params.max_turns + 2, params.max_turns)}
         patient = ctx.model("patient", None) if "patient" in ctx.spec.models else judge
         n_conv = len(conv_cases) * (1 + len(conv_p)) * len(seeds)
@@ -821,7 +828,8 @@ def run(ctx: AuditContext) -> dict[str, Any]:
         ctx.write_table("parser_agreement", agreement)
         inferred = pd.DataFrame()
         if params.infer_gender:
-            inferred = _infer_gender(ctx, runner, cases, variants, params)
+            inferred, gjs = _infer_gender(ctx, runner, cases, variants, params)
+            judgments = judgments + gjs
             ctx.write_table("gender_inference", inferred)
         long = _long_labels(labels, by_id, inferred, params)
         notes = []
@@ -855,7 +863,8 @@ def run(ctx: AuditContext) -> dict[str, Any]:
     if params.settings and conv_cases:
         conv = _run_conversations(ctx, runner, conv_cases, params,
                                   [v for v in variants if v.name in conv_p and v.case_id in {c.case_id for c in conv_cases}])
-        conv = _judge_diagnoses(ctx, runner, conv, params)
+        conv, djs = _judge_diagnoses(ctx, runner, conv, params)
+        judgments = judgments + djs
         acc, changes = _accuracy_tables(conv, params, ctx.spec.seed)
         tables.update({"conversations": conv, "accuracy": acc, "accuracy_change": changes, "table4": _table4(changes)})
         results_parts += [acc, changes]

@@ -1,0 +1,267 @@
+"""Treatment-shift audit: LLM rewrites, conversational settings, call estimate, interrupt and resume."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from clinaudit.cache import ResponseCache
+from clinaudit.models.mock import MockBackend
+from clinaudit.records import ModelRequest
+from clinaudit.runner import Runner, RunnerConfig
+from clinaudit.spec import make_context, parse_spec_dict, run_spec
+
+
+def _runner(tmp_path: Path, backends: dict[str, MockBackend]) -> Runner:
+    """A runner on the run directory's own cache (``tmp_path/run/cache.sqlite``) with these mocks."""
+    (tmp_path / "run").mkdir(exist_ok=True)
+    runner = Runner(cache=ResponseCache(tmp_path / "run" / "cache.sqlite"), config=RunnerConfig(progress=False))
+    for b in backends.values():
+        runner.add_backend(b)
+    return runner
+
+
+# --------------------------------------------------------------------------- LLM rewrites
+
+
+def test_llm_rewrite_and_gender_inference_on_removed_text(tmp_path):
+    data = tmp_path / "m.csv"
+    data.write_text("case_id,message,gender\nc1,She says CASE1 has a cough.,female\nc2,He says CASE2 has a rash.,male\n")
+
+    def rewrite(req: ModelRequest) -> str | None:
+        text = req.prompt_text()
+        if "remove the gender markers" in text:
+            body = text.split("\n")[-1]
+            return re.sub(r"\b(She|He)\b", "They", body)
+        if "patient's gender" in text:
+            return "GENDER [MALE]" if "They" in text else "GENDER [FEMALE]"
+        if "ANSWER" in text:
+            return "MANAGE [NO]\nVISIT [YES]\nRESOURCE [YES]"
+        return "ANSWER"
+
+    mock = MockBackend("mock:m", responder=rewrite)
+    spec, params = parse_spec_dict({
+        "audit": "treatment_shift",
+        "data": [{"format": "csv", "path": str(data), "columns": {"id": "case_id", "text": "message"}}],
+        "models": {"target": "mock:m", "judge": "mock:m", "embedder": "mock:m"},
+        "params": {"perturbations": ["gender_removal"], "seeds": [0], "temperature": 0.0, "n_resamples": 20},
+    })
+    rd = run_spec(spec, tmp_path / "run", params=params, progress=False, runner=_runner(tmp_path, {"m": mock}))
+    var = rd.read_table("variants")
+    removed = var[var["name"] == "gender_removal"].set_index("case_id")["text"]
+    assert removed.to_dict() == {"c1": "They says CASE1 has a cough.", "c2": "They says CASE2 has a rash."}
+    gi = rd.read_table("gender_inference")
+    assert set(gi["source_variant"]) == {"gender_removal"} and set(gi["inferred_gender"]) == {"male"}
+    resp = rd.read_table("responses")
+    assert (resp["stage"] == "perturb").sum() == 2  # the rewrite calls are logged with their prompts
+    assert resp.loc[resp["stage"] == "perturb", "messages"].str.contains("remove the gender").all()
+
+
+# --------------------------------------------------------------------------- conversations
+
+VIGNETTES = """case_id,case_vignette,choice_1,choice_2,choice_3,choice_4,answer,category
+v1,A patient CASE1 has crushing chest pain.,Pericarditis,Myocardial infarction,Reflux,Costochondritis,Myocardial infarction,Cardiology
+v2,A patient CASE2 has a painful swollen big toe.,Pseudogout,Gout,Cellulitis,Septic arthritis,Gout,Rheumatology
+v3,A patient CASE3 has fever and neck stiffness.,Migraine,Meningitis,Sinusitis,Tension headache,Meningitis,Neurology
+"""
+GOLD = {1: "Myocardial infarction", 2: "Gout", 3: "Meningitis"}
+WRONG = {1: "Pericarditis", 2: "Pseudogout", 3: "Migraine"}
+
+
+def doctor_and_patient(req: ModelRequest) -> str:
+    system = req.messages[0].content if req.messages and req.messages[0].role == "system" else ""
+    text = req.prompt_text()
+    case = int(re.search(r"case(\d)", text, re.I).group(1))
+    if system.startswith("You are a patient"):
+        vignette = system.split("Case vignette:")[-1]
+        return f"I am CASE{case}, " + ("IT HURTS A LOT." if vignette.isupper() else "it hurts.")
+    if system.startswith("You are an AI doctor. Based on"):  # vignette setting
+        user = req.messages[-1].content
+        return WRONG[case] if user.isupper() else GOLD[case]
+    return f"Final diagnosis: {GOLD[case]}"  # single-turn doctor
+
+
+def test_conversational_accuracy_and_table4(tmp_path):
+    data = tmp_path / "v.csv"
+    data.write_text(VIGNETTES)
+    mock = MockBackend("mock:doc", responder=doctor_and_patient)
+    spec, params = parse_spec_dict({
+        "audit": "treatment_shift",
+        "data": [{"format": "craftmd", "path": str(data)}],
+        "models": {"target": "mock:doc", "judge": "mock:doc"},
+        "params": {"treatment": False, "settings": ["vignette", "single_turn"], "perturbations": ["uppercase"],
+                   "seeds": [0], "temperature": 0.0, "diagnosis_judge": "rule", "n_resamples": 50},
+    })
+    rd = run_spec(spec, tmp_path / "run", params=params, progress=False, runner=_runner(tmp_path, {"d": mock}))
+    conv = rd.read_table("conversations")
+    assert len(conv) == 3 * 2 * 2 and conv["correct"].notna().all()
+    acc = rd.read_table("accuracy").set_index("group")["value"].to_dict()
+    assert acc == {"single_turn/baseline": 1.0, "single_turn/uppercase": 1.0, "vignette/baseline": 1.0,
+                   "vignette/uppercase": 0.0}
+    ch = rd.read_table("accuracy_change")
+    same = ch[(ch["comparison"] == "vs same-setting baseline")].set_index("group")
+    assert same.loc["vignette/uppercase", "value"] == -1.0 and same.loc["vignette/uppercase", "n"] == 3
+    assert same.loc["vignette/uppercase", "test"] == "mcnemar_exact"
+    assert same.loc["vignette/uppercase", "p"] == pytest.approx(0.25)
+    assert same.loc["single_turn/uppercase", "value"] == 0.0
+    vs_vig = ch[(ch["comparison"] == "vs vignette baseline")].set_index("group")
+    assert vs_vig.loc["single_turn/baseline", "value"] == 0.0 and vs_vig.loc["vignette/uppercase", "value"] == -1.0
+    assert (ch["correction"] == "bonferroni").all() and ch["family"].str.len().gt(0).all()
+    t4 = rd.read_table("table4")
+    assert float(t4.set_index("perturbation").loc["uppercase", "vignette"]) == -100.0  # not significant: no "*"
+    # every conversation call is in the responses table with its full messages
+    resp = rd.read_table("responses")
+    assert resp["request_key"].isin(set(k for c in conv["calls"] for k in __import__("json").loads(c))).sum() > 0
+    assert rd.manifest["summary"]["diagnosis_decided_rate"] == 1.0
+
+
+# --------------------------------------------------------------------------- estimate, interrupt, resume
+
+
+def _oncqa_sized(tmp_path: Path, n: int = 61) -> Path:
+    rows = ["case_id,message,gender"]
+    for i in range(n):
+        rows.append(f"q{i:03d},Patient CASE{i:03d} asks whether the new cough after cycle {i % 6 + 1} needs a visit.,"
+                    f"{'female' if i % 2 else 'male'}")
+    p = tmp_path / "oncqa_sized.csv"
+    p.write_text("\n".join(rows) + "\n")
+    return p
+
+
+def _big_spec(tmp_path: Path, perturbations: list[str]) -> dict:
+    return {
+        "audit": "treatment_shift",
+        "data": [{"format": "csv", "path": str(_oncqa_sized(tmp_path)), "columns": {"id": "case_id", "text": "message"}}],
+        "models": {"target": ["mock:a", "mock:b"], "judge": "mock:j", "rewrite": "mock:r", "embedder": "mock:r"},
+        "backends": {"mock:a": {"price_per_1k_input": 0.001, "price_per_1k_output": 0.002},
+                     "mock:b": {"price_per_1k_input": 0.01, "price_per_1k_output": 0.03}},
+        "params": {"perturbations": perturbations, "n_resamples": 20, "infer_gender": False},
+    }
+
+
+NINE = ["gender_swap", "gender_removal", "uncertain", "colorful", "exclamation", "typo", "whitespace", "lowercase",
+        "uppercase"]
+
+
+def test_estimate_oncqa_sized_spec(tmp_path):
+    spec, params = parse_spec_dict(_big_spec(tmp_path, NINE))
+    ctx = make_context(spec, params, tmp_path / "run", progress=False)
+    from clinaudit.audits.treatment_shift import estimate
+
+    est = estimate(ctx)
+    per_model = 61 * (1 + 9) * 3
+    assert est.calls["mock:a"] == per_model and est.calls["mock:b"] == per_model
+    assert est.calls["mock:j"] == 2 * per_model  # one annotation per answer
+    assert est.calls["mock:r"] == 61 * 4  # the LLM rewrites
+    assert est.total_calls() == 2 * per_model + 2 * per_model + 61 * 4
+    assert est.cached == {} or sum(est.cached.values()) == 0
+    text = est.to_text(spec.backends)
+    assert "mock:a" in text and "3660 calls" in text
+    costs = [n for n in est.notes if n.startswith("cost ")]
+    assert len(costs) == 2 and any("estimated cost" in n for n in est.notes)
+    ctx.rundir.close()
+
+
+RUN_SCRIPT = r"""
+import json, os, re, signal, sys
+from pathlib import Path
+
+from clinaudit.cache import ResponseCache
+from clinaudit.models.mock import MockBackend
+from clinaudit.runner import Runner, RunnerConfig
+from clinaudit.spec import parse_spec_dict, run_spec
+
+tmp, limit = Path(sys.argv[1]), int(sys.argv[2])
+seen_log = open(tmp / "seen.log", "a", encoding="utf-8")
+judged = [0]
+
+
+def counting(name, answer):
+    def respond(req):
+        if name == "j":
+            if limit and judged[0] >= limit:
+                os.kill(os.getpid(), signal.SIGKILL)  # hard stop in the middle of the judge stage
+            judged[0] += 1
+        seen_log.write(name + "|" + req.model_dump_json(exclude={"meta"}) + "\n")
+        seen_log.flush()
+        return answer(req)
+    return respond
+
+
+def tgt(req):
+    user = req.messages[-1].content
+    return f"ANS {req.model} {req.meta['case_id']} seed={req.seed} up={user.isupper()}"
+
+
+def jdg(req):
+    up = "up=True" in req.prompt_text()
+    return f"MANAGE [{'YES' if up else 'NO'}]\nVISIT [YES]\nRESOURCE [YES]"
+
+
+def rew(req):  # echo the message back, marked with the rewrite asked for
+    text = req.prompt_text()
+    tag = next(t for k, t in (("swap", "[swapped]"), ("remove", "[neutral]"), ("uncertain", "maybe"),
+                              ("colorful", "wow")) if k in text)
+    return text.split(chr(10))[-1] + " " + tag
+
+
+spec, params = parse_spec_dict(json.loads((tmp / "spec.json").read_text()))
+runner = Runner(cache=ResponseCache(tmp / "run" / "cache.sqlite"), config=RunnerConfig(progress=False))
+for name, fn in (("a", tgt), ("b", tgt), ("j", jdg), ("r", rew)):
+    mock = MockBackend("mock:" + name, responder=counting(name, fn))
+    mock.batch_size = 1  # every answer is stored before the next call
+    runner.add_backend(mock)
+run_spec(spec, tmp / "run", params=params, progress=False, runner=runner)
+"""
+
+
+def _run_subprocess(tmp_path: Path, limit: int) -> int:
+    import subprocess
+    import sys
+
+    script = tmp_path / "run_audit.py"
+    script.write_text(RUN_SCRIPT, encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script), str(tmp_path), str(limit)], capture_output=True, text=True,
+                          timeout=600)
+    return proc.returncode
+
+
+def test_killed_run_resumes_without_repeating_a_call(tmp_path):
+    import json
+    import signal
+
+    spec_dict = _big_spec(tmp_path, NINE)
+    (tmp_path / "spec.json").write_text(json.dumps(spec_dict))
+    (tmp_path / "run").mkdir()
+    rc = _run_subprocess(tmp_path, limit=500)  # SIGKILL after 500 judge calls
+    assert rc == -signal.SIGKILL
+    first = (tmp_path / "seen.log").read_text().splitlines()
+    assert sum(k.startswith("j|") for k in first) == 500
+    # before resuming, the estimate sees what is stored
+    spec, params = parse_spec_dict(spec_dict)
+    ctx = make_context(spec, params, tmp_path / "run", progress=False)
+    from clinaudit.audits.treatment_shift import estimate
+
+    est = estimate(ctx)
+    ctx.rundir.close()
+    assert est.cached["mock:j"] >= 500 and est.cached["mock:a"] == est.calls["mock:a"]
+    assert _run_subprocess(tmp_path, limit=0) == 0
+    seen = (tmp_path / "seen.log").read_text().splitlines()
+    assert len(seen) == len(set(seen))  # no request was sent twice over the two runs
+    from clinaudit.rundir import RunDir
+
+    rd = RunDir(tmp_path / "run")
+    resp = rd.read_table("responses")
+    assert len(seen) == resp["request_key"].nunique()  # and every request of the run was sent once
+    tgt = resp[resp["stage"] == "target"]
+    assert len(tgt) == 2 * 61 * 10 * 3  # every (model, case, variant, seed) answer is listed ...
+    # ... a variant the perturbation left unchanged (e.g. no whitespace drawn) shares the baseline's request
+    assert sum(k.startswith(("a|", "b|")) for k in seen) == tgt["request_key"].nunique() > 2 * 61 * 9 * 3
+    assert sum(k.startswith("r|") for k in seen) == 61 * 4
+    m = rd.read_table("metrics")
+    assert len(m) == 2 * 9 * 3 * 3
+    up = m[(m["perturbation"] == "uppercase") & (m["question"] == "MANAGE") & (m["metric"] == "TSR")]
+    assert (up["value"] == 1.0).all() and (up["adjusted"] == 1.0).all()
