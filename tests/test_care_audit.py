@@ -350,3 +350,46 @@ def test_missing_judge_and_bad_params(tmp_path):
     spec = _spec(tmp_path, drift_treshold=0.2)
     with pytest.raises(SpecError, match="params.drift_treshold"):
         parse_spec_dict(spec)
+
+
+def test_mcq_fields_formats_and_errors():
+    from clinaudit.audits.reasoning_care import mcq_fields
+    from clinaudit.errors import InputError
+    from clinaudit.records import Case
+
+    def case(**fields):
+        return Case(case_id="q1", text="t", fields=fields, source="data.csv", source_row=7)
+
+    assert mcq_fields(case(choices=["a", "b"], answer_letter="B")) == (["a", "b"], "B")
+    assert mcq_fields(case(choices='["a", "b"]', answer="b")) == (["a", "b"], "B")  # JSON list, answer text
+    assert mcq_fields(case(options={"A": "x", "B": "y", "C": "z"}, answer_idx="C")) == (["x", "y", "z"], "C")
+    assert mcq_fields(case(options='{"A": "x", "B": "y"}', answer="A")) == (["x", "y"], "A")
+    assert mcq_fields(case(choice_1="x", choice_2="y", choice_3="", answer="y")) == (["x", "y"], "B")
+    assert mcq_fields(case(choices=["a", "b"], answer="zzz", answer_letter=None)) == (["a", "b"], None)
+    for fields, field in [({"answer": "A"}, "choices"), ({"choices": "a; b", "answer": "A"}, "choices"),
+                          ({"choices": ["a"], "answer": "A"}, "choices"), ({"choices": ["a", "b"]}, "answer"),
+                          ({"choices": ["a", "b"], "answer": "c"}, "answer"),
+                          ({"options": {"A": "x", "C": "y"}, "answer": "A"}, "options")]:
+        with pytest.raises(InputError) as exc:
+            mcq_fields(case(**fields))
+        assert f"field '{field}'" in str(exc.value) and "file data.csv" in str(exc.value) and "row 7" in str(exc.value)
+
+
+def test_two_targets_share_families(tmp_path):
+    spec = _spec(tmp_path)
+    spec["models"]["target"] = ["mock:t", "mock:u"]
+    spec["backends"]["mock:u"] = {"rules": copy.deepcopy(TARGET_RULES)}
+    s, p = parse_spec_dict(spec)
+    runner = Runner(cache=None, config=RunnerConfig(progress=False), backend_options=s.backends)
+    runner.add_backend(VecEmbedder())
+    rd = run_spec(s, tmp_path / "run", params=p, progress=False, runner=runner)
+    t1 = _t(rd, "care_table1")
+    assert t1["model"].tolist() == ["mock:t", "mock:u", "Average"]
+    assert t1.loc[2, "delta"] == pytest.approx(0.25)
+    res = _t(rd, "results")
+    overall = res[(res["metric"] == "delta_acc") & (res["specialty"] == "all")]
+    assert len(overall) == 2 and set(overall["family"]) == {"delta_acc|overall"}
+    direction = _t(rd, "care_direction")
+    assert set(direction["family"]) == {"bias_direction|mock:t", "bias_direction|mock:u"}
+    j = _t(rd, "judgments")
+    assert set(j.loc[j["judge"] == "cot_phase1", "target_model"]) == {"mock:t", "mock:u"}
