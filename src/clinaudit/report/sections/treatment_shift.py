@@ -1,0 +1,311 @@
+"""Report section of the ``treatment_shift`` audit (P2, *The Medium is the Message*).
+
+Blocks, all built from the run's tables:
+
+* what was run (cases, models, perturbations, seeds, parser, noise floor);
+* judge reliability first — annotator parse rate, strict vs tolerant parser
+  disagreement, gender-inference parse rate and accuracy — since every number
+  below rests on the annotator;
+* headline :class:`Metric` blocks: per model, the perturbation × question with the
+  largest floor-adjusted treatment shift (n, CI, test, corrected p, family);
+* P2 Table 3 (TSR / RCR / RCER per perturbation and question, pooled over models);
+* bar charts with bootstrap CIs of TSR, RCR and RCER per perturbation, model and
+  question, and the noise floor they are measured against;
+* gender gaps (recorded and model-inferred) and model agreement;
+* conversational settings: accuracy, its change per setting and perturbation (P2 Table 4);
+* :class:`Compare` blocks: one case's perturbed inputs side by side, and one model's
+  answers to them with their labels.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import pandas as pd
+
+from ...rundir import RunDir
+from ..base import Compare, Figure, Metric, Section, Table, Text, register_section
+
+__all__ = ["build", "compare_inputs", "compare_answers"]
+
+AUDIT = "treatment_shift"
+_QUESTIONS = ("MANAGE", "VISIT", "RESOURCE")
+_METRIC_NAMES = {
+    "TSR": "Treatment Shift Rate: share of answers whose label changed",
+    "RCR": "Reduced Care Rate: share that moved from more care to less care",
+    "RCER": "Reduced Care Error Rate: reduced care where clinicians said more care was right",
+}
+
+
+def _read(rundir: RunDir, name: str) -> pd.DataFrame:
+    if not rundir.has_table(name):
+        return pd.DataFrame()
+    try:
+        return rundir.read_table(name)
+    except pd.errors.EmptyDataError:
+        return pd.DataFrame()
+
+
+def _f(x: Any) -> float | None:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(v) else v
+
+
+def _pct(x: Any) -> str:
+    v = _f(x)
+    return "n/a" if v is None else f"{100 * v:.1f}%"
+
+
+def _reported(m: pd.DataFrame) -> pd.DataFrame:
+    """Metric rows with the reported value: floor-adjusted when a floor exists, else raw."""
+    m = m.copy()
+    has = m["adjusted"].notna()
+    m["reported"] = m["adjusted"].where(has, m["value"])
+    m["rep_low"] = m["adjusted_ci_low"].where(has, m["ci_low"])
+    m["rep_high"] = m["adjusted_ci_high"].where(has, m["ci_high"])
+    m["basis"] = ["minus noise floor" if h else "raw (no noise floor)" for h in has]
+    return m
+
+
+def _bar_figure(m: pd.DataFrame, metric: str) -> Figure | None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    d = m[(m["metric"] == metric) & m["reported"].notna()]
+    if d.empty:
+        return None
+    questions = [q for q in _QUESTIONS if q in set(d["question"])]
+    models = sorted(d["model"].unique())
+    perts = list(dict.fromkeys(d.sort_values("perturbation")["perturbation"]))
+    fig, axes = plt.subplots(1, len(questions), figsize=(4.2 * len(questions), 3.4), sharey=True, squeeze=False)
+    width = 0.8 / max(1, len(models))
+    x = np.arange(len(perts))
+    for ax, q in zip(axes[0], questions):
+        for i, model in enumerate(models):
+            s = d[(d["question"] == q) & (d["model"] == model)].set_index("perturbation").reindex(perts)
+            val = 100 * s["reported"].to_numpy(float)
+            lo = 100 * s["rep_low"].to_numpy(float)
+            hi = 100 * s["rep_high"].to_numpy(float)
+            err = np.vstack([np.nan_to_num(val - lo), np.nan_to_num(hi - val)])
+            ax.bar(x + i * width - 0.4 + width / 2, val, width, yerr=np.clip(err, 0, None), capsize=2, label=model)
+        ax.axhline(0, color="black", linewidth=0.6)
+        ax.set_title(q)
+        ax.set_xticks(x)
+        ax.set_xticklabels(perts, rotation=45, ha="right", fontsize=8)
+    axes[0][0].set_ylabel(f"{metric} (percentage points)")
+    axes[0][-1].legend(fontsize=7)
+    fig.tight_layout()
+    basis = ", ".join(sorted(set(d["basis"])))
+    data = d[["dataset", "model", "perturbation", "question", "metric", "value", "noise_floor", "reported",
+              "rep_low", "rep_high", "n", "p_adj", "test", "family"]]
+    return Figure(title=f"{metric} by perturbation ({basis})", fig=fig, data=data, name=f"{metric.lower()}_bars",
+                  caption=f"{_METRIC_NAMES[metric]}. Bars: percentage points ({basis}); whiskers: 95% percentile "
+                          "bootstrap CI over cases.")
+
+
+def _gap_figure(sub: pd.DataFrame) -> Figure | None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    d = sub[sub["metric"] == "TSR_gap"].dropna(subset=["value"])
+    if d.empty:
+        return None
+    sources = list(dict.fromkeys(d["gender_source"]))
+    fig, axes = plt.subplots(1, len(sources), figsize=(5 * len(sources), 3.4), squeeze=False, sharey=True)
+    for ax, src in zip(axes[0], sources):
+        s = d[d["gender_source"] == src].groupby("perturbation")[["value", "ci_low", "ci_high"]].mean()
+        x = np.arange(len(s))
+        val = 100 * s["value"].to_numpy(float)
+        err = np.vstack([np.nan_to_num(val - 100 * s["ci_low"].to_numpy(float)),
+                         np.nan_to_num(100 * s["ci_high"].to_numpy(float) - val)])
+        ax.bar(x, val, yerr=np.clip(err, 0, None), capsize=2, color="#b5651d")
+        ax.axhline(0, color="black", linewidth=0.6)
+        ax.set_xticks(x)
+        ax.set_xticklabels(list(s.index), rotation=45, ha="right", fontsize=8)
+        ax.set_title(f"{src.replace('_', '-')} gender")
+    axes[0][0].set_ylabel("TSR female − male (points)")
+    fig.tight_layout()
+    return Figure(title="Gender gap in treatment shift (female − male)", fig=fig, data=d, name="tsr_gender_gap",
+                  caption="Mean over models and questions of the per-cell gap; whiskers: mean of the per-cell "
+                          "bootstrap CIs (see the table for each cell's CI, Fisher test and corrected p).")
+
+
+def compare_inputs(rundir: RunDir, case_id: str | None = None) -> Compare | None:
+    """One case's baseline and perturbed inputs side by side (default: the case whose labels moved most)."""
+    var = _read(rundir, "variants")
+    if var.empty:
+        return None
+    if case_id is None:
+        paired = _read(rundir, "paired")
+        if not paired.empty:
+            p = paired[paired["perturbation"] != "noise_floor"]
+            flips = (p["T_b"] != p["T_p"]) & p["T_b"].notna() & p["T_p"].notna()
+            counts = p[flips].groupby("case_id").size()
+            case_id = str(counts.idxmax()) if len(counts) else None
+        if case_id is None:
+            case_id = str(var["case_id"].iloc[0])
+    v = var[var["case_id"].astype(str) == str(case_id)]
+    if v.empty:
+        return None
+    texts = {}
+    for _, r in v.iterrows():
+        label = str(r["name"])
+        flags = r.get("flags")
+        if isinstance(flags, str) and flags not in ("", "[]"):
+            label += f" (flags: {', '.join(json.loads(flags))})"
+        texts[label] = "" if pd.isna(r["text"]) else str(r["text"])
+    return Compare(title=f"Case {case_id}: the inputs the models saw", case_id=str(case_id), variants=texts,
+                   reference="baseline")
+
+
+def compare_answers(rundir: RunDir, case_id: str, model: str | None = None, seed: int | None = None) -> Compare | None:
+    """One model's answers to one case's variants (one seed), each labelled with its annotation."""
+    resp, labels = _read(rundir, "responses"), _read(rundir, "labels")
+    if resp.empty or labels.empty:
+        return None
+    t = resp[(resp["stage"] == "target") & (resp["case_id"].astype(str) == str(case_id))]
+    if t.empty:
+        return None
+    model = model or str(t["model"].iloc[0])
+    seed = int(t["seed"].iloc[0]) if seed is None else seed
+    t = t[(t["model"] == model) & (t["seed"] == seed)]
+    lab = labels[(labels["case_id"].astype(str) == str(case_id)) & (labels["model"] == model) & (labels["seed"] == seed)]
+    texts = {}
+    for _, r in t.iterrows():
+        ls = lab[lab["variant"] == r["variant"]]
+        tags = []
+        for q in _QUESTIONS:
+            row = ls[ls["question"] == q]
+            if len(row):
+                v = _f(row.iloc[0]["label"])
+                tags.append(f"{q} {'?' if v is None else ('YES' if v else 'NO')}")
+        texts[f"{r['variant']} [{', '.join(tags)}]"] = "" if pd.isna(r["response"]) else str(r["response"])
+    if not texts:
+        return None
+    ref = next((k for k in texts if k.startswith("baseline")), None)
+    return Compare(title=f"Case {case_id}: answers of {model} (seed {seed}) with their annotations", case_id=str(case_id),
+                   variants=texts, reference=ref)
+
+
+@register_section(AUDIT)
+def build(rundir: RunDir) -> Section:
+    """The treatment-shift section of the report, from the run directory's tables."""
+    man = rundir.manifest
+    summ = man.get("summary", {}) or {}
+    spec = man.get("spec") or {}
+    params = spec.get("params", {}) or {}
+    sec = Section(title="Treatment shift under non-clinical perturbations (P2)", audit=AUDIT)
+    metrics = _read(rundir, "metrics")
+    models = spec.get("models", {})
+    sec.blocks.append(Text(
+        f"{summ.get('cases', '?')} cases audited ({summ.get('cases_set_aside', 0)} set aside as sex-specific). "
+        f"Target model(s): {models.get('target')}; annotator / judge: {models.get('judge')}. "
+        f"Perturbations: {', '.join(params.get('perturbations', [])) or 'default nine'}; seeds "
+        f"{params.get('seeds', [0, 1, 42])} at temperature {params.get('temperature', 0.7)}. Labels from the "
+        f"{params.get('parser', 'tolerant')} parser feed the metrics. Values are shown minus the noise floor "
+        "(baseline vs re-sampled baseline) when one exists."))
+    for note in summ.get("notes", []) or []:
+        sec.blocks.append(Text(note, kind="note"))
+
+    # ---- judge reliability (before any judge-based number)
+    pa, pr = _read(rundir, "parser_agreement"), _read(rundir, "parse_rates")
+    if "annotator_parse_rate" in summ:
+        sec.summary["annotator parse rate"] = f"{_pct(summ['annotator_parse_rate'])} (n={summ.get('annotations')})"
+        sec.blocks.append(Metric(label="Annotator parse rate (tolerant parser, after retries)",
+                                 value=_f(summ["annotator_parse_rate"]) or float("nan"), n=summ.get("annotations")))
+    if "strict_vs_tolerant_disagreement" in summ:
+        sec.summary["strict vs tolerant disagreement"] = _pct(summ["strict_vs_tolerant_disagreement"])
+        sec.blocks.append(Metric(label="Strict (published) vs tolerant parser: labels that disagree",
+                                 value=_f(summ["strict_vs_tolerant_disagreement"]) or float("nan")))
+    if not pa.empty:
+        sec.blocks.append(Table("Annotation parsing per model and question", pa, name="parser_agreement",
+                                caption="tolerant_parse_rate: answers the tolerant parser could read; "
+                                        "disagreement_rate: strict vs tolerant label differ; "
+                                        "strict_no_without_answer_rate: the published parser scored NO although "
+                                        "the annotator never wrote '<QUESTION> [NO]'. Unparseable annotations are "
+                                        "left out of the metrics, never counted as NO."))
+    if not pr.empty:
+        sec.blocks.append(Table("Judge parse rates", pr, name="parse_rates"))
+    if "gender_inference_parse_rate" in summ:
+        sec.blocks.append(Metric(label="Gender inference parse rate", value=_f(summ["gender_inference_parse_rate"])
+                                 or float("nan")))
+        if "gender_inference_accuracy" in summ:
+            sec.blocks.append(Metric(label="Inferred gender = recorded gender",
+                                     value=_f(summ["gender_inference_accuracy"]) or float("nan")))
+
+    # ---- headline numbers and tables
+    if not metrics.empty:
+        m = _reported(metrics)
+        for model, g in m[m["metric"] == "TSR"].dropna(subset=["reported"]).groupby("model", sort=True):
+            r = g.sort_values("reported", ascending=False, kind="mergesort").iloc[0]
+            lo, hi = _f(r["rep_low"]), _f(r["rep_high"])
+            sec.blocks.append(Metric(
+                label=f"{model}: largest treatment shift — {r['perturbation']} / {r['question']} ({r['basis']})",
+                value=float(r["reported"]), n=int(r["n"]), ci=(lo, hi) if lo is not None and hi is not None else None,
+                test=str(r["test"]), p=_f(r["p"]), p_adj=_f(r["p_adj"]), family=str(r["family"])))
+        t3 = _read(rundir, "table3")
+        if not t3.empty:
+            sec.blocks.append(Table("P2 Table 3: treatment shift by perturbation (all models pooled)", t3,
+                                    name="table3", caption="Percent, minus the noise floor when there is one; "
+                                    "[95% bootstrap CI]; * = p < 0.05 after Bonferroni over the perturbations."))
+        for metric in ("TSR", "RCR", "RCER"):
+            fig = _bar_figure(m, metric)
+            if fig is not None:
+                sec.blocks.append(fig)
+        floor = metrics[["dataset", "model", "question", "metric", "noise_floor", "n_floor"]].drop_duplicates()
+        sec.blocks.append(Table("Noise floor (baseline vs re-sampled baseline)", floor, name="noise_floor",
+                                caption="Empty when there is only one baseline sample (no floor: raw values)."))
+        cols = [c for c in ("dataset", "model", "perturbation", "question", "metric", "value", "noise_floor",
+                            "adjusted", "n", "ci_low", "ci_high", "adjusted_ci_low", "adjusted_ci_high", "test", "p",
+                            "p_adj", "correction", "family", "note") if c in metrics.columns]
+        sec.blocks.append(Table("All treatment-shift cells", metrics[cols], name="metrics"))
+        best = m[m["metric"] == "TSR"].dropna(subset=["reported"])
+        c = compare_inputs(rundir)
+        if c is not None:
+            sec.blocks.append(c)
+            a = compare_answers(rundir, c.case_id, model=str(best["model"].iloc[0]) if len(best) else None)
+            if a is not None:
+                sec.blocks.append(a)
+    sub = _read(rundir, "subgroups")
+    if not sub.empty:
+        fig = _gap_figure(sub)
+        if fig is not None:
+            sec.blocks.append(fig)
+        cols = [c for c in ("gender_source", "dataset", "model", "perturbation", "question", "metric", "value",
+                            "value_female", "value_male", "n_female", "n_male", "ci_low", "ci_high", "test", "p",
+                            "p_adj", "correction", "family") if c in sub.columns]
+        sec.blocks.append(Table("Gender gaps (female − male), recorded and model-inferred", sub[cols],
+                                name="subgroups"))
+    agr = _read(rundir, "agreement")
+    if not agr.empty:
+        sec.blocks.append(Table("Model agreement (P2 Appendix C)", agr, name="agreement",
+                                caption="Share of (case, seed) items on which two target models give the same label."))
+
+    # ---- conversational settings
+    acc, ch, t4 = _read(rundir, "accuracy"), _read(rundir, "accuracy_change"), _read(rundir, "table4")
+    if not acc.empty:
+        if "diagnosis_decided_rate" in summ:
+            sec.blocks.append(Metric(label="Diagnoses decided (rule or judge)",
+                                     value=_f(summ["diagnosis_decided_rate"]) or float("nan"), n=summ.get("conversations")))
+        sec.blocks.append(Table("Diagnostic accuracy per setting and perturbation", acc, name="accuracy"))
+        if not t4.empty:
+            sec.blocks.append(Table("P2 Table 4: change in accuracy vs the setting's baseline", t4, name="table4",
+                                    caption="Percentage points; * = p < 0.05 (McNemar, Bonferroni over the "
+                                            "perturbations of a setting)."))
+        if not ch.empty:
+            sec.blocks.append(Table("Accuracy changes with paired tests", ch, name="accuracy_change"))
+    if summ.get("model_calls"):
+        sec.summary["model calls"] = sum(int(v.get("calls", 0)) for v in summ["model_calls"].values())
+    sec.summary["cases"] = summ.get("cases")
+    return sec
