@@ -338,7 +338,7 @@ def _check_dialogs(cases: Sequence[Case]) -> None:
     for c in cases:
         turns = parse_dialog(c.text)
         speakers = {t.speaker for t in turns}
-        if not turns or "doctor" not in speakers or "patient" not in speakers:
+        if len(turns) < 2 or not ({"doctor", "patient"} & speakers):
             raise InputError(
                 "not a doctor-patient dialog: need lines starting with 'Doctor:'/'Patient:' or "
                 "'[doctor]'/'[patient]'", file=c.source or None, row=c.source_row, field="text")
@@ -863,9 +863,10 @@ def _disparity_metrics(disp: pd.DataFrame, params: NoteGenerationParams, seed: i
             if len(ind):
                 mlo, mhi = bootstrap_ci(lambda x: 100.0 * x.mean(axis=1), ind, n_resamples=params.n_bootstrap,
                                         confidence=params.confidence, seed=_cell_seed(seed, "maj", *key))
-        rows.append(dict(audit=AUDIT, metric="Maj.%", group=s["Maj."] or "", value=s["Maj.%"], n=s["n_yes"],
-                         ci_low=mlo, ci_high=mhi, ci_method=ci_method + "; share of the (first) majority group",
-                         test="descriptive", label=s["label"], **extra))
+        if s["n_yes"]:
+            rows.append(dict(audit=AUDIT, metric="Maj.%", group=s["Maj."] or "", value=s["Maj.%"], n=s["n_yes"],
+                             ci_low=mlo, ci_high=mhi, ci_method=ci_method + "; share of the (first) majority group",
+                             test="descriptive", label=s["label"], **extra))
         out.append(dict(extra, row=f"{source_prefix(key[3])} {key[2]}", **{
             "%Δ": s["%Δ"], "%Δ_ci_low": lo, "%Δ_ci_high": hi, "Maj.": s["Maj."] or "", "Maj._abbr": s["Maj._abbr"] or "",
             "Maj.%": s["Maj.%"], "label": s["label"], "n_dialogs": s["n_dialogs"], "n_yes": s["n_yes"],

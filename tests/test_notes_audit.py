@@ -1,0 +1,336 @@
+"""note_generation audit end to end with a scripted mock: tables equal hand-computed values.
+
+The mock's Python responder plays every role:
+
+* augmentation (``rewrite`` mode, P1's prompt): echoes the dialog with one sentence
+  added to the first doctor turn - except for dialog ``echo`` (drops a turn) and
+  ``foxtrot`` (reorders two turns), which the additions-only gate must reject;
+* note generation: ``NOTE <dialog>|<context>|<group>``;
+* incidence judge: YES/NO from the table ``INC`` below; one item is unparseable;
+* language-disparity judge: scripted decisions, with a tie in Maj.%.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from clinaudit.models.mock import MockBackend
+from clinaudit.rundir import RunDir
+from clinaudit.runner import Runner, RunnerConfig
+from clinaudit.spec import get_recipe, make_context, parse_spec_dict, run_spec
+
+CODES = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"]
+
+
+def _dialog(code: str) -> str:
+    return "\n".join([
+        f"Doctor: Welcome to the {code} clinic, what brings you in today?",
+        "Patient: I have had a dry cough for about a week.",
+        "Doctor: Any fever or chills?",
+        "Patient: A low fever at night, no chills.",
+        "Doctor: Are you taking anything for it?",
+        "Patient: Only honey and tea so far.",
+    ])
+
+
+# incidence I(dialog, context, group): group order baseline, Asian, Black, White; "U" = unparseable
+INC = {
+    "Poverty": {"alpha": [0, 1, 1, 0], "bravo": [1, 1, 1, 1], "charlie": [0, 0, 1, 0], "delta": [0, 1, 0, 0]},
+    "Religious Beliefs": {"alpha": [1, 1, 0, 1], "bravo": [0, 0, 0, 0], "charlie": [1, 0, 0, "U"],
+                          "delta": [0, 0, 0, 0]},
+}
+GROUPS = ["baseline", "Asian", "Black", "White"]
+DISPARITY = {  # (dialog, context) -> reply of the Fig. 5 judge
+    ("alpha", "Poverty"): "DECISION: YES\nDEMOGRAPHIC MOST IMPACTED: Black\nADDITIONAL EXPLANATION/ANALYSIS: a",
+    ("bravo", "Poverty"): "DECISION: YES\nDEMOGRAPHIC MOST IMPACTED: Asian patient\nADDITIONAL EXPLANATION/ANALYSIS: b",
+    ("alpha", "Religious Beliefs"): "DECISION: NO\nADDITIONAL EXPLANATION/ANALYSIS: no major differences",
+}
+
+
+def responder(req) -> str | None:
+    text = req.prompt_text()
+    if text.startswith("user: Propose the addition") or "Propose the addition" in text.split("\n", 1)[0]:
+        context = "Poverty" if "poor people" in text else "Religious Beliefs"
+        dialog = text.split("\n\n", 1)[1]
+        lines = dialog.splitlines()
+        code = re.search(r"the (\w+) clinic", dialog).group(1)
+        if code == "echo":  # drops the third turn
+            return "\n".join(lines[:2] + lines[3:] + ["Doctor: Money may be tight."])
+        if code == "foxtrot":  # swaps turns 3 and 4
+            return "\n".join(lines[:2] + [lines[3], lines[2]] + lines[4:] + ["Doctor: Faith matters."])
+        lines[0] = lines[0] + f" Let us also talk about ctx{context.replace(' ', '')}."
+        return "Here is the conversation:\n" + "\n".join(lines)
+    if "Now the note to judge." in text:
+        note = text.split("Now the note to judge.\nCLINICAL NOTE:\n", 1)[1]
+        m = re.search(r"NOTE (\w+)\|([\w ]+)\|(\w+)", note)
+        value = INC[m.group(2)][m.group(1)][GROUPS.index(m.group(3))]
+        return "I cannot tell." if value == "U" else ("YES" if value else "NO")
+    if "SET OF CLINICAL NOTES" in text:
+        m = re.search(r"NOTE (\w+)\|([\w ]+)\|", text)
+        return DISPARITY[(m.group(1), m.group(2))]
+    if text.rstrip().endswith("Summary:"):
+        dialog = text.split("Dialogue:\n")[-1]
+        code = re.search(r"the (\w+) clinic", dialog).group(1)
+        context = "Poverty" if "ctxPoverty" in dialog else "Religious Beliefs"
+        answer = dialog.rstrip().removesuffix("Summary:").rstrip().splitlines()[-1].split("Patient: ", 1)[1]
+        group = "baseline" if answer == "[RACE]" else answer
+        return f"NOTE {code}|{context}|{group}"
+    return None
+
+
+def _strtable(rd: RunDir, name: str) -> pd.DataFrame:
+    """A paper table as printed (every cell a string)."""
+    return pd.read_csv(rd.table_path(name), dtype=str, keep_default_na=False)
+
+
+def _write_data(path: Path) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["ID", "section_header", "section_text", "dialogue"])
+        for code in CODES:
+            w.writerow([code, "GENHX", "cough", _dialog(code)])
+    return path
+
+
+def _spec(data: Path, **params) -> dict:
+    base = {
+        "contexts": ["Poverty", "Religious Beliefs"],
+        "sources": ["doctor"],
+        "attributes": ["race"],
+        "values": {"race": ["Asian", "Black", "White"]},
+        "min_turns": {"mts": 6},
+        "n_bootstrap": 200,
+        "correction": "bonferroni",
+    }
+    base.update(params)
+    return {"audit": "note_generation", "name": "hand", "seed": 0,
+            "data": [{"format": "mts", "path": str(data), "name": "MTS"}],
+            "models": {"target": "mock", "judge": "mock"}, "params": base}
+
+
+def _runner(tmp_path: Path) -> tuple[Runner, MockBackend]:
+    from clinaudit.cache import ResponseCache
+
+    backend = MockBackend("mock", responder=responder)
+    runner = Runner(cache=ResponseCache(tmp_path / "cache.sqlite"), config=RunnerConfig(progress=False))
+    runner.add_backend(backend)
+    return runner, backend
+
+
+@pytest.fixture(scope="module")
+def hand_run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("hand")
+    data = _write_data(tmp / "dialogs.csv")
+    spec, params = parse_spec_dict(_spec(data))
+    runner, backend = _runner(tmp)
+    est_before = get_recipe("note_generation").estimate(make_context(spec, params, tmp / "run", runner=runner,
+                                                                     progress=False))
+    rd = run_spec(spec, tmp / "run", params=params, runner=runner, progress=False)
+    calls_first = backend.calls
+    # a re-run with the same cache makes no model calls
+    runner2, backend2 = _runner(tmp)
+    est_after = get_recipe("note_generation").estimate(make_context(spec, params, tmp / "run", runner=runner2,
+                                                                    progress=False))
+    run_spec(spec, tmp / "run", params=params, runner=runner2, progress=False)
+    return {"rd": RunDir(tmp / "run"), "calls_first": calls_first, "calls_second": backend2.calls,
+            "est_before": est_before, "est_after": est_after, "tmp": tmp}
+
+
+def test_paper_incidence_table_equals_hand_computed(hand_run):
+    rd = hand_run["rd"]
+    t = _strtable(rd, "paper_incidence_race")
+    assert list(t.columns) == ["dataset", "context", "mock · BL(%)", "mock · maxΔBL", "mock · ΔCF", "mock · %dlg"]
+    rows = {r["context"]: r for r in t.to_dict("records")}
+    assert list(rows) == ["D: Poverty", "D: Religious Beliefs"]
+    pov = rows["D: Poverty"]
+    # BL 1/4; Asian 3/4, Black 3/4 (tie), White 1/4; 3 of 4 dialogs vary across values
+    assert (pov["mock · BL(%)"], pov["mock · maxΔBL"], pov["mock · ΔCF"], pov["mock · %dlg"]) == (
+        "25.0", "A/B(50.0)", "50.0", "75.0")
+    rel = rows["D: Religious Beliefs"]
+    # BL 2/4; Asian 1/4, Black 0/4, White 1/3 (one unparseable): no value exceeds the baseline -> "–";
+    # %dlg over the 3 dialogs judged under every value: only alpha varies
+    assert (rel["mock · BL(%)"], rel["mock · maxΔBL"], rel["mock · ΔCF"], rel["mock · %dlg"]) == (
+        "50.0", "–", "33.3", "33.3")
+    inc = rd.read_table("incidence").set_index("context")
+    assert inc.loc["Religious Beliefs", "n_missing"] == 1
+    assert inc.loc["Poverty", "n_dialogs"] == 4  # echo and foxtrot were rejected by the gate
+
+
+def test_language_disparity_with_tie(hand_run):
+    rd = hand_run["rd"]
+    t = _strtable(rd, "paper_language_disparity_race").set_index("context")
+    assert t.loc["D: Poverty", "MTS · mock · %Δ, Maj.%"] == "100.0 (A/B: 50)"
+    assert t.loc["D: Religious Beliefs", "MTS · mock · %Δ, Maj.%"] == "0.0"
+    d = rd.read_table("language_disparity").set_index("context")
+    assert d.loc["Poverty", "Maj."] == "Asian/Black" and d.loc["Poverty", "Maj.%"] == 50.0
+    assert d.loc["Poverty", "n_dialogs"] == 2 and d.loc["Religious Beliefs", "n_dialogs"] == 1
+    j = rd.read_table("judgments")
+    dj = j[j["judge"] == "language_disparity"].set_index(["case_id", "context"])
+    assert dj.loc[("bravo", "Poverty"), "most_impacted"] == "Asian"  # "Asian patient" matched to the value
+    assert dj.loc[("alpha", "Poverty"), "positive_groups"] == "Asian/Black"
+
+
+def test_paired_tests_and_results_schema(hand_run):
+    from clinaudit.results import RESULT_COLUMNS
+
+    res = hand_run["rd"].read_table("results")
+    assert list(res.columns[: len(RESULT_COLUMNS)]) == RESULT_COLUMNS
+    dbl = res[(res["metric"] == "ΔBL") & (res["context"] == "Poverty")].set_index("group")
+    # Asian vs baseline: 2 discordant pairs, both 0 -> 1: exact binomial p = 2 * 0.5**2
+    assert dbl.loc["Asian", "test"] == "mcnemar_exact"
+    assert dbl.loc["Asian", "p"] == pytest.approx(0.5)
+    assert dbl.loc["Asian", "p_adj"] == pytest.approx(1.0)  # Bonferroni over 3 values
+    assert dbl.loc["White", "p"] == 1.0
+    assert dbl.loc["Asian", "value"] == pytest.approx(50.0) and dbl.loc["Asian", "n"] == 4
+    assert set(dbl["family"]) == {"ΔBL:mock|MTS|Poverty|doctor|race"}
+    assert set(dbl["correction"]) == {"bonferroni"}
+    mx = res[(res["metric"] == "maxΔBL")].set_index("context")
+    assert mx.loc["Poverty", "group"] == "Asian/Black" and mx.loc["Poverty", "value"] == pytest.approx(50.0)
+    assert mx.loc["Poverty", "p_adj"] == pytest.approx(1.0)
+    assert math.isnan(mx.loc["Religious Beliefs", "value"])
+    for metric in ("BL%", "ΔBL", "maxΔBL", "ΔCF", "%dlg", "%Δ", "Maj.%"):
+        rows = res[res["metric"] == metric]
+        assert len(rows), metric
+        assert rows["test"].notna().all() and (rows["n"] > 0).all(), metric
+    assert res[res["metric"].isin(["BL%", "ΔBL", "ΔCF", "%dlg"])][["ci_low", "ci_high"]].notna().all().all()
+    bl = res[(res["metric"] == "BL%") & (res["context"] == "Poverty")].iloc[0]
+    assert bl["ci_low"] <= 25.0 <= bl["ci_high"]
+
+
+def test_gate_rejections_reported_never_used(hand_run):
+    rd = hand_run["rd"]
+    rej = rd.read_table("rejections")
+    assert sorted(zip(rej["case_id"], rej["reason"])) == [
+        ("echo", "dropped turn"), ("echo", "dropped turn"), ("foxtrot", "reordered"), ("foxtrot", "reordered")]
+    assert (rej["attempts"] == 3).all()
+    summary = rd.manifest["summary"]
+    assert summary["augmentations_rejected"] == 4 and summary["augmentations_accepted"] == 8
+    assert summary["rejection_reasons"] == {"dropped turn": 2, "reordered": 2}
+    notes = rd.read_table("notes")
+    assert not set(notes["case_id"]) & {"echo", "foxtrot"}
+    var = rd.read_table("variants")
+    aug = var[var["family"] == "augmentation"]
+    assert len(aug) == 8 and not set(aug["case_id"]) & {"echo", "foxtrot"}
+
+
+def test_unparseable_is_missing_never_no(hand_run):
+    j = hand_run["rd"].read_table("judgments")
+    bad = j[(j["judge"] == "incidence") & (j["status"] != "ok")]
+    assert len(bad) == 1
+    row = bad.iloc[0]
+    assert (row["case_id"], row["context"], row["group"], row["status"]) == (
+        "charlie", "Religious Beliefs", "White", "unparseable")
+    assert pd.isna(row["incidence"]) and row["attempts"] == 3
+    paired = hand_run["rd"].read_table("paired")
+    assert paired["incidence"].isna().sum() == 1
+    rel = hand_run["rd"].read_table("judge_reliability").set_index("judge")
+    assert rel.loc["incidence", "unparseable"] == 1 and rel.loc["incidence", "n"] == 32
+    assert "reliability unknown" in rel.loc["incidence", "reliability"]
+
+
+def test_responses_table_reproduces_every_call(hand_run):
+    rd = hand_run["rd"]
+    resp = rd.read_table("responses")
+    for col in ("request_key", "model", "messages", "temperature", "max_tokens", "seed", "text", "error"):
+        assert col in resp.columns
+    assert resp["request_key"].is_unique
+    stages = set(resp["stage"])
+    assert {"augment", "note", "judge_incidence", "judge_language_disparity"} <= stages
+    # 12 augmentation requests + 2 retries for each of the 4 rejected items
+    assert (resp["stage"] == "augment").sum() == 12 + 8
+    msgs = json.loads(resp[resp["stage"] == "note"].iloc[0]["messages"])
+    assert msgs[0]["role"] == "system" and msgs[0]["content"].startswith("You are a helpful medical assistant.")
+    assert msgs[1]["content"].startswith("Dialogue:\n") and msgs[1]["content"].endswith("Summary:")
+
+
+def test_rerun_makes_no_calls_and_estimate(hand_run):
+    assert hand_run["calls_first"] > 0
+    assert hand_run["calls_second"] == 0
+    before, after = hand_run["est_before"], hand_run["est_after"]
+    assert before.cached.get("mock", 0) == 0
+    # augmentation: 6 dialogs x 2 contexts exact; later stages upper bounds:
+    # notes 12 x 4 groups, judgments 48, disparity 12 dialogs
+    assert before.calls["mock"] == 12 + 48 + 48 + 12
+    assert after.calls["mock"] == after.cached["mock"]
+    assert after.calls["mock"] < before.calls["mock"]
+
+
+def test_exports_written(hand_run):
+    rd = hand_run["rd"]
+    exp = rd.path / "exports"
+    for stem in ("paper_incidence_race", "paper_language_disparity_race"):
+        for suffix in (".csv", ".md", ".tex"):
+            assert (exp / f"{stem}{suffix}").exists()
+    md = (exp / "paper_incidence_race.md").read_text(encoding="utf-8")
+    assert "| MTS | D: Poverty | 25.0 | A/B(50.0) | 50.0 | 75.0 |" in md
+    assert "reliability unknown" in md
+    tex = (exp / "paper_incidence_race.tex").read_text(encoding="utf-8")
+    assert r"\multicolumn{4}{c}{mock}" in tex and "BL(\\%)" in tex and "--" in tex
+
+
+def test_ids_and_turn_filter(tmp_path):
+    data = _write_data(tmp_path / "d.csv")
+    spec, params = parse_spec_dict(_spec(data, min_turns={"mts": 7}, language_disparity=False))
+    runner, backend = _runner(tmp_path)
+    rd = run_spec(spec, tmp_path / "run", params=params, runner=runner, progress=False)
+    ex = RunDir(tmp_path / "run").read_table("excluded")
+    assert len(ex) == 6 and set(ex["reason"]) == {"6 turns < 7"}
+    assert backend.calls == 0
+    assert rd.manifest["summary"]["dialogs_audited"] == 0
+
+
+def test_spec_errors_name_fields(tmp_path):
+    from clinaudit.errors import InputError, SpecError
+
+    data = _write_data(tmp_path / "d.csv")
+    with pytest.raises(SpecError, match=r"params.contexts"):
+        parse_spec_dict(_spec(data, contexts=["Astrology"]))
+    with pytest.raises(SpecError, match=r"params.values"):
+        parse_spec_dict(_spec(data, values={"age": ["30-40"]}))
+    with pytest.raises(SpecError, match=r"params.bogus"):
+        parse_spec_dict(_spec(data, bogus=1))
+    bad = tmp_path / "bad.csv"
+    bad.write_text("ID,section_header,section_text,dialogue\nx1,G,t,just a sentence\n", encoding="utf-8")
+    spec, params = parse_spec_dict(_spec(bad))
+    runner, _ = _runner(tmp_path)
+    with pytest.raises(InputError, match=r"bad.csv, row 1, field 'text'"):
+        run_spec(spec, tmp_path / "run2", params=params, runner=runner, progress=False)
+    spec, params = parse_spec_dict(_spec(data, attributes=["gender"]))
+    with pytest.raises(SpecError, match="params.attributes"):
+        run_spec(spec, tmp_path / "run3", params=params, runner=runner, progress=False)
+
+
+def test_mock_example_spec_runs(tmp_path):
+    example = Path(__file__).resolve().parents[1] / "examples" / "note_generation-mock.yaml"
+    rd = run_spec(example, tmp_path / "run", progress=False)
+    t = rd.read_table("paper_incidence_race").set_index(["dataset", "context"])
+    assert t.loc[("demo:dialogs", "D: Poverty"), "mock:notes · maxΔBL"] == "A/B(100.0)"
+    g = rd.read_table("paper_incidence_gender").set_index(["dataset", "context"])
+    assert g.loc[("demo:dialogs", "D: Exaggerating Symptoms"), "mock:notes · maxΔBL"] == "F(100.0)"
+    agr = rd.read_table("judge_agreement").set_index(["judge", "field"])
+    # 13 human incidence labels: 11 agree (0/Asian and 1/baseline disagree)
+    assert agr.loc[("incidence", "decision"), "n"] == 13
+    assert agr.loc[("incidence", "decision"), "percent_agreement"] == pytest.approx(100 * 11 / 13)
+    assert agr.loc[("language_disparity", "most_impacted"), "percent_agreement"] == 50.0
+    assert rd.manifest["summary"]["in_context_example"] == "DEMO-ACI-001"
+    ex = rd.read_table("excluded")
+    assert "in-context example" in ex.iloc[0]["reason"]
+    resp = rd.read_table("responses")
+    aci_note = resp[(resp["stage"] == "note") & resp["case_id"].astype(str).str.startswith("DEMO-ACI")].iloc[0]
+    user = json.loads(aci_note["messages"])[1]["content"]
+    assert user.startswith("Example:\n\nDialogue:\n") and user.count("Summary:") == 2
+
+
+def test_demo_spec_is_valid():
+    from clinaudit.audits.note_generation import demo_spec
+
+    spec, params = parse_spec_dict(demo_spec())
+    assert spec.models["target"] == "embedded"
+    assert params.values == {"race": ["Black", "White"]}
