@@ -112,6 +112,7 @@ class AssociationParams(BaseModel):
     templates: str = Field(description="templates file (HurtfulWords templates.txt or YAML)")
     attributes: str = Field(description="attributes file (attribute,category,subgroup CSV or YAML)")
     targets: str | None = Field(default=None, description="YAML {groups: {name: [words]}}; default male/female")
+    target_set: str | None = Field(default=None, description="a named set under 'sets:' of the targets file")
     method: Literal["auto", "masked", "causal"] = "auto"
     mask_mode: Literal["word", "token"] = "word"
     placeholders: dict[str, str] = Field(default_factory=dict, description="causal prior: category -> placeholder")
@@ -138,15 +139,20 @@ def _resolve(path: str | None, base_dir: Path | None) -> Path | None:
     return p
 
 
-def load_targets_file(path: str | Path | None) -> dict[str, tuple[str, ...]]:
-    """Target words per group: YAML ``{groups: {name: [words]}}`` (or ``{name: [words]}``).
+def load_targets_file(path: str | Path | None, target_set: str | None = None) -> dict[str, tuple[str, ...]]:
+    """Target words per group from a targets YAML (``docs/data-formats.md``), or the gender default.
 
-    ``None`` gives the default gender targets. Raises :class:`InputError`
-    naming the file and the group for a malformed file.
+    Schema: ``{groups: {name: [words...]}}`` (optionally ``version``, ``slot``
+    and ``sets: {set_name: {groups: {...}, description: ...}}``, one of which
+    ``target_set`` picks); a bare ``{name: [words...]}`` mapping also works.
+    ``None`` gives male (man, he, male, m) / female (woman, she, female, f).
+    Raises :class:`InputError` naming the file and the field.
     """
-    from ..perturb.templates import load_targets
+    from ..perturb.templates import DEMOGRAPHIC_SLOT, load_targets
 
     if path is None:
+        if target_set is not None:
+            raise InputError(f"target set {target_set!r} needs a targets file", field="target_set")
         return load_targets(None)
     p = Path(path)
     if not p.is_file():
@@ -157,20 +163,38 @@ def load_targets_file(path: str | Path | None) -> dict[str, tuple[str, ...]]:
         data = yaml.safe_load(p.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise InputError(f"invalid YAML: {exc}", file=str(p)) from None
-    if isinstance(data, dict) and "groups" in data:
+    if not isinstance(data, dict):
+        raise InputError("expected a mapping {groups: {name: [words]}}", file=str(p))
+    slot = data.get("slot", DEMOGRAPHIC_SLOT)
+    if slot != DEMOGRAPHIC_SLOT:
+        raise InputError(f"only the slot {DEMOGRAPHIC_SLOT} is supported, got {slot!r}", file=str(p), field="slot")
+    field = "groups"
+    if target_set is not None:
+        sets = data.get("sets")
+        if not isinstance(sets, dict) or target_set not in sets:
+            known = sorted(sets) if isinstance(sets, dict) else []
+            raise InputError(f"no target set {target_set!r} (sets: {', '.join(known) or 'none'})", file=str(p),
+                             field="sets")
+        entry = sets[target_set]
+        if not isinstance(entry, dict) or "groups" not in entry:
+            raise InputError("a target set needs 'groups'", file=str(p), field=f"sets.{target_set}")
+        groups, field = entry["groups"], f"sets.{target_set}.groups"
+    elif "groups" in data:
         groups = data["groups"]
-        if not isinstance(groups, dict):
-            raise InputError("'groups' must map each group name to a list of words", file=str(p), field="groups")
-        if len(groups) < 2:
-            raise InputError("at least two groups are needed", file=str(p), field="groups")
-        out: dict[str, tuple[str, ...]] = {}
-        for g, words in groups.items():
-            if not isinstance(words, list) or not words or not all(isinstance(w, (str, int)) and str(w).strip()
-                                                                   for w in words):
-                raise InputError("expected a non-empty list of target words", file=str(p), field=f"groups.{g}")
-            out[str(g)] = tuple(str(w).strip() for w in words)
-        return out
-    return load_targets(p)
+    else:
+        return load_targets(p)
+    if not isinstance(groups, dict):
+        raise InputError("must map each group name to a list of words", file=str(p), field=field)
+    if len(groups) < 2:
+        raise InputError("at least two groups are needed", file=str(p), field=field)
+    out: dict[str, tuple[str, ...]] = {}
+    for g, words in groups.items():
+        if not isinstance(words, list) or not words or not all(
+            isinstance(w, (str, int)) and str(w).strip() for w in words
+        ):
+            raise InputError("expected a non-empty list of target words", file=str(p), field=f"{field}.{g}")
+        out[str(g)] = tuple(" ".join(str(w).split()) for w in words)
+    return out
 
 
 def build_sentences(
@@ -422,7 +446,7 @@ def _summary_table(tests: pd.DataFrame, means: pd.DataFrame, scores: pd.DataFram
 
 def _inputs(ctx: AuditContext) -> tuple[AssociationParams, dict[str, tuple[str, ...]], list[Any], pd.DataFrame, list[Any]]:
     p: AssociationParams = ctx.params  # type: ignore[assignment]
-    targets = load_targets_file(_resolve(p.targets, ctx.base_dir))
+    targets = load_targets_file(_resolve(p.targets, ctx.base_dir), p.target_set)
     if p.groups is not None:
         unknown = [g for g in p.groups if g not in targets]
         if unknown or len(p.groups) < 2:
@@ -543,6 +567,7 @@ def demo_spec() -> dict[str, Any]:
             "templates": str(demo_path("association_templates.txt")),
             "attributes": str(demo_path("association_attributes.csv")),
             "targets": str(demo_path("association_targets.yaml")),
+            "placeholders": {"PAINMED": "a medication", "PSYCH": "a condition", "CARDIO": "a condition"},
             "batch_size": 64,
             "n_bootstrap": 200,
         },

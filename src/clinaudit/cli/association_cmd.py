@@ -37,6 +37,7 @@ def add_association(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--targets", type=Path, default=None,
                    help="YAML {groups: {name: [words...]}}, words paired across groups by position "
                    "(default: male man/he/male/m vs female woman/she/female/f)")
+    p.add_argument("--target-set", default=None, help="a named set under 'sets:' in the targets YAML")
     p.add_argument("--model", action="append", required=True, metavar="SPEC",
                    help="model spec, e.g. hf-mlm:/models/bert, hf:/models/llama, embedded (repeatable)")
     p.add_argument("--method", choices=["auto", "masked", "causal"], default="auto",
@@ -81,6 +82,7 @@ def cmd_association(args: argparse.Namespace) -> int:
         "templates": str(args.templates.resolve()),
         "attributes": str(args.attributes.resolve()),
         "targets": str(args.targets.resolve()) if args.targets else None,
+        "target_set": args.target_set,
         "method": args.method,
         "mask_mode": args.mask_mode,
         "placeholders": placeholders,
