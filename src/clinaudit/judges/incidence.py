@@ -113,7 +113,7 @@ def parse_yes_no(text: str, allowed: Sequence[str] = ("YES", "NO")) -> str:
     words = "|".join(re.escape(w) for w in allowed)
     lead = _LEAD.match(t)
     rest = t[lead.end():] if lead else t
-    m = re.match(rf"({words})\b", rest, re.I)
+    m = re.match(rf"({words})\b(?!\s*(?:or|/)\s*(?:{words})\b)", rest, re.I)
     if m:
         return m.group(1).upper()
     m = re.search(rf"\b(?:answer|decision)\s*[:\-=]\s*[*_`\"'\[\(]*\s*({words})\b", t, re.I)

@@ -1,0 +1,609 @@
+"""Classifier fairness audit (P4 §4.1–4.2, Tables 2 and 4; METHODS §4.5).
+
+Pipeline: a predictions table (one row per case × task: label, score or
+binary prediction, protected attributes, split) → per task a decision
+threshold with the best F1 on the validation split (when scores are given) →
+binary predictions on the test split → per task × attribute × group the
+parity (predicted-positive rate), recall and specificity, each group's gap to
+the group it differs from most (P4 Eq. 2), a 95% percentile CI from a
+label-stratified bootstrap of the test rows, a bootstrap p-value corrected with
+Benjamini–Hochberg across tasks (one family per metric × attribute) → counts of
+significant gaps and the share favouring each group (P4 Table 4).
+
+All metric and bootstrap code lives in :mod:`clinaudit.metrics.classifier`
+and :mod:`clinaudit.stats`; this module validates input, chooses thresholds,
+and shapes the outputs.
+
+The predictions may come from a file (``params.predictions`` or a data source
+with a ``path``) or from a probe trained on frozen encoder features of the
+spec's cases (``params.probe``, see :mod:`clinaudit.probes`).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ..errors import InputError, SpecError
+from ..spec import AuditContext, Estimate, register_audit
+
+__all__ = [
+    "ClassifierGapsParams",
+    "ProbeParams",
+    "DebiasParams",
+    "GapAudit",
+    "GAP_METRICS",
+    "METRIC_LABELS",
+    "read_predictions",
+    "choose_thresholds",
+    "audit_predictions",
+    "performance_rows",
+    "table4",
+    "run",
+    "estimate",
+    "demo_spec",
+]
+
+log = logging.getLogger("clinaudit.audits.classifier_gaps")
+
+#: Base metrics of the gaps, in P4 Table 4 order (recall first).
+GAP_METRICS: tuple[str, ...] = ("recall", "positive_rate", "specificity")
+#: Column names of the Table-4 summary per base metric.
+METRIC_LABELS: dict[str, str] = {"recall": "recall_gap", "positive_rate": "parity_gap",
+                                 "specificity": "specificity_gap"}
+
+
+# --------------------------------------------------------------------------- parameters
+
+
+class DebiasParams(BaseModel):
+    """Adversarial debiasing on the probe's features (see :mod:`clinaudit.debias`)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    attribute: str = Field(description="protected attribute (one of the probe's group fields)")
+    lambda_: float = Field(default=1.0, alias="lambda", ge=0, description="gradient-reversal strength")
+    hidden: int = Field(default=64, ge=1)
+    representation: int = Field(default=32, ge=1)
+    epochs: int = Field(default=300, ge=1)
+    lr: float = Field(default=1e-2, gt=0)
+    weight_decay: float = Field(default=1e-4, ge=0)
+    adversary_steps: int = Field(default=3, ge=1)
+
+
+class ProbeParams(BaseModel):
+    """Train probes on frozen encoder features of the spec's cases (``models.encoder``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    preset: Literal["craftmd"] | None = Field(
+        default=None, description="craftmd: one-vs-rest specialty tasks, sex and race read from the vignette")
+    top_k: int = Field(default=3, ge=1, description="craftmd: tasks for the k most frequent categories")
+    label_fields: list[str] = Field(default_factory=list, description="case fields holding 0/1 labels, one task each")
+    group_fields: list[str] = Field(default_factory=list, description="case fields holding protected attributes")
+    split_field: str | None = Field(default=None, description="case field with train/valid/test (else a seeded split)")
+    covariates: list[str] = Field(default_factory=list, description="numeric case fields appended (standardised)")
+    fractions: tuple[float, float, float] = (0.6, 0.2, 0.2)
+    sample: int | None = Field(default=None, ge=1, description="probe a seeded sample of this many cases")
+    window_words: int = Field(default=0, ge=0, description="words per window; 0 = one window per text")
+    window_stride: int | None = Field(default=None, ge=1, description="words between window starts (default: length)")
+    max_windows: int = Field(default=10, ge=1)
+    hidden_sizes: list[list[int]] = Field(default_factory=lambda: [[64], [128, 64]])
+    alphas: list[float] = Field(default_factory=lambda: [1e-4, 1e-2])
+    c_grid: list[float] = Field(default_factory=lambda: [0.5, 1.0, 2.0, 4.0, 8.0])
+    max_iter: int = Field(default=300, ge=1)
+    debias: DebiasParams | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> "ProbeParams":
+        if self.preset is None and not self.label_fields:
+            raise ValueError("give label_fields (0/1 case fields, one task each) or preset: craftmd")
+        if any(f < 0 for f in self.fractions) or not math.isclose(sum(self.fractions), 1.0, abs_tol=1e-6):
+            raise ValueError("fractions (train, valid, test) must be non-negative and sum to 1")
+        return self
+
+
+class ClassifierGapsParams(BaseModel):
+    """Parameters of the ``classifier_gaps`` recipe (paths relative to the spec file)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    predictions: str | None = Field(default=None, description="predictions CSV (else the data sources' paths)")
+    task_column: str | None = Field(default="task", description="task column (None: one task)")
+    label_column: str = "label"
+    score_column: str | None = Field(default=None, description="scores in [0, 1] (thresholded per task)")
+    pred_column: str | None = Field(default=None, description="binary predictions (used as given)")
+    group_columns: list[str] = Field(default_factory=list, description="protected attributes")
+    split_column: str | None = Field(default=None, description="split column (validation / test rows)")
+    valid_split: str = "valid"
+    test_split: str = "test"
+    threshold: float | None = Field(default=None, description="fixed threshold for every task (no tuning)")
+    fallback_threshold: float = Field(default=0.5, description="used when a task's validation has no positives")
+    exclude_groups: list[str] = Field(default_factory=list, description="group values dropped (e.g. UNKNOWN)")
+    n_resamples: int = Field(default=1000, ge=1)
+    confidence: float = Field(default=0.95, gt=0, lt=1)
+    correction: str = "fdr_bh"
+    alpha: float = Field(default=0.05, gt=0, lt=1, description="level for the BH-corrected counts")
+    probe: ProbeParams | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> "ClassifierGapsParams":
+        if self.probe is None:
+            if (self.score_column is None) == (self.pred_column is None):
+                raise ValueError("give exactly one of score_column or pred_column")
+            if not self.group_columns:
+                raise ValueError("group_columns must name at least one protected attribute")
+        return self
+
+
+# --------------------------------------------------------------------------- reading and checking
+
+
+def read_predictions(path: str | Path) -> pd.DataFrame:
+    """Read a predictions CSV (all columns as read by pandas; empty cells are missing)."""
+    p = Path(path)
+    if not p.is_file():
+        raise InputError("file not found", file=str(p))
+    try:
+        df = pd.read_csv(p, keep_default_na=False, na_values=[""], low_memory=False)
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
+        raise InputError(f"cannot read the predictions CSV: {exc}", file=str(p)) from None
+    df.attrs["source"] = str(p)
+    return df
+
+
+def _need_columns(df: pd.DataFrame, cols: Sequence[str | None], source: str) -> None:
+    for c in cols:
+        if c is not None and c not in df.columns:
+            raise InputError(f"column '{c}' not found; available columns: {', '.join(map(str, df.columns))}",
+                             file=source, field=c)
+
+
+def _binary_column(df: pd.DataFrame, col: str, source: str) -> np.ndarray:
+    raw = df[col]
+    num = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=float)
+    bad = np.flatnonzero(~np.isin(num, (0.0, 1.0)))
+    if bad.size:
+        i = int(bad[0])
+        raise InputError(f"expected a 0/1 value, got {raw.iloc[i]!r} ({bad.size} such row(s))", file=source,
+                         row=i + 1, field=col)
+    return num.astype(np.int64)
+
+
+def _score_column(df: pd.DataFrame, col: str, source: str) -> np.ndarray:
+    raw = df[col]
+    num = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=float)
+    bad = np.flatnonzero(~np.isfinite(num))
+    if bad.size:
+        i = int(bad[0])
+        raise InputError(f"expected a number, got {raw.iloc[i]!r} ({bad.size} such row(s))", file=source,
+                         row=i + 1, field=col)
+    return num
+
+
+def _group_column(s: pd.Series, exclude: set[str]) -> pd.Series:
+    vals = s.astype(object)
+    out = vals.where(vals.notna(), None).map(lambda v: None if v is None else str(v).strip())
+    out = out.map(lambda v: None if (v is None or v == "" or v in exclude) else v)
+    return out.astype(object)
+
+
+# --------------------------------------------------------------------------- thresholds
+
+
+def choose_thresholds(
+    df: pd.DataFrame,
+    task_col: str,
+    label_col: str,
+    score_col: str,
+    valid_mask: np.ndarray | None,
+    *,
+    threshold: float | None = None,
+    fallback: float = 0.5,
+) -> pd.DataFrame:
+    """One decision threshold per task: best F1 on the validation rows (``score >= t`` is positive).
+
+    ``threshold`` fixes it for every task instead. A task without validation
+    rows or without validation positives gets ``fallback`` (its ``source``
+    says so). Columns: ``task, threshold, source, f1_valid, n_valid,
+    n_pos_valid``.
+    """
+    from ..metrics.classifier import f1_optimal_threshold
+
+    rows = []
+    for task in pd.unique(df[task_col]):
+        in_task = (df[task_col] == task).to_numpy()
+        vmask = in_task & valid_mask if valid_mask is not None else np.zeros(len(df), dtype=bool)
+        y = df.loc[vmask, label_col].to_numpy(dtype=np.int64)
+        s = df.loc[vmask, score_col].to_numpy(dtype=float)
+        n_valid, n_pos = int(vmask.sum()), int(y.sum())
+        if threshold is not None:
+            t, f1, src = float(threshold), math.nan, "fixed"
+        elif n_valid == 0:
+            t, f1, src = float(fallback), math.nan, "fallback (no validation rows)"
+        elif n_pos == 0:
+            t, f1, src = float(fallback), math.nan, "fallback (no validation positives)"
+        else:
+            t, f1 = f1_optimal_threshold(y, s)
+            src = "best F1 on validation"
+        rows.append({"task": task, "threshold": t, "source": src, "f1_valid": f1, "n_valid": n_valid,
+                     "n_pos_valid": n_pos})
+    return pd.DataFrame(rows, columns=["task", "threshold", "source", "f1_valid", "n_valid", "n_pos_valid"])
+
+
+# --------------------------------------------------------------------------- performance
+
+
+def _auc_resamples(scores: np.ndarray, y: np.ndarray, n_resamples: int, seed: int) -> np.ndarray:
+    """AUROC on label-stratified bootstrap resamples (rank formula; chunked to bound memory)."""
+    from scipy.stats import rankdata
+
+    from ..stats import bootstrap_indices
+
+    n = len(y)
+    pos = y == 1
+    n1, n0 = int(pos.sum()), int((~pos).sum())
+    rng = np.random.default_rng(seed)
+    chunk = max(1, int(2e7 // max(n, 1)))
+    out = []
+    for start in range(0, n_resamples, chunk):
+        r = min(chunk, n_resamples - start)
+        idx = bootstrap_indices(n, r, strata=y, seed=rng)
+        ranks = rankdata(scores[idx], axis=1)
+        # stratified: column positions keep their label, so the positives are the same columns
+        out.append((ranks[:, pos].sum(axis=1) - n1 * (n1 + 1) / 2.0) / (n1 * n0))
+    return np.concatenate(out)
+
+
+def performance_rows(
+    df: pd.DataFrame,
+    task_col: str,
+    label_col: str,
+    score_col: str,
+    *,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    audit: str = "classifier_gaps",
+    **extra: Any,
+) -> pd.DataFrame:
+    """Task performance on the given (test) rows as result rows: AUROC (with CI) and AUPRC.
+
+    AUROC's CI is the percentile interval of a label-stratified bootstrap;
+    AUPRC (scikit-learn's average precision) is reported with its n only.
+    Undefined (one class only) → NaN.
+    """
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    from ..results import result_row, results_frame
+    from ..stats import percentile_ci
+
+    rows = []
+    for t, task in enumerate(pd.unique(df[task_col])):
+        sub = df[df[task_col] == task]
+        y = sub[label_col].to_numpy(dtype=np.int64)
+        s = sub[score_col].to_numpy(dtype=float)
+        n1 = int(y.sum())
+        both = 0 < n1 < len(y)
+        auroc = float(roc_auc_score(y, s)) if both else math.nan
+        auprc = float(average_precision_score(y, s)) if n1 > 0 else math.nan
+        lo = hi = math.nan
+        if both and n_resamples > 0:
+            lo, hi = percentile_ci(_auc_resamples(s, y, n_resamples, seed + t), confidence)
+        common = {"audit": audit, "n": len(y), "task": task, "n_pos": n1, **extra}
+        rows.append(result_row(metric="auroc", value=auroc, ci_low=lo, ci_high=hi,
+                               ci_method=f"percentile bootstrap ({n_resamples} resamples, stratified by label)"
+                               if both else "", **common))
+        rows.append(result_row(metric="auprc", value=auprc, **common))
+    return results_frame(rows)
+
+
+# --------------------------------------------------------------------------- the audit
+
+
+@dataclass
+class GapAudit:
+    """Outputs of :func:`audit_predictions`.
+
+    ``gaps``: result rows (one per task × attribute × group × metric);
+    ``summary``: the Table-4 shape (:func:`table4`); ``thresholds``: one row
+    per task; ``performance``: AUROC/AUPRC result rows (scores only);
+    ``test``: the test rows with the binary prediction used (``pred``).
+    """
+
+    gaps: pd.DataFrame
+    summary: pd.DataFrame
+    thresholds: pd.DataFrame
+    performance: pd.DataFrame
+    test: pd.DataFrame
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def results(self) -> pd.DataFrame:
+        """All result rows (gaps, then performance) in the :mod:`clinaudit.results` schema."""
+        from ..results import results_frame
+
+        parts = [p for p in (self.gaps, self.performance) if len(p)]
+        return results_frame(pd.concat(parts, ignore_index=True)) if parts else results_frame([])
+
+
+def audit_predictions(
+    df: pd.DataFrame,
+    *,
+    task_column: str | None,
+    label_column: str,
+    group_columns: Sequence[str] | str,
+    score_column: str | None = None,
+    pred_column: str | None = None,
+    split_column: str | None = None,
+    valid_split: str = "valid",
+    test_split: str = "test",
+    threshold: float | None = None,
+    fallback_threshold: float = 0.5,
+    exclude_groups: Sequence[str] = (),
+    n_resamples: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    correction: str = "fdr_bh",
+    alpha: float = 0.05,
+    metrics: Sequence[str] = GAP_METRICS,
+    audit: str = "classifier_gaps",
+    source: str | None = None,
+) -> GapAudit:
+    """Run the classifier fairness audit on a predictions table (see the module docstring).
+
+    With ``score_column``, each task's threshold is the best-F1 threshold on
+    the rows whose split is ``valid_split`` (or ``threshold`` for all tasks);
+    without a split column, scores need a fixed ``threshold``. With
+    ``pred_column`` the 0/1 predictions are used as given. The audit runs on
+    the rows whose split is ``test_split`` (all rows without a split column).
+    Group values listed in ``exclude_groups`` and empty group cells are
+    dropped for that attribute. Raises :class:`InputError` naming the file,
+    row and field for bad values.
+    """
+    from ..metrics.classifier import classifier_gap_table
+
+    src = source or str(df.attrs.get("source", "<predictions>"))
+    groups = [group_columns] if isinstance(group_columns, str) else list(group_columns)
+    if not groups:
+        raise InputError("no protected attribute given (group columns)", file=src, field="group_columns")
+    if (score_column is None) == (pred_column is None):
+        raise InputError("give exactly one of a score column or a prediction column", file=src)
+    _need_columns(df, [task_column, label_column, score_column, pred_column, split_column, *groups], src)
+    if len(df) == 0:
+        raise InputError("the predictions table has no rows", file=src)
+
+    work = pd.DataFrame(index=np.arange(len(df)))
+    work["task"] = df[task_column].astype(str).to_numpy() if task_column else "all"
+    work["label"] = _binary_column(df, label_column, src)
+    if score_column is not None:
+        work["score"] = _score_column(df, score_column, src)
+    else:
+        work["pred"] = _binary_column(df, pred_column, src)  # type: ignore[arg-type]
+    exclude = {str(x) for x in exclude_groups}
+    for g in groups:
+        work[g] = _group_column(df[g], exclude).to_numpy()
+    split = None
+    if split_column is not None:
+        split = df[split_column].astype(str).str.strip().to_numpy()
+        work["split"] = split
+
+    valid_mask = (split == valid_split) if split is not None else None
+    test_mask = (split == test_split) if split is not None else np.ones(len(df), dtype=bool)
+    if not test_mask.any():
+        have = sorted(set(split.tolist())) if split is not None else []
+        raise InputError(f"no test rows: no value {test_split!r} in the split column (values: {have})",
+                         file=src, field=split_column)
+
+    if score_column is not None:
+        if valid_mask is None and threshold is None:
+            raise InputError("scores need a validation split to choose thresholds: give a split column, "
+                             "or a fixed threshold", file=src, field="split_column")
+        thresholds = choose_thresholds(work, "task", "label", "score", valid_mask, threshold=threshold,
+                                       fallback=fallback_threshold)
+    else:
+        thresholds = pd.DataFrame({"task": pd.unique(work["task"]), "threshold": math.nan,
+                                   "source": "binary predictions given", "f1_valid": math.nan,
+                                   "n_valid": 0, "n_pos_valid": 0})
+    test = work[test_mask].reset_index(drop=True)
+    if score_column is not None:
+        tmap = dict(zip(thresholds["task"], thresholds["threshold"]))
+        test["threshold"] = test["task"].map(tmap).astype(float)
+        test["pred"] = (test["score"] >= test["threshold"]).astype(np.int64)
+    n_test = test.groupby("task", sort=False).agg(n_test=("label", "size"), n_pos_test=("label", "sum"))
+    thresholds = thresholds.merge(n_test, left_on="task", right_index=True, how="left")
+    thresholds[["n_test", "n_pos_test"]] = thresholds[["n_test", "n_pos_test"]].fillna(0).astype(int)
+    # predicted-positive share on test, so a reader can see degenerate thresholds
+    pos_share = test.groupby("task", sort=False)["pred"].mean()
+    thresholds["test_positive_rate"] = thresholds["task"].map(pos_share).astype(float)
+
+    gaps = classifier_gap_table(test, "task", "label", "pred", groups, metrics=metrics, n_resamples=n_resamples,
+                                seed=seed, confidence=confidence, correction=correction, audit=audit)
+    gaps["metric_label"] = gaps["base_metric"].map(lambda m: METRIC_LABELS.get(m, f"{m}_gap"))
+    perf = (performance_rows(test, "task", "label", "score", n_resamples=n_resamples, seed=seed,
+                             confidence=confidence, audit=audit)
+            if score_column is not None else pd.DataFrame())
+    summary = table4(gaps, alpha=alpha, metrics=metrics)
+    info = {
+        "tasks": int(test["task"].nunique()),
+        "test_rows": int(len(test)),
+        "attributes": groups,
+        "n_resamples": n_resamples,
+        "correction": correction,
+        "significant_gaps_ci": int(gaps["significant"].sum()) if len(gaps) else 0,
+        "significant_gaps_bh": int((gaps["p_adj"] < alpha).sum()) if len(gaps) else 0,
+    }
+    return GapAudit(gaps=gaps, summary=summary, thresholds=thresholds, performance=perf, test=test, info=info)
+
+
+def table4(gaps: pd.DataFrame, alpha: float = 0.05, metrics: Sequence[str] = GAP_METRICS) -> pd.DataFrame:
+    """P4 Table 4: per attribute × group, significant gaps per metric and the % favouring the group.
+
+    Two criteria, one block of rows each (``criterion`` column): ``CI excludes
+    0`` (P4 Table 4) and ``BH p_adj < alpha`` (P4 Appendix Table C3). Per
+    metric: ``<label>_n_significant``, ``<label>_pct_favour`` and the printed
+    cell ``<label>`` = ``"13 (62%)"``. ``comparison`` is ``"A vs. B"`` for a
+    two-group attribute and ``"A vs. others"`` otherwise.
+    """
+    from ..metrics.classifier import gap_summary
+
+    cols = ["criterion", "attribute", "group", "comparison", "n_tasks"]
+    for m in metrics:
+        lab = METRIC_LABELS.get(m, f"{m}_gap")
+        cols += [lab, f"{lab}_n_significant", f"{lab}_pct_favour"]
+    if len(gaps) == 0:
+        return pd.DataFrame(columns=cols)
+    blocks = []
+    for crit, a in (("CI excludes 0", None), (f"BH p_adj < {alpha:g}", alpha)):
+        s = gap_summary(gaps, alpha=a)
+        blocks.append((crit, s))
+    groups_per_attr = {attr: list(dict.fromkeys(gaps.loc[gaps["attribute"] == attr, "group"].astype(str)))
+                       for attr in pd.unique(gaps["attribute"])}
+    rows = []
+    for crit, s in blocks:
+        for attr, glist in groups_per_attr.items():
+            for g in glist:
+                row: dict[str, Any] = {"criterion": crit, "attribute": attr, "group": g}
+                others = [x for x in glist if x != g]
+                row["comparison"] = f"{g} vs. {others[0]}" if len(others) == 1 else f"{g} vs. others"
+                n_tasks = 0
+                for m in metrics:
+                    lab = METRIC_LABELS.get(m, f"{m}_gap")
+                    hit = s[(s["metric"] == m) & (s["attribute"] == attr) & (s["group"].astype(str) == g)]
+                    n_sig = int(hit["n_significant"].iloc[0]) if len(hit) else 0
+                    pct = float(hit["pct_favour"].iloc[0]) if len(hit) else math.nan
+                    n_tasks = max(n_tasks, int(hit["n_tasks"].iloc[0]) if len(hit) else 0)
+                    row[f"{lab}_n_significant"] = n_sig
+                    row[f"{lab}_pct_favour"] = pct
+                    row[lab] = f"{n_sig} ({pct:.0f}%)" if n_sig else "0 (–)"
+                row["n_tasks"] = n_tasks
+                rows.append(row)
+    return pd.DataFrame(rows)[cols]
+
+
+# --------------------------------------------------------------------------- recipe
+
+
+def _resolve(path: str | None, base_dir: Path | None) -> Path | None:
+    if path is None:
+        return None
+    p = Path(path).expanduser()
+    if not p.is_absolute() and base_dir is not None:
+        p = base_dir / p
+    return p
+
+
+def _load_frame(ctx: AuditContext) -> pd.DataFrame:
+    p: ClassifierGapsParams = ctx.params  # type: ignore[assignment]
+    paths: list[Path] = []
+    if p.predictions:
+        paths.append(_resolve(p.predictions, ctx.base_dir))  # type: ignore[arg-type]
+    else:
+        for src in ctx.spec.data:
+            rp = src.resolved_path(ctx.base_dir)
+            if rp is None:
+                raise SpecError(f"data source '{src.format}' has no path; classifier_gaps reads predictions "
+                                "tables (give params.predictions or a data source with a path)")
+            paths.append(rp)
+    if not paths:
+        raise SpecError("classifier_gaps needs a predictions table: params.predictions or a data source")
+    frames = [read_predictions(x) for x in paths]
+    if len(frames) == 1:
+        return frames[0]
+    df = pd.concat(frames, ignore_index=True)
+    df.attrs["source"] = ", ".join(map(str, paths))
+    return df
+
+
+def estimate(ctx: AuditContext) -> Estimate:
+    """No model calls unless a probe embeds the cases (one embedding per text window)."""
+    p: ClassifierGapsParams = ctx.params  # type: ignore[assignment]
+    est = Estimate()
+    if p.probe is not None:
+        enc = ctx.model("encoder")
+        from ..probes import split_windows
+
+        n = sum(len(split_windows(c.text, p.probe.window_words, p.probe.window_stride, p.probe.max_windows))
+                for c in ctx.cases())
+        est.calls[enc] = n
+        est.notes.append("embeddings are cached per text window")
+    else:
+        est.notes.append("classifier_gaps on a predictions table makes no model calls")
+    return est
+
+
+@register_audit(
+    "classifier_gaps",
+    summary="fairness gaps of clinical classifiers (parity/recall/specificity, P4 Table 4), probes on frozen "
+    "encoders, adversarial debiasing",
+    params_model=ClassifierGapsParams,
+    estimate=estimate,
+)
+def run(ctx: AuditContext) -> dict[str, Any]:
+    """The recipe: predictions (file or probe) → thresholds → gaps → Table 4; tables into the run dir."""
+    p: ClassifierGapsParams = ctx.params  # type: ignore[assignment]
+    seed = ctx.spec.seed
+    extra: dict[str, Any] = {}
+    if p.probe is not None:
+        from ..probes import probe_cases
+
+        probe = probe_cases(ctx.cases(), p.probe, runner=ctx.runner, encoder=ctx.model("encoder"), seed=seed)
+        for name, table in probe.tables().items():
+            ctx.write_table(name, table)
+        frame = probe.predictions
+        kw: dict[str, Any] = {"task_column": "task", "label_column": "label", "score_column": "score",
+                              "pred_column": None, "split_column": "split", "group_columns": probe.group_fields,
+                              "source": "probe predictions"}
+        extra = probe.info
+    else:
+        frame = _load_frame(ctx)
+        kw = {"task_column": p.task_column, "label_column": p.label_column, "score_column": p.score_column,
+              "pred_column": p.pred_column, "split_column": p.split_column, "group_columns": p.group_columns}
+    res = audit_predictions(
+        frame, valid_split=p.valid_split, test_split=p.test_split, threshold=p.threshold,
+        fallback_threshold=p.fallback_threshold, exclude_groups=p.exclude_groups, n_resamples=p.n_resamples,
+        seed=seed, confidence=p.confidence, correction=p.correction, alpha=p.alpha, **kw,
+    )
+    results = res.results()
+    if p.probe is not None and p.probe.debias is not None:
+        from ..debias import debias_probe_tasks
+
+        deb = debias_probe_tasks(probe, p.probe.debias, seed=seed, n_resamples=p.n_resamples,
+                                 confidence=p.confidence, correction=p.correction, alpha=p.alpha)
+        for name, table in deb.tables().items():
+            ctx.write_table(name, table)
+        results = pd.concat([results, deb.results], ignore_index=True)
+        extra["debias"] = deb.info
+    from ..results import results_frame
+
+    ctx.write_table("results", results_frame(results))
+    ctx.write_table("gaps", res.gaps)
+    ctx.write_table("summary", res.summary)
+    ctx.write_table("thresholds", res.thresholds)
+    if len(res.performance):
+        ctx.write_table("performance", res.performance)
+    return {**res.info, **extra}
+
+
+def demo_spec() -> dict[str, Any]:
+    """The spec ``clinaudit demo`` runs: the demo predictions file (synthetic; no model calls)."""
+    from ..data import demo_path
+
+    return {
+        "audit": "classifier_gaps",
+        "name": "classifier_gaps-demo",
+        "params": {
+            "predictions": str(demo_path("classifier_predictions.csv")),
+            "task_column": "task",
+            "label_column": "label",
+            "score_column": "score",
+            "group_columns": ["gender", "race"],
+            "split_column": "split",
+            "n_resamples": 1000,
+        },
+    }
