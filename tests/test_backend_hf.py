@@ -353,3 +353,15 @@ def test_encoder_truncates_to_max_length(bert_dirs):
     truncated_text = tok.decode(tok(long_text, add_special_tokens=False)["input_ids"][:8])
     np.testing.assert_allclose(short.embed([long_text]), short.embed([truncated_text]), atol=1e-5)
     assert HFEncoderBackend(f"hf-embed:{path}").embed([long_text]).shape == (1, 128)
+
+
+def test_long_prompts_fit_the_context_window(causal_dirs):
+    """GPT-2 has 128 absolute positions: prompt plus answer must never run past them."""
+    backend = HFCausalBackend(f"hf:{causal_dirs['gpt2']}")
+    long_prompt = " ".join(["patient"] * 300)
+    (resp,) = backend.generate([ModelRequest(model="hf:x", kind="completion", prompt=long_prompt, max_tokens=50)])
+    assert resp.prompt_tokens == 127 and resp.completion_tokens <= 1
+    (resp,) = backend.generate([ModelRequest(model="hf:x", kind="completion", prompt=" ".join(["cough"] * 100),
+                                             max_tokens=50)])
+    assert resp.prompt_tokens == 100 and resp.completion_tokens <= 28
+    assert np.isfinite(backend.loglik([long_prompt])[0])

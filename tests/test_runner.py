@@ -211,3 +211,22 @@ def test_masked_scores_cache_key_includes_targets(tmp_path):
     assert runner.masked_logprobs("mock", items).tolist() == [-5.0, -7.0]
     assert runner.masked_logprobs("mock", items[::-1]).tolist() == [-7.0, -5.0]
     assert len(seen) == 1
+
+
+def test_connections_are_released_after_each_run_even_with_concurrent_runs(keyed):
+    import asyncio
+
+    with StubOpenAI(api_key=KEY, delay_s=0.01) as stub:
+        runner = _runner(stub, None, keyed, concurrency=4)
+        runner.generate([ModelRequest.chat(SPEC, f"a{i}") for i in range(5)])
+        assert runner.backend(SPEC)._clients == {}  # HTTP client closed when the run ended
+
+        async def two_runs():
+            return await asyncio.gather(
+                runner.agenerate([ModelRequest.chat(SPEC, f"b{i}") for i in range(20)]),
+                runner.agenerate([ModelRequest.chat(SPEC, f"c{i}") for i in range(3)]),
+            )
+
+        first, second = asyncio.run(two_runs())  # the short run ending must not cut off the long one
+    assert all(r.ok for r in first + second) and len(first) == 20
+    assert runner.backend(SPEC)._clients == {}

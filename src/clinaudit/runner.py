@@ -218,7 +218,12 @@ class Runner:
             out[key] = self._store(backend, key, req, resp)
             bar.update(1)
 
-        await asyncio.gather(*(one(k, r) for k, r in reqs.items()))
+        try:
+            await asyncio.gather(*(one(k, r) for k, r in reqs.items()))
+        finally:
+            closer = getattr(backend, "aclose", None)  # release HTTP connections before this event loop ends
+            if closer is not None:
+                await closer()
         return out
 
     async def _call_with_retries(self, backend: Backend, req: ModelRequest, limiter: _RateLimiter | None) -> ModelResponse:

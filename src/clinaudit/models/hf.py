@@ -387,8 +387,12 @@ class HFCausalBackend(_HFBase):
         sampler = _PerRowSampler([r["temperature"] for r in rows], [r["top_p"] for r in rows], generators)
         eos = self._eos_ids()
         stopper = _PerRowStop(width, [r["max_tokens"] for r in rows], [r["stop"] for r in rows], eos, tok)
+        max_new = max(r["max_tokens"] for r in rows)
+        limit = self._max_len()
+        if limit is not None:  # prompts are cut to limit - 1 tokens, so at least one new token fits
+            max_new = max(1, min(max_new, limit - width))
         config = transformers.GenerationConfig(
-            max_new_tokens=max(r["max_tokens"] for r in rows),
+            max_new_tokens=max_new,
             do_sample=False,
             num_beams=1,
             temperature=1.0,

@@ -117,6 +117,7 @@ class OpenAICompatBackend(Backend):
         self.http_timeout_s = float(http_timeout_s)
         # One client per event loop: the runner may call us from successive asyncio.run() loops.
         self._clients: dict[int, Any] = {}
+        self._in_flight: dict[int, int] = {}  # requests running per event loop (aclose waits for 0)
 
     # ---- identity -------------------------------------------------------------
     def identity(self) -> str:
@@ -207,12 +208,16 @@ class OpenAICompatBackend(Backend):
         path, body = self.build_payload(request)
         params = {"api-version": self.azure_api_version} if self.azure_api_version else None
         url = self.base_url + path
+        loop_id = id(asyncio.get_running_loop())
+        self._in_flight[loop_id] = self._in_flight.get(loop_id, 0) + 1
         try:
             resp = await self._client().post(url, json=body, headers=self._headers(), params=params)
         except httpx.TimeoutException as exc:
             raise RetryableError(f"timeout calling {url}: {type(exc).__name__}") from None
         except httpx.TransportError as exc:  # refused, reset, dropped (RemoteProtocolError), DNS ...
             raise RetryableError(self._redact(f"connection error calling {url}: {type(exc).__name__}: {exc}")) from None
+        finally:
+            self._in_flight[loop_id] -= 1
         status = resp.status_code
         if status == 429 or status >= 500:
             raise RetryableError(
@@ -257,8 +262,16 @@ class OpenAICompatBackend(Backend):
         )
 
     async def aclose(self) -> None:
-        """Close the HTTP client of the running event loop."""
+        """Close the HTTP connections of the running event loop, unless requests are still in flight.
+
+        The runner calls this when a batch of calls ends; a later call simply opens a new client.
+        """
         loop = asyncio.get_running_loop()
-        entry = self._clients.pop(id(loop), None)
-        if entry is not None and entry[0]() is loop:
-            await entry[1].aclose()
+        if self._in_flight.get(id(loop), 0) > 0:
+            return
+        entry = self._clients.get(id(loop))
+        if entry is None or entry[0]() is not loop:
+            return
+        del self._clients[id(loop)]  # taken out before awaiting: new calls get a fresh client
+        self._in_flight.pop(id(loop), None)
+        await entry[1].aclose()
