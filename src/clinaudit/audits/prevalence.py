@@ -97,9 +97,22 @@ def load_notes(
     df = pd.DataFrame.from_records(records, columns=["row", *wanted])
     if "patient" not in df.columns:
         df["patient"] = None
-    df["group"] = df["group"].map(lambda v: None if v is None or str(v).strip() == "" else str(v).strip())
-    df["text"] = df["text"].map(lambda v: "" if v is None else v)
+    df["group"] = pd.Series([_clean_group(v) for v in df["group"]], index=df.index, dtype=object)
+    df["text"] = [("" if _clean_group(v) is None else str(v)) for v in df["text"]]
     return df
+
+
+def _clean_group(v: Any) -> str | None:
+    """A group label, or ``None`` when missing (None, NaN, empty)."""
+    if v is None:
+        return None
+    try:
+        if pd.isna(v):
+            return None
+    except (TypeError, ValueError):
+        pass
+    text = str(v).strip()
+    return text or None
 
 
 def category_prevalence(
@@ -137,8 +150,7 @@ def category_prevalence(
         if col not in notes.columns:
             raise KeyError(f"notes table has no column {col!r}")
     texts = notes[text_col].fillna("").astype(str)
-    grp = notes[group_col].map(lambda v: None if v is None or (isinstance(v, float) and v != v) or str(v).strip() == ""
-                               else str(v).strip())
+    grp = pd.Series([_clean_group(v) for v in notes[group_col]], index=notes.index, dtype=object)
     known = grp.dropna()
     group_list = list(groups) if groups is not None else sorted(pd.unique(known))
     unit = "patients" if patient_col else "notes"
