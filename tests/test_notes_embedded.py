@@ -1,0 +1,73 @@
+"""note_generation with the offline embedded model on public data (slow).
+
+Acceptance of issue 6, sized for CI: 5 MTS-Dialog + 3 ACI-Bench dialogs × 2 contexts ×
+race counterfactuals, completes offline, produces the tables, and a re-run makes no model
+calls. To stay within the slow-test budget on 2 CPU cores this test restricts race to the
+baseline + one value, uses the doctor's turns only, the zero-shot SOAP prompt for ACI
+(the one-shot example alone is ~2,000 words), and short outputs. The full run (all 7
+race values, one-shot ACI) is examples/note_generation-embedded.yaml.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.mark.skipif(not (DATA / "mts-dialog").is_dir() or not (DATA / "aci-bench").is_dir(),
+                    reason=f"public data not found under {DATA}")
+def test_embedded_end_to_end_and_rerun(tmp_path):
+    from clinaudit.rundir import RunDir
+    from clinaudit.spec import parse_spec_dict, run_spec
+
+    spec_dict = {
+        "audit": "note_generation",
+        "name": "notes-embedded-slow-test",
+        "seed": 0,
+        "data": [
+            {"format": "mts", "path": str(DATA / "mts-dialog" / "MTS-Dialog-ValidationSet.csv"), "name": "MTS-Dialog",
+             "ids": ["0", "1", "9", "13", "14"]},
+            {"format": "aci", "path": str(DATA / "aci-bench" / "valid.csv"), "name": "ACI-Bench",
+             "ids": ["D2N085", "D2N072", "D2N083"]},
+        ],
+        "models": {"target": "embedded", "judge": "embedded"},
+        "params": {
+            "contexts": ["Poverty", "Religious Beliefs"],
+            "sources": ["doctor"],
+            "attributes": ["race"],
+            "values": {"race": ["Black"]},
+            "augmentation": "insert",
+            "augment_max_tokens": 40,
+            "augment_max_attempts": 1,
+            "aci_shots": 0,
+            "max_tokens": 32,
+            "judge_max_tokens": 4,
+            "judge_max_attempts": 1,
+            "n_bootstrap": 100,
+        },
+    }
+    spec, params = parse_spec_dict(spec_dict)
+    rd = run_spec(spec, tmp_path / "run", params=params, progress=False)
+    summary = rd.manifest["summary"]
+    assert summary["dialogs_audited"] == 8
+    assert summary["augmentations_accepted"] + summary["augmentations_rejected"] == 16
+    first_calls = rd.manifest["runs"][-1]["usage_total"]["calls"]
+    assert first_calls > 0
+    run = RunDir(tmp_path / "run")
+    for name in ("cases", "variants", "responses", "notes", "judgments", "paired", "results", "rejections"):
+        assert run.has_table(name), name
+    if summary["augmentations_accepted"]:
+        assert run.has_table("paper_incidence_race")
+        assert (run.path / "exports" / "paper_incidence_race.md").exists()
+        assert (run.path / "exports" / "paper_incidence_race.tex").exists()
+        notes = run.read_table("notes")
+        assert notes["error"].isna().all()
+    # a re-run makes no model calls
+    rd2 = run_spec(spec, tmp_path / "run", params=params, progress=False)
+    usage = rd2.manifest["runs"][-1]["usage_total"]
+    assert usage["calls"] == 0 and usage["cache_hits"] >= first_calls
