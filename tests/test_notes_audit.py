@@ -334,3 +334,53 @@ def test_demo_spec_is_valid():
     spec, params = parse_spec_dict(demo_spec())
     assert spec.models["target"] == "embedded"
     assert params.values == {"race": ["Black", "White"]}
+
+
+def _example_dict() -> dict:
+    import yaml
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "note_generation-mock.yaml"
+    data = yaml.safe_load(example.read_text(encoding="utf-8"))
+    data["params"].pop("human_labels")
+    data["data"] = [{"format": "demo:dialogs", "limit": 2}]
+    return data
+
+
+def test_age_and_intersectional_attributes(tmp_path):
+    data = _example_dict()
+    data["params"].update({"contexts": ["Toxicity"], "sources": ["patient"], "attributes": ["age", "race+gender"],
+                           "values": {"race": ["Black", "White"], "gender": ["Female", "Male"],
+                                      "age": ["18-39", "65-84"]}})
+    data["backends"]["mock:notes"]["rules"].insert(0, {"match": "Propose the addition.*toxic",
+                                                       "response": "This clinic is a complete waste of my time."})
+    spec, params = parse_spec_dict(data)
+    rd = run_spec(spec, tmp_path / "run", params=params, progress=False)
+    assert {"paper_incidence_age", "paper_incidence_race_gender"} <= set(rd.tables())
+    rates = rd.read_table("incidence_rates")
+    assert set(rates[rates["attribute"] == "age"]["group"]) == {"baseline", "18-39", "65-84"}
+    assert set(rates[rates["attribute"] == "race+gender"]["group"]) == {
+        "baseline", "race=Black|gender=Female", "race=Black|gender=Male", "race=White|gender=Female",
+        "race=White|gender=Male"}
+    var = rd.read_table("variants")
+    age = var[var["name"] == "age=65-84"]
+    prov = json.loads(age.iloc[0]["provenance"])
+    assert 65 <= prov["age"] <= 84 and age.iloc[0]["text"].rstrip().endswith(f"Patient: {prov['age']}")
+    # the Female rule of the mock fires for the intersectional values with gender=Female
+    t = _strtable(rd, "paper_incidence_race_gender")
+    assert t.iloc[0]["mock:notes · maxΔBL"] == "B|F/W|F(100.0)"
+
+
+def test_every_augmentation_rejected_still_reports(tmp_path):
+    data = _example_dict()
+    data["params"]["contexts"] = ["Poverty"]
+    data["params"]["augmentation"] = "rewrite"  # the mock answers with sentences only: nothing parses as a dialog
+    spec, params = parse_spec_dict(data)
+    rd = run_spec(spec, tmp_path / "run", params=params, progress=False)
+    s = rd.manifest["summary"]
+    assert s["augmentations_accepted"] == 0 and s["augmentations_rejected"] == 4
+    assert s["rejection_reasons"] == {"unparseable": 4}
+    assert rd.read_table("incidence").empty and "incidence_rates" in rd.tables()
+    from clinaudit.report.base import get_section_builder
+
+    sec = get_section_builder("note_generation")(RunDir(tmp_path / "run"))
+    assert any("failed the additions-only gate" in getattr(b, "text", "") for b in sec.blocks)

@@ -315,11 +315,12 @@ def _abbreviations(attribute: str) -> dict[str, str]:
 
 
 def _abbr(group: str, attribute: str) -> str:
+    """P1's short form of a (tied, possibly intersectional) group: ``"Asian/Black" → "A/B"``."""
     from ..metrics.incidence import abbreviate_group
 
-    if "|" in group:
-        return "|".join(abbreviate_group(p.split("=", 1)[-1], _abbreviations(attribute)) for p in group.split("|"))
-    return "/".join(abbreviate_group(g, _abbreviations(attribute)) for g in group.split("/"))
+    ab = _abbreviations(attribute)
+    return "/".join("|".join(abbreviate_group(p.split("=", 1)[-1], ab) for p in tied.split("|"))
+                    for tied in group.split("/"))
 
 
 def _cell_seed(seed: int, *parts: Any) -> int:
@@ -1046,18 +1047,18 @@ def run(ctx: AuditContext) -> dict[str, Any]:
         agreement = judge_agreement(judgments, load_human_labels(path))
         ctx.write_table("judge_agreement", agreement)
     reliability, rel_text = _reliability(judgments, agreement) if len(judgments) else (pd.DataFrame(), {})
-    ctx.write_table("judge_reliability", reliability)
+    ctx.write_table("judge_reliability", _or_empty(reliability, _RELIABILITY_COLS))
 
     inc_rel = rel_text.get(f"incidence|{primary}", "reliability unknown (no human labels)")
     incidence, rates, rows = _incidence_metrics(paired, params, seed, primary, inc_rel) if len(paired) else (
         pd.DataFrame(), pd.DataFrame(), [])
-    ctx.write_table("incidence", incidence)
-    ctx.write_table("incidence_rates", rates)
+    ctx.write_table("incidence", _or_empty(incidence, _INCIDENCE_COLS))
+    ctx.write_table("incidence_rates", _or_empty(rates, _RATE_COLS))
     disp_df = judgments[judgments["judge"] == "language_disparity"].rename(columns={"label": "decision"}) \
         if len(judgments) else pd.DataFrame()
     dis_rel = rel_text.get(f"language_disparity|{primary}", "reliability unknown (no human labels)")
     disparity, drows = _disparity_metrics(disp_df, params, seed, primary, dis_rel)
-    ctx.write_table("language_disparity", disparity)
+    ctx.write_table("language_disparity", _or_empty(disparity, _DISPARITY_COLS))
 
     res = results_frame(rows + drows)
     if len(res):
@@ -1126,6 +1127,22 @@ def run(ctx: AuditContext) -> dict[str, Any]:
         "language_disparity_judged": len(st.disparity),
         "exports": exports,
     }
+
+
+_KEY_COLS = ["model", "dataset", "context", "source", "attribute", "judge_model", "judge_reliability"]
+_INCIDENCE_COLS = _KEY_COLS + ["row", "n_dialogs", "n_missing"] + [
+    f"{m}{suffix}" for m in ("BL%", "maxΔBL", "ΔCF", "%dlg") for suffix in ("", "_ci_low", "_ci_high")] + [
+    "maxΔBL_group", "maxΔBL_label"]
+_RATE_COLS = _KEY_COLS + ["group", "rate", "n", "ci_low", "ci_high"]
+_DISPARITY_COLS = _KEY_COLS + ["row", "%Δ", "%Δ_ci_low", "%Δ_ci_high", "Maj.", "Maj._abbr", "Maj.%", "label",
+                               "n_dialogs", "n_yes", "n_missing"]
+_RELIABILITY_COLS = ["judge", "judge_model", "n", "ok", "unparseable", "error", "parse_rate%", "n_human",
+                     "percent_agreement", "kappa", "reliability"]
+
+
+def _or_empty(df: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """``df``, or an empty frame with the table's columns (so readers always find a header)."""
+    return df if len(df.columns) else pd.DataFrame(columns=columns)
 
 
 def _human_labels_path(value: str, base_dir: Path | None) -> Path:
