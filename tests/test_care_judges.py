@@ -183,6 +183,7 @@ def test_specialty_tags():
     assert tag_specialty("An itchy rash on both forearms.") == OTHER
     tag = SpecialtyTagger().tag("Headache and chest pain with palpitations.")
     assert tag.specialty == "cardiology" and tag.counts() == {"cardiology": 2, "neurology": 1}
+    assert tag_specialty("A lung mass.", min_hits=2) == OTHER and tag_specialty("A lung mass.") == "oncology"
     # ties go to the specialty listed first
     custom = SpecialtyTagger({"dermatology": ["rash", "itch"], "allergy": ["hives"]})
     assert custom.tag("rash and hives").specialty == "dermatology"

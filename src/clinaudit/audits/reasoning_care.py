@@ -87,6 +87,7 @@ class CareParams(BaseModel):
         None, description="specialty -> keyword regexes (default: the built-in five-specialty lexicon)")
     specialty_field: str | None = Field(
         None, description="case field holding a specialty label; keyword tagging when it is empty")
+    min_specialty_hits: int = Field(1, ge=1, description="keyword hits a specialty needs (else 'other')")
     drop_other: bool = Field(False, description="drop cases no specialty keyword matches (P3 keeps only the five)")
     filter_sex_specific: bool = Field(True, description="remove cases with sex-specific conditions (P3 §3.2)")
     sex_specific_terms: list[str] | None = Field(None, description="lexicon for that filter (default: built-in)")
@@ -257,7 +258,7 @@ def _prepare(ctx: AuditContext) -> _Prepared:
         if isinstance(label, str) and label.strip():
             spec_key, hits = label.strip(), {}
         else:
-            tag = tagger.tag(c.text)
+            tag = tagger.tag(c.text, p.min_specialty_hits)
             spec_key, hits = tag.specialty, tag.counts()
         rows[c.case_id] = {
             "case_id": c.case_id, "dataset": c.dataset, "source": c.source, "source_row": c.source_row,

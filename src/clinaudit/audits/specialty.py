@@ -114,10 +114,14 @@ class SpecialtyTagger:
             self.lexicon[name] = tuple(words)
             self._patterns[name] = re.compile(r"(?i)\b(?:" + "|".join(f"(?:{w})" for w in words) + r")\w*")
 
-    def tag(self, text: str) -> SpecialtyTag:
-        """The specialty with the most keyword hits (first listed on ties), else ``"other"``."""
+    def tag(self, text: str, min_hits: int = 1) -> SpecialtyTag:
+        """The specialty with the most keyword hits (first listed on ties), else ``"other"``.
+
+        A specialty needs at least ``min_hits`` hits to be chosen (more hits = fewer
+        incidental matches such as a single "mass" or "hip").
+        """
         hits = {name: [m.group(0) for m in pat.finditer(text or "")] for name, pat in self._patterns.items()}
-        best, best_n = OTHER, 0
+        best, best_n = OTHER, max(0, int(min_hits) - 1)
         for name, found in hits.items():
             if len(found) > best_n:
                 best, best_n = name, len(found)
@@ -127,6 +131,6 @@ class SpecialtyTagger:
         return {"lexicon": {k: list(v) for k, v in self.lexicon.items()}}
 
 
-def tag_specialty(text: str, lexicon: Mapping[str, Sequence[str]] | None = None) -> str:
+def tag_specialty(text: str, lexicon: Mapping[str, Sequence[str]] | None = None, min_hits: int = 1) -> str:
     """Specialty key of ``text`` with the given (default: built-in) lexicon."""
-    return SpecialtyTagger(lexicon).tag(text).specialty
+    return SpecialtyTagger(lexicon).tag(text, min_hits).specialty
