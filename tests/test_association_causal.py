@@ -269,3 +269,21 @@ def test_demo_spec_valid_and_runs_with_mock(tmp_path: Path) -> None:
     summary = _t(run.path, "summary")
     assert sorted(summary["category"]) == ["CARDIO", "PAINMED", "PSYCH"]
     assert not math.isnan(summary["p"].iloc[0])
+
+
+def test_examples_parse_and_mock_example_runs(tmp_path: Path) -> None:
+    from clinaudit.spec import load_spec, run_spec
+
+    root = Path(__file__).resolve().parents[1] / "examples"
+    paths = sorted(root.glob("association-*.yaml"))
+    assert len(paths) >= 3
+    for p in paths:
+        spec, params = load_spec(p)
+        assert spec.audit == "association"
+    run = run_spec(root / "association-demo-mock.yaml", tmp_path / "ex", progress=False)
+    summary = _t(run.path, "summary")
+    assert sorted(summary["category"]) == ["CARDIO", "PAINMED", "PSYCH"]
+    assert (summary["comparison"] == "medicaid vs private").all()
+    assert list(summary["n_pairs"]) == [4 * 4 * 3, 3 * 4 * 3, 3 * 4 * 3]  # templates x attributes x 3 word pairs
+    scores = _t(run.path, "scores")
+    assert "privately insured patient" in set(scores["target"])

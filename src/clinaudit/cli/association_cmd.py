@@ -49,6 +49,8 @@ def add_association(sub: argparse._SubParsersAction) -> None:
                    help="causal prior: replace the attribute of CATEGORY by TEXT (repeatable)")
     p.add_argument("--groups", default=None, help="comma-separated groups to compare, reference first")
     p.add_argument("--categories", default=None, help="comma-separated categories to keep (default all)")
+    p.add_argument("--max-templates-per-category", type=int, default=None, metavar="N",
+                   help="use only the first N templates of each category (quick runs)")
     p.add_argument("--correction", choices=["bonferroni", "fdr_bh", "holm"], default="bonferroni",
                    help="multiplicity correction across categories (default bonferroni)")
     p.add_argument("--alpha", type=float, default=0.01, help="significance level (default 0.01, as P4)")
@@ -88,6 +90,7 @@ def cmd_association(args: argparse.Namespace) -> int:
         "placeholders": placeholders,
         "groups": _csv_list(args.groups),
         "categories": _csv_list(args.categories),
+        "max_templates_per_category": args.max_templates_per_category,
         "batch_size": args.batch_size,
         "correction": args.correction,
         "alpha": args.alpha,
