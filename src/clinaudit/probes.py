@@ -197,6 +197,16 @@ def fit_probe_task(
     is chosen (ties: first in grid order; all NaN: the first config). Grid rows
     carry ``hidden, alpha, c, valid_auprc, valid_auroc, selected``.
     """
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1):  # small dense models: one BLAS thread is fastest and reproducible
+        return _fit_probe_task(X, owner, y, split, hidden_sizes, alphas, c_grid, seed, max_iter)
+
+
+def _fit_probe_task(
+    X: np.ndarray, owner: np.ndarray, y: np.ndarray, split: np.ndarray, hidden_sizes: Sequence[Sequence[int]],
+    alphas: Sequence[float], c_grid: Sequence[float], seed: int, max_iter: int,
+) -> tuple[np.ndarray, list[dict[str, Any]]]:
     from sklearn.exceptions import ConvergenceWarning
 
     n = len(y)
