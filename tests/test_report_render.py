@@ -248,3 +248,73 @@ def test_generate_run_section(tmp_path, capsys):
     html = render_report(tmp_path / "gen").read_text(encoding="utf-8")
     assert 'id="sec-generate"' in html and 'data-rendered="section"' in html
     assert "Generated responses" in html and "sample 1 (seed 1)" in html
+
+
+# --------------------------------------------------------------------------- demo runner (mock specs)
+
+def _mock_demo_spec(audit: str, quick: bool = False):
+    """A tiny treatment-shift spec on the mock backend, standing in for every recipe's demo_spec."""
+    if audit == "association":
+        return None  # exercises "skipped"
+    if audit == "reasoning_care":
+        return {"audit": "treatment_shift", "params": {"no_such_param": 1}}  # fails validation: "failed"
+    return {
+        "audit": "treatment_shift", "name": f"{audit}-mock", "seed": 0,
+        "data": [{"format": "demo:patient_messages", "limit": 2}],
+        "models": {"target": "mock:a", "judge": "mock:j"},
+        "backends": {"mock:a": {"rules": [{"match": ".", "response": "Please come in today."}]},
+                     "mock:j": {"rules": [{"match": ".", "response": "MANAGE [NO]\nVISIT [YES]\nRESOURCE [NO]"}]}},
+        "params": {"perturbations": ["uppercase"], "seeds": [0], "n_resamples": 20, "infer_gender": False},
+    }
+
+
+def test_run_demo_skips_and_survives_failures(tmp_path, monkeypatch):
+    import io
+
+    import clinaudit.demo as demo
+
+    monkeypatch.setattr(demo, "demo_spec_for", _mock_demo_spec)
+    log = io.StringIO()
+    res = demo.run_demo(tmp_path / "d", ["association", "reasoning_care"], progress=False, stream=log)
+    text = log.getvalue()
+    assert [o.status for o in res.outcomes] == ["skipped", "failed"]
+    assert "[1/2] association: skipped" in text
+    assert "[2/2] reasoning_care: FAILED" in text and "no_such_param" in text
+    assert not res.ok and res.report is None and "no audit produced a run directory" in text
+
+
+@pytest.mark.slow
+def test_run_demo_reports_failures_and_reuses_the_cache(tmp_path, monkeypatch):
+    import io
+
+    import clinaudit.demo as demo
+
+    monkeypatch.setattr(demo, "demo_spec_for", _mock_demo_spec)
+    res = demo.run_demo(tmp_path / "d", ["treatment_shift", "association", "reasoning_care"], progress=False,
+                        stream=io.StringIO())
+    assert [o.status for o in res.outcomes] == ["ok", "skipped", "failed"]
+    assert not res.ok and res.report == tmp_path / "d" / "report.html"
+    html = res.report.read_text(encoding="utf-8")
+    assert "The demo could not run reasoning_care" in html and "The demo skipped association" in html
+    assert (tmp_path / "d" / "treatment_shift" / "spec.yaml").is_file()
+    assert res.outcomes[0].calls > 0
+    res2 = demo.run_demo(tmp_path / "d", ["treatment_shift"], progress=False, stream=io.StringIO())
+    assert res2.ok and res2.outcomes[0].calls == 0 and res2.outcomes[0].cache_hits >= res.outcomes[0].calls
+
+
+def test_quick_variant_shrinks_only_known_params():
+    from clinaudit.demo import quick_variant
+
+    spec = {"audit": "treatment_shift", "name": "x", "data": [{"format": "demo:patient_messages", "limit": 4}],
+            "params": {"perturbations": ["a", "b", "c"], "seeds": [0, 1], "n_resamples": 200}}
+    q = quick_variant(spec)
+    assert q["data"][0]["limit"] == 2 and q["params"]["seeds"] == [0] and q["params"]["perturbations"] == ["a", "b"]
+    assert q["params"]["n_resamples"] == 100 and "n_bootstrap" not in q["params"] and q["name"] == "x-quick"
+    assert spec["params"]["seeds"] == [0, 1]  # the original is untouched
+
+
+def test_cli_demo_rejects_unknown_audits(capsys):
+    from clinaudit.cli.main import main
+
+    assert main(["demo", "--audits", "nope", "--out", "/nonexistent/x"]) == 2
+    assert "unknown demo audit(s) nope" in capsys.readouterr().err

@@ -65,7 +65,13 @@ def demo_spec_for(audit: str, quick: bool = False) -> dict[str, Any] | None:
 
     A recipe whose ``demo_spec`` accepts ``quick`` is asked for its own quick variant.
     """
-    mod = importlib.import_module(f"clinaudit.audits.{audit}")
+    name = f"clinaudit.audits.{audit}"
+    try:
+        mod = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            return None
+        raise
     fn = getattr(mod, "demo_spec", None)
     if fn is None:
         return None
@@ -118,7 +124,7 @@ def _run_one(audit: str, out_dir: Path, quick: bool, progress: bool) -> AuditOut
 
     spec_dict = demo_spec_for(audit, quick=quick)
     if spec_dict is None:
-        return AuditOutcome(audit, "skipped", message=f"clinaudit.audits.{audit} has no demo_spec() yet")
+        return AuditOutcome(audit, "skipped", message=f"clinaudit.audits.{audit} has no demo_spec() (yet)")
     spec, params = parse_spec_dict(spec_dict, source=f"clinaudit.audits.{audit}.demo_spec()")
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "spec.yaml").write_text(

@@ -424,7 +424,7 @@ def _figure_svg(fig: Any, id_prefix: str) -> str:
 
     buf = io.StringIO()
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "clinaudit"}):
-        fig.savefig(buf, format="svg")
+        fig.savefig(buf, format="svg", bbox_inches="tight")
     return sanitize_svg(buf.getvalue(), id_prefix)
 
 
