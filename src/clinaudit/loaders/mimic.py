@@ -26,6 +26,13 @@ drops) are skipped unless ``options.require_admission: false``; notes marked
 ``ISERROR = 1`` are skipped unless ``options.include_error_notes: true``.
 A note whose admission or patient is not in the other tables is an error
 naming the file, row and field, unless ``options.unmatched: skip``.
+
+Task labels (P4's tasks come from other MIMIC tables: diagnoses, mortality)
+can be joined on: ``options.labels`` names a CSV whose key column is the first
+of ``ROW_ID``, ``HADM_ID``, ``SUBJECT_ID`` it has; its other columns are added
+to the fields of every matching note under their own names (lower-cased
+MIMIC names stay as written). Notes without a labels row are skipped and
+counted.
 """
 
 from __future__ import annotations
@@ -64,6 +71,7 @@ MIMIC_OPTIONS: dict[str, Any] = {
     "skip_empty": False,
     "unmatched": "error",  # error | skip
     "max_age": 90,
+    "labels": None,  # CSV of task labels keyed by ROW_ID, HADM_ID or SUBJECT_ID (first present); merged into fields
 }
 
 _UNKNOWN_ETHNICITY = ("UNKNOWN", "UNABLE TO OBTAIN", "PATIENT DECLINED")
@@ -190,6 +198,26 @@ def _resolve_option_path(value: Any, folder: Path, field: str) -> Path:
     return p
 
 
+def _read_labels(path: Path, encoding: str) -> tuple[dict[int, dict[str, str]], str]:
+    """Task labels keyed by the first of ROW_ID / HADM_ID / SUBJECT_ID the file has."""
+    with _open_text(path, encoding) as fh:
+        header = next(csv.reader(fh), None)
+    if header is None:
+        raise InputError("the file is empty (no header row)", file=str(path))
+    names = {h.strip().upper(): h.strip() for h in header}
+    key = next((k for k in ("ROW_ID", "HADM_ID", "SUBJECT_ID") if k in names), None)
+    if key is None:
+        raise InputError("a labels file needs a ROW_ID, HADM_ID or SUBJECT_ID column; available columns: "
+                         + ", ".join(header), file=str(path), field="ROW_ID")
+    out: dict[int, dict[str, str]] = {}
+    for row, rec in _iter_csv(path, encoding, [key]):
+        k = _int(rec[key], path, row, names[key])
+        if k in out:
+            raise InputError(f"duplicate {names[key]} {k}", file=str(path), row=row, field=names[key])
+        out[k] = {names[c]: v for c, v in rec.items() if c != key}  # type: ignore[index]
+    return out, key
+
+
 @register_loader("mimic3", "MIMIC-III NOTEEVENTS + ADMISSIONS + PATIENTS (CSV or .csv.gz; a folder or the notes "
                            "file): one case per note with gender, ethnicity, insurance, language and age")
 def load_mimic3(source: DataSource, path: Path | None) -> list[Case]:
@@ -250,10 +278,15 @@ def load_mimic3(source: DataSource, path: Path | None) -> list[Case]:
             "ethnicity": rec["ETHNICITY"].strip() or None,
         }
 
+    labels: dict[int, dict[str, str]] | None = None
+    label_key = ""
+    if opts["labels"]:
+        labels, label_key = _read_labels(_resolve_option_path(opts["labels"], folder, "labels"), enc)
+
     keep = None if opts["categories"] is None else {str(c).strip().casefold() for c in opts["categories"]}
     cases: list[Case] = []
     seen: dict[str, int] = {}
-    skipped = {"category": 0, "no_admission": 0, "error_note": 0, "empty": 0, "unmatched": 0}
+    skipped = {"category": 0, "no_admission": 0, "error_note": 0, "empty": 0, "unmatched": 0, "no_labels": 0}
     dataset = source.name or "mimic3"
     for row, rec in _iter_csv(notes, enc, NOTE_COLUMNS):
         category = rec["CATEGORY"].strip()
@@ -289,6 +322,13 @@ def load_mimic3(source: DataSource, path: Path | None) -> list[Case]:
             raise InputError(f"admission {hid} belongs to subject {adm['subject_id']}, the note says {sid}",
                              file=str(notes), row=row, field="SUBJECT_ID")
         case_id = rec["ROW_ID"].strip()
+        label_fields: dict[str, str] = {}
+        if labels is not None:
+            key = {"ROW_ID": _int(rec["ROW_ID"], notes, row, "ROW_ID"), "HADM_ID": hid, "SUBJECT_ID": sid}[label_key]
+            if key not in labels:
+                skipped["no_labels"] += 1
+                continue
+            label_fields = labels[key]  # type: ignore[index]
         if not case_id:
             raise InputError("empty ROW_ID", file=str(notes), row=row, field="ROW_ID")
         if case_id in seen:
@@ -312,6 +352,7 @@ def load_mimic3(source: DataSource, path: Path | None) -> list[Case]:
             "language_group": language_group(adm["language"]) if adm else None,
             "admittime": admit.isoformat(sep=" ") if admit else None,
             "age": _age(pat["dob"], admit, max_age),  # type: ignore[index]
+            **label_fields,
         }
         cases.append(Case(case_id=case_id, text=text, dataset=dataset, fields=fields, source=str(notes),
                           source_row=row))
