@@ -396,6 +396,8 @@ def probe_cases(
         sd[sd == 0] = 1.0
         cov_z = (cov - mu) / sd
         X_w = np.hstack([X_w, cov_z[owner]])
+    log.info("probe: embedded %d window(s) of %d text(s) with %s (%d features)", len(owner), len(cases), encoder,
+             X_w.shape[1])
     n_windows = np.bincount(owner, minlength=len(cases))
     # text-level features: mean over windows (covariates are equal across a text's windows)
     sums = np.zeros((len(cases), X_w.shape[1]))
@@ -417,6 +419,7 @@ def probe_cases(
         scores, rows = fit_probe_task(X_w, owner, y, split_arr, hidden_sizes=p.hidden_sizes, alphas=p.alphas,
                                       c_grid=p.c_grid, seed=seed, max_iter=p.max_iter)
         grid_rows.extend({"task": task, **r, "note": ""} for r in rows)
+        log.info("probe: task %s trained (%d grid configuration(s))", task, len(rows))
         frame = pd.DataFrame({"case_id": ids, "task": task, "split": split, "label": y, "score": scores,
                               "n_windows": n_windows})
         for g in group_fields:
