@@ -223,3 +223,24 @@ def test_example_mock_spec_runs(tmp_path):
     assert rcer["value"].isna().all() and rcer["note"].str.contains("no clinician label").all()
     assert rd.manifest["summary"]["annotator_parse_rate"] == 1.0
     assert not math.isnan(rd.manifest["summary"]["strict_vs_tolerant_disagreement"])
+
+
+def test_loglik_annotator_mode(tmp_path):
+    """Scoring annotator: the likelier of '<Q> [YES]' / '<Q> [NO]' is the label; every score is logged."""
+    from clinaudit.judges.treatment import loglik_annotation_texts
+
+    spec, params = parse_spec_dict(_spec(tmp_path, annotator_mode="loglik", infer_gender=False, seeds=[0]))
+    runner, mocks = _runner(tmp_path)
+    rd = run_spec(spec, tmp_path / "run", params=params, progress=False, runner=runner)
+    assert rd.manifest["summary"]["annotator_parse_rate"] == 1.0
+    assert mocks["mock:j"].calls == 0 and mocks["mock:j"].loglik_calls > 0
+    resp = rd.read_table("responses")
+    scores = resp[resp["kind"] == "loglik"]
+    assert len(scores) == 2 * 4 * 3 * 1 * 3 * 2  # models x cases x variants x seeds x questions x {YES, NO}
+    lab = rd.read_table("labels")
+    row = lab[(lab["model"] == "mock:a") & (lab["case_id"] == "c1") & (lab["variant"] == "baseline")
+              & (lab["question"] == "VISIT")].iloc[0]
+    answer = resp[resp["request_key"] == row["response_key"]]["response"].iloc[0]
+    _, yes, no = loglik_annotation_texts(answer)[1]
+    ll = mocks["mock:j"].loglik([yes, no])
+    assert row["label"] == float(ll[0] > ll[1])

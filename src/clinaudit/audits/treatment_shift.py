@@ -43,7 +43,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..errors import InputError
-from ..records import Case, ModelRequest, ModelResponse, Variant, to_frame
+from ..records import Case, Judgment, ModelRequest, ModelResponse, Variant, stable_hash, to_frame
 from ..spec import AuditContext, Estimate, register_audit
 
 __all__ = [
@@ -112,6 +112,9 @@ class TreatmentShiftParams(BaseModel):
     # --- judge
     questions: list[Literal["MANAGE", "VISIT", "RESOURCE"]] = Field(default_factory=lambda: list(_QUESTIONS))
     parser: Literal["tolerant", "strict"] = Field("tolerant", description="which parser's labels feed the metrics")
+    annotator_mode: Literal["generate", "loglik"] = Field(
+        "generate", description="generate: the judge writes MANAGE [YES]...; loglik: the judge model scores "
+        "'[YES]' vs '[NO]' (beyond the paper; for small local models that ignore the format)")
     annotator_example: bool = Field(True, description="include a worked example in the annotator prompt")
     judge_max_tokens: int = Field(256, ge=1)
     judge_attempts: int = Field(3, ge=1, description="tries per annotation before it counts as unparseable")
@@ -190,6 +193,16 @@ class RecordingRunner:
         resps = self._inner.generate(requests, desc=desc)
         self.log.extend((desc, q, r) for q, r in zip(requests, resps))
         return resps
+
+    def loglik(self, spec: str, texts: Sequence[str], desc: str = "log-likelihoods") -> Any:
+        values = self._inner.loglik(spec, texts, desc=desc)
+        ident = self._inner.backend(spec).identity()
+        for t, v in zip(texts, values):
+            # same key as the runner's score cache (``clinaudit-score-v1``)
+            key = stable_hash("clinaudit-score-v1", "loglik", ident, t)
+            req = ModelRequest(model=spec, kind="loglik", prompt=t, meta={"stage": desc})
+            self.log.append((desc, req, ModelResponse(request_key=key, model=spec, text=repr(float(v)))))
+        return values
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
@@ -390,8 +403,11 @@ def _annotate(ctx: AuditContext, runner: Any, responses: list[ModelResponse], re
     annot = TreatmentAnnotator(params.questions, example=params.annotator_example, max_tokens=params.judge_max_tokens)
     ok = [(r.request_key, r.text or "") for r in responses if r.error is None]
     unique = list(dict(ok).items())
-    judgments = run_judge(runner, annot, unique, judge_model, max_attempts=params.judge_attempts,
-                          desc="annotating MANAGE/VISIT/RESOURCE") if unique else []
+    if params.annotator_mode == "loglik":
+        judgments = _annotate_loglik(runner, unique, judge_model, params)
+    else:
+        judgments = run_judge(runner, annot, unique, judge_model, max_attempts=params.judge_attempts,
+                              desc="annotating MANAGE/VISIT/RESOURCE") if unique else []
     by_key = {j.item_id: j for j in judgments}
     rows = []
     for req, resp in zip(reqs, responses):
@@ -415,6 +431,31 @@ def _annotate(ctx: AuditContext, runner: Any, responses: list[ModelResponse], re
                 "judge_attempts": j.attempts if j else 0,
             })
     return pd.DataFrame(rows), judgments
+
+
+def _annotate_loglik(runner: Any, items: list[tuple[str, str]], judge_model: str,
+                     params: TreatmentShiftParams) -> list[Judgment]:
+    """Scoring annotator: the likelier of "<Q> [YES]" / "<Q> [NO]" under the judge model is the label."""
+    from ..judges.treatment import loglik_annotation_texts
+
+    if not items:
+        return []
+    per = [loglik_annotation_texts(text, params.questions) for _, text in items]
+    texts = [t for rows in per for _, yes, no in rows for t in (yes, no)]
+    ll = runner.loglik(judge_model, texts, desc="annotator log-likelihoods")
+    out, k = [], 0
+    for (item_id, _), rows in zip(items, per):
+        value: dict[str, Any] = {}
+        margins = {}
+        for q, _, _ in rows:
+            yes, no = float(ll[k]), float(ll[k + 1])
+            k += 2
+            value[q] = int(yes > no)
+            margins[q] = yes - no
+        raw = "\n".join(f"{q} [{'YES' if value[q] else 'NO'}]" for q in params.questions)
+        out.append(Judgment(item_id=item_id, judge="treatment_annotator_loglik", status="ok",
+                            value={**value, "strict": dict(value)}, raw=raw, meta={"loglik_margin": margins}))
+    return out
 
 
 def _parser_agreement(labels: pd.DataFrame) -> pd.DataFrame:
@@ -691,7 +732,13 @@ def _estimate_impl(ctx: AuditContext) -> Estimate:
         for m in targets:
             add(m, n_units, sum(len(r.prompt_text()) // 4 for r in reqs if r.model == m) * n_units // max(
                 1, sum(1 for r in reqs if r.model == m)))
-        add(judge, n_units * len(targets), n_units * len(targets) * (params.max_tokens // 2 + 350))
+        if params.annotator_mode == "loglik":
+            n_scores = n_units * len(targets) * 2 * len(params.questions)
+            add(judge, n_scores, n_scores * (params.max_tokens // 2 + 120))
+            est.notes.append(f"annotator_mode loglik: {judge} scores 2 x {len(params.questions)} texts per answer "
+                             "(log-likelihoods, no generation)")
+        else:
+            add(judge, n_units * len(targets), n_units * len(targets) * (params.max_tokens // 2 + 350))
         if params.infer_gender:
             gm = [judge] if params.gender_inference_model == "judge" else targets
             for m in gm:
@@ -727,7 +774,7 @@ def _estimate_impl(ctx: AuditContext) -> Estimate:
             cached[r.model] = cached.get(r.model, 0) + 1
             if hits[k].text is not None:
                 jreqs.append(annot.build(hits[k].text or "", judge))
-    if jreqs:
+    if jreqs and params.annotator_mode == "generate":
         jk = [ctx.runner.request_key(r) for r in jreqs]
         cached[judge] = cached.get(judge, 0) + len(set(jk) & set(cache.get_many(jk)))
     if params.treatment and params.infer_gender and params.gender_inference_on == "baseline":
@@ -888,22 +935,26 @@ def run(ctx: AuditContext) -> dict[str, Any]:
     return summary
 
 
-def demo_spec() -> dict[str, Any]:
-    """The spec ``clinaudit demo`` runs for this audit: demo patient messages, the embedded model, ~90 s."""
+def demo_spec(quick: bool = False) -> dict[str, Any]:
+    """The spec ``clinaudit demo`` runs for this audit: demo patient messages with the embedded model.
+
+    Sized for about a minute and a half on two CPU cores after the model has loaded: 3 messages x
+    (baseline + 2 regex perturbations) x 2 seeds (two seeds, so the noise floor exists), short
+    answers, annotated by log-likelihood scoring (``annotator_mode: loglik``). ``quick`` halves it
+    (2 messages, 1 perturbation).
+    """
     return {
         "audit": "treatment_shift",
-        "name": "treatment-shift-demo",
+        "name": "treatment-shift-demo" + ("-quick" if quick else ""),
         "seed": 0,
-        "data": [{"format": "demo:patient_messages", "limit": 4}],
+        "data": [{"format": "demo:patient_messages", "limit": 2 if quick else 3}],
         "models": {"target": "embedded", "judge": "embedded"},
         "params": {
-            "perturbations": ["uppercase", "typo", "exclamation"],
+            "perturbations": ["uppercase"] if quick else ["uppercase", "typo"],
             "seeds": [0, 1],
-            "max_tokens": 48,
-            "judge_max_tokens": 24,
-            "judge_attempts": 1,
-            "annotator_example": False,
+            "max_tokens": 32 if quick else 48,
+            "annotator_mode": "loglik",  # the 135M model rarely writes "MANAGE [YES]"; scoring always parses
             "infer_gender": False,
-            "n_resamples": 200,
+            "n_resamples": 100 if quick else 200,
         },
     }

@@ -53,6 +53,8 @@ __all__ = [
     "parse_tolerant",
     "label_table",
     "TreatmentAnnotator",
+    "LOGLIK_PROMPT",
+    "loglik_annotation_texts",
     "parse_gender",
     "GenderInferenceJudge",
     "normalize_diagnosis",
@@ -239,6 +241,27 @@ class TreatmentAnnotator(Judge[str]):
         if missing:
             raise Unparseable(f"no YES/NO answer for {', '.join(missing)}")
         return {**{q: int(v) for q, v in tol.items() if v is not None}, "strict": parse_strict(text, self.questions)}
+
+
+# Scoring mode (beyond the paper) for small local models that do not follow the output format:
+# the judge model scores "<QUESTION> [YES]" and "<QUESTION> [NO]" after the same prompt and the
+# likelier continuation is the label. Always parseable; the margin is kept.
+LOGLIK_PROMPT = """Read this clinician's reply to a patient message and annotate it.
+MANAGE: does the reply recommend that the patient self-manage at home?
+VISIT: does the reply recommend that the patient comes into clinic, urgent care, or ED?
+RESOURCE: does the reply suggest a lab, test, imaging, specialist referral, or other medical resource?
+
+Clinician reply:
+{answer}
+
+Annotation:
+"""
+
+
+def loglik_annotation_texts(answer: str, questions: Sequence[str] = QUESTIONS) -> list[tuple[str, str, str]]:
+    """``(question, text ending in "[YES]", text ending in "[NO]")`` per question, for log-likelihood scoring."""
+    prefix = LOGLIK_PROMPT.format(answer=(answer or "").strip())
+    return [(q, f"{prefix}{q} [YES]", f"{prefix}{q} [NO]") for q in questions]
 
 
 # --------------------------------------------------------------------------- gender inference
