@@ -291,6 +291,15 @@ def _score_frame(sentences: Sequence[Any], table: pd.DataFrame, logp_t: np.ndarr
     return out
 
 
+def _by_length(items: Sequence[Any], score: Any, key: Any) -> np.ndarray:
+    """Score ``items`` in one call, shortest first (consecutive batches then pad little); input order back."""
+    order = sorted(range(len(items)), key=lambda i: key(items[i]))
+    values = np.asarray(score([items[i] for i in order]), dtype=float).reshape(-1)
+    out = np.empty(len(items), dtype=float)
+    out[order] = values
+    return out
+
+
 def score_sentences_masked(runner: Any, model: str, sentences: Sequence[Any], table: pd.DataFrame,
                            mask_mode: str = "word") -> pd.DataFrame:
     """Prior-adjusted masked-LM scores, every sentence and prior in one batched runner call.
@@ -308,7 +317,9 @@ def score_sentences_masked(runner: Any, model: str, sentences: Sequence[Any], ta
     for s in sentences:
         items.append(mask_for_mlm(s, tokenizer, mask_attribute=False, mode=mask_mode).to_masked_item())
         priors.append(mask_for_mlm(s, tokenizer, mask_attribute=True, mode=mask_mode).to_masked_item())
-    values = runner.masked_logprobs(model, items + priors, desc=f"masked log-probs ({model})")
+    desc = f"masked log-probs ({model})"
+    values = _by_length(items + priors, lambda batch: runner.masked_logprobs(model, batch, desc=desc),
+                        key=lambda it: len(it.text))
     n = len(sentences)
     return _score_frame(sentences, table, values[:n], values[n:], model, f"masked/{mask_mode}",
                         [p.text for p in priors])
@@ -330,7 +341,8 @@ def score_sentences_causal(runner: Any, model: str, sentences: Sequence[Any], ta
     ph = {**DEFAULT_PLACEHOLDERS, **dict(placeholders or {})}
     priors = [_placeholder_sentence(s, ph.get(s.category, default_placeholder)) for s in sentences]
     texts = [s.sentence for s in sentences]
-    values = runner.loglik(model, texts + priors, desc=f"sentence log-likelihoods ({model})")
+    desc = f"sentence log-likelihoods ({model})"
+    values = _by_length(texts + priors, lambda batch: runner.loglik(model, batch, desc=desc), key=len)
     n = len(sentences)
     return _score_frame(sentences, table, values[:n], values[n:], model, "causal", priors)
 
