@@ -194,7 +194,8 @@ def format_value(x: Any, kind: str = "auto") -> str:
     if isinstance(x, (list, tuple)):
         return ", ".join(format_value(v) for v in x)
     if isinstance(x, dict):
-        return "; ".join(f"{k}: {format_value(v)}" for k, v in x.items())
+        return "; ".join(f"{k} ({format_value(v)})" if isinstance(v, dict) else f"{k}: {format_value(v)}"
+                         for k, v in x.items())
     return str(x)
 
 
@@ -536,10 +537,9 @@ class _Ids:
 def _table_view(block: Table, audit: str, ids: _Ids, info: _RunInfo) -> dict[str, Any]:
     df = block.df if isinstance(block.df, pd.DataFrame) else pd.DataFrame(block.df)
     stem = block.name or _slug(block.title)
-    disp, kinds = display_frame(df)
-    total = len(disp)
+    total = len(df)
     limit = max(1, int(block.max_rows or 200))
-    shown = disp.head(limit)
+    shown, kinds = display_frame(df.head(limit))  # only the rows shown are formatted
     caption = block.caption
     if total > limit:
         caption = (caption + " " if caption else "") + f"(first {limit} of {total} rows; full table in the CSV)"
@@ -567,12 +567,6 @@ def _table_view(block: Table, audit: str, ids: _Ids, info: _RunInfo) -> dict[str
 def _figure_view(block: Figure, audit: str, ids: _Ids) -> dict[str, Any]:
     fid = ids.make(f"{audit}-{block.name or block.title or 'figure'}")
     svg = _figure_svg(block.fig, f"{fid}-")
-    try:
-        import matplotlib.pyplot as plt
-
-        plt.close(block.fig)
-    except Exception:  # noqa: BLE001 - a Figure made without pyplot has nothing to close
-        pass
     from markupsafe import Markup
 
     data = block.data if isinstance(block.data, pd.DataFrame) else pd.DataFrame(block.data)
@@ -585,8 +579,9 @@ def _figure_view(block: Figure, audit: str, ids: _Ids) -> dict[str, Any]:
 
 def _metric_view(block: Metric) -> dict[str, Any]:
     v = block.value
-    value = v if isinstance(v, str) else format_value(v, "num" if isinstance(v, float) and not float(v).is_integer()
-                                                     else "auto")
+    value = v if isinstance(v, str) else format_value(v)
+    if not isinstance(v, str) and re.fullmatch(r"-?[\d,]+\.\d*0", value):
+        value = value.rstrip("0").rstrip(".")  # 12.50 -> 12.5 (a table keeps its column's decimals)
     ci = None
     if block.ci is not None:
         try:
