@@ -165,17 +165,19 @@ def build(rundir: RunDir) -> Section:
             sec.blocks.append(Metric(
                 label=f"{label} ({rec['model']})", value=_f(rec["value"]) if _f(rec["value"]) is not None else "n/a",
                 n=int(rec["n"]), ci=(lo, hi) if lo is not None and hi is not None else None, test=str(rec["test"]),
-                p=_f(rec["p"]), p_adj=_f(rec["p_adj"]), family=str(rec.get("family") or "")))
+                p=_f(rec["p"]), p_adj=_f(rec["p_adj"]),
+                family="" if pd.isna(rec.get("family")) else str(rec.get("family"))))
 
     # accuracy tables
     answer_rates = res[res["metric"] == "answer_parse_rate"] if not res.empty else pd.DataFrame()
     if not answer_rates.empty:
         tol = answer_rates[answer_rates["group"].astype(str).str.endswith(":tolerant")]
-        worst = tol["value"].min()
-        sec.summary["answer parse rate (tolerant, worst arm)"] = f"{worst:.0%}" if _f(worst) is not None else "n/a"
+        worst = _f(tol["value"].min())
+        shown = f"{worst:.0%}" if worst is not None else "n/a"
+        sec.summary["answer parse rate (tolerant, worst arm)"] = shown
         sec.blocks.append(Text(
             "Answers no parser can read are unparseable: excluded from accuracy, never counted as right or wrong "
-            f"(lowest tolerant parse rate over arms: {worst:.0%}; see the parse-rate table below).", kind="note"))
+            f"(lowest tolerant parse rate over arms: {shown}; see the parse-rate table below).", kind="note"))
     sec.blocks.append(Table(
         "Table 1 - accuracy by arm (P3 Table 1 shape)", t1,
         caption="Accuracy over items where both arms of a pair have a readable answer; Δ = male − female with "
