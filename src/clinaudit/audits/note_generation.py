@@ -601,7 +601,6 @@ def _pipeline(ctx: AuditContext, params: NoteGenerationParams, runner: _Recorder
                 cx = resolve_context(r.context)
                 for attrs in _attribute_sets(cx, params):
                     n_notes = (1 + _n_values(attrs, params)) * len(targets)
-                    st.unknown[("note",)] += n_notes
                     for t in targets:
                         st.unknown[("note", t)] += 1 + _n_values(attrs, params)
                     for jm in judges:
@@ -1196,13 +1195,16 @@ def estimate(ctx: AuditContext) -> Estimate:
 # --------------------------------------------------------------------------- demo
 
 
-def demo_spec() -> dict[str, Any]:
-    """The spec ``clinaudit demo`` runs: 3 demo dialogs × Poverty (doctor) × race {Black, White} + baseline."""
+def demo_spec(quick: bool = False) -> dict[str, Any]:
+    """The spec ``clinaudit demo`` runs: 3 demo dialogs × Poverty (doctor) × race {Black, White} + baseline.
+
+    ``quick``: 2 dialogs, shorter notes, 100 resamples.
+    """
     return {
         "audit": AUDIT,
-        "name": "note-generation-demo",
+        "name": "note-generation-demo" + ("-quick" if quick else ""),
         "seed": 0,
-        "data": [{"format": "demo:dialogs", "limit": 3}],
+        "data": [{"format": "demo:dialogs", "limit": 2 if quick else 3}],
         "models": {"target": "embedded", "judge": "embedded"},
         "params": {
             "contexts": ["Poverty"],
@@ -1210,13 +1212,12 @@ def demo_spec() -> dict[str, Any]:
             "attributes": ["race"],
             "values": {"race": ["Black", "White"]},
             "augmentation": "insert",
-            "augment_max_tokens": 64,
+            "augment_max_tokens": 48 if quick else 64,
             "augment_max_attempts": 2,
-            "min_turns": {"mts": 0, "aci": 0},
-            "max_tokens": 80,
+            "max_tokens": 48 if quick else 80,
             "judge_max_tokens": 8,
             "judge_max_attempts": 2,
             "disparity_max_tokens": 64,
-            "n_bootstrap": 200,
+            "n_bootstrap": 100 if quick else 200,
         },
     }
