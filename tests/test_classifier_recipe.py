@@ -112,3 +112,22 @@ def test_report_section_and_html(tmp_path: Path):
 
     html = render_report([rd.path], out=tmp_path / "r.html").read_text(encoding="utf-8")
     assert "Classifier fairness gaps" in html and "<svg" in html
+
+
+def test_estimate_counts_distinct_windows(tmp_path: Path):
+    from clinaudit.spec import get_recipe, make_context
+
+    notes = tmp_path / "notes.csv"
+    pd.DataFrame({"id": [1, 2, 3], "text": ["a b c d e f", "a b c d e f", "x y"], "y": [0, 1, 0],
+                  "g": ["F", "M", "F"]}).to_csv(notes, index=False)
+    spec, params = parse_spec_dict({
+        "audit": "classifier_gaps", "data": [{"format": "csv", "path": str(notes), "columns": {"id": "id",
+                                                                                            "text": "text"}}],
+        "models": {"encoder": "mock"},
+        "params": {"probe": {"label_fields": ["y"], "group_fields": ["g"], "window_words": 4, "window_stride": 2}},
+    })
+    ctx = make_context(spec, params, tmp_path / "run", progress=False)
+    est = get_recipe("classifier_gaps").estimate(ctx)
+    # "a b c d e f" -> "a b c d", "c d e f" (twice, cached once); "x y" -> itself
+    assert est.calls == {"mock": 3}
+    ctx.rundir.close()

@@ -526,12 +526,15 @@ def estimate(ctx: AuditContext) -> Estimate:
     est = Estimate()
     if p.probe is not None:
         enc = ctx.model("encoder")
-        from ..probes import split_windows
+        from ..probes import seeded_sample, split_windows
 
-        n = sum(len(split_windows(c.text, p.probe.window_words, p.probe.window_stride, p.probe.max_windows))
-                for c in ctx.cases())
-        est.calls[enc] = n
-        est.notes.append("embeddings are cached per text window")
+        cases = ctx.cases()
+        if p.probe.sample is not None and p.probe.sample < len(cases):
+            cases = seeded_sample(cases, p.probe.sample, ctx.spec.seed)
+        windows = {w for c in cases
+                   for w in split_windows(c.text, p.probe.window_words, p.probe.window_stride, p.probe.max_windows)}
+        est.calls[enc] = len(windows)
+        est.notes.append(f"{len(cases)} texts; embeddings are cached per distinct text window")
     else:
         est.notes.append("classifier_gaps on a predictions table makes no model calls")
     return est
