@@ -55,9 +55,11 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
-    )
+    level = logging.INFO if args.verbose else logging.WARNING
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    # The run directory's log file records INFO; the terminal shows only what -v asks for.
+    for handler in logging.getLogger().handlers:
+        handler.setLevel(level)
     try:
         return int(args.func(args) or 0)
     except ClinauditError as exc:
