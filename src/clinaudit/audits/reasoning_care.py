@@ -406,14 +406,14 @@ def _response_row(stage: str, req: ModelRequest, resp: ModelResponse | None, key
 def _judge_response_rows(ctx: AuditContext, judge: Any, items: list[tuple[str, Any]], judgments: list[Judgment],
                          model: str, meta: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """One ``responses`` row per judge call actually made (every attempt), rebuilt from the requests."""
-    from ..judges.base import _retry_request
+    from ..judges.base import retry_request
 
     rows = []
     reqs: list[tuple[int, str, ModelRequest]] = []
     for (item_id, item), j in zip(items, judgments):
         base = judge.build(item, model)
         for attempt in range(j.attempts):
-            reqs.append((attempt, item_id, _retry_request(base, attempt)))
+            reqs.append((attempt, item_id, retry_request(base, attempt)))
     keys = [ctx.runner.request_key(r) for _, _, r in reqs]
     found = ctx.runner.cache.get_many(keys) if ctx.runner.cache is not None else {}
     by_item = {j.item_id: j for j in judgments}

@@ -21,7 +21,7 @@ from typing import Any, Generic, TypeVar
 from ..records import Judgment, ModelRequest
 from ..runner import Runner
 
-__all__ = ["Judge", "Unparseable", "run_judge", "apply_parser", "extract_json", "parse_rate"]
+__all__ = ["Judge", "Unparseable", "run_judge", "retry_request", "apply_parser", "extract_json", "parse_rate"]
 
 T = TypeVar("T")
 
@@ -44,7 +44,8 @@ class Judge(Generic[T]):
         raise NotImplementedError
 
 
-def _retry_request(req: ModelRequest, attempt: int) -> ModelRequest:
+def retry_request(req: ModelRequest, attempt: int) -> ModelRequest:
+    """The request of retry ``attempt`` (0 = the original): a new cache key, a moved-on seed."""
     if attempt == 0:
         return req
     extra = dict(req.extra)
@@ -72,7 +73,7 @@ def run_judge(
     for attempt in range(max_attempts):
         if not pending:
             break
-        reqs = [_retry_request(base[i], attempt) for i in pending]
+        reqs = [retry_request(base[i], attempt) for i in pending]
         resps = runner.generate(reqs, desc=desc or f"judge {judge.name}" + (f" (retry {attempt})" if attempt else ""))
         still: list[int] = []
         for i, resp in zip(pending, resps):
