@@ -563,7 +563,7 @@ def run(ctx: AuditContext) -> dict[str, Any]:
         "mask_mode": p.mask_mode,
         "significant_categories": {m: int(summary.loc[summary["model"] == m, "significant_adj"].sum())
                                    for m in models},
-        "skipped_template_lines": len(skipped),
+        "template_lines_reported": len(skipped),  # skipped or repaired on load
     }
 
 
