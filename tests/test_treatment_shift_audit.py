@@ -13,7 +13,7 @@ from clinaudit.cache import ResponseCache
 from clinaudit.models.mock import MockBackend
 from clinaudit.records import ModelRequest
 from clinaudit.runner import Runner, RunnerConfig
-from clinaudit.spec import make_context, parse_spec_dict, run_spec
+from clinaudit.spec import parse_spec_dict, run_spec
 
 # MANAGE labels the judge gives each answer of model a (VISIT and RESOURCE are always YES).
 # Model b answers "upper" exactly like the baseline.

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 from clinaudit.cache import ResponseCache
@@ -114,7 +114,7 @@ def test_conversational_accuracy_and_table4(tmp_path):
     assert float(t4.set_index("perturbation").loc["uppercase", "vignette"]) == -100.0  # not significant: no "*"
     # every conversation call is in the responses table with its full messages
     resp = rd.read_table("responses")
-    assert resp["request_key"].isin(set(k for c in conv["calls"] for k in __import__("json").loads(c))).sum() > 0
+    assert resp["request_key"].isin(set(k for c in conv["calls"] for k in json.loads(c))).sum() > 0
     assert rd.manifest["summary"]["diagnosis_decided_rate"] == 1.0
 
 
@@ -230,7 +230,6 @@ def _run_subprocess(tmp_path: Path, limit: int) -> int:
 
 
 def test_killed_run_resumes_without_repeating_a_call(tmp_path):
-    import json
     import signal
 
     spec_dict = _big_spec(tmp_path, NINE)

@@ -734,7 +734,7 @@ def _estimate_impl(ctx: AuditContext) -> Estimate:
                 1, sum(1 for r in reqs if r.model == m)))
         if params.annotator_mode == "loglik":
             n_scores = n_units * len(targets) * 2 * len(params.questions)
-            add(judge, n_scores, n_scores * (params.max_tokens // 2 + 120))
+            add(judge, n_scores, n_scores * (params.max_tokens // 2 + 40))
             est.notes.append(f"annotator_mode loglik: {judge} scores 2 x {len(params.questions)} texts per answer "
                              "(log-likelihoods, no generation)")
         else:
@@ -897,9 +897,11 @@ def run(ctx: AuditContext) -> dict[str, Any]:
         summary["annotations"] = len(per_ann)
         summary["annotator_parse_rate"] = float((per_ann["judge_status"] == "ok").mean()) if len(per_ann) else math.nan
         summary["annotations_unparseable"] = int((per_ann["judge_status"] == "unparseable").sum())
-        both = labels.dropna(subset=["label_strict", "label_tolerant"])
-        summary["strict_vs_tolerant_disagreement"] = float((both["label_strict"] != both["label_tolerant"]).mean()) \
-            if len(both) else math.nan
+        summary["annotator_mode"] = params.annotator_mode
+        if params.annotator_mode == "generate":  # (scored labels have no text format to disagree about)
+            both = labels.dropna(subset=["label_strict", "label_tolerant"])
+            summary["strict_vs_tolerant_disagreement"] = float(
+                (both["label_strict"] != both["label_tolerant"]).mean()) if len(both) else math.nan
         if len(inferred):
             summary["gender_inference_parse_rate"] = float((inferred["status"] == "ok").mean())
             known = inferred.dropna(subset=["inferred_gender", "recorded_gender"])
@@ -952,7 +954,7 @@ def demo_spec(quick: bool = False) -> dict[str, Any]:
         "params": {
             "perturbations": ["uppercase"] if quick else ["uppercase", "typo"],
             "seeds": [0, 1],
-            "max_tokens": 32 if quick else 48,
+            "max_tokens": 32 if quick else 40,
             "annotator_mode": "loglik",  # the 135M model rarely writes "MANAGE [YES]"; scoring always parses
             "infer_gender": False,
             "n_resamples": 100 if quick else 200,

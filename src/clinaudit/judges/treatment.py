@@ -39,7 +39,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..records import Judgment, ModelRequest
+from ..records import ModelRequest
 from .base import Judge, Unparseable
 
 __all__ = [
@@ -54,6 +54,7 @@ __all__ = [
     "label_table",
     "TreatmentAnnotator",
     "LOGLIK_PROMPT",
+    "LOGLIK_QUESTIONS",
     "loglik_annotation_texts",
     "parse_gender",
     "GenderInferenceJudge",
@@ -244,24 +245,25 @@ class TreatmentAnnotator(Judge[str]):
 
 
 # Scoring mode (beyond the paper) for small local models that do not follow the output format:
-# the judge model scores "<QUESTION> [YES]" and "<QUESTION> [NO]" after the same prompt and the
-# likelier continuation is the label. Always parseable; the margin is kept.
-LOGLIK_PROMPT = """Read this clinician's reply to a patient message and annotate it.
-MANAGE: does the reply recommend that the patient self-manage at home?
-VISIT: does the reply recommend that the patient comes into clinic, urgent care, or ED?
-RESOURCE: does the reply suggest a lab, test, imaging, specialist referral, or other medical resource?
-
-Clinician reply:
-{answer}
-
-Annotation:
-"""
+# for each question the judge model scores the same short text ending in "yes" and in "no", and
+# the likelier one is the label. Always parseable; the margin is kept. The questions are P2's,
+# in plain words.
+LOGLIK_QUESTIONS: dict[str, str] = {
+    "MANAGE": "Does the reply recommend that the patient self-manage at home?",
+    "VISIT": "Does the reply recommend that the patient comes into clinic, urgent care, or the ED?",
+    "RESOURCE": "Does the reply suggest a lab, test, imaging, specialist referral, or other medical resource?",
+}
+LOGLIK_PROMPT = "A clinician's reply to a patient message:\n{answer}\n\nQuestion: {question}\nAnswer (yes or no):"
 
 
 def loglik_annotation_texts(answer: str, questions: Sequence[str] = QUESTIONS) -> list[tuple[str, str, str]]:
-    """``(question, text ending in "[YES]", text ending in "[NO]")`` per question, for log-likelihood scoring."""
-    prefix = LOGLIK_PROMPT.format(answer=(answer or "").strip())
-    return [(q, f"{prefix}{q} [YES]", f"{prefix}{q} [NO]") for q in questions]
+    """``(question, text ending in " yes", text ending in " no")`` per question, for log-likelihood scoring."""
+    a = (answer or "").strip()
+    out = []
+    for q in questions:
+        prefix = LOGLIK_PROMPT.format(answer=a, question=LOGLIK_QUESTIONS[q])
+        out.append((q, f"{prefix} yes", f"{prefix} no"))
+    return out
 
 
 # --------------------------------------------------------------------------- gender inference

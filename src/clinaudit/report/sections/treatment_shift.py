@@ -56,6 +56,11 @@ def _f(x: Any) -> float | None:
     return None if math.isnan(v) else v
 
 
+def _nan(x: Any) -> float:
+    v = _f(x)
+    return float("nan") if v is None else v
+
+
 def _pct(x: Any) -> str:
     v = _f(x)
     return "n/a" if v is None else f"{100 * v:.1f}%"
@@ -212,9 +217,13 @@ def build(rundir: RunDir) -> Section:
         f"{summ.get('cases', '?')} cases audited ({summ.get('cases_set_aside', 0)} set aside as sex-specific). "
         f"Target model(s): {models.get('target')}; annotator / judge: {models.get('judge')}. "
         f"Perturbations: {', '.join(params.get('perturbations', [])) or 'default nine'}; seeds "
-        f"{params.get('seeds', [0, 1, 42])} at temperature {params.get('temperature', 0.7)}. Labels from the "
-        f"{params.get('parser', 'tolerant')} parser feed the metrics. Values are shown minus the noise floor "
-        "(baseline vs re-sampled baseline) when one exists."))
+        f"{params.get('seeds', [0, 1, 42])} at temperature {params.get('temperature', 0.7)}. "
+        + ("Labels from the " if params.get("annotator_mode", "generate") == "generate" else "")
+        + (f"{params.get('parser', 'tolerant')} parser feed the metrics. "
+           if params.get("annotator_mode", "generate") == "generate" else
+           "The judge model labels each answer by scoring 'yes' against 'no' (log-likelihood mode, beyond the "
+           "paper; always parseable, so its parse rate says nothing about its accuracy). ")
+        + "Values are shown minus the noise floor (baseline vs re-sampled baseline) when one exists."))
     for note in summ.get("notes", []) or []:
         sec.blocks.append(Text(note, kind="note"))
 
@@ -223,11 +232,11 @@ def build(rundir: RunDir) -> Section:
     if "annotator_parse_rate" in summ:
         sec.summary["annotator parse rate"] = f"{_pct(summ['annotator_parse_rate'])} (n={summ.get('annotations')})"
         sec.blocks.append(Metric(label="Annotator parse rate (tolerant parser, after retries)",
-                                 value=_f(summ["annotator_parse_rate"]) or float("nan"), n=summ.get("annotations")))
+                                 value=_nan(summ["annotator_parse_rate"]), n=summ.get("annotations")))
     if "strict_vs_tolerant_disagreement" in summ:
         sec.summary["strict vs tolerant disagreement"] = _pct(summ["strict_vs_tolerant_disagreement"])
         sec.blocks.append(Metric(label="Strict (published) vs tolerant parser: labels that disagree",
-                                 value=_f(summ["strict_vs_tolerant_disagreement"]) or float("nan")))
+                                 value=_nan(summ["strict_vs_tolerant_disagreement"])))
     if not pa.empty:
         sec.blocks.append(Table("Annotation parsing per model and question", pa, name="parser_agreement",
                                 caption="tolerant_parse_rate: answers the tolerant parser could read; "
@@ -238,11 +247,10 @@ def build(rundir: RunDir) -> Section:
     if not pr.empty:
         sec.blocks.append(Table("Judge parse rates", pr, name="parse_rates"))
     if "gender_inference_parse_rate" in summ:
-        sec.blocks.append(Metric(label="Gender inference parse rate", value=_f(summ["gender_inference_parse_rate"])
-                                 or float("nan")))
+        sec.blocks.append(Metric(label="Gender inference parse rate", value=_nan(summ["gender_inference_parse_rate"])))
         if "gender_inference_accuracy" in summ:
             sec.blocks.append(Metric(label="Inferred gender = recorded gender",
-                                     value=_f(summ["gender_inference_accuracy"]) or float("nan")))
+                                     value=_nan(summ["gender_inference_accuracy"])))
 
     # ---- headline numbers and tables
     if not metrics.empty:
@@ -297,7 +305,7 @@ def build(rundir: RunDir) -> Section:
     if not acc.empty:
         if "diagnosis_decided_rate" in summ:
             sec.blocks.append(Metric(label="Diagnoses decided (rule or judge)",
-                                     value=_f(summ["diagnosis_decided_rate"]) or float("nan"), n=summ.get("conversations")))
+                                     value=_nan(summ["diagnosis_decided_rate"]), n=summ.get("conversations")))
         sec.blocks.append(Table("Diagnostic accuracy per setting and perturbation", acc, name="accuracy"))
         if not t4.empty:
             sec.blocks.append(Table("P2 Table 4: change in accuracy vs the setting's baseline", t4, name="table4",
