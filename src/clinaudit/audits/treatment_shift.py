@@ -940,16 +940,16 @@ def run(ctx: AuditContext) -> dict[str, Any]:
 def demo_spec(quick: bool = False) -> dict[str, Any]:
     """The spec ``clinaudit demo`` runs for this audit: demo patient messages with the embedded model.
 
-    Sized for about a minute and a half on two CPU cores after the model has loaded: 3 messages x
+    Sized for about a minute on two idle CPU cores after the model has loaded: 2 messages x
     (baseline + 2 regex perturbations) x 2 seeds (two seeds, so the noise floor exists), short
-    answers, annotated by log-likelihood scoring (``annotator_mode: loglik``). ``quick`` halves it
-    (2 messages, 1 perturbation).
+    answers, annotated by log-likelihood scoring (``annotator_mode: loglik``; 6 short scored texts
+    per answer). ``quick``: 1 perturbation and shorter answers.
     """
     return {
         "audit": "treatment_shift",
         "name": "treatment-shift-demo" + ("-quick" if quick else ""),
         "seed": 0,
-        "data": [{"format": "demo:patient_messages", "limit": 2 if quick else 3}],
+        "data": [{"format": "demo:patient_messages", "limit": 2}],
         "models": {"target": "embedded", "judge": "embedded"},
         "params": {
             "perturbations": ["uppercase"] if quick else ["uppercase", "typo"],
