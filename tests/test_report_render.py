@@ -221,7 +221,7 @@ def test_summary_shows_status_calls_and_fingerprints(tmp_path):
     run = make_run(tmp_path / "r", "no_such_audit", {"cases": pd.DataFrame({"case_id": ["a", "b", "c"]})},
                    status="failed: ValueError: x")
     html = render_report(run).read_text(encoding="utf-8")
-    assert "failed: ValueError: x" in html and 'class="badge bad"' in html
+    assert ">failed<" in html and "ValueError: x" in html and 'class="badge bad"' in html
     assert "5 new, 2 cached, 1 failed" in html
     assert "format=demo:patient_messages, limit=3" in html
     assert "tables/cases.csv as used" in html
@@ -318,3 +318,16 @@ def test_cli_demo_rejects_unknown_audits(capsys):
 
     assert main(["demo", "--audits", "nope", "--out", "/nonexistent/x"]) == 2
     assert "unknown demo audit(s) nope" in capsys.readouterr().err
+
+
+def test_metric_and_compare_views():
+    from clinaudit.report.render import _compare_view, _Ids, _metric_view
+
+    assert _metric_view(Metric(label="judge parse rate", value=0.975, n=40))["value"] == "97.5%"
+    assert _metric_view(Metric(label="ΔBL (percentage points)", value=0.5))["value"] == "0.5"
+    v = _compare_view(Compare(title="t", case_id="c", variants={
+        "ref": "one two three four five six", "close": "one two THREE four five six",
+        "far": "completely unrelated words here"}), "a", _Ids())
+    close, far = v["columns"][1], v["columns"][2]
+    assert not close["mostly_different"] and any(s["del"] for s in close["segments"])
+    assert far["mostly_different"] and not any(s["del"] for s in far["segments"])

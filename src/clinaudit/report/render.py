@@ -128,7 +128,8 @@ _P_COL = re.compile(r"^(p|q)([ _.-]?(value|val|adj|adjusted|raw|corrected|holm|b
                     r"|(^|_)(p_?value|pval|p_adj)$|_p$", re.I)
 _FRACTION_COL = re.compile(r"(^|[ _.-])(rate|rates|share|accuracy|acc|fraction|frac|prop|proportion|prevalence|"
                            r"agreement|coverage|parse[ _]rate)($|[ _.-])", re.I)
-_PERCENT_NAME = re.compile(r"%|pct|percent|pp\b", re.I)
+_PERCENT_NAME = re.compile(r"%|pct|percent|pp\b|points", re.I)
+_METRIC_FRACTION = re.compile(r"parse rate|accuracy|agreement|share of|proportion|fraction", re.I)
 
 
 def _is_missing(x: Any) -> bool:
@@ -448,13 +449,15 @@ def _term_mask(text: str, terms: Iterable[str]) -> list[bool]:
     return mask
 
 
-def diff_segments(text: str, reference: str | None, highlight: Iterable[str] = ()) -> list[dict[str, Any]]:
+def diff_segments(text: str, reference: str | None, highlight: Iterable[str] = (), *,
+                  show_deleted: bool = True) -> list[dict[str, Any]]:
     """``text`` cut into segments for display: ``{"text", "ins", "del", "mark"}``.
 
     Words that ``text`` adds or changes relative to ``reference`` are ``ins``; words of
     the reference it dropped come as separate ``del`` segments at that place; spans
     matching a ``highlight`` term (case-insensitive, whole words) are ``mark``.
-    With ``reference=None`` only the highlighting is applied.
+    With ``reference=None`` only the highlighting is applied; ``show_deleted=False``
+    leaves out the ``del`` segments.
     """
     text = "" if text is None else str(text)
     ins = [False] * len(text)
@@ -476,7 +479,7 @@ def diff_segments(text: str, reference: str | None, highlight: Iterable[str] = (
                             ins[k] = True
             if op in ("replace", "delete"):
                 removed = "".join(a[i1:i2]).strip()
-                if removed:
+                if removed and show_deleted:
                     dels.setdefault(starts[j1], []).append(removed)
     mark = _term_mask(text, highlight)
     segs: list[dict[str, Any]] = []
@@ -579,7 +582,9 @@ def _figure_view(block: Figure, audit: str, ids: _Ids) -> dict[str, Any]:
 
 def _metric_view(block: Metric) -> dict[str, Any]:
     v = block.value
-    value = v if isinstance(v, str) else format_value(v)
+    as_pct = (not isinstance(v, (str, bool)) and isinstance(v, numbers.Real) and 0 <= float(v) <= 1
+              and _METRIC_FRACTION.search(block.label) is not None and not _PERCENT_NAME.search(block.label))
+    value = v if isinstance(v, str) else format_value(v, "pct" if as_pct else "auto")
     if not isinstance(v, str) and re.fullmatch(r"-?[\d,]+\.\d*0", value):
         value = value.rstrip("0").rstrip(".")  # 12.50 -> 12.5 (a table keeps its column's decimals)
     ci = None
@@ -600,12 +605,17 @@ def _compare_view(block: Compare, audit: str, ids: _Ids) -> dict[str, Any]:
     labels = list(variants)
     ref = block.reference if block.reference in variants else (labels[0] if labels else None)
     cols = []
+    ref_words = variants.get(ref, "").split() if ref is not None else []
     for label in labels:
         is_ref = label == ref
-        segs = diff_segments(variants[label], None if is_ref else variants.get(ref), block.highlight or [])
+        words = variants[label].split()
+        shared = difflib.SequenceMatcher(None, ref_words, words, autojunk=False).ratio() if not is_ref else 1.0
+        # a text that shares little with the reference reads better with only its own words marked
+        segs = diff_segments(variants[label], None if is_ref else variants.get(ref), block.highlight or [],
+                             show_deleted=shared >= 0.5)
         n_changed = sum(1 for s in segs if s["ins"] or s["del"])
         cols.append({"label": label, "segments": segs, "reference": is_ref, "changes": n_changed,
-                     "words": len(variants[label].split())})
+                     "words": len(words), "shared": f"{100 * shared:.0f}%", "mostly_different": shared < 0.5})
     return {"type": "compare", "id": ids.make(f"{audit}-compare-{block.case_id}"), "title": block.title,
             "case_id": block.case_id, "columns": cols, "reference": ref,
             "highlight": [h for h in (block.highlight or []) if h and len(h) <= 80][:20]}
@@ -708,12 +718,17 @@ def _run_overview(info: _RunInfo) -> dict[str, Any]:
     except ValueError:
         duration = None
     tokens = int(usage.get("prompt_tokens", 0) or 0) + int(usage.get("completion_tokens", 0) or 0)
+    all_usage = [r.get("usage_total") or {} for r in runs if isinstance(r, dict)]
+    all_calls = sum(int(u.get("calls", 0) or 0) for u in all_usage)
+    all_tokens = sum(int(u.get("prompt_tokens", 0) or 0) + int(u.get("completion_tokens", 0) or 0) for u in all_usage)
     sec_summary = info.section.summary if info.section is not None and isinstance(info.section.summary, dict) else {}
     return {
         "audit": info.audit, "anchor": info.anchor, "path": str(info.path),
         "title": info.section.title if info.section is not None else info.audit,
         "name": str(spec.get("name") or ""), "status": status,
         "status_class": "ok" if status == "complete" else ("bad" if status.startswith("failed") else "warn"),
+        "status_short": status.split(":", 1)[0] if status.startswith("failed") else status.split(" (", 1)[0],
+        "status_detail": status.split(":", 1)[1].strip() if status.startswith("failed") and ":" in status else "",
         "models": models, "roles": role_text,
         "cases": DASH if n_cases is None else format_value(n_cases),
         "calls": int(usage.get("calls", 0) or 0), "cache_hits": int(usage.get("cache_hits", 0) or 0),
@@ -726,7 +741,7 @@ def _run_overview(info: _RunInfo) -> dict[str, Any]:
         "duration": DASH if duration is None else f"{duration:.0f} s",
         "seeds": ", ".join(map(str, m.get("seeds") or [])) or DASH,
         "version": str(m.get("clinaudit_version", DASH)), "data": data, "sources": sources, "cases_sha": cases_sha,
-        "n_resumes": max(0, len(runs) - 1),
+        "n_resumes": max(0, len(runs) - 1), "n_runs": len(runs), "all_calls": all_calls, "all_tokens": all_tokens,
         "summary": [(str(k), format_summary_value(str(k), v)) for k, v in sec_summary.items()],
         "section_error": info.error,
     }
