@@ -165,6 +165,15 @@ class RunDir:
     def read_table(self, name: str) -> pd.DataFrame:
         return pd.read_csv(self.table_path(name), keep_default_na=False, na_values=[""])
 
+    def table_or_empty(self, name: str) -> pd.DataFrame:
+        """The table, or an empty frame when the stage has not written it (or wrote no columns)."""
+        if not self.has_table(name):
+            return pd.DataFrame()
+        try:
+            return self.read_table(name)
+        except pd.errors.EmptyDataError:
+            return pd.DataFrame()
+
     def has_table(self, name: str) -> bool:
         return self.table_path(name).exists()
 

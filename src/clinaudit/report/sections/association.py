@@ -22,14 +22,6 @@ __all__ = ["build", "mean_score_figure"]
 AUDIT = "association"
 
 
-def _read(rundir: RunDir, name: str) -> pd.DataFrame:
-    if not rundir.has_table(name):
-        return pd.DataFrame()
-    try:
-        return rundir.read_table(name)
-    except pd.errors.EmptyDataError:
-        return pd.DataFrame()
-
 
 def mean_score_figure(means: pd.DataFrame, model: str) -> Figure | None:
     """Bars: mean log-probability bias score per category (x) and group (bars), 95% bootstrap CIs."""
@@ -79,9 +71,9 @@ def build(rundir: RunDir) -> Section:
     summary_in = man.get("summary", {}) or {}
     params = ((man.get("spec") or {}).get("params") or {})
     sec = Section(title="Language-model association: log-probability bias scores (P4 Table 3)", audit=AUDIT)
-    summary = _read(rundir, "summary")
-    results = _read(rundir, "results")
-    report = _read(rundir, "template_report")
+    summary = rundir.table_or_empty("summary")
+    results = rundir.table_or_empty("results")
+    report = rundir.table_or_empty("template_report")
     scores_n = int(summary_in.get("sentences", 0))
     methods = summary_in.get("models", {}) or {}
     sec.summary = {

@@ -28,14 +28,6 @@ AUDIT = "classifier_gaps"
 _LABELS = {"recall": "recall gap", "positive_rate": "parity gap", "specificity": "specificity gap"}
 
 
-def _read(rundir: Any, name: str) -> pd.DataFrame:
-    if not rundir.has_table(name):
-        return pd.DataFrame()
-    try:
-        return rundir.read_table(name)
-    except pd.errors.EmptyDataError:
-        return pd.DataFrame()
-
 
 def gap_forest_figure(gaps: pd.DataFrame, title: str = "Fairness gaps with 95% CIs", name: str = "gap_forest",
                       max_rows: int = 60) -> Figure | None:
@@ -111,10 +103,10 @@ def _fmt(x: Any, digits: int = 3) -> str:
 def build(rundir: Any) -> Section:
     """The section of a ``classifier_gaps`` run directory."""
     sec = Section(title="Classifier fairness gaps", audit=AUDIT)
-    gaps = _read(rundir, "gaps")
-    summary = _read(rundir, "summary")
-    thresholds = _read(rundir, "thresholds")
-    perf = _read(rundir, "performance")
+    gaps = rundir.table_or_empty("gaps")
+    summary = rundir.table_or_empty("summary")
+    thresholds = rundir.table_or_empty("thresholds")
+    perf = rundir.table_or_empty("performance")
     spec = (rundir.manifest.get("spec") or {}) if hasattr(rundir, "manifest") else {}
     params = spec.get("params") or {}
     if gaps.empty:
@@ -159,12 +151,12 @@ def build(rundir: Any) -> Section:
         cols = [c for c in ("task", "metric", "value", "ci_low", "ci_high", "n", "n_pos", "ci_method")
                 if c in perf.columns]
         sec.blocks.append(Table(title="Task performance on the test split", df=perf[cols], name="performance"))
-    grid = _read(rundir, "probe_grid")
+    grid = rundir.table_or_empty("probe_grid")
     if not grid.empty:
         sec.blocks.append(Table(title="Probe grid search", df=grid, name="probe_grid",
                                 caption="Every MLP configuration (hidden sizes, L2 alpha) and window-merge constant c "
                                 "with its validation AUPRC; the selected one is marked."))
-    extraction = _read(rundir, "extraction")
+    extraction = rundir.table_or_empty("extraction")
     if not extraction.empty:
         unk = extraction[(extraction["value"] == "unknown") & extraction["attribute"].isin(["sex", "race"])]
         note = "; ".join(f"{r['attribute']}: {int(r['count'])} of {int(r['n'])} unknown ({r['percent']:.1f}%)"
@@ -174,7 +166,7 @@ def build(rundir: Any) -> Section:
                                "race/ethnicity term describing a person). Unknown values are dropped from that "
                                f"attribute's gaps. {note}", kind="note"))
         sec.blocks.append(Table(title="Demographics extracted from the text", df=extraction, name="extraction"))
-    deb = _read(rundir, "debias")
+    deb = rundir.table_or_empty("debias")
     if not deb.empty:
         show = deb[deb["metric"].isin(["auroc", "auprc", "attribute_auc", "adversary_auc"])]
         cols = [c for c in ("task", "model", "lambda_", "metric", "value", "ci_low", "ci_high", "n", "ci_method")
@@ -191,7 +183,7 @@ def build(rundir: Any) -> Section:
                                      if not pd.isna(rec_.get("ci_low")) else None))
         sec.blocks.append(Table(title="Debiasing: task performance and attribute recovery", df=show[cols],
                                 name="debias"))
-        dsum = _read(rundir, "debias_summary")
+        dsum = rundir.table_or_empty("debias_summary")
         if not dsum.empty:
             sec.blocks.append(Table(title="Significant gaps before and after debiasing (P4 Table 5)", df=dsum,
                                     name="debias_summary"))

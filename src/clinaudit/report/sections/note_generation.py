@@ -32,14 +32,6 @@ __all__ = ["build", "compare_notes", "pick_compare_case"]
 AUDIT = "note_generation"
 
 
-def _read(rundir: RunDir, name: str) -> pd.DataFrame:
-    if not rundir.has_table(name):
-        return pd.DataFrame()
-    try:
-        return rundir.read_table(name)
-    except pd.errors.EmptyDataError:
-        return pd.DataFrame()
-
 
 def _s(x: Any) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
@@ -77,7 +69,7 @@ def compare_notes(rundir: RunDir, case_id: str, *, model: str | None = None, con
     """
     from ...judges.incidence import highlight_terms
 
-    notes = _read(rundir, "notes")
+    notes = rundir.table_or_empty("notes")
     if notes.empty:
         raise KeyError("the run has no notes table")
     sel = notes[notes["case_id"].astype(str) == str(case_id)]
@@ -94,7 +86,7 @@ def compare_notes(rundir: RunDir, case_id: str, *, model: str | None = None, con
     first = sel.iloc[0]
     sel = sel[(sel["model"] == first["model"]) & (sel["context"] == first["context"])
               & (sel["source"] == first["source"]) & (sel["attribute"] == first["attribute"])]
-    paired = _read(rundir, "paired")
+    paired = rundir.table_or_empty("paired")
     inc: dict[str, str] = {}
     if not paired.empty:
         p = paired[(paired["case_id"].astype(str) == str(case_id)) & (paired["model"] == first["model"])
@@ -112,7 +104,7 @@ def compare_notes(rundir: RunDir, case_id: str, *, model: str | None = None, con
         label = f"{g} (incidence: {inc[g]})" if g in inc else g
         variants[label] = _s(rec["note"]) or f"[no note: {_s(rec.get('error'))}]"
     terms = highlight_terms(str(first["context"]), [str(g) for g in sel["group"]])
-    var = _read(rundir, "variants")
+    var = rundir.table_or_empty("variants")
     if not var.empty:
         aug = var[(var["family"] == "augmentation") & (var["case_id"].astype(str) == str(case_id))
                   & (var["name"] == f"{first['source']}:{first['context']}")]
@@ -188,15 +180,15 @@ def build(rundir: RunDir) -> Section:
     man = rundir.manifest
     summary_in = man.get("summary", {}) or {}
     sec = Section(title="Note generation: stereotype contexts × demographic counterfactuals (P1)", audit=AUDIT)
-    incidence = _read(rundir, "incidence")
-    rates = _read(rundir, "incidence_rates")
-    results = _read(rundir, "results")
-    rel = _read(rundir, "judge_reliability")
-    disparity = _read(rundir, "language_disparity")
-    rejections = _read(rundir, "rejections")
-    excluded = _read(rundir, "excluded")
-    notes = _read(rundir, "notes")
-    paired = _read(rundir, "paired")
+    incidence = rundir.table_or_empty("incidence")
+    rates = rundir.table_or_empty("incidence_rates")
+    results = rundir.table_or_empty("results")
+    rel = rundir.table_or_empty("judge_reliability")
+    disparity = rundir.table_or_empty("language_disparity")
+    rejections = rundir.table_or_empty("rejections")
+    excluded = rundir.table_or_empty("excluded")
+    notes = rundir.table_or_empty("notes")
+    paired = rundir.table_or_empty("paired")
 
     inc_rel = rel[rel["judge"] == "incidence"]["reliability"].iloc[0] if not rel.empty and (
         rel["judge"] == "incidence").any() else "no judgments"
@@ -238,7 +230,7 @@ def build(rundir: RunDir) -> Section:
     for name in sorted(t for t in rundir.tables() if t.startswith("paper_incidence_")):
         attr = name.removeprefix("paper_incidence_").replace("_", "+")
         sec.blocks.append(Table(title=f"Context incidence disparities — {attr} (P1 Tables 2–4 layout)",
-                                df=_read(rundir, name), name=name,
+                                df=rundir.table_or_empty(name), name=name,
                                 caption=f"BL(%), maxΔBL (group abbreviation and percentage points), ΔCF and %dlg "
                                         f"per model. Incidence judge: {inc_rel}."))
     if len(incidence):
@@ -277,7 +269,7 @@ def build(rundir: RunDir) -> Section:
         for name in dis_tables:
             attr = name.removeprefix("paper_language_disparity_").replace("_", "+")
             sec.blocks.append(Table(title=f"Language disparities on incident contexts — {attr} (P1 Tables 5–6 "
-                                          "layout)", df=_read(rundir, name), name=name,
+                                          "layout)", df=rundir.table_or_empty(name), name=name,
                                     caption="%Δ: share of dialogs (with ≥2 positive counterfactuals) judged to show "
                                             "major differences; in brackets the most impacted group(s) and their "
                                             "share of YES decisions (ties listed together)."))
@@ -293,7 +285,7 @@ def build(rundir: RunDir) -> Section:
         sec.blocks.append(Table(title="Judge reliability", df=rel, name="judge_reliability",
                                 caption="Parse rate: share of judge outputs that matched the answer format after "
                                         "retries; unparseable outputs are missing values, never NO."))
-    agr = _read(rundir, "judge_agreement")
+    agr = rundir.table_or_empty("judge_agreement")
     if len(agr):
         sec.blocks.append(Table(title="Judge agreement with human labels (P1 §4.3)", df=agr, name="judge_agreement"))
     # data handling

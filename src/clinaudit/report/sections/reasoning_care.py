@@ -33,14 +33,6 @@ _ARM_LABELS = {"male": "[Patient is male]", "female": "[Patient is female]", "id
                "id2": "[Patient ID: 002]"}
 
 
-def _read(rundir: RunDir, name: str) -> pd.DataFrame:
-    if not rundir.has_table(name):
-        return pd.DataFrame()
-    try:
-        return rundir.read_table(name)
-    except pd.errors.EmptyDataError:
-        return pd.DataFrame()
-
 
 def _f(x: Any) -> float | None:
     try:
@@ -58,7 +50,7 @@ def _spec_label(key: str) -> str:
 
 def compare_arms(rundir: RunDir, case_id: str | None = None, model: str | None = None) -> Compare | None:
     """The four arms' responses to one item side by side (default: the largest gender drift)."""
-    paired, resp = _read(rundir, "paired"), _read(rundir, "responses")
+    paired, resp = rundir.table_or_empty("paired"), rundir.table_or_empty("responses")
     if paired.empty or resp.empty:
         return None
     sel = paired if model is None else paired[paired["model"] == model]
@@ -136,11 +128,11 @@ def _direction_figure(direction: pd.DataFrame) -> Figure:
 def build(rundir: RunDir) -> Section:
     """The CARE section from a finished run directory."""
     sec = Section(title="Reasoning audit (CARE): gender counterfactuals, semantic drift, CoT audit", audit=AUDIT)
-    cases = _read(rundir, "cases")
-    t1, t3 = _read(rundir, "care_table1"), _read(rundir, "care_table3")
-    drift, values = _read(rundir, "care_drift"), _read(rundir, "care_drift_values")
-    length, rethink, paired = _read(rundir, "care_length"), _read(rundir, "care_rethink"), _read(rundir, "paired")
-    direction, intensity, res = _read(rundir, "care_direction"), _read(rundir, "care_intensity"), _read(rundir, "results")
+    cases = rundir.table_or_empty("cases")
+    t1, t3 = rundir.table_or_empty("care_table1"), rundir.table_or_empty("care_table3")
+    drift, values = rundir.table_or_empty("care_drift"), rundir.table_or_empty("care_drift_values")
+    length, rethink, paired = rundir.table_or_empty("care_length"), rundir.table_or_empty("care_rethink"), rundir.table_or_empty("paired")
+    direction, intensity, res = rundir.table_or_empty("care_direction"), rundir.table_or_empty("care_intensity"), rundir.table_or_empty("results")
     if t1.empty:
         sec.blocks.append(Text("This run has no CARE tables (the audit did not finish).", kind="warning"))
         return sec

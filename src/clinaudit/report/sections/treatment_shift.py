@@ -39,14 +39,6 @@ _METRIC_NAMES = {
 }
 
 
-def _read(rundir: RunDir, name: str) -> pd.DataFrame:
-    if not rundir.has_table(name):
-        return pd.DataFrame()
-    try:
-        return rundir.read_table(name)
-    except pd.errors.EmptyDataError:
-        return pd.DataFrame()
-
 
 def _f(x: Any) -> float | None:
     try:
@@ -148,11 +140,11 @@ def _gap_figure(sub: pd.DataFrame) -> Figure | None:
 
 def compare_inputs(rundir: RunDir, case_id: str | None = None) -> Compare | None:
     """One case's baseline and perturbed inputs side by side (default: the case whose labels moved most)."""
-    var = _read(rundir, "variants")
+    var = rundir.table_or_empty("variants")
     if var.empty:
         return None
     if case_id is None:
-        paired = _read(rundir, "paired")
+        paired = rundir.table_or_empty("paired")
         if not paired.empty:
             p = paired[paired["perturbation"] != "noise_floor"]
             flips = (p["T_b"] != p["T_p"]) & p["T_b"].notna() & p["T_p"].notna()
@@ -176,7 +168,7 @@ def compare_inputs(rundir: RunDir, case_id: str | None = None) -> Compare | None
 
 def compare_answers(rundir: RunDir, case_id: str, model: str | None = None, seed: int | None = None) -> Compare | None:
     """One model's answers to one case's variants (one seed), each labelled with its annotation."""
-    resp, labels = _read(rundir, "responses"), _read(rundir, "labels")
+    resp, labels = rundir.table_or_empty("responses"), rundir.table_or_empty("labels")
     if resp.empty or labels.empty:
         return None
     t = resp[(resp["stage"] == "target") & (resp["case_id"].astype(str) == str(case_id))]
@@ -211,7 +203,7 @@ def build(rundir: RunDir) -> Section:
     spec = man.get("spec") or {}
     params = spec.get("params", {}) or {}
     sec = Section(title="Treatment shift under non-clinical perturbations (P2)", audit=AUDIT)
-    metrics = _read(rundir, "metrics")
+    metrics = rundir.table_or_empty("metrics")
     models = spec.get("models", {})
     sec.blocks.append(Text(
         f"{summ.get('cases', '?')} cases audited ({summ.get('cases_set_aside', 0)} set aside as sex-specific). "
@@ -228,7 +220,7 @@ def build(rundir: RunDir) -> Section:
         sec.blocks.append(Text(note, kind="note"))
 
     # ---- judge reliability (before any judge-based number)
-    pa, pr = _read(rundir, "parser_agreement"), _read(rundir, "parse_rates")
+    pa, pr = rundir.table_or_empty("parser_agreement"), rundir.table_or_empty("parse_rates")
     if "annotator_parse_rate" in summ:
         sec.summary["annotator parse rate"] = f"{_pct(summ['annotator_parse_rate'])} (n={summ.get('annotations')})"
         sec.blocks.append(Metric(label="Annotator parse rate (tolerant parser, after retries)",
@@ -262,7 +254,7 @@ def build(rundir: RunDir) -> Section:
                 label=f"{model}: largest treatment shift — {r['perturbation']} / {r['question']} ({r['basis']})",
                 value=float(r["reported"]), n=int(r["n"]), ci=(lo, hi) if lo is not None and hi is not None else None,
                 test=str(r["test"]), p=_f(r["p"]), p_adj=_f(r["p_adj"]), family=str(r["family"])))
-        t3 = _read(rundir, "table3")
+        t3 = rundir.table_or_empty("table3")
         if not t3.empty:
             sec.blocks.append(Table("P2 Table 3: treatment shift by perturbation (all models pooled)", t3,
                                     name="table3", caption="Percent, minus the noise floor when there is one; "
@@ -285,7 +277,7 @@ def build(rundir: RunDir) -> Section:
             a = compare_answers(rundir, c.case_id, model=str(best["model"].iloc[0]) if len(best) else None)
             if a is not None:
                 sec.blocks.append(a)
-    sub = _read(rundir, "subgroups")
+    sub = rundir.table_or_empty("subgroups")
     if not sub.empty:
         fig = _gap_figure(sub)
         if fig is not None:
@@ -295,13 +287,13 @@ def build(rundir: RunDir) -> Section:
                             "p_adj", "correction", "family") if c in sub.columns]
         sec.blocks.append(Table("Gender gaps (female − male), recorded and model-inferred", sub[cols],
                                 name="subgroups"))
-    agr = _read(rundir, "agreement")
+    agr = rundir.table_or_empty("agreement")
     if not agr.empty:
         sec.blocks.append(Table("Model agreement (P2 Appendix C)", agr, name="agreement",
                                 caption="Share of (case, seed) items on which two target models give the same label."))
 
     # ---- conversational settings
-    acc, ch, t4 = _read(rundir, "accuracy"), _read(rundir, "accuracy_change"), _read(rundir, "table4")
+    acc, ch, t4 = rundir.table_or_empty("accuracy"), rundir.table_or_empty("accuracy_change"), rundir.table_or_empty("table4")
     if not acc.empty:
         if "diagnosis_decided_rate" in summ:
             sec.blocks.append(Metric(label="Diagnoses decided (rule or judge)",
