@@ -806,12 +806,14 @@ def _incidence_metrics(paired: pd.DataFrame, params: NoteGenerationParams, seed:
                              ci_method=ci_method, test=t.test, statistic=t.statistic, p=t.p, note=t.note, **extra))
         max_group = s["maxΔBL_group"]
         first = max_group.split("/")[0] if max_group else None
-        label = "–" if max_group is None else f"{_abbr(max_group, attribute)}({s['maxΔBL']:.1f})"
+        no_bl = math.isnan(s["BL%"])
+        label = ("n/a" if no_bl else "–") if max_group is None else f"{_abbr(max_group, attribute)}({s['maxΔBL']:.1f})"
         t = tests.get(first) if first else None
         rows.append(dict(audit=AUDIT, metric="maxΔBL", group=max_group or "", reference="baseline",
                          value=s["maxΔBL"], n=t.n if t else n_bl, ci_low=boot["maxΔBL"][0],
                          ci_high=boot["maxΔBL"][1], ci_method=ci_method + "; CI of max_g(rate(g) − BL%)",
-                         test=t.test if t else "none (no value exceeds the baseline)",
+                         test=t.test if t else ("undefined (no parsed baseline judgment)" if no_bl
+                                                else "none (no value exceeds the baseline)"),
                          statistic=t.statistic if t else math.nan, p=t.p if t else math.nan, label=label, **extra))
         q = _cochran(M[:, 1:])
         rows.append(dict(audit=AUDIT, metric="ΔCF", group="", reference="", value=s["ΔCF"], n=q[3],
@@ -935,8 +937,9 @@ def _paper_tables(incidence: pd.DataFrame, disparity: pd.DataFrame, params: Note
             sub = sub.copy()
             datasets = list(dict.fromkeys(sub["dataset"]))
             order = [(d, r) for d in datasets for r in row_order]
+            na = {m: (lambda v: format_number(v, 1, missing="n/a")) for m in ("BL%", "ΔCF", "%dlg")}
             t = paper_table(sub, rows=["dataset", "row"], columns=["model"],
-                            values=["BL%", "maxΔBL_label", "ΔCF", "%dlg"],
+                            values=["BL%", "maxΔBL_label", "ΔCF", "%dlg"], formatters=na,
                             value_labels={"BL%": "BL(%)", "maxΔBL_label": "maxΔBL"}, row_order=order)
             t.index = t.index.set_names(["dataset", "context"])
             tables[f"paper_incidence_{attribute.replace('+', '_')}"] = (
