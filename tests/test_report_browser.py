@@ -75,7 +75,8 @@ def check_page(page: Path, tmp: Path, run_dirs: list[Path], expect_fallback: tup
         if audit in expect_fallback:
             assert rendered == "fallback"
         elif get_section_builder(audit) is not None:
-            assert rendered == "section", f"{audit}: section fell back (see the report's error note)"
+            note = re.search(r'<section id="' + re.escape(anchor) + r'".*?Section problem:</strong>(.*?)</p>', dom, re.S)
+            assert rendered == "section", f"{audit}: section fell back: {note.group(1).strip() if note else '?'}"
     return dom
 
 
