@@ -32,7 +32,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import SpecError
-from .loaders.base import DataSource, load_cases
+from .loaders.base import DataSource, load_cases, resolve_path
 from .records import Case, to_frame
 from .rundir import RunDir
 from .runner import Runner, RunnerConfig
@@ -122,6 +122,10 @@ class AuditContext:
                 cases.extend(load_cases(src, self.base_dir))
             self._cases = cases
         return self._cases
+
+    def resolve_path(self, path: str | Path | None) -> Path | None:
+        """A path from the spec's params, relative paths taken from the spec file's folder."""
+        return resolve_path(path, self.base_dir)
 
     def model(self, role: str, default: str | None = None) -> str:
         val = self.spec.models.get(role, default)

@@ -130,14 +130,6 @@ class AssociationParams(BaseModel):
 # --------------------------------------------------------------------------- inputs
 
 
-def _resolve(path: str | None, base_dir: Path | None) -> Path | None:
-    if path is None:
-        return None
-    p = Path(path).expanduser()
-    if not p.is_absolute() and base_dir is not None:
-        p = base_dir / p
-    return p
-
 
 def load_targets_file(path: str | Path | None, target_set: str | None = None) -> dict[str, tuple[str, ...]]:
     """Target words per group from a targets YAML (``docs/data-formats.md``), or the gender default.
@@ -458,14 +450,14 @@ def _summary_table(tests: pd.DataFrame, means: pd.DataFrame, scores: pd.DataFram
 
 def _inputs(ctx: AuditContext) -> tuple[AssociationParams, dict[str, tuple[str, ...]], list[Any], pd.DataFrame, list[Any]]:
     p: AssociationParams = ctx.params  # type: ignore[assignment]
-    targets = load_targets_file(_resolve(p.targets, ctx.base_dir), p.target_set)
+    targets = load_targets_file(ctx.resolve_path(p.targets), p.target_set)
     if p.groups is not None:
         unknown = [g for g in p.groups if g not in targets]
         if unknown or len(p.groups) < 2:
             raise SpecError(f"params.groups {p.groups}: need at least two of the target groups {list(targets)}")
         targets = {g: targets[g] for g in p.groups}
     sentences, table, skipped = build_sentences(
-        _resolve(p.templates, ctx.base_dir), _resolve(p.attributes, ctx.base_dir), targets,  # type: ignore[arg-type]
+        ctx.resolve_path(p.templates), ctx.resolve_path(p.attributes), targets,  # type: ignore[arg-type]
         categories=p.categories, max_templates_per_category=p.max_templates_per_category,
     )
     return p, targets, sentences, table, skipped
@@ -540,10 +532,10 @@ def run(ctx: AuditContext) -> dict[str, Any]:
         from .prevalence import category_prevalence, load_notes, prevalence_results
 
         src = p.prevalence
-        notes = load_notes(_resolve(src.notes, ctx.base_dir), src.text_column, src.group_column,  # type: ignore[arg-type]
+        notes = load_notes(ctx.resolve_path(src.notes), src.text_column, src.group_column,  # type: ignore[arg-type]
                            src.patient_column)
         attrs: dict[str, list[str]] = {}
-        for a in load_attributes(_resolve(p.attributes, ctx.base_dir)):  # type: ignore[arg-type]
+        for a in load_attributes(ctx.resolve_path(p.attributes)):  # type: ignore[arg-type]
             attrs.setdefault(a.category, []).append(a.attribute)
         attrs = {c: v for c, v in attrs.items() if c in set(scores["category"])}
         prevalence = category_prevalence(notes, attrs, patient_col="patient" if src.patient_column else None,

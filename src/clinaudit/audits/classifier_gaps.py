@@ -489,20 +489,12 @@ def table4(gaps: pd.DataFrame, alpha: float = 0.05, metrics: Sequence[str] = GAP
 # --------------------------------------------------------------------------- recipe
 
 
-def _resolve(path: str | None, base_dir: Path | None) -> Path | None:
-    if path is None:
-        return None
-    p = Path(path).expanduser()
-    if not p.is_absolute() and base_dir is not None:
-        p = base_dir / p
-    return p
-
 
 def _load_frame(ctx: AuditContext) -> pd.DataFrame:
     p: ClassifierGapsParams = ctx.params  # type: ignore[assignment]
     paths: list[Path] = []
     if p.predictions:
-        paths.append(_resolve(p.predictions, ctx.base_dir))  # type: ignore[arg-type]
+        paths.append(ctx.resolve_path(p.predictions))  # type: ignore[arg-type]
     else:
         for src in ctx.spec.data:
             rp = src.resolved_path(ctx.base_dir)

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..errors import InputError
 from ..records import Case
 
-__all__ = ["DataSource", "register_loader", "load_cases", "list_loaders"]
+__all__ = ["DataSource", "register_loader", "load_cases", "list_loaders", "resolve_path"]
 
 
 class DataSource(BaseModel):
@@ -41,12 +41,17 @@ class DataSource(BaseModel):
     name: str | None = None  # dataset label in outputs (default: format or file stem)
 
     def resolved_path(self, base_dir: Path | None = None) -> Path | None:
-        if self.path is None:
-            return None
-        p = Path(self.path).expanduser()
-        if not p.is_absolute() and base_dir is not None:
-            p = base_dir / p
-        return p
+        return resolve_path(self.path, base_dir)
+
+
+def resolve_path(path: str | Path | None, base_dir: Path | None = None) -> Path | None:
+    """``path`` with ``~`` expanded; a relative path is taken relative to ``base_dir`` (the spec's folder)."""
+    if path is None:
+        return None
+    p = Path(path).expanduser()
+    if not p.is_absolute() and base_dir is not None:
+        p = base_dir / p
+    return p
 
 
 Loader = Callable[[DataSource, Path | None], list[Case]]
