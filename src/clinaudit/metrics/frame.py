@@ -212,12 +212,12 @@ class Disaggregate:
         binary = np.isin(self.y_true, (0, 1)).all() and np.isin(self.y_pred, (0, 1)).all()
         fast = [j for j, fn in enumerate(fns) if fn in _COUNT_METRICS and binary]
         if fast:
-            from ..stats import _metrics_from_counts
+            from ..stats import metrics_from_counts
 
             cell = codes.astype(np.int64) * 4 + self.y_true.astype(np.int64) * 2 + self.y_pred.astype(np.int64)
             flat = (cell[idx] + (np.arange(R)[:, None] * G * 4)).ravel()
             counts = np.bincount(flat, minlength=R * G * 4).reshape(R, G, 2, 2).transpose(1, 2, 3, 0)
-            vals = _metrics_from_counts(counts, [_COUNT_METRICS[fns[j]] for j in fast])  # G × M' × R
+            vals = metrics_from_counts(counts, [_COUNT_METRICS[fns[j]] for j in fast])  # G × M' × R
             for k, j in enumerate(fast):
                 out[:, :, j] = vals[:, k, :].T
         slow = [j for j in range(M) if j not in fast]

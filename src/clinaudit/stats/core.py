@@ -27,7 +27,11 @@ __all__ = [
     "percentile_ci",
     "bootstrap_group_metrics",
     "GROUP_METRICS",
+    "metrics_from_counts",
     "bootstrap_p_value",
+    "ZERO_ATOL",
+    "ZERO_RTOL",
+    "zero_small_differences",
     "paired_binary_test",
     "wilcoxon_test",
     "anova_oneway",
@@ -272,8 +276,8 @@ def bootstrap_group_metrics(
             res_counts = _index_cell_counts(cell[rows], y[rows] if stratify_by_label else None, G, n_resamples, rng)
         else:
             raise ValueError("method must be 'multinomial' or 'indices'")
-        point[t] = _metrics_from_counts(counts[..., None], metrics)[..., 0]
-        resamples[t] = _metrics_from_counts(res_counts, metrics)
+        point[t] = metrics_from_counts(counts[..., None], metrics)[..., 0]
+        resamples[t] = metrics_from_counts(res_counts, metrics)
         n_rows[t] = counts.sum(axis=(1, 2))
         n_pos[t] = counts[:, 1, :].sum(axis=1)
     return {
@@ -334,7 +338,7 @@ def _index_cell_counts(
     return out.T.reshape(G, 2, 2, n_resamples)
 
 
-def _metrics_from_counts(counts: np.ndarray, metrics: Sequence[str]) -> np.ndarray:
+def metrics_from_counts(counts: np.ndarray, metrics: Sequence[str]) -> np.ndarray:
     """counts (G, 2[label], 2[pred], R) → metric values (G, M, R), NaN where undefined."""
     tn = counts[:, 0, 0].astype(float)
     fp = counts[:, 0, 1].astype(float)
@@ -402,28 +406,60 @@ def paired_binary_test(a: Sequence[Any] | np.ndarray, b: Sequence[Any] | np.ndar
     )
 
 
+# Differences this small are floating-point noise, not effects: two log-probabilities
+# of -10 computed along different code paths differ by ~1e-15. Tests that rank
+# differences (Wilcoxon) or take their signs (sign-flip permutation) treat them as 0.
+ZERO_ATOL = 1e-12
+ZERO_RTOL = 1e-9
+
+
+def zero_small_differences(
+    d: np.ndarray, scale: np.ndarray | float = 0.0, atol: float = ZERO_ATOL, rtol: float = ZERO_RTOL
+) -> np.ndarray:
+    """``d`` with every \|d\| ≤ atol + rtol · \|scale\| set to exactly 0 (NaN stays NaN).
+
+    ``scale`` is the magnitude of the values that were subtracted (elementwise
+    max of \|x\| and \|y\| for d = x − y), so the tolerance is relative to them.
+    """
+    d = np.asarray(d, dtype=float).copy()
+    tol = atol + rtol * np.abs(np.asarray(scale, dtype=float))
+    with np.errstate(invalid="ignore"):
+        d[np.abs(d) <= tol] = 0.0
+    return d
+
+
 def wilcoxon_test(
     x: Sequence[float] | np.ndarray,
     y: Sequence[float] | np.ndarray | None = None,
     alternative: str = "two-sided",
+    atol: float = ZERO_ATOL,
+    rtol: float = ZERO_RTOL,
 ) -> StatResult:
     """Wilcoxon signed-rank test on paired values (or on ``x`` alone against 0).
 
     Uses :func:`scipy.stats.wilcoxon` (zero differences dropped, ``zero_method="wilcox"``).
-    Pairs with a missing value are dropped. When every difference is zero the
-    test is undefined: p = 1.0, statistic NaN, with a note. ``n`` is the
-    number of complete pairs (before dropping zero differences).
+    A difference with \|d\| ≤ ``atol + rtol · max(|x|, |y|)`` counts as zero
+    (floating-point noise is not ranked as an effect; see
+    :func:`zero_small_differences`). Pairs with a missing value are dropped.
+    When every difference is zero the test is undefined: p = 1.0, statistic
+    NaN, with a note. ``n`` is the number of complete pairs (before dropping
+    zero differences). H0: the differences are symmetric about 0.
     """
     from scipy.stats import wilcoxon
 
     xa = np.asarray(x, dtype=float)
-    d = xa if y is None else xa - np.asarray(y, dtype=float)
-    d = d[~np.isnan(d)]
+    if y is None:
+        d, scale = xa, np.abs(xa)
+    else:
+        ya = np.asarray(y, dtype=float)
+        d, scale = xa - ya, np.maximum(np.abs(xa), np.abs(ya))
+    keep = ~np.isnan(d)
+    d = zero_small_differences(d[keep], scale[keep], atol, rtol)
     n = int(d.size)
     if n == 0:
         return StatResult("wilcoxon", math.nan, math.nan, 0, "no complete pairs")
     if np.all(d == 0):
-        return StatResult("wilcoxon", math.nan, 1.0, n, "all differences are zero")
+        return StatResult("wilcoxon", math.nan, 1.0, n, "all differences are zero (within tolerance)")
     res = wilcoxon(d, zero_method="wilcox", alternative=alternative)
     note = "" if np.all(d != 0) else f"{int((d == 0).sum())} zero differences dropped"
     return StatResult("wilcoxon", float(res.statistic), float(res.pvalue), n, note)

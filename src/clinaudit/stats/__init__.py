@@ -1,0 +1,64 @@
+"""Statistics for every audit: the paired layer, tests, bootstrap CIs, corrections, effect sizes.
+
+- :mod:`clinaudit.stats.paired` — :class:`PairedFrame`: excess over a control /
+  noise floor, case-clustered bootstrap CIs, case-level permutation tests,
+  correction families. Every audit's comparisons go through it.
+- :mod:`clinaudit.stats.core` — the building blocks (scipy / statsmodels /
+  scikit-learn wrappers with the degenerate cases guarded, the vectorised
+  bootstrap, the stratified group-metric bootstrap of classifier gaps).
+
+No audit or metric module computes a bootstrap, a test or a multiplicity
+correction itself; they import them from here. The null hypothesis and unit of
+resampling of each test are in docs/metrics.md.
+"""
+
+from ..results import apply_correction
+from .core import (
+    GROUP_METRICS,
+    ZERO_ATOL,
+    ZERO_RTOL,
+    StatResult,
+    anova_oneway,
+    bootstrap_ci,
+    bootstrap_group_metrics,
+    bootstrap_indices,
+    bootstrap_p_value,
+    bootstrap_resamples,
+    cohens_d,
+    cohens_kappa,
+    correct_pvalues,
+    metrics_from_counts,
+    paired_binary_test,
+    percent_agreement,
+    percentile_ci,
+    wilcoxon_test,
+    zero_small_differences,
+)
+from .paired import ALTERNATIVES, PairedFrame, sign_flip_test, two_sample_permutation_test
+
+__all__ = [
+    "PairedFrame",
+    "ALTERNATIVES",
+    "sign_flip_test",
+    "two_sample_permutation_test",
+    "apply_correction",
+    "StatResult",
+    "bootstrap_ci",
+    "bootstrap_resamples",
+    "bootstrap_indices",
+    "percentile_ci",
+    "bootstrap_group_metrics",
+    "GROUP_METRICS",
+    "metrics_from_counts",
+    "bootstrap_p_value",
+    "paired_binary_test",
+    "wilcoxon_test",
+    "zero_small_differences",
+    "ZERO_ATOL",
+    "ZERO_RTOL",
+    "anova_oneway",
+    "correct_pvalues",
+    "cohens_d",
+    "cohens_kappa",
+    "percent_agreement",
+]

@@ -1,0 +1,488 @@
+"""The paired-statistics layer: every audit's comparisons, CIs, tests and families.
+
+An audit reduces its data to **pairs**: one row per compared unit (a baseline
+answer and a perturbed answer of one case, seed and question; the male and
+female reasoning of one vignette; a dialog's note under the baseline and under
+a counterfactual value). Each pair carries a **score** computed by a plain
+metric function ``f(ref, alt)`` (0/1 "the answer changed", alt − ref, a
+semantic drift …; NaN when the pair is not usable, e.g. an unparseable judge
+answer), the **case** it belongs to, and its **arm** (the perturbation or
+counterfactual value). Optionally one arm is the **control**: pairs that differ
+only by chance (two re-sampled baseline seeds, the ID1/ID2 control pair), whose
+score is the noise floor.
+
+:class:`PairedFrame` then computes, per stratum (``by``) and arm:
+
+``rate``
+    the arm's score pooled over its usable pairs, Σ score / n;
+``floor``
+    the same over the control arm's pairs of the stratum (or the declared
+    ``null`` when there is no control arm);
+``value``
+    the **excess** ``rate − floor`` (times ``scale``);
+``ci_low``, ``ci_high``
+    a percentile bootstrap CI of the excess that resamples **cases**: all pairs
+    of a resampled case (every seed, question, the control pairs) move together,
+    so the dependence between the pairs of one case is respected;
+``p``
+    a case-level paired test of the excess: per case the difference
+    d_c = mean(arm pairs of c) − mean(control pairs of c) (or − ``null``), and a
+    sign-flip permutation test of mean(d_c) (``scipy.stats.permutation_test``,
+    exact when 2^n_cases ≤ ``n_permutations``). H0: within each case the arm's
+    and the control's pairs are exchangeable, so d_c is symmetric about 0;
+``effect_size``
+    d_z = mean(d_c) / sd(d_c), the standardised mean case-level excess;
+``p_adj``, ``family``, ``correction``
+    filled when a correction family is declared (``family`` / ``family_cols``)
+    through :func:`clinaudit.results.apply_correction`.
+
+:meth:`PairedFrame.gap` compares two disjoint subgroups of cases (female vs male
+patients), each against its own floor. No audit computes a bootstrap, a test or
+a correction itself; they call this layer.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .core import ZERO_ATOL, bootstrap_indices, percentile_ci
+
+__all__ = ["PairedFrame", "sign_flip_test", "two_sample_permutation_test", "ALTERNATIVES"]
+
+ALTERNATIVES = ("two-sided", "greater", "less")
+_H1 = {"two-sided": "≠", "greater": ">", "less": "<"}
+
+
+def _check_alternative(alternative: str) -> None:
+    if alternative not in ALTERNATIVES:
+        raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
+
+
+def _mean_stat(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    return np.mean(x, axis=axis)
+
+
+def sign_flip_test(
+    d: Sequence[float] | np.ndarray,
+    alternative: str = "two-sided",
+    n_permutations: int = 9999,
+    seed: int | np.random.Generator | None = 0,
+) -> tuple[float, float, str]:
+    """Sign-flip permutation test of mean(d) = 0 for per-case differences ``d``.
+
+    Returns ``(statistic, p, note)`` with statistic = mean(d). Uses
+    :func:`scipy.stats.permutation_test` with ``permutation_type="samples"`` on
+    one sample (which flips signs); exact enumeration when
+    2^len(d) ≤ ``n_permutations``. \\|d\\| ≤ 1e-12 counts as 0. All d = 0 → p = 1;
+    no d → NaN.
+    """
+    from scipy.stats import permutation_test
+
+    _check_alternative(alternative)
+    d = np.asarray(d, dtype=float)
+    d = d[~np.isnan(d)]
+    d = np.where(np.abs(d) <= ZERO_ATOL, 0.0, d)
+    if d.size == 0:
+        return math.nan, math.nan, "no case with a usable pair"
+    stat = float(d.mean())
+    if np.all(d == 0):
+        return stat, 1.0, "every case-level difference is zero"
+    exact = 2 ** min(d.size, 62) <= n_permutations
+    res = permutation_test(
+        (d,),
+        _mean_stat,
+        permutation_type="samples",
+        vectorized=True,
+        n_resamples=n_permutations,
+        alternative=alternative,
+        rng=np.random.default_rng(seed) if not isinstance(seed, np.random.Generator) else seed,
+    )
+    note = "exact (all sign flips)" if exact else f"Monte Carlo ({n_permutations} sign flips)"
+    return stat, float(min(1.0, res.pvalue)), note
+
+
+def two_sample_permutation_test(
+    a: Sequence[float] | np.ndarray,
+    b: Sequence[float] | np.ndarray,
+    alternative: str = "two-sided",
+    n_permutations: int = 9999,
+    seed: int | np.random.Generator | None = 0,
+) -> tuple[float, float, str]:
+    """Permutation test of mean(a) − mean(b) = 0, permuting group labels across units.
+
+    :func:`scipy.stats.permutation_test` with ``permutation_type="independent"``
+    (exact when the number of distinct relabellings ≤ ``n_permutations``).
+    H0: the values of both groups come from one distribution.
+    """
+    from scipy.stats import permutation_test
+
+    _check_alternative(alternative)
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    a, b = a[~np.isnan(a)], b[~np.isnan(b)]
+    if a.size == 0 or b.size == 0:
+        return math.nan, math.nan, "a group has no case with a usable pair"
+    stat = float(a.mean() - b.mean())
+    pooled = np.concatenate([a, b])
+    if np.all(np.abs(pooled - pooled[0]) <= ZERO_ATOL):
+        return stat, 1.0, "every case-level value is the same"
+
+    def _diff(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
+        return np.mean(x, axis=axis) - np.mean(y, axis=axis)
+
+    res = permutation_test(
+        (a, b),
+        _diff,
+        permutation_type="independent",
+        vectorized=True,
+        n_resamples=n_permutations,
+        alternative=alternative,
+        rng=np.random.default_rng(seed) if not isinstance(seed, np.random.Generator) else seed,
+    )
+    n_relabel = math.comb(a.size + b.size, a.size)
+    note = "exact (all relabellings)" if n_relabel <= n_permutations else f"Monte Carlo ({n_permutations} relabellings)"
+    return stat, float(min(1.0, res.pvalue)), note
+
+
+class _Cell:
+    """Per-case sums of one arm and its control within one stratum, aligned on one case index."""
+
+    def __init__(self, cases: pd.Index, arm: pd.DataFrame, ctrl: pd.DataFrame | None, case: str, score: str):
+        self.cases = cases
+        self.a_sum, self.a_n = self._sums(arm, case, score)
+        if ctrl is not None:
+            self.c_sum, self.c_n = self._sums(ctrl, case, score)
+        else:
+            self.c_sum = self.c_n = None
+
+    def _sums(self, df: pd.DataFrame, case: str, score: str) -> tuple[np.ndarray, np.ndarray]:
+        codes = self.cases.get_indexer(df[case])
+        s = df[score].to_numpy(dtype=float)
+        ok = ~np.isnan(s)
+        k = len(self.cases)
+        return (np.bincount(codes[ok], weights=s[ok], minlength=k), np.bincount(codes[ok], minlength=k).astype(float))
+
+    @property
+    def n_pairs(self) -> int:
+        return int(self.a_n.sum())
+
+    @property
+    def n_control_pairs(self) -> int:
+        return int(self.c_n.sum()) if self.c_n is not None else 0
+
+    def rate(self) -> float:
+        return float(self.a_sum.sum() / self.a_n.sum()) if self.a_n.sum() else math.nan
+
+    def floor(self, null: float) -> float:
+        if self.c_n is None:
+            return null
+        return float(self.c_sum.sum() / self.c_n.sum()) if self.c_n.sum() else math.nan
+
+    def boot_excess(self, idx: np.ndarray, null: float) -> np.ndarray:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            r = self.a_sum[idx].sum(axis=1) / self.a_n[idx].sum(axis=1)
+            if self.c_n is not None:
+                r = r - self.c_sum[idx].sum(axis=1) / self.c_n[idx].sum(axis=1)
+            else:
+                r = r - null
+        return r
+
+    def case_diffs(self, null: float) -> np.ndarray:
+        """d_c for the cases that have a usable pair in the arm (and in the control, if any)."""
+        ok = self.a_n > 0
+        with np.errstate(invalid="ignore", divide="ignore"):
+            a_mean = self.a_sum / self.a_n
+            if self.c_n is not None:
+                ok &= self.c_n > 0
+                d = a_mean - self.c_sum / self.c_n
+            else:
+                d = a_mean - null
+        return d[ok]
+
+
+def _effect_dz(d: np.ndarray) -> float:
+    if d.size < 2:
+        return math.nan
+    sd = float(np.std(d, ddof=1))
+    return float(d.mean() / sd) if sd > 0 else math.nan
+
+
+class PairedFrame:
+    """Paired comparisons keyed by case, with case-clustered CIs and case-level tests.
+
+    Parameters
+    ----------
+    scores:
+        One row per pair with the columns named below (other columns ignored).
+    case:
+        The unit of resampling and of the test; every pair of a case moves together.
+    arm:
+        Which comparison a pair belongs to (perturbation, counterfactual value …).
+    score:
+        The pair's score (0/1 or real). NaN = pair not usable; counted in
+        ``n_unusable`` and left out of every number.
+    by:
+        Strata reported separately (model, question, dataset …).
+    control:
+        Name of the arm whose pairs form the noise floor, matched to the other
+        arms on the ``by`` columns. ``None``: compare with ``null``.
+    """
+
+    def __init__(
+        self,
+        scores: pd.DataFrame,
+        case: str = "case_id",
+        arm: str = "arm",
+        score: str = "score",
+        by: Sequence[str] = (),
+        control: str | None = None,
+    ):
+        self.case, self.arm, self.score = case, arm, score
+        self.by = list(by)
+        self.control = control
+        needed = self.by + [case, arm, score]
+        missing = [c for c in needed if c not in scores.columns]
+        if missing:
+            raise KeyError(f"the paired table lacks column(s) {missing}")
+        d = scores[needed].copy()
+        d[case] = d[case].astype(str)
+        d[arm] = d[arm].astype(str)
+        d[score] = pd.to_numeric(d[score], errors="coerce").astype(float)
+        self.data = d.reset_index(drop=True)
+        # case-level attributes (e.g. gender) for gap(): the other columns of the input
+        extra = [c for c in scores.columns if c not in needed]
+        self._extra_cols = set(extra)
+        self._extra = scores[extra].assign(**{case: d[case].to_numpy()}) if extra else pd.DataFrame({case: d[case]})
+
+    @classmethod
+    def from_pairs(
+        cls,
+        pairs: pd.DataFrame,
+        metric: Callable[..., Any],
+        ref: str = "ref",
+        alt: str = "alt",
+        extra: Sequence[str] = (),
+        score: str = "score",
+        **kw: Any,
+    ) -> "PairedFrame":
+        """Score each pair with ``metric(ref_values, alt_values, *extra_values)`` (elementwise)."""
+        args = [pairs[c].to_numpy() for c in (ref, alt, *extra)]
+        s = np.asarray(metric(*args), dtype=float)
+        if s.shape != (len(pairs),):
+            raise ValueError(f"metric must return one score per pair ({len(pairs)}), got shape {s.shape}")
+        return cls(pairs.assign(**{score: s}), score=score, **kw)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _strata(self) -> list[tuple[dict[str, Any], pd.DataFrame]]:
+        if not self.by:
+            return [({}, self.data)]
+        out = []
+        for key, g in self.data.groupby(self.by, sort=True, dropna=False):
+            key_t = key if isinstance(key, tuple) else (key,)
+            out.append((dict(zip(self.by, key_t)), g))
+        return out
+
+    def _arms(self, g: pd.DataFrame) -> tuple[pd.DataFrame | None, list[tuple[str, pd.DataFrame]]]:
+        if self.control is None:
+            return None, [(str(k), a) for k, a in g.groupby(self.arm, sort=True)]
+        is_ctrl = g[self.arm] == self.control
+        ctrl = g[is_ctrl]
+        return ctrl, [(str(k), a) for k, a in g[~is_ctrl].groupby(self.arm, sort=True)]
+
+    def _null_text(self, metric: str, arm: str, alternative: str, null: float) -> str:
+        h1 = _H1[alternative]
+        if self.control is None:
+            return (f"H0: the case-level mean {metric} of '{arm}' pairs is symmetric about {null:g} "
+                    f"(sign flips of each case's difference are equally likely); H1: mean {h1} {null:g}")
+        return (f"H0: within each case, '{arm}' pairs and '{self.control}' pairs are exchangeable "
+                f"(the case-level excess of {metric} over the floor is symmetric about 0); H1: excess {h1} 0")
+
+    def case_table(self) -> pd.DataFrame:
+        """Per (by…, arm, case): ``sum`` and ``n`` of usable scores and their ``mean``."""
+        d = self.data.dropna(subset=[self.score])
+        g = d.groupby(self.by + [self.arm, self.case], sort=True)[self.score]
+        out = pd.DataFrame({"sum": g.sum(), "n": g.size()}).reset_index()
+        out["mean"] = out["sum"] / out["n"]
+        return out
+
+    # ------------------------------------------------------------------ comparisons
+
+    def compare(
+        self,
+        metric: str = "score",
+        audit: str = "",
+        alternative: str = "two-sided",
+        null: float = 0.0,
+        scale: float = 1.0,
+        n_resamples: int = 1000,
+        n_permutations: int = 9999,
+        confidence: float = 0.95,
+        seed: int = 0,
+        family: str | None = None,
+        family_cols: Sequence[str] | None = None,
+        correction: str = "holm",
+    ) -> pd.DataFrame:
+        """One result row per (stratum, arm ≠ control): excess over the floor, CI, test (see module doc)."""
+        from ..results import apply_correction, result_row, results_frame
+
+        _check_alternative(alternative)
+        rng = np.random.default_rng(seed)
+        rows: list[dict[str, Any]] = []
+        for labels, g in self._strata():
+            ctrl, arms = self._arms(g)
+            for arm_name, a in arms:
+                cases = pd.Index(pd.unique(pd.concat([a[self.case], ctrl[self.case]] if ctrl is not None else [a[self.case]])))
+                cell = _Cell(cases, a, ctrl, self.case, self.score)
+                rate, floor = cell.rate(), cell.floor(null)
+                value = (rate - floor) * scale
+                lo = hi = math.nan
+                if cell.n_pairs and not math.isnan(value) and n_resamples > 0:
+                    idx = bootstrap_indices(len(cases), n_resamples, seed=rng)
+                    lo, hi = percentile_ci(cell.boot_excess(idx, null) * scale, confidence)
+                d = cell.case_diffs(null)
+                stat, p, note = sign_flip_test(d, alternative, n_permutations, rng)
+                rows.append(
+                    result_row(
+                        audit=audit,
+                        metric=metric,
+                        group=arm_name,
+                        reference=self.control if self.control is not None else f"{null:g}",
+                        value=value,
+                        n=cell.n_pairs,
+                        ci_low=lo,
+                        ci_high=hi,
+                        ci_method=f"percentile bootstrap over cases ({n_resamples} resamples)" if cell.n_pairs else "",
+                        test="sign-flip permutation over cases" if d.size else "",
+                        statistic=stat * scale if not math.isnan(stat) else math.nan,
+                        p=p,
+                        alternative=alternative,
+                        null_hypothesis=self._null_text(metric, arm_name, alternative, null),
+                        rate=rate * scale,
+                        floor=floor * scale,
+                        n_cases=int((cell.a_n > 0).sum()),
+                        n_test_cases=int(d.size),
+                        n_pairs=cell.n_pairs,
+                        n_control_pairs=cell.n_control_pairs,
+                        n_unusable=int(a[self.score].isna().sum()),
+                        effect_size=_effect_dz(d),
+                        effect_size_name="d_z (mean / sd of case-level excess)",
+                        test_note=note,
+                        **labels,
+                    )
+                )
+        table = results_frame(rows)
+        if family is not None or family_cols is not None:
+            table = apply_correction(table, family_cols=family_cols, family=family, method=correction)
+        return table
+
+    def gap(
+        self,
+        between: str,
+        a: Any,
+        b: Any,
+        cases: pd.DataFrame | pd.Series | None = None,
+        metric: str = "score",
+        audit: str = "",
+        alternative: str = "two-sided",
+        null: float = 0.0,
+        scale: float = 1.0,
+        n_resamples: int = 1000,
+        n_permutations: int = 9999,
+        confidence: float = 0.95,
+        seed: int = 0,
+        family: str | None = None,
+        family_cols: Sequence[str] | None = None,
+        correction: str = "holm",
+    ) -> pd.DataFrame:
+        """Gap of the excess between two disjoint subgroups of cases: (excess | a) − (excess | b).
+
+        ``between`` names a case-level attribute: a column of the scores table
+        (constant within a case) or, with ``cases``, a Series / frame mapping
+        case id → attribute. Each subgroup has its own floor (its own control
+        pairs). CI: bootstrap resampling cases within each subgroup. Test:
+        permutation of the subgroup labels across cases on the case-level excess
+        d_c (H0: both subgroups' d_c come from one distribution).
+        """
+        from ..results import apply_correction, result_row, results_frame
+
+        _check_alternative(alternative)
+        attr = self._case_attribute(between, cases)
+        rng = np.random.default_rng(seed)
+        rows: list[dict[str, Any]] = []
+        for labels, g in self._strata():
+            ctrl, arms = self._arms(g)
+            for arm_name, arm_df in arms:
+                parts = {}
+                for side, val in (("a", a), ("b", b)):
+                    ids = attr.index[attr == val]
+                    ad = arm_df[arm_df[self.case].isin(ids)]
+                    cd = ctrl[ctrl[self.case].isin(ids)] if ctrl is not None else None
+                    cs = pd.Index(pd.unique(pd.concat([ad[self.case], cd[self.case]] if cd is not None else [ad[self.case]])))
+                    parts[side] = _Cell(cs, ad, cd, self.case, self.score)
+                ca, cb = parts["a"], parts["b"]
+                ea = (ca.rate() - ca.floor(null)) * scale
+                eb = (cb.rate() - cb.floor(null)) * scale
+                value = ea - eb
+                lo = hi = math.nan
+                if ca.n_pairs and cb.n_pairs and not math.isnan(value) and n_resamples > 0:
+                    ia = bootstrap_indices(len(ca.cases), n_resamples, seed=rng)
+                    ib = bootstrap_indices(len(cb.cases), n_resamples, seed=rng)
+                    lo, hi = percentile_ci((ca.boot_excess(ia, null) - cb.boot_excess(ib, null)) * scale, confidence)
+                da, db = ca.case_diffs(null), cb.case_diffs(null)
+                stat, p, note = two_sample_permutation_test(da, db, alternative, n_permutations, rng)
+                rows.append(
+                    result_row(
+                        audit=audit,
+                        metric=f"{metric}_gap",
+                        group=str(a),
+                        reference=str(b),
+                        value=value,
+                        n=ca.n_pairs + cb.n_pairs,
+                        ci_low=lo,
+                        ci_high=hi,
+                        ci_method=(f"percentile bootstrap over cases within {between} ({n_resamples} resamples)"
+                                   if ca.n_pairs and cb.n_pairs else ""),
+                        test="permutation of subgroup labels over cases" if da.size and db.size else "",
+                        statistic=stat * scale if not math.isnan(stat) else math.nan,
+                        p=p,
+                        alternative=alternative,
+                        null_hypothesis=(f"H0: the case-level excess of {metric} ('{arm_name}' over its floor) has the "
+                                         f"same distribution for {between}={a} and {between}={b}; H1: gap {_H1[alternative]} 0"),
+                        arm=arm_name,
+                        value_a=ea,
+                        value_b=eb,
+                        floor_a=ca.floor(null) * scale,
+                        floor_b=cb.floor(null) * scale,
+                        n_cases_a=int((ca.a_n > 0).sum()),
+                        n_cases_b=int((cb.a_n > 0).sum()),
+                        n_pairs=ca.n_pairs + cb.n_pairs,
+                        n_control_pairs=ca.n_control_pairs + cb.n_control_pairs,
+                        between=between,
+                        test_note=note,
+                        **labels,
+                    )
+                )
+        table = results_frame(rows)
+        if family is not None or family_cols is not None:
+            table = apply_correction(table, family_cols=family_cols, family=family, method=correction)
+        return table
+
+    def _case_attribute(self, between: str, cases: pd.DataFrame | pd.Series | None) -> pd.Series:
+        if cases is not None:
+            s = cases if isinstance(cases, pd.Series) else cases.set_index(self.case)[between]
+            s = s.copy()
+            s.index = s.index.astype(str)
+            return s
+        if between not in self._extra_cols:
+            raise KeyError(f"{between!r} is not a column of the paired table; pass cases=")
+        per_case = self._extra.groupby(self.case)[between].nunique(dropna=True)
+        bad = per_case[per_case > 1]
+        if len(bad):
+            raise ValueError(f"{between!r} varies within case(s) {list(bad.index[:5])}: it must be a case attribute")
+        return self._extra.dropna(subset=[between]).groupby(self.case)[between].first()
