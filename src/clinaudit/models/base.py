@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import BackendError
+from ..registry import Registry, registry
 from ..records import ModelRequest, ModelResponse
 
 __all__ = [
@@ -121,7 +122,10 @@ class _Entry:
     capabilities: tuple[str, ...]
 
 
-_REGISTRY: dict[str, _Entry] = {}
+# The shared registry of backends (clinaudit.registry, kind "backend"): built-ins are
+# declared in clinaudit.models.builtin, plugins add more by entry point.
+_BACKENDS: Registry[_Entry] = registry("backend")
+_BACKENDS.declare_module("clinaudit.models.builtin")
 _LOADED: dict[str, type[Backend]] = {}
 
 
@@ -129,7 +133,7 @@ def register_backend(
     prefix: str, *, module: str, attr: str, summary: str, capabilities: Sequence[str]
 ) -> None:
     """Register a backend lazily: its module is imported only when used."""
-    _REGISTRY[prefix] = _Entry(prefix, module, attr, summary, tuple(capabilities))
+    _BACKENDS.add(prefix, _Entry(prefix, module, attr, summary, tuple(capabilities)))
 
 
 def parse_spec(spec: str) -> tuple[str, str]:
@@ -150,16 +154,15 @@ def get_backend(spec: str, *, reuse: bool = True, **options: Any) -> Backend:
     Local models are expensive to load, so by default one instance per
     (spec, options) is kept for the life of the process.
     """
-    from . import builtin  # noqa: F401  (registers the built-in backends)
-
     prefix, _ = parse_spec(spec)
-    if prefix not in _REGISTRY:
-        known = ", ".join(sorted(_REGISTRY))
-        raise BackendError(f"unknown model backend '{prefix}' in spec '{spec}'. Known backends: {known}")
+    try:
+        entry = _BACKENDS.get(prefix)
+    except KeyError:
+        known = ", ".join(_BACKENDS.names())
+        raise BackendError(f"unknown model backend '{prefix}' in spec '{spec}'. Known backends: {known}") from None
     cache_key = (spec, repr(sorted(options.items(), key=lambda kv: kv[0])))
     if reuse and cache_key in _INSTANCES:
         return _INSTANCES[cache_key]
-    entry = _REGISTRY[prefix]
     cls = _LOADED.get(prefix)
     if cls is None:
         cls = getattr(importlib.import_module(entry.module), entry.attr)
@@ -171,11 +174,9 @@ def get_backend(spec: str, *, reuse: bool = True, **options: Any) -> Backend:
 
 
 def list_backends() -> list[dict[str, Any]]:
-    from . import builtin  # noqa: F401
-
     return [
         {"prefix": e.prefix, "summary": e.summary, "capabilities": list(e.capabilities)}
-        for e in sorted(_REGISTRY.values(), key=lambda e: e.prefix)
+        for _, e in _BACKENDS.items()
     ]
 
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import InputError
+from ..registry import Registry, registry
 from ..records import Case, ModelRequest, ModelResponse, Variant, stable_hash
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -78,7 +79,11 @@ class Transform:
         return self.apply(case, rng, **params)
 
 
-_REGISTRY: dict[str, Transform] = {}
+# The shared registry of transforms (clinaudit.registry, kind "transform"): the built-in
+# modules below register theirs when first asked for; plugins add more by entry point.
+_TRANSFORMS: Registry[Transform] = registry("transform")
+for _mod in ("deid", "llm_rewrite", "neutralize", "regex"):
+    _TRANSFORMS.declare_module(f"{__package__}.{_mod}")
 
 
 def register_transform(
@@ -100,32 +105,28 @@ def register_transform(
     """
 
     def deco(fn: ApplyFn) -> ApplyFn:
-        _REGISTRY[name] = Transform(
+        _TRANSFORMS.add(name, Transform(
             name=name, family=family, summary=summary, apply=fn, kind=kind, modes=tuple(modes),
             build=build, finish=finish, post=post, defaults=dict(defaults or {}),
-        )
+        ))
         return fn
 
     return deco
 
 
-def _ensure_builtin() -> None:
-    # Importing the modules registers the built-in transforms.
-    from . import deid, llm_rewrite, neutralize, regex  # noqa: F401
-
-
 def get_transform(name: str) -> Transform:
     """The transform registered as ``name``; InputError listing the known names otherwise."""
-    _ensure_builtin()
-    if name not in _REGISTRY:
-        raise InputError(f"unknown perturbation '{name}'; known: {', '.join(sorted(_REGISTRY))}", field="perturbation")
-    return _REGISTRY[name]
+    try:
+        return _TRANSFORMS.get(name)
+    except KeyError:
+        raise InputError(
+            f"unknown perturbation '{name}'; known: {', '.join(_TRANSFORMS.names())}", field="perturbation"
+        ) from None
 
 
 def list_transforms() -> dict[str, Transform]:
-    """All registered transforms by name (sorted)."""
-    _ensure_builtin()
-    return {k: _REGISTRY[k] for k in sorted(_REGISTRY)}
+    """All registered transforms by name (sorted): built-ins and plugins."""
+    return dict(_TRANSFORMS.items())
 
 
 def case_seed(case_id: str, name: str, seed: int = 0) -> int:

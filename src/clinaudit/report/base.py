@@ -24,6 +24,8 @@ from typing import Any
 
 import pandas as pd
 
+from ..registry import Registry, registry
+
 __all__ = [
     "Table",
     "Figure",
@@ -94,7 +96,6 @@ class Section:
 
 
 SectionBuilder = Callable[[Any], Section]
-_SECTIONS: dict[str, SectionBuilder] = {}
 
 #: audit name -> module defining its section (imported lazily by the renderer)
 SECTION_MODULES: dict[str, str] = {
@@ -105,23 +106,20 @@ SECTION_MODULES: dict[str, str] = {
     "classifier_gaps": "clinaudit.report.sections.classifier_gaps",
     "generate": "clinaudit.report.sections.generate",
 }
+# The shared registry of report sections (clinaudit.registry, kind "section"); a plugin's
+# audit registers its section with @register_section("<audit>").
+_SECTIONS: Registry[SectionBuilder] = registry("section")
+for _audit, _module in SECTION_MODULES.items():
+    _SECTIONS.declare(_audit, _module)
 
 
 def register_section(audit: str) -> Callable[[SectionBuilder], SectionBuilder]:
-    def deco(fn: SectionBuilder) -> SectionBuilder:
-        _SECTIONS[audit] = fn
-        return fn
-
-    return deco
+    return _SECTIONS.register(audit)
 
 
 def get_section_builder(audit: str) -> SectionBuilder | None:
-    import importlib
-
-    if audit not in _SECTIONS and audit in SECTION_MODULES:
-        try:
-            importlib.import_module(SECTION_MODULES[audit])
-        except ModuleNotFoundError as exc:
-            if exc.name != SECTION_MODULES[audit]:
-                raise
-    return _SECTIONS.get(audit)
+    """The section builder registered for ``audit`` (built-in or plugin), or None."""
+    try:
+        return _SECTIONS.get(audit)
+    except KeyError:
+        return None

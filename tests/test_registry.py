@@ -1,0 +1,106 @@
+"""One registry with lazy built-ins and entry-point plugins (clinaudit.registry)."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+
+import pytest
+
+from clinaudit import registry as reg
+from clinaudit.registry import Registry, load_plugins, registry
+
+
+def _fake_distribution(tmp_path, name, entry_points, modules):
+    """A dist-info folder on sys.path: what `pip install` leaves, minus the copying."""
+    dist = tmp_path / f"{name}-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n")
+    lines = "\n".join(f"{k} = {v}" for k, v in entry_points.items())
+    (dist / "entry_points.txt").write_text(f"[clinaudit.plugins]\n{lines}\n")
+    for mod, src in modules.items():
+        (tmp_path / f"{mod}.py").write_text(textwrap.dedent(src))
+    return tmp_path
+
+
+@pytest.fixture
+def plugin_path(tmp_path, monkeypatch):
+    src = '''
+        from clinaudit.perturb.registry import register_transform
+        from clinaudit.models.base import register_backend
+        from clinaudit.report.base import register_section, Section
+        from clinaudit.registry import register_judge, register_metric
+
+        @register_transform("shout_test", "perturbation", "upper-cases the text (test plugin)")
+        def shout(case, rng, **params):
+            from clinaudit.records import Variant
+            return [Variant(case_id=case.case_id, family="perturbation", name="shout_test", text=case.text.upper())]
+
+        register_backend("echo-test", module="clinaudit.models.mock", attr="MockBackend",
+                         summary="test plugin backend", capabilities=["generate"])
+
+        @register_section("plugin_audit_test")
+        def section(run):
+            return Section(title="Plugin", audit="plugin_audit_test")
+
+        @register_judge("yes_judge_test")
+        class YesJudge:
+            pass
+
+        @register_metric("flip_test")
+        def flip(ref, alt):
+            return (ref != alt).astype(float)
+    '''
+    broken = "raise RuntimeError('boom')\n"
+    _fake_distribution(tmp_path, "clinaudit_test_plugin", {"testplug": "ca_testplug", "broken": "ca_broken"},
+                       {"ca_testplug": src, "ca_broken": broken})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield tmp_path
+    for m in ("ca_testplug", "ca_broken"):
+        sys.modules.pop(m, None)
+    load_plugins(force=True)
+
+
+def test_plugin_registers_every_kind_through_entry_points(plugin_path):
+    load_plugins(force=True)
+    from clinaudit.models.base import list_backends
+    from clinaudit.perturb.registry import get_transform, list_transforms
+    from clinaudit.report.base import get_section_builder
+
+    assert "shout_test" in list_transforms()
+    assert get_transform("shout_test").summary.startswith("upper-cases")
+    assert "echo-test" in [b["prefix"] for b in list_backends()]
+    assert get_section_builder("plugin_audit_test") is not None
+    assert "yes_judge_test" in registry("judge").names()
+    flip = registry("metric").get("flip_test")
+    import numpy as np
+
+    assert flip(np.array([1, 0]), np.array([1, 1])).tolist() == [0.0, 1.0]
+
+
+def test_broken_plugin_is_reported_not_fatal(plugin_path):
+    load_plugins(force=True)
+    info = reg.loaded_plugins()
+    assert "testplug" in info["loaded"]
+    assert "broken" in info["errors"] and "boom" in info["errors"]["broken"]
+    # the built-ins still work
+    from clinaudit.perturb.registry import get_transform
+
+    assert get_transform("typo").name == "typo"
+
+
+def test_lazy_builtin_and_unknown_name_lists_known(tmp_path, monkeypatch):
+    mod = tmp_path / "ca_lazy_mod.py"
+    mod.write_text("from clinaudit.registry import registry\nregistry('judge').add('lazy_one', object())\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    r: Registry = Registry("thing", builtin={"lazy_one": "ca_lazy_mod"})
+    assert "lazy_one" in r.declared()
+    assert "ca_lazy_mod" not in sys.modules
+    with pytest.raises(KeyError, match="unknown thing 'nope'"):
+        r.get("nope")
+    sys.modules.pop("ca_lazy_mod", None)
+
+
+def test_unknown_kind():
+    with pytest.raises(KeyError, match="unknown registry kind"):
+        registry("gizmo")
