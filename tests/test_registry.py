@@ -104,3 +104,12 @@ def test_lazy_builtin_and_unknown_name_lists_known(tmp_path, monkeypatch):
 def test_unknown_kind():
     with pytest.raises(KeyError, match="unknown registry kind"):
         registry("gizmo")
+
+
+def test_loader_registry_lists_builtin_formats_and_names_unknown():
+    from clinaudit.errors import InputError
+    from clinaudit.loaders.base import DataSource, list_loaders, load_cases
+
+    assert {"csv", "mts", "aci", "craftmd", "medperturb", "demo"} <= set(list_loaders())
+    with pytest.raises(InputError, match="unknown data format 'nope'.*csv"):
+        load_cases(DataSource(format="nope"))

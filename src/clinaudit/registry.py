@@ -178,6 +178,12 @@ class Registry(Generic[T]):
             raise KeyError(f"unknown {self.kind} '{name}'; known: {', '.join(self.names()) or '(none)'}")
         return self._items[name]
 
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+    def __getitem__(self, name: str) -> T:
+        return self.get(name)
+
     def __contains__(self, name: object) -> bool:
         if not isinstance(name, str):
             return False

@@ -20,7 +20,6 @@ Errors name the spec file and the field path (``params.seeds[1]``).
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .errors import SpecError
 from .loaders.base import DataSource, load_cases, resolve_path
 from .records import Case, to_frame
+from .registry import Registry, registry
 from .rundir import RunDir
 from .runner import Runner, RunnerConfig
 
@@ -154,7 +154,6 @@ class AuditRecipe:
     estimate: Callable[[AuditContext], Estimate] | None = None
 
 
-_RECIPES: dict[str, AuditRecipe] = {}
 # name -> module that registers it (imported lazily)
 _RECIPE_MODULES: dict[str, str] = {
     "treatment_shift": "clinaudit.audits.treatment_shift",
@@ -163,39 +162,37 @@ _RECIPE_MODULES: dict[str, str] = {
     "association": "clinaudit.audits.association",
     "classifier_gaps": "clinaudit.audits.classifier_gaps",
 }
+# The shared registry of audits (clinaudit.registry, kind "audit"): built-ins above,
+# plugins by entry point (group "clinaudit.plugins").
+_RECIPES: Registry[AuditRecipe] = registry("audit")
+for _name, _module in _RECIPE_MODULES.items():
+    _RECIPES.declare(_name, _module)
 
 
 def register_audit(
     name: str, *, summary: str, params_model: type[BaseModel], estimate: Callable[[AuditContext], Estimate] | None = None
 ) -> Callable[[Callable[[AuditContext], Any]], Callable[[AuditContext], Any]]:
     def deco(fn: Callable[[AuditContext], Any]) -> Callable[[AuditContext], Any]:
-        _RECIPES[name] = AuditRecipe(name, summary, params_model, fn, estimate)
+        _RECIPES.add(name, AuditRecipe(name, summary, params_model, fn, estimate))
         return fn
 
     return deco
 
 
 def get_recipe(name: str) -> AuditRecipe:
-    if name not in _RECIPES and name in _RECIPE_MODULES:
-        try:
-            importlib.import_module(_RECIPE_MODULES[name])
-        except ModuleNotFoundError as exc:
-            if exc.name == _RECIPE_MODULES[name]:
-                raise SpecError(f"audit '{name}' is not available in this version of clinaudit") from exc
-            raise
-    if name not in _RECIPES:
-        raise SpecError(f"unknown audit '{name}'; known audits: {', '.join(sorted(_RECIPE_MODULES))}")
-    return _RECIPES[name]
+    try:
+        return _RECIPES.get(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == _RECIPE_MODULES.get(name):
+            raise SpecError(f"audit '{name}' is not available in this version of clinaudit") from exc
+        raise
+    except KeyError:
+        raise SpecError(f"unknown audit '{name}'; known audits: {', '.join(_RECIPES.names())}") from None
 
 
 def list_audits() -> dict[str, str]:
-    out = {}
-    for name in sorted(_RECIPE_MODULES):
-        try:
-            out[name] = get_recipe(name).summary
-        except SpecError:
-            continue
-    return out
+    """Every audit a spec can name (built-ins and plugins) with its one-line summary."""
+    return {name: recipe.summary for name, recipe in _RECIPES.items()}
 
 
 def _format_loc(loc: tuple[Any, ...]) -> str:

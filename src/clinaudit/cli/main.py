@@ -46,6 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         mod.register(sub)
+    # commands added by plugins (clinaudit.registry, kind "command"): `register(subparsers)` functions
+    from ..registry import registry
+
+    for _name, add in registry("command").items():
+        add(sub)
     return parser
 
 

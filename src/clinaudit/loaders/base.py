@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import InputError
 from ..records import Case
+from ..registry import Registry, registry
 
 __all__ = ["DataSource", "register_loader", "load_cases", "list_loaders", "resolve_path"]
 
@@ -55,24 +56,26 @@ def resolve_path(path: str | Path | None, base_dir: Path | None = None) -> Path 
 
 
 Loader = Callable[[DataSource, Path | None], list[Case]]
-_LOADERS: dict[str, tuple[Loader, str]] = {}
+# The shared registry of data formats (clinaudit.registry, kind "loader"): format -> (loader, summary).
+# The built-in formats are registered by clinaudit.loaders.formats, plugins add more by entry point.
+_LOADERS: Registry[tuple[Loader, str]] = registry("loader")
+_LOADERS.declare_module(f"{__package__}.formats")
 
 
 def register_loader(fmt: str, summary: str) -> Callable[[Loader], Loader]:
     def deco(fn: Loader) -> Loader:
-        _LOADERS[fmt] = (fn, summary)
+        _LOADERS.add(fmt, (fn, summary))
         return fn
 
     return deco
 
 
 def _ensure_builtin() -> None:
-    from . import formats  # noqa: F401  (registers built-in loaders)
+    """Nothing to do: the registry imports the built-in formats on first use (kept for callers)."""
 
 
 def list_loaders() -> dict[str, str]:
-    _ensure_builtin()
-    return {k: v[1] for k, v in sorted(_LOADERS.items())}
+    return {k: v[1] for k, v in _LOADERS.items()}
 
 
 def load_cases(source: DataSource, base_dir: Path | None = None) -> list[Case]:
