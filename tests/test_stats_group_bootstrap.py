@@ -79,7 +79,7 @@ def test_multinomial_method_preserves_label_counts_and_is_reproducible():
     np.testing.assert_array_equal(r1["resamples"], r2["resamples"])
     # stratified by label: each resample keeps the task's number of positives; check via the
     # internal cell resampler directly
-    from clinaudit.stats.core import _resample_cell_counts
+    from clinaudit.stats.groups import _resample_cell_counts
 
     counts = np.array([[[5, 3], [2, 4]], [[1, 0], [6, 9]]])
     rs = _resample_cell_counts(counts, 100, np.random.default_rng(0), True)

@@ -3,6 +3,9 @@
 - :mod:`clinaudit.stats.paired` — :class:`PairedFrame`: excess over a control /
   noise floor, case-clustered bootstrap CIs, case-level permutation tests,
   correction families. Every audit's comparisons go through it.
+- :mod:`clinaudit.stats.results` — the tidy result table every audit writes
+  (one row per reported number) and ``apply_correction`` over declared families
+  (also importable as :mod:`clinaudit.results`).
 - :mod:`clinaudit.stats.core` — the building blocks (scipy / statsmodels /
   scikit-learn wrappers with the degenerate cases guarded, the vectorised
   bootstrap, the stratified group-metric bootstrap of classifier gaps).
@@ -12,28 +15,26 @@ correction itself; they import them from here. The null hypothesis and unit of
 resampling of each test are in docs/metrics.md.
 """
 
-from ..results import apply_correction
 from .core import (
-    GROUP_METRICS,
     ZERO_ATOL,
     ZERO_RTOL,
     StatResult,
     anova_oneway,
     bootstrap_ci,
-    bootstrap_group_metrics,
     bootstrap_indices,
     bootstrap_p_value,
     bootstrap_resamples,
     cohens_d,
     cohens_kappa,
     correct_pvalues,
-    metrics_from_counts,
     paired_binary_test,
     percent_agreement,
     percentile_ci,
     wilcoxon_test,
     zero_small_differences,
 )
+from .groups import GROUP_METRICS, bootstrap_group_metrics, metrics_from_counts
+from .results import RESULT_COLUMNS, apply_correction, result_row, results_frame
 from .paired import ALTERNATIVES, PairedFrame, sign_flip_test, two_sample_permutation_test
 
 __all__ = [
@@ -42,6 +43,9 @@ __all__ = [
     "sign_flip_test",
     "two_sample_permutation_test",
     "apply_correction",
+    "RESULT_COLUMNS",
+    "result_row",
+    "results_frame",
     "StatResult",
     "bootstrap_ci",
     "bootstrap_resamples",

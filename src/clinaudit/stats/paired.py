@@ -329,7 +329,7 @@ class PairedFrame:
         correction: str = "holm",
     ) -> pd.DataFrame:
         """One result row per (stratum, arm ≠ control): excess over the floor, CI, test (see module doc)."""
-        from ..results import apply_correction, result_row, results_frame
+        from .results import apply_correction, result_row, results_frame
 
         _check_alternative(alternative)
         rng = np.random.default_rng(seed)
@@ -409,7 +409,7 @@ class PairedFrame:
         permutation of the subgroup labels across cases on the case-level excess
         d_c (H0: both subgroups' d_c come from one distribution).
         """
-        from ..results import apply_correction, result_row, results_frame
+        from .results import apply_correction, result_row, results_frame
 
         _check_alternative(alternative)
         attr = self._case_attribute(between, cases)
