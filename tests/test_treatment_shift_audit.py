@@ -146,6 +146,8 @@ def test_parsers_parse_rates_and_summary(exact_run):
     # a/upper/seed 1 answers use "MANAGE: YES": strict reads NO for the 10 YES labels of those 12 rows
     assert s["strict_vs_tolerant_disagreement"] == pytest.approx(10 / 141)
     assert s["gender_inference_parse_rate"] == 1.0 and s["gender_inference_accuracy"] == 0.5
+    # inferred from the gendered baseline on request (gender_inference_on: baseline): said in the notes
+    assert s["gender_inference_source"] == "baseline" and any("BASELINE text" in n for n in s["notes"])
     pa = rd.read_table("parser_agreement")
     row = pa[(pa["model"] == "mock:a") & (pa["question"] == "VISIT")].iloc[0]
     assert row["disagreement_rate"] == pytest.approx(4 / 24)

@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from clinaudit.cache import ResponseCache
@@ -17,7 +18,7 @@ from clinaudit.spec import make_context, parse_spec_dict, run_spec
 
 def _runner(tmp_path: Path, backends: dict[str, MockBackend]) -> Runner:
     """A runner on the run directory's own cache (``tmp_path/run/cache.sqlite``) with these mocks."""
-    (tmp_path / "run").mkdir(exist_ok=True)
+    (tmp_path / "run").mkdir(parents=True, exist_ok=True)
     runner = Runner(cache=ResponseCache(tmp_path / "run" / "cache.sqlite"), config=RunnerConfig(progress=False))
     for b in backends.values():
         runner.add_backend(b)
@@ -58,6 +59,135 @@ def test_llm_rewrite_and_gender_inference_on_removed_text(tmp_path):
     resp = rd.read_table("responses")
     assert (resp["stage"] == "perturb").sum() == 2  # the rewrite calls are logged with their prompts
     assert resp.loc[resp["stage"] == "perturb", "messages"].str.contains("remove the gender").all()
+
+
+FAIL_CASES = """case_id,message,gender
+c1,Patient CASE1 reports a dry cough.,female
+c2,Patient CASE2 reports a sore throat.,male
+c3,Patient CASE3 reports a mild fever.,female
+c4,patient case4 reports a small rash.,male
+"""
+
+
+def _failing_rewrites(tmp_path: Path, **params):
+    """uncertain: c1, c2 rewritten; c3's call fails, c4 comes back empty. The target hedges iff the text does."""
+    data = tmp_path / "f.csv"
+    data.write_text(FAIL_CASES)
+
+    def rewrite(req: ModelRequest) -> str:
+        text = req.prompt_text()
+        body = text.split("\n")[-1]
+        case = int(re.search(r"case(\d)", body, re.I).group(1))
+        if case == 3:
+            raise RuntimeError("rewrite backend down")
+        return "" if case == 4 else body + " Maybe it is nothing?"
+
+    def target(req: ModelRequest) -> str:
+        user = req.messages[-1].content
+        case = int(re.search(r"case(\d)", user, re.I).group(1))
+        return f"ANS {case} {'hedged' if 'Maybe' in user else 'plain'}"
+
+    def judge(req: ModelRequest) -> str:
+        return f"MANAGE [{'YES' if 'hedged' in req.prompt_text() else 'NO'}]\nVISIT [YES]\nRESOURCE [YES]"
+
+    backends = {"r": MockBackend("mock:r", responder=rewrite), "t": MockBackend("mock:t", responder=target),
+                "j": MockBackend("mock:j", responder=judge)}
+    backends["r"].batch_size = 1  # the failing call fails alone
+    spec, parsed = parse_spec_dict({
+        "audit": "treatment_shift",
+        "data": [{"format": "csv", "path": str(data), "columns": {"id": "case_id", "text": "message"}}],
+        "models": {"target": "mock:t", "judge": "mock:j", "rewrite": "mock:r"},
+        "params": {"perturbations": ["uncertain", "lowercase"], "seeds": [0], "temperature": 0.0, "n_resamples": 20,
+                   "similarity_gate": False, "infer_gender": False, **params},
+    })
+    return run_spec(spec, tmp_path / "run", params=parsed, progress=False, runner=_runner(tmp_path, backends))
+
+
+def _tsr(rd, pert: str) -> tuple[float, int]:
+    m = rd.read_table("metrics")
+    r = m[(m["perturbation"] == pert) & (m["question"] == "MANAGE") & (m["metric"] == "TSR")].iloc[0]
+    return float(r["value"]), int(r["n"])
+
+
+def test_failed_rewrites_are_dropped_and_listed(tmp_path):
+    rd = _failing_rewrites(tmp_path)
+    # c1, c2 hedge (MANAGE YES vs NO at baseline): 2 of 2 flip. The old code kept c3, c4 with the original
+    # text, whose answers equal the baseline's: TSR 2/4 = 0.5.
+    assert _tsr(rd, "uncertain") == (1.0, 2)
+    ex = rd.read_table("exclusions")
+    var = ex[ex["stage"] == "variants"].set_index("case_id")
+    assert sorted(var.index) == ["c3", "c4"] and set(var["perturbation"]) == {"uncertain"}
+    assert "model error" in var.loc["c3", "reason"] and "rewrite backend down" in var.loc["c3", "detail"]
+    assert "empty output" in var.loc["c4", "reason"]
+    lab = rd.read_table("labels")
+    assert set(lab.loc[lab["variant"] == "uncertain", "case_id"]) == {"c1", "c2"}
+    resp = rd.read_table("responses")
+    assert (resp["stage"] == "target").sum() == 4 + 2 + 4  # no target call for a dropped variant
+    # c4 is already lower case: its lowercase variant equals the baseline text, kept and listed
+    un = rd.read_table("unchanged_variants")
+    assert un[["case_id", "perturbation"]].values.tolist() == [["c4", "lowercase"]] and un["kept"].all()
+    s = rd.manifest["summary"]
+    assert (s["variants_failed_rewrite"], s["variants_dropped"], s["variants_unchanged"]) == (2, 2, 1)
+    assert any("failed LLM rewrite" in n and "dropped" in n for n in s["notes"])
+
+
+def test_failed_rewrites_kept_on_request(tmp_path):
+    rd = _failing_rewrites(tmp_path, keep_failed_rewrites=True)
+    assert _tsr(rd, "uncertain") == (0.5, 4)  # the published behaviour, now opt-in and said loudly
+    assert (rd.read_table("exclusions")["stage"] == "variants").sum() == 0
+    un = rd.read_table("unchanged_variants")
+    assert sorted(map(tuple, un[["case_id", "perturbation"]].values.tolist())) == [
+        ("c3", "uncertain"), ("c4", "lowercase"), ("c4", "uncertain")]
+    assert any("KEPT" in n for n in rd.manifest["summary"]["notes"])
+
+
+def test_inferred_gender_never_falls_back_to_gendered_text(tmp_path):
+    from clinaudit.errors import SpecError
+
+    data = tmp_path / "g.csv"
+    data.write_text("case_id,message,gender\nc1,She says CASE1 has a cough.,female\nc2,He says CASE2 has a rash.,male\n")
+    calls: list[str] = []
+
+    def respond(req: ModelRequest) -> str:
+        text = req.prompt_text()
+        if "remove the gender markers" in text:
+            body = text.split("\n")[-1]
+            return "" if "CASE2" in body else re.sub(r"\b(She|He)\b", "They", body)
+        if "patient's gender" in text:
+            calls.append(text)
+            return "GENDER [FEMALE]" if "She" in text else "GENDER [MALE]"
+        if "ANSWER" in text:
+            return "MANAGE [NO]\nVISIT [YES]\nRESOURCE [YES]"
+        return "ANSWER"
+
+    def spec(**params):
+        return {"audit": "treatment_shift",
+                "data": [{"format": "csv", "path": str(data), "columns": {"id": "case_id", "text": "message"}}],
+                "models": {"target": "mock:m", "judge": "mock:m"},
+                "params": {"seeds": [0], "temperature": 0.0, "n_resamples": 20, "similarity_gate": False, **params}}
+
+    # asked for explicitly without the gender-removed text: refused when the spec is read
+    with pytest.raises(SpecError, match=r"params.*infer_gender.*gender_removal"):
+        parse_spec_dict(spec(perturbations=["uppercase"], infer_gender=True))
+    # by default: not computed, and the run says so (the old code inferred it from the gendered baseline)
+    s1, p1 = parse_spec_dict(spec(perturbations=["uppercase"]))
+    rd = run_spec(s1, tmp_path / "run1", params=p1, progress=False,
+                  runner=_runner(tmp_path / "r1", {"m": MockBackend("mock:m", responder=respond)}))
+    assert calls == [] and not rd.has_table("gender_inference")
+    summ = rd.manifest["summary"]
+    assert summ["gender_inference_source"] == "not computed"
+    assert any("model-inferred gender NOT computed" in n for n in summ["notes"])
+    sub = rd.read_table("subgroups")
+    assert "model_inferred" not in set(sub.get("gender_source", pd.Series(dtype=str)).dropna())
+    # gender_removal run, but c2's rewrite came back empty: c2 is not inferred (old code: read from "He says ...")
+    s2, p2 = parse_spec_dict(spec(perturbations=["gender_removal"]))
+    rd2 = run_spec(s2, tmp_path / "run2", params=p2, progress=False,
+                   runner=_runner(tmp_path / "r2", {"m": MockBackend("mock:m", responder=respond)}))
+    gi = rd2.read_table("gender_inference")
+    assert gi[["case_id", "source_variant", "inferred_gender"]].values.tolist() == [["c1", "gender_removal", "male"]]
+    assert len(calls) == 1 and "They says CASE1" in calls[0]
+    ex = rd2.read_table("exclusions")
+    assert ex[["stage", "case_id"]].values.tolist() == [["variants", "c2"], ["gender_inference", "c2"]]
 
 
 # --------------------------------------------------------------------------- conversations

@@ -45,6 +45,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from ..errors import InputError
 from ..records import Case, Judgment, ModelRequest, ModelResponse, Variant, stable_hash, to_frame
 from ..spec import AuditContext, Estimate, register_audit
+from .treatment_variants import (
+    GenderInferencePlan,
+    exclusion_row,
+    exclusions_frame,
+    gender_inference_plan,
+    screen_variants,
+)
 
 __all__ = [
     "SYSTEM_PROMPTS",
@@ -101,6 +108,9 @@ class TreatmentShiftParams(BaseModel):
     sex_specific_terms: list[str] | None = Field(None, description="override the sex-specific keyword lexicon")
     similarity_gate: bool = Field(True, description="embedding-similarity gate on LLM rewrites (models.embedder)")
     drop_flagged: bool = Field(False, description="drop variants flagged by a quality gate (default: keep, report)")
+    keep_failed_rewrites: bool = Field(
+        False, description="keep LLM rewrites that failed (model error / empty output; their text is the original). "
+        "Default: drop them from the analysis and list them in the exclusions table")
     # --- target calls
     seeds: list[int] = Field(default_factory=lambda: [0, 1, 42], min_length=1)
     temperature: float = Field(0.7, ge=0.0, le=2.0)
@@ -119,9 +129,12 @@ class TreatmentShiftParams(BaseModel):
     judge_max_tokens: int = Field(256, ge=1)
     judge_attempts: int = Field(3, ge=1, description="tries per annotation before it counts as unparseable")
     # --- subgroups / validation
-    infer_gender: bool = Field(True, description="model-inferred gender subgroups (P2 Appendix D)")
+    infer_gender: bool = Field(True, description="model-inferred gender subgroups (P2 Appendix D); by default "
+                               "only when gender_removal is run (else skipped with a note)")
     gender_inference_model: Literal["judge", "target"] = Field("judge")
-    gender_inference_on: Literal["gender_removal", "baseline"] = Field("gender_removal")
+    gender_inference_on: Literal["gender_removal", "baseline"] = Field(
+        "gender_removal", description="infer from the gender-removed text (P2; never falls back to the gendered "
+        "baseline) or, explicitly, from the baseline text (noted as gendered)")
     gender_field: str | None = Field(None, description="case field with the recorded gender (auto)")
     validation_field: str = Field("validation", description="case field(s) with clinician labels V")
     # --- conversations
@@ -171,6 +184,13 @@ class TreatmentShiftParams(BaseModel):
     def _something(self) -> "TreatmentShiftParams":
         if not self.treatment and not self.settings:
             raise ValueError("nothing to do: set treatment: true or list conversational settings")
+        run = self.perturbations + list(self.conversation_perturbations or [])
+        if ("infer_gender" in self.model_fields_set and self.infer_gender and self.treatment
+                and self.gender_inference_on == "gender_removal" and "gender_removal" not in run):
+            raise ValueError(
+                "params.infer_gender: true infers gender from the gender_removal rewrite (gender_inference_on: "
+                "gender_removal, P2 Appendix D), but gender_removal is not in params.perturbations: add it, or set "
+                "gender_inference_on: baseline to infer from the gendered baseline text (reported as such)")
         return self
 
 
@@ -479,24 +499,29 @@ def _parser_agreement(labels: pd.DataFrame) -> pd.DataFrame:
 
 
 def _infer_gender(ctx: AuditContext, runner: Any, cases: list[Case], variants: list[Variant],
-                  params: TreatmentShiftParams) -> tuple[pd.DataFrame, list[Any]]:
+                  params: TreatmentShiftParams, source_name: str) -> tuple[pd.DataFrame, list[Any], list[str]]:
+    """Model-inferred gender from each case's ``source_name`` text (``gender_removal`` or ``baseline``).
+
+    A case without that text (its gender_removal rewrite failed or was dropped) is not
+    inferred — never read from the gendered baseline instead; its id is returned.
+    """
     from ..judges.base import run_judge
     from ..judges.treatment import GenderInferenceJudge
 
     by_case = {c.case_id: c for c in cases}
     source: dict[str, tuple[str, str]] = {}
+    if source_name == "baseline":
+        source = {c.case_id: ("baseline", _user_text(c, _baseline_variant(c), params)) for c in cases}
     for v in variants:
-        if v.name == params.gender_inference_on and v.case_id in by_case:
+        if source_name != "baseline" and v.name == source_name and v.case_id in by_case:
             source[v.case_id] = (v.name, _user_text(by_case[v.case_id], v, params))
-    for c in cases:
-        if c.case_id not in source:
-            source[c.case_id] = ("baseline", _user_text(c, _baseline_variant(c), params))
+    missing = [cid for cid in by_case if cid not in source]
     models = [ctx.model("judge")] if params.gender_inference_model == "judge" else ctx.models("target")
     judge = GenderInferenceJudge()
     rows = []
     all_js = []
     for m in models:
-        items = [(cid, source[cid][1]) for cid in by_case]
+        items = [(cid, source[cid][1]) for cid in by_case if cid in source]
         js = run_judge(runner, judge, items, m, max_attempts=params.judge_attempts, desc="inferring gender")
         all_js += js
         for j in js:
@@ -508,7 +533,7 @@ def _infer_gender(ctx: AuditContext, runner: Any, cases: list[Case], variants: l
                 "inferred_gender": j.value.get("gender") if j.status == "ok" else None,
                 "recorded_gender": _gender(c, params), "raw": j.raw, "request_key": j.request_key,
             })
-    return pd.DataFrame(rows), all_js
+    return pd.DataFrame(rows), all_js, missing
 
 
 def _long_labels(labels: pd.DataFrame, cases_by_id: dict[str, Case], inferred: pd.DataFrame,
@@ -673,6 +698,12 @@ def _table4(changes: pd.DataFrame) -> pd.DataFrame:
 # --------------------------------------------------------------------------- recipe
 
 
+def _gender_plan(params: TreatmentShiftParams) -> GenderInferencePlan:
+    treat, conv = _all_perturbations(params)
+    return gender_inference_plan(infer_gender=params.infer_gender, gender_inference_on=params.gender_inference_on,
+                                 perturbations=treat + conv, treatment=params.treatment)
+
+
 def _all_perturbations(params: TreatmentShiftParams) -> tuple[list[str], list[str]]:
     treat = list(params.perturbations) if params.treatment else []
     conv = params.conversation_perturbations
@@ -739,7 +770,10 @@ def _estimate_impl(ctx: AuditContext) -> Estimate:
                              "(log-likelihoods, no generation)")
         else:
             add(judge, n_units * len(targets), n_units * len(targets) * (params.max_tokens // 2 + 350))
-        if params.infer_gender:
+        gplan = _gender_plan(params)
+        if gplan.note:
+            est.notes.append(gplan.note)
+        if gplan.run:
             gm = [judge] if params.gender_inference_model == "judge" else targets
             for m in gm:
                 add(m, len(cases), sum(len(c.text) // 4 + 60 for c in cases))
@@ -777,7 +811,7 @@ def _estimate_impl(ctx: AuditContext) -> Estimate:
     if jreqs and params.annotator_mode == "generate":
         jk = [ctx.runner.request_key(r) for r in jreqs]
         cached[judge] = cached.get(judge, 0) + len(set(jk) & set(cache.get_many(jk)))
-    if params.treatment and params.infer_gender and params.gender_inference_on == "baseline":
+    if params.treatment and _gender_plan(params).source == "baseline":
         gj = GenderInferenceJudge()
         gm = [judge] if params.gender_inference_model == "judge" else targets
         for m in gm:
@@ -855,9 +889,33 @@ def run(ctx: AuditContext) -> dict[str, Any]:
     ctx.write_table("variants", to_frame([_baseline_variant(c) for c in cases] + variants))
     summary["variants"] = len(variants)
     summary["variants_flagged"] = len(flagged)
-    if params.drop_flagged and flagged:
-        variants = [v for v in variants if not v.flags]
-        summary["variants_dropped"] = len(flagged)
+    # failed rewrites (original text) leave the analysis; variants equal to the baseline are listed
+    screen = screen_variants(
+        variants, user_text=lambda v: _user_text(by_id[v.case_id], v, params),
+        baseline_text=lambda cid: _user_text(by_id[cid], _baseline_variant(by_id[cid]), params),
+        keep_failed=params.keep_failed_rewrites, drop_flagged=params.drop_flagged)
+    variants = screen.kept
+    exclusions = [exclusion_row("cases", r["case_id"], "sex-specific condition (filter_sex_specific)",
+                                detail=str(r["reason"])) for r in removed] + screen.exclusions
+    recipe_notes: list[str] = []
+    summary["variants_failed_rewrite"] = screen.n_failed
+    if screen.n_dropped_failed or screen.n_dropped_flagged:
+        summary["variants_dropped"] = screen.n_dropped_failed + screen.n_dropped_flagged
+    if screen.n_dropped_failed:
+        recipe_notes.append(f"{screen.n_dropped_failed} failed LLM rewrite(s) (model error or empty output) dropped "
+                            "from the analysis; listed in the exclusions table")
+    elif screen.n_failed:
+        recipe_notes.append(f"{screen.n_failed} failed LLM rewrite(s) KEPT (keep_failed_rewrites: true): their text is "
+                            "the unchanged original, so their answers can only agree with the baseline (TSR pulled "
+                            "toward 0)")
+    summary["variants_unchanged"] = len(screen.unchanged)
+    if screen.unchanged:
+        recipe_notes.append(f"{len(screen.unchanged)} variant(s) give the target model exactly the baseline's text "
+                            "(kept, listed in the unchanged_variants table)")
+    ctx.write_table("unchanged_variants", screen.unchanged_frame())
+    gplan = _gender_plan(params)
+    if gplan.note:
+        recipe_notes.append(gplan.note)
     if not params.treatment and conv_cases == []:
         raise InputError("no case has a gold answer for the conversational settings "
                          f"(field {params.answer_field or 'answer'})", field="params.answer_field")
@@ -874,10 +932,17 @@ def run(ctx: AuditContext) -> dict[str, Any]:
         agreement = _parser_agreement(labels)
         ctx.write_table("parser_agreement", agreement)
         inferred = pd.DataFrame()
-        if params.infer_gender:
-            inferred, gjs = _infer_gender(ctx, runner, cases, variants, params)
+        summary["gender_inference_source"] = gplan.source or "not computed"
+        if gplan.run:
+            inferred, gjs, missing = _infer_gender(ctx, runner, cases, variants, params, gplan.source)
             judgments = judgments + gjs
             ctx.write_table("gender_inference", inferred)
+            exclusions += [exclusion_row("gender_inference", cid, f"no {gplan.source} text for this case (rewrite "
+                                         "dropped): gender not inferred, not read from the gendered baseline")
+                           for cid in missing]
+            if missing:
+                recipe_notes.append(f"model-inferred gender missing for {len(missing)} case(s) without a "
+                                    f"{gplan.source} text (listed in the exclusions table)")
         long = _long_labels(labels, by_id, inferred, params)
         notes = []
         if params.temperature > 0 and len(params.seeds) < 2:
@@ -889,7 +954,7 @@ def run(ctx: AuditContext) -> dict[str, Any]:
                        "significance": analysis.significance, "subgroups": analysis.subgroups,
                        "agreement": analysis.agreement, "table3": analysis.table3})
         results_parts.append(analysis.results)
-        summary["notes"] = analysis.notes
+        summary["notes"] = list(analysis.notes)
         summary["target_calls"] = len(reqs)
         summary["target_errors"] = sum(r.error is not None for r in resps)
         judged = labels[labels["judge_status"].isin(["ok", "unparseable", "error"])]
@@ -922,6 +987,9 @@ def run(ctx: AuditContext) -> dict[str, Any]:
 
     for name, df in tables.items():
         ctx.write_table(name, df)
+    ctx.write_table("exclusions", exclusions_frame(exclusions))
+    summary["exclusions"] = len(exclusions)
+    summary["notes"] = recipe_notes + list(summary.get("notes", []))
     from ..results import results_frame
 
     results = results_frame(pd.concat([p for p in results_parts if len(p)], ignore_index=True)) \
