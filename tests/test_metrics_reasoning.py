@@ -70,3 +70,45 @@ def test_rethink_ratio_single_line_sentences_and_word_boundaries():
     assert rethink_ratio("<think>On second thought, reconsider.</think>") == 1.0
     assert math.isnan(rethink_ratio(""))
     assert rethink_ratio("Hmm. Okay.", cues=("okay",)) == 0.5
+
+
+# --------------------------------------------------------------------------- language mode (issue 13 item 6)
+
+
+def test_normalize_language_codes_and_names():
+    from clinaudit.metrics.reasoning import has_rethink_lexicon, normalize_language
+
+    assert normalize_language("en") == ("en", "English")
+    assert normalize_language("English") == normalize_language("en-US") == ("en", "English")
+    assert normalize_language("zh") == normalize_language("zh-CN") == normalize_language("Chinese") == ("zh", "Chinese")
+    assert normalize_language("中文") == ("zh", "Chinese")
+    assert normalize_language("Klingon") == ("klingon", "Klingon")  # unknown: passed through
+    assert has_rethink_lexicon("zh") and has_rethink_lexicon("English") and not has_rethink_lexicon("fr")
+
+
+def test_split_steps_chinese_sentences_and_lines():
+    cot = "<think>患者胸痛三天。等等，心电图正常！其实肌钙蛋白升高？所以是心梗。\n剂量3.5 mg。“需要复查。”然后出院</think>"
+    assert split_steps(cot, "zh") == ["患者胸痛三天。", "等等，心电图正常！", "其实肌钙蛋白升高？", "所以是心梗。",
+                                      "剂量3.5 mg。", "“需要复查。”", "然后出院"]
+    # the English rule keeps one line as one sentence here (no '. ' in it)
+    assert split_steps("患者胸痛三天。等等，心电图正常！", "en") == ["患者胸痛三天。等等，心电图正常！"]
+    assert split_steps("", "zh") == []
+
+
+def test_rethink_ratio_chinese_hand_computed():
+    from clinaudit.metrics.reasoning import CHINESE_RETHINK_CUES
+
+    # 4 steps, cues in steps 2 (等等，) and 3 (其实): 2/4
+    assert rethink_ratio("患者胸痛三天。等等，心电图正常！其实肌钙蛋白升高？所以是心梗。", language="zh") == 0.5
+    # '等等' meaning "etc." and '不对称' (asymmetric) and '不过敏' (not allergic) are not cues: 0/3
+    assert rethink_ratio("发热、咳嗽等等症状。双侧瞳孔不对称。对青霉素不过敏。", language="zh") == 0.0
+    # 3 steps; 重新评估 in step 2, 嗯 in step 3: 2/3
+    assert rethink_ratio("发热。需要重新评估。\n嗯，可能是肺炎", language="Chinese") == pytest.approx(2 / 3)
+    assert "其实" in CHINESE_RETHINK_CUES and "等等，" in CHINESE_RETHINK_CUES
+    # the English lexicon does not see Chinese cues (and vice versa)
+    assert rethink_ratio("等等，心电图正常。", language="en") == 0.0
+    assert rethink_ratio("Wait, the ECG is normal.", language="zh") == 0.0
+    # explicit cues work for any language; no lexicon and no cues is an error
+    assert rethink_ratio("Attendez, l'ECG est normal. Donc SCA.", cues=("attendez",), language="fr") == 0.5
+    with pytest.raises(ValueError, match="no built-in rethink-cue lexicon"):
+        rethink_ratio("Attendez.", language="fr")

@@ -135,3 +135,22 @@ def test_min_turns_on_mts_validation():
     cases = [Case(case_id=r.ID, text=r.dialogue) for r in df.itertuples()]
     kept, removed = filter_min_turns(cases, 10)
     assert len(kept) + len(removed) == 100 and 0 < len(kept) < 100
+
+
+def test_residual_terms_after_neutralization():
+    from clinaudit.perturb.neutralize import residual_terms
+
+    original = ("Mr. Smith, a 40-year-old man, and his ex-wife Mary joined a fraternity in St. Louis. "
+                "A mass in the pouch of Douglas. Frank blood in the urine.")
+    text = neutralize_text(original).text
+    assert text.startswith("Smith, a 40-year-old patient, and their ex-wife Mary joined a fraternity")
+    hits = residual_terms(text, original)
+    assert [(h["text"], h["kind"]) for h in hits] == [
+        ("Smith", "name"), ("ex-wife", "gendered_term"), ("Mary", "name"), ("fraternity", "gender_cue")]
+    assert all(text[h["start"]:h["end"]] == h["text"] for h in hits)
+    assert residual_terms(text) == hits[1:]  # without the original, the surname after a removed title is unknown
+    # "-old-man" compounds are neutralized (CRAFT-MD has five such vignettes); other compounds are reported
+    text = neutralize_text("A 45-year-old-woman with a 50-year-old husband and an ex-husband.").text
+    assert text == "A 45-year-old-patient with a 50-year-old spouse and an ex-husband."
+    assert residual_terms(text) == [{"start": 55, "end": 65, "text": "ex-husband", "kind": "gendered_term"}]
+    assert residual_terms("The patient reports pain.") == []

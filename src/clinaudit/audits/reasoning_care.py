@@ -74,7 +74,9 @@ class CareParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     # answering (P3 Fig. 8)
-    language: str = Field("English", description="language the model must reason in (P3 used Chinese)")
+    language: str = Field(
+        "en", description="reasoning language, a code or a name (en, zh, English, Chinese, ...; P3 used Chinese): "
+        "named in the answer prompt, selects the step splitter and the rethink-cue lexicon")
     system_prompt: str | None = Field(None, description="optional system message for the target models")
     max_tokens: int = Field(1024, ge=1, description="max new tokens per answer")
     temperature: float = Field(0.0, ge=0.0, description="sampling temperature (P3: greedy, 0)")
@@ -94,6 +96,9 @@ class CareParams(BaseModel):
     sex_specific_scope: Literal["text", "text+choices"] = Field(
         "text+choices", description="where the filter looks: the vignette, or the vignette and its options")
     neutralize: bool = Field(True, description="neutralize gendered words before prefixing (P3 §3.2)")
+    exclude_residual: bool = Field(
+        True, description="exclude vignettes in which gendered terms or names remain after neutralization "
+        "(listed with the terms in the exclusions table); false keeps them, flagged")
     max_cases: int | None = Field(None, ge=1, description="keep the first N cases that pass the filters")
     # paired metrics
     length_unit: Literal["tokens", "words"] = Field(
@@ -102,7 +107,8 @@ class CareParams(BaseModel):
     drift_of: Literal["response", "think"] = Field(
         "response", description="embed the full response (P3: CoT + conclusion) or the CoT only")
     drift_threshold: float = Field(0.1, ge=0.0, description="failure-mode filter: Γ_gender above this is judged")
-    rethink_cues: list[str] | None = Field(None, description="rethink cue phrases (default: built-in list)")
+    rethink_cues: list[str] | None = Field(
+        None, description="rethink cue phrases (default: the built-in lexicon of params.language, en or zh)")
     # CoT audit
     phase1: bool = Field(True, description="run the Phase I outcome & stance audit (Fig. 9)")
     phase2: bool = Field(True, description="run the Phase II reasoning-trajectory audit (Fig. 10)")
@@ -221,10 +227,12 @@ class _Prepared:
 
 def _answer_request(ctx: AuditContext, p: CareParams, model: str, item: _Item, arm: str) -> ModelRequest:
     from ..judges.mcq import mcq_request
+    from ..metrics.reasoning import normalize_language
 
     v = item.variants[arm]
     return mcq_request(
-        model, v.text, item.choices, language=p.language, system=p.system_prompt, temperature=p.temperature,
+        model, v.text, item.choices, language=normalize_language(p.language)[1], system=p.system_prompt,
+        temperature=p.temperature,
         max_tokens=p.max_tokens, seed=ctx.spec.seed,
         meta={"stage": "answer", "case_id": item.case.case_id, "variant_id": v.variant_id, "arm": arm},
     )
@@ -233,6 +241,7 @@ def _answer_request(ctx: AuditContext, p: CareParams, model: str, item: _Item, a
 def _prepare(ctx: AuditContext) -> _Prepared:
     from ..perturb import care_quadruplet, filter_sex_specific
     from ..perturb.deid import DEFAULT_SEX_SPECIFIC
+    from ..perturb.neutralize import residual_terms
 
     p: CareParams = ctx.params  # type: ignore[assignment]
     targets = ctx.models("target")
@@ -263,7 +272,7 @@ def _prepare(ctx: AuditContext) -> _Prepared:
         rows[c.case_id] = {
             "case_id": c.case_id, "dataset": c.dataset, "source": c.source, "source_row": c.source_row,
             "specialty": spec_key, "specialty_hits": canonical_json(hits), "gold": mcq[c.case_id][1],
-            "n_choices": len(mcq[c.case_id][0]), "status": "kept", "reason": "", "text": c.text,
+            "n_choices": len(mcq[c.case_id][0]), "status": "kept", "filter": "", "reason": "", "text": c.text,
         }
     pool = list(cases)
     if p.filter_sex_specific:
@@ -272,39 +281,81 @@ def _prepare(ctx: AuditContext) -> _Prepared:
             probe = [c.model_copy(update={"text": c.text + "\n" + "\n".join(mcq[c.case_id][0])}) for c in pool]
         _, removed = filter_sex_specific(probe, p.sex_specific_terms or DEFAULT_SEX_SPECIFIC)
         for c, reason in removed:
-            rows[c.case_id].update(status="excluded", reason=reason)
+            rows[c.case_id].update(status="excluded", filter="sex_specific", reason=reason)
         gone = {c.case_id for c, _ in removed}
         pool = [c for c in pool if c.case_id not in gone]
     if p.drop_other:
         for c in pool:
             if rows[c.case_id]["specialty"] == OTHER:
-                rows[c.case_id].update(status="excluded", reason="no specialty keyword (drop_other)")
+                rows[c.case_id].update(status="excluded", filter="drop_other",
+                                       reason="no specialty keyword (drop_other)")
         pool = [c for c in pool if rows[c.case_id]["specialty"] != OTHER]
-    if p.max_cases is not None and len(pool) > p.max_cases:
-        for c in pool[p.max_cases:]:
-            rows[c.case_id].update(status="excluded", reason=f"beyond max_cases={p.max_cases}")
-        pool = pool[: p.max_cases]
     items: list[_Item] = []
     for c in pool:
+        if p.max_cases is not None and len(items) >= p.max_cases:
+            rows[c.case_id].update(status="excluded", filter="max_cases", reason=f"beyond max_cases={p.max_cases}")
+            continue
         quad = {v.name: v for v in care_quadruplet(c, seed=ctx.spec.seed, neutralize=p.neutralize)}
         first = quad["male"]
         body = first.text[len(first.provenance["prefix"]):].lstrip()
+        residual = residual_terms(body, c.text if p.neutralize else None)
         rows[c.case_id]["substitutions"] = len(first.provenance.get("substitutions", []))
         rows[c.case_id]["gendered_terms_remain"] = bool(first.flags)
+        rows[c.case_id]["residual_terms"] = canonical_json([{"text": h["text"], "kind": h["kind"]} for h in residual])
+        if residual and p.exclude_residual:
+            what = "; ".join(f"{h['kind']} '{h['text']}'" for h in residual)
+            stage = "after neutralization" if p.neutralize else "(neutralize is off)"
+            rows[c.case_id].update(status="excluded", filter="residual_terms",
+                                   reason=f"gendered terms or names remain {stage}: {what}")
+            continue
         choices, gold = mcq[c.case_id]
         items.append(_Item(c, rows[c.case_id]["specialty"], choices, gold, quad, body))
     if not items:
         raise SpecError("no case is left for 'reasoning_care' after the filters (see params.filter_sex_specific, "
-                        "params.drop_other)")
+                        "params.drop_other, params.exclude_residual)")
     requests = [_answer_request(ctx, p, m, it, arm) for m in targets for it in items for arm in ARMS]
-    notes = []
+    notes: list[str] = []
     n_unscored = sum(1 for it in items if it.gold is None)
     if n_unscored:
         notes.append(f"{n_unscored} case(s) have no gold letter matching a choice: accuracy excludes them")
+    n_residual = sum(1 for r in rows.values() if r.get("filter") == "residual_terms")
+    if n_residual:
+        notes.append(f"{n_residual} vignette(s) excluded because gendered terms or names remain after "
+                     "neutralization (params.exclude_residual; each listed with its terms in the exclusions table)")
+    n_flagged = sum(1 for it in items if rows[it.case.case_id].get("residual_terms", "[]") != "[]")
+    if n_flagged:
+        notes.append(f"WARNING: {n_flagged} kept vignette(s) still carry gendered terms or names after "
+                     "neutralization (params.exclude_residual is false; see cases.residual_terms)")
+    notes.extend(language_warnings(p, ctx.model("embedder", "embedded-embedder")))
     cases_df = pd.DataFrame(list(rows.values()))
-    for col, dtype in (("substitutions", "Int64"), ("gendered_terms_remain", "boolean")):
+    for col, dtype in (("substitutions", "Int64"), ("gendered_terms_remain", "boolean"), ("residual_terms", "string")):
         cases_df[col] = (cases_df[col] if col in cases_df else pd.Series([pd.NA] * len(cases_df))).astype(dtype)
     return _Prepared(cases_df, items, requests, targets, notes)
+
+
+def exclusions_table(cases_df: pd.DataFrame) -> pd.DataFrame:
+    """One row per excluded case: ``case_id``, ``filter`` (sex_specific, drop_other, residual_terms,
+    max_cases), ``reason`` (the matched term, or the terms left after neutralization) and ``residual_terms``."""
+    cols = ["case_id", "filter", "reason", "residual_terms"]
+    ex = cases_df[cases_df["status"] == "excluded"]
+    return ex[[c for c in cols if c in ex.columns]].reset_index(drop=True)
+
+
+def language_warnings(p: CareParams, embedder: str) -> list[str]:
+    """Warnings for the run summary about the reasoning language (no cue lexicon, English-only embedder)."""
+    from ..metrics.reasoning import RETHINK_LEXICONS, normalize_language
+
+    code, name = normalize_language(p.language)
+    out = []
+    if not p.rethink_cues and code not in RETHINK_LEXICONS:
+        out.append(f"WARNING: no rethink-cue lexicon for the reasoning language {p.language!r} (built-in: "
+                   f"{', '.join(sorted(RETHINK_LEXICONS))}): rethink ratios are not computed (NaN); "
+                   "give the cues as params.rethink_cues")
+    if code != "en" and embedder.split(":", 1)[0] == "embedded-embedder":
+        out.append(f"WARNING: the reasoning language is {name} but the embedder {embedder!r} is English-only "
+                   "(all-MiniLM-L6-v2): semantic drift may mostly measure tokenization noise; configure a "
+                   "multilingual embedder as models.embedder (docs/audits/reasoning_care.md)")
+    return out
 
 
 # --------------------------------------------------------------------------- estimate
@@ -345,14 +396,19 @@ def estimate(ctx: AuditContext) -> Estimate:
 # --------------------------------------------------------------------------- helpers
 
 
-def _length_fn(ctx: AuditContext, model: str, unit: str) -> tuple[Any, str]:
+def _length_fn(ctx: AuditContext, model: str, unit: str, language: str = "en") -> tuple[Any, str]:
+    from ..metrics.reasoning import CJK_LANGUAGES, normalize_language
     from ..models.base import Backend
 
+    cjk = normalize_language(language)[0] in CJK_LANGUAGES
+    # CJK text has no spaces between words: count non-space characters instead of whitespace words
+    words, words_label = ((lambda t: len("".join(t.split()))), "characters (CJK, no spaces between words)") if cjk \
+        else ((lambda t: len(t.split())), "whitespace words")
     if unit == "words":
-        return (lambda t: len(t.split())), "whitespace words"
+        return words, words_label
     backend = ctx.runner.backend(model)
     if type(backend).count_tokens is Backend.count_tokens:
-        return backend.count_tokens, f"whitespace words ({backend.name} backend has no tokenizer)"
+        return words, f"{words_label} ({backend.name} backend has no tokenizer)"
     return backend.count_tokens, f"tokens ({backend.name} tokenizer)"
 
 
@@ -437,14 +493,16 @@ def run(ctx: AuditContext) -> dict[str, Any]:
     from ..judges.base import apply_parser, parse_rate
     from ..judges.cot_audit import CoTPair, PhaseIIJudge, PhaseIJudge, male_first, run_cot_audit
     from ..judges.mcq import MCQAnswerParser, format_options, parse_mcq
-    from ..metrics.reasoning import DEFAULT_RETHINK_CUES, rethink_ratio, semantic_drift
+    from ..metrics.reasoning import RETHINK_LEXICONS, normalize_language, rethink_ratio, semantic_drift
 
     p: CareParams = ctx.params  # type: ignore[assignment]
     seed = ctx.spec.seed
     prep = _prepare(ctx)
     embedder = ctx.model("embedder", "embedded-embedder")
-    cues = tuple(p.rethink_cues) if p.rethink_cues else DEFAULT_RETHINK_CUES
+    lang = normalize_language(p.language)[0]
+    cues: tuple[str, ...] | None = tuple(p.rethink_cues) if p.rethink_cues else RETHINK_LEXICONS.get(lang)
     ctx.write_table("cases", prep.cases_df)
+    ctx.write_table("exclusions", exclusions_table(prep.cases_df))
     ctx.write_table("variants", to_frame([v for it in prep.items for v in it.variants.values()]))
 
     # ---- answers ---------------------------------------------------------------------------
@@ -456,7 +514,7 @@ def run(ctx: AuditContext) -> dict[str, Any]:
     item_by_id = {it.case.case_id: it for it in prep.items}
     length_fns = {}
     for m in prep.targets:
-        length_fns[m], units[m] = _length_fn(ctx, m, p.length_unit)
+        length_fns[m], units[m] = _length_fn(ctx, m, p.length_unit, lang)
     for req, resp in zip(prep.requests, resps):
         cid, arm = req.meta["case_id"], req.meta["arm"]
         it = item_by_id[cid]
@@ -478,7 +536,7 @@ def run(ctx: AuditContext) -> dict[str, Any]:
             "tolerant": None if parsed is None else parsed.letter, "method": "error" if parsed is None else parsed.method,
             "correct": correct, "think": think,
             "length": float(length_fns[req.model](len_src)) if len_src is not None else math.nan,
-            "rethink": rethink_ratio(think, cues) if think is not None else math.nan,
+            "rethink": rethink_ratio(think, cues, lang) if think is not None and cues is not None else math.nan,
             "error": resp.error,
         }
         item_id = f"{req.model}::{cid}::{arm}"
@@ -618,7 +676,11 @@ def run(ctx: AuditContext) -> dict[str, Any]:
         "judged_items": {m: len(v) for m, v in judged_ids.items()},
         "cohens_d": {r["model"]: r["cohens_d"] for r in drift_tab.to_dict("records")},
         "parse_rates": rates,
+        "language": {"code": lang, "name": normalize_language(p.language)[1],
+                     "rethink_cues": "params.rethink_cues" if p.rethink_cues else
+                     (f"built-in {lang}" if lang in RETHINK_LEXICONS else "none: rethink ratios not computed")},
         "notes": prep.notes,
+        "warnings": [n for n in prep.notes if n.startswith("WARNING")],
     }
     return summary
 

@@ -13,6 +13,12 @@ import numpy as np
 
 __all__ = [
     "DEFAULT_RETHINK_CUES",
+    "CHINESE_RETHINK_CUES",
+    "RETHINK_LEXICONS",
+    "LANGUAGE_NAMES",
+    "CJK_LANGUAGES",
+    "normalize_language",
+    "has_rethink_lexicon",
     "delta_acc",
     "delta_len",
     "semantic_drift",
@@ -37,6 +43,43 @@ DEFAULT_RETHINK_CUES: tuple[str, ...] = (
     "hmm",
     "alternatively",
 )
+
+#: Chinese self-correction cues (our own list, written for this tool; configurable through
+#: ``params.rethink_cues``). Chinese has no spaces between words, so each cue matches as a
+#: substring of a step. Choices: "等等" alone also means "etc." ("发热、咳嗽等等"), so only
+#: "等等" followed by a comma counts; likewise "不对" only before punctuation (not "瞳孔不对称",
+#: asymmetric pupils) and "不过" only before a comma (not "不过敏", not allergic); plain "但是"
+#: ("but") is left out as the English list leaves out "but", "然而" plays the role of "however".
+CHINESE_RETHINK_CUES: tuple[str, ...] = (
+    "等等，", "等等,", "等一下", "且慢",              # wait
+    "不对，", "不对,", "不对。", "不是这样", "错了",     # that is not right
+    "重新考虑", "重新思考", "再考虑",                  # reconsider
+    "重新评估", "重新审视",                           # re-evaluate
+    "再想想", "再想一想", "仔细想想", "转念一想",        # on second thought
+    "其实", "实际上",                                 # actually
+    "然而", "不过，", "不过,",                          # however
+    "再检查", "重新检查", "再确认", "核实一下", "复核",   # let me re-check / double-check
+    "嗯",                                            # hmm
+    "另一种可能", "或者说",                            # alternatively
+)
+
+#: Built-in rethink-cue lexicons by language code.
+RETHINK_LEXICONS: dict[str, tuple[str, ...]] = {"en": DEFAULT_RETHINK_CUES, "zh": CHINESE_RETHINK_CUES}
+
+#: Language codes → the name used in the answer prompt (others are passed through as given).
+LANGUAGE_NAMES: dict[str, str] = {
+    "en": "English", "zh": "Chinese", "ja": "Japanese", "ko": "Korean", "fr": "French", "de": "German",
+    "es": "Spanish", "pt": "Portuguese", "it": "Italian", "nl": "Dutch", "ru": "Russian", "ar": "Arabic",
+    "hi": "Hindi", "tr": "Turkish", "vi": "Vietnamese",
+}
+_LANGUAGE_ALIASES: dict[str, str] = {
+    **{name.lower(): code for code, name in LANGUAGE_NAMES.items()},
+    "mandarin": "zh", "simplified chinese": "zh", "traditional chinese": "zh", "中文": "zh", "汉语": "zh",
+    "漢語": "zh", "简体中文": "zh", "日本語": "ja",
+}
+
+#: Languages whose sentences end with full-width punctuation and no space (CJK step splitting).
+CJK_LANGUAGES: frozenset[str] = frozenset({"zh", "ja"})
 
 
 def _clean(x: Any) -> np.ndarray:
@@ -171,32 +214,89 @@ def drift_effect(
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# One CJK sentence: text up to a full-width (or ASCII) terminator run and any closing quotes/brackets after it.
+_CJK_SENTENCE = re.compile(r".+?(?:[。！？!?]+[”’」』）)\]]*|$)")
 
 
-def split_steps(text: str) -> list[str]:
+def normalize_language(language: str | None) -> tuple[str, str]:
+    """``(code, name)`` of a reasoning language given as a code or a name.
+
+    ``"en"``, ``"en-US"``, ``"English"`` → ``("en", "English")``; ``"zh"``, ``"zh-CN"``,
+    ``"Chinese"``, ``"中文"`` → ``("zh", "Chinese")``. The name goes into the answer prompt
+    ("Use Chinese to describe ..."), the code selects the step splitter and the rethink-cue
+    lexicon. A language we do not know is kept as given (code = its lower-cased form).
+    """
+    s = str(language or "en").strip()
+    low = s.lower().replace("_", "-")
+    if low in _LANGUAGE_ALIASES:
+        code = _LANGUAGE_ALIASES[low]
+        return code, LANGUAGE_NAMES[code]
+    base = low.split("-", 1)[0]
+    if base in LANGUAGE_NAMES:
+        return base, LANGUAGE_NAMES[base]
+    return low, s
+
+
+def has_rethink_lexicon(language: str | None) -> bool:
+    """Whether a built-in rethink-cue lexicon exists for ``language`` (code or name)."""
+    return normalize_language(language)[0] in RETHINK_LEXICONS
+
+
+def split_steps(text: str, language: str = "en") -> list[str]:
     """Split a chain of thought into steps.
 
-    Our reading: steps are the non-empty lines; when the text is a single
-    line, steps are its sentences (split after ``.``, ``!`` or ``?`` followed
-    by whitespace). ``<think>`` tags are removed first.
+    Our reading. ``<think>`` tags are removed first.
+
+    - alphabetic languages (default): steps are the non-empty lines; when the text is a
+      single line, steps are its sentences (split after ``.``, ``!`` or ``?`` followed by
+      whitespace);
+    - Chinese and Japanese (:data:`CJK_LANGUAGES`): every line is split into sentences
+      after ``。``, ``！``, ``？`` (or ASCII ``!``/``?``), no whitespace needed, a closing
+      quote or bracket staying with its sentence; steps are those sentences. ``.`` does not
+      end a sentence there (decimals such as 3.5 mg stay whole).
     """
     t = re.sub(r"</?think>", "\n", text or "")
     lines = [ln.strip() for ln in t.splitlines() if ln.strip()]
+    if normalize_language(language)[0] in CJK_LANGUAGES:
+        return [s.strip() for ln in lines for s in _CJK_SENTENCE.findall(ln) if s.strip()]
     if len(lines) == 1:
         return [s.strip() for s in _SENTENCE_END.split(lines[0]) if s.strip()]
     return lines
 
 
-def rethink_ratio(text: str, cues: Sequence[str] = DEFAULT_RETHINK_CUES) -> float:
+def _cue_pattern(cues: Sequence[str]) -> re.Pattern[str]:
+    # Word boundaries only at ASCII letters/digits: CJK text has no spaces between words,
+    # so a Chinese cue matches anywhere ("其实" inside "患者其实..."), an English one only as a word.
+    parts = []
+    for c in cues:
+        left = r"\b" if c[:1].isascii() and c[:1].isalnum() else ""
+        right = r"\b" if c[-1:].isascii() and c[-1:].isalnum() else ""
+        parts.append(left + re.escape(c) + right)
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+def rethink_ratio(text: str, cues: Sequence[str] | None = None, language: str = "en") -> float:
     """Share of reasoning steps that revisit a conclusion.
 
-    A step is a *rethink* when it contains any cue phrase (case-insensitive,
-    matched on word boundaries, e.g. "wait", "however", "on second thought").
-    ratio = rethink steps / steps (see :func:`split_steps`); NaN for an empty
-    text.
+    A step (:func:`split_steps` for ``language``) is a *rethink* when it contains any cue
+    phrase, case-insensitive; a cue made of ASCII letters matches on word boundaries
+    ("wait" but not "awaiting"), a Chinese cue anywhere in the step. ``cues`` defaults to
+    the language's built-in lexicon (:data:`RETHINK_LEXICONS`: English
+    :data:`DEFAULT_RETHINK_CUES`, Chinese :data:`CHINESE_RETHINK_CUES`); a language without
+    one needs explicit ``cues`` (``ValueError`` otherwise). ratio = rethink steps / steps;
+    NaN for an empty text.
     """
-    steps = split_steps(text)
+    if cues is None:
+        code = normalize_language(language)[0]
+        if code not in RETHINK_LEXICONS:
+            raise ValueError(f"no built-in rethink-cue lexicon for language {language!r} "
+                             f"(built-in: {', '.join(sorted(RETHINK_LEXICONS))}); pass cues")
+        cues = RETHINK_LEXICONS[code]
+    cues = [c for c in cues if c]
+    steps = split_steps(text, language)
     if not steps:
         return math.nan
-    pattern = re.compile(r"\b(?:" + "|".join(re.escape(c) for c in cues) + r")\b", re.IGNORECASE)
+    if not cues:
+        return 0.0
+    pattern = _cue_pattern(cues)
     return sum(1 for s in steps if pattern.search(s)) / len(steps)

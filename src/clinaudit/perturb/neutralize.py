@@ -53,6 +53,8 @@ __all__ = [
     "REPLACEMENTS",
     "neutralize_text",
     "find_gendered_terms",
+    "RESIDUAL_GENDER_CUES",
+    "residual_terms",
     "neutralize_case",
 ]
 
@@ -154,7 +156,9 @@ _COMPOUNDS = [
 _COMPOUND_RE = [(re.compile(p, re.IGNORECASE), r) for p, r in _COMPOUNDS]
 
 _WORDS = sorted(set(REPLACEMENTS) | {"her", "male", "female"}, key=len, reverse=True)
-_WORD_RE = re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in _WORDS) + r")(?![\w])", re.IGNORECASE)
+# Not inside a hyphenated word, except after "-old-" ("45-year-old-man" → "45-year-old-patient").
+_WORD_RE = re.compile(r"(?:(?<![\w-])|(?<=-old-))(" + "|".join(re.escape(w) for w in _WORDS) + r")(?![\w])",
+                      re.IGNORECASE)
 # Titles: case-sensitive, with a period or directly before a capitalised name.
 _TITLE_RE = re.compile(r"\b(?:Mr|Mrs|Ms|MR|MRS|MS)\.\s*|\b(?:Mr|Mrs|Ms|Miss)\s+(?=[A-Z][a-z])")
 _EHR_GENDER_RE = re.compile(
@@ -251,6 +255,72 @@ def find_gendered_terms(text: str) -> list[tuple[int, str]]:
     hits += [(m.start(), m.group(0).strip()) for m in _TITLE_RE.finditer(text)]
     hits += [(m.start(2), m.group(2)) for m in _EHR_GENDER_RE.finditer(text)]
     return sorted(hits)
+
+
+#: Gender-revealing words the neutralizer does not rewrite (they describe the patient's own
+#: role or group rather than a relative); :func:`residual_terms` reports them.
+RESIDUAL_GENDER_CUES: tuple[str, ...] = (
+    "fraternity", "fraternities", "sorority", "sororities", "actress", "waitress", "stewardess", "hostess",
+    "heroine", "sir", "madam", "ma'am", "housewife", "businessman", "businesswoman", "chairman", "chairwoman",
+    "sportsman", "sportswoman", "policeman", "policewoman", "fireman", "spokesman", "spokeswoman",
+)
+_CUE_RE = re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in sorted(RESIDUAL_GENDER_CUES, key=len, reverse=True))
+                     + r")(?![\w])", re.IGNORECASE)
+# A lexicon word ending a hyphenated compound ("ex-boyfriend", "45-year-old-woman"): the neutralizer leaves it.
+_COMPOUND_WORD_RE = re.compile(r"(?<![\w-])(?:\w+-)+(" + "|".join(re.escape(w) for w in _WORDS) + r")(?![\w])",
+                               re.IGNORECASE)
+_CAP_NAME_RE = re.compile(r"\b[A-Z][a-z]+\b")
+# "pouch of Douglas", "St. Louis": a first name after these is a place or an eponym.
+_NOT_A_NAME_BEFORE = re.compile(r"(?:\bof|\bSt\.?|\bSaint|\bSan|\bSanta|\bFort|\bLake|\bMount|\bMt\.?)\s+$")
+_NOT_NAMES = frozenset({"frank"})  # "Frank hematuria" at a sentence start is a finding
+
+
+def residual_terms(text: str, original: str | None = None) -> list[dict[str, Any]]:
+    """What still reveals gender or identifies a person in a neutralized ``text``.
+
+    One ``{"start", "end", "text", "kind"}`` per hit, sorted by position (positions on ``text``):
+
+    - ``gendered_term``: a word of :data:`GENDERED_LEXICON` (:func:`find_gendered_terms`), also
+      inside a hyphenated compound the neutralizer leaves alone ("ex-boyfriend");
+    - ``gender_cue``: a word of :data:`RESIDUAL_GENDER_CUES` ("fraternity", "actress", ...);
+    - ``name``: a capitalised first name of :data:`clinaudit.perturb.deid.FIRST_NAMES`
+      (not after "of", "St." and similar: "pouch of Douglas", "St. Louis"), and, when the
+      ``original`` text is given, the capitalised word after a title the neutralizer removed
+      ("Mr. Smith" → "Smith" stays a surname).
+
+    Used by the CARE audit to exclude vignettes that still carry such terms (our reading of
+    P3 §3.2: the only gender signal must be the prefix).
+    """
+    from .deid import FIRST_NAMES
+
+    hits: list[dict[str, Any]] = []
+    for p, w in find_gendered_terms(text):
+        hits.append({"start": p, "end": p + len(w), "text": w, "kind": "gendered_term"})
+    for m in _COMPOUND_WORD_RE.finditer(text):
+        hits.append({"start": m.start(), "end": m.end(), "text": m.group(0), "kind": "gendered_term"})
+    for m in _CUE_RE.finditer(text):
+        hits.append({"start": m.start(), "end": m.end(), "text": m.group(0), "kind": "gender_cue"})
+    for m in _CAP_NAME_RE.finditer(text):
+        low = m.group(0).lower()
+        if low in FIRST_NAMES and low not in _NOT_NAMES and not _NOT_A_NAME_BEFORE.search(text[: m.start()]):
+            hits.append({"start": m.start(), "end": m.end(), "text": m.group(0), "kind": "name"})
+    if original:
+        surnames = set()
+        for m in _TITLE_RE.finditer(original):
+            nxt = re.match(r"\s*([A-Z][a-z'-]+)", original[m.end():])
+            if nxt:
+                surnames.add(nxt.group(1))
+        for name in sorted(surnames):
+            for m in re.finditer(r"\b" + re.escape(name) + r"\b", text):
+                hits.append({"start": m.start(), "end": m.end(), "text": m.group(0), "kind": "name"})
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for h in sorted(hits, key=lambda h: (h["start"], -h["end"])):
+        if any(s <= h["start"] < e for s, e in seen):
+            continue
+        seen.add((h["start"], h["end"]))
+        out.append(h)
+    return out
 
 
 @register_transform("neutralize_gender", "neutralization",

@@ -139,14 +139,27 @@ def build(rundir: RunDir) -> Section:
 
     kept = int((cases["status"] == "kept").sum()) if not cases.empty else 0
     excluded = int((cases["status"] == "excluded").sum()) if not cases.empty else 0
+    summ = rundir.manifest.get("summary", {}) or {}
+    lang = summ.get("language") or {}
     sec.summary["cases"] = kept
     sec.summary["excluded (sex-specific / filters)"] = excluded
+    if lang:
+        sec.summary["reasoning language"] = f"{lang.get('name')} ({lang.get('code')}); rethink cues: " \
+            f"{lang.get('rethink_cues')}"
     sec.blocks.append(Text(
         f"{kept} multiple-choice vignettes were neutralized and prefixed four ways ([Patient is male], "
         f"[Patient is female], and the control pair [Patient ID: 001] / [Patient ID: 002]); {excluded} were "
-        "excluded (sex-specific conditions or other filters, listed in the cases table). Each target model "
+        "excluded (sex-specific conditions, gendered terms or names left after neutralization, or other "
+        "filters; listed with their reasons in the exclusions table). Each target model "
         "answered every variant with the P3 Fig. 8 protocol. The control pair measures the model's own noise "
         "floor: a gender effect is only meaningful against it."))
+    for w in summ.get("warnings", []) or []:
+        sec.blocks.append(Text(str(w), kind="warning"))
+    exclusions = rundir.table_or_empty("exclusions")
+    if not exclusions.empty:
+        sec.blocks.append(Table("Excluded vignettes", exclusions, name="care_exclusions",
+                                caption="Every excluded case with the filter that removed it and why (the matched "
+                                "sex-specific term, or the gendered terms / names left after neutralization)."))
 
     # headline metrics
     if not res.empty:
