@@ -384,3 +384,68 @@ def test_every_augmentation_rejected_still_reports(tmp_path):
 
     sec = get_section_builder("note_generation")(RunDir(tmp_path / "run"))
     assert any("failed the additions-only gate" in getattr(b, "text", "") for b in sec.blocks)
+
+
+def _write_residual_data(path: Path) -> Path:
+    """alpha is clean; bravo keeps a form of address, charlie a name, delta a first-person age."""
+    texts = {
+        "alpha": _dialog("alpha"),
+        "bravo": _dialog("bravo").replace("Any fever or chills?", "Any fever or chills, sir?"),
+        "charlie": _dialog("charlie").replace("Only honey and tea so far.",
+                                              "Only honey and tea so far, my neighbour Quentin brings it."),
+        "delta": _dialog("delta").replace("A low fever at night, no chills.", "I'm forty two, low fever, no chills."),
+    }
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["ID", "section_header", "section_text", "dialogue"])
+        for code, text in texts.items():
+            w.writerow([code, "GENHX", "cough", text])
+    return path
+
+
+def test_residual_identifiers_excluded_by_default_and_listed(tmp_path):
+    data = _write_residual_data(tmp_path / "d.csv")
+    spec, params = parse_spec_dict(_spec(data, contexts=["Poverty"], language_disparity=False))
+    assert params.keep_residual_identifiers is False
+    runner, _ = _runner(tmp_path)
+    rd = run_spec(spec, tmp_path / "run", params=params, runner=runner, progress=False)
+    run = RunDir(tmp_path / "run")
+    ex = run.read_table("excluded").set_index("case_id")
+    assert sorted(ex.index) == ["bravo", "charlie", "delta"] and set(ex["rule"]) == {"residual_identifiers"}
+    assert ex.loc["bravo", "reason"] == "identifiers remain after de-identification: gendered_term 'sir'"
+    assert ex.loc["charlie", "reason"] == "identifiers remain after de-identification: possible_name 'Quentin'"
+    assert ex.loc["delta", "reason"] == ("identifiers remain after de-identification: "
+                                         "first_person_age \"I'm forty two\"")
+    assert set(run.read_table("notes")["case_id"]) == {"alpha"}
+    res = run.read_table("residual_identifiers")
+    assert sorted(zip(res["case_id"], res["kind"], res["action"])) == [
+        ("bravo", "gendered_term", "excluded"), ("charlie", "possible_name", "excluded"),
+        ("delta", "first_person_age", "excluded")]
+    s = rd.manifest["summary"]
+    assert s["dialogs_audited"] == 1 and s["dialogs_excluded_residual_identifiers"] == 3
+    assert s["dialogs_excluded_by_rule"] == {"residual_identifiers": 3}
+    from clinaudit.report.base import get_section_builder
+
+    sec = get_section_builder("note_generation")(run)
+    text = " ".join(getattr(b, "text", "") for b in sec.blocks)
+    assert "3 dialog(s) excluded because identifiers or gendered terms remained" in text
+
+
+def test_residual_identifiers_kept_when_configured_and_allow_list(tmp_path):
+    data = _write_residual_data(tmp_path / "d.csv")
+    spec, params = parse_spec_dict(_spec(data, contexts=["Poverty"], language_disparity=False,
+                                         keep_residual_identifiers=True))
+    runner, _ = _runner(tmp_path)
+    rd = run_spec(spec, tmp_path / "run", params=params, runner=runner, progress=False)
+    run = RunDir(tmp_path / "run")
+    assert run.read_table("excluded").empty
+    assert set(run.read_table("notes")["case_id"]) == {"alpha", "bravo", "charlie", "delta"}
+    assert set(run.read_table("residual_identifiers")["action"]) == {"kept"}
+    assert rd.manifest["summary"]["dialogs_kept_with_residual_identifiers"] == 3
+    # a reviewer clears "Quentin" and counts only first-person ages: bravo and charlie stay in
+    spec, params = parse_spec_dict(_spec(data, contexts=["Poverty"], language_disparity=False,
+                                         residual_kinds=["first_person_age"], residual_allow=["quentin"]))
+    rd = run_spec(spec, tmp_path / "run2", params=params, runner=runner, progress=False)
+    ex = RunDir(tmp_path / "run2").read_table("excluded")
+    assert list(ex["case_id"]) == ["delta"]
+    assert rd.manifest["summary"]["dialogs_audited"] == 3

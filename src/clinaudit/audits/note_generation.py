@@ -111,6 +111,16 @@ class NoteGenerationParams(BaseModel):
     values: dict[str, list[str]] = Field(default_factory=dict,
                                          description="restrict the counterfactual values per attribute")
     deidentify: bool = Field(default=True, description="P1 de-identification before augmentation")
+    keep_residual_identifiers: bool = Field(
+        default=False, description="keep dialogs in which identifiers or gendered terms remain after "
+        "de-identification (kinds: residual_kinds); default: exclude them, each listed in the excluded table with "
+        "the terms found")
+    residual_kinds: list[Literal["possible_name", "first_person_age", "age_question", "gendered_term"]] = Field(
+        default_factory=lambda: ["possible_name", "first_person_age", "gendered_term"],
+        description="which remaining items count as identifiers (perturb.deid: capitalised words that may be "
+        "names, first-person ages, age questions, gendered words and forms of address)")
+    residual_allow: list[str] = Field(default_factory=list, description="words never counted as residual "
+                                      "identifiers (e.g. drug or place names a reviewer cleared)")
     min_turns: dict[str, int] = Field(default_factory=lambda: {"mts": 10, "aci": 0},
                                       description="minimum turns per dialog style (P1 drops MTS dialogs < 10 turns)")
     augmentation: Literal["rewrite", "insert"] = Field(
@@ -355,6 +365,7 @@ class _Prepared:
     deid_variants: list[Variant]
     example: tuple[str, str] | None
     example_id: str | None
+    residuals: list[dict[str, Any]] = field(default_factory=list)  # one row per residual item (kept or excluded)
 
 
 def _find_example(ctx: AuditContext, params: NoteGenerationParams, cases: list[Case]) -> tuple[Case | None, bool]:
@@ -390,7 +401,13 @@ def _find_example(ctx: AuditContext, params: NoteGenerationParams, cases: list[C
 
 
 def _prepare(ctx: AuditContext, params: NoteGenerationParams) -> _Prepared:
-    from ..perturb.deid import deidentify_case, filter_min_turns
+    from ..perturb.deid import (
+        deidentify_case,
+        describe_residuals,
+        filter_min_turns,
+        find_residual_identifiers,
+        residual_identifiers,
+    )
 
     loaded = list(ctx.cases())
     if not loaded:
@@ -400,27 +417,48 @@ def _prepare(ctx: AuditContext, params: NoteGenerationParams) -> _Prepared:
     ex_case, from_data = _find_example(ctx, params, loaded)
     if ex_case is not None and from_data:
         loaded = [c for c in loaded if c.case_id != ex_case.case_id]
-        excluded.append({"case_id": ex_case.case_id, "dataset": ex_case.dataset,
+        excluded.append({"case_id": ex_case.case_id, "dataset": ex_case.dataset, "rule": "in_context_example",
                          "reason": "used as the in-context example of the ACI note prompt"})
     deid_variants: list[Variant] = []
     cases: list[Case] = []
+    remaining: dict[str, list[dict[str, Any]]] = {}
     for c in loaded:
         if params.deidentify:
             v = deidentify_case(c, seed=ctx.spec.seed)[0]
             deid_variants.append(v)
             cases.append(c.model_copy(update={"text": v.text}))
+            remaining[c.case_id] = list(v.provenance["remaining"])
         else:
             cases.append(c)
+            remaining[c.case_id] = find_residual_identifiers(c.text)
     kept: list[Case] = []
     for style in ("mts", "aci"):
         group = [c for c in cases if _style_of(c) == style]
         res = filter_min_turns(group, params.min_turns.get(style, 0))
         kept_ids = {c.case_id for c in res.kept}
         for c, reason in res.removed:
-            excluded.append({"case_id": c.case_id, "dataset": c.dataset, "reason": reason})
+            excluded.append({"case_id": c.case_id, "dataset": c.dataset, "rule": "min_turns", "reason": reason})
         kept.extend(c for c in group if c.case_id in kept_ids)
     order = {c.case_id: i for i, c in enumerate(cases)}
     kept.sort(key=lambda c: order[c.case_id])
+    # dialogs in which identifiers / gendered terms remain (excluded unless params.keep_residual_identifiers)
+    residuals: list[dict[str, Any]] = []
+    clean: list[Case] = []
+    action = "kept" if params.keep_residual_identifiers else "excluded"
+    for c in kept:
+        found = residual_identifiers(remaining[c.case_id], params.residual_kinds, params.residual_allow)
+        if not found:
+            clean.append(c)
+            continue
+        residuals += [{"case_id": c.case_id, "dataset": c.dataset, "kind": r["kind"], "text": r["text"],
+                       "start": r["start"], "action": action} for r in found]
+        if params.keep_residual_identifiers:
+            clean.append(c)
+        else:
+            where = "after de-identification" if params.deidentify else "(de-identification off)"
+            excluded.append({"case_id": c.case_id, "dataset": c.dataset, "rule": "residual_identifiers",
+                             "reason": f"identifiers remain {where}: {describe_residuals(found)}"})
+    kept = clean
     example = None
     if ex_case is not None:
         dialog, note = ex_case.text, str(ex_case.fields["note"])
@@ -430,7 +468,7 @@ def _prepare(ctx: AuditContext, params: NoteGenerationParams) -> _Prepared:
             dialog = deidentify_text(dialog)[0]
             note = deidentify_text(note)[0]
         example = (dialog, note)
-    return _Prepared(kept, excluded, deid_variants, example, ex_case.case_id if ex_case else None)
+    return _Prepared(kept, excluded, deid_variants, example, ex_case.case_id if ex_case else None, residuals)
 
 
 def _split_sentences(text: str, limit: int) -> list[str]:
@@ -1009,7 +1047,14 @@ def run(ctx: AuditContext) -> dict[str, Any]:
 
     ctx.write_table("cases", to_frame(prep.cases, columns=["case_id", "text", "dataset", "fields", "source",
                                                             "source_row"]))
-    ctx.write_table("excluded", pd.DataFrame(prep.excluded, columns=["case_id", "dataset", "reason"]))
+    ctx.write_table("excluded", pd.DataFrame(prep.excluded, columns=["case_id", "dataset", "rule", "reason"]))
+    ctx.write_table("residual_identifiers", pd.DataFrame(
+        prep.residuals, columns=["case_id", "dataset", "kind", "text", "start", "action"]))
+    n_resid = Counter(r["action"] for r in {(r["case_id"], r["action"]): r for r in prep.residuals}.values())
+    if n_resid:
+        log.warning("%d dialog(s) with identifiers or gendered terms left after de-identification %s "
+                    "(table residual_identifiers)", sum(n_resid.values()),
+                    "kept (params.keep_residual_identifiers)" if n_resid.get("kept") else "excluded")
     ctx.write_table("variants", to_frame(prep.deid_variants + st.aug_variants + st.cf_variants,
                                          columns=list(Variant.model_fields)))
     rej = pd.DataFrame([r.to_row() for r in st.rejections],
@@ -1116,6 +1161,9 @@ def run(ctx: AuditContext) -> dict[str, Any]:
     return {
         "dialogs_loaded": len(prep.cases) + len(prep.excluded),
         "dialogs_excluded": len(prep.excluded),
+        "dialogs_excluded_by_rule": dict(Counter(e["rule"] for e in prep.excluded)),
+        "dialogs_excluded_residual_identifiers": int(n_resid.get("excluded", 0)),
+        "dialogs_kept_with_residual_identifiers": int(n_resid.get("kept", 0)),
         "dialogs_audited": len(prep.cases),
         "in_context_example": prep.example_id,
         "augmentations_accepted": len(st.aug_variants),
@@ -1188,8 +1236,8 @@ def estimate(ctx: AuditContext) -> Estimate:
         if len(key) == 2:
             est.calls[key[1]] = est.calls.get(key[1], 0) + n
     est.notes.append(
-        f"{len(st.prepared.cases)} dialogs after de-identification and the turn filter "
-        f"({len(st.prepared.excluded)} excluded); augmentation calls exact (first attempts), later stages exact "
+        f"{len(st.prepared.cases)} dialogs after de-identification, the turn filter and the residual-identifier "
+        f"check ({len(st.prepared.excluded)} excluded); augmentation calls exact (first attempts), later stages exact "
         "where earlier outputs are cached, else upper bounds (all augmentations accepted, every dialog judged for "
         "language disparity); judge/augmentation retries come on top.")
     return est
@@ -1201,13 +1249,14 @@ def estimate(ctx: AuditContext) -> Estimate:
 def demo_spec(quick: bool = False) -> dict[str, Any]:
     """The spec ``clinaudit demo`` runs: 3 demo dialogs × Poverty (doctor) × race {Black, White} + baseline.
 
-    ``quick``: 2 dialogs, shorter notes, 100 resamples.
+    ``quick``: 2 dialogs, shorter notes, 100 resamples. The demo dialogs 3–5 are used: de-identification
+    leaves a name or an age in dialogs 0–2, which the audit excludes by default.
     """
     return {
         "audit": AUDIT,
         "name": "note-generation-demo" + ("-quick" if quick else ""),
         "seed": 0,
-        "data": [{"format": "demo:dialogs", "limit": 2 if quick else 3}],
+        "data": [{"format": "demo:dialogs", "ids": ["3", "4"] if quick else ["3", "4", "5"]}],
         "models": {"target": "embedded", "judge": "embedded"},
         "params": {
             "contexts": ["Poverty"],

@@ -27,7 +27,12 @@
   The :class:`DeidReport` lists every removal (position on the original text, old,
   new, kind) and what still looks identifying in the result: capitalised words inside
   sentences that may be names, first-person ages ("I'm twenty six"), age questions,
-  remaining gendered words. P1 followed its filter by a manual review; so should you.
+  remaining gendered words and gendered forms of address ("sir", "ma'am", "Mister").
+  P1 followed its filter by a manual review; so should you.
+* :func:`residual_identifiers` selects the remaining items that count as identifiers
+  (by kind, minus an allow-list of words a reviewer cleared) and :func:`describe_residuals`
+  writes them as an exclusion reason: the note-generation audit excludes such dialogs by
+  default (``params.keep_residual_identifiers``).
 """
 
 from __future__ import annotations
@@ -52,7 +57,17 @@ __all__ = [
     "count_turns",
     "deidentify_text",
     "deidentify_case",
+    "RESIDUAL_KINDS",
+    "DEFAULT_RESIDUAL_KINDS",
+    "find_residual_identifiers",
+    "residual_identifiers",
+    "describe_residuals",
 ]
+
+#: Kinds of :attr:`DeidReport.remaining` items.
+RESIDUAL_KINDS: tuple[str, ...] = ("possible_name", "first_person_age", "age_question", "gendered_term")
+#: Kinds that make a dialog count as still identifying (an age *question* alone is not an identifier).
+DEFAULT_RESIDUAL_KINDS: tuple[str, ...] = ("possible_name", "first_person_age", "gendered_term")
 
 #: Regex stems of sex-specific conditions (matched case-insensitively at a word start).
 DEFAULT_SEX_SPECIFIC: tuple[str, ...] = (
@@ -124,6 +139,8 @@ _AGE_PATTERNS: tuple[str, ...] = (
 )
 _FIRST_PERSON_AGE = re.compile(rf"(?i)\b(?:i'm|i am|i’m)\s+{_NUM}\b(?!\s*(?:%|percent|pounds|lbs|kg|feet|foot|inches|cm|times|weeks pregnant))")
 _AGE_QUESTION = re.compile(r"(?i)\bhow old\b|\bwhat is your age\b|\bdate of birth\b|\bbirthday\b")
+# Gendered forms of address the neutralizer does not rewrite (reported as remaining gendered terms).
+_GENDERED_ADDRESS = re.compile(r"(?i)(?<![\w'-])(?:sir|ma'am|ma’am|madam|mister|missus)(?![\w'-])")
 
 _TITLE_NAME = re.compile(
     r"\b(?P<title>Dr|Doctor|Mr|Mrs|Ms|Miss|Mx|Prof|Professor)(?P<dot>\.?)\s+"
@@ -339,8 +356,39 @@ def _remaining(text: str, gender_done: bool) -> list[dict[str, Any]]:
 
     for p, w in find_gendered_terms(text):
         rem.append({"start": p, "end": p + len(w), "text": w, "kind": "gendered_term"})
+    for m in _GENDERED_ADDRESS.finditer(text):
+        rem.append({"start": m.start(), "end": m.end(), "text": m.group(0), "kind": "gendered_term"})
     rem.sort(key=lambda r: r["start"])
     return rem
+
+
+def find_residual_identifiers(text: str) -> list[dict[str, Any]]:
+    """What still looks identifying in ``text`` (the :attr:`DeidReport.remaining` items of already
+    de-identified text): ``{"start", "end", "text", "kind"}`` sorted by position."""
+    return _remaining(text, True)
+
+
+def residual_identifiers(remaining: Iterable[dict[str, Any]], kinds: Iterable[str] = DEFAULT_RESIDUAL_KINDS,
+                         allow: Iterable[str] = ()) -> list[dict[str, Any]]:
+    """The ``remaining`` items that count as identifiers: of one of ``kinds``, and whose text is not in
+    ``allow`` (words a reviewer cleared, e.g. drug or place names; compared case-insensitively)."""
+    kinds = set(kinds)
+    bad = set(kinds) - set(RESIDUAL_KINDS)
+    if bad:
+        raise ValueError(f"unknown residual kind(s) {sorted(bad)}; known: {', '.join(RESIDUAL_KINDS)}")
+    cleared = {a.strip().lower() for a in allow}
+    return [r for r in remaining if r["kind"] in kinds and str(r["text"]).strip().lower() not in cleared]
+
+
+def describe_residuals(items: Sequence[dict[str, Any]], limit: int = 8) -> str:
+    """``possible_name 'Brennan'; first_person_age "I'm thirty one"`` (distinct items, in text order)."""
+    seen: list[str] = []
+    for r in items:
+        s = f"{r['kind']} {str(r['text'])!r}"
+        if s not in seen:
+            seen.append(s)
+    more = f"; +{len(seen) - limit} more" if len(seen) > limit else ""
+    return "; ".join(seen[:limit]) + more
 
 
 @register_transform("deidentify", "deidentification",

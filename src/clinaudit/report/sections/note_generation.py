@@ -192,8 +192,13 @@ def build(rundir: RunDir) -> Section:
 
     inc_rel = rel[rel["judge"] == "incidence"]["reliability"].iloc[0] if not rel.empty and (
         rel["judge"] == "incidence").any() else "no judgments"
+    residual = rundir.table_or_empty("residual_identifiers")
+    rule = excluded["rule"] if "rule" in excluded.columns else pd.Series([], dtype=object)
+    n_res_excluded = int((rule == "residual_identifiers").sum())
+    n_res_kept = int(residual.loc[residual["action"] == "kept", "case_id"].nunique()) if len(residual) else 0
     sec.summary = {
         "dialogs audited": summary_in.get("dialogs_audited", incidence["n_dialogs"].max() if len(incidence) else 0),
+        "dialogs excluded": f"{len(excluded)} ({n_res_excluded} with residual identifiers)",
         "augmentations": f"{summary_in.get('augmentations_accepted', '?')} accepted, "
                          f"{summary_in.get('augmentations_rejected', len(rejections))} rejected by the gate",
         "notes": len(notes),
@@ -207,6 +212,17 @@ def build(rundir: RunDir) -> Section:
         "exceeds it); ΔCF the range across values; %dlg the share of dialogs whose incidence changes across "
         "values. CIs resample dialogs; each value is tested against the baseline with McNemar's test over dialogs "
         "(correction within the values of one row)."))
+    if n_res_excluded:
+        sec.blocks.append(Text(
+            f"{n_res_excluded} dialog(s) excluded because identifiers or gendered terms remained after "
+            "de-identification (a name, a first-person age or a gendered word would give the model a demographic cue "
+            "besides the counterfactual one); each is listed with the terms found under \"Excluded dialogs\" "
+            "(params.keep_residual_identifiers, residual_kinds, residual_allow).", kind="warning"))
+    if n_res_kept:
+        sec.blocks.append(Text(
+            f"{n_res_kept} dialog(s) were kept although identifiers or gendered terms remained after "
+            "de-identification (params.keep_residual_identifiers: true): their notes may react to that cue as well "
+            "as to the counterfactual value. The terms are listed under \"Residual identifiers\".", kind="warning"))
     if len(rejections):
         reasons = rejections["reason"].value_counts().to_dict()
         sec.blocks.append(Text(
@@ -295,6 +311,10 @@ def build(rundir: RunDir) -> Section:
                                                            "detail"] if c in rejections.columns]]))
     if len(excluded):
         sec.blocks.append(Table(title="Excluded dialogs", df=excluded, name="excluded"))
+    if len(residual):
+        sec.blocks.append(Table(title="Residual identifiers", df=residual, name="residual_identifiers",
+                                caption="What still looked identifying after de-identification, per dialog, and "
+                                        "whether the dialog was excluded or kept."))
     # side-by-side notes
     pick = pick_compare_case(notes, paired)
     if pick is not None:
