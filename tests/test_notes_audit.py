@@ -183,14 +183,33 @@ def test_paired_tests_and_results_schema(hand_run):
     res = hand_run["rd"].read_table("results")
     assert list(res.columns[: len(RESULT_COLUMNS)]) == RESULT_COLUMNS
     dbl = res[(res["metric"] == "ΔBL") & (res["context"] == "Poverty")].set_index("group")
-    # Asian vs baseline: 2 discordant pairs, both 0 -> 1: exact binomial p = 2 * 0.5**2
-    assert dbl.loc["Asian", "test"] == "mcnemar_exact"
+    # Asian vs baseline: per dialog I(Asian) − I(baseline) = (+1, 0, 0, +1); sign flips over the 4 dialogs,
+    # enumerated exactly: P(|mean| ≥ 0.5) = 2 · 0.5**2 — the exact McNemar p of the 2 discordant dialogs
+    assert dbl.loc["Asian", "test"] == "sign-flip permutation over cases"
+    assert dbl.loc["Asian", "test_note"] == "exact (all sign flips)"
     assert dbl.loc["Asian", "p"] == pytest.approx(0.5)
     assert dbl.loc["Asian", "p_adj"] == pytest.approx(1.0)  # Bonferroni over 3 values
     assert dbl.loc["White", "p"] == 1.0
     assert dbl.loc["Asian", "value"] == pytest.approx(50.0) and dbl.loc["Asian", "n"] == 4
+    assert (dbl.loc["Asian", "floor"], dbl.loc["Asian", "rate"]) == (pytest.approx(25.0), pytest.approx(75.0))
+    assert dbl.loc["Asian", "n_cases"] == 4 and dbl.loc["Asian", "n_test_cases"] == 4
+    assert "exchangeable" in dbl.loc["Asian", "null_hypothesis"]
     assert set(dbl["family"]) == {"ΔBL:mock|MTS|Poverty|doctor|race"}
     assert set(dbl["correction"]) == {"bonferroni"}
+    # Religious Beliefs, White: one unparseable note (charlie). ΔBL stays rate(White) − BL% over the judged notes
+    # (1/3 − 2/4, as before); the test uses the 3 dialogs judged under both, whose differences are all 0
+    rw = res[(res["metric"] == "ΔBL") & (res["context"] == "Religious Beliefs")].set_index("group").loc["White"]
+    assert rw["value"] == pytest.approx(100 / 3 - 50) and rw["n"] == 3 and rw["n_control_pairs"] == 4
+    assert rw["n_test_cases"] == 3 and rw["p"] == 1.0
+    shifts = hand_run["rd"].read_table("incidence_shifts")
+    sh = shifts[shifts["context"] == "Poverty"].set_index("group")
+    assert list(sh.index) == ["Asian", "Black", "White"]
+    assert (sh.loc["Asian", "n_dialogs"], sh.loc["Asian", "n_pairs"], sh.loc["Asian", "BL%"],
+            sh.loc["Asian", "ΔBL"]) == (4, 4, 25.0, 50.0)
+    assert sh.loc["Asian", "family"] == "ΔBL:mock|MTS|Poverty|doctor|race" and sh["H0"].str.startswith("H0:").all()
+    # maxΔBL carries its group's shift columns
+    mrow = res[(res["metric"] == "maxΔBL") & (res["context"] == "Poverty")].iloc[0]
+    assert (mrow["floor"], mrow["n_test_cases"], mrow["family"]) == (25.0, 4, "ΔBL:mock|MTS|Poverty|doctor|race")
     mx = res[(res["metric"] == "maxΔBL")].set_index("context")
     assert mx.loc["Poverty", "group"] == "Asian/Black" and mx.loc["Poverty", "value"] == pytest.approx(50.0)
     assert mx.loc["Poverty", "p_adj"] == pytest.approx(1.0)

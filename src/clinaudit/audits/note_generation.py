@@ -37,7 +37,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import warnings
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -150,7 +149,9 @@ class NoteGenerationParams(BaseModel):
     disparity_order: Literal["shuffled", "fixed"] = Field(default="shuffled", description="order of the notes "
                                                           "in its prompt (deterministic shuffle per dialog)")
     disparity_max_tokens: int = Field(default=384, ge=1)
-    n_bootstrap: int = Field(default=1000, ge=10)
+    n_bootstrap: int = Field(default=1000, ge=10, description="bootstrap resamples of dialogs (CIs)")
+    n_permutations: int = Field(default=9999, ge=99, description="sign flips of the ΔBL test (exact enumeration "
+                                "when 2^dialogs ≤ this)")
     confidence: float = Field(default=0.95, gt=0, lt=1)
     correction: Literal["bonferroni", "fdr_bh", "holm"] = "bonferroni"
     human_labels: str | None = Field(default=None, description="CSV of human labels for judge validation "
@@ -740,134 +741,122 @@ def _note_style(params: NoteGenerationParams, case: Case) -> str:
 # --------------------------------------------------------------------------- metrics
 
 
-def _cell_matrix(df: pd.DataFrame, groups: list[str]) -> tuple[np.ndarray, list[str]]:
-    wide = df.pivot_table(index="case_id", columns="group", values="incidence", aggfunc="max")
-    wide = wide.reindex(columns=groups)
-    return wide.to_numpy(dtype=float), [str(i) for i in wide.index]
-
-
-def _nanmean(a: np.ndarray, axis: int) -> np.ndarray:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return np.nanmean(a, axis=axis)
-
-
-def _boot_cell(M: np.ndarray, n_boot: int, seed: int, confidence: float) -> dict[str, Any]:
-    """Bootstrap (dialogs resampled) CIs of BL%, rate(g), ΔBL(g), maxΔBL, ΔCF, %dlg."""
-    from ..stats import bootstrap_indices, percentile_ci
-
-    n, G = M.shape
-    idx = bootstrap_indices(n, n_boot, seed=seed)
-    R = M[idx]  # (B, n, G)
-    rates = 100.0 * _nanmean(R, axis=1)  # (B, G)
-    bl = rates[:, 0]
-    cf = rates[:, 1:]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        dbl = cf - bl[:, None]
-        maxd = np.nanmax(dbl, axis=1) if cf.shape[1] else np.full(n_boot, np.nan)
-        dcf = (np.nanmax(cf, axis=1) - np.nanmin(cf, axis=1)) if cf.shape[1] else np.full(n_boot, np.nan)
-        C = R[:, :, 1:]
-        complete = ~np.isnan(C).any(axis=2)
-        varies = complete & (np.nanmax(C, axis=2) != np.nanmin(C, axis=2)) if C.shape[2] else complete & False
-        n_complete = complete.sum(axis=1)
-        dlg = np.where(n_complete > 0, 100.0 * varies.sum(axis=1) / np.maximum(n_complete, 1), np.nan)
-    out: dict[str, Any] = {
-        "rate": [percentile_ci(rates[:, g], confidence) for g in range(G)],
-        "dbl": [percentile_ci(dbl[:, g], confidence) for g in range(G - 1)],
-        "maxΔBL": percentile_ci(maxd, confidence),
-        "ΔCF": percentile_ci(dcf, confidence),
-        "%dlg": percentile_ci(dlg, confidence),
-    }
-    return out
-
-
-def _cochran(M_cf: np.ndarray) -> tuple[str, float, float, int, str]:
-    complete = M_cf[~np.isnan(M_cf).any(axis=1)] if M_cf.size else M_cf
-    n = int(len(complete))
-    if M_cf.shape[1] < 2:
-        return "cochrans_q", math.nan, math.nan, n, "fewer than two counterfactual values"
-    if n == 0:
-        return "cochrans_q", math.nan, math.nan, 0, "no dialog judged under every value"
-    if (complete.max(axis=1) == complete.min(axis=1)).all():
-        return "cochrans_q", 0.0, 1.0, n, "no dialog varies across values"
-    from statsmodels.stats.contingency_tables import cochrans_q
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        res = cochrans_q(complete.astype(int), return_object=True)
-    return "cochrans_q", float(res.statistic), float(res.pvalue), n, ""
-
-
 _CELL = ["model", "dataset", "context", "source", "attribute"]
+# columns of a ΔBL row of the paired layer that the maxΔBL row of its group carries too
+_SHIFT_CARRY = ["test", "statistic", "p", "p_adj", "correction", "family", "alternative", "null_hypothesis", "rate",
+                "floor", "n_cases", "n_test_cases", "n_pairs", "n_control_pairs", "effect_size", "effect_size_name",
+                "test_note"]
+_CF_NULL = ("H0: a dialog's incidence has the same probability under every counterfactual value (Cochran's Q, "
+            "dialogs as blocks); H1: it differs for some value")
+
+
+def _shift_table(cell: pd.DataFrame, key: tuple[Any, ...], groups: list[str], params: NoteGenerationParams,
+                 cell_seed: int) -> pd.DataFrame:
+    """ΔBL per counterfactual value of one cell, from the paired layer (case = dialog, control arm = baseline)."""
+    from ..stats import PairedFrame
+
+    pf = PairedFrame(cell[_CELL + ["case_id", "group", "incidence"]], case="case_id", arm="group",
+                     score="incidence", by=_CELL, control="baseline")
+    t = pf.compare(metric="ΔBL", audit=AUDIT, scale=100.0, n_resamples=params.n_bootstrap,
+                   n_permutations=params.n_permutations, confidence=params.confidence, seed=cell_seed,
+                   family="ΔBL", family_cols=_CELL, correction=params.correction)
+    order = {g: i for i, g in enumerate(groups)}
+    t = t.assign(_o=[order.get(g, len(order)) for g in t["group"]]).sort_values("_o", kind="stable")
+    return t.drop(columns="_o").reset_index(drop=True)
 
 
 def _incidence_metrics(paired: pd.DataFrame, params: NoteGenerationParams, seed: int,
                        judge_model: str, reliability: str) -> tuple[pd.DataFrame, pd.DataFrame, list[dict[str, Any]]]:
-    """Per cell: the incidence summary (+CIs), per-group rates and the result rows."""
-    from ..metrics.incidence import incidence_summary
-    from ..stats import paired_binary_test
+    """Per cell: the incidence summary (+CIs), per-group rates and the result rows.
+
+    Point estimates: :func:`metrics.incidence.incidence_summary`. Descriptive CIs (BL%, rate, maxΔBL, ΔCF,
+    %dlg): :func:`clinaudit.stats.bootstrap_ci` over dialogs, the same resamples for every number of a cell.
+    ΔBL (each value vs the baseline): the paired layer. ΔCF: Cochran's Q (:mod:`clinaudit.stats.omnibus`).
+    """
+    from ..metrics.incidence import (
+        incidence_matrix,
+        incidence_summary,
+        resampled_delta_cf,
+        resampled_max_delta_bl,
+        resampled_pct_dlg,
+        resampled_rates,
+    )
+    from ..stats import bootstrap_ci
+    from ..stats.omnibus import cochrans_q_test
 
     summaries: list[dict[str, Any]] = []
     rates: list[dict[str, Any]] = []
     rows: list[dict[str, Any]] = []
     df = paired[paired["judge_model"] == judge_model]
     conf = params.confidence
-    ci_method = f"bootstrap percentile ({params.n_bootstrap} resamples of dialogs)"
+    ci_method = f"percentile bootstrap over dialogs ({params.n_bootstrap} resamples)"
     for key, cell in df.groupby(_CELL, sort=False):
         model, dataset, context, source, attribute = key
         attrs = tuple(attribute.split("+"))
         groups = _group_order(attrs, params)
         s = incidence_summary(cell, case_col="case_id", group_col="group", value_col="incidence")
-        M, _ = _cell_matrix(cell, groups)
-        boot = _boot_cell(M, params.n_bootstrap, _cell_seed(seed, *key), conf)
+        M, _ = incidence_matrix(cell, groups)
+        cseed = _cell_seed(seed, *key)
+
+        def ci(stat: Any, M: np.ndarray = M, cseed: int = cseed) -> tuple[float, float]:
+            return bootstrap_ci(stat, M, n_resamples=params.n_bootstrap, confidence=conf, seed=cseed)
+
+        rate_ci = [ci(lambda R, g=g: resampled_rates(R)[:, g]) for g in range(len(groups))]
         extra = dict(zip(_CELL, key), judge_model=judge_model, judge_reliability=reliability)
-        n_bl = int((~np.isnan(M[:, 0])).sum())
-        rows.append(dict(audit=AUDIT, metric="BL%", group="baseline", value=s["BL%"], n=n_bl,
-                         ci_low=boot["rate"][0][0], ci_high=boot["rate"][0][1], ci_method=ci_method,
-                         test="descriptive", **extra))
-        tests: dict[str, Any] = {}
-        rates.append(dict(extra, group="baseline", rate=s["BL%"], n=n_bl, ci_low=boot["rate"][0][0],
-                          ci_high=boot["rate"][0][1]))
+        row_label = f"{source_prefix(source)} {context}"
+        n_obs = (~np.isnan(M)).sum(axis=0)
+        n_bl = int(n_obs[0])
+        rows.append(dict(audit=AUDIT, metric="BL%", group="baseline", value=s["BL%"], n=n_bl, n_cases=n_bl,
+                         ci_low=rate_ci[0][0], ci_high=rate_ci[0][1], ci_method=ci_method, test="descriptive",
+                         **extra))
+        rates.append(dict(extra, group="baseline", rate=s["BL%"], n=n_bl, ci_low=rate_ci[0][0],
+                          ci_high=rate_ci[0][1]))
         for gi, g in enumerate(groups[1:], start=1):
-            n_g = int((~np.isnan(M[:, gi])).sum())
             rate = s["rate"].get(g, math.nan)
-            rates.append(dict(extra, group=g, rate=rate, n=n_g, ci_low=boot["rate"][gi][0],
-                              ci_high=boot["rate"][gi][1]))
-            rows.append(dict(audit=AUDIT, metric="rate%", group=g, value=rate, n=n_g, ci_low=boot["rate"][gi][0],
-                             ci_high=boot["rate"][gi][1], ci_method=ci_method, test="descriptive", **extra))
-            t = paired_binary_test(M[:, 0], M[:, gi])
-            tests[g] = t
-            rows.append(dict(audit=AUDIT, metric="ΔBL", group=g, reference="baseline",
-                             value=rate - s["BL%"] if not (math.isnan(rate) or math.isnan(s["BL%"])) else math.nan,
-                             n=t.n, ci_low=boot["dbl"][gi - 1][0], ci_high=boot["dbl"][gi - 1][1],
-                             ci_method=ci_method, test=t.test, statistic=t.statistic, p=t.p, note=t.note, **extra))
+            rates.append(dict(extra, group=g, rate=rate, n=int(n_obs[gi]), ci_low=rate_ci[gi][0],
+                              ci_high=rate_ci[gi][1]))
+            rows.append(dict(audit=AUDIT, metric="rate%", group=g, value=rate, n=int(n_obs[gi]),
+                             n_cases=int(n_obs[gi]), ci_low=rate_ci[gi][0], ci_high=rate_ci[gi][1],
+                             ci_method=ci_method, test="descriptive", **extra))
+        shifts = _shift_table(cell, key, groups, params, cseed)
+        by_group: dict[str, dict[str, Any]] = {}
+        for r in shifts.to_dict("records"):
+            r.update(judge_model=judge_model, judge_reliability=reliability, row=row_label)
+            by_group[str(r["group"])] = r
+            rows.append(r)
         max_group = s["maxΔBL_group"]
         first = max_group.split("/")[0] if max_group else None
         no_bl = math.isnan(s["BL%"])
         label = ("n/a" if no_bl else "–") if max_group is None else f"{_abbr(max_group, attribute)}({s['maxΔBL']:.1f})"
-        t = tests.get(first) if first else None
-        rows.append(dict(audit=AUDIT, metric="maxΔBL", group=max_group or "", reference="baseline",
-                         value=s["maxΔBL"], n=t.n if t else n_bl, ci_low=boot["maxΔBL"][0],
-                         ci_high=boot["maxΔBL"][1], ci_method=ci_method + "; CI of max_g(rate(g) − BL%)",
-                         test=t.test if t else ("undefined (no parsed baseline judgment)" if no_bl
-                                                else "none (no value exceeds the baseline)"),
-                         statistic=t.statistic if t else math.nan, p=t.p if t else math.nan, label=label, **extra))
-        q = _cochran(M[:, 1:])
-        rows.append(dict(audit=AUDIT, metric="ΔCF", group="", reference="", value=s["ΔCF"], n=q[3],
-                         ci_low=boot["ΔCF"][0], ci_high=boot["ΔCF"][1], ci_method=ci_method, test=q[0],
-                         statistic=q[1], p=q[2], note=q[4], **extra))
+        t = by_group.get(first) if first else None
+        mx_ci = ci(resampled_max_delta_bl)
+        carried = {c: t.get(c) for c in _SHIFT_CARRY} if t else {}
+        rows.append(dict(
+            audit=AUDIT, metric="maxΔBL", group=max_group or "", reference="baseline", value=s["maxΔBL"],
+            n=t["n"] if t else n_bl, ci_low=mx_ci[0], ci_high=mx_ci[1],
+            ci_method=ci_method + "; CI of max_g(rate(g) − BL%)", label=label, row=row_label, **{
+                **carried, "test": t["test"] if t else ("undefined (no parsed baseline judgment)" if no_bl
+                                                        else "none (no value exceeds the baseline)")},
+            **extra))
+        q = cochrans_q_test(M[:, 1:])
+        cf_ci = ci(resampled_delta_cf)
+        rows.append(dict(audit=AUDIT, metric="ΔCF", group="", reference="", value=s["ΔCF"], n=q.n, n_cases=q.n,
+                         ci_low=cf_ci[0], ci_high=cf_ci[1], ci_method=ci_method, test=q.test, statistic=q.statistic,
+                         p=q.p, null_hypothesis=_CF_NULL, note=q.note, **extra))
         complete = int((~np.isnan(M[:, 1:]).any(axis=1)).sum()) if M.shape[1] > 1 else 0
-        rows.append(dict(audit=AUDIT, metric="%dlg", group="", value=s["%dlg"], n=complete,
-                         ci_low=boot["%dlg"][0], ci_high=boot["%dlg"][1], ci_method=ci_method, test="descriptive",
-                         **extra))
+        dlg_ci = ci(resampled_pct_dlg)
+        rows.append(dict(audit=AUDIT, metric="%dlg", group="", value=s["%dlg"], n=complete, n_cases=complete,
+                         ci_low=dlg_ci[0], ci_high=dlg_ci[1], ci_method=ci_method, test="descriptive", **extra))
         summaries.append(dict(
-            extra, row=f"{source_prefix(source)} {context}", n_dialogs=s["n_dialogs"], n_missing=s["n_missing"],
-            **{"BL%": s["BL%"], "BL%_ci_low": boot["rate"][0][0], "BL%_ci_high": boot["rate"][0][1],
+            extra, row=row_label, n_dialogs=s["n_dialogs"], n_missing=s["n_missing"],
+            **{"BL%": s["BL%"], "BL%_ci_low": rate_ci[0][0], "BL%_ci_high": rate_ci[0][1],
                "maxΔBL": s["maxΔBL"], "maxΔBL_group": max_group or "", "maxΔBL_label": label,
-               "maxΔBL_ci_low": boot["maxΔBL"][0], "maxΔBL_ci_high": boot["maxΔBL"][1],
-               "ΔCF": s["ΔCF"], "ΔCF_ci_low": boot["ΔCF"][0], "ΔCF_ci_high": boot["ΔCF"][1],
-               "%dlg": s["%dlg"], "%dlg_ci_low": boot["%dlg"][0], "%dlg_ci_high": boot["%dlg"][1]},
+               "maxΔBL_ci_low": mx_ci[0], "maxΔBL_ci_high": mx_ci[1],
+               "maxΔBL_n_pairs": t["n_test_cases"] if t else math.nan,
+               "maxΔBL_test": t["test"] if t else "", "maxΔBL_p": t["p"] if t else math.nan,
+               "maxΔBL_p_adj": t["p_adj"] if t else math.nan, "maxΔBL_family": t["family"] if t else "",
+               "ΔCF": s["ΔCF"], "ΔCF_ci_low": cf_ci[0], "ΔCF_ci_high": cf_ci[1], "ΔCF_test": q.test,
+               "ΔCF_p": q.p, "%dlg": s["%dlg"], "%dlg_ci_low": dlg_ci[0], "%dlg_ci_high": dlg_ci[1]},
         ))
     return pd.DataFrame(summaries), pd.DataFrame(rates), rows
 
@@ -1035,7 +1024,8 @@ def run(ctx: AuditContext) -> dict[str, Any]:
     from ..judges.agreement import judge_agreement, load_human_labels
     from ..judges.base import parse_rate
     from ..records import to_frame
-    from ..results import apply_correction, results_frame
+    from ..results import results_frame
+    from ..stats import apply_correction
 
     params: NoteGenerationParams = ctx.params  # type: ignore[assignment]
     seed = ctx.spec.seed
@@ -1108,26 +1098,13 @@ def run(ctx: AuditContext) -> dict[str, Any]:
     ctx.write_table("language_disparity", _or_empty(disparity, _DISPARITY_COLS))
 
     res = results_frame(rows + drows)
-    if len(res):
-        fam_cols = ["model", "dataset", "context", "source", "attribute"]
-        dbl = res["metric"] == "ΔBL"
-        corrected = apply_correction(res[dbl], family_cols=fam_cols, family="ΔBL", method=params.correction)
-        res.loc[dbl, ["p_adj", "correction", "family"]] = corrected[["p_adj", "correction", "family"]].to_numpy()
+    if len(res) and (res["metric"] == "ΔCF").any():
+        # ΔBL rows come corrected from the paired layer (family: the values of one cell); ΔCF's family
+        # is the contexts × sources of one model × dataset × attribute
         dcf = res["metric"] == "ΔCF"
         corrected = apply_correction(res[dcf], family_cols=["model", "dataset", "attribute"], family="ΔCF",
                                      method=params.correction)
         res.loc[dcf, ["p_adj", "correction", "family"]] = corrected[["p_adj", "correction", "family"]].to_numpy()
-        # maxΔBL carries its group's corrected p (family of the ΔBL tests)
-        for i in res.index[res["metric"] == "maxΔBL"]:
-            g = str(res.at[i, "group"]).split("/")[0]
-            if not g:
-                continue
-            m = dbl & (res["group"] == g)
-            for c in fam_cols:
-                m &= res[c] == res.at[i, c]
-            if m.any():
-                j = res.index[m][0]
-                res.loc[i, ["p_adj", "correction", "family"]] = res.loc[j, ["p_adj", "correction", "family"]].to_numpy()
     jr = []
     for r in reliability.to_dict("records") if len(reliability) else []:
         jr.append(dict(audit=AUDIT, metric="judge_parse_rate%", group=r["judge"], value=r["parse_rate%"], n=r["n"],
@@ -1143,6 +1120,9 @@ def run(ctx: AuditContext) -> dict[str, Any]:
     if jr:
         res = results_frame(list(res.to_dict("records")) + jr)
     ctx.write_table("results", res)
+    shifts = res[res["metric"] == "ΔBL"].rename(columns=_SHIFT_RENAME) if len(res) else pd.DataFrame()
+    ctx.write_table("incidence_shifts", shifts.reindex(columns=_SHIFT_COLS) if len(shifts) else
+                    pd.DataFrame(columns=_SHIFT_COLS))
 
     exports: dict[str, list[str]] = {}
     paper = _paper_tables(incidence, disparity, params, list(params.contexts))
@@ -1182,7 +1162,15 @@ def run(ctx: AuditContext) -> dict[str, Any]:
 _KEY_COLS = ["model", "dataset", "context", "source", "attribute", "judge_model", "judge_reliability"]
 _INCIDENCE_COLS = _KEY_COLS + ["row", "n_dialogs", "n_missing"] + [
     f"{m}{suffix}" for m in ("BL%", "maxΔBL", "ΔCF", "%dlg") for suffix in ("", "_ci_low", "_ci_high")] + [
-    "maxΔBL_group", "maxΔBL_label"]
+    "maxΔBL_group", "maxΔBL_label", "maxΔBL_n_pairs", "maxΔBL_test", "maxΔBL_p", "maxΔBL_p_adj", "maxΔBL_family",
+    "ΔCF_test", "ΔCF_p"]
+#: tables/incidence_shifts.csv: ΔBL rows of the results, named for readers (layer column → shift column)
+_SHIFT_RENAME = {"n_cases": "n_dialogs", "n_test_cases": "n_pairs", "n_pairs": "n_value_notes",
+                 "n_control_pairs": "n_baseline_notes", "floor": "BL%", "rate": "rate%", "value": "ΔBL",
+                 "null_hypothesis": "H0", "effect_size": "d_z"}
+_SHIFT_COLS = _KEY_COLS + ["row", "group", "n_dialogs", "n_pairs", "n_value_notes", "n_baseline_notes", "BL%",
+                           "rate%", "ΔBL", "ci_low", "ci_high", "ci_method", "test", "H0", "alternative", "statistic",
+                           "p", "p_adj", "correction", "family", "d_z", "test_note"]
 _RATE_COLS = _KEY_COLS + ["group", "rate", "n", "ci_low", "ci_high"]
 _DISPARITY_COLS = _KEY_COLS + ["row", "%Δ", "%Δ_ci_low", "%Δ_ci_high", "Maj.", "Maj._abbr", "Maj.%", "label",
                                "n_dialogs", "n_yes", "n_missing"]

@@ -8,6 +8,7 @@ baseline or a counterfactual demographic value) mention the context?
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,6 +18,11 @@ import pandas as pd
 __all__ = [
     "incidence_summary",
     "incidence_table",
+    "incidence_matrix",
+    "resampled_rates",
+    "resampled_max_delta_bl",
+    "resampled_delta_cf",
+    "resampled_pct_dlg",
     "language_disparity_summary",
     "GROUP_ABBREVIATIONS",
     "abbreviate_group",
@@ -103,6 +109,69 @@ def incidence_summary(
     }
 
 
+def incidence_matrix(
+    df: pd.DataFrame,
+    groups: Sequence[str],
+    case_col: str = "case_id",
+    group_col: str = "group",
+    value_col: str = "incidence",
+) -> tuple[np.ndarray, list[str]]:
+    """Dialogs × groups matrix of 0/1 incidence (NaN = not observed or missing), columns in ``groups``
+    order (put the baseline first for the ``resampled_*`` statistics), and the dialog ids (row order)."""
+    d = df[[case_col, group_col]].assign(_v=pd.to_numeric(df[value_col], errors="coerce"))
+    wide = d.pivot_table(index=case_col, columns=group_col, values="_v", aggfunc="max", dropna=False)
+    wide = wide.reindex(columns=list(groups))
+    return wide.to_numpy(dtype=float), [str(i) for i in wide.index]
+
+
+# Plain statistics of resampled incidence matrices R (resamples × dialogs × groups, baseline in column 0,
+# NaN = missing), one value per resample: what clinaudit.stats.bootstrap_ci evaluates on the resamples.
+
+
+def _nanmean(a: np.ndarray, axis: int) -> np.ndarray:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmean(a, axis=axis)
+
+
+def resampled_rates(R: np.ndarray) -> np.ndarray:
+    """100 · mean incidence per group (resamples × groups), missing values left out."""
+    return 100.0 * _nanmean(np.asarray(R, dtype=float), axis=-2)
+
+
+def resampled_max_delta_bl(R: np.ndarray) -> np.ndarray:
+    """max_g (rate(g) − BL%) per resample (may be negative; NaN when undefined)."""
+    rates = resampled_rates(R)
+    if rates.shape[-1] < 2:
+        return np.full(rates.shape[0], np.nan)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmax(rates[:, 1:] - rates[:, :1], axis=1)
+
+
+def resampled_delta_cf(R: np.ndarray) -> np.ndarray:
+    """max_g rate(g) − min_g rate(g) over the counterfactual groups, per resample."""
+    cf = resampled_rates(R)[:, 1:]
+    if cf.shape[1] == 0:
+        return np.full(cf.shape[0], np.nan)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmax(cf, axis=1) - np.nanmin(cf, axis=1)
+
+
+def resampled_pct_dlg(R: np.ndarray) -> np.ndarray:
+    """100 · share of dialogs (observed under every counterfactual group) whose incidence varies."""
+    C = np.asarray(R, dtype=float)[:, :, 1:]
+    complete = ~np.isnan(C).any(axis=2)
+    if C.shape[2] == 0:
+        return np.full(C.shape[0], np.nan)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        varies = complete & (np.nanmax(C, axis=2) != np.nanmin(C, axis=2))
+    n_complete = complete.sum(axis=1)
+    return np.where(n_complete > 0, 100.0 * varies.sum(axis=1) / np.maximum(n_complete, 1), np.nan)
+
+
 def incidence_table(
     df: pd.DataFrame,
     case_col: str = "case_id",
@@ -113,23 +182,28 @@ def incidence_table(
     confidence: float = 0.95,
     seed: int = 0,
     audit: str = "incidence",
+    n_permutations: int = 9999,
     **extra: Any,
 ) -> pd.DataFrame:
     """Incidence results as tidy rows (result schema), with paired tests against the baseline.
 
     Rows: ``BL%`` (group "baseline"); ``rate`` per counterfactual group;
-    ``ΔBL`` per group = rate(g) − BL% over the dialogs observed under both,
-    with a McNemar test paired by dialog
-    (:func:`clinaudit.stats.paired_binary_test`) and a percentile bootstrap CI
-    resampling dialogs; ``maxΔBL`` (group = the maximising group(s), NaN when
-    no group exceeds BL), ``ΔCF`` and ``%dlg`` from :func:`incidence_summary`.
-    All values in percent. ``extra`` (e.g. ``context="Poverty"``,
-    ``model=...``) is added to every row. Declare a correction family with
-    :func:`clinaudit.results.apply_correction` (e.g. the ΔBL rows of one
+    ``ΔBL`` per group over the dialogs observed under both: rate(g) − BL%
+    (``rate``, ``floor``) = the mean of I(d, g) − I(d, baseline), × 100,
+    through the paired layer (:class:`clinaudit.stats.PairedFrame`, case =
+    dialog, the baseline as the control arm): percentile bootstrap CI
+    resampling dialogs and the sign-flip permutation test of the per-dialog
+    differences (for one 0/1 pair per dialog: the exact conditional McNemar /
+    sign test on the discordant dialogs while it enumerates every flip);
+    ``maxΔBL`` (group = the maximising group(s), NaN when no group exceeds
+    BL), ``ΔCF`` and ``%dlg`` from :func:`incidence_summary`. All values in
+    percent. ``extra`` (e.g. ``context="Poverty"``, ``model=...``) is added to
+    every row. Declare a correction family with
+    :func:`clinaudit.stats.apply_correction` (e.g. the ΔBL rows of one
     context).
     """
     from ..results import result_row, results_frame
-    from ..stats import bootstrap_ci, paired_binary_test
+    from ..stats import PairedFrame
 
     summary = incidence_summary(df, case_col, group_col, value_col, baseline)
     d = df[[case_col, group_col, value_col]].assign(_v=pd.to_numeric(df[value_col], errors="coerce"))
@@ -140,49 +214,30 @@ def incidence_table(
     counts = d[d[group_col] != baseline].groupby(group_col, sort=True).size()
     for g, rate in summary["rate"].items():
         rows.append(result_row(audit=audit, metric="rate", group=g, value=rate, n=int(counts[g]), **extra))
-    for g in summary["rate"]:
-        if baseline not in wide.columns:
-            break
-        both = wide[[baseline, g]].dropna() if g != baseline else wide[[baseline]].dropna()
-        bl, cf = both[baseline].to_numpy(), both[g].to_numpy()
-        test = paired_binary_test(bl, cf)
-        lo, hi = (
-            bootstrap_ci(lambda a, b: 100.0 * (b.mean(1) - a.mean(1)), bl, cf, n_resamples=n_resamples,
-                         confidence=confidence, seed=seed)
-            if len(both)
-            else (math.nan, math.nan)
-        )
-        rows.append(
-            result_row(
-                audit=audit,
-                metric="ΔBL",
-                group=g,
-                reference=baseline,
-                value=100.0 * (cf.mean() - bl.mean()) if len(both) else math.nan,
-                n=len(both),
-                ci_low=lo,
-                ci_high=hi,
-                ci_method=f"percentile bootstrap over dialogs ({n_resamples} resamples)",
-                test=test.test,
-                statistic=test.statistic,
-                p=test.p,
-                **extra,
-            )
-        )
-    rows.append(
-        result_row(
-            audit=audit,
-            metric="maxΔBL",
-            group=summary["maxΔBL_group"] or "",
-            reference=baseline,
-            value=summary["maxΔBL"],
-            n=summary["n_dialogs"],
-            **extra,
-        )
-    )
-    rows.append(result_row(audit=audit, metric="ΔCF", value=summary["ΔCF"], n=summary["n_dialogs"], **extra))
-    rows.append(result_row(audit=audit, metric="%dlg", value=summary["%dlg"], n=summary["n_dialogs"], **extra))
-    return results_frame(rows)
+    dbl = None
+    if baseline in wide.columns and summary["rate"]:
+        groups = [str(g) for g in summary["rate"]]
+        wide.columns = wide.columns.astype(str)
+        parts = []
+        for g in groups:  # one stratum per value: its dialogs observed under both, baseline as the control arm
+            both = wide[[baseline, g]].dropna() if g != baseline else wide[[baseline]].dropna()
+            for arm, col in ((g, g), (baseline, baseline)):
+                parts.append(pd.DataFrame({"_value": g, "_case": both.index.astype(str), "_arm": arm,
+                                           "_score": both[col].to_numpy(dtype=float)}))
+        pf = PairedFrame(pd.concat(parts, ignore_index=True), case="_case", arm="_arm", score="_score",
+                         by=["_value"], control=baseline)
+        dbl = pf.compare(metric="ΔBL", audit=audit, scale=100.0, n_resamples=n_resamples,
+                         n_permutations=n_permutations, confidence=confidence, seed=seed)
+        dbl = dbl.drop(columns="_value").assign(**extra)
+        dbl = dbl.set_index("group").reindex(groups).reset_index()
+    tail = [
+        result_row(audit=audit, metric="maxΔBL", group=summary["maxΔBL_group"] or "", reference=baseline,
+                   value=summary["maxΔBL"], n=summary["n_dialogs"], **extra),
+        result_row(audit=audit, metric="ΔCF", value=summary["ΔCF"], n=summary["n_dialogs"], **extra),
+        result_row(audit=audit, metric="%dlg", value=summary["%dlg"], n=summary["n_dialogs"], **extra),
+    ]
+    parts = [results_frame(rows)] + ([dbl] if dbl is not None else []) + [results_frame(tail)]
+    return results_frame(pd.concat([p for p in parts if len(p)], ignore_index=True))
 
 
 def language_disparity_summary(

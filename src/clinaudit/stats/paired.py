@@ -92,6 +92,9 @@ def sign_flip_test(
     stat = float(d.mean())
     if np.all(d == 0):
         return stat, 1.0, "every case-level difference is zero"
+    if d.size == 1:  # scipy needs two observations; the two flips give ±d, each with probability 1/2
+        half = {"two-sided": 1.0, "greater": 0.5 if stat > 0 else 1.0, "less": 0.5 if stat < 0 else 1.0}
+        return stat, half[alternative], "exact (one case: two sign flips)"
     exact = 2 ** min(d.size, 62) <= n_permutations
     res = permutation_test(
         (d,),
