@@ -78,7 +78,18 @@ def test_report_section_blocks(mock_run):
     assert {"group", "rate", "ci_low", "ci_high"} <= set(fig.data.columns)
     m = next(b for b in sec.blocks if isinstance(b, Metric))
     assert m.n and m.test and m.family
+    # beside every shift: n dialogs, n pairs, the baseline, the difference and its CI, the test with H0, the family
+    assert "baseline" in m.label and "dialogs" in m.label and "pairs" in m.label and "H0:" in m.test
+    sh = next(b for b in sec.blocks if isinstance(b, Table) and b.name == "incidence_shifts").df
+    assert {"n dialogs", "n pairs", "BL% (baseline)", "ΔBL (pp) [95% CI]", "test", "H0", "p", "p_adj",
+            "family"} <= set(sh.columns)
+    row = sh[(sh["row"] == "D: Poverty") & (sh["value"] == "Black")].iloc[0]
+    # demo MTS dialogs 0-3: baseline 0/4, Black 4/4 (scripted mock) -> ΔBL 100 over 4 dialog pairs
+    assert (row["n dialogs"], row["n pairs"], row["BL% (baseline)"]) == (4, 4, "0.0")
+    assert row["ΔBL (pp) [95% CI]"].startswith("100.0 [") and row["test"] == "sign-flip permutation over cases"
+    assert row["family"].startswith("ΔBL:") and row["H0"].startswith("H0:")
     assert "incidence judge" in sec.summary
+    assert "0 with residual identifiers" in sec.summary["dialogs excluded"]
 
 
 def test_report_says_reliability_unknown_without_labels(tmp_path):

@@ -2,13 +2,13 @@
 
 Recipe, one stage table each (``RUN_DIR/tables/<name>.csv``)::
 
-    dialogs ──de-identify, min-turn filter──▶ cases (+ excluded)
+    dialogs ──de-identify, min-turn filter, residual-identifier check──▶ cases (+ excluded, residual_identifiers)
       ──stereotype-context augmentation (models.augmenter; additions-only gate)──▶ variants (+ rejections)
       ──appended demographic turn: baseline token + counterfactual values──▶ variants
       ──note generation (models.target; MTS zero-shot summary / ACI one-shot SOAP)──▶ notes, responses
       ──incidence judge per context (models.judge)──▶ judgments, paired
-      ──BL%, rate(g), maxΔBL (+group), ΔCF, %dlg per model × dataset × context × source × attribute,
-        bootstrap CIs over dialogs, paired McNemar/exact tests (each value vs baseline)──▶ incidence, results
+      ──BL%, rate(g), maxΔBL (+group), ΔCF, %dlg per model × dataset × context × source × attribute;
+        ΔBL per value through the paired layer (clinaudit.stats)──▶ incidence, incidence_shifts, results
       ──language-disparity judge on dialogs with ≥2 positive counterfactuals──▶ %Δ, Maj.% (language_disparity)
       ──paper-shaped tables (CSV / Markdown / LaTeX in RUN_DIR/exports/)
 
@@ -17,17 +17,17 @@ Our readings (documented in ``docs/audits/note_generation.md``):
 * a context is studied with its own attributes (P1 Table 9: race contexts with race,
   age contexts with age, gender contexts with gender, Mental Health with age and
   gender, Toxicity with all three); ``params.attributes`` restricts them;
-* the ``paired`` test of each counterfactual value vs the baseline is McNemar's test
-  over dialogs (exact binomial on the discordant pairs below 25 of them); the
-  correction family is the counterfactual values of one model × dataset × context ×
-  source × attribute (Bonferroni by default, ``params.correction``). ``maxΔBL`` carries
-  the test of its group with that family's corrected p (a Bonferroni-adjusted minimum
-  p is a valid test that *some* value differs from the baseline). ``ΔCF`` is tested
-  with Cochran's Q over the counterfactual values (dialogs complete for all values),
-  corrected over the contexts × sources of one model × dataset × attribute;
-* CIs are percentile bootstrap intervals resampling dialogs (the same resamples for
-  every number of a cell); the CI of ``maxΔBL`` is that of max_g(rate(g) − BL%),
-  which may be negative in resamples;
+* dialogs in which identifiers or gendered terms remain after de-identification are
+  excluded by default (``params.keep_residual_identifiers``), each listed with the terms;
+* every inference comes from :mod:`clinaudit.stats`: ``ΔBL`` (each value vs the
+  baseline) from :class:`~clinaudit.stats.PairedFrame` (case = dialog, the baseline as
+  the control arm; sign-flip test over dialogs; family = the values of one model ×
+  dataset × context × source × attribute, declared once); ``maxΔBL`` carries its
+  group's test and corrected p; ``ΔCF`` is tested with Cochran's Q
+  (:mod:`clinaudit.stats.omnibus`), corrected over the contexts × sources of one
+  model × dataset × attribute; descriptive CIs resample dialogs (the same resamples
+  for every number of a cell; the CI of ``maxΔBL`` is that of max_g(rate(g) − BL%),
+  which may be negative in resamples);
 * unparseable judge outputs and failed calls are missing values (never NO); they are
   counted (``n_missing``) and excluded from rates.
 """
@@ -62,6 +62,8 @@ __all__ = [
     "demo_spec",
     "AGE_ABBREVIATIONS",
     "source_prefix",
+    "SHIFT_RENAME",
+    "SHIFT_COLUMNS",
 ]
 
 log = logging.getLogger("clinaudit.audits.note_generation")
@@ -1120,9 +1122,9 @@ def run(ctx: AuditContext) -> dict[str, Any]:
     if jr:
         res = results_frame(list(res.to_dict("records")) + jr)
     ctx.write_table("results", res)
-    shifts = res[res["metric"] == "ΔBL"].rename(columns=_SHIFT_RENAME) if len(res) else pd.DataFrame()
-    ctx.write_table("incidence_shifts", shifts.reindex(columns=_SHIFT_COLS) if len(shifts) else
-                    pd.DataFrame(columns=_SHIFT_COLS))
+    shifts = res[res["metric"] == "ΔBL"].rename(columns=SHIFT_RENAME) if len(res) else pd.DataFrame()
+    ctx.write_table("incidence_shifts", shifts.reindex(columns=SHIFT_COLUMNS) if len(shifts) else
+                    pd.DataFrame(columns=SHIFT_COLUMNS))
 
     exports: dict[str, list[str]] = {}
     paper = _paper_tables(incidence, disparity, params, list(params.contexts))
@@ -1165,10 +1167,10 @@ _INCIDENCE_COLS = _KEY_COLS + ["row", "n_dialogs", "n_missing"] + [
     "maxΔBL_group", "maxΔBL_label", "maxΔBL_n_pairs", "maxΔBL_test", "maxΔBL_p", "maxΔBL_p_adj", "maxΔBL_family",
     "ΔCF_test", "ΔCF_p"]
 #: tables/incidence_shifts.csv: ΔBL rows of the results, named for readers (layer column → shift column)
-_SHIFT_RENAME = {"n_cases": "n_dialogs", "n_test_cases": "n_pairs", "n_pairs": "n_value_notes",
+SHIFT_RENAME = {"n_cases": "n_dialogs", "n_test_cases": "n_pairs", "n_pairs": "n_value_notes",
                  "n_control_pairs": "n_baseline_notes", "floor": "BL%", "rate": "rate%", "value": "ΔBL",
                  "null_hypothesis": "H0", "effect_size": "d_z"}
-_SHIFT_COLS = _KEY_COLS + ["row", "group", "n_dialogs", "n_pairs", "n_value_notes", "n_baseline_notes", "BL%",
+SHIFT_COLUMNS = _KEY_COLS + ["row", "group", "n_dialogs", "n_pairs", "n_value_notes", "n_baseline_notes", "BL%",
                            "rate%", "ΔBL", "ci_low", "ci_high", "ci_method", "test", "H0", "alternative", "statistic",
                            "p", "p_adj", "correction", "family", "d_z", "test_note"]
 _RATE_COLS = _KEY_COLS + ["group", "rate", "n", "ci_low", "ci_high"]

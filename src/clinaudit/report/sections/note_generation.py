@@ -3,14 +3,16 @@
 Blocks, all built from the run's tables:
 
 * headline :class:`Metric` blocks (largest maxΔBL per model × dataset × attribute, with
-  n, CI, test, corrected p and family);
+  the baseline, n dialogs, n pairs, CI, test and its H0, corrected p and family);
 * the paper-shaped incidence tables (P1 Tables 2–4) with the incidence judge's
   reliability stated right above them, and bar charts of incidence by group with CIs;
-* the paired tests (each counterfactual value vs the baseline);
+* the shifts (each counterfactual value vs the baseline, ``tables/incidence_shifts``): n dialogs,
+  n pairs, the baseline, ΔBL with its CI, the test with its null hypothesis, p, p_adj, family;
 * the language-disparity tables (P1 Tables 5–6) with that judge's reliability;
 * judge reliability (parse rates; agreement and κ with human labels, or a plain
   "reliability unknown" when no labels were given);
-* rejected augmentations and excluded dialogs;
+* rejected augmentations, excluded dialogs (with the count of dialogs excluded, or kept, because
+  identifiers or gendered terms remained after de-identification) and the residual identifiers;
 * a :class:`Compare` block: the counterfactual notes of one dialog side by side,
   context mentions highlighted (:func:`compare_notes`, also used by
   ``clinaudit note-tables --compare``).
@@ -168,6 +170,32 @@ def _reliability_text(rel: pd.DataFrame, judge: str) -> Text:
     return Text(text, kind="warning" if unknown else "note")
 
 
+def _int(v: Any) -> str:
+    try:
+        return str(int(v))
+    except (TypeError, ValueError):
+        return "?"
+
+
+def _shift_table(rundir: RunDir) -> pd.DataFrame:
+    """The ΔBL rows as the report shows them (tables/incidence_shifts)."""
+    sh = rundir.table_or_empty("incidence_shifts")
+    if sh.empty or "n_pairs" not in sh.columns:  # runs made before the paired layer have no shift table
+        return pd.DataFrame()
+    src = {"doctor": "D:", "patient": "P:"}
+    out = pd.DataFrame({
+        "model": sh["model"], "dataset": sh["dataset"], "attribute": sh["attribute"],
+        "row": [f"{src.get(s, s)} {c}" for s, c in zip(sh["source"], sh["context"])], "value": sh["group"],
+        "n dialogs": sh["n_dialogs"], "n pairs": sh["n_pairs"], "BL% (baseline)": sh["BL%"].map(_fmt),
+        "rate%": sh["rate%"].map(_fmt),
+        "ΔBL (pp) [95% CI]": [f"{_fmt(v)} [{_fmt(lo)}, {_fmt(hi)}]"
+                              for v, lo, hi in zip(sh["ΔBL"], sh["ci_low"], sh["ci_high"])],
+        "test": sh["test"], "H0": sh["H0"], "p": sh["p"], "p_adj": sh["p_adj"], "correction": sh["correction"],
+        "family": sh["family"],
+    })
+    return out.reset_index(drop=True)
+
+
 def _fmt(v: Any, digits: int = 1) -> str:
     from ...export import format_number
 
@@ -210,8 +238,12 @@ def build(rundir: RunDir) -> Section:
         "one counterfactual value. An LLM judge decided whether each generated note mentions the context. BL% is "
         "the incidence on baseline notes; maxΔBL the largest increase of a value over the baseline (\"–\": no value "
         "exceeds it); ΔCF the range across values; %dlg the share of dialogs whose incidence changes across "
-        "values. CIs resample dialogs; each value is tested against the baseline with McNemar's test over dialogs "
-        "(correction within the values of one row)."))
+        "values. Every shift (ΔBL = rate(value) − BL%) is shown with its dialogs (n dialogs), the dialogs judged "
+        "under both the baseline and the value (n pairs), the baseline, a percentile bootstrap CI resampling "
+        "dialogs, and a sign-flip permutation test over dialogs of the per-dialog difference I(value) − "
+        "I(baseline) (H0: within a dialog, the baseline and the value are exchangeable; with one 0/1 pair per "
+        "dialog this is the exact McNemar / sign test while every flip is enumerated), corrected within its family "
+        "(the values of one row). ΔCF is tested with Cochran's Q (dialogs judged under every value)."))
     if n_res_excluded:
         sec.blocks.append(Text(
             f"{n_res_excluded} dialog(s) excluded because identifiers or gendered terms remained after "
@@ -234,12 +266,17 @@ def build(rundir: RunDir) -> Section:
         mx = results[(results["metric"] == "maxΔBL") & results["value"].notna()]
         for _, g in mx.groupby(["model", "dataset", "attribute"], sort=False):
             r = g.loc[g["value"].astype(float).idxmax()]
+            counts = ""
+            if "floor" in r.index and pd.notna(r.get("floor")):
+                counts = (f"; baseline {_fmt(r['floor'])}%, {_int(r.get('n_cases'))} dialogs, "
+                          f"{_int(r.get('n_test_cases'))} pairs")
+            test = str(r["test"]) + (f" — {r['null_hypothesis']}" if _s(r.get("null_hypothesis")) else "")
             sec.blocks.append(Metric(
                 label=f"largest maxΔBL — {r['model']}, {r['dataset']}, {r['attribute']}: "
-                      f"{r['source']} {r['context']}, {r['group']} (percentage points)",
+                      f"{r['source']} {r['context']}, {r['group']} (percentage points{counts})",
                 value=round(float(r["value"]), 1), n=int(r["n"]),
                 ci=(float(r["ci_low"]), float(r["ci_high"])) if pd.notna(r["ci_low"]) else None,
-                test=str(r["test"]), p=float(r["p"]) if pd.notna(r["p"]) else None,
+                test=test, p=float(r["p"]) if pd.notna(r["p"]) else None,
                 p_adj=float(r["p_adj"]) if pd.notna(r["p_adj"]) else None, family=_s(r["family"])))
     # incidence tables
     sec.blocks.append(_reliability_text(rel, "incidence"))
@@ -257,9 +294,14 @@ def build(rundir: RunDir) -> Section:
                                    zip(ci[m], ci[f"{m}_ci_low"], ci[f"{m}_ci_high"])]
         ci["maxΔBL [95% CI]"] = [f"{_s(lab)} [{_fmt(lo)}, {_fmt(hi)}]" for lab, lo, hi in
                                  zip(ci["maxΔBL_label"], ci["maxΔBL_ci_low"], ci["maxΔBL_ci_high"])]
+        extra = [c for c in ("maxΔBL_n_pairs", "maxΔBL_test", "maxΔBL_p", "maxΔBL_p_adj", "maxΔBL_family", "ΔCF_test",
+                             "ΔCF_p") if c in ci.columns]
         sec.blocks.append(Table(title="Incidence metrics with confidence intervals", name="incidence_ci",
-                                df=ci[cols + ["BL% [95% CI]", "maxΔBL [95% CI]", "ΔCF [95% CI]", "%dlg [95% CI]"]],
-                                caption="n_missing: judgments that were unparseable or failed (excluded, never NO)."))
+                                df=ci[cols + ["BL% [95% CI]", "maxΔBL [95% CI]", "ΔCF [95% CI]", "%dlg [95% CI]"]
+                                      + extra],
+                                caption="n_dialogs: dialogs of the row; n_missing: judgments that were unparseable or "
+                                        "failed (excluded, never NO). maxΔBL carries the test of its value (n pairs: "
+                                        "dialogs judged under both; p_adj within the family named); ΔCF: Cochran's Q."))
     if len(rates):
         for (model, dataset, attribute), g in rates.groupby(["model", "dataset", "attribute"], sort=False):
             src = {"doctor": "D:", "patient": "P:"}
@@ -268,16 +310,15 @@ def build(rundir: RunDir) -> Section:
                                f"Incidence by {attribute} — {model}, {dataset}")
             if fig is not None:
                 sec.blocks.append(fig)
-    if len(results):
-        t = results[results["metric"] == "ΔBL"].copy()
-        if len(t):
-            t["row"] = [f"{ {'doctor': 'D:', 'patient': 'P:'}.get(s, s)} {c}" for s, c in zip(t["source"], t["context"])]
-            t = t[["model", "dataset", "attribute", "row", "group", "value", "n", "ci_low", "ci_high", "test", "p",
-                   "p_adj", "correction", "family"]].rename(columns={"value": "Δ vs BL (pp)"})
-            sec.blocks.append(Table(title="Paired tests: each counterfactual value vs the baseline", df=t,
-                                    name="paired_tests",
-                                    caption="McNemar's test over dialogs (exact binomial below 25 discordant pairs); "
-                                            "p_adj corrected within the family named in the last column."))
+    shifts = _shift_table(rundir)
+    if len(shifts):
+        sec.blocks.append(Table(
+            title="Shifts: each counterfactual value vs the baseline", df=shifts, name="incidence_shifts",
+            caption="n dialogs: dialogs with a judged note under the value; n pairs: dialogs judged under both the "
+                    "baseline and the value (the unit of the test); BL%: the baseline; ΔBL = rate − BL% in percentage "
+                    "points with its 95% CI (percentile bootstrap resampling dialogs); test and H0: the sign-flip "
+                    "permutation test over dialogs of I(value) − I(baseline); p_adj corrected within the family named "
+                    "in the last column."))
     # language disparity
     dis_tables = sorted(t for t in rundir.tables() if t.startswith("paper_language_disparity_"))
     if dis_tables or len(disparity):
