@@ -3,9 +3,14 @@
 Pipeline: templates × attributes × target words (:mod:`clinaudit.perturb.templates`)
 → sentences → log-probabilities from the model (all sentences of a run in large
 batches through the runner, cached) → one prior-adjusted score per sentence →
-per-category means per group and a Wilcoxon signed-rank test on paired target
-words (:func:`clinaudit.metrics.bias_score_summary`) → ``summary`` shaped like
-P4 Table 3.
+per-category means per group and the chosen tests — the Wilcoxon signed-rank
+test on paired target words by default, the unpaired rank-sum / KS / t tests of
+P4's published code on request (:func:`clinaudit.metrics.association.association_tests`)
+→ ``tests`` and ``summary`` shaped like P4 Table 3.
+
+With ``params.scores`` the model step is skipped: per-sentence scores that
+already exist (a tidy table, or the TSV of HurtfulWords' scoring script; see
+:mod:`clinaudit.audits.association_scores`) go straight to the statistics.
 
 Two scoring methods:
 
@@ -41,7 +46,7 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..errors import InputError, SpecError
 from ..spec import AuditContext, Estimate, register_audit
@@ -56,8 +61,10 @@ __all__ = [
     "scoring_method",
     "score_sentences_masked",
     "score_sentences_causal",
+    "ScoresFile",
     "summarize_scores",
     "group_mean_results",
+    "analyze_scores",
     "run",
     "estimate",
     "demo_spec",
@@ -104,13 +111,30 @@ class PrevalenceSource(BaseModel):
     patient_column: str | None = None
 
 
+class ScoresFile(BaseModel):
+    """A file of per-sentence scores that already exist (``params.scores``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    path: str
+    model: str | None = Field(default=None, description="model name (default: tidy 'model' column, else file name)")
+
+
+TestName = Literal["signed-rank", "rank-sum", "ks", "t"]
+
+
 class AssociationParams(BaseModel):
     """Parameters of the ``association`` recipe (paths relative to the spec file)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    templates: str = Field(description="templates file (HurtfulWords templates.txt or YAML)")
-    attributes: str = Field(description="attributes file (attribute,category,subgroup CSV or YAML)")
+    templates: str | None = Field(default=None, description="templates file (HurtfulWords templates.txt or YAML)")
+    attributes: str | None = Field(default=None,
+                                   description="attributes file (attribute,category,subgroup CSV or YAML)")
+    scores: list[ScoresFile] | None = Field(default=None, description="existing per-sentence scores: no model calls")
+    scores_format: Literal["tidy", "hurtfulwords"] = "tidy"
+    tests: list[TestName] = Field(default_factory=lambda: ["signed-rank"], min_length=1,
+                                  description="signed-rank (paired, default), rank-sum, ks, t; the first fills "
+                                  "the summary's p")
     targets: str | None = Field(default=None, description="YAML {groups: {name: [words]}}; default male/female")
     target_set: str | None = Field(default=None, description="a named set under 'sets:' of the targets file")
     method: Literal["auto", "masked", "causal"] = "auto"
@@ -123,8 +147,21 @@ class AssociationParams(BaseModel):
     batch_size: int | None = Field(default=None, ge=1, description="scoring batch size of local models")
     correction: Literal["bonferroni", "fdr_bh", "holm"] = "bonferroni"
     alpha: float = Field(default=0.01, gt=0, lt=1)
-    n_bootstrap: int = Field(default=1000, ge=0, description="resamples for the CIs of the group means")
+    n_bootstrap: int = Field(default=1000, ge=0, description="resamples (of sentence frames) for every CI")
     prevalence: PrevalenceSource | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> "AssociationParams":
+        if self.scores is None and (self.templates is None or self.attributes is None):
+            raise ValueError("give templates and attributes (to score sentences with a model), or scores "
+                             "(per-sentence scores that already exist)")
+        if self.scores is not None and self.templates is not None:
+            raise ValueError("scores replaces templates (and model scoring): give one or the other")
+        if self.scores is not None and self.prevalence is not None and self.attributes is None:
+            raise ValueError("prevalence needs attributes (the strings searched in the notes)")
+        if self.scores is not None and not self.scores:
+            raise ValueError("scores: give at least one file")
+        return self
 
 
 # --------------------------------------------------------------------------- inputs
@@ -348,101 +385,47 @@ def summarize_scores(
     *,
     correction: str = "bonferroni",
     alpha: float = 0.01,
+    tests: Sequence[str] = ("signed-rank",),
+    n_bootstrap: int = 0,
+    seed: int = 0,
 ) -> pd.DataFrame:
     """Per model and category: each group vs the reference (``groups[0]``), as tidy result rows.
 
-    Wilcoxon signed-rank test on sentences paired by template × attribute ×
-    target index (:func:`clinaudit.metrics.bias_score_summary`); p-values
-    corrected together over all categories and comparisons of one model
-    (family ``categories:<model>``). ``value`` = mean(group − reference) over
-    the pairs; ``flag`` marks raw p < ``alpha`` (P4 Table 3), ``flag_adj`` the
-    corrected p.
+    :func:`clinaudit.metrics.association.association_tests` on sentences paired
+    by template × attribute × target index (signed-rank) or on all sentences
+    of the two groups (rank-sum, ks, t); p-values corrected together over all
+    categories and comparisons of one model (family ``categories:<model>``,
+    per test when several are run). ``value`` = mean(group − reference) over
+    the pairs (signed-rank) or the difference of the group means; ``flag``
+    marks raw p < ``alpha`` (P4 Table 3), ``flag_adj`` the corrected p; the CI
+    resamples sentence frames (``n_bootstrap`` resamples, none when 0).
     """
-    from ..metrics import bias_score_summary
-    from ..results import apply_correction, results_frame
+    from ..metrics.association import add_pairing_columns, association_tests
 
-    groups = list(groups)
-    if len(groups) < 2:
-        raise ValueError(f"need at least two groups to compare, got {groups}")
-    ref = groups[0]
-    parts = []
-    for model, sub in scores.groupby("model", sort=False):
-        for g in groups[1:]:
-            pair = sub[sub["group"].isin([g, ref])]
-            t = bias_score_summary(pair, pair_cols=("template_id", "attribute", "target_index"), groups=[g, ref],
-                                   correction=correction, alpha=alpha)
-            t["model"] = model
-            parts.append(t)
-    table = results_frame(pd.concat(parts, ignore_index=True))
-    table = apply_correction(table, family_cols=["model"], family="categories", method=correction)
-    table["flag"] = (table["p"] < alpha).to_numpy()
-    table["flag_adj"] = (table["p_adj"] < alpha).to_numpy()
-    return table
+    return association_tests(add_pairing_columns(scores), groups, tests, correction=correction, alpha=alpha,
+                             n_bootstrap=n_bootstrap, seed=seed)
 
 
 def group_mean_results(scores: pd.DataFrame, groups: Sequence[str], *, n_bootstrap: int = 1000,
                        seed: int = 0) -> pd.DataFrame:
-    """Mean score per model × category × group with a percentile bootstrap 95% CI (descriptive rows)."""
-    from ..results import result_row, results_frame
-    from ..stats import bootstrap_ci
+    """Mean score per model × category × group with a 95% percentile bootstrap CI over sentence frames."""
+    from ..metrics.association import add_pairing_columns
+    from ..metrics.association import group_mean_results as _means
 
-    rows = []
-    for (model, cat), sub in scores.groupby(["model", "category"], sort=True):
-        for g in groups:
-            vals = sub.loc[sub["group"] == g, "score"].to_numpy(dtype=float)
-            if n_bootstrap > 0 and vals.size > 1:
-                lo, hi = bootstrap_ci(lambda x: x.mean(axis=1), vals, n_resamples=n_bootstrap, seed=seed)
-                ci_method = f"bootstrap percentile 95% ({n_bootstrap} resamples)"
-            else:
-                lo = hi = math.nan
-                ci_method = ""
-            rows.append(result_row(audit="association", metric="mean_log_prob_bias_score", group=g,
-                                   value=float(vals.mean()) if vals.size else math.nan, n=int(vals.size),
-                                   ci_low=lo, ci_high=hi, ci_method=ci_method, test="none (descriptive)",
-                                   category=cat, model=model))
-    return results_frame(rows)
+    return _means(add_pairing_columns(scores), groups, n_bootstrap=n_bootstrap, seed=seed)
 
 
-def _summary_table(tests: pd.DataFrame, means: pd.DataFrame, scores: pd.DataFrame, groups: Sequence[str],
-                   prevalence: pd.DataFrame | None) -> pd.DataFrame:
-    """The P4 Table 3 shape: one row per model × category × compared group."""
-    rows = []
-    for r in tests.to_dict("records"):
-        model, cat = r["model"], r["category"]
-        sub = scores[(scores["model"] == model) & (scores["category"] == cat)]
-        row: dict[str, Any] = {"model": model, "category": cat}
-        for g in groups:
-            m = means[(means["model"] == model) & (means["category"] == cat) & (means["group"] == g)]
-            row[f"mean_{g}"] = float(m["value"].iloc[0]) if len(m) else math.nan
-            row[f"ci_low_{g}"] = float(m["ci_low"].iloc[0]) if len(m) else math.nan
-            row[f"ci_high_{g}"] = float(m["ci_high"].iloc[0]) if len(m) else math.nan
-        row.update(
-            {
-                "comparison": f"{r['group']} vs {r['reference']}",
-                "difference": r["value"],
-                "n_pairs": r["n"],
-                "test": r["test"],
-                "statistic": r["statistic"],
-                "p": r["p"],
-                "p_adj": r["p_adj"],
-                "correction": r["correction"],
-                "family": r["family"],
-                "significant": bool(r["flag"]),
-                "significant_adj": bool(r["flag_adj"]),
-                "n_sentences": int(len(sub)),
-                "n_templates": int(sub["template_id"].nunique()),
-                "n_attributes": int(sub["attribute"].nunique()),
-                "sample_template": str(sub["template"].iloc[0]) if len(sub) else "",
-            }
-        )
-        if prevalence is not None:
-            for g in groups:
-                pv = prevalence[(prevalence["category"] == cat) & (prevalence["group"] == g)]
-                row[f"share_{g}"] = float(pv["share"].iloc[0]) if len(pv) else math.nan
-            pv = prevalence[prevalence["category"] == cat]
-            row["n_mentioning"] = int(pv["n_mentioning"].iloc[0]) if len(pv) else 0
-        rows.append(row)
-    return pd.DataFrame(rows)
+def analyze_scores(scores: pd.DataFrame, groups: Sequence[str], *, tests: Sequence[str] = ("signed-rank",),
+                   correction: str = "bonferroni", alpha: float = 0.01, n_bootstrap: int = 1000, seed: int = 0,
+                   prevalence: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Statistics of a score table: ``(tests, group means, summary)`` (result rows, result rows, Table 3)."""
+    from ..metrics.association import add_pairing_columns, association_summary
+
+    scored = add_pairing_columns(scores)
+    tests_t = summarize_scores(scored, groups, correction=correction, alpha=alpha, tests=tests,
+                               n_bootstrap=n_bootstrap, seed=seed)
+    means = group_mean_results(scored, groups, n_bootstrap=n_bootstrap, seed=seed)
+    return tests_t, means, association_summary(tests_t, means, scored, groups, prevalence)
 
 
 # --------------------------------------------------------------------------- recipe
@@ -475,6 +458,9 @@ def _apply_batch_size(ctx: AuditContext, models: Sequence[str], batch_size: int 
 
 def estimate(ctx: AuditContext) -> Estimate:
     """Sentences to score per model: every filled sentence plus its distinct prior sentences."""
+    p: AssociationParams = ctx.params  # type: ignore[assignment]
+    if p.scores is not None:
+        return Estimate(calls={}, notes=[f"{len(p.scores)} existing score file(s): no model calls"])
     p, targets, sentences, table, skipped = _inputs(ctx)
     n = len(sentences)
     ph = {**DEFAULT_PLACEHOLDERS, **p.placeholders}
@@ -490,73 +476,103 @@ def estimate(ctx: AuditContext) -> Estimate:
     return Estimate(calls=calls, notes=notes)
 
 
+def _prevalence(ctx: AuditContext, p: AssociationParams, scores: pd.DataFrame,
+                groups: Sequence[str]) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
+    if p.prevalence is None:
+        return None, None
+    from ..perturb.templates import load_attributes
+    from .prevalence import category_prevalence, load_notes, prevalence_results
+
+    src = p.prevalence
+    notes = load_notes(ctx.resolve_path(src.notes), src.text_column, src.group_column,  # type: ignore[arg-type]
+                       src.patient_column)
+    attrs: dict[str, list[str]] = {}
+    for a in load_attributes(ctx.resolve_path(p.attributes)):  # type: ignore[arg-type]
+        attrs.setdefault(a.category, []).append(a.attribute)
+    attrs = {c: v for c, v in attrs.items() if c in set(scores["category"])}
+    prevalence = category_prevalence(notes, attrs, patient_col="patient" if src.patient_column else None,
+                                     groups=list(groups))
+    ctx.write_table("prevalence", prevalence)
+    return prevalence, prevalence_results(prevalence, audit="association")
+
+
 @register_audit(
     "association",
     summary="LM association (P4 Table 3): prior-adjusted log-probability bias scores per category and group "
-    "(masked LMs as published, causal LMs by sentence likelihood), Wilcoxon signed-rank",
+    "(masked LMs as published, causal LMs by sentence likelihood, or existing scores), Wilcoxon signed-rank "
+    "(paired) or the published unpaired rank-sum / KS / t tests",
     params_model=AssociationParams,
     estimate=estimate,
 )
 def run(ctx: AuditContext) -> dict[str, Any]:
-    """Score every sentence with every ``models.target`` model; write the association tables.
+    """Score every sentence with every ``models.target`` model (or read ``params.scores``); write the tables.
 
-    Tables: ``sentences``, ``template_report``, ``scores``, ``summary`` (P4 Table 3
-    shape), ``results`` (tidy), and ``prevalence`` when a notes table is given.
+    Tables: ``sentences``, ``template_report`` (model scoring only), ``scores``,
+    ``exclusions`` (existing scores only), ``tests`` (one row per model ×
+    category × comparison × test), ``summary`` (P4 Table 3 shape), ``results``
+    (tidy), and ``prevalence`` when a notes table is given.
     """
-    p, targets, sentences, table, skipped = _inputs(ctx)
-    models = ctx.models("target")
-    _apply_batch_size(ctx, models, p.batch_size)
-    ctx.write_table("sentences", table)
-    ctx.write_table("template_report", pd.DataFrame(
-        [{"line": s.line, "text": s.text, "reason": s.reason} for s in skipped], columns=["line", "text", "reason"]))
-    frames = []
+    p: AssociationParams = ctx.params  # type: ignore[assignment]
     methods: dict[str, str] = {}
-    for m in models:
-        method = scoring_method(ctx.runner.backend(m), p.method)
-        methods[m] = method
-        ctx.log.info("association: scoring %d sentences with %s (%s)", len(sentences), m, method)
-        if method == "masked":
-            frames.append(score_sentences_masked(ctx.runner, m, sentences, table, p.mask_mode))
-        else:
-            frames.append(score_sentences_causal(ctx.runner, m, sentences, table, p.placeholders,
-                                                 p.default_placeholder))
-    scores = pd.concat(frames, ignore_index=True)
-    ctx.write_table("scores", scores)
-    groups = list(targets)
-    tests = summarize_scores(scores, groups, correction=p.correction, alpha=p.alpha)
-    means = group_mean_results(scores, groups, n_bootstrap=p.n_bootstrap, seed=ctx.spec.seed)
-    prevalence = None
-    results_parts = [tests, means]
-    if p.prevalence is not None:
-        from ..perturb.templates import load_attributes
-        from .prevalence import category_prevalence, load_notes, prevalence_results
+    skipped: list[Any] = []
+    if p.scores is not None:
+        from .association_scores import load_scores
 
-        src = p.prevalence
-        notes = load_notes(ctx.resolve_path(src.notes), src.text_column, src.group_column,  # type: ignore[arg-type]
-                           src.patient_column)
-        attrs: dict[str, list[str]] = {}
-        for a in load_attributes(ctx.resolve_path(p.attributes)):  # type: ignore[arg-type]
-            attrs.setdefault(a.category, []).append(a.attribute)
-        attrs = {c: v for c, v in attrs.items() if c in set(scores["category"])}
-        prevalence = category_prevalence(notes, attrs, patient_col="patient" if src.patient_column else None,
-                                         groups=groups)
-        ctx.write_table("prevalence", prevalence)
-        results_parts.append(prevalence_results(prevalence, audit="association"))
-    summary = _summary_table(tests, means, scores, groups, prevalence)
+        files = p.scores
+        scores, excluded, groups = load_scores([ctx.resolve_path(f.path) for f in files],  # type: ignore[misc]
+                                               p.scores_format, [f.model for f in files], tests=p.tests,
+                                               categories=p.categories, groups=p.groups)
+        ctx.write_table("exclusions", excluded)
+        methods = {str(m): f"existing scores ({p.scores_format})" for m in pd.unique(scores["model"])}
+        n_sentences = int(len(scores) / max(1, len(methods)))
+    else:
+        p, targets, sentences, table, skipped = _inputs(ctx)
+        models = ctx.models("target")
+        _apply_batch_size(ctx, models, p.batch_size)
+        ctx.write_table("sentences", table)
+        ctx.write_table("template_report", pd.DataFrame(
+            [{"line": s.line, "text": s.text, "reason": s.reason} for s in skipped],
+            columns=["line", "text", "reason"]))
+        frames = []
+        for m in models:
+            method = scoring_method(ctx.runner.backend(m), p.method)
+            methods[m] = method
+            ctx.log.info("association: scoring %d sentences with %s (%s)", len(sentences), m, method)
+            if method == "masked":
+                frames.append(score_sentences_masked(ctx.runner, m, sentences, table, p.mask_mode))
+            else:
+                frames.append(score_sentences_causal(ctx.runner, m, sentences, table, p.placeholders,
+                                                     p.default_placeholder))
+        scores = pd.concat(frames, ignore_index=True)
+        groups, n_sentences, excluded = list(targets), len(sentences), None
+    ctx.write_table("scores", scores)
+    prevalence, prevalence_rows = _prevalence(ctx, p, scores, groups)
+    tests, means, summary = analyze_scores(scores, groups, tests=p.tests, correction=p.correction, alpha=p.alpha,
+                                           n_bootstrap=p.n_bootstrap, seed=ctx.spec.seed, prevalence=prevalence)
+    from ..metrics.association import tests_table
+
+    ctx.write_table("tests", tests_table(tests))
     ctx.write_table("summary", summary)
     from ..results import results_frame
 
-    ctx.write_table("results", results_frame(pd.concat(results_parts, ignore_index=True)))
-    return {
-        "sentences": len(sentences),
-        "categories": sorted(table["category"].unique().tolist()),
+    parts = [tests, means] + ([prevalence_rows] if prevalence_rows is not None else [])
+    ctx.write_table("results", results_frame(pd.concat(parts, ignore_index=True)))
+    out = {
+        "sentences": n_sentences,
+        "categories": sorted(scores["category"].astype(str).unique().tolist()),
         "groups": groups,
         "models": methods,
-        "mask_mode": p.mask_mode,
+        "tests": list(p.tests),
         "significant_categories": {m: int(summary.loc[summary["model"] == m, "significant_adj"].sum())
-                                   for m in models},
-        "template_lines_reported": len(skipped),  # skipped or repaired on load
+                                   for m in methods},
     }
+    if p.scores is not None:
+        out["excluded_sentences"] = int(len(excluded)) if excluded is not None else 0
+        out["scores_format"] = p.scores_format
+    else:
+        out["mask_mode"] = p.mask_mode
+        out["template_lines_reported"] = len(skipped)  # skipped or repaired on load
+    return out
 
 
 def demo_spec() -> dict[str, Any]:

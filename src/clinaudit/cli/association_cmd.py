@@ -29,17 +29,35 @@ def add_association(sub: argparse._SubParsersAction) -> None:
         description="Fill every template with every attribute of its category and every target word, score each "
         "sentence with the model (masked LMs: prior-adjusted masked log-probability as in P4; causal LMs: "
         "sentence log-likelihood against a neutral placeholder), and compare groups per category with the "
-        "Wilcoxon signed-rank test on paired target words. Writes OUT/scores.csv and OUT/summary.csv "
-        "(P4 Table 3 shape) and a full run directory (OUT/tables, manifest, cache; resumable).",
+        "Wilcoxon signed-rank test on paired target words (or the unpaired tests of --tests). Writes "
+        "OUT/scores.csv, OUT/tests.csv and OUT/summary.csv (P4 Table 3 shape) and a full run directory "
+        "(OUT/tables, manifest, cache; resumable). With --scores, no model is called: the statistics are "
+        "computed from per-sentence scores that already exist (a tidy table or HurtfulWords' TSV).",
     )
-    p.add_argument("--templates", type=Path, required=True, help="templates (HurtfulWords templates.txt or YAML)")
-    p.add_argument("--attributes", type=Path, required=True, help="attributes CSV (attribute,category,subgroup) or YAML")
+    p.add_argument("--templates", type=Path, default=None,
+                   help="templates (HurtfulWords templates.txt or YAML); required unless --scores")
+    p.add_argument("--attributes", type=Path, default=None,
+                   help="attributes CSV (attribute,category,subgroup) or YAML; required unless --scores")
     p.add_argument("--targets", type=Path, default=None,
                    help="YAML {groups: {name: [words...]}}, words paired across groups by position "
                    "(default: male man/he/male/m vs female woman/she/female/f)")
     p.add_argument("--target-set", default=None, help="a named set under 'sets:' in the targets YAML")
-    p.add_argument("--model", action="append", required=True, metavar="SPEC",
-                   help="model spec, e.g. hf-mlm:/models/bert, hf:/models/llama, embedded (repeatable)")
+    p.add_argument("--model", action="append", default=None, metavar="SPEC",
+                   help="model spec, e.g. hf-mlm:/models/bert, hf:/models/llama, embedded (repeatable; "
+                   "required unless --scores)")
+    p.add_argument("--scores", action="append", type=Path, default=None, metavar="FILE",
+                   help="per-sentence scores that already exist (repeatable, one model per file): no model calls")
+    p.add_argument("--scores-format", choices=["tidy", "hurtfulwords"], default="tidy",
+                   help="tidy: CSV with category, group, score, template_id, attribute, target_index (e.g. an "
+                   "earlier OUT/scores.csv); hurtfulwords: the TSV of HurtfulWords' scoring script (categories, "
+                   "demographic, tgt_text, log_probs, pred_sent). Default tidy")
+    p.add_argument("--scores-model", action="append", default=None, metavar="NAME",
+                   help="model name of each --scores file, in order (default: tidy 'model' column, else the "
+                   "file name)")
+    p.add_argument("--tests", default="signed-rank", metavar="LIST",
+                   help="comma-separated tests: signed-rank (paired by frame and target position, the paper's "
+                   "text; default), rank-sum, ks, t (unpaired, as P4's published code); the first fills the "
+                   "summary's p")
     p.add_argument("--method", choices=["auto", "masked", "causal"], default="auto",
                    help="scoring (default auto: masked for hf-mlm models, sentence likelihood otherwise)")
     p.add_argument("--mask-mode", choices=["word", "token"], default="word",
@@ -58,6 +76,8 @@ def add_association(sub: argparse._SubParsersAction) -> None:
                    help="optional notes table for the corpus-prevalence columns (see `clinaudit prevalence`)")
     p.add_argument("--text-column", default="text", help="note text column (with --notes)")
     p.add_argument("--group-column", default="group", help="group column (with --notes)")
+    p.add_argument("--n-bootstrap", type=int, default=1000,
+                   help="bootstrap resamples of sentence frames for every CI (default 1000; 0: no CIs)")
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap CIs (default 0)")
     p.add_argument("--out", type=Path, required=True, help="output / run directory (created or resumed)")
     add_runner_args(p)
@@ -70,31 +90,72 @@ def _csv_list(text: str | None) -> list[str] | None:
     return [x.strip() for x in text.split(",") if x.strip()]
 
 
+def _tests_list(text: str) -> list[str]:
+    from ..errors import InputError
+    from ..metrics.association import ASSOCIATION_TESTS
+
+    tests = _csv_list(text) or []
+    unknown = [t for t in tests if t not in ASSOCIATION_TESTS]
+    if unknown or not tests:
+        raise InputError(f"unknown test(s) {', '.join(unknown) or '(none given)'}; choose from "
+                         f"{', '.join(ASSOCIATION_TESTS)}", field="--tests")
+    return list(dict.fromkeys(tests))
+
+
 def cmd_association(args: argparse.Namespace) -> int:
     from ..errors import InputError
     from ..spec import parse_spec_dict, run_spec
 
+    tests = _tests_list(args.tests)
     placeholders = {}
     for item in args.placeholder:
         cat, sep, text = item.partition("=")
         if not sep or not cat.strip() or not text.strip():
             raise InputError(f"--placeholder expects CATEGORY=TEXT, got {item!r}", field="--placeholder")
         placeholders[cat.strip()] = text.strip()
-    params = {
-        "templates": str(args.templates.resolve()),
-        "attributes": str(args.attributes.resolve()),
-        "targets": str(args.targets.resolve()) if args.targets else None,
-        "target_set": args.target_set,
-        "method": args.method,
-        "mask_mode": args.mask_mode,
-        "placeholders": placeholders,
+    common = {
         "groups": _csv_list(args.groups),
         "categories": _csv_list(args.categories),
-        "max_templates_per_category": args.max_templates_per_category,
-        "batch_size": args.batch_size,
+        "tests": tests,
         "correction": args.correction,
         "alpha": args.alpha,
+        "n_bootstrap": args.n_bootstrap,
     }
+    if args.scores:
+        given = [name for name, v in (("--templates", args.templates), ("--model", args.model)) if v]
+        if given:
+            raise InputError(f"--scores analyses existing scores: drop {' and '.join(given)}", field=given[0])
+        names = args.scores_model or []
+        if names and len(names) != len(args.scores):
+            raise InputError(f"{len(names)} --scores-model name(s) for {len(args.scores)} --scores file(s)",
+                             field="--scores-model")
+        params: dict = {
+            **common,
+            "scores": [{"path": str(f.resolve()), "model": names[i] if names else None}
+                       for i, f in enumerate(args.scores)],
+            "scores_format": args.scores_format,
+        }
+        if args.attributes is not None:
+            params["attributes"] = str(args.attributes.resolve())
+        models: dict = {}
+    else:
+        missing = [name for name, v in (("--templates", args.templates), ("--attributes", args.attributes),
+                                        ("--model", args.model)) if not v]
+        if missing:
+            raise InputError(f"{', '.join(missing)} required (or give --scores)", field=missing[0])
+        params = {
+            **common,
+            "templates": str(args.templates.resolve()),
+            "attributes": str(args.attributes.resolve()),
+            "targets": str(args.targets.resolve()) if args.targets else None,
+            "target_set": args.target_set,
+            "method": args.method,
+            "mask_mode": args.mask_mode,
+            "placeholders": placeholders,
+            "max_templates_per_category": args.max_templates_per_category,
+            "batch_size": args.batch_size,
+        }
+        models = {"target": list(args.model)}
     if args.notes is not None:
         params["prevalence"] = {"notes": str(args.notes.resolve()), "text_column": args.text_column,
                                 "group_column": args.group_column}
@@ -102,15 +163,16 @@ def cmd_association(args: argparse.Namespace) -> int:
         "audit": "association",
         "name": "association",
         "seed": args.seed,
-        "models": {"target": list(args.model)},
+        "models": models,
         "runner": {"concurrency": args.concurrency, "max_retries": args.max_retries, "timeout_s": args.timeout,
                    "rate_limit_per_min": args.rate_limit},
         "params": params,
     }
     spec, p = parse_spec_dict(spec_dict, source="command line")
     rundir = run_spec(spec, args.out, params=p, progress=not args.no_progress, command=" ".join(sys.argv))
-    for name in ("scores", "summary"):
-        shutil.copyfile(rundir.table_path(name), args.out / f"{name}.csv")
+    for name in ("scores", "tests", "summary", "exclusions"):
+        if rundir.has_table(name):
+            shutil.copyfile(rundir.table_path(name), args.out / f"{name}.csv")
     _print_summary(args.out / "summary.csv")
     return 0
 
@@ -123,7 +185,7 @@ def _print_summary(path: Path) -> None:
     show = df[["model", "category", *cols]]
     with pd.option_context("display.width", 160, "display.max_columns", 20, "display.float_format", "{:.4g}".format):
         print(show.to_string(index=False))
-    print(f"\nwrote {path.parent / 'scores.csv'} and {path}")
+    print(f"\nwrote {path.parent / 'tests.csv'} and {path}")
 
 
 # --------------------------------------------------------------------------- prevalence

@@ -2,10 +2,15 @@
 
 Blocks, all built from the run's tables:
 
-* what was scored and how (method, mask mode, placeholders, test and correction);
-* one headline :class:`Metric` per model: the category with the smallest corrected p;
-* the Table-3-shaped summary (mean score per group, p, corrected p, significance,
-  number of sentences and templates, corpus share per group when a notes table was given);
+* what was scored and how (method, mask mode, placeholders, or the existing score files; tests, their
+  null hypotheses, correction and family);
+* one headline :class:`Metric` per model: the category with the smallest corrected p, with n, CI,
+  test and family;
+* the Table-3-shaped summary (mean score per group, the difference with its CI, n pairs, the first
+  test's p and corrected p, significance, number of sentences and templates, corpus share per group
+  when a notes table was given);
+* every test run (``tables/tests.csv``): difference, CI, n, test, null hypothesis, p, p_adj, family;
+* the sentences excluded from existing score files, with the reason;
 * a bar chart of the mean score per group per category with bootstrap CIs (its numbers attached);
 * the template lines that were skipped or repaired on load.
 """
@@ -20,6 +25,15 @@ from ..base import Figure, Metric, Section, Table, Text, register_section
 __all__ = ["build", "mean_score_figure"]
 
 AUDIT = "association"
+
+_TEST_TEXT = {
+    "signed-rank": "Wilcoxon signed-rank on the paired differences group − reference, pairs = same frame and "
+                   "target position (H0: the differences are symmetric about 0; |d| below 1e-12 + 1e-9·|score| "
+                   "counts as 0)",
+    "rank-sum": "Wilcoxon rank-sum, unpaired (H0: both groups' scores come from one distribution)",
+    "ks": "two-sample Kolmogorov–Smirnov, unpaired (H0: identical score distributions)",
+    "t": "Student two-sample t, pooled variance, unpaired (H0: equal means)",
+}
 
 
 
@@ -74,6 +88,8 @@ def build(rundir: RunDir) -> Section:
     summary = rundir.table_or_empty("summary")
     results = rundir.table_or_empty("results")
     report = rundir.table_or_empty("template_report")
+    tests = rundir.table_or_empty("tests")
+    excluded = rundir.table_or_empty("exclusions")
     scores_n = int(summary_in.get("sentences", 0))
     methods = summary_in.get("models", {}) or {}
     sec.summary = {
@@ -85,29 +101,48 @@ def build(rundir: RunDir) -> Section:
     correction = str(summary["correction"].iloc[0]) if len(summary) else params.get("correction", "bonferroni")
     alpha = params.get("alpha", 0.01)
     mask_mode = params.get("mask_mode", "word")
+    test_names = list(dict.fromkeys(tests["test"].astype(str))) if len(tests) else params.get("tests", ["signed-rank"])
+    if params.get("scores"):
+        how = (f"Per-sentence scores that already existed were analysed (format {params.get('scores_format', 'tidy')}; "
+               f"{len(params['scores'])} file(s); no model was called). ")
+    else:
+        how = ("Every template was filled with every attribute of its category and every target word. Masked LMs: "
+               "score = log p(target | sentence, slot masked) − log p(target | sentence with the attribute masked "
+               f"too, slot masked), attribute masked per {'word (as published)' if mask_mode == 'word' else 'token'}, "
+               "multi-token targets summed, slot located by token position. Causal LMs: log P(sentence) − "
+               "log P(sentence with the attribute replaced by a neutral placeholder). ")
     sec.blocks.append(Text(
-        "Every template was filled with every attribute of its category and every target word. Masked LMs: "
-        "score = log p(target | sentence, slot masked) − log p(target | sentence with the attribute masked too, "
-        f"slot masked), attribute masked per {'word (as published)' if mask_mode == 'word' else 'token'}, "
-        "multi-token targets summed, slot located by token position. Causal LMs: log P(sentence) − "
-        "log P(sentence with the attribute replaced by a neutral placeholder). Groups are compared per category "
-        "with the Wilcoxon signed-rank test on sentences paired by template, attribute and target-word index; "
-        f"p-values are corrected with {correction} across the categories (and comparisons) of each model "
-        f"(family shown per row); significant: corrected p < {alpha}."))
+        how + "Groups are compared per category with: " + "; ".join(_TEST_TEXT.get(t, t) for t in test_names)
+        + f". p-values are corrected with {correction} across the categories (and comparisons) of each model, "
+        "separately per test (family shown per row); significant: corrected p < "
+        f"{alpha}. Every difference carries a 95% percentile bootstrap CI that resamples sentence frames "
+        "(template × attribute), so the target words of one frame are never treated as independent."))
     if len(report):
         sec.blocks.append(Text(
             f"{len(report)} template line(s) were skipped or repaired on load: "
             + "; ".join(f"line {r.line}: {r.reason}" for r in report.itertuples(index=False)) + ".", kind="note"))
+    if len(excluded):
+        reasons = excluded.groupby("reason").size()
+        sec.blocks.append(Text(
+            f"{len(excluded)} sentence score(s) were not analysed: "
+            + "; ".join(f"{n} × {r}" for r, n in reasons.items()) + " (tables/exclusions.csv lists each with "
+            "its file and row).", kind="note"))
     if summary.empty:
         sec.blocks.append(Text("No summary table in this run.", kind="warning"))
         return sec
     for model, sub in summary.groupby("model", sort=False):
         best = sub.loc[sub["p_adj"].astype(float).fillna(2.0).idxmin()]
+        ci = None
+        if "ci_low" in sub.columns and pd.notna(best["ci_low"]):
+            ci = (float(best["ci_low"]), float(best["ci_high"]))
+        paired = str(best["test"]) == "wilcoxon"
         sec.blocks.append(Metric(
             label=f"{model}: largest group difference by test — {best['category']} ({best['comparison']}), "
-                  f"mean difference of paired scores",
+                  + ("mean difference of paired scores" if paired else "difference of the group means")
+                  + (f"; H0: {best['null_hypothesis']}" if pd.notna(best.get("null_hypothesis")) else ""),
             value=float(best["difference"]),
-            n=int(best["n_pairs"]),
+            n=int(best["n_pairs"]) if paired else int(best["n_sentences"]),
+            ci=ci,
             test=str(best["test"]),
             p=float(best["p"]),
             p_adj=float(best["p_adj"]),
@@ -126,27 +161,47 @@ def build(rundir: RunDir) -> Section:
             table[f"mean_{g}_ci_high"] = summary[f"ci_high_{g}"].astype(float)
     table["comparison"] = summary["comparison"]
     table["difference"] = summary["difference"].astype(float)
+    for c in ("ci_low", "ci_high"):
+        if c in summary.columns:
+            table[f"difference_{c}"] = summary[c].astype(float)
     table["n_pairs"] = summary["n_pairs"].astype(int)
     table["p"] = summary["p"].astype(float)
     table["p_adj"] = summary["p_adj"].astype(float)
     table["significant"] = summary["significant_adj"].astype(str).str.lower().eq("true").map({True: "*", False: ""})
     table["n_sentences"] = summary["n_sentences"].astype(int)
-    table["n_templates"] = summary["n_templates"].astype(int)
+    table["n_templates"] = pd.to_numeric(summary["n_templates"], errors="coerce").astype("Int64")
     for c in shares:
         table[c] = summary[c].astype(float)
     table["test"] = summary["test"]
+    if "null_hypothesis" in summary.columns:
+        table["null_hypothesis"] = summary["null_hypothesis"]
     table["correction"] = summary["correction"]
     table["family"] = summary["family"]
     table["sample_template"] = summary["sample_template"]
     sec.blocks.append(Table(
         title="Log-probability bias scores per category (P4 Table 3 shape)",
         df=table,
-        caption="Mean score per group (95% bootstrap CI over sentences); difference: mean of the paired "
-        "differences (group − reference) over n_pairs pairs; Wilcoxon signed-rank p, raw and corrected within "
-        "the family; * corrected p below alpha. share_<group>: the group's share of the notes mentioning the "
-        "category (corpus prevalence, when a notes table was given).",
+        caption="Mean score per group (95% bootstrap CI over sentence frames); difference: "
+        + ("mean of the paired differences (group − reference) over n_pairs pairs" if test_names[:1] ==
+           ["signed-rank"] else "difference of the group means (group − reference)")
+        + f" with its 95% CI (frames resampled); {test_names[0] if test_names else 'signed-rank'} p, raw and "
+        "corrected within the family; * corrected p below alpha. n_templates is empty when the scores do not "
+        "name templates. share_<group>: the group's share of the notes mentioning the category (corpus "
+        "prevalence, when a notes table was given).",
         name="association_summary",
     ))
+    if len(tests):
+        cols = ["model", "category", "group", "reference", "test", "difference", "ci_low", "ci_high", "n",
+                "statistic", "p_value", "p_adj", "null_hypothesis", "correction", "family", "note"]
+        sec.blocks.append(Table(
+            title="Every test per category",
+            df=tests[[c for c in cols if c in tests.columns]].reset_index(drop=True),
+            caption="One row per model × category × comparison × test. difference: paired mean difference "
+            "(signed-rank) or difference of the group means (unpaired tests), with its 95% CI resampling "
+            "sentence frames; n: pairs (signed-rank) or sentences of both groups (unpaired); p_adj corrected "
+            "over the family named in the row.",
+            name="association_tests",
+        ))
     if len(results):
         for model in summary["model"].drop_duplicates():
             fig = mean_score_figure(results, str(model))
