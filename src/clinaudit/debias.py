@@ -296,8 +296,8 @@ def _attr_auc_ci(R_tr: np.ndarray, a_tr: Sequence[Any], R_te: np.ndarray, a_te: 
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
-    from .audits.classifier_gaps import _auc_resamples
     from .stats import percentile_ci
+    from .stats.auroc import auroc_bootstrap_resamples
 
     auc = attribute_recovery_auc(R_tr, a_tr, R_te, a_te, seed)
     c_tr, values = _encode_attribute(list(a_tr))
@@ -309,7 +309,7 @@ def _attr_auc_ci(R_tr: np.ndarray, a_tr: Sequence[Any], R_te: np.ndarray, a_te: 
     clf = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000, random_state=seed))
     clf.fit(R_tr[c_tr >= 0], c_tr[c_tr >= 0])
     s = clf.predict_proba(R_te[c_te >= 0])[:, 1]
-    lo, hi = percentile_ci(_auc_resamples(s, c_te[c_te >= 0], n_resamples, seed), confidence)
+    lo, hi = percentile_ci(auroc_bootstrap_resamples(s, c_te[c_te >= 0], n_resamples, seed), confidence)
     return auc, lo, hi, n
 
 
@@ -454,7 +454,8 @@ def debias_probe_tasks(
     BH is applied across tasks afterwards (one family per model × metric ×
     attribute), as in the main gap table.
     """
-    from .results import apply_correction, results_frame
+    from .results import results_frame
+    from .stats import apply_correction
 
     if params.attribute not in probe.cases.columns:
         raise InputError(f"debias attribute '{params.attribute}' is not a probe group field "

@@ -10,8 +10,9 @@ label-stratified bootstrap of the test rows, a bootstrap p-value corrected with
 Benjamini–Hochberg across tasks (one family per metric × attribute) → counts of
 significant gaps and the share favouring each group (P4 Table 4).
 
-All metric and bootstrap code lives in :mod:`clinaudit.metrics.classifier`
-and :mod:`clinaudit.stats`; this module validates input, chooses thresholds,
+Metrics live in :mod:`clinaudit.metrics.classifier`; every bootstrap, test and
+correction in :mod:`clinaudit.stats` (the AUROC bootstrap in
+:mod:`clinaudit.stats.auroc`); this module validates input, chooses thresholds,
 and shapes the outputs.
 
 The predictions may come from a file (``params.predictions`` or a data source
@@ -240,27 +241,6 @@ def choose_thresholds(
 # --------------------------------------------------------------------------- performance
 
 
-def _auc_resamples(scores: np.ndarray, y: np.ndarray, n_resamples: int, seed: int) -> np.ndarray:
-    """AUROC on label-stratified bootstrap resamples (rank formula; chunked to bound memory)."""
-    from scipy.stats import rankdata
-
-    from ..stats import bootstrap_indices
-
-    n = len(y)
-    pos = y == 1
-    n1, n0 = int(pos.sum()), int((~pos).sum())
-    rng = np.random.default_rng(seed)
-    chunk = max(1, int(2e7 // max(n, 1)))
-    out = []
-    for start in range(0, n_resamples, chunk):
-        r = min(chunk, n_resamples - start)
-        idx = bootstrap_indices(n, r, strata=y, seed=rng)
-        ranks = rankdata(scores[idx], axis=1)
-        # stratified: column positions keep their label, so the positives are the same columns
-        out.append((ranks[:, pos].sum(axis=1) - n1 * (n1 + 1) / 2.0) / (n1 * n0))
-    return np.concatenate(out)
-
-
 def performance_rows(
     df: pd.DataFrame,
     task_col: str,
@@ -283,6 +263,7 @@ def performance_rows(
 
     from ..results import result_row, results_frame
     from ..stats import percentile_ci
+    from ..stats.auroc import auroc_bootstrap_resamples
 
     rows = []
     for t, task in enumerate(pd.unique(df[task_col])):
@@ -295,7 +276,7 @@ def performance_rows(
         auprc = float(average_precision_score(y, s)) if n1 > 0 else math.nan
         lo = hi = math.nan
         if both and n_resamples > 0:
-            lo, hi = percentile_ci(_auc_resamples(s, y, n_resamples, seed + t), confidence)
+            lo, hi = percentile_ci(auroc_bootstrap_resamples(s, y, n_resamples, seed + t), confidence)
         common = {"audit": audit, "n": len(y), "task": task, "n_pos": n1, **extra}
         rows.append(result_row(metric="auroc", value=auroc, ci_low=lo, ci_high=hi,
                                ci_method=f"percentile bootstrap ({n_resamples} resamples, stratified by label)"

@@ -57,8 +57,8 @@ def bias_score_summary(
     ``mean_<group>`` (over all that group's sentences), ``n_sentences``,
     ``flag`` and ``flag_adj``.
     """
-    from ..results import apply_correction, result_row, results_frame
-    from ..stats import wilcoxon_test
+    from ..results import result_row, results_frame
+    from ..stats import apply_correction, wilcoxon_test
 
     pair_cols = list(pair_cols)
     gvals = list(groups) if groups is not None else sorted(pd.unique(scores[group_col].dropna().astype(str)))
@@ -189,8 +189,8 @@ def association_tests(
     ``null_hypothesis, alternative, n_group, n_reference, n_pairs, n_frames,
     mean_group, mean_reference, flag, flag_adj``.
     """
-    from ..results import apply_correction, result_row, results_frame
-    from ..stats import wilcoxon_test
+    from ..results import result_row, results_frame
+    from ..stats import apply_correction, wilcoxon_test
     from ..stats.twosample import NULL_HYPOTHESES, two_sample_test
 
     tests = list(dict.fromkeys(tests))

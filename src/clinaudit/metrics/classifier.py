@@ -163,8 +163,8 @@ def classifier_gap_table(
     ``reference_value``, ``n_group``, ``n_pos_group`` and ``significant``;
     ``value`` is the gap, ``group`` the group and ``reference`` i*.
     """
-    from ..results import apply_correction, result_row, results_frame
-    from ..stats import bootstrap_group_metrics, bootstrap_p_value, percentile_ci
+    from ..results import result_row, results_frame
+    from ..stats import apply_correction, bootstrap_group_metrics, bootstrap_p_value, percentile_ci
 
     cols = [group_cols] if isinstance(group_cols, str) else list(group_cols)
     rows: list[dict[str, Any]] = []
@@ -213,6 +213,8 @@ def classifier_gap_table(
                             ),
                             test="bootstrap" if ref is not None else "",
                             p=p,
+                            null_hypothesis=(f"H0: the {metric} gap to {ref} is 0 (two-sided percentile-bootstrap "
+                                             "p over resampled test rows)" if ref is not None else ""),
                             task=task,
                             attribute=attr,
                             base_metric=metric,
