@@ -167,8 +167,12 @@ def test_table1_and_table3(care_run):
     t1 = _t(rd, "care_table1")
     row = t1[t1["model"] == "mock:t"].iloc[0]
     assert (row["male_acc"], row["female_acc"], row["delta"], row["n_pairs"]) == (0.75, 0.5, 0.25, 4)
-    # discordant pairs: CASE1, CASE3 (1→0), CASE4 (0→1): exact McNemar = binomial(1 of 3) two-sided = 1.0
-    assert row["test"] == "mcnemar_exact" and row["p"] == pytest.approx(1.0)
+    # per-vignette differences [1, 0, 1, -1]; exact sign flips of the three non-zero ones: sums 3, 1, 1, -1, 1, -1,
+    # -1, -3, observed 1, two-sided p = 2 * 4/8 = 1.0 (the exact McNemar test of 1 of 3 discordant pairs, too)
+    assert row["test"] == "sign-flip permutation over cases" and row["p"] == pytest.approx(1.0)
+    assert (row["n_cases"], row["floor"], row["excess"]) == (4, 0.0, 0.25)  # gap_floor: zero (default)
+    assert "symmetric about 0" in row["null_hypothesis"] and row["family"] == "delta_acc|overall"
+    assert row["ci_low"] <= 0.25 <= row["ci_high"]
     # control arms over complete id pairs (CASE4's id1 answer is unparseable): 3/3 vs 2/3
     assert row["id1_acc"] == 1.0 and row["id2_acc"] == pytest.approx(2 / 3)
     assert row["delta_control"] == pytest.approx(1 / 3)
@@ -202,7 +206,9 @@ def test_results_accuracy_and_lengths(care_run):
     # ΔLen = [3, 0, -3, -1]: mean -0.25, sd 2.5; Wilcoxon on the non-zero differences [3, -3, -1]
     dl = one("delta_len")
     assert dl["value"] == pytest.approx(-0.25) and dl["sd"] == pytest.approx(2.5) and dl["n"] == 4
-    assert dl["test"] == "wilcoxon" and dl["statistic"] == pytest.approx(2.5)
+    # sign flips of [3, -3, -1]: sums 7, 5, 1, -1, 1, -1, -5, -7; observed -1: two-sided p = 2 * 4/8 = 1
+    assert dl["test"] == "sign-flip permutation over cases" and dl["statistic"] == pytest.approx(-0.25)
+    assert dl["p"] == pytest.approx(1.0) and dl["n_cases"] == 4 and dl["floor"] == 0.0
     assert dl["length_unit"].startswith("whitespace words")
     dlc = one("delta_len_control")
     assert dlc["value"] == pytest.approx(-0.25)
@@ -210,7 +216,8 @@ def test_results_accuracy_and_lengths(care_run):
     assert one("rethink_ratio", "male")["value"] == pytest.approx(0.25)
     assert one("rethink_ratio", "female")["value"] == pytest.approx(1 / 6)
     dr = one("delta_rethink")
-    assert dr["value"] == pytest.approx(1 / 12) and dr["test"] == "wilcoxon"
+    assert dr["value"] == pytest.approx(1 / 12) and dr["test"] == "sign-flip permutation over cases"
+    assert dr["p"] == pytest.approx(1.0)  # flips of [1/2, -1/6]: sums ±2/3, ±1/3, observed 1/3
     # answer parse rates: CASE4 id1 has no readable answer
     assert one("answer_parse_rate", "id1:tolerant")["value"] == 0.75
     assert one("answer_parse_rate", "id1:strict")["value"] == 0.75
@@ -234,8 +241,12 @@ def test_drift_and_cohens_d(care_run):
     assert d["cohens_d"] == pytest.approx((0.36 - 0.06) / pooled)
     assert d["mean_gender"] == pytest.approx(g.mean()) and d["mean_control"] == pytest.approx(c.mean())
     # paired Wilcoxon on g - c = [1, -0.2, 0.4, 0]: zero dropped, ranks 3, 1, 2 -> W = min(5, 1) = 1, exact p = 0.5
-    assert d["test"] == "wilcoxon" and d["p"] == pytest.approx(0.5)
-    assert d["ci_low"] <= d["cohens_d"] <= d["ci_high"] or math.isnan(d["ci_low"])
+    # excess over the control floor: 0.36 - 0.06 = 0.30; one-sided sign-flip test of g - c = [1, -0.2, 0.4, 0]:
+    # sums of ±1 ±0.2 ±0.4 are 1.6, 1.2, 0.8, 0.4, -0.4, -0.8, -1.2, -1.6; observed 1.2: p = 2/8
+    assert (d["floor"], d["excess"]) == (pytest.approx(0.06), pytest.approx(0.30))
+    assert d["test"] == "sign-flip permutation over cases" and d["p"] == pytest.approx(0.25)
+    assert (d["n_cases"], d["n_pairs"]) == (4, 4) and "exchangeable" in d["null_hypothesis"]
+    assert d["ci_low"] <= d["excess"] <= d["ci_high"] and d["family"] == "drift_effect|overall"
     assert d["n_above_threshold"] == 2 and d["n_judged"] == 2
     values = _t(rd, "care_drift_values")
     assert len(values) == 8 and set(values["pair"]) == {"gender", "control"}
@@ -393,3 +404,37 @@ def test_two_targets_share_families(tmp_path):
     assert set(direction["family"]) == {"bias_direction|mock:t", "bias_direction|mock:u"}
     j = _t(rd, "judgments")
     assert set(j.loc[j["judge"] == "cot_phase1", "target_model"]) == {"mock:t", "mock:u"}
+
+
+def test_one_vignette_strata_get_the_exact_two_flip_p(care_run):
+    # every specialty holds one vignette: the layer's sign-flip test must not fail on one case
+    # (old layer: scipy's permutation_test refused one observation and the whole run stopped)
+    from clinaudit.stats import sign_flip_test
+
+    rd, _, _ = care_run
+    t3 = _t(rd, "care_table3")
+    assert (t3["n_cases"] == 1).all() and t3["p"].tolist() == [1.0, 1.0, 1.0, 1.0]  # ±d: two-sided p = 1
+    assert sign_flip_test([0.3], "greater")[:2] == (0.3, 0.5) and sign_flip_test([-0.3], "greater")[1] == 1.0
+    assert sign_flip_test([0.3], "less")[1] == 1.0 and sign_flip_test([-0.3], "less")[1] == 0.5
+
+
+def test_gap_floor_control_hand_computed(tmp_path):
+    rd, _, _ = _run(tmp_path, gap_floor="control", phase1=False, phase2=False)
+    res = _t(rd, "results")
+    one = lambda metric: res[(res["metric"] == metric) & (res["specialty"] == "all")].iloc[0]  # noqa: E731
+    dacc = one("delta_acc")
+    # rate 0.25 (male − female over 4 vignettes); floor = id1 − id2 over the 3 complete control pairs
+    # (CASE2 1 − 0, the others 0) = 1/3; excess = 0.25 − 1/3
+    assert dacc["rate"] == pytest.approx(0.25) and dacc["floor"] == pytest.approx(1 / 3)
+    assert dacc["value"] == pytest.approx(0.25 - 1 / 3) and dacc["floor_of"].startswith("ID1 − ID2")
+    # per-vignette excess over the 3 vignettes with both pairs: [1 − 0, 0 − 1, 1 − 0] = [1, −1, 1]:
+    # sums of ±1 ±1 ±1 are 3, 1, 1, −1, 1, −1, −1, −3; observed 1: two-sided p = 2 · 4/8 = 1
+    assert dacc["n_test_cases"] == 3 and dacc["p"] == pytest.approx(1.0)
+    assert dacc["n_pairs"] == 4 and dacc["n_control_pairs"] == 3
+    dl = one("delta_len")
+    # ΔLen [3, 0, −3, −1] (mean −0.25) against the control ΔLen [0, −1, 0, 0] (mean −0.25): excess 0
+    assert dl["rate"] == pytest.approx(-0.25) and dl["floor"] == pytest.approx(-0.25)
+    assert dl["value"] == pytest.approx(0.0, abs=1e-12) and dl["p"] == pytest.approx(1.0)
+    t1 = _t(rd, "care_table1").iloc[0]
+    assert t1["delta"] == pytest.approx(0.25) and t1["excess"] == pytest.approx(0.25 - 1 / 3)
+    assert t1["delta_control"] == pytest.approx(1 / 3)

@@ -47,7 +47,7 @@ def test_mock_example_runs(mock_run):
     assert excluded == {"demo_v08", "demo_v13", "demo_v28"}
     drift = rd.read_table("care_drift").iloc[0]
     assert drift["mean_control"] == 0.0 and drift["mean_gender"] > 0  # identical control answers: no noise
-    assert drift["cohens_d"] > 0 and drift["ci_low"] <= drift["cohens_d"] <= drift["ci_high"]
+    assert drift["cohens_d"] > 0 and drift["ci_low"] <= drift["excess"] <= drift["ci_high"]  # CI of the excess
     direction = rd.read_table("care_direction")
     p1 = direction[direction["phase"] == "phase1"]
     # every judged item was malformed once and then parsed
@@ -80,6 +80,19 @@ def test_report_section(mock_run):
     assert Metric in kinds and Compare in kinds
     tables = {b.name: b for b in sec.blocks if isinstance(b, Table)}
     assert {"care_table1", "care_table3", "care_drift", "care_direction", "care_intensity"} <= set(tables)
+    # beside every gap / drift: n cases, n pairs, the floor, the excess, its CI, the test (H0) and the family
+    need = {"n_cases", "n_pairs", "floor", "excess", "ci_low", "ci_high", "test", "null_hypothesis", "family"}
+    for name in ("care_inference", "care_table1", "care_table3", "care_drift", "care_length", "care_rethink",
+                 "care_direction"):
+        assert need <= set(tables[name].df.columns), name
+    inf = tables["care_inference"].df
+    assert {"delta_acc", "delta_acc_control", "delta_len", "delta_len_control", "drift_excess", "delta_rethink",
+            "bias_direction"} <= set(inf["metric"])
+    assert inf["null_hypothesis"].str.startswith("H0").all() and (inf["family"] != "").all()
+    heads = [b for b in sec.blocks if isinstance(b, Metric)]
+    assert any(b.label.startswith("Semantic drift") for b in heads)
+    for b in heads:
+        assert "vignettes" in b.label and "pairs" in b.label and "floor" in b.label and "H0" in b.test and b.family
     figures = {b.name: b for b in sec.blocks if isinstance(b, Figure)}
     assert {"care_drift_values", "care_delta_len", "care_rethink_values", "care_direction"} <= set(figures)
     drift_fig = figures["care_drift_values"]

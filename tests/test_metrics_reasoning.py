@@ -40,11 +40,16 @@ def test_semantic_drift_hand_computed():
 def test_drift_effect_hand_computed():
     r = drift_effect([0.3, 0.4, 0.5], [0.1, 0.2, 0.3], n_resamples=200)
     assert r["d"] == pytest.approx(2.0)  # mean difference 0.2 over pooled sd 0.1
-    assert r["test"] == "wilcoxon" and r["statistic"] == 0.0
-    assert r["p"] == pytest.approx(0.25)  # exact, n=3, all differences positive: 2/8
-    assert r["n"] == 3
+    # through the paired layer: excess over the control floor, one-sided sign-flip test over the 3 items
+    assert r["excess"] == pytest.approx(0.2) and r["floor"] == pytest.approx(0.2) and r["rate"] == pytest.approx(0.4)
+    assert r["test"] == "sign-flip permutation over cases" and r["statistic"] == pytest.approx(0.2)
+    assert r["p"] == pytest.approx(0.125)  # exact, every per-item excess is +0.2: only the identity flip reaches it, 1/8
+    assert r["alternative"] == "greater" and "exchangeable" in r["null_hypothesis"]
+    assert r["n"] == 3 and r["n_cases"] == 3 and r["n_pairs"] == 3
     assert r["mean_gender"] == pytest.approx(0.4) and r["mean_control"] == pytest.approx(0.2)
-    assert not math.isnan(r["ci_low"]) and r["ci_low"] <= r["ci_high"]
+    assert r["ci_low"] == pytest.approx(0.2) and r["ci_high"] == pytest.approx(0.2)  # every resample has excess 0.2
+    two = drift_effect([0.3, 0.4, 0.5], [0.1, 0.2, 0.3], alternative="two-sided")
+    assert two["p"] == pytest.approx(0.25) and two["d"] == pytest.approx(2.0)
 
 
 def test_drift_effect_reproducible_and_degenerate():
@@ -55,7 +60,12 @@ def test_drift_effect_reproducible_and_degenerate():
     same = drift_effect([0.1, 0.1], [0.1, 0.1])
     assert math.isnan(same["d"]) and same["p"] == 1.0
     u = drift_effect([0.3, 0.4, 0.5], [0.1, 0.2], paired=False, n_resamples=50)
-    assert u["test"] == "mann_whitney_u" and u["n"] == 5
+    # independent samples: label permutation, C(5, 3) = 10 relabellings, the observed split is the most extreme
+    assert u["test"] == "permutation of subgroup labels over cases" and u["n"] == 5
+    assert u["excess"] == pytest.approx(0.25) and u["p"] == pytest.approx(0.1)
+    # missing drifts: the item is dropped from both pairs
+    m = drift_effect([0.3, np.nan, 0.5], [0.1, 0.2, 0.3])
+    assert m["n"] == 2 and m["floor"] == pytest.approx(0.2) and m["rate"] == pytest.approx(0.4)
 
 
 def test_rethink_ratio_lines():

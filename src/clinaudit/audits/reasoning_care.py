@@ -13,19 +13,21 @@ Pipeline (one call of :func:`run`):
    (``<think>`` / ``<answer>``, greedy), parsed strictly and tolerantly
    (:mod:`clinaudit.judges.mcq`);
 4. **paired metrics** - accuracy per arm, ΔAcc = Acc(male) − Acc(female) overall and per
-   specialty (McNemar on the correctness pairs, bootstrap CI), ΔLen (Wilcoxon), semantic
-   drift δ for the male/female pair (Γ_gender) and the ID1/ID2 pair (Γ_control) with the
-   embedder, Cohen's d of Γ_gender vs Γ_control (paired Wilcoxon, bootstrap CI of d),
-   rethink ratios (Wilcoxon male vs female);
+   specialty, ΔLen, semantic drift δ for the male/female pair (Γ_gender) and the ID1/ID2
+   pair (Γ_control) with the embedder, rethink ratios in the reasoning language; every
+   gap and drift goes through the paired-statistics layer with case = vignette
+   (:mod:`.reasoning_care_stats`): drift in excess of the control floor (one-sided), Cohen's
+   d beside it; signed gaps against 0 or the control pair's gap (``gap_floor``);
+   case-resampled CIs, sign-flip tests over vignettes, declared families;
 5. **failure-mode filter** - items with Γ_gender > ``drift_threshold`` go to the judge:
    Phase I (Fig. 9) on the full responses, Phase II (Fig. 10) on the chains of thought
    (optionally only where Phase I rated ``bias_intensity`` ≥ ``phase2_min_intensity``),
    order randomized per item and mapped back (:mod:`clinaudit.judges.cot_audit`);
 6. **direction of bias** - share of Female-/Male-leaning/Tie verdicts per dimension with
-   bootstrap CIs and an exact sign test (Female vs Male, ties excluded), bias-intensity
-   distribution, judge parse rates.
+   bootstrap CIs and the sign-flip test over judged vignettes (+1 / −1 / 0: the exact sign
+   test, ties excluded), bias-intensity distribution, judge parse rates.
 
-Tables: ``cases``, ``variants``, ``responses``, ``judgments``, ``paired``, ``results``
+Tables: ``cases``, ``exclusions``, ``variants``, ``responses``, ``judgments``, ``paired``, ``results``
 (tidy, :data:`~clinaudit.results.RESULT_COLUMNS`) and the paper-shaped ``care_table1``,
 ``care_table3``, ``care_drift``, ``care_drift_values``, ``care_length``,
 ``care_rethink``, ``care_direction``, ``care_intensity``, ``care_items`` (per-item
@@ -125,6 +127,9 @@ class CareParams(BaseModel):
     n_bootstrap: int = Field(1000, ge=100, description="bootstrap resamples for every CI")
     confidence: float = Field(0.95, gt=0.0, lt=1.0)
     correction: str = Field("fdr_bh", description="multiplicity correction within each family (statsmodels name)")
+    gap_floor: Literal["zero", "control"] = Field(
+        "zero", description="signed gaps (ΔAcc, ΔLen, Δrethink) are tested against 0, or against the ID1−ID2 "
+        "control pair's gap (excess = gap − control gap); the drift is always tested against its control floor")
 
 
 # --------------------------------------------------------------------------- preparation
@@ -412,31 +417,6 @@ def _length_fn(ctx: AuditContext, model: str, unit: str, language: str = "en") -
     return backend.count_tokens, f"tokens ({backend.name} tokenizer)"
 
 
-def _mean_ci(x: Sequence[float] | np.ndarray, p: CareParams, seed: int) -> tuple[float, float, float, int]:
-    from ..stats import bootstrap_ci
-
-    a = np.asarray(x, dtype=float)
-    a = a[~np.isnan(a)]
-    if a.size == 0:
-        return math.nan, math.nan, math.nan, 0
-    lo, hi = bootstrap_ci(lambda v: v.mean(axis=1), a, n_resamples=p.n_bootstrap, confidence=p.confidence, seed=seed)
-    return float(a.mean()), lo, hi, int(a.size)
-
-
-def _diff_ci(a: np.ndarray, b: np.ndarray, p: CareParams, seed: int) -> tuple[float, float, float, int]:
-    """Mean paired difference a − b over complete pairs with a bootstrap CI."""
-    from ..stats import bootstrap_ci
-
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    ok = ~(np.isnan(a) | np.isnan(b))
-    a, b = a[ok], b[ok]
-    if a.size == 0:
-        return math.nan, math.nan, math.nan, 0
-    lo, hi = bootstrap_ci(lambda x, y: x.mean(axis=1) - y.mean(axis=1), a, b, n_resamples=p.n_bootstrap,
-                          confidence=p.confidence, seed=seed)
-    return float(a.mean() - b.mean()), lo, hi, int(a.size)
-
-
 def _response_row(stage: str, req: ModelRequest, resp: ModelResponse | None, key: str, **extra: Any) -> dict[str, Any]:
     return {
         "stage": stage,
@@ -582,8 +562,8 @@ def run(ctx: AuditContext) -> dict[str, Any]:
             row["delta_len_control"] = row["len_id1"] - row["len_id2"]
             row["drift_gender"] = drift(m, cid, "male", "female")
             row["drift_control"] = drift(m, cid, "id1", "id2")
-            row["rethink_male"] = ans[(m, cid, "male")]["rethink"]
-            row["rethink_female"] = ans[(m, cid, "female")]["rethink"]
+            for arm in ARMS:
+                row[f"rethink_{arm}"] = ans[(m, cid, arm)]["rethink"]
             row["failure_mode"] = bool(row["drift_gender"] > p.drift_threshold) if not math.isnan(
                 row["drift_gender"]) else False
             row["length_unit"] = units[m]
@@ -656,7 +636,9 @@ def run(ctx: AuditContext) -> dict[str, Any]:
     ctx.write_table("paired", paired)
 
     # ---- statistics -------------------------------------------------------------------------------
-    tables = _statistics(p, seed, prep, paired, units, p1, p2, judged_ids)
+    from .reasoning_care_stats import statistics
+
+    tables = statistics(p, seed, prep.targets, paired, units, p1, p2, judged_ids)
     for name, df in tables.items():
         ctx.write_table(name, df)
 
@@ -683,245 +665,6 @@ def run(ctx: AuditContext) -> dict[str, Any]:
         "warnings": [n for n in prep.notes if n.startswith("WARNING")],
     }
     return summary
-
-
-# --------------------------------------------------------------------------- statistics
-
-
-def _statistics(p: CareParams, seed: int, prep: _Prepared, paired: pd.DataFrame, units: dict[str, str],
-                p1: dict[str, Judgment], p2: dict[str, Judgment],
-                judged_ids: dict[str, list[str]]) -> dict[str, pd.DataFrame]:
-    from scipy.stats import binomtest
-
-    from ..judges.cot_audit import PHASE1_DIMENSIONS, PHASE1_TITLES, PHASE2_DIMENSIONS, PHASE2_TITLES, direction_of
-    from ..metrics.reasoning import delta_acc, delta_len, drift_effect
-    from ..results import apply_correction, results_frame
-    from ..stats import paired_binary_test, wilcoxon_test
-    from .specialty import DEFAULT_SPECIALTY_LEXICON
-
-    rows: list[dict[str, Any]] = []
-    ci_method = f"bootstrap percentile ({p.n_bootstrap} resamples, {p.confidence:.0%})"
-    base = {"audit": AUDIT, "ci_method": ci_method}
-    order = list((p.specialties or DEFAULT_SPECIALTY_LEXICON).keys()) + [OTHER]
-    present = [s for s in order if s in set(paired["specialty"])] + sorted(
-        set(paired["specialty"]) - set(order))
-
-    table1, table3, drift_rows, length_rows, rethink_rows, direction_rows, intensity_rows = [], [], [], [], [], [], []
-    drift_values = []
-    for m in prep.targets:
-        d = paired[paired["model"] == m]
-        # accuracy per arm (each arm over its scored answers)
-        for arm in ARMS:
-            v, lo, hi, n = _mean_ci(d[f"correct_{arm}"], p, seed)
-            rows.append({**base, "metric": "accuracy", "group": arm, "value": v, "n": n, "ci_low": lo, "ci_high": hi,
-                         "model": m, "specialty": "all"})
-        # ΔAcc overall and per specialty: complete male/female pairs, McNemar
-        for spec in ["all"] + present:
-            ds = d if spec == "all" else d[d["specialty"] == spec]
-            cm, cf = ds["correct_male"].to_numpy(float), ds["correct_female"].to_numpy(float)
-            ok = ~(np.isnan(cm) | np.isnan(cf))
-            value, lo, hi, n = _diff_ci(cm, cf, p, seed)
-            test = paired_binary_test(cm[ok], cf[ok])
-            fam = "delta_acc|overall" if spec == "all" else f"delta_acc_by_specialty|{m}"
-            rows.append({**base, "metric": "delta_acc", "group": "male", "reference": "female",
-                         "value": delta_acc(cm[ok], cf[ok]) if n else value, "n": n, "ci_low": lo, "ci_high": hi,
-                         **test.as_row(), "family": fam, "model": m, "specialty": spec})
-            shaped = {"model": m, "male_acc": float(cm[ok].mean()) if n else math.nan,
-                      "female_acc": float(cf[ok].mean()) if n else math.nan, "delta": value,
-                      "abs_delta": abs(value) if n else math.nan, "ci_low": lo, "ci_high": hi, "n_pairs": n,
-                      "test": test.test, "p": test.p}
-            if spec == "all":
-                ci1, ci2 = d["correct_id1"].to_numpy(float), d["correct_id2"].to_numpy(float)
-                cval, clo, chi, cn = _diff_ci(ci1, ci2, p, seed)
-                okc = ~(np.isnan(ci1) | np.isnan(ci2))
-                ctest = paired_binary_test(ci1[okc], ci2[okc])
-                rows.append({**base, "metric": "delta_acc_control", "group": "id1", "reference": "id2",
-                             "value": cval, "n": cn, "ci_low": clo, "ci_high": chi, **ctest.as_row(),
-                             "family": "delta_acc_control|overall", "model": m, "specialty": "all"})
-                shaped.update(id1_acc=float(ci1[okc].mean()) if cn else math.nan,
-                              id2_acc=float(ci2[okc].mean()) if cn else math.nan, delta_control=cval)
-                table1.append(shaped)
-            else:
-                table3.append({"specialty": spec, **shaped})
-        # ΔLen
-        dl = delta_len(d["len_male"], d["len_female"])
-        v, lo, hi, n = _mean_ci(dl["values"], p, seed)
-        t = wilcoxon_test(d["len_male"].to_numpy(float), d["len_female"].to_numpy(float))
-        rows.append({**base, "metric": "delta_len", "group": "male", "reference": "female", "value": dl["mean"],
-                     "n": dl["n"], "ci_low": lo, "ci_high": hi, **t.as_row(), "family": "delta_len|overall",
-                     "model": m, "specialty": "all", "sd": dl["sd"], "length_unit": units[m]})
-        dlc = delta_len(d["len_id1"], d["len_id2"])
-        cv, clo, chi, _ = _mean_ci(dlc["values"], p, seed)
-        rows.append({**base, "metric": "delta_len_control", "group": "id1", "reference": "id2", "value": dlc["mean"],
-                     "n": dlc["n"], "ci_low": clo, "ci_high": chi, "model": m, "specialty": "all", "sd": dlc["sd"],
-                     "length_unit": units[m]})
-        length_rows.append({"model": m, "unit": units[m], "n": dl["n"], "mean_delta_len": dl["mean"],
-                            "sd_delta_len": dl["sd"], "ci_low": lo, "ci_high": hi, "test": t.test, "p": t.p,
-                            "mean_delta_len_control": dlc["mean"], "sd_delta_len_control": dlc["sd"]})
-        # semantic drift: gender vs control
-        g, c = d["drift_gender"].to_numpy(float), d["drift_control"].to_numpy(float)
-        for name, arr in (("drift_gender", g), ("drift_control", c)):
-            v, lo, hi, n = _mean_ci(arr, p, seed)
-            rows.append({**base, "metric": name, "group": "male_vs_female" if name == "drift_gender" else "id1_vs_id2",
-                         "value": v, "n": n, "ci_low": lo, "ci_high": hi, "model": m, "specialty": "all"})
-        eff = drift_effect(g, c, seed=seed, n_resamples=p.n_bootstrap, confidence=p.confidence, paired=True)
-        rows.append({**base, "metric": "drift_cohens_d", "group": "gender", "reference": "control", "value": eff["d"],
-                     "n": eff["n"], "ci_low": eff["ci_low"], "ci_high": eff["ci_high"], "test": eff["test"],
-                     "statistic": eff["statistic"], "p": eff["p"], "family": "drift_effect|overall", "model": m,
-                     "specialty": "all"})
-        above = np.where(np.isnan(g), np.nan, (g > p.drift_threshold).astype(float))
-        v, lo, hi, n = _mean_ci(above, p, seed)
-        rows.append({**base, "metric": "failure_mode_share", "group": f"drift_gender>{p.drift_threshold}", "value": v,
-                     "n": n, "ci_low": lo, "ci_high": hi, "model": m, "specialty": "all"})
-        drift_rows.append({"model": m, "n": eff["n"], "mean_gender": eff["mean_gender"],
-                           "mean_control": eff["mean_control"], "cohens_d": eff["d"], "ci_low": eff["ci_low"],
-                           "ci_high": eff["ci_high"], "test": eff["test"], "p": eff["p"],
-                           "threshold": p.drift_threshold, "n_above_threshold": int(np.nansum(above)),
-                           "share_above_threshold": v, "n_judged": len(judged_ids.get(m, []))})
-        for rec in d.to_dict("records"):
-            drift_values.append({"model": m, "case_id": rec["case_id"], "specialty": rec["specialty"], "pair": "gender",
-                                 "drift": rec["drift_gender"]})
-            drift_values.append({"model": m, "case_id": rec["case_id"], "specialty": rec["specialty"],
-                                 "pair": "control", "drift": rec["drift_control"]})
-        # rethink ratio
-        rm, rf = d["rethink_male"].to_numpy(float), d["rethink_female"].to_numpy(float)
-        for arm, arr in (("male", rm), ("female", rf)):
-            v, lo, hi, n = _mean_ci(arr, p, seed)
-            rows.append({**base, "metric": "rethink_ratio", "group": arm, "value": v, "n": n, "ci_low": lo,
-                         "ci_high": hi, "model": m, "specialty": "all"})
-        v, lo, hi, n = _diff_ci(rm, rf, p, seed)
-        t = wilcoxon_test(rm, rf)
-        rows.append({**base, "metric": "delta_rethink", "group": "male", "reference": "female", "value": v, "n": n,
-                     "ci_low": lo, "ci_high": hi, **t.as_row(), "family": "delta_rethink|overall", "model": m,
-                     "specialty": "all"})
-        rethink_rows.append({"model": m, "n": n, "mean_male": float(np.nanmean(rm)) if n else math.nan,
-                             "mean_female": float(np.nanmean(rf)) if n else math.nan, "delta": v, "ci_low": lo,
-                             "ci_high": hi, "test": t.test, "p": t.p})
-        # direction of bias (Phase I leans, Phase II dimensions) and bias intensity
-        ids = [f"{m}::{cid}" for cid in judged_ids.get(m, [])]
-        for phase, store, dims in (("phase1", p1, list(PHASE1_DIMENSIONS)), ("phase2", p2, list(PHASE2_DIMENSIONS))):
-            js = [store[i] for i in ids if i in store]
-            if not js:
-                continue
-            ok = [j for j in js if j.status == "ok"]
-            n_unp = sum(j.status == "unparseable" for j in js)
-            n_err = sum(j.status == "error" for j in js)
-            for dim in dims:
-                dirs = [direction_of(j.value[dim]) for j in ok]
-                fem = np.array([x == "Female" for x in dirs], dtype=float)
-                mal = np.array([x == "Male" for x in dirs], dtype=float)
-                tie = np.array([x == "Tie" for x in dirs], dtype=float)
-                rec: dict[str, Any] = {"model": m, "phase": phase, "dimension": dim,
-                                       "title": {**PHASE1_TITLES, **PHASE2_TITLES}[dim], "n_judged": len(js), "n_ok": len(ok),
-                                       "n_unparseable": n_unp, "n_error": n_err,
-                                       "parse_rate": len(ok) / len(js)}
-                extra = {"model": m, "specialty": "all", "phase": phase, "n_judged": len(js), "n_unparseable": n_unp,
-                         "n_error": n_err}
-                for label, arr in (("Female", fem), ("Male", mal), ("Tie", tie)):
-                    v, lo, hi, n = _mean_ci(arr, p, seed)
-                    rec[f"{label.lower()}_share"], rec[f"{label.lower()}_ci_low"], rec[f"{label.lower()}_ci_high"] = (
-                        v, lo, hi)
-                    rows.append({**base, "metric": "bias_direction_share", "group": f"{dim}:{label}", "value": v,
-                                 "n": n, "ci_low": lo, "ci_high": hi, **extra})
-                k, nn = int(fem.sum()), int(fem.sum() + mal.sum())
-                if nn:
-                    bt = binomtest(k, nn, 0.5)
-                    stat, pv, note = float(k), float(bt.pvalue), ""
-                else:
-                    stat, pv, note = math.nan, math.nan, "no Female- or Male-leaning verdict"
-                v, lo, hi, n = _diff_ci(fem, mal, p, seed)
-                rows.append({**base, "metric": "bias_direction", "group": dim, "reference": "female_minus_male",
-                             "value": v, "n": n, "ci_low": lo, "ci_high": hi, "test": "binomial_sign_exact",
-                             "statistic": stat, "p": pv, "family": f"bias_direction|{m}", **extra, "note": note})
-                rec.update(female_minus_male=v, test="binomial_sign_exact", p=pv)
-                direction_rows.append(rec)
-            if phase == "phase1":
-                intens = np.array([j.value["bias_intensity"] for j in ok], dtype=float)
-                for level in range(1, 6):
-                    ind = (intens == level).astype(float)
-                    v, lo, hi, n = _mean_ci(ind, p, seed)
-                    rows.append({**base, "metric": "bias_intensity_share", "group": str(level), "value": v, "n": n,
-                                 "ci_low": lo, "ci_high": hi, "model": m, "specialty": "all", "phase": phase})
-                    intensity_rows.append({"model": m, "bias_intensity": level, "count": int(ind.sum()),
-                                           "share": v, "n_ok": len(ok), "n_judged": len(js)})
-                v, lo, hi, n = _mean_ci(intens, p, seed)
-                rows.append({**base, "metric": "bias_intensity_mean", "group": "phase1", "value": v, "n": n,
-                             "ci_low": lo, "ci_high": hi, "model": m, "specialty": "all", "phase": phase})
-            rows.append({**base, "metric": "judge_parse_rate", "group": phase, "value": len(ok) / len(js),
-                         "n": len(js), "ci_method": "", "model": m, "specialty": "all", "phase": phase,
-                         "n_unparseable": n_unp, "n_error": n_err})
-        # answer parse rates (strict and tolerant) per arm; n = answers without a call error
-        for arm in ARMS:
-            has_text = d[f"method_{arm}"] != "error"
-            n_all = int(has_text.sum())
-            for name in ("strict", "tolerant"):
-                k = int(d.loc[has_text, f"{name}_{arm}"].notna().sum())
-                rows.append({**base, "metric": "answer_parse_rate", "group": f"{arm}:{name}",
-                             "value": k / n_all if n_all else math.nan, "n": n_all, "ci_method": "", "model": m,
-                             "specialty": "all", "n_unparseable": n_all - k, "n_error": int((~has_text).sum())})
-
-    res = results_frame(rows)
-    res = apply_correction(res, family_cols=["family"], method=p.correction)
-    res.loc[res["family"] == "", ["correction"]] = "none"
-    res.loc[res["family"] == "", ["test"]] = res.loc[res["family"] == "", "test"].replace("", "none")
-
-    def padj(metric: str, model: str, spec: str | None = None, group: str | None = None) -> float:
-        sel = (res["metric"] == metric) & (res["model"] == model)
-        if spec is not None:
-            sel &= res["specialty"] == spec
-        if group is not None:
-            sel &= res["group"] == group
-        vals = res.loc[sel, "p_adj"]
-        return float(vals.iloc[0]) if len(vals) else math.nan
-
-    t1 = pd.DataFrame(table1)
-    if len(t1):
-        t1["p_adj"] = [padj("delta_acc", r["model"], "all") for r in table1]
-        t1["correction"] = p.correction
-        t1["family"] = "delta_acc|overall"
-        avg = {"model": "Average", "male_acc": t1["male_acc"].mean(), "female_acc": t1["female_acc"].mean(),
-               "delta": t1["delta"].mean(), "abs_delta": abs(t1["delta"].mean()), "n_pairs": int(t1["n_pairs"].sum()),
-               "id1_acc": t1["id1_acc"].mean(), "id2_acc": t1["id2_acc"].mean(),
-               "delta_control": t1["delta_control"].mean(), "test": "", "correction": "", "family": ""}
-        t1 = pd.concat([t1, pd.DataFrame([avg])], ignore_index=True)
-    t3 = pd.DataFrame(table3)
-    if len(t3):
-        t3["p_adj"] = [padj("delta_acc", r["model"], r["specialty"]) for r in table3]
-        t3["correction"] = p.correction
-        t3["family"] = [f"delta_acc_by_specialty|{r['model']}" for r in table3]
-        t3["specialty_order"] = t3["specialty"].map({s: i for i, s in enumerate(present)})
-        t3 = t3.sort_values(["specialty_order", "model"], kind="mergesort").drop(columns="specialty_order")
-        t3 = t3.reset_index(drop=True)
-    drift_df = pd.DataFrame(drift_rows)
-    if len(drift_df):
-        drift_df["p_adj"] = [padj("drift_cohens_d", r["model"]) for r in drift_rows]
-        drift_df["family"] = "drift_effect|overall"
-    length_df = pd.DataFrame(length_rows)
-    if len(length_df):
-        length_df["p_adj"] = [padj("delta_len", r["model"]) for r in length_rows]
-    rethink_df = pd.DataFrame(rethink_rows)
-    if len(rethink_df):
-        rethink_df["p_adj"] = [padj("delta_rethink", r["model"]) for r in rethink_rows]
-    direction_df = pd.DataFrame(direction_rows, columns=[
-        "model", "phase", "dimension", "title", "n_judged", "n_ok", "n_unparseable", "n_error", "parse_rate",
-        "female_share", "female_ci_low", "female_ci_high", "male_share", "male_ci_low", "male_ci_high", "tie_share",
-        "tie_ci_low", "tie_ci_high", "female_minus_male", "test", "p"])
-    if len(direction_df):
-        direction_df["p_adj"] = [padj("bias_direction", r["model"], group=r["dimension"]) for r in direction_rows]
-        direction_df["family"] = [f"bias_direction|{r['model']}" for r in direction_rows]
-    intensity_df = pd.DataFrame(intensity_rows, columns=["model", "bias_intensity", "count", "share", "n_ok",
-                                                         "n_judged"])
-    return {
-        "results": res,
-        "care_table1": t1,
-        "care_table3": t3,
-        "care_drift": drift_df,
-        "care_drift_values": pd.DataFrame(drift_values, columns=["model", "case_id", "specialty", "pair", "drift"]),
-        "care_length": length_df,
-        "care_rethink": rethink_df,
-        "care_direction": direction_df,
-        "care_intensity": intensity_df,
-    }
 
 
 def _items_export(prep: _Prepared, paired: pd.DataFrame, ans: dict[tuple[str, str, str], dict[str, Any]],

@@ -22,6 +22,7 @@ __all__ = [
     "delta_acc",
     "delta_len",
     "semantic_drift",
+    "drift_pairs",
     "drift_effect",
     "split_steps",
     "rethink_ratio",
@@ -136,6 +137,28 @@ def semantic_drift(emb_a: Any, emb_b: Any) -> np.ndarray:
     return np.abs(1.0 - cos)
 
 
+def drift_pairs(gamma_gender: Any, gamma_control: Any, case_ids: Sequence[Any] | None = None) -> Any:
+    """Long pair table for the paired-statistics layer: one ``gender`` and one ``control`` row per item.
+
+    Columns ``case_id``, ``arm`` (``gender`` / ``control``) and ``score`` (the drift). An item
+    whose drift is missing in either pair gets NaN in both (complete pairs only, so the
+    pooled means are the means over complete items).
+    """
+    import pandas as pd
+
+    g = np.asarray(gamma_gender, dtype=float).ravel()
+    c = np.asarray(gamma_control, dtype=float).ravel()
+    if g.shape != c.shape:
+        raise ValueError("paired drifts must be aligned by item (same length)")
+    ids = [str(i) for i in (case_ids if case_ids is not None else range(g.size))]
+    if len(ids) != g.size:
+        raise ValueError("case_ids must name every item")
+    bad = np.isnan(g) | np.isnan(c)
+    g, c = np.where(bad, np.nan, g), np.where(bad, np.nan, c)
+    return pd.concat([pd.DataFrame({"case_id": ids, "arm": "gender", "score": g}),
+                      pd.DataFrame({"case_id": ids, "arm": "control", "score": c})], ignore_index=True)
+
+
 def drift_effect(
     gamma_gender: Any,
     gamma_control: Any,
@@ -143,71 +166,77 @@ def drift_effect(
     n_resamples: int = 1000,
     confidence: float = 0.95,
     paired: bool = True,
+    alternative: str = "greater",
+    n_permutations: int = 9999,
+    case_ids: Sequence[Any] | None = None,
 ) -> dict[str, Any]:
     """Is gender drift larger than the model's own noise floor? (P3 §4).
 
     Γ_gender: drift between the male and female responses of each item;
-    Γ_control: drift between the two neutral-ID responses of the same item.
+    Γ_control: drift between the two neutral-ID responses of the same item (the floor).
+    Inference comes from the paired-statistics layer (:class:`clinaudit.stats.PairedFrame`),
+    case = item, arm = the gender pair, control = the ID1/ID2 pair:
 
+    - ``excess`` = mean Γ_gender − mean Γ_control (``rate`` − ``floor``), with a percentile
+      bootstrap CI resampling items (``ci_low``, ``ci_high``; both pairs of an item together),
+    - ``test``/``p``: sign-flip permutation test over items of the per-item excess
+      Γ_gender − Γ_control (H0: the two pairs of an item are exchangeable; H1 by
+      ``alternative``, default ``greater``: gender drift above the floor); ``null_hypothesis``
+      states it,
     - ``d``: Cohen's d of Γ_gender vs Γ_control with the pooled-SD formula
-      (:func:`clinaudit.stats.cohens_d`, unpaired form, as P3 reports it);
-      > 0.5 is conventionally "large",
-    - ``test``: Wilcoxon signed-rank test paired by item
-      (:func:`clinaudit.stats.wilcoxon_test`) when ``paired`` (both arrays
-      aligned by item), otherwise the Mann–Whitney U test,
-    - ``ci_low``, ``ci_high``: percentile bootstrap CI of d, resampling items
-      (pairs kept together when ``paired``).
-    Items with a missing drift in either arm are dropped when paired.
+      (:func:`clinaudit.stats.cohens_d`, unpaired form, as P3 reports it; > 0.5 is
+      conventionally "large"), an effect-size column without a CI of its own;
+      ``effect_size_dz``: the layer's d_z of the per-item excess.
+
+    Items with a missing drift in either arm are dropped when ``paired``. With
+    ``paired=False`` the arrays are two independent samples (any lengths): the excess is
+    the difference of means, its CI resamples within each sample and the test permutes the
+    sample labels (:meth:`PairedFrame.gap`).
     """
-    from ..stats import StatResult, bootstrap_ci, cohens_d, wilcoxon_test
+    from ..stats import PairedFrame, cohens_d
 
     g = np.asarray(gamma_gender, dtype=float).ravel()
     c = np.asarray(gamma_control, dtype=float).ravel()
+    kw = {"alternative": alternative, "n_resamples": n_resamples, "n_permutations": n_permutations,
+          "confidence": confidence, "seed": seed}
     if paired:
-        if g.shape != c.shape:
-            raise ValueError("paired drifts must be aligned by item (same length)")
-        ok = ~(np.isnan(g) | np.isnan(c))
+        pairs = drift_pairs(g, c, case_ids)
+        ok = ~np.isnan(pairs.loc[pairs["arm"] == "gender", "score"].to_numpy())
         g, c = g[ok], c[ok]
+        row = PairedFrame(pairs, case="case_id", arm="arm", score="score", control="control").compare(
+            metric="semantic_drift", **kw).iloc[0]
+        n = int(row["n_pairs"])
+        extra = {"n_cases": int(row["n_cases"]), "n_pairs": n, "n_control_pairs": int(row["n_control_pairs"])}
+        rate, floor = float(row["rate"]), float(row["floor"])
     else:
+        import pandas as pd
+
         g, c = g[~np.isnan(g)], c[~np.isnan(c)]
-    d = cohens_d(g, c)
-
-    def _d_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        nx, ny = x.shape[1], y.shape[1]
-        vx, vy = x.var(axis=1, ddof=1), y.var(axis=1, ddof=1)
-        pooled = np.sqrt(((nx - 1) * vx + (ny - 1) * vy) / (nx + ny - 2))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(pooled > 0, (x.mean(axis=1) - y.mean(axis=1)) / pooled, np.nan)
-
-    lo = hi = math.nan
-    if paired and g.size >= 2:
-        lo, hi = bootstrap_ci(_d_rows, g, c, n_resamples=n_resamples, confidence=confidence, seed=seed)
-    elif not paired and g.size >= 2 and c.size >= 2:
-        rng = np.random.default_rng(seed)
-        gi = g[rng.integers(0, g.size, size=(n_resamples, g.size))]
-        ci = c[rng.integers(0, c.size, size=(n_resamples, c.size))]
-        from ..stats import percentile_ci
-
-        lo, hi = percentile_ci(_d_rows(gi, ci), confidence)
-    if paired:
-        test = wilcoxon_test(g, c)
-    else:
-        from scipy.stats import mannwhitneyu
-
-        if g.size and c.size:
-            r = mannwhitneyu(g, c)
-            test = StatResult("mann_whitney_u", float(r.statistic), float(r.pvalue), int(g.size + c.size))
-        else:
-            test = StatResult("mann_whitney_u", math.nan, math.nan, 0, "empty sample")
+        pairs = pd.DataFrame({"case_id": [f"g{i}" for i in range(g.size)] + [f"c{i}" for i in range(c.size)],
+                              "arm": "drift", "score": np.concatenate([g, c]),
+                              "sample": ["gender"] * g.size + ["control"] * c.size})
+        row = PairedFrame(pairs, case="case_id", arm="arm", score="score").gap(
+            between="sample", a="gender", b="control", metric="semantic_drift", **kw).iloc[0]
+        n = int(g.size + c.size)
+        extra = {"n_cases": n, "n_pairs": int(g.size), "n_control_pairs": int(c.size)}
+        rate, floor = float(row["value_a"]), float(row["value_b"])
     return {
-        "d": d,
-        "ci_low": lo,
-        "ci_high": hi,
-        "test": test.test,
-        "statistic": test.statistic,
-        "p": test.p,
-        "n": int(g.size) if paired else int(g.size + c.size),
-        "note": test.note,
+        "d": cohens_d(g, c),
+        "excess": float(row["value"]),
+        "rate": rate,
+        "floor": floor,
+        "ci_low": float(row["ci_low"]),
+        "ci_high": float(row["ci_high"]),
+        "ci_method": row["ci_method"],
+        "test": row["test"],
+        "statistic": float(row["statistic"]),
+        "p": float(row["p"]),
+        "alternative": alternative,
+        "null_hypothesis": row["null_hypothesis"],
+        "effect_size_dz": float(row.get("effect_size", math.nan)),
+        "n": n,
+        **extra,
+        "note": row.get("test_note", ""),
         "mean_gender": float(g.mean()) if g.size else math.nan,
         "mean_control": float(c.mean()) if c.size else math.nan,
     }

@@ -2,8 +2,9 @@
 
 Blocks, all built from the run's tables:
 
-* headline :class:`Metric` blocks per target model: ΔAcc (McNemar) and Cohen's d of
-  Γ_gender vs Γ_control (paired Wilcoxon, bootstrap CI);
+* headline :class:`Metric` blocks per target model: ΔAcc and the semantic drift's excess over
+  the control floor (Cohen's d beside it), each with n vignettes, n pairs, floor, CI, test
+  (null hypothesis) and family, and a table of every gap and drift with the same columns;
 * the paper-shaped accuracy tables (P3 Table 1 overall, Table 3 per specialty);
 * semantic drift: the gender drift next to the control drift (table) and their
   distributions overlaid (histogram, with the filter threshold);
@@ -40,6 +41,19 @@ def _f(x: Any) -> float | None:
     except (TypeError, ValueError):
         return None
     return None if math.isnan(v) else v
+
+
+def _int(x: Any) -> str:
+    v = _f(x)
+    return "?" if v is None else str(int(v))
+
+
+def _num(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.3g}"
+
+
+def _txt(x: Any) -> str:
+    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else str(x)
 
 
 def _spec_label(key: str) -> str:
@@ -161,17 +175,38 @@ def build(rundir: RunDir) -> Section:
                                 caption="Every excluded case with the filter that removed it and why (the matched "
                                 "sex-specific term, or the gendered terms / names left after neutralization)."))
 
-    # headline metrics
+    # headline metrics: every gap / drift with n cases, n pairs, its floor, the excess, CI, test (H0), family
     if not res.empty:
-        for rec in res[(res["metric"].isin(["delta_acc", "drift_cohens_d"])) & (res["specialty"] == "all")].to_dict(
+        for rec in res[(res["metric"].isin(["delta_acc", "drift_excess"])) & (res["specialty"] == "all")].to_dict(
                 "records"):
-            label = ("ΔAcc male − female" if rec["metric"] == "delta_acc" else "Cohen's d, Γ_gender vs Γ_control")
             lo, hi = _f(rec["ci_low"]), _f(rec["ci_high"])
+            floor = _f(rec.get("floor"))
+            where = (f"{rec['model']}; {_int(rec.get('n_cases'))} vignettes, {_int(rec.get('n_pairs'))} pairs; "
+                     f"floor {_num(floor)} = {_txt(rec.get('floor_of'))}")
+            if rec["metric"] == "delta_acc":
+                label = f"ΔAcc male − female = {_num(_f(rec.get('rate')))}, excess over the floor ({where})"
+            else:
+                label = (f"Semantic drift Γ_gender = {_num(_f(rec.get('rate')))}, excess over the control floor "
+                         f"({where}; Cohen's d {_num(_f(rec.get('cohens_d')))})")
+            value = _f(rec["value"])
             sec.blocks.append(Metric(
-                label=f"{label} ({rec['model']})", value=_f(rec["value"]) if _f(rec["value"]) is not None else "n/a",
-                n=int(rec["n"]), ci=(lo, hi) if lo is not None and hi is not None else None, test=str(rec["test"]),
-                p=_f(rec["p"]), p_adj=_f(rec["p_adj"]),
-                family="" if pd.isna(rec.get("family")) else str(rec.get("family"))))
+                label=label, value=value if value is not None else "n/a", n=int(rec["n"]),
+                ci=(lo, hi) if lo is not None and hi is not None else None,
+                test=f"{rec['test']} - {_txt(rec.get('null_hypothesis'))}", p=_f(rec["p"]), p_adj=_f(rec["p_adj"]),
+                family=_txt(rec.get("family"))))
+        inf = res[res["family"].notna() & (res["family"].astype(str) != "")]
+        if not inf.empty:
+            cols = ["model", "metric", "group", "reference", "specialty", "phase", "rate", "n_cases", "n_pairs", "floor",
+                    "floor_of", "value", "ci_low", "ci_high", "test", "null_hypothesis", "p", "p_adj", "correction",
+                    "family"]
+            shown = inf[[c for c in cols if c in inf.columns]].rename(columns={"value": "excess"})
+            sec.blocks.append(Table(
+                "Every gap and drift with its inference", shown, name="care_inference",
+                caption="rate: the gap or drift as measured (male − female, or Γ_gender); floor: what it is compared "
+                "with (floor_of: the ID1/ID2 control pair's drift, 0 for a signed gap, or the control pair's gap with "
+                "params.gap_floor: control); excess = rate − floor with a percentile bootstrap CI resampling "
+                "vignettes; test and its null hypothesis: sign-flip permutation over vignettes; p_adj within the "
+                "family (params.correction). n_cases vignettes, n_pairs pairs."))
 
     # accuracy tables
     answer_rates = res[res["metric"] == "answer_parse_rate"] if not res.empty else pd.DataFrame()
@@ -185,24 +220,28 @@ def build(rundir: RunDir) -> Section:
             f"(lowest tolerant parse rate over arms: {shown}; see the parse-rate table below).", kind="note"))
     sec.blocks.append(Table(
         "Table 1 - accuracy by arm (P3 Table 1 shape)", t1,
-        caption="Accuracy over items where both arms of a pair have a readable answer; Δ = male − female with "
-        "bootstrap CI and exact McNemar test; p_adj corrected across target models. ID1/ID2 is the control pair.",
+        caption="Accuracy over vignettes where both arms of a pair have a readable answer; Δ = male − female; "
+        "floor (floor_of) and excess = Δ − floor with a bootstrap CI resampling vignettes; sign-flip permutation "
+        "test over vignettes (null_hypothesis; for one pair per vignette it is the exact McNemar test); p_adj "
+        "corrected across target models (family). ID1/ID2 is the control pair: its own gap delta_control, p_control.",
         name="care_table1"))
     if not t3.empty:
         t3s = t3.copy()
         t3s["specialty"] = t3s["specialty"].map(_spec_label)
         sec.blocks.append(Table(
             "Table 3 - accuracy by specialty (P3 Table 3 shape)", t3s,
-            caption="Per specialty (keyword tagging; configurable lexicon). p_adj: Benjamini–Hochberg (or the "
-            "configured method) over the specialties of one model.", name="care_table3"))
+            caption="Per specialty (keyword tagging; configurable lexicon), same columns as Table 1. p_adj: "
+            "Benjamini–Hochberg (or the configured method) over the specialties of one model.", name="care_table3"))
 
     # drift
     if not drift.empty:
         sec.blocks.append(Table(
             "Semantic drift: gender vs control", drift,
             caption="δ = |1 − cos| between the embeddings of paired responses. mean_gender: male/female pairs; "
-            "mean_control: ID1/ID2 pairs (noise floor). Cohen's d (pooled SD) with bootstrap CI; paired Wilcoxon "
-            "signed-rank test; d > 0.5 is conventionally large.", name="care_drift"))
+            "floor = mean_control: ID1/ID2 pairs (the noise floor); excess = mean_gender − floor with a bootstrap CI "
+            "resampling vignettes (both pairs of a vignette together); one-sided sign-flip permutation test over "
+            "vignettes of the per-vignette excess (null_hypothesis); Cohen's d (pooled SD, P3's effect size; > 0.5 "
+            "conventionally large) and d_z of the per-vignette excess beside it.", name="care_drift"))
     if not values.empty:
         v = values.copy()
         v["series"] = v["model"].astype(str) + " · " + v["pair"].astype(str)
@@ -218,12 +257,13 @@ def build(rundir: RunDir) -> Section:
         dl = paired[["model", "case_id", "delta_len"]].copy()
         sec.blocks.append(_hist_figure(
             "ΔLen distribution (male − female)", dl, "delta_len", "model",
-            f"Response length difference per item in {unit}; summary (μ, σ, Wilcoxon) in the table below.",
+            f"Response length difference per item in {unit}; summary (μ, σ, floor, excess, test) in the table below.",
             f"ΔLen ({unit})", 0.0, name="care_delta_len"))
         if not length.empty:
             sec.blocks.append(Table("Response length gap", length, name="care_length",
-                                    caption="μ and σ of ΔLen, bootstrap CI of μ, paired Wilcoxon test of the lengths; "
-                                    "the control pair's ΔLen next to it."))
+                                    caption="μ and σ of ΔLen; floor, excess = μ − floor with a bootstrap CI "
+                                    "resampling vignettes, sign-flip permutation test over vignettes "
+                                    "(null_hypothesis), family; the control pair's ΔLen (and its p) next to it."))
         rr = pd.concat([
             paired[["model", "case_id", "rethink_male"]].rename(columns={"rethink_male": "rethink_ratio"}).assign(arm="male"),
             paired[["model", "case_id", "rethink_female"]].rename(columns={"rethink_female": "rethink_ratio"}).assign(
@@ -233,12 +273,15 @@ def build(rundir: RunDir) -> Section:
         sec.blocks.append(_hist_figure(
             "Rethink ratio: male vs female", rr[["model", "case_id", "arm", "series", "rethink_ratio"]],
             "rethink_ratio", "series",
-            "Share of reasoning steps that revisit a conclusion (cue lexicon: wait, however, reconsider, ...). "
+            "Share of reasoning steps that revisit a conclusion (cue lexicon of the reasoning language: wait, "
+            "however, reconsider, ... / 等等，, 其实, 重新考虑, ...). "
             "Overlapping distributions mean equal reasoning effort (P3 §5.4).", "rethink ratio", None,
             name="care_rethink_values"))
         if not rethink.empty:
             sec.blocks.append(Table("Rethink ratio", rethink, name="care_rethink",
-                                    caption="Means per arm, mean paired difference with bootstrap CI, Wilcoxon test."))
+                                    caption="Means per arm; delta = male − female per vignette; floor, excess with "
+                                    "a bootstrap CI resampling vignettes, sign-flip permutation test over vignettes "
+                                    "(null_hypothesis), family."))
 
     # CoT audit
     if direction.empty:
@@ -254,8 +297,10 @@ def build(rundir: RunDir) -> Section:
         sec.blocks.append(_direction_figure(direction))
         sec.blocks.append(Table(
             "Direction of bias", direction, name="care_direction",
-            caption="Female-/Male-leaning/Tie shares with bootstrap CIs; exact sign test of Female vs Male (ties "
-            "excluded), corrected over the dimensions of one model."))
+            caption="Female-/Male-leaning/Tie shares with bootstrap CIs; female_minus_male = excess over the floor 0 "
+            "with a bootstrap CI (ci_low, ci_high) resampling judged vignettes; sign-flip permutation test over "
+            "vignettes of +1 Female / −1 Male / 0 Tie (the exact sign test, ties excluded), corrected over the "
+            "dimensions of one model (family)."))
         if not intensity.empty:
             sec.blocks.append(Table("Bias intensity (Phase I)", intensity, name="care_intensity",
                                     caption="1 = negligible … 5 = completely different medical advice."))
