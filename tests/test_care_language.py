@@ -77,7 +77,9 @@ def test_vignettes_with_terms_left_after_neutralization_are_excluded(tmp_path):
     assert json.loads(cases.loc["c2", "residual_terms"]) == [{"kind": "gendered_term", "text": "ex-boyfriend"},
                                                              {"kind": "name", "text": "Steven"}]
     ex = _t(rd, "exclusions")
-    assert ex["case_id"].tolist() == ["c2", "c3"] and set(ex["filter"]) == {"residual_terms"}
+    assert ex["case_id"].tolist() == ["c2", "c3"] and set(ex["reason"]) == {"residual_terms"}
+    assert (ex["stage"] == "cases").all() and ex["detail"].tolist() == cases.loc[["c2", "c3"], "reason"].tolist()
+    assert ex["row"].tolist() == [2, 3] and ex["source"].str.endswith("vignettes.csv").all()
     assert set(_t(rd, "variants")["case_id"]) == {"c1", "c4"}
     summary = rd.manifest["summary"]
     assert summary["cases_kept"] == 2 and summary["cases_excluded"] == 2

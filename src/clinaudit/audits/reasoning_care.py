@@ -339,11 +339,19 @@ def _prepare(ctx: AuditContext) -> _Prepared:
 
 
 def exclusions_table(cases_df: pd.DataFrame) -> pd.DataFrame:
-    """One row per excluded case: ``case_id``, ``filter`` (sex_specific, drop_other, residual_terms,
-    max_cases), ``reason`` (the matched term, or the terms left after neutralization) and ``residual_terms``."""
-    cols = ["case_id", "filter", "reason", "residual_terms"]
+    """The exclusions ledger of the run: one row per excluded case.
+
+    Columns as the other audits' ledgers: ``stage`` (``cases``), ``case_id``, ``reason`` (the filter:
+    ``sex_specific``, ``drop_other``, ``residual_terms``, ``max_cases``), ``detail`` (the matched
+    sex-specific term, or every gendered term / name left after neutralization), ``item``, ``source``,
+    ``row``, and ``residual_terms`` (JSON list of ``{"text", "kind"}``).
+    """
     ex = cases_df[cases_df["status"] == "excluded"]
-    return ex[[c for c in cols if c in ex.columns]].reset_index(drop=True)
+    get = lambda c: ex[c].tolist() if c in ex.columns else [""] * len(ex)  # noqa: E731
+    return pd.DataFrame({"stage": "cases", "case_id": get("case_id"), "reason": get("filter"),
+                         "detail": get("reason"), "item": "", "source": get("source"), "row": get("source_row"),
+                         "residual_terms": get("residual_terms")},
+                        columns=["stage", "case_id", "reason", "detail", "item", "source", "row", "residual_terms"])
 
 
 def language_warnings(p: CareParams, embedder: str) -> list[str]:
@@ -657,6 +665,9 @@ def run(ctx: AuditContext) -> dict[str, Any]:
         "judge": judge_model,
         "judged_items": {m: len(v) for m, v in judged_ids.items()},
         "cohens_d": {r["model"]: r["cohens_d"] for r in drift_tab.to_dict("records")},
+        "drift_excess": {r["model"]: {"excess": r["excess"], "floor": r["floor"], "ci": [r["ci_low"], r["ci_high"]],
+                                      "p": r["p"], "p_adj": r["p_adj"], "n_cases": r["n_cases"]}
+                         for r in drift_tab.to_dict("records")},
         "parse_rates": rates,
         "language": {"code": lang, "name": normalize_language(p.language)[1],
                      "rethink_cues": "params.rethink_cues" if p.rethink_cues else
