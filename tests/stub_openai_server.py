@@ -22,7 +22,9 @@ Counters (thread-safe): ``requests_by_prompt`` (every request received),
 ``max_in_flight`` (most requests handled at once); ``bodies``, ``headers`` and
 ``queries`` record what was received. ``api_key`` makes the stub answer 401 to
 any other key (``echo_key_in_errors`` puts the wrong key in that answer, as
-some servers do).
+some servers do; ``echo_key_at=N`` pads that message so the key starts at
+character N of the response body, e.g. across a client's 200-character cut).
+``retry_after`` is the value of the 429's ``Retry-After`` header (seconds).
 """
 
 from __future__ import annotations
@@ -83,6 +85,7 @@ class StubOpenAI:
         delay_s: float = 0.0,
         keep_bodies: bool = True,
         echo_key_in_errors: bool = False,
+        echo_key_at: int | None = None,
     ):
         self.api_key = api_key
         self.fault_rate = fault_rate
@@ -94,6 +97,7 @@ class StubOpenAI:
         self.delay_s = delay_s
         self.keep_bodies = keep_bodies
         self.echo_key_in_errors = echo_key_in_errors
+        self.echo_key_at = echo_key_at
         self._lock = threading.Lock()
         self.reset_counters()
         self._server: _Server | None = None
@@ -230,6 +234,9 @@ class StubOpenAI:
                     self.auth_failures += 1
                 sent = auth.removeprefix("Bearer ") or h.headers.get("api-key", "")
                 message = f"Incorrect API key provided: {sent}" if self.echo_key_in_errors else "Incorrect API key provided"
+                if self.echo_key_in_errors and self.echo_key_at is not None and sent:
+                    at = json.dumps({"error": {"message": message}}).index(sent)
+                    message = f"Incorrect API key provided: {'x' * max(0, self.echo_key_at - at)}{sent}"
                 self._send_json(h, 401, {"error": {"message": message, "type": "invalid_request_error"}})
                 return
         if path not in ("/v1/chat/completions", "/v1/completions"):

@@ -21,7 +21,6 @@ import json
 import logging
 import os
 import platform
-import re
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -30,10 +29,9 @@ import pandas as pd
 
 from . import __version__
 from .cache import ResponseCache
+from .redact import RedactingFilter
 
 __all__ = ["RunDir", "file_fingerprint", "RedactingFilter"]
-
-_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)", re.I)
 
 
 def file_fingerprint(path: str | Path) -> dict[str, Any]:
@@ -43,27 +41,6 @@ def file_fingerprint(path: str | Path) -> dict[str, Any]:
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
     return {"path": str(p), "sha256": h.hexdigest(), "bytes": p.stat().st_size}
-
-
-class RedactingFilter(logging.Filter):
-    """Replaces the values of secret-looking environment variables with ``***``."""
-
-    def __init__(self, extra_secrets: list[str] | None = None):
-        super().__init__()
-        secrets = [v for k, v in os.environ.items() if _SECRET_NAME.search(k) and v and len(v) >= 6]
-        self.secrets = sorted(set(secrets + [s for s in (extra_secrets or []) if s]), key=len, reverse=True)
-
-    def redact(self, text: str) -> str:
-        for s in self.secrets:
-            text = text.replace(s, "***")
-        return text
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        msg = record.getMessage()
-        red = self.redact(msg)
-        if red != msg:
-            record.msg, record.args = red, None
-        return True
 
 
 def _now() -> str:

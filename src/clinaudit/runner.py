@@ -175,6 +175,8 @@ class Runner:
 
     def _store(self, backend: Backend, key: str, request: ModelRequest, resp: ModelResponse) -> ModelResponse:
         resp = resp.model_copy(update={"request_key": key, "model": request.model})
+        if resp.error is not None:  # every stored or logged error text passes the backend's redaction
+            resp = resp.model_copy(update={"error": backend.redact(resp.error)})
         usage = self._usage(request.model)
         if resp.error is None:
             usage.calls += 1
@@ -201,7 +203,8 @@ class Runner:
             except Exception as exc:  # a local failure is not retried: it would fail again
                 if self.config.fail_fast:
                     raise
-                resps = [ModelResponse(request_key=k, model=backend.spec, error=f"{type(exc).__name__}: {exc}") for k in chunk]
+                err = backend.redact(f"{type(exc).__name__}: {exc}")
+                resps = [ModelResponse(request_key=k, model=backend.spec, error=err) for k in chunk]
             dt = (time.monotonic() - t0) / max(1, len(chunk))
             for k, resp in zip(chunk, resps):
                 out[k] = self._store(backend, k, reqs[k], resp.model_copy(update={"latency_s": dt}))
@@ -239,11 +242,12 @@ class Runner:
                 resp = await asyncio.wait_for(backend.agenerate(req), timeout=cfg.timeout_s)
                 return resp.model_copy(update={"latency_s": time.monotonic() - t0, "attempts": attempt + 1})
             except RetryableError as exc:
-                last_error, retry_after = str(exc), exc.retry_after
+                last_error, retry_after = backend.redact(str(exc)), exc.retry_after
             except asyncio.TimeoutError:
                 last_error = f"timed out after {cfg.timeout_s}s"
             except Exception as exc:  # non-retryable (bad request, auth, ...)
-                return ModelResponse(request_key="", model=req.model, error=f"{type(exc).__name__}: {exc}", attempts=attempt + 1)
+                return ModelResponse(request_key="", model=req.model, error=backend.redact(f"{type(exc).__name__}: {exc}"),
+                                     attempts=attempt + 1)
             if attempt < cfg.max_retries:
                 self._usage(req.model).retries += 1
                 delay = min(cfg.backoff_max_s, cfg.backoff_base_s * (2**attempt))

@@ -63,12 +63,18 @@ def main(argv: list[str] | None = None) -> int:
     level = logging.INFO if args.verbose else logging.WARNING
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     # The run directory's log file records INFO; the terminal shows only what -v asks for.
+    # Stderr gets the same secret masking as the run log (keys and 8-character fragments of them).
+    from ..redact import RedactingFilter
+
+    redacting = RedactingFilter()
     for handler in logging.getLogger().handlers:
         handler.setLevel(level)
+        if not any(isinstance(f, RedactingFilter) for f in handler.filters):
+            handler.addFilter(redacting)
     try:
         return int(args.func(args) or 0)
     except ClinauditError as exc:
-        print(f"clinaudit: error: {exc}", file=sys.stderr)
+        print(f"clinaudit: error: {redacting.redact(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\nclinaudit: interrupted; completed model calls are stored, re-run the same command to resume.",

@@ -89,6 +89,11 @@ class Backend:
         """Manifest entry (no secrets)."""
         return {"spec": self.spec, "backend": self.name}
 
+    def redact(self, text: str) -> str:
+        """``text`` with this backend's secrets (and fragments of them) masked; the runner passes every
+        error message through it before storing or logging it. Backends without secrets return it as is."""
+        return text
+
     # --- capabilities -----------------------------------------------------
     async def agenerate(self, request: ModelRequest) -> ModelResponse:  # remote backends
         raise BackendError(f"backend '{self.name}' does not support async generation")

@@ -47,6 +47,7 @@ from typing import Any
 
 from ..errors import BackendError
 from ..records import ModelRequest, ModelResponse
+from ..redact import redact, redact_and_cut
 from .base import Backend, RetryableError
 
 __all__ = ["OpenAICompatBackend", "parse_retry_after"]
@@ -166,11 +167,13 @@ class OpenAICompatBackend(Backend):
         self._clients[id(loop)] = (weakref.ref(loop), client)
         return client
 
-    def _redact(self, text: str) -> str:
-        key = self._api_key()
-        if key:
-            text = text.replace(key, "***")
-        return text
+    def redact(self, text: str) -> str:
+        """``text`` without the key or any >= 8-character fragment of it (see :mod:`clinaudit.redact`)."""
+        return redact(text, [self._api_key()])
+
+    def _server_text(self, text: str, limit: int = 200) -> str:
+        """Server text for an error message: redacted first, then cut to ``limit`` characters."""
+        return redact_and_cut(text, [self._api_key()], limit)
 
     def build_payload(self, request: ModelRequest) -> tuple[str, dict[str, Any]]:
         """The endpoint path and JSON body for ``request`` (public for tests and debugging)."""
@@ -215,35 +218,35 @@ class OpenAICompatBackend(Backend):
         except httpx.TimeoutException as exc:
             raise RetryableError(f"timeout calling {url}: {type(exc).__name__}") from None
         except httpx.TransportError as exc:  # refused, reset, dropped (RemoteProtocolError), DNS ...
-            raise RetryableError(self._redact(f"connection error calling {url}: {type(exc).__name__}: {exc}")) from None
+            raise RetryableError(self.redact(f"connection error calling {url}: {type(exc).__name__}: {exc}")) from None
         finally:
             self._in_flight[loop_id] -= 1
         status = resp.status_code
         if status == 429 or status >= 500:
             raise RetryableError(
-                f"HTTP {status} from {url}: {self._redact(resp.text[:200])}", retry_after=parse_retry_after(resp.headers)
+                f"HTTP {status} from {url}: {self._server_text(resp.text)}", retry_after=parse_retry_after(resp.headers)
             )
         if status >= 400:
             hint = ""
             if status in (401, 403) and not self._api_key():
                 hint = f" (the environment variable {self.api_key_env} is not set)"
-            raise BackendError(f"HTTP {status} from {url}{hint}: {self._redact(resp.text[:200])}")
+            raise BackendError(f"HTTP {status} from {url}{hint}: {self._server_text(resp.text)}")
         try:
             data = resp.json()
         except (json.JSONDecodeError, UnicodeDecodeError):
             # A 200 with a broken body is usually a proxy hiccup: worth another try.
-            raise RetryableError(f"unreadable JSON from {url}: {self._redact(resp.text[:200])!r}") from None
+            raise RetryableError(f"unreadable JSON from {url}: {self._server_text(resp.text)!r}") from None
         return self.parse_response(data, request)
 
     def parse_response(self, data: Any, request: ModelRequest) -> ModelResponse:
         """Turn an OpenAI-style JSON answer into a :class:`ModelResponse`."""
         if not isinstance(data, dict) or not isinstance(data.get("choices"), list) or not data["choices"]:
-            raise BackendError(f"response from {self.base_url} has no 'choices': {self._redact(json.dumps(data)[:200])}")
+            raise BackendError(f"response from {self.base_url} has no 'choices': {self._server_text(json.dumps(data))}")
         choices = sorted(data["choices"], key=lambda c: c.get("index", 0) if isinstance(c, dict) else 0)
         texts: list[str] = []
         for choice in choices:
             if not isinstance(choice, dict):
-                raise BackendError(f"malformed choice in response from {self.base_url}: {str(choice)[:200]}")
+                raise BackendError(f"malformed choice in response from {self.base_url}: {self._server_text(str(choice))}")
             message = choice.get("message")
             if isinstance(message, dict) and "content" in message:
                 text = message.get("content")
