@@ -219,6 +219,11 @@ def parse_spec_dict(data: Any, source: str = "<spec>") -> tuple[AuditSpec, BaseM
         spec = AuditSpec.model_validate(data)
     except ValidationError as exc:
         raise SpecError(_validation_message(exc, source)) from None
+    if spec.backends:
+        from .models.options import validate_backend_options
+
+        used = [m for v in spec.models.values() for m in ([v] if isinstance(v, str) else v)]
+        spec.backends = validate_backend_options(spec.backends, source, used_models=used, params=spec.params)
     try:
         recipe = get_recipe(spec.audit)
     except SpecError as exc:

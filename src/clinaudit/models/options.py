@@ -1,0 +1,187 @@
+"""Validation of backend options given in a spec's ``backends:`` section.
+
+Each backend kind has a pydantic model with ``extra="forbid"``: an unknown option is an
+error naming the spec file and the field, with a "did you mean" from :mod:`difflib`. A typo
+such as ``base_ur1:`` must not silently send patient text (and the key) to the default
+public endpoint. Options that look like credentials (``api_key``, ``token``, ``password``,
+an ``Authorization`` header ...) are refused with a pointer to ``api_key_env``: a spec is
+copied into ``manifest.json`` and must never hold a secret.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from ..errors import SpecError
+from .base import parse_spec
+
+__all__ = ["BACKEND_OPTION_MODELS", "validate_backend_options", "options_model_for", "looks_like_secret_field"]
+
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+#: Option (or header) names that would carry a credential.
+_SECRET_FIELD = re.compile(r"(^|[_-])(api[_-]?key|key|token|secret|password|passwd|bearer|credentials?)$|"
+                           r"^authorization$|^auth$", re.I)
+_SECRET_HEADERS = {"authorization", "api-key", "x-api-key", "proxy-authorization", "cookie", "openai-api-key"}
+
+
+def looks_like_secret_field(name: str) -> bool:
+    """True for option names such as ``api_key``, ``openai_api_key``, ``token``, ``password``, ``key``."""
+    return name != "api_key_env" and bool(_SECRET_FIELD.search(name))
+
+
+class _Common(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    price_per_1k_input: float | None = Field(default=None, ge=0, description="cost estimate only")
+    price_per_1k_output: float | None = Field(default=None, ge=0, description="cost estimate only")
+
+
+class OpenAIOptions(_Common):
+    base_url: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    azure_api_version: str | None = None
+    completion: bool = False
+    headers: dict[str, str] = Field(default_factory=dict)
+    max_connections: int = Field(default=64, ge=1)
+    http_timeout_s: float = Field(default=600.0, gt=0)
+
+    @field_validator("base_url")
+    @classmethod
+    def _url(cls, v: str | None) -> str | None:
+        if v is not None and not v.startswith(("http://", "https://")):
+            raise ValueError(f"must start with http:// or https://, got {v!r}")
+        return v
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _env_name(cls, v: str) -> str:
+        if not _ENV_NAME.match(v):
+            raise ValueError("must be the NAME of an environment variable holding the key (e.g. OPENAI_API_KEY), "
+                             "not the key itself")
+        return v
+
+    @field_validator("headers")
+    @classmethod
+    def _no_secret_headers(cls, v: dict[str, str]) -> dict[str, str]:
+        bad = [k for k in v if k.lower() in _SECRET_HEADERS or looks_like_secret_field(k)]
+        if bad:
+            raise ValueError(f"header {bad[0]!r} would carry a credential; a spec must not hold secrets: the key "
+                             "is read from the environment variable named by `api_key_env`")
+        return v
+
+
+class HFOptions(_Common):
+    batch_size: int | None = Field(default=None, ge=1)
+    device: str = "cpu"
+    dtype: str = "float32"
+    max_length: int | None = Field(default=None, ge=1)
+    trust_remote_code: bool = False
+
+
+class EmbeddedOptions(HFOptions):
+    cache_dir: str | None = None
+
+
+class EmbedderOptions(_Common):
+    batch_size: int = Field(default=64, ge=1)
+    device: str = "cpu"
+    normalize: bool = True
+
+
+class MockOptions(_Common):
+    rules: list[dict[str, Any]] | None = None
+    rules_file: str | None = None
+    default: str = "MOCK RESPONSE"
+    embed_dim: int = Field(default=64, ge=1)
+    batch_size: int | None = Field(default=None, ge=1)
+
+
+#: Backend prefix -> its options model.
+BACKEND_OPTION_MODELS: dict[str, type[BaseModel]] = {
+    "openai": OpenAIOptions,
+    "hf": HFOptions,
+    "hf-mlm": HFOptions,
+    "hf-embed": HFOptions,
+    "embedded": EmbeddedOptions,
+    "embedded-embedder": EmbedderOptions,
+    "mock": MockOptions,
+}
+
+
+def options_model_for(prefix: str) -> type[BaseModel] | None:
+    return BACKEND_OPTION_MODELS.get(prefix)
+
+
+def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def _strings(value: Any) -> Iterable[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _strings(v)
+
+
+def validate_backend_options(
+    backends: Mapping[str, Mapping[str, Any]], source: str, *, used_models: Iterable[str] = (), params: Any = None
+) -> dict[str, dict[str, Any]]:
+    """Check every ``backends:`` entry; return the options as given (types coerced).
+
+    Errors (:class:`SpecError`) name the spec file and the field path
+    (``backends.openai:gpt-4o.base_ur1``). An entry must name a known backend, and a
+    model the spec uses (in ``models:`` or as a string in ``params``), so that a typo in
+    the model name cannot leave the real model without its options.
+    """
+    used = set(used_models) | set(_strings(params))
+    out: dict[str, dict[str, Any]] = {}
+    problems: list[str] = []
+    for model, opts in backends.items():
+        where = f"backends.{model}"
+        prefix, _ = parse_spec(model) if str(model).strip() else ("", "")
+        cls = BACKEND_OPTION_MODELS.get(prefix)
+        if cls is None:
+            problems.append(f"field '{where}': unknown model backend '{prefix}'"
+                            f"{_did_you_mean(prefix, BACKEND_OPTION_MODELS)} "
+                            f"(known: {', '.join(sorted(BACKEND_OPTION_MODELS))})")
+            continue
+        if model not in used:
+            models = sorted(m for m in used if m.strip() and parse_spec(m)[0] in BACKEND_OPTION_MODELS)
+            problems.append(f"field '{where}': options for a model the spec does not use"
+                            f"{_did_you_mean(model, models)} (models: {', '.join(models) or 'none'})")
+            continue
+        allowed = sorted(cls.model_fields)
+        bad_fields = False
+        for name in opts:
+            if looks_like_secret_field(str(name)):
+                problems.append(f"field '{where}.{name}': never put a key in a spec (it is copied into manifest.json); "
+                                f"export it as an environment variable and name that variable with "
+                                f"`api_key_env: MY_KEY_VAR`")
+                bad_fields = True
+            elif name not in cls.model_fields:
+                problems.append(f"field '{where}.{name}': unknown option for the '{prefix}' backend"
+                                f"{_did_you_mean(str(name), allowed)} (allowed: {', '.join(allowed)})")
+                bad_fields = True
+        if bad_fields:
+            continue
+        try:
+            checked = cls.model_validate(dict(opts))
+        except ValidationError as exc:
+            for err in exc.errors():
+                loc = ".".join(str(p) for p in err["loc"])
+                msg = str(err["msg"]).removeprefix("Value error, ")
+                problems.append(f"field '{where}.{loc}': {msg}")
+            continue
+        out[model] = checked.model_dump(exclude_unset=True)
+    if problems:
+        raise SpecError(f"invalid audit spec {source}:\n" + "\n".join(f"  {p}" for p in problems))
+    return out
