@@ -29,9 +29,144 @@ import pandas as pd
 
 from . import __version__
 from .cache import ResponseCache
+from .errors import ClinauditError
 from .redact import RedactingFilter
 
-__all__ = ["RunDir", "file_fingerprint", "RedactingFilter"]
+__all__ = ["RunDir", "RunDirLock", "RunDirBusyError", "RunDirReuseError", "spec_fingerprint", "check_reuse",
+           "file_fingerprint", "RedactingFilter", "LOCK_FILE", "LOCK_OWNER_FILE"]
+
+#: The lock file of a run directory (an OS-level exclusive lock via ``filelock``) and its companion,
+#: which names the holder (pid, host, start time, command) for the error a second process gets.
+LOCK_FILE = ".clinaudit.lock"
+LOCK_OWNER_FILE = ".clinaudit.lock.json"
+
+
+class RunDirBusyError(ClinauditError):
+    """Another process holds the run directory's lock."""
+
+
+class RunDirReuseError(ClinauditError):
+    """The run directory holds a run of another audit or spec (use --force to start over in it)."""
+
+
+class RunDirLock:
+    """One writer per run directory: an exclusive, re-entrant (within this process) lock.
+
+    The lock is an OS lock (``fcntl.flock`` through the maintained ``filelock`` package), so it is
+    released when the holding process exits, even after ``kill -9``; there are no stale locks.
+    A second process gets :class:`RunDirBusyError` naming the holder.
+    """
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self._lock: Any = None
+
+    def _filelock(self) -> Any:
+        if self._lock is None:
+            from filelock import FileLock
+
+            # one instance per absolute path in this process (re-entrant: `run` holds it across its estimate)
+            self._lock = FileLock(str(self.path.resolve() / LOCK_FILE), timeout=0, thread_local=False,
+                                  is_singleton=True)
+        return self._lock
+
+    def acquire(self, command: str = "") -> "RunDirLock":
+        from filelock import Timeout
+
+        self.path.mkdir(parents=True, exist_ok=True)
+        lock = self._filelock()
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            raise RunDirBusyError(
+                f"run directory {self.path} is in use by another clinaudit process ({self.holder_text()}); "
+                "wait for it to finish or choose another --out"
+            ) from None
+        if lock.lock_counter == 1:
+            owner = {"pid": os.getpid(), "host": platform.node(), "started": _now(), "command": command}
+            tmp = self.path / (LOCK_OWNER_FILE + ".tmp")
+            tmp.write_text(json.dumps(owner), encoding="utf-8")
+            tmp.replace(self.path / LOCK_OWNER_FILE)
+        return self
+
+    def holder(self) -> dict[str, Any]:
+        try:
+            data = json.loads((self.path / LOCK_OWNER_FILE).read_text(encoding="utf-8"))
+            return data if isinstance(data, dict) else {}
+        except (OSError, ValueError):
+            return {}
+
+    def holder_text(self) -> str:
+        h = self.holder()
+        if not h:
+            return "holder unknown: it has just started"
+        text = f"pid {h.get('pid')} on host {h.get('host')}, started {h.get('started')}"
+        return text + (f": {h['command']}" if h.get("command") else "")
+
+    def release(self) -> None:
+        lock = self._lock
+        if lock is None or not lock.is_locked:
+            return
+        if lock.lock_counter == 1:
+            try:
+                (self.path / LOCK_OWNER_FILE).unlink()
+            except OSError:
+                pass
+        lock.release()
+
+    @property
+    def held(self) -> bool:
+        return self._lock is not None and self._lock.is_locked
+
+    def __enter__(self) -> "RunDirLock":
+        return self.acquire()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.release()
+
+
+def spec_fingerprint(spec: Any) -> str:
+    """SHA-256 of a spec's canonical JSON without its ``runner`` settings (which change no result)."""
+    if isinstance(spec, dict):
+        spec = {k: v for k, v in spec.items() if k != "runner"}
+    return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode("utf-8")).hexdigest()
+
+
+def check_reuse(path: str | Path, spec: dict[str, Any], audit: str, *, force: bool = False,
+                resume: bool = False) -> str:
+    """Whether ``path`` may take a run of ``spec``: ``"new"`` (no run there yet), ``"resume"`` (the same
+    audit and spec ran there before) or ``"force"`` (another audit or spec, allowed by ``force``).
+
+    Raises :class:`RunDirReuseError` for another audit or spec without ``force``, and for ``resume``
+    when there is nothing to resume.
+    """
+    p = Path(path)
+    mpath = p / "manifest.json"
+    old: dict[str, Any] = {}
+    if mpath.is_file():
+        try:
+            data = json.loads(mpath.read_text(encoding="utf-8"))
+            old = data if isinstance(data, dict) else {}
+        except (OSError, ValueError):
+            old = {}
+    old_spec = old.get("spec")
+    if not old.get("runs") or not isinstance(old_spec, dict):
+        if resume:
+            raise RunDirReuseError(f"--resume: run directory {p} holds no earlier run to resume")
+        return "new"
+    old_audit = str(old.get("audit") or old_spec.get("audit") or old_spec.get("command") or "")
+    same = old_audit == audit and spec_fingerprint(old_spec) == spec_fingerprint(spec)
+    if same:
+        return "resume"
+    if force:
+        return "force"
+    differ = sorted(k for k in set(old_spec) | set(spec) if k != "runner" and old_spec.get(k) != spec.get(k))
+    what = f"audit '{old_audit}'" if old_audit != audit else f"another spec of audit '{audit}'"
+    raise RunDirReuseError(
+        f"run directory {p} holds a run of {what} (fields that differ: {', '.join(differ) or 'audit'}); "
+        "resuming is only possible with the same spec. Choose another --out, or pass --force to start over "
+        "in it (its tables are removed; stored model answers are kept and reused)"
+    )
 
 
 def file_fingerprint(path: str | Path) -> dict[str, Any]:
@@ -61,6 +196,7 @@ class RunDir:
         self.cache_path = Path(cache_path) if cache_path else self.path / "cache.sqlite"
         self._cache: ResponseCache | None = None
         self._handler: logging.Handler | None = None
+        self._lock: RunDirLock | None = None
 
     # ---- cache / logging --------------------------------------------------
     @property
@@ -80,6 +216,28 @@ class RunDir:
             self._handler = handler
         return logger
 
+    # ---- one writer --------------------------------------------------------
+    def lock(self, command: str = "") -> None:
+        """Take the run directory's exclusive lock (released by :meth:`close`); see :class:`RunDirLock`."""
+        if self._lock is None:
+            self._lock = RunDirLock(self.path)
+        self._lock.acquire(command)
+        if self.manifest_path.exists():  # re-read: a previous holder may have finished since __init__
+            self.manifest = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+
+    def start_over(self) -> None:
+        """``--force``: drop the tables and exports of an earlier run of another spec (the cache stays:
+        its answers are addressed by request hash, so they are valid for any spec that asks the same)."""
+        for p in self.tables_dir.glob("*.csv"):
+            p.unlink()
+        exports = self.path / "exports"
+        if exports.is_dir():
+            import shutil
+
+            shutil.rmtree(exports)
+        prior = self.manifest.get("runs", [])
+        self.manifest = {"runs": [{**r, "superseded": True} for r in prior]}
+
     def close(self) -> None:
         if self._handler is not None:
             logging.getLogger("clinaudit").removeHandler(self._handler)
@@ -88,6 +246,8 @@ class RunDir:
         if self._cache is not None:
             self._cache.close()
             self._cache = None
+        if self._lock is not None:  # last: everything above is written while we hold it
+            self._lock.release()
 
     # ---- manifest ---------------------------------------------------------
     def start(self, *, spec: dict[str, Any] | None = None, models: list[dict[str, Any]] | None = None,

@@ -34,7 +34,7 @@ from .errors import SpecError
 from .loaders.base import DataSource, load_cases, resolve_path
 from .records import Case, to_frame
 from .registry import Registry, registry
-from .rundir import RunDir
+from .rundir import RunDir, check_reuse
 from .runner import Runner, RunnerConfig
 
 __all__ = [
@@ -275,8 +275,17 @@ def run_spec(
     progress: bool = True,
     runner: Runner | None = None,
     command: str = "",
+    force: bool = False,
+    resume: bool = False,
 ) -> RunDir:
-    """Run an audit spec into ``out_dir`` (resumable: re-running reuses the cache)."""
+    """Run an audit spec into ``out_dir`` (resumable: re-running reuses the cache).
+
+    One writer per run directory: the directory is locked for the whole run
+    (:class:`~clinaudit.rundir.RunDirBusyError` if another process holds it). A directory that
+    holds a run of another audit or spec is refused (:class:`~clinaudit.rundir.RunDirReuseError`)
+    unless ``force`` (its tables are removed; the cache stays). ``resume`` requires an earlier run
+    of the same spec there.
+    """
     base_dir = None
     if not isinstance(spec, AuditSpec):
         base_dir = Path(spec).resolve().parent
@@ -285,6 +294,14 @@ def run_spec(
         params = get_recipe(spec.audit).params_model.model_validate(spec.params)
     recipe = get_recipe(spec.audit)
     ctx = make_context(spec, params, out_dir, base_dir=base_dir, progress=progress, runner=runner)
+    try:
+        ctx.rundir.lock(command or f"run_spec({spec.audit})")
+        if check_reuse(ctx.rundir.path, spec.model_dump(mode="json"), spec.audit, force=force,
+                       resume=resume) == "force":
+            ctx.rundir.start_over()
+    except BaseException:
+        ctx.rundir.close()
+        raise
     log = ctx.rundir.attach_log()
     data_files = [s.resolved_path(base_dir) for s in spec.data if s.path]
     model_specs = sorted({m for v in spec.models.values() for m in ([v] if isinstance(v, str) else v)})

@@ -32,6 +32,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="refuse to start if the run needs more new model calls than this")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--report", action="store_true", help="render RUN_DIR/report.html when the run ends")
+    reuse = p.add_mutually_exclusive_group()
+    reuse.add_argument("--resume", action="store_true",
+                       help="only resume: fail unless --out already holds a run of this same spec "
+                       "(without either flag: create the directory, or resume the same spec there)")
+    reuse.add_argument("--force", action="store_true",
+                       help="start over in --out even if it holds a run of another audit or spec "
+                       "(its tables are removed; stored model answers are kept and reused)")
     p.set_defaults(func=cmd_run)
 
     from .generate_cmd import register_generate
@@ -56,9 +63,24 @@ def cmd_audits(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from ..spec import get_recipe, load_spec, make_context, run_spec
+    from ..rundir import RunDirLock, check_reuse
+    from ..spec import load_spec
 
     spec, params = load_spec(args.spec)
+    # Refuse a directory of another spec, or one another process is writing, before estimating anything.
+    check_reuse(args.out, spec.model_dump(mode="json"), spec.audit, force=args.force, resume=args.resume)
+    if args.dry_run:
+        return _run_locked(args, spec, params)
+    lock = RunDirLock(args.out).acquire(" ".join(sys.argv))
+    try:
+        return _run_locked(args, spec, params)
+    finally:
+        lock.release()
+
+
+def _run_locked(args: argparse.Namespace, spec, params) -> int:
+    from ..spec import get_recipe, make_context, run_spec
+
     recipe = get_recipe(spec.audit)
     if recipe.estimate is not None:
         ctx = make_context(spec, params, args.out, base_dir=args.spec.resolve().parent, progress=False)
@@ -72,7 +94,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.dry_run:
         print(f"spec {args.spec} is valid (audit '{spec.audit}')")
         return 0
-    rundir = run_spec(args.spec, args.out, progress=not args.no_progress, command=" ".join(sys.argv))
+    rundir = run_spec(args.spec, args.out, progress=not args.no_progress, command=" ".join(sys.argv),
+                      force=args.force, resume=args.resume)
     usage = rundir.manifest.get("runs", [{}])[-1].get("usage_total", {})
     print(f"run directory: {rundir.path}")
     print(f"model calls: {int(usage.get('calls', 0))} new, {int(usage.get('cache_hits', 0))} from cache, "

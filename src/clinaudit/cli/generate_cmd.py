@@ -56,6 +56,9 @@ def register_generate(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-tokens", type=int, default=256, help="maximum tokens per response (default 256)")
     p.add_argument("--top-p", type=float, default=None, help="nucleus sampling threshold (default: model default)")
     p.add_argument("--limit", type=int, default=None, help="use only the first N input rows")
+    p.add_argument("--force", action="store_true",
+                   help="start over in --out even if it holds a run with other settings (its tables are removed; "
+                   "stored answers are kept)")
     add_backend_args(p)
     add_runner_args(p)
     p.set_defaults(func=cmd_generate)
@@ -109,7 +112,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from ..errors import ClinauditError
-    from ..rundir import RunDir
+    from ..rundir import RunDir, check_reuse
     from ..runner import Runner
 
     if args.max_tokens < 1:
@@ -123,16 +126,24 @@ def cmd_generate(args: argparse.Namespace) -> int:
               "pass --temperature (e.g. 0.7) for varied samples", file=sys.stderr)
     rows = read_input_rows(args.input, args.id_column, args.text_column, args.limit)
 
+    settings = {"command": "generate", "input": str(args.input), "id_column": args.id_column,
+                "text_column": args.text_column, "model": args.model, "system": args.system,
+                "samples": len(seeds), "temperature": args.temperature, "max_tokens": args.max_tokens,
+                "top_p": args.top_p, "limit": args.limit, "completion": bool(args.completion)}
     rundir = RunDir(args.out)
+    try:
+        # one writer per run directory; a directory of other settings is refused unless --force
+        rundir.lock(" ".join(sys.argv))
+        if check_reuse(rundir.path, settings, "generate", force=getattr(args, "force", False)) == "force":
+            rundir.start_over()
+    except BaseException:
+        rundir.close()
+        raise
     rundir.attach_log()
     try:
         opts = backend_options_from_args(args, args.model)
         runner = Runner(cache=rundir.cache, config=runner_config_from_args(args), backend_options={args.model: opts})
         backend = runner.backend(args.model)  # fails early on an unknown or missing model
-        settings = {"command": "generate", "input": str(args.input), "id_column": args.id_column,
-                    "text_column": args.text_column, "model": args.model, "system": args.system,
-                    "samples": len(seeds), "temperature": args.temperature, "max_tokens": args.max_tokens,
-                    "top_p": args.top_p, "limit": args.limit, "completion": bool(args.completion)}
         rundir.start(spec=settings, models=[backend.describe()], seeds=seeds, data_files=[args.input],
                      command="clinaudit generate")
         requests = _build_requests(args, rows, seeds)

@@ -11,6 +11,7 @@ copied into ``manifest.json`` and must never hold a secret.
 from __future__ import annotations
 
 import difflib
+import logging
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -21,6 +22,8 @@ from ..errors import SpecError
 from .base import parse_spec
 
 __all__ = ["BACKEND_OPTION_MODELS", "validate_backend_options", "options_model_for", "looks_like_secret_field"]
+
+log = logging.getLogger("clinaudit.spec")
 
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 #: Option (or header) names that would carry a credential.
@@ -138,9 +141,10 @@ def validate_backend_options(
     """Check every ``backends:`` entry; return the options as given (types coerced).
 
     Errors (:class:`SpecError`) name the spec file and the field path
-    (``backends.openai:gpt-4o.base_ur1``). An entry must name a known backend, and a
-    model the spec uses (in ``models:`` or as a string in ``params``), so that a typo in
-    the model name cannot leave the real model without its options.
+    (``backends.openai:gpt-4o.base_ur1``). An entry must name a known backend. An entry for a
+    model the spec does not use (in ``models:`` or as a string in ``params``) is an error when
+    its name is close to a used model that has no entry (a typo would leave that model without
+    its options, e.g. its ``base_url``), else a logged warning.
     """
     used = set(used_models) | set(_strings(params))
     out: dict[str, dict[str, Any]] = {}
@@ -156,8 +160,13 @@ def validate_backend_options(
             continue
         if model not in used:
             models = sorted(m for m in used if m.strip() and parse_spec(m)[0] in BACKEND_OPTION_MODELS)
-            problems.append(f"field '{where}': options for a model the spec does not use"
-                            f"{_did_you_mean(model, models)} (models: {', '.join(models) or 'none'})")
+            bare = [m for m in models if m not in backends]  # used models left without options
+            hint = _did_you_mean(model, bare)
+            if hint:  # most likely a typo of a model that would otherwise run without its options
+                problems.append(f"field '{where}': options for a model the spec does not use{hint} "
+                                f"(models: {', '.join(models) or 'none'})")
+            else:
+                log.warning("%s: field '%s' names no model the spec uses; its options are not used", source, where)
             continue
         allowed = sorted(cls.model_fields)
         bad_fields = False
