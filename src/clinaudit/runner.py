@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -42,7 +43,7 @@ class RunnerConfig:
     max_retries: int = 6
     backoff_base_s: float = 0.5
     backoff_max_s: float = 30.0
-    retry_after_max_s: float = 300.0  # a server's Retry-After is honoured up to this many seconds
+    retry_after_max_s: float = 60.0  # a server's Retry-After is honoured up to this many seconds (the one cap)
     timeout_s: float = 120.0
     rate_limit_per_min: float | None = None
     progress: bool = True
@@ -106,6 +107,7 @@ class Runner:
         self.usage: dict[str, Usage] = {}
         self._backends: dict[str, Backend] = {}
         self._lock = threading.Lock()
+        self._waiting = 0  # remote calls now sleeping before a retry (shown on the progress line)
 
     # ---- backends ---------------------------------------------------------
     def add_backend(self, backend: Backend) -> None:
@@ -218,7 +220,7 @@ class Runner:
 
         async def one(key: str, req: ModelRequest) -> None:
             async with sem:
-                resp = await self._call_with_retries(backend, req, limiter)
+                resp = await self._call_with_retries(backend, req, limiter, bar)
             out[key] = self._store(backend, key, req, resp)
             bar.update(1)
 
@@ -230,7 +232,25 @@ class Runner:
                 await closer()
         return out
 
-    async def _call_with_retries(self, backend: Backend, req: ModelRequest, limiter: _RateLimiter | None) -> ModelResponse:
+    async def _wait_before_retry(self, backend: Backend, delay: float, why: str, bar: Any = None) -> None:
+        """Sleep ``delay`` seconds; meanwhile the progress line says that (and why) calls wait on the server."""
+        self._waiting += 1
+        text = f"waiting {delay:.1f} s on {backend.spec}: {why}"
+        if self._waiting > 1:
+            text += f" ({self._waiting} calls waiting)"
+        if bar is not None:
+            bar.set_postfix_str(text, refresh=True)
+        log.info("%s", text)
+        try:
+            await asyncio.sleep(delay)
+        finally:
+            self._waiting -= 1
+            if bar is not None and self._waiting == 0:
+                bar.set_postfix_str("", refresh=True)
+
+    async def _call_with_retries(
+        self, backend: Backend, req: ModelRequest, limiter: _RateLimiter | None, bar: Any = None
+    ) -> ModelResponse:
         cfg = self.config
         last_error = ""
         for attempt in range(cfg.max_retries + 1):
@@ -252,9 +272,14 @@ class Runner:
                 self._usage(req.model).retries += 1
                 delay = min(cfg.backoff_max_s, cfg.backoff_base_s * (2**attempt))
                 delay = delay * (0.5 + random.random() / 2)  # jitter (not seeded: timing only)
+                why = f"retry {attempt + 1}/{cfg.max_retries} after {_short_reason(last_error)}"
                 if retry_after is not None:
+                    if retry_after > cfg.retry_after_max_s:
+                        log.warning("%s asked to retry after %g s; waiting the cap of %g s (retry_after_max_s)",
+                                    backend.spec, round(retry_after, 1), cfg.retry_after_max_s)
                     delay = max(delay, min(retry_after, cfg.retry_after_max_s))
-                await asyncio.sleep(delay)
+                    why = f"server asked Retry-After {round(retry_after, 1):g} s (cap {cfg.retry_after_max_s:g} s); " + why
+                await self._wait_before_retry(backend, delay, why, bar)
         return ModelResponse(request_key="", model=req.model, error=f"gave up after {cfg.max_retries + 1} attempts: {last_error}", attempts=cfg.max_retries + 1)
 
     # ---- scoring (cached per text) ----------------------------------------------
@@ -302,6 +327,12 @@ class Runner:
         return self._cached_vectors(
             spec, "masked", list(items), _masked_key, backend.masked_logprobs, desc
         ).reshape(-1)
+
+
+def _short_reason(error: str) -> str:
+    """``"HTTP 429 from http://...: {...}"`` -> ``"HTTP 429"``; other errors: their first 40 characters."""
+    m = re.match(r"(HTTP \d{3}|timed out after \S+|timeout|connection error|unreadable JSON)", error)
+    return m.group(1) if m else error[:40]
 
 
 def _masked_key(it: MaskedItem) -> list[Any]:

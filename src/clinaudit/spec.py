@@ -57,6 +57,7 @@ class RunnerSettings(BaseModel):
     max_retries: int = Field(default=6, ge=0)
     timeout_s: float = Field(default=120.0, gt=0)
     rate_limit_per_min: float | None = Field(default=None, gt=0)
+    retry_after_max_s: float = Field(default=60.0, ge=0)  # cap on a server's Retry-After (seconds)
     fail_fast: bool = False
 
 
@@ -260,7 +261,8 @@ def make_context(
             cache=rundir.cache,
             config=RunnerConfig(
                 concurrency=r.concurrency, max_retries=r.max_retries, timeout_s=r.timeout_s,
-                rate_limit_per_min=r.rate_limit_per_min, progress=progress, fail_fast=r.fail_fast,
+                rate_limit_per_min=r.rate_limit_per_min, retry_after_max_s=r.retry_after_max_s, progress=progress,
+                fail_fast=r.fail_fast,
             ),
             backend_options=spec.backends,
         )

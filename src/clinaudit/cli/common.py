@@ -9,12 +9,24 @@ from ..runner import RunnerConfig
 __all__ = ["add_runner_args", "runner_config_from_args", "add_backend_args", "backend_options_from_args", "parse_int_list"]
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a finite number of seconds >= 0, got {text!r}")
+    return value
+
+
 def add_runner_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("model calls")
     g.add_argument("--concurrency", type=int, default=8, help="concurrent calls to remote endpoints (default 8)")
     g.add_argument("--max-retries", type=int, default=6, help="retries on 429/5xx/timeouts (default 6)")
     g.add_argument("--timeout", type=float, default=120.0, help="per-call timeout in seconds (default 120)")
     g.add_argument("--rate-limit", type=float, default=None, help="max call starts per minute (default: none)")
+    g.add_argument("--retry-after-max", type=_seconds, default=60.0, metavar="SECONDS",
+                   help="wait at most this long when a server's Retry-After asks for more (default 60)")
     g.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
@@ -24,6 +36,7 @@ def runner_config_from_args(args: argparse.Namespace) -> RunnerConfig:
         max_retries=args.max_retries,
         timeout_s=args.timeout,
         rate_limit_per_min=args.rate_limit,
+        retry_after_max_s=getattr(args, "retry_after_max", 60.0),
         progress=not args.no_progress,
     )
 
