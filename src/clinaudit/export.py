@@ -12,12 +12,27 @@ The helpers are generic (no audit-specific names):
 
 Markdown and CSV flatten a column MultiIndex into one header row (``"gpt-4o · BL%"``);
 LaTeX keeps it as grouped ``\\multicolumn`` headers (pandas Styler).
+
+Exports are for people and their spreadsheets, so model text in them is made inert:
+
+* CSV (:func:`to_csv`, on by default): a text cell or header that starts with ``=``, ``+``,
+  ``-``, ``@``, a tab or a carriage return gets a leading ``'`` (the OWASP rule against CSV /
+  formula injection), unless the whole cell is a plain number (``-0.5``, ``+3``, ``1e-3``),
+  which stays a number; a lone carriage return inside text becomes a newline (so the writer
+  quotes the field and no spreadsheet splits the row there). Numeric columns are never touched. The run store
+  (``RUN_DIR/tables/*.csv``, written by :meth:`clinaudit.rundir.RunDir.write_table`) is *not*
+  an export and stays exact: clinaudit reads it back for re-analysis.
+* Markdown (:func:`to_markdown`): ``[``, ``]``, ``<`` and ``>`` are backslash-escaped, so no
+  cell can form a link, an image or raw HTML (a ``javascript:`` / ``data:`` / ``vbscript:``
+  URL stays visible text), besides the ``|`` and newline escaping a table needs.
+* LaTeX (:func:`to_latex`): every special character is escaped (``\\ & % $ # _ { } ~ ^``).
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,6 +41,10 @@ import pandas as pd
 
 __all__ = [
     "DASH",
+    "FORMULA_PREFIXES",
+    "neutralize_cell",
+    "neutralize_frame",
+    "markdown_cell",
     "format_number",
     "flatten_columns",
     "to_csv",
@@ -99,9 +118,50 @@ def _cell_text(x: Any, digits: int, missing: str) -> str:
     return str(x)
 
 
-def to_csv(df: pd.DataFrame, path: str | Path | None = None, *, index: bool = False) -> str:
-    """CSV text of ``df`` (column MultiIndex flattened); also written to ``path`` when given."""
+#: First characters that make a spreadsheet read a cell as a formula (OWASP "CSV Injection").
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+_LONE_CR = re.compile(r"\r(?!\n)")
+_PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+
+def neutralize_cell(value: Any) -> Any:
+    """``"=HYPERLINK(...)"`` -> ``"'=HYPERLINK(...)"``; numbers, plain-number strings and other values unchanged.
+
+    A lone carriage return inside text becomes a newline: CSV writers quote a field holding a newline
+    but not one holding only ``\r``, which a spreadsheet would read as a row break (starting a new,
+    unneutralised cell).
+    """
+    if not isinstance(value, str):
+        return value
+    if value[:1] in FORMULA_PREFIXES and not _PLAIN_NUMBER.fullmatch(value):
+        value = "'" + value
+    if "\r" in value:
+        value = _LONE_CR.sub("\n", value)
+    return value
+
+
+def neutralize_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``df`` whose text cells and column names are :func:`neutralize_cell`-ed (numeric columns kept)."""
+    out = df.copy()
+    for i in range(out.shape[1]):
+        col = out.iloc[:, i]
+        if not (pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col)
+                or pd.api.types.is_datetime64_any_dtype(col)):
+            out.isetitem(i, col.map(neutralize_cell))
+    out.columns = [neutralize_cell(c) if isinstance(c, str) else c for c in out.columns]
+    return out
+
+
+def to_csv(df: pd.DataFrame, path: str | Path | None = None, *, index: bool = False, safe: bool = True) -> str:
+    """CSV text of ``df`` (column MultiIndex flattened); also written to ``path`` when given.
+
+    ``safe`` (default): formula-like text cells and headers are neutralised (:func:`neutralize_frame`),
+    as every user-facing CSV must be. ``safe=False`` writes the values exactly (for data files that
+    clinaudit or another program reads back).
+    """
     flat = _with_index(flatten_columns(df), index)
+    if safe:
+        flat = neutralize_frame(flat)
     text = flat.to_csv(index=False)
     if path is not None:
         p = Path(path)
@@ -110,8 +170,19 @@ def to_csv(df: pd.DataFrame, path: str | Path | None = None, *, index: bool = Fa
     return text
 
 
+_MD_SPECIAL = re.compile(r"([\\|\[\]<>])")
+
+
+def markdown_cell(s: str) -> str:
+    """Public name of the Markdown cell escaping (for hand-built Markdown tables)."""
+    return _md_escape(s)
+
+
 def _md_escape(s: str) -> str:
-    return s.replace("\\", "\\\\").replace("|", "\\|").replace("\r\n", " ").replace("\n", " ")
+    """One Markdown table cell: backslash-escape ``\\ | [ ] < >`` (no link, image, autolink or raw HTML
+    can form, so a ``javascript:`` URL stays text); newlines become spaces."""
+    s = s.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    return _MD_SPECIAL.sub(r"\\\1", s)
 
 
 def to_markdown(df: pd.DataFrame, *, index: bool = False, digits: int = 1, missing: str = DASH,
@@ -159,6 +230,7 @@ _LATEX_UNICODE = {
 
 
 def _latex_escape(s: str) -> str:
+    s = re.sub(r"[\r\n\f\v\x85\u2028\u2029]+", " ", s)  # a blank line inside a cell would end the paragraph
     out = "".join(_LATEX_SPECIAL.get(ch, ch) for ch in s)
     for k, v in _LATEX_UNICODE.items():
         out = out.replace(k, v)

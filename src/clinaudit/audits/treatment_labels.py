@@ -696,12 +696,14 @@ def analyze_labels(
 
 def write_outputs(analysis: LabelAnalysis, out_dir: str | Path) -> list[Path]:
     """Write every table as ``<name>.csv`` plus ``notes.txt`` into ``out_dir``."""
+    from ..export import to_csv
+
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for name, df in analysis.tables().items():
         p = out / f"{name}.csv"
-        df.to_csv(p, index=False)
+        to_csv(df, p)  # user-facing outputs: formula-like cells neutralised
         paths.append(p)
     p = out / "notes.txt"
     p.write_text("\n".join(analysis.notes) + ("\n" if analysis.notes else ""), encoding="utf-8")

@@ -213,6 +213,7 @@ def add_prevalence(sub: argparse._SubParsersAction) -> None:
 
 def cmd_prevalence(args: argparse.Namespace) -> int:
     from ..audits.prevalence import category_prevalence, load_notes, prevalence_results
+    from ..export import to_csv
     from ..perturb.templates import load_attributes
 
     notes = load_notes(args.notes, args.text_column, args.group_column, args.patient_column)
@@ -222,8 +223,8 @@ def cmd_prevalence(args: argparse.Namespace) -> int:
     prev = category_prevalence(notes, attrs, patient_col="patient" if args.patient_column else None,
                                groups=_csv_list(args.groups), ci_method=args.ci_method)
     args.out.mkdir(parents=True, exist_ok=True)
-    prev.to_csv(args.out / "prevalence.csv", index=False)
-    prevalence_results(prev).to_csv(args.out / "results.csv", index=False)
+    to_csv(prev, args.out / "prevalence.csv")  # exports: formula-like cells neutralised
+    to_csv(prevalence_results(prev), args.out / "results.csv")
     print(prev[["category", "group", "n_group", "n_mentioning", "share", "ci_low", "ci_high"]].to_string(index=False))
     print(f"\nwrote {args.out / 'prevalence.csv'}")
     return 0

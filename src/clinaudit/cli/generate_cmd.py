@@ -112,6 +112,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from ..errors import ClinauditError
+    from ..export import to_csv
     from ..rundir import RunDir, check_reuse
     from ..runner import Runner
 
@@ -166,11 +167,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
             })
         columns = [args.id_column] + [c for c in _RESPONSE_COLUMNS if c != args.id_column]
         df = pd.DataFrame(records, columns=columns)
-        out_path = rundir.path / "responses.csv"
+        out_path = rundir.path / "responses.csv"  # the user-facing copy: an export (formula cells neutralised)
         tmp = out_path.with_suffix(".csv.tmp")
-        df.to_csv(tmp, index=False)
+        to_csv(df, tmp)
         tmp.replace(out_path)
-        rundir.write_table("responses", df)
+        rundir.write_table("responses", df)  # the run store: exact
         usage = runner.total_usage()
         failed = int(df["error"].notna().sum())
         rundir.finish(usage=runner.usage, outputs={"responses": str(out_path)})

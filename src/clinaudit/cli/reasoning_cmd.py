@@ -48,13 +48,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _markdown(df) -> str:
-    cols = [str(c) for c in df.columns]
+    from ..export import markdown_cell
+
+    cols = [markdown_cell(str(c)) for c in df.columns]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for row in df.itertuples(index=False):
         cells = []
         for v in row:
             s = "" if v is None or (isinstance(v, float) and v != v) else (f"{v:.4g}" if isinstance(v, float) else str(v))
-            cells.append(s.replace("|", "\\|").replace("\n", " "))
+            cells.append(markdown_cell(s))  # | [ ] < > escaped: no link or HTML from model text
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -63,6 +65,7 @@ def cmd_care_tables(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from ..errors import InputError
+    from ..export import to_csv
     from ..rundir import RunDir
 
     if not (args.run_dir / "tables").is_dir():
@@ -94,7 +97,7 @@ def cmd_care_tables(args: argparse.Namespace) -> int:
         if args.export:
             path = args.export / f"{name}.{args.format}"
             if args.format == "csv":
-                df.to_csv(path, index=False)
+                to_csv(df, path)  # an export: formula-like cells neutralised
             else:
                 path.write_text(f"## {CARE_TABLES[name]}\n\n" + _markdown(df), encoding="utf-8")
             print(f"wrote {path}")
