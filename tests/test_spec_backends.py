@@ -104,3 +104,31 @@ def test_cli_run_reports_one_clear_error_and_writes_nothing(tmp_path, capsys):
     assert str(spec) in err and "api_key_env" in err and "did you mean 'base_url'" in err
     assert "Traceback" not in err and "sk-live-123456789abcdef" not in err
     assert not out.exists()  # no manifest, so nothing that could hold the key
+
+
+def test_plugin_backends_get_their_own_options_model_or_only_the_secret_check():
+    from pydantic import BaseModel, ConfigDict
+
+    from clinaudit.models.base import register_backend
+
+    class PlugOptions(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        endpoint: str = "local"
+
+    register_backend("testplug-free", module="clinaudit.models.mock", attr="MockBackend", summary="test",
+                     capabilities=["generate"])
+    register_backend("testplug-typed", module="clinaudit.models.mock", attr="MockBackend", summary="test",
+                     capabilities=["generate"], options_model=PlugOptions)
+
+    def spec(model: str, **opts) -> dict:
+        return {"audit": MOCK["audit"], "models": {"target": model}, "backends": {model: opts},
+                "params": MOCK.get("params", {})}
+
+    s, _ = parse_spec_dict(spec("testplug-free:x", anything=1), "p.yaml")
+    assert s.backends["testplug-free:x"] == {"anything": 1}
+    with pytest.raises(SpecError, match="never put a key in a spec"):
+        parse_spec_dict(spec("testplug-free:x", api_key="sk-1234567890"), "p.yaml")
+    s, _ = parse_spec_dict(spec("testplug-typed:x", endpoint="remote"), "p.yaml")
+    assert s.backends["testplug-typed:x"] == {"endpoint": "remote"}
+    with pytest.raises(SpecError, match=r"unknown option for the 'testplug-typed' backend; did you mean 'endpoint'"):
+        parse_spec_dict(spec("testplug-typed:x", endpont="remote"), "p.yaml")

@@ -125,6 +125,7 @@ class _Entry:
     attr: str
     summary: str
     capabilities: tuple[str, ...]
+    options_model: Any = None  # pydantic model (extra="forbid") of the spec's `backends:` options, if given
 
 
 # The shared registry of backends (clinaudit.registry, kind "backend"): built-ins are
@@ -135,10 +136,25 @@ _LOADED: dict[str, type[Backend]] = {}
 
 
 def register_backend(
-    prefix: str, *, module: str, attr: str, summary: str, capabilities: Sequence[str]
+    prefix: str, *, module: str, attr: str, summary: str, capabilities: Sequence[str], options_model: Any = None
 ) -> None:
-    """Register a backend lazily: its module is imported only when used."""
-    _BACKENDS.add(prefix, _Entry(prefix, module, attr, summary, tuple(capabilities)))
+    """Register a backend lazily: its module is imported only when used.
+
+    ``options_model`` (optional): a pydantic model with ``extra="forbid"`` listing the options a
+    spec's ``backends:`` entry may give this backend; spec validation then names unknown ones.
+    Without it, any option passes except credential-like names (``api_key``, ``token`` ...).
+    """
+    _BACKENDS.add(prefix, _Entry(prefix, module, attr, summary, tuple(capabilities), options_model))
+
+
+def backend_entry(prefix: str) -> Any:
+    """The registry entry of a backend prefix (``KeyError`` if unknown)."""
+    return _BACKENDS.get(prefix)
+
+
+def backend_prefixes() -> list[str]:
+    """Every registered backend prefix (built-ins and plugins)."""
+    return list(_BACKENDS.names())
 
 
 def parse_spec(spec: str) -> tuple[str, str]:

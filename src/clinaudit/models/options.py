@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..errors import SpecError
-from .base import parse_spec
+from .base import backend_entry, backend_prefixes, parse_spec
 
 __all__ = ["BACKEND_OPTION_MODELS", "validate_backend_options", "options_model_for", "looks_like_secret_field"]
 
@@ -116,7 +116,17 @@ BACKEND_OPTION_MODELS: dict[str, type[BaseModel]] = {
 
 
 def options_model_for(prefix: str) -> type[BaseModel] | None:
-    return BACKEND_OPTION_MODELS.get(prefix)
+    """The options model of a backend prefix: built-in, or given by a plugin's ``register_backend``."""
+    if prefix in BACKEND_OPTION_MODELS:
+        return BACKEND_OPTION_MODELS[prefix]
+    try:
+        return getattr(backend_entry(prefix), "options_model", None)
+    except KeyError:
+        return None
+
+
+def _known_prefixes() -> list[str]:
+    return sorted(set(BACKEND_OPTION_MODELS) | set(backend_prefixes()))
 
 
 def _did_you_mean(word: str, choices: Iterable[str]) -> str:
@@ -152,14 +162,14 @@ def validate_backend_options(
     for model, opts in backends.items():
         where = f"backends.{model}"
         prefix, _ = parse_spec(model) if str(model).strip() else ("", "")
-        cls = BACKEND_OPTION_MODELS.get(prefix)
-        if cls is None:
+        known = _known_prefixes()
+        if prefix not in known:
             problems.append(f"field '{where}': unknown model backend '{prefix}'"
-                            f"{_did_you_mean(prefix, BACKEND_OPTION_MODELS)} "
-                            f"(known: {', '.join(sorted(BACKEND_OPTION_MODELS))})")
+                            f"{_did_you_mean(prefix, known)} (known: {', '.join(known)})")
             continue
+        cls = options_model_for(prefix)  # None: a plugin backend that declares no options model
         if model not in used:
-            models = sorted(m for m in used if m.strip() and parse_spec(m)[0] in BACKEND_OPTION_MODELS)
+            models = sorted(m for m in used if m.strip() and parse_spec(m)[0] in known)
             bare = [m for m in models if m not in backends]  # used models left without options
             hint = _did_you_mean(model, bare)
             if hint:  # most likely a typo of a model that would otherwise run without its options
@@ -168,7 +178,7 @@ def validate_backend_options(
             else:
                 log.warning("%s: field '%s' names no model the spec uses; its options are not used", source, where)
             continue
-        allowed = sorted(cls.model_fields)
+        allowed = sorted(cls.model_fields) if cls is not None else []
         bad_fields = False
         for name in opts:
             if looks_like_secret_field(str(name)):
@@ -176,11 +186,14 @@ def validate_backend_options(
                                 f"export it as an environment variable and name that variable with "
                                 f"`api_key_env: MY_KEY_VAR`")
                 bad_fields = True
-            elif name not in cls.model_fields:
+            elif cls is not None and name not in cls.model_fields:
                 problems.append(f"field '{where}.{name}': unknown option for the '{prefix}' backend"
                                 f"{_did_you_mean(str(name), allowed)} (allowed: {', '.join(allowed)})")
                 bad_fields = True
         if bad_fields:
+            continue
+        if cls is None:
+            out[model] = dict(opts)
             continue
         try:
             checked = cls.model_validate(dict(opts))
