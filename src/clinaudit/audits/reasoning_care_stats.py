@@ -71,13 +71,18 @@ def _gap_rows(d: pd.DataFrame, gender: np.ndarray, control: np.ndarray, *, use_c
     from ..stats import PairedFrame
 
     base = d[["model", "case_id", "specialty"]].reset_index(drop=True)
-    parts = [base.assign(arm="gender", score=np.asarray(gender, dtype=float))]
+    # the arm is named after the difference it holds: the layer writes it into the null hypothesis
+    parts = [base.assign(arm=_ARM_LABEL.get(metric, "male − female"), score=np.asarray(gender, dtype=float))]
     if use_control:
-        parts.append(base.assign(arm="control", score=np.asarray(control, dtype=float)))
+        parts.append(base.assign(arm=_CONTROL_ARM, score=np.asarray(control, dtype=float)))
     pf = PairedFrame(pd.concat(parts, ignore_index=True), case="case_id", arm="arm", score="score", by=by,
-                     control="control" if use_control else None)
+                     control=_CONTROL_ARM if use_control else None)
     return pf.compare(metric=metric, audit=AUDIT, alternative="two-sided", n_resamples=p.n_bootstrap,
                       confidence=p.confidence, seed=seed)
+
+
+_ARM_LABEL = {"delta_acc_control": "id1 − id2", "delta_len_control": "id1 − id2"}
+_CONTROL_ARM = "id1 − id2 (control pair)"
 
 
 def _layer_fields(r: dict[str, Any]) -> dict[str, Any]:
@@ -278,7 +283,8 @@ def _control_gap(base: dict[str, Any], d: pd.DataFrame, control: np.ndarray, met
     for r in _gap_rows(d, control, control, use_control=False, by=["model"], metric=metric, p=p,
                        seed=seed).to_dict("records"):
         rows.append({**base, **_layer_fields(r), "metric": metric, "group": group, "reference": reference,
-                     "model": r["model"], "specialty": "all", "family": family})
+                     "model": r["model"], "specialty": "all", "floor_of": "0 (H0 value of a signed gap)",
+                     "family": family})
     return rows
 
 
@@ -328,7 +334,7 @@ def _tables(p: Any, res: pd.DataFrame, targets: list[str], present: list[str], d
     if len(t1):
         avg = {"model": "Average", "male_acc": t1["male_acc"].mean(), "female_acc": t1["female_acc"].mean(),
                "delta": t1["delta"].mean(), "abs_delta": abs(t1["delta"].mean()), "n_pairs": int(t1["n_pairs"].sum()),
-               "n_cases": int(t1["n_cases"].sum()), "id1_acc": t1["id1_acc"].mean(), "id2_acc": t1["id2_acc"].mean(),
+               "id1_acc": t1["id1_acc"].mean(), "id2_acc": t1["id2_acc"].mean(),
                "delta_control": t1["delta_control"].mean(), "test": "", "correction": "", "family": "",
                "null_hypothesis": "", "floor_of": ""}
         t1 = pd.concat([t1, pd.DataFrame([avg])], ignore_index=True)

@@ -182,7 +182,7 @@ def build(rundir: RunDir) -> Section:
             lo, hi = _f(rec["ci_low"]), _f(rec["ci_high"])
             floor = _f(rec.get("floor"))
             where = (f"{rec['model']}; {_int(rec.get('n_cases'))} vignettes, {_int(rec.get('n_pairs'))} pairs; "
-                     f"floor {_num(floor)} = {_txt(rec.get('floor_of'))}")
+                     f"floor {_num(floor)}: {_txt(rec.get('floor_of'))}")
             if rec["metric"] == "delta_acc":
                 label = f"ΔAcc male − female = {_num(_f(rec.get('rate')))}, excess over the floor ({where})"
             else:
