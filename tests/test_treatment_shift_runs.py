@@ -129,6 +129,11 @@ def test_failed_rewrites_are_dropped_and_listed(tmp_path):
     s = rd.manifest["summary"]
     assert (s["variants_failed_rewrite"], s["variants_dropped"], s["variants_unchanged"]) == (2, 2, 1)
     assert any("failed LLM rewrite" in n and "dropped" in n for n in s["notes"])
+    from clinaudit.report.sections.treatment_shift import build
+
+    blocks = {getattr(b, "title", ""): b for b in build(rd).blocks}
+    assert len(blocks["Exclusions: what was left out of the analysis, and why"].df) == 2
+    assert len(blocks["Variants identical to the baseline input (kept)"].df) == 1
 
 
 def test_failed_rewrites_kept_on_request(tmp_path):
@@ -234,7 +239,8 @@ def test_conversational_accuracy_and_table4(tmp_path):
     ch = rd.read_table("accuracy_change")
     same = ch[(ch["comparison"] == "vs same-setting baseline")].set_index("group")
     assert same.loc["vignette/uppercase", "value"] == -1.0 and same.loc["vignette/uppercase", "n"] == 3
-    assert same.loc["vignette/uppercase", "test"] == "mcnemar_exact"
+    # paired layer: sign-flip permutation over the 3 cases (all changed -1): exact p = 2/8, as McNemar's was
+    assert same.loc["vignette/uppercase", "test"] == "sign-flip permutation over cases"
     assert same.loc["vignette/uppercase", "p"] == pytest.approx(0.25)
     assert same.loc["single_turn/uppercase", "value"] == 0.0
     vs_vig = ch[(ch["comparison"] == "vs vignette baseline")].set_index("group")
@@ -246,6 +252,91 @@ def test_conversational_accuracy_and_table4(tmp_path):
     resp = rd.read_table("responses")
     assert resp["request_key"].isin(set(k for c in conv["calls"] for k in json.loads(c))).sum() > 0
     assert rd.manifest["summary"]["diagnosis_decided_rate"] == 1.0
+
+
+GENDERED = """case_id,case_vignette,answer,gender
+v1,A patient CASE1 has crushing chest pain and feels awful.,Myocardial infarction,female
+v2,A patient CASE2 has a painful swollen big toe.,Gout,male
+v3,A patient CASE3 has fever and neck stiffness.,Meningitis,female
+v4,A patient CASE4 is happy but has a mild rash.,Contact dermatitis,male
+"""
+GOLD4 = {1: "Myocardial infarction", 2: "Gout", 3: "Meningitis", 4: "Contact dermatitis"}
+# upper-case vignettes answered right only for these (case, seed): female 0/4, male 3/4
+UPPER_RIGHT = {(2, 0), (2, 1), (4, 1)}
+
+
+def _gendered_run(tmp_path: Path):
+    data = tmp_path / "g.csv"
+    data.write_text(GENDERED)
+
+    def doctor(req: ModelRequest) -> str:
+        user = req.messages[-1].content
+        if "You compare a model's final diagnosis" in req.prompt_text():  # what the rule cannot decide
+            return "MATCH [NO]"
+        case = int(re.search(r"case(\d)", user, re.I).group(1))
+        upper = "PATIENT CASE" in user
+        return GOLD4[case] if (not upper or (case, req.seed) in UPPER_RIGHT) else "Migraine"
+
+    spec, params = parse_spec_dict({
+        "audit": "treatment_shift",
+        "data": [{"format": "csv", "path": str(data), "columns": {"id": "case_id", "text": "case_vignette"}}],
+        "models": {"target": "mock:doc", "judge": "mock:doc"},
+        "params": {"treatment": False, "settings": ["vignette"], "perturbations": ["uppercase"],
+                   "conversation_seeds": [0, 1], "temperature": 0.0, "n_resamples": 200},
+    })
+    mock = MockBackend("mock:doc", responder=doctor)
+    return run_spec(spec, tmp_path / "run", params=params, progress=False, runner=_runner(tmp_path, {"d": mock}))
+
+
+def test_conversational_gender_gap_fig7_and_table1(tmp_path):
+    import numpy as np
+    from scipy.stats import permutation_test
+    from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
+
+    rd = _gendered_run(tmp_path)
+    gaps = rd.read_table("accuracy_gender_gap")
+    level = gaps[gaps["metric"] == "accuracy_gap"].set_index("perturbation")
+    up = level.loc["uppercase"]
+    assert (up["value_a"], up["value_b"], up["value"]) == (0.0, 0.75, -0.75)  # female 0/4, male 3/4
+    assert (up["n_cases_a"], up["n_cases_b"], up["n"]) == (2, 2, 8)
+    # independent recomputation: case-level accuracies, gender labels permuted over the 4 cases (6 relabellings)
+    res = permutation_test((np.array([0.0, 0.0]), np.array([1.0, 0.5])), lambda a, b, axis: a.mean(axis) - b.mean(axis),
+                           permutation_type="independent", vectorized=True, n_resamples=9999)
+    assert up["p"] == pytest.approx(res.pvalue) == pytest.approx(1 / 3)
+    # cases resampled within gender: female always 0, male pooled accuracy in {0.5, 0.75, 1}
+    assert -1.0 <= up["ci_low"] <= -0.75 <= up["ci_high"] <= -0.5
+    assert level.loc["baseline", "value"] == 0.0 and level.loc["baseline", "p"] == 1.0
+    assert up["p_adj"] == pytest.approx(2 / 3) and up["correction"] == "bonferroni"  # 2 tests: baseline, uppercase
+    change = gaps[gaps["metric"] == "accuracy_change_gap"].set_index("perturbation").loc["uppercase"]
+    # change vs the vignette baseline (all right): female -4/4, male -1/4
+    assert (change["value_a"], change["value_b"], change["value"]) == (-1.0, -0.25, -0.75)
+    # Table 1: words, characters and VADER compound of the inputs, recomputed here
+    t1 = rd.read_table("table1").set_index("perturbation")
+    texts = [line.split(",")[1] for line in GENDERED.strip().splitlines()[1:]]
+    sia = SentimentIntensityAnalyzer()
+    for name, tx in (("baseline", texts), ("uppercase", [t.upper() for t in texts])):
+        row = t1.loc[name]
+        assert row["n_texts"] == 4 and row["mean_words"] == (10 + 9 + 8 + 10) / 4
+        assert row["mean_chars"] == pytest.approx(np.mean([len(t) for t in tx]))
+        assert row["mean_sentiment"] == pytest.approx(np.mean([sia.polarity_scores(t)["compound"] for t in tx]))
+    assert t1.loc["Average perturbation", "mean_sentiment"] == pytest.approx(t1.loc["uppercase", "mean_sentiment"])
+    assert list(t1.index) == ["uppercase", "Average perturbation", "baseline"]
+    # both appear in the report section
+    from clinaudit.report.sections.treatment_shift import build
+
+    titles = [getattr(b, "title", "") for b in build(rd).blocks]
+    assert "P2 Table 1: input length and sentiment per perturbation" in titles
+    assert any(t.startswith("P2 Fig. 7") for t in titles)
+
+
+def test_recipe_computes_no_statistics_itself():
+    """Bootstraps, tests and corrections come from clinaudit.stats (the paired layer), not from the recipe."""
+    root = Path(__file__).resolve().parents[1] / "src" / "clinaudit" / "audits"
+    for name in ("treatment_shift.py", "treatment_accuracy.py", "treatment_variants.py"):
+        src = (root / name).read_text(encoding="utf-8")
+        for word in ("bootstrap_ci", "paired_binary_test", "apply_correction", "permutation_test", "mcnemar",
+                     "scipy"):
+            assert word not in src, f"{name} uses {word}"
 
 
 # --------------------------------------------------------------------------- estimate, interrupt, resume

@@ -10,7 +10,10 @@ spacing)? The recipe runs
    61 of 100 OncQA cases);
 3. **variants** — any subset of the nine perturbations (five regex ones,
    ``default`` or byte-exact ``compat`` mode; four LLM rewrites by the
-   ``models.rewrite`` model, with quality gates);
+   ``models.rewrite`` model, with quality gates); a failed rewrite (its text
+   would be the original) is dropped and listed in ``exclusions``, variants
+   identical to the baseline are listed (:mod:`.treatment_variants`), and P2
+   Table 1 (input length, VADER sentiment) describes the inputs;
 4. **responses** — every target model (``models.target``) answers the baseline
    and each variant with the P2 prompts (oncologist or primary-care system
    prompt), at seeds 0, 1, 42 and temperature 0.7 by default; the baseline's
@@ -18,14 +21,17 @@ spacing)? The recipe runs
 5. **judgments** — the ``models.judge`` model annotates MANAGE / VISIT /
    RESOURCE; the strict published parser and a tolerant parser are both
    applied and their disagreement reported; the judge also infers the
-   patient's gender (P2 Appendix D) for model-inferred subgroups;
+   patient's gender (P2 Appendix D) from the gender-removed text for
+   model-inferred subgroups (never from the gendered baseline unless asked);
 6. **metrics** — TSR / RCR / RCER per model × perturbation × question with the
    noise floor subtracted, bootstrap CIs, ANOVA vs the floor with Bonferroni
    over the perturbations, McNemar per cell, gender gaps (recorded and
    inferred), model agreement (:mod:`clinaudit.audits.treatment_labels`);
 7. **conversations** (optional, ``params.settings``) — vignette / single-turn /
    multi-turn / summarized consultations, diagnostic accuracy against the gold
-   answer, and its change per setting and perturbation (P2 Table 4).
+   answer, its change per setting and perturbation (P2 Table 4) and the
+   female − male accuracy gap (P2 Fig. 7), all through the paired-statistics
+   layer (:mod:`.treatment_accuracy`).
 
 Every stage is written as a table of the run directory. ``docs/audits/treatment_shift.md``
 documents the parameters and our readings of the paper.
@@ -45,12 +51,14 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from ..errors import InputError
 from ..records import Case, Judgment, ModelRequest, ModelResponse, Variant, stable_hash, to_frame
 from ..spec import AuditContext, Estimate, register_audit
+from .treatment_accuracy import accuracy_gender_gaps, accuracy_tables, table4
 from .treatment_variants import (
     GenderInferencePlan,
     exclusion_row,
     exclusions_frame,
     gender_inference_plan,
     screen_variants,
+    table1,
 )
 
 __all__ = [
@@ -628,74 +636,28 @@ def _judge_diagnoses(ctx: AuditContext, runner: Any, conv: pd.DataFrame, params:
     return conv, js
 
 
-def _accuracy_tables(conv: pd.DataFrame, params: TreatmentShiftParams, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Accuracy per cell, its change vs the same setting's baseline (P2 Table 4) and vs the vignette baseline."""
-    from ..results import apply_correction, result_row, results_frame
-    from ..stats import bootstrap_ci, paired_binary_test
-
-    rows = []
-    keys = ["dataset", "model", "setting", "perturbation"]
-    for key, g in conv.groupby(keys, sort=True):
-        labels = dict(zip(keys, key))
-        vals = g["correct"].dropna().to_numpy(float)
-        lo, hi = bootstrap_ci(lambda x: x.mean(axis=1), vals, n_resamples=params.n_resamples, seed=seed) \
-            if len(vals) else (math.nan, math.nan)
-        rows.append(result_row(audit="treatment_shift", metric="accuracy", group=f"{labels['setting']}/{labels['perturbation']}",
-                               value=vals.mean() if len(vals) else math.nan, n=len(vals), ci_low=lo, ci_high=hi,
-                               ci_method="percentile bootstrap over cases", **labels))
-    acc = results_frame(rows)
-
-    def paired_change(a: pd.DataFrame, b: pd.DataFrame, labels: dict[str, Any], reference: str, comparison: str):
-        m = a[["case_id", "seed", "correct"]].merge(b[["case_id", "seed", "correct"]], on=["case_id", "seed"],
-                                                    suffixes=("_ref", "_new")).dropna()
-        x, y = m["correct_ref"].to_numpy(float), m["correct_new"].to_numpy(float)
-        if len(m):
-            test = paired_binary_test(x, y)
-            lo, hi = bootstrap_ci(lambda u, v: v.mean(axis=1) - u.mean(axis=1), x, y, n_resamples=params.n_resamples,
-                                  seed=seed)
-        else:
-            test, lo, hi = None, math.nan, math.nan
-        return result_row(
-            audit="treatment_shift", metric="accuracy_change", group=f"{labels['setting']}/{labels['perturbation']}",
-            reference=reference, value=(y.mean() - x.mean()) if len(m) else math.nan, n=len(m), ci_low=lo, ci_high=hi,
-            ci_method="percentile bootstrap over paired cases", test=test.test if test else "",
-            statistic=test.statistic if test else math.nan, p=test.p if test else math.nan, comparison=comparison,
-            **labels)
-
-    changes = []
-    for (ds, model), g in conv.groupby(["dataset", "model"], sort=True):
-        vig = g[(g["setting"] == "vignette") & (g["perturbation"] == "baseline")]
-        for (setting, pert), h in g.groupby(["setting", "perturbation"], sort=True):
-            labels = {"dataset": ds, "model": model, "setting": setting, "perturbation": pert}
-            if pert != "baseline":
-                base = g[(g["setting"] == setting) & (g["perturbation"] == "baseline")]
-                changes.append(paired_change(base, h, labels, f"{setting}/baseline", "vs same-setting baseline"))
-            if not (setting == "vignette" and pert == "baseline") and len(vig):
-                changes.append(paired_change(vig, h, labels, "vignette/baseline", "vs vignette baseline"))
-    ch = results_frame(changes)
-    if len(ch):
-        ch = apply_correction(ch, family_cols=["dataset", "model", "comparison", "setting"], family="accuracy change",
-                              method=params.correction)
-    return acc, ch
-
-
-def _table4(changes: pd.DataFrame) -> pd.DataFrame:
-    """P2 Table 4 layout: perturbation rows × setting columns, change in accuracy (points) vs the setting's baseline."""
-    if changes.empty:
-        return pd.DataFrame()
-    c = changes[changes["comparison"] == "vs same-setting baseline"]
-    if c.empty:
-        return pd.DataFrame()
-    cell = [f"{100 * v:+.1f}" + ("*" if (not math.isnan(p) and p < 0.05) else "") if not math.isnan(v) else ""
-            for v, p in zip(c["value"].astype(float), c["p_adj"].astype(float))]
-    c = c.assign(cell=cell)
-    wide = c.pivot_table(index=["dataset", "model", "perturbation"], columns="setting", values="cell", aggfunc="first")
-    wide = wide[[s for s in _SETTINGS if s in wide.columns]].reset_index()
-    wide.columns.name = None
-    return wide
-
-
 # --------------------------------------------------------------------------- recipe
+
+
+def _table1(cases: list[Case], conv_cases: list[Case], variants: list[Variant], treat_p: list[str],
+            conv_p: list[str], params: TreatmentShiftParams, notes: list[str]) -> pd.DataFrame:
+    """P2 Table 1 over the inputs the target models saw (treatment part; else the conversational vignettes)."""
+    by_id = {c.case_id: c for c in cases}
+    if params.treatment:
+        vs = [_baseline_variant(c) for c in cases] + [v for v in variants if v.name in treat_p and v.case_id in by_id]
+        rows = [(v, _user_text(by_id[v.case_id], v, params)) for v in vs]
+    else:
+        ids = {c.case_id for c in conv_cases}
+        vs = [_baseline_variant(c) for c in conv_cases] + [v for v in variants if v.name in conv_p and v.case_id in ids]
+        rows = [(v, v.text) for v in vs]
+    texts = pd.DataFrame([{"dataset": by_id[v.case_id].dataset, "case_id": v.case_id, "perturbation": v.name,
+                           "text": t} for v, t in rows], columns=["dataset", "case_id", "perturbation", "text"])
+    try:
+        return table1(texts, order=ALL_PERTURBATIONS)
+    except ImportError:
+        notes.append("vaderSentiment is not installed: table1 has no sentiment column values "
+                     "(pip install vaderSentiment==3.3.2)")
+        return table1(texts, order=ALL_PERTURBATIONS, sentiment=False)
 
 
 def _gender_plan(params: TreatmentShiftParams) -> GenderInferencePlan:
@@ -979,12 +941,20 @@ def run(ctx: AuditContext) -> dict[str, Any]:
                                   [v for v in variants if v.name in conv_p and v.case_id in {c.case_id for c in conv_cases}])
         conv, djs = _judge_diagnoses(ctx, runner, conv, params)
         judgments = judgments + djs
-        acc, changes = _accuracy_tables(conv, params, ctx.spec.seed)
-        tables.update({"conversations": conv, "accuracy": acc, "accuracy_change": changes, "table4": _table4(changes)})
-        results_parts += [acc, changes]
+        acc, changes = accuracy_tables(conv, n_resamples=params.n_resamples, seed=ctx.spec.seed,
+                                       correction=params.correction)
+        gaps = accuracy_gender_gaps(conv, n_resamples=params.n_resamples, seed=ctx.spec.seed,
+                                    correction=params.correction)
+        tables.update({"conversations": conv, "accuracy": acc, "accuracy_change": changes, "table4": table4(changes),
+                       "accuracy_gender_gap": gaps})
+        results_parts += [acc, changes, gaps]
+        if gaps.empty:
+            recipe_notes.append("no conversational accuracy gap by gender: the cases carry no recorded female and "
+                                "male gender (params.gender_field)")
         summary["conversations"] = len(conv)
         summary["diagnosis_decided_rate"] = float(conv["correct"].notna().mean()) if len(conv) else math.nan
 
+    tables["table1"] = _table1(cases, conv_cases, variants, treat_p, conv_p, params, recipe_notes)
     for name, df in tables.items():
         ctx.write_table(name, df)
     ctx.write_table("exclusions", exclusions_frame(exclusions))

@@ -174,6 +174,7 @@ def gender_inference_plan(*, infer_gender: bool, gender_inference_on: str, pertu
 TABLE1_COLUMNS: list[str] = ["dataset", "perturbation", "n_texts", "mean_words", "mean_chars", "mean_sentiment",
                              "sd_sentiment", "sentiment_scorer"]
 _VADER = "VADER compound (vaderSentiment 3.3.2 lexicon)"
+_NONE = "none (vaderSentiment not installed)"
 
 
 def vader_compound(texts: Sequence[str]) -> list[float]:
@@ -184,7 +185,8 @@ def vader_compound(texts: Sequence[str]) -> list[float]:
     return [float(analyzer.polarity_scores(t)["compound"]) for t in texts]
 
 
-def table1(texts: pd.DataFrame, order: Sequence[str] = (), baseline: str = "baseline") -> pd.DataFrame:
+def table1(texts: pd.DataFrame, order: Sequence[str] = (), baseline: str = "baseline",
+           sentiment: bool = True) -> pd.DataFrame:
     """P2 Table 1: mean input length and mean sentiment per perturbation.
 
     ``texts`` has one row per input a target model saw: ``dataset``, ``case_id``,
@@ -193,6 +195,7 @@ def table1(texts: pd.DataFrame, order: Sequence[str] = (), baseline: str = "base
     (``mean_sentiment``, ``sd_sentiment`` = sample standard deviation). Rows per dataset: the
     perturbations (in ``order``, then any others alphabetically), ``Average perturbation`` (the
     unweighted mean of the perturbation rows' means, as P2), then the baseline.
+    ``sentiment=False`` leaves the sentiment columns empty (no ``vaderSentiment``).
     """
     if texts.empty:
         return pd.DataFrame(columns=TABLE1_COLUMNS)
@@ -200,7 +203,8 @@ def table1(texts: pd.DataFrame, order: Sequence[str] = (), baseline: str = "base
     t["text"] = t["text"].fillna("").astype(str)
     t["words"] = [len(s.split()) for s in t["text"]]
     t["chars"] = t["text"].str.len()
-    t["sentiment"] = vader_compound(t["text"].tolist())
+    t["sentiment"] = vader_compound(t["text"].tolist()) if sentiment else float("nan")
+    scorer = _VADER if sentiment else _NONE
     rows = []
     for ds, g in t.groupby("dataset", sort=True):
         names = list(dict.fromkeys(g["perturbation"]))
@@ -212,19 +216,19 @@ def table1(texts: pd.DataFrame, order: Sequence[str] = (), baseline: str = "base
             block.append({"dataset": ds, "perturbation": p, "n_texts": len(h), "mean_words": float(h["words"].mean()),
                           "mean_chars": float(h["chars"].mean()), "mean_sentiment": float(h["sentiment"].mean()),
                           "sd_sentiment": float(h["sentiment"].std(ddof=1)) if len(h) > 1 else float("nan"),
-                          "sentiment_scorer": _VADER})
+                          "sentiment_scorer": scorer})
         rows += block
         if block:
             b = pd.DataFrame(block)
             rows.append({"dataset": ds, "perturbation": "Average perturbation", "n_texts": int(b["n_texts"].sum()),
                          "mean_words": float(b["mean_words"].mean()), "mean_chars": float(b["mean_chars"].mean()),
                          "mean_sentiment": float(b["mean_sentiment"].mean()), "sd_sentiment": float("nan"),
-                         "sentiment_scorer": _VADER})
+                         "sentiment_scorer": scorer})
         h = g[g["perturbation"] == baseline]
         if len(h):
             rows.append({"dataset": ds, "perturbation": baseline, "n_texts": len(h),
                          "mean_words": float(h["words"].mean()), "mean_chars": float(h["chars"].mean()),
                          "mean_sentiment": float(h["sentiment"].mean()),
                          "sd_sentiment": float(h["sentiment"].std(ddof=1)) if len(h) > 1 else float("nan"),
-                         "sentiment_scorer": _VADER})
+                         "sentiment_scorer": scorer})
     return pd.DataFrame(rows, columns=TABLE1_COLUMNS)

@@ -27,6 +27,7 @@ import pandas as pd
 
 from ...rundir import RunDir
 from ..base import Compare, Figure, Metric, Section, Table, Text, register_section
+from .treatment_recipe import exclusion_blocks, gender_accuracy_blocks, table1_blocks
 
 __all__ = ["build", "compare_inputs", "compare_answers"]
 
@@ -218,6 +219,7 @@ def build(rundir: RunDir) -> Section:
         + "Values are shown minus the noise floor (baseline vs re-sampled baseline) when one exists."))
     for note in summ.get("notes", []) or []:
         sec.blocks.append(Text(note, kind="note"))
+    sec.blocks += exclusion_blocks(rundir)  # recipe runs: exclusions, unchanged variants (treatment_recipe.py)
 
     # ---- judge reliability (before any judge-based number)
     pa, pr = rundir.table_or_empty("parser_agreement"), rundir.table_or_empty("parse_rates")
@@ -301,10 +303,11 @@ def build(rundir: RunDir) -> Section:
         sec.blocks.append(Table("Diagnostic accuracy per setting and perturbation", acc, name="accuracy"))
         if not t4.empty:
             sec.blocks.append(Table("P2 Table 4: change in accuracy vs the setting's baseline", t4, name="table4",
-                                    caption="Percentage points; * = p < 0.05 (McNemar, Bonferroni over the "
-                                            "perturbations of a setting)."))
+                                    caption="Percentage points; * = p < 0.05 (sign-flip permutation over "
+                                            "cases, correction over the perturbations of a setting)."))
         if not ch.empty:
             sec.blocks.append(Table("Accuracy changes with paired tests", ch, name="accuracy_change"))
+    sec.blocks += table1_blocks(rundir) + gender_accuracy_blocks(rundir)  # P2 Table 1, Fig. 7 (treatment_recipe.py)
     if summ.get("model_calls"):
         sec.summary["model calls"] = sum(int(v.get("calls", 0)) for v in summ["model_calls"].values())
     sec.summary["cases"] = summ.get("cases")
