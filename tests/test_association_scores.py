@@ -291,9 +291,12 @@ def test_float_noise_differences_are_not_ranked_synthetic_scores(tmp_path: Path)
     p = tmp_path / "noise.csv"
     df.to_csv(p, index=False)
     out = tmp_path / "o"
-    assert _run_cli(["--scores", str(p), "--n-bootstrap", "0", "--out", str(out)]) == 0
+    assert _run_cli(["--scores", str(p), "--tests", "signed-rank,sign-flip", "--n-bootstrap", "0",
+                     "--out", str(out)]) == 0
     tests = pd.read_csv(out / "tests.csv", keep_default_na=False, na_values=[""])
-    assert (tests["p_value"] == 1.0).all() and tests["note"].str.contains("within tolerance").all()
+    assert len(tests) == 4 and (tests["p_value"] == 1.0).all()
+    assert tests.loc[tests["test"] == "signed-rank", "note"].str.contains("within tolerance").all()
+    assert tests.loc[tests["test"] == "sign-flip", "note"].str.contains("zero").all()
     # scipy on the raw noise would rank it: the old behaviour this guards against
     d = df.loc[~male, "score"].to_numpy() - base
     assert (d != 0).all() and stats.wilcoxon(d).pvalue < 1.0
@@ -370,3 +373,26 @@ def test_report_section_shows_ci_n_test_null_family_beside_every_difference(tmp_
     assert "no model was called" in texts and "1 sentence score(s) were not analysed" in texts
     html = Path(render_report(out)).read_text(encoding="utf-8")
     assert "Every test per category" in html
+
+
+def test_frame_sign_flip_matches_an_exact_permutation_over_frames(tmp_path: Path) -> None:
+    """sign-flip: per-frame mean paired difference, all 2^n_frames sign flips (scipy permutation_test, written here)."""
+    df = _synthetic()
+    p = tmp_path / "s.csv"
+    df.to_csv(p, index=False)
+    out = tmp_path / "o"
+    assert _run_cli(["--scores", str(p), "--tests", "sign-flip,signed-rank", "--n-bootstrap", "50",
+                     "--out", str(out)]) == 0
+    tests = pd.read_csv(out / "tests.csv")
+    for cat, sub in df.groupby("category"):
+        row = tests[(tests.category == cat) & (tests.test == "sign-flip")].iloc[0]
+        x = sub[sub.group == row["group"]].set_index(["template_id", "attribute", "target_index"])["score"]
+        y = sub[sub.group == row["reference"]].set_index(["template_id", "attribute", "target_index"])["score"]
+        d = (x - y).groupby(level=["template_id", "attribute"]).mean().to_numpy()
+        assert d.size <= 13  # exact enumeration
+        res = stats.permutation_test((d,), np.mean, permutation_type="samples", n_resamples=10**6)
+        assert row["p_value"] == pytest.approx(res.pvalue, abs=1e-12) and row["n"] == d.size == row["n_frames"]
+        assert row["statistic"] == pytest.approx(d.mean(), abs=1e-12)
+        assert "frame" in row["null_hypothesis"] and "exact" in row["note"]
+    summary = pd.read_csv(out / "summary.csv")
+    assert (summary["test"] == "sign_flip_frames").all() and "p_sign_flip" in summary.columns

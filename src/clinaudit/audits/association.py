@@ -119,7 +119,7 @@ class ScoresFile(BaseModel):
     model: str | None = Field(default=None, description="model name (default: tidy 'model' column, else file name)")
 
 
-TestName = Literal["signed-rank", "rank-sum", "ks", "t"]
+TestName = Literal["signed-rank", "rank-sum", "ks", "t", "sign-flip"]
 
 
 class AssociationParams(BaseModel):
@@ -133,8 +133,8 @@ class AssociationParams(BaseModel):
     scores: list[ScoresFile] | None = Field(default=None, description="existing per-sentence scores: no model calls")
     scores_format: Literal["tidy", "hurtfulwords"] = "tidy"
     tests: list[TestName] = Field(default_factory=lambda: ["signed-rank"], min_length=1,
-                                  description="signed-rank (paired, default), rank-sum, ks, t; the first fills "
-                                  "the summary's p")
+                                  description="signed-rank (paired, default), rank-sum, ks, t, sign-flip "
+                                  "(frames); the first fills the summary's p")
     targets: str | None = Field(default=None, description="YAML {groups: {name: [words]}}; default male/female")
     target_set: str | None = Field(default=None, description="a named set under 'sets:' of the targets file")
     method: Literal["auto", "masked", "causal"] = "auto"

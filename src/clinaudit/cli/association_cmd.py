@@ -56,8 +56,8 @@ def add_association(sub: argparse._SubParsersAction) -> None:
                    "file name)")
     p.add_argument("--tests", default="signed-rank", metavar="LIST",
                    help="comma-separated tests: signed-rank (paired by frame and target position, the paper's "
-                   "text; default), rank-sum, ks, t (unpaired, as P4's published code); the first fills the "
-                   "summary's p")
+                   "text; default), rank-sum, ks, t (unpaired, as P4's published code), sign-flip (permutation over "
+                   "sentence frames: the frame is the unit); the first fills the summary's p")
     p.add_argument("--method", choices=["auto", "masked", "causal"], default="auto",
                    help="scoring (default auto: masked for hf-mlm models, sentence likelihood otherwise)")
     p.add_argument("--mask-mode", choices=["word", "token"], default="word",

@@ -103,14 +103,29 @@ def bias_score_summary(
 
 #: Tests of :func:`association_tests` by command-line name: the paired signed-rank test of the paper's
 #: text, and the unpaired rank-sum, Kolmogorov–Smirnov and Student t tests of P4's published code.
-ASSOCIATION_TESTS: tuple[str, ...] = ("signed-rank", "rank-sum", "ks", "t")
+#: ``sign-flip`` (ours) is the frame-level test: it treats the frame, not the sentence, as the unit.
+ASSOCIATION_TESTS: tuple[str, ...] = ("signed-rank", "rank-sum", "ks", "t", "sign-flip")
 
 _DESCRIPTION = {
     "signed-rank": "Wilcoxon signed-rank on pairs (same frame, same target position)",
     "rank-sum": "Wilcoxon rank-sum (unpaired)",
     "ks": "two-sample Kolmogorov-Smirnov (unpaired)",
     "t": "Student two-sample t, pooled variance (unpaired)",
+    "sign-flip": "sign-flip permutation over sentence frames of the frame-mean paired difference",
 }
+
+_SIGN_FLIP_NULL = ("the frame-level mean paired differences (group - reference) are symmetric about 0 "
+                   "(each frame's sign flip equally likely)")
+
+
+def _frame_sign_flip(px: np.ndarray, py: np.ndarray, frames: np.ndarray, seed: int) -> Any:
+    """The layer's sign-flip test on per-frame means of the paired differences (noise below tolerance = 0)."""
+    from ..stats import StatResult, sign_flip_test, zero_small_differences
+
+    d = zero_small_differences(px - py, np.maximum(np.abs(px), np.abs(py)))
+    per_frame = pd.Series(d).groupby(pd.Series(frames, dtype=object), sort=True).mean().to_numpy()
+    stat, p, note = sign_flip_test(per_frame, seed=seed)
+    return StatResult("sign_flip_frames", stat, p, int(per_frame.size), note)
 
 
 def test_column_key(test: str) -> str:
@@ -174,6 +189,9 @@ def association_tests(
     * ``signed-rank``: :func:`clinaudit.stats.wilcoxon_test` on the paired
       differences group − reference (same frame and position); ``value`` = their
       mean, ``n`` = pairs.
+    * ``sign-flip``: the per-frame means of those paired differences, tested with
+      the layer's sign-flip permutation test (:func:`clinaudit.stats.sign_flip_test`;
+      exact up to 13 frames); the frame is the unit, as METHODS §5 asks; ``n`` = frames.
     * ``rank-sum`` / ``ks`` / ``t``: :func:`clinaudit.stats.two_sample_test` on
       all sentences of the two groups; ``value`` = mean(group) − mean(reference),
       ``n`` = sentences of both groups.
@@ -227,8 +245,8 @@ def association_tests(
                       n_frames=int(pd.unique(frames).size), mean_group=float(x.mean()) if x.size else math.nan,
                       mean_reference=float(y.mean()) if y.size else math.nan, alternative="two-sided")
         for test in tests:
-            if test == "signed-rank":
-                res = wilcoxon_test(px, py)
+            if test in ("signed-rank", "sign-flip"):
+                res = wilcoxon_test(px, py) if test == "signed-rank" else _frame_sign_flip(px, py, pframes, seed + k)
                 value = float(np.mean(px - py)) if px.size else math.nan
                 lo, hi, ci_method = _frame_ci(px - py, pframes, np.ones(px.size, bool), None, n_bootstrap,
                                               confidence, seed + k)
@@ -239,7 +257,7 @@ def association_tests(
             rows.append(result_row(**common, value=value, n=res.n, ci_low=lo, ci_high=hi, ci_method=ci_method,
                                    test=res.test, statistic=res.statistic, p=res.p, note=res.note,
                                    test_option=test, test_description=_DESCRIPTION[test],
-                                   null_hypothesis=NULL_HYPOTHESES.get(res.test, "")))
+                                   null_hypothesis=NULL_HYPOTHESES.get(res.test, _SIGN_FLIP_NULL)))
     table = results_frame(rows)
     if len(table):
         cols = ["model"] if len(tests) == 1 else ["model", "test_option"]

@@ -33,6 +33,8 @@ _TEST_TEXT = {
     "rank-sum": "Wilcoxon rank-sum, unpaired (H0: both groups' scores come from one distribution)",
     "ks": "two-sample Kolmogorov–Smirnov, unpaired (H0: identical score distributions)",
     "t": "Student two-sample t, pooled variance, unpaired (H0: equal means)",
+    "sign-flip": "sign-flip permutation over sentence frames of the frame-mean paired difference (H0: the "
+                 "frame-level differences are symmetric about 0; the frame is the unit)",
 }
 
 
