@@ -361,7 +361,10 @@ def association_summary(tests: pd.DataFrame, means: pd.DataFrame, scores: pd.Dat
             pv = prevalence[prevalence["category"] == cat]
             row["n_mentioning"] = int(pv["n_mentioning"].iloc[0]) if len(pv) else 0
         rows.append(row)
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    for col in ("n_frames", "n_templates", "n_attributes"):  # counts, empty when the scores do not say
+        out[col] = pd.to_numeric(out[col], errors="coerce").round().astype("Int64")
+    return out
 
 
 #: Columns of the ``tests`` table (``OUT/tests.csv``), in order.
