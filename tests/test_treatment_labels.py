@@ -46,6 +46,9 @@ def _hand_cell(ds: str, arm: int, model: str, q: str) -> tuple[int, float, float
 @needs_medperturb
 def test_medperturb_all_cells(medperturb_out):
     m = pd.read_csv(medperturb_out / "metrics.csv")
+    # issue 13 item 5 adds the clinicians' own TSR/RCR rows (model = clinicians; tests/test_treatment_clinicians.py)
+    assert set(m.loc[m["model"] == "clinicians", "metric"]) == {"TSR", "RCR"}
+    m = m[m["model"] != "clinicians"]
     for col in ("dataset", "model", "perturbation", "question", "metric", "value", "n", "noise_floor", "adjusted",
                 "ci_low", "ci_high", "p", "p_adj", "test", "correction", "family"):
         assert col in m.columns

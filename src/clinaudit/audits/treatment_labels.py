@@ -120,11 +120,14 @@ class LabelAnalysis:
     table3: pd.DataFrame
     results: pd.DataFrame
     notes: list[str] = field(default_factory=list)
+    #: further tables by name (clinicians as a reference rater, exclusions: :mod:`.treatment_clinicians`)
+    extra: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         return {
             "metrics": self.metrics, "significance": self.significance, "subgroups": self.subgroups,
             "agreement": self.agreement, "per_case": self.per_case, "table3": self.table3, "results": self.results,
+            **self.extra,
         }
 
 
@@ -611,12 +614,14 @@ def analyze_labels(
     floor_zero: bool = False,
     notes: Sequence[str] = (),
     audit: str = "treatment_shift",
+    clinicians: pd.DataFrame | None = None,
 ) -> LabelAnalysis:
     """TSR / RCR / RCER per dataset × model × perturbation × question, with floor, CIs and tests.
 
     ``floor_zero`` declares the noise floor 0 (deterministic decoding, P2 Appendix F).
     ``correction`` (``bonferroni`` as in P2, or ``fdr_bh``) is applied over the
     perturbations of one dataset × model × question × metric.
+    ``clinicians``: human labels for every variant (:mod:`.treatment_clinicians`).
     """
     from ..results import result_row, results_frame
 
@@ -690,8 +695,13 @@ def analyze_labels(
     results = results_frame(res_rows)
     if len(subgroups):
         results = results_frame(pd.concat([results, subgroups], ignore_index=True))
-    return LabelAnalysis(metrics=metrics, significance=sig, subgroups=subgroups, agreement=agreement,
-                         per_case=paired, table3=table3, results=results, notes=list(dict.fromkeys(notes)))
+    analysis = LabelAnalysis(metrics=metrics, significance=sig, subgroups=subgroups, agreement=agreement,
+                             per_case=paired, table3=table3, results=results, notes=list(dict.fromkeys(notes)))
+    # ---- clinicians as a reference rater, accuracy vs clinicians, invalid clinician labels (treatment_clinicians)
+    from .treatment_clinicians import add_clinician_tables
+
+    return add_clinician_tables(analysis, labels, clinicians, baseline=baseline, n_resamples=n_resamples, seed=seed,
+                                correction=correction, audit=audit)
 
 
 def write_outputs(analysis: LabelAnalysis, out_dir: str | Path) -> list[Path]:

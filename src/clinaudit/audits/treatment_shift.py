@@ -268,30 +268,11 @@ def compose_message(context: str | None, message: str) -> str:
     return f"{context}\n\n{message}" if context else message
 
 
-def _validation(case: Case, params: TreatmentShiftParams, question: str) -> float:
-    f = case.fields
-    cands: list[Any] = []
-    for key, val in f.items():
-        if key.lower() in {f"{params.validation_field}_{question}".lower(), f"v_{question}".lower()}:
-            cands.append(val)
-    for name in (params.validation_field, "clinician_majority"):
-        d = f.get(name)
-        if isinstance(d, str) and d.strip().startswith("{"):
-            try:
-                d = json.loads(d)
-            except json.JSONDecodeError:
-                d = None
-        if isinstance(d, dict):
-            cands.append(d.get(question, d.get(question.lower())))
-    for v in cands:
-        if v is None or (isinstance(v, float) and math.isnan(v)) or str(v).strip() == "":
-            continue
-        s = str(v).strip().lower()
-        if s in {"1", "1.0", "yes", "true"}:
-            return 1.0
-        if s in {"0", "0.0", "no", "false"}:
-            return 0.0
-    return math.nan
+def _validation(case: Case, params: TreatmentShiftParams, question: str) -> tuple[Any, str]:
+    """(V, field): V is 1.0 / 0.0, NaN, or an invalid value as given (reported by the analysis as an exclusion)."""
+    from .treatment_clinicians import case_validation
+
+    return case_validation(case.fields, question, params.validation_field)
 
 
 def _gender(case: Case, params: TreatmentShiftParams) -> str | None:
@@ -548,7 +529,12 @@ def _long_labels(labels: pd.DataFrame, cases_by_id: dict[str, Case], inferred: p
                  params: TreatmentShiftParams) -> pd.DataFrame:
     lab = labels[["dataset", "case_id", "variant", "model", "seed", "question", "label"]].copy()
     lab["gender"] = lab["case_id"].map(lambda c: _gender(cases_by_id[c], params))
-    lab["validation"] = [_validation(cases_by_id[c], params, q) for c, q in zip(lab["case_id"], lab["question"])]
+    vals = [_validation(cases_by_id[c], params, q) for c, q in zip(lab["case_id"], lab["question"])]
+    lab["validation"] = [v for v, _ in vals]
+    # where V came from: an invalid clinician label is listed in `exclusions` with file, row and field
+    lab["validation_field"] = [f for _, f in vals]
+    lab["validation_file"] = lab["case_id"].map(lambda c: cases_by_id[c].source)
+    lab["validation_row"] = lab["case_id"].map(lambda c: cases_by_id[c].source_row)
     lab["inferred_gender"] = None
     if inferred is not None and len(inferred):
         if params.gender_inference_model == "judge":
@@ -914,7 +900,7 @@ def run(ctx: AuditContext) -> dict[str, Any]:
                                   notes=notes)
         tables.update({"paired": analysis.per_case, "metrics": analysis.metrics,
                        "significance": analysis.significance, "subgroups": analysis.subgroups,
-                       "agreement": analysis.agreement, "table3": analysis.table3})
+                       "agreement": analysis.agreement, "table3": analysis.table3, **analysis.extra})
         results_parts.append(analysis.results)
         summary["notes"] = list(analysis.notes)
         summary["target_calls"] = len(reqs)

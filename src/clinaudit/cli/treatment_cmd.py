@@ -37,6 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--models", default=None, help="medperturb: comma-separated models (default: all four)")
     p.add_argument("--no-fix-published", action="store_true",
                    help="medperturb: keep the published file's known slips as they are (see notes.txt)")
+    p.add_argument("--no-clinicians", action="store_true",
+                   help="medperturb: do not use the clinicians' labels of every arm as a reference rater "
+                        "(clinician_metrics, excess_over_clinicians, accuracy against clinicians per arm)")
     p.add_argument("--floor-zero", action="store_true",
                    help="declare the noise floor 0 (labels from deterministic decoding, temperature 0)")
     p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
@@ -57,8 +60,15 @@ def cmd_treatment_shift(args: argparse.Namespace) -> int:
     elif args.models or args.no_fix_published:
         print("clinaudit: note: --models and --no-fix-published apply to --format medperturb only", file=sys.stderr)
     labels, notes = read_labels(args.labels, args.fmt, **kw)
+    clinicians = None
+    if args.fmt == "medperturb" and not args.no_clinicians:  # clinicians label every arm: a reference rater
+        from ..audits.treatment_clinicians import read_medperturb_clinicians
+
+        clinicians, cnotes = read_medperturb_clinicians(args.labels, fix_published=not args.no_fix_published)
+        notes = list(notes) + cnotes
     analysis = analyze_labels(labels, baseline=args.baseline, n_resamples=args.resamples, seed=args.seed,
-                              correction=args.correction, floor_zero=args.floor_zero, notes=notes)
+                              correction=args.correction, floor_zero=args.floor_zero, notes=notes,
+                              clinicians=clinicians)
     paths = write_outputs(analysis, args.out)
     m = analysis.metrics
     cells = m[["dataset", "model", "perturbation", "question"]].drop_duplicates()
