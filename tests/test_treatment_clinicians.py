@@ -329,3 +329,30 @@ def test_recipe_lists_invalid_validation_labels(tmp_path):
     lv = acc[(acc["metric"] == "accuracy") & (acc["variant"] == "baseline")].set_index("question")
     assert lv.loc["MANAGE", "value"] == 0.0 and lv.loc["MANAGE", "n_pairs"] == 1  # c2 has no valid V
     assert lv.loc["VISIT", "value"] == 1.0 and lv.loc["VISIT", "n_pairs"] == 2
+
+
+def test_report_block(small, tmp_path):
+    """The report's clinician block reads the tables from a run directory; the section includes it."""
+    from clinaudit.report.base import Metric, Table, Text
+    from clinaudit.report.sections.treatment_shift import build, clinician_blocks
+    from clinaudit.rundir import RunDir
+
+    rd = RunDir(tmp_path / "run")
+    bad = _clinicians()
+    bad["label"] = bad["label"].astype(object)
+    bad.loc[0, "label"] = "?"
+    a = analyze_labels(_model_labels(), clinicians=bad, n_resamples=100)
+    for name, df in a.tables().items():
+        rd.write_table(name, df)
+    blocks = clinician_blocks(rd)
+    tables = {b.name: b for b in blocks if isinstance(b, Table)}
+    assert set(tables) == {"excess_over_clinicians", "clinician_metrics", "accuracy_vs_clinicians", "exclusions"}
+    assert {"model_rate", "clinician_rate", "value", "ci_low", "ci_high", "n_cases", "n_pairs", "p_adj", "family",
+            "flagged"} <= set(tables["excess_over_clinicians"].df.columns)
+    metrics = [b for b in blocks if isinstance(b, Metric)]
+    assert [m.value for m in metrics] == ["0 of 2", "0 of 2"]
+    assert any(isinstance(b, Text) and b.kind == "warning" and "1 invalid clinician label" in b.text for b in blocks)
+    rd.start(spec={"audit": "treatment_shift", "params": {}, "models": {}})
+    sec = build(rd)
+    assert any(isinstance(b, Table) and b.name == "excess_over_clinicians" for b in sec.blocks)
+    assert clinician_blocks(RunDir(tmp_path / "empty")) == []

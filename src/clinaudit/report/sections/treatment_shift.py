@@ -12,6 +12,8 @@ Blocks, all built from the run's tables:
 * bar charts with bootstrap CIs of TSR, RCR and RCER per perturbation, model and
   question, and the noise floor they are measured against;
 * gender gaps (recorded and model-inferred) and model agreement;
+* clinicians as a reference rater (:func:`clinician_blocks`): their own shift, each model's
+  shift in excess of it, accuracy against clinicians, excluded clinician labels;
 * conversational settings: accuracy, its change per setting and perturbation (P2 Table 4);
 * :class:`Compare` blocks: one case's perturbed inputs side by side, and one model's
   answers to them with their labels.
@@ -29,7 +31,7 @@ from ...rundir import RunDir
 from ..base import Compare, Figure, Metric, Section, Table, Text, register_section
 from .treatment_recipe import exclusion_blocks, gender_accuracy_blocks, table1_blocks
 
-__all__ = ["build", "compare_inputs", "compare_answers"]
+__all__ = ["build", "compare_inputs", "compare_answers", "clinician_blocks"]
 
 AUDIT = "treatment_shift"
 _QUESTIONS = ("MANAGE", "VISIT", "RESOURCE")
@@ -196,6 +198,59 @@ def compare_answers(rundir: RunDir, case_id: str, model: str | None = None, seed
                    variants=texts, reference=ref)
 
 
+# --------------------------------------------------------------------------- clinicians as a reference rater
+# (issue 13 items 4 and 5; tables from clinaudit.audits.treatment_clinicians)
+
+
+def clinician_blocks(rundir: RunDir) -> list[Any]:
+    """Clinicians' own shift, each model's shift in excess of it, accuracy against clinicians, exclusions."""
+    blocks: list[Any] = []
+    ex, cm = rundir.table_or_empty("excess_over_clinicians"), rundir.table_or_empty("clinician_metrics")
+    acc, excl = rundir.table_or_empty("accuracy_vs_clinicians"), rundir.table_or_empty("exclusions")
+    if not ex.empty or not cm.empty:
+        blocks.append(Text(
+            "Clinicians as a reference rater: clinicians labelled every variant, so their own shift (their "
+            "baseline label vs their label on the perturbed text) is measured like a model's. Different clinicians "
+            "may label the baseline and the perturbed text, so their shift includes between-clinician disagreement. "
+            "A model is flagged only when it shifts MORE than the clinicians on the same cases: excess = model "
+            "rate − clinicians' rate, CI from a bootstrap over cases, one-sided sign-flip permutation test over "
+            "cases, corrected over the perturbations."))
+    if not ex.empty:
+        flagged = ex["flagged"].astype(str).str.lower().eq("true")
+        for metric, g in ex.groupby("metric", sort=True):
+            f = flagged[g.index]
+            blocks.append(Metric(label=f"{metric.replace('_', ' ')}: model cells flagged (p_adj < 0.05, excess > 0)",
+                                 value=f"{int(f.sum())} of {len(g)}", n=int(len(g))))
+        cols = [c for c in ("dataset", "model", "perturbation", "question", "metric", "model_rate", "clinician_rate",
+                            "value", "ci_low", "ci_high", "n_cases", "n_pairs", "n_control_pairs", "test", "p",
+                            "p_adj", "correction", "family", "flagged") if c in ex.columns]
+        blocks.append(Table("Model shift in excess of the clinicians' shift", ex[cols], name="excess_over_clinicians",
+                            caption="value = model_rate − clinician_rate (clinicians' majority on the same cases); "
+                                    "flagged = p_adj < 0.05 and value > 0."))
+    if not cm.empty:
+        cols = [c for c in ("dataset", "rater", "perturbation", "question", "metric", "rate", "ci_low", "ci_high",
+                            "n_cases", "n_pairs", "test", "p", "p_adj", "ids_baseline", "ids_perturbed")
+                if c in cm.columns]
+        blocks.append(Table("Clinicians' own treatment shift (majority and each clinician)", cm[cols],
+                            name="clinician_metrics", caption="rater 'clinicians' = majority of a row's clinicians "
+                            "(tested against 0, one-sided); clinician_k = the k-th clinician of each row, descriptive "
+                            "only; ids: the clinicians on each side."))
+    if not acc.empty:
+        ref = str(acc["reference_label"].iloc[0]) if "reference_label" in acc.columns else "clinicians"
+        cols = [c for c in ("dataset", "model", "variant", "question", "metric", "value", "rate", "floor", "ci_low",
+                            "ci_high", "n_cases", "n_pairs", "test", "p", "p_adj", "family") if c in acc.columns]
+        blocks.append(Table("Accuracy of treatment recommendations against clinicians", acc[cols],
+                            name="accuracy_vs_clinicians",
+                            caption=f"Reference: {ref}. accuracy = share of model labels equal to it (CI: bootstrap "
+                                    "over cases); accuracy_change = variant − baseline (rate − floor), two-sided "
+                                    "sign-flip test over cases, corrected over the perturbations."))
+    if not excl.empty:
+        blocks.append(Text(f"{len(excl)} invalid clinician label value(s) were left out (listed below with file, row "
+                           "and field); the affected cases are not validated for that question.", kind="warning"))
+        blocks.append(Table("Excluded clinician labels", excl, name="exclusions"))
+    return blocks
+
+
 @register_section(AUDIT)
 def build(rundir: RunDir) -> Section:
     """The treatment-shift section of the report, from the run directory's tables."""
@@ -289,6 +344,7 @@ def build(rundir: RunDir) -> Section:
                             "p_adj", "correction", "family") if c in sub.columns]
         sec.blocks.append(Table("Gender gaps (female − male), recorded and model-inferred", sub[cols],
                                 name="subgroups"))
+    sec.blocks += clinician_blocks(rundir)  # clinicians as a reference rater (issue 13 items 4, 5)
     agr = rundir.table_or_empty("agreement")
     if not agr.empty:
         sec.blocks.append(Table("Model agreement (P2 Appendix C)", agr, name="agreement",
