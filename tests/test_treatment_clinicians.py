@@ -228,7 +228,7 @@ def oncqa():
         pytest.skip(f"public data not found: {MEDPERTURB}")
     lab, _ = read_medperturb_labels(MEDPERTURB)
     clin, notes = read_medperturb_clinicians(MEDPERTURB)
-    assert len(clin) == 800 * 9 and "different set of clinicians" in notes[0]
+    assert len(clin) == 800 * 9 and "by 3 clinicians; 0 (case, clinician) pairs have the same clinician" in notes[0]
     lab, clin = lab[lab["dataset"] == "oncqa"], clin[clin["dataset"] == "oncqa"]
     norm, excl = normalize_clinicians(clin)
     assert excl.empty

@@ -207,9 +207,14 @@ def read_medperturb_clinicians(path: str | Path, *, fix_published: bool = True) 
                              "rater_id": "" if rid is None else str(int(rid) if float(rid).is_integer() else rid),
                              "question": q, "label": math.nan if v is None else float(v), "source_file": str(p),
                              "source_row": case.source_row})
-    notes = ["clinicians as a reference rater: MedPerturb labels every arm by three clinicians; a different set of "
-             "clinicians labels each arm, so the clinicians' shift includes between-clinician disagreement"]
-    return pd.DataFrame(rows, columns=CLINICIAN_COLUMNS), notes
+    out = pd.DataFrame(rows, columns=CLINICIAN_COLUMNS)
+    ids = out[out["rater_id"] != ""].drop_duplicates(["dataset", "case_id", "variant", "rater_id"])
+    is_b = ids["variant"].isin(["baseline", "vignette"])
+    same = ids[is_b].merge(ids[~is_b], on=["dataset", "case_id", "rater_id"])
+    notes = [f"clinicians as a reference rater: MedPerturb labels every arm by {out['rater'].nunique()} clinicians; "
+             f"{len(same)} (case, clinician) pairs have the same clinician on the baseline and a perturbed arm, so "
+             "the clinicians' shift mostly compares different clinicians and includes their disagreement"]
+    return out, notes
 
 
 def normalize_clinicians(clin: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -315,12 +320,13 @@ def _without_test(t: pd.DataFrame) -> pd.DataFrame:
     return t
 
 
-def _stat_kw(n_resamples: int, seed: int, correction: str, audit: str) -> dict[str, Any]:
-    return {"audit": audit, "n_resamples": n_resamples, "seed": seed, "correction": correction}
+def _stat_kw(n_resamples: int, seed: int, correction: str, audit: str, n_permutations: int = 9999) -> dict[str, Any]:
+    return {"audit": audit, "n_resamples": n_resamples, "seed": seed, "correction": correction,
+            "n_permutations": n_permutations}
 
 
 def clinician_metrics(pairs: pd.DataFrame, *, n_resamples: int = 1000, seed: int = 0, correction: str = "holm",
-                      audit: str = "treatment_shift") -> pd.DataFrame:
+                      audit: str = "treatment_shift", n_permutations: int = 9999) -> pd.DataFrame:
     """Clinicians' own TSR / RCR per dataset × rater × perturbation × question.
 
     ``value`` = ``rate`` (raw, no floor); CI: case bootstrap; test: one-sided sign-flip
@@ -331,7 +337,7 @@ def clinician_metrics(pairs: pd.DataFrame, *, n_resamples: int = 1000, seed: int
     from ..stats import PairedFrame
 
     sc = shift_scores(pairs)
-    kw = _stat_kw(n_resamples, seed, correction, audit)
+    kw = _stat_kw(n_resamples, seed, correction, audit, n_permutations)
     frames = []
     for metric, g in sc.groupby("metric", sort=False):
         maj = g["rater"] == CLINICIANS
@@ -341,7 +347,7 @@ def clinician_metrics(pairs: pd.DataFrame, *, n_resamples: int = 1000, seed: int
         if (~maj).any():  # single clinicians: descriptive (rate and CI), no test
             pf = PairedFrame(g[~maj], case="case", arm="perturbation", score="score",
                              by=("dataset", "rater", "question"))
-            frames.append(_without_test(pf.compare(metric=metric, null=0.0, n_permutations=1, **kw)))
+            frames.append(_without_test(pf.compare(metric=metric, null=0.0, **{**kw, "n_permutations": 1})))
     t = pd.concat(frames, ignore_index=True).rename(columns={"group": "perturbation"})
     ids = pairs.groupby(["dataset", "rater", "perturbation"], sort=False).agg(
         ids_baseline=("ids_b", lambda x: ";".join(sorted({j for i in x.dropna() for j in str(i).split(";") if j}))),
@@ -351,7 +357,7 @@ def clinician_metrics(pairs: pd.DataFrame, *, n_resamples: int = 1000, seed: int
 
 def excess_over_clinicians(model_pairs: pd.DataFrame, clin_pairs: pd.DataFrame, *, alpha: float = 0.05,
                            n_resamples: int = 1000, seed: int = 0, correction: str = "holm",
-                           audit: str = "treatment_shift") -> pd.DataFrame:
+                           audit: str = "treatment_shift", n_permutations: int = 9999) -> pd.DataFrame:
     """Each model's TSR / RCR minus the clinicians' (majority) on the same cases, per perturbation.
 
     ``model_pairs``: the analysis' paired table (``dataset, case_id, model, perturbation,
@@ -379,7 +385,7 @@ def excess_over_clinicians(model_pairs: pd.DataFrame, clin_pairs: pd.DataFrame, 
                          control=CLINICIANS)
         frames.append(pf.compare(metric=f"{metric}_excess_over_clinicians", alternative="greater",
                                  family="perturbations", family_cols=["dataset", "group", "question"],
-                                 **_stat_kw(n_resamples, seed, correction, audit)))
+                                 **_stat_kw(n_resamples, seed, correction, audit, n_permutations)))
     t = pd.concat(frames, ignore_index=True).rename(columns={"group": "model", "rate": "model_rate",
                                                              "floor": "clinician_rate"})
     t["flagged"] = (t["p_adj"].astype(float) < alpha) & (t["value"].astype(float) > 0)
@@ -388,7 +394,7 @@ def excess_over_clinicians(model_pairs: pd.DataFrame, clin_pairs: pd.DataFrame, 
 
 def accuracy_vs_clinicians(labels: pd.DataFrame, reference: pd.DataFrame, *, baseline: str | None = None,
                            n_resamples: int = 1000, seed: int = 0, correction: str = "holm",
-                           audit: str = "treatment_shift") -> pd.DataFrame:
+                           audit: str = "treatment_shift", n_permutations: int = 9999) -> pd.DataFrame:
     """Model label vs the clinicians' reference label, per dataset × model × variant × question.
 
     ``labels``: normalised model labels (``dataset, case_id, variant, model, seed,
@@ -407,9 +413,9 @@ def accuracy_vs_clinicians(labels: pd.DataFrame, reference: pd.DataFrame, *, bas
     lab, ref = d["label"].astype(float).to_numpy(), d["reference"].astype(float).to_numpy()
     d = d.assign(score=np.where(np.isnan(lab) | np.isnan(ref), np.nan, (lab == ref).astype(float)),
                  case=d["dataset"].astype(str) + "::" + d["case_id"].astype(str))
-    kw = _stat_kw(n_resamples, seed, correction, audit)
+    kw = _stat_kw(n_resamples, seed, correction, audit, n_permutations)
     level = PairedFrame(d, case="case", arm="variant", score="score", by=("dataset", "model", "question"))
-    frames = [_without_test(level.compare(metric="accuracy", null=0.0, n_permutations=1, **kw))]
+    frames = [_without_test(level.compare(metric="accuracy", null=0.0, **{**kw, "n_permutations": 1}))]
     bnames = _baselines(d[["dataset", "variant"]].drop_duplicates(), baseline)
     for ds, g in d.groupby("dataset", sort=True):
         if g["variant"].nunique() < 2:
@@ -446,7 +452,8 @@ def _metrics_rows(cm: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
 
 def add_clinician_tables(analysis: Any, labels: pd.DataFrame, clinicians: pd.DataFrame | None = None, *,
                          baseline: str | None = None, n_resamples: int = 1000, seed: int = 0,
-                         correction: str = "holm", audit: str = "treatment_shift", alpha: float = 0.05) -> Any:
+                         correction: str = "holm", audit: str = "treatment_shift", alpha: float = 0.05,
+                         n_permutations: int = 9999) -> Any:
     """Add the clinician tables to a :class:`~clinaudit.audits.treatment_labels.LabelAnalysis` (in place).
 
     ``labels``: the raw label table given to the analysis (its ``validation`` column is
@@ -461,6 +468,8 @@ def add_clinician_tables(analysis: Any, labels: pd.DataFrame, clinicians: pd.Dat
 
     extra: dict[str, pd.DataFrame] = {}
     results: list[pd.DataFrame] = []
+    kw = {"n_resamples": n_resamples, "seed": seed, "correction": correction, "audit": audit,
+          "n_permutations": n_permutations}
     excl = [validation_exclusions(labels)]
     lab = normalize_labels(labels)
     reference = None
@@ -469,12 +478,11 @@ def add_clinician_tables(analysis: Any, labels: pd.DataFrame, clinicians: pd.Dat
         excl.append(bad)
         raters = clinician_majority(clin)
         pairs = clinician_pairs(raters, baseline)
-        cm = clinician_metrics(pairs, n_resamples=n_resamples, seed=seed, correction=correction, audit=audit)
+        cm = clinician_metrics(pairs, **kw)
         extra["clinician_metrics"] = cm
         analysis.metrics = pd.concat([analysis.metrics, _metrics_rows(cm, analysis.metrics.columns)],
                                      ignore_index=True)
-        ex = excess_over_clinicians(analysis.per_case, pairs, alpha=alpha, n_resamples=n_resamples, seed=seed,
-                                    correction=correction, audit=audit)
+        ex = excess_over_clinicians(analysis.per_case, pairs, alpha=alpha, **kw)
         extra["excess_over_clinicians"] = ex
         results += [cm, ex]
         reference = raters[raters["rater"] == CLINICIANS].rename(columns={"label": "reference"})
@@ -496,8 +504,7 @@ def add_clinician_tables(analysis: Any, labels: pd.DataFrame, clinicians: pd.Dat
         reference = base.dropna(subset=["validation"]).groupby(["dataset", "case_id", "question"], sort=False)[
             "validation"].first().rename("reference").reset_index()
     if reference is not None and len(reference):
-        acc = accuracy_vs_clinicians(lab, reference, baseline=baseline, n_resamples=n_resamples, seed=seed,
-                                     correction=correction, audit=audit)
+        acc = accuracy_vs_clinicians(lab, reference, baseline=baseline, **kw)
         if len(acc):
             extra["accuracy_vs_clinicians"] = acc
             results.append(acc)
