@@ -317,12 +317,13 @@ def test_recipe_lists_invalid_validation_labels(tmp_path):
     runner.add_backend(MockBackend("mock:t", responder=lambda req: "Rest and fluids; see your doctor."))
     runner.add_backend(MockBackend("mock:j", responder=lambda req: "MANAGE [YES]\nVISIT [YES]\nRESOURCE [NO]"))
     rd = run_spec(spec, tmp_path / "run", params=params, progress=False, runner=runner)
-    ex = rd.read_table("exclusions")
+    ex = rd.read_table("exclusions")  # the recipe's one exclusions ledger
+    ex = ex[ex["stage"] == "clinician_labels"]
     assert len(ex) == 1  # one invalid value, whatever the number of answers labelled for the case
     r = ex.iloc[0]
     assert (r["case_id"], r["question"], r["field"], str(r["value"]), int(r["row"])) == (
         "c2", "MANAGE", "validation_MANAGE", "maybe", 2)
-    assert Path(r["file"]).name == "cases.csv"
+    assert Path(r["file"]).name == "cases.csv" and "row 2, field validation_MANAGE: 'maybe'" in r["detail"]
     assert any("1 invalid clinician label value(s)" in n for n in rd.manifest["summary"]["notes"])
     # accuracy against V (c1: MANAGE 0, VISIT 1) -- the model always says MANAGE yes, VISIT yes
     acc = rd.read_table("accuracy_vs_clinicians")
@@ -346,7 +347,7 @@ def test_report_block(small, tmp_path):
         rd.write_table(name, df)
     blocks = clinician_blocks(rd)
     tables = {b.name: b for b in blocks if isinstance(b, Table)}
-    assert set(tables) == {"excess_over_clinicians", "clinician_metrics", "accuracy_vs_clinicians", "exclusions"}
+    assert set(tables) == {"excess_over_clinicians", "clinician_metrics", "accuracy_vs_clinicians"}
     assert {"model_rate", "clinician_rate", "value", "ci_low", "ci_high", "n_cases", "n_pairs", "p_adj", "family",
             "flagged"} <= set(tables["excess_over_clinicians"].df.columns)
     metrics = [b for b in blocks if isinstance(b, Metric)]
@@ -355,4 +356,6 @@ def test_report_block(small, tmp_path):
     rd.start(spec={"audit": "treatment_shift", "params": {}, "models": {}})
     sec = build(rd)
     assert any(isinstance(b, Table) and b.name == "excess_over_clinicians" for b in sec.blocks)
+    ex = [b for b in sec.blocks if isinstance(b, Table) and b.name == "exclusions"]  # shown once, by the ledger block
+    assert len(ex) == 1 and ex[0].df["stage"].tolist() == ["clinician_labels"]
     assert clinician_blocks(RunDir(tmp_path / "empty")) == []

@@ -70,9 +70,10 @@ CLINICIANS = "clinicians"
 #: Columns of a clinician label table (one row per clinician label).
 CLINICIAN_COLUMNS = ["dataset", "case_id", "variant", "rater", "rater_id", "question", "label", "source_file",
                      "source_row"]
-#: Columns of the ``exclusions`` table.
-EXCLUSION_COLUMNS = ["stage", "dataset", "case_id", "variant", "question", "file", "row", "field", "value", "reason",
-                     "effect"]
+#: Columns of the ``exclusions`` rows of invalid clinician labels: the recipe's exclusions ledger
+#: (:data:`clinaudit.audits.treatment_variants.EXCLUSION_COLUMNS`) plus where the value was and what it was.
+EXCLUSION_COLUMNS = ["stage", "case_id", "perturbation", "variant_id", "reason", "detail", "dataset", "variant",
+                     "question", "file", "row", "field", "value", "effect"]
 
 _QUESTIONS = ("MANAGE", "VISIT", "RESOURCE")
 _TRUE = {"1", "1.0", "yes", "y", "true", "t", "[yes]"}
@@ -164,10 +165,19 @@ def validation_exclusions(labels: pd.DataFrame, default_file: str = "") -> pd.Da
                      "field": str(get("validation_field", default="validation")), "value": str(r["validation"]),
                      "reason": reason, "effect": "case not validated for this question: left out of RCER and of "
                                                  "accuracy against clinicians"})
-    out = pd.DataFrame(rows, columns=EXCLUSION_COLUMNS)
+    out = _with_detail(pd.DataFrame(rows, columns=EXCLUSION_COLUMNS))
     # one row per invalid value (the same case field is repeated on every model / seed / variant row)
     return out.drop_duplicates(subset=["dataset", "case_id", "question", "file", "row", "field", "value"])\
         .reset_index(drop=True)
+
+
+def _with_detail(ex: pd.DataFrame) -> pd.DataFrame:
+    """Fill the ledger's ``detail`` (file, row, field, value in words); ``perturbation`` / ``variant_id`` stay empty."""
+    ex = ex.copy()
+    ex["perturbation"], ex["variant_id"] = "", ""
+    ex["detail"] = [f"{f or '(no file)'}, row {r if r is not None and not pd.isna(r) else '?'}, field {fld}: {v!r}"
+                    for f, r, fld, v in zip(ex["file"], ex["row"], ex["field"], ex["value"])]
+    return ex
 
 
 # --------------------------------------------------------------------------- clinician label tables
@@ -236,7 +246,7 @@ def normalize_clinicians(clin: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame
                                                                "their shift and the accuracy reference"}
             for (_, r), (_, why) in zip(d.iterrows(), parsed) if why]
     d["label"] = [v for v, _ in parsed]
-    return d[CLINICIAN_COLUMNS].reset_index(drop=True), pd.DataFrame(excl, columns=EXCLUSION_COLUMNS)
+    return d[CLINICIAN_COLUMNS].reset_index(drop=True), _with_detail(pd.DataFrame(excl, columns=EXCLUSION_COLUMNS))
 
 
 def clinician_majority(clin: pd.DataFrame) -> pd.DataFrame:

@@ -943,8 +943,12 @@ def run(ctx: AuditContext) -> dict[str, Any]:
     tables["table1"] = _table1(cases, conv_cases, variants, treat_p, conv_p, params, recipe_notes)
     for name, df in tables.items():
         ctx.write_table(name, df)
-    ctx.write_table("exclusions", exclusions_frame(exclusions))
-    summary["exclusions"] = len(exclusions)
+    ledger = exclusions_frame(exclusions)
+    clin_ex = tables.get("exclusions")  # invalid clinician labels (treatment_clinicians), same ledger columns first
+    if clin_ex is not None and len(clin_ex):
+        ledger = pd.concat([ledger, clin_ex], ignore_index=True)
+    ctx.write_table("exclusions", ledger)
+    summary["exclusions"] = len(ledger)
     summary["notes"] = recipe_notes + list(summary.get("notes", []))
     from ..results import results_frame
 
