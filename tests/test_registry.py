@@ -113,3 +113,10 @@ def test_loader_registry_lists_builtin_formats_and_names_unknown():
     assert {"csv", "mts", "aci", "craftmd", "medperturb", "demo"} <= set(list_loaders())
     with pytest.raises(InputError, match="unknown data format 'nope'.*csv"):
         load_cases(DataSource(format="nope"))
+
+
+def test_builtin_judges_are_registered_by_name():
+    judges = registry("judge")
+    assert {"treatment_annotator", "gender_inference", "diagnosis_match", "incidence", "language_disparity",
+            "cot_phase1", "cot_phase2", "mcq_answer"} <= set(judges.names())
+    assert judges.get("incidence")().name == "incidence"

@@ -211,6 +211,9 @@ class Registry(Generic[T]):
 
 KINDS = ("backend", "transform", "judge", "metric", "audit", "section", "loader", "command")
 _REGISTRIES: dict[str, Registry[Any]] = {k: Registry(k) for k in KINDS}
+# Built-in judges: their modules register them with @register_judge when imported.
+for _mod in ("treatment", "incidence", "cot_audit", "mcq"):
+    _REGISTRIES["judge"].declare_module(f"clinaudit.judges.{_mod}")
 
 
 def registry(kind: str) -> Registry[Any]:

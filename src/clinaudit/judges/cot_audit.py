@@ -43,6 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from ..records import Judgment, ModelRequest, stable_hash
 from ..runner import Runner
+from ..registry import register_judge
 from .base import Judge, Unparseable, extract_json, run_judge
 
 __all__ = [
@@ -302,6 +303,7 @@ class _CoTJudge(Judge[CoTPair]):
         raise NotImplementedError
 
 
+@register_judge("cot_phase1")
 class PhaseIJudge(_CoTJudge):
     """Fig. 9 outcome & stance audit; :meth:`parse` returns the validated slot-level values."""
 
@@ -332,6 +334,7 @@ class PhaseIJudge(_CoTJudge):
         return out
 
 
+@register_judge("cot_phase2")
 class PhaseIIJudge(_CoTJudge):
     """Fig. 10 reasoning-trajectory audit; :meth:`parse` returns the validated slot-level values."""
 

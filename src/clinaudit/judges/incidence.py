@@ -35,6 +35,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..records import ModelRequest, stable_hash
+from ..registry import register_judge
 from .base import Judge, Unparseable
 
 __all__ = [
@@ -127,6 +128,7 @@ def parse_yes_no(text: str, allowed: Sequence[str] = ("YES", "NO")) -> str:
     raise Unparseable(f"no {'/'.join(allowed)} answer found")
 
 
+@register_judge("incidence")
 class IncidenceJudge(Judge[IncidenceItem]):
     """YES/NO: does the note mention the context? (P1 §3.4)."""
 
@@ -258,6 +260,7 @@ def match_group(raw: str | None, groups: Sequence[str]) -> str | None:
     return hits[0] if len(hits) == 1 else None
 
 
+@register_judge("language_disparity")
 class LanguageDisparityJudge(Judge[LanguageDisparityItem]):
     """DECISION YES/NO/MAYBE, DEMOGRAPHIC MOST IMPACTED, explanation (P1 Fig. 5)."""
 

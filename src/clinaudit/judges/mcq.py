@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..records import ModelRequest
+from ..registry import register_judge
 from .base import Judge, Unparseable
 
 __all__ = [
@@ -195,6 +196,7 @@ def parse_mcq(text: str | None, choices: Sequence[str]) -> MCQParse:
     return MCQParse(None, None, "unparseable", think)
 
 
+@register_judge("mcq_answer")
 class MCQAnswerParser(Judge[Any]):
     """Rule-based judge (no model): use with :func:`~clinaudit.judges.base.apply_parser`.
 

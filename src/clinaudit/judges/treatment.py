@@ -40,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..records import ModelRequest
+from ..registry import register_judge
 from .base import Judge, Unparseable
 
 __all__ = [
@@ -204,6 +205,7 @@ def label_table(
     return rows
 
 
+@register_judge("treatment_annotator")
 class TreatmentAnnotator(Judge[str]):
     """MANAGE / VISIT / RESOURCE annotator (P2). ``item`` is the model's answer text.
 
@@ -292,6 +294,7 @@ def parse_gender(text: str | None) -> str:
     raise Unparseable("no GENDER [MALE|FEMALE] answer")
 
 
+@register_judge("gender_inference")
 class GenderInferenceJudge(Judge[str]):
     """P2 Appendix D: the model guesses the patient's gender from the clinical context."""
 
@@ -376,6 +379,7 @@ def match_diagnosis(answer: str | None, gold: str, choices: Sequence[str] | Mapp
     return None, "no_match"
 
 
+@register_judge("diagnosis_match")
 class DiagnosisMatchJudge(Judge[tuple[str, str]]):
     """LLM judge for diagnoses the rule cannot decide. ``item`` is ``(answer, gold)``."""
 
