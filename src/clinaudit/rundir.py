@@ -33,7 +33,7 @@ from .errors import ClinauditError
 from .redact import RedactingFilter
 
 __all__ = ["RunDir", "RunDirLock", "RunDirBusyError", "RunDirReuseError", "spec_fingerprint", "check_reuse",
-           "file_fingerprint", "RedactingFilter", "LOCK_FILE", "LOCK_OWNER_FILE"]
+           "file_fingerprint", "RedactingFilter", "LOCK_FILE", "LOCK_OWNER_FILE", "read_manifest"]
 
 #: The lock file of a run directory (an OS-level exclusive lock via ``filelock``) and its companion,
 #: which names the holder (pid, host, start time, command) for the error a second process gets.
@@ -178,6 +178,20 @@ def file_fingerprint(path: str | Path) -> dict[str, Any]:
     return {"path": str(p), "sha256": h.hexdigest(), "bytes": p.stat().st_size}
 
 
+def read_manifest(path: Path) -> dict[str, Any]:
+    """A run directory's ``manifest.json``; a broken one is an InputError naming the file."""
+    from .errors import InputError
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise InputError(f"broken manifest ({exc}); it may have been cut off while being written: move it "
+                         "away (or use a new --out) and re-run", file=str(path)) from None
+    if not isinstance(data, dict):
+        raise InputError(f"broken manifest: expected a JSON object, got {type(data).__name__}", file=str(path))
+    return data
+
+
 def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
@@ -190,9 +204,7 @@ class RunDir:
         for d in (self.path, self.tables_dir, self.logs_dir):
             d.mkdir(parents=True, exist_ok=True)
         self.manifest_path = self.path / "manifest.json"
-        self.manifest: dict[str, Any] = (
-            json.loads(self.manifest_path.read_text(encoding="utf-8")) if self.manifest_path.exists() else {}
-        )
+        self.manifest: dict[str, Any] = read_manifest(self.manifest_path) if self.manifest_path.exists() else {}
         self.cache_path = Path(cache_path) if cache_path else self.path / "cache.sqlite"
         self._cache: ResponseCache | None = None
         self._handler: logging.Handler | None = None
@@ -223,7 +235,7 @@ class RunDir:
             self._lock = RunDirLock(self.path)
         self._lock.acquire(command)
         if self.manifest_path.exists():  # re-read: a previous holder may have finished since __init__
-            self.manifest = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+            self.manifest = read_manifest(self.manifest_path)
 
     def start_over(self) -> None:
         """``--force``: drop the tables and exports of an earlier run of another spec (the cache stays:

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from .cache import ResponseCache
+from .errors import BackendError
 from .models.base import Backend, MaskedItem, RetryableError, get_backend
 from .records import ModelRequest, ModelResponse, stable_hash
 
@@ -190,7 +191,8 @@ class Runner:
             usage.failures += 1
             log.warning("model call failed for %s after %d attempt(s): %s", request.model, resp.attempts, resp.error)
             if self.config.fail_fast:
-                raise RuntimeError(f"model call failed ({request.model}): {resp.error}")
+                raise BackendError(f"runner.fail_fast: stopping at the first failed model call ({request.model}): "
+                                   f"{resp.error}")
         return resp
 
     async def _run_local(self, backend: Backend, reqs: dict[str, ModelRequest], bar) -> dict[str, ModelResponse]:
@@ -203,9 +205,10 @@ class Runner:
             try:
                 resps = await asyncio.to_thread(backend.generate, [reqs[k] for k in chunk])
             except Exception as exc:  # a local failure is not retried: it would fail again
-                if self.config.fail_fast:
-                    raise
                 err = backend.redact(f"{type(exc).__name__}: {exc}")
+                if self.config.fail_fast:
+                    raise BackendError(f"runner.fail_fast: stopping at the first failed model call ({backend.spec}): "
+                                       f"{err}") from None
                 resps = [ModelResponse(request_key=k, model=backend.spec, error=err) for k in chunk]
             dt = (time.monotonic() - t0) / max(1, len(chunk))
             for k, resp in zip(chunk, resps):

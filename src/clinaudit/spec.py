@@ -28,10 +28,10 @@ from typing import Any
 
 import pandas as pd
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .errors import SpecError
-from .loaders.base import DataSource, load_cases, resolve_path
+from .loaders.base import DataSource, load_sources, resolve_path
 from .records import Case, to_frame
 from .registry import Registry, registry
 from .rundir import RunDir, check_reuse
@@ -48,6 +48,7 @@ __all__ = [
     "load_spec",
     "parse_spec_dict",
     "run_spec",
+    "call_status",
 ]
 
 
@@ -69,6 +70,23 @@ class AuditSpec(BaseModel):
     seed: int = 0
     data: list[DataSource] = Field(default_factory=list)
     models: dict[str, str | list[str]] = Field(default_factory=dict)
+
+    @field_validator("models")
+    @classmethod
+    def _models_named(cls, v: dict[str, str | list[str]]) -> dict[str, str | list[str]]:
+        """Every role names at least one model, each a non-empty spec, none twice."""
+        for role, val in v.items():
+            specs = [val] if isinstance(val, str) else list(val)
+            if not specs:
+                raise ValueError(f"models.{role} is an empty list: name at least one model (see `clinaudit models`)")
+            for m in specs:
+                if not m.strip():
+                    raise ValueError(f"models.{role} has an empty model spec")
+            dup = sorted({m for m in specs if specs.count(m) > 1})
+            if dup:
+                raise ValueError(f"models.{role} lists {', '.join(dup)} more than once")
+        return v
+
     backends: dict[str, dict[str, Any]] = Field(default_factory=dict)
     runner: RunnerSettings = Field(default_factory=RunnerSettings)
     cache: str = "run"  # "run" (RUN_DIR/cache.sqlite), "user" (~/.cache/clinaudit) or a path
@@ -118,10 +136,7 @@ class AuditContext:
     def cases(self) -> list[Case]:
         """All cases of all data sources (loaded once)."""
         if self._cases is None:
-            cases: list[Case] = []
-            for src in self.spec.data:
-                cases.extend(load_cases(src, self.base_dir))
-            self._cases = cases
+            self._cases = load_sources(list(self.spec.data), self.base_dir)
         return self._cases
 
     def resolve_path(self, path: str | Path | None) -> Path | None:
@@ -204,12 +219,16 @@ def _format_loc(loc: tuple[Any, ...]) -> str:
 
 
 def _validation_message(exc: ValidationError, source: str, prefix: str = "") -> str:
-    lines = [f"invalid audit spec {source}:"]
+    """``invalid audit spec FILE: field 'x.y': message`` (one line; one more line per further error)."""
+    items = []
     for err in exc.errors():
         loc = _format_loc(tuple(err["loc"]))
         loc = f"{prefix}.{loc}" if prefix and loc else (prefix or loc)
-        lines.append(f"  field '{loc}': {err['msg']}")
-    return "\n".join(lines)
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        items.append(f"field '{loc}': {msg}")
+    if len(items) == 1:
+        return f"invalid audit spec {source}: {items[0]}"
+    return "\n".join([f"invalid audit spec {source}: {len(items)} errors:"] + [f"  {i}" for i in items])
 
 
 def parse_spec_dict(data: Any, source: str = "<spec>") -> tuple[AuditSpec, BaseModel]:
@@ -240,10 +259,17 @@ def load_spec(path: str | Path) -> tuple[AuditSpec, BaseModel]:
     p = Path(path)
     if not p.exists():
         raise SpecError(f"spec file not found: {p}")
+    if not p.is_file():
+        raise SpecError(f"invalid audit spec {p}: not a file")
     try:
         data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"invalid audit spec {p}: not UTF-8 text ({exc.reason} at byte offset {exc.start}); "
+                        "save the spec as UTF-8") from None
+    except OSError as exc:
+        raise SpecError(f"cannot read the audit spec {p}: {exc.strerror or exc}") from None
     except yaml.YAMLError as exc:
-        raise SpecError(f"invalid audit spec {p}: not valid YAML: {exc}") from None
+        raise SpecError(f"invalid audit spec {p}: not valid YAML: {' '.join(str(exc).split())}") from None
     return parse_spec_dict(data, source=str(p))
 
 
@@ -323,10 +349,41 @@ def run_spec(
         log.error("audit %s stopped: %s: %s", spec.audit, type(exc).__name__, exc)
         ctx.rundir.close()
         raise
-    ctx.rundir.finish(usage=ctx.runner.usage, summary=summary, audit=spec.audit, status="complete")
-    log.info("audit %s finished", spec.audit)
+    status, failure = call_status(ctx.runner.usage)
+    if failure:
+        summary = {**summary, "failure": failure}
+    ctx.rundir.finish(usage=ctx.runner.usage, summary=summary, audit=spec.audit, status=status)
+    if status == "complete":
+        log.info("audit %s finished", spec.audit)
+    else:
+        log.error("audit %s: %s", spec.audit, status)
     ctx.rundir.close()
     return ctx.rundir
+
+
+def call_status(usage: dict[str, Any]) -> tuple[str, str | None]:
+    """Run status from the model-call accounting of this invocation.
+
+    ``("complete", None)`` when no call failed; ``("failed: <reason>", reason)`` when every
+    call to some model failed (its results would be empty or all unparseable);
+    ``("complete (<n> of <m> model calls failed)", reason)`` when only some failed.
+    """
+    all_failed, failed, attempted = [], 0, 0
+    for spec_name, u in sorted(usage.items()):
+        calls, hits, fails = int(u.calls), int(u.cache_hits), int(u.failures)
+        failed += fails
+        attempted += calls + hits + fails
+        if fails and not calls and not hits:
+            all_failed.append(f"{spec_name} ({fails} call(s))")
+    if all_failed:
+        reason = (f"every model call to {', '.join(all_failed)} failed after retries; see logs/run.log "
+                  f"for the errors, fix the backend and re-run the same command")
+        return f"failed: {reason}", reason
+    if failed:
+        reason = (f"{failed} of {attempted} model calls failed after retries (their rows are marked as errors); "
+                  f"re-run the same command to retry them")
+        return f"complete ({failed} of {attempted} model calls failed)", reason
+    return "complete", None
 
 
 def _public_options(options: dict[str, Any]) -> dict[str, Any]:

@@ -211,7 +211,7 @@ def load_targets_file(path: str | Path | None, target_set: str | None = None) ->
     elif "groups" in data:
         groups = data["groups"]
     else:
-        return load_targets(p)
+        return _equal_lengths(load_targets(p), p, "groups")
     if not isinstance(groups, dict):
         raise InputError("must map each group name to a list of words", file=str(p), field=field)
     if len(groups) < 2:
@@ -223,7 +223,18 @@ def load_targets_file(path: str | Path | None, target_set: str | None = None) ->
         ):
             raise InputError("expected a non-empty list of target words", file=str(p), field=f"{field}.{g}")
         out[str(g)] = tuple(" ".join(str(w).split()) for w in words)
-    return out
+    return _equal_lengths(out, p, field)
+
+
+def _equal_lengths(targets: dict[str, tuple[str, ...]], path: Path, field: str) -> dict[str, tuple[str, ...]]:
+    """Groups are compared word by word (the i-th word of one group with the i-th of another), so every
+    group needs the same number of target words; unequal lists would silently drop the unpaired words."""
+    sizes = {g: len(w) for g, w in targets.items()}
+    if len(set(sizes.values())) > 1:
+        shown = ", ".join(f"{g}: {n}" for g, n in sizes.items())
+        raise InputError(f"target word lists must have equal lengths, paired by position ({shown})",
+                         file=str(path), field=field)
+    return targets
 
 
 def build_sentences(

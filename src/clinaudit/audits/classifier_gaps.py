@@ -188,6 +188,21 @@ def _score_column(df: pd.DataFrame, col: str, source: str) -> np.ndarray:
     return num
 
 
+def _group_exclusions(df: pd.DataFrame, groups: list[str], exclude: set[str], test_mask: np.ndarray,
+                      src: str) -> dict[str, dict[str, int]]:
+    """Test rows left out of each attribute's gaps: blank group cells and values in ``exclude_groups``."""
+    out: dict[str, dict[str, int]] = {}
+    for g in groups:
+        vals = _group_column(df[g], set())[test_mask]
+        n_blank = int(vals.isna().sum())
+        n_excl = int(vals.isin(exclude).sum()) if exclude else 0
+        out[g] = {"blank group": n_blank, "excluded_groups": n_excl}
+        if n_blank:
+            log.warning("%s: %d of %d test row(s) have a blank '%s' and are left out of its gaps", src, n_blank,
+                        len(vals), g)
+    return out
+
+
 def _group_column(s: pd.Series, exclude: set[str]) -> pd.Series:
     vals = s.astype(object)
     out = vals.where(vals.notna(), None).map(lambda v: None if v is None else str(v).strip())
@@ -403,6 +418,7 @@ def audit_predictions(
     pos_share = test.groupby("task", sort=False)["pred"].mean()
     thresholds["test_positive_rate"] = thresholds["task"].map(pos_share).astype(float)
 
+    excluded = _group_exclusions(df, groups, exclude, test_mask, src)
     gaps = classifier_gap_table(test, "task", "label", "pred", groups, metrics=metrics, n_resamples=n_resamples,
                                 seed=seed, confidence=confidence, correction=correction, audit=audit)
     gaps["metric_label"] = gaps["base_metric"].map(lambda m: METRIC_LABELS.get(m, f"{m}_gap"))
@@ -418,6 +434,7 @@ def audit_predictions(
         "correction": correction,
         "significant_gaps_ci": int(gaps["significant"].sum()) if len(gaps) else 0,
         "significant_gaps_bh": int((gaps["p_adj"] < alpha).sum()) if len(gaps) else 0,
+        "excluded_test_rows": excluded,
     }
     return GapAudit(gaps=gaps, summary=summary, thresholds=thresholds, performance=perf, test=test, info=info)
 

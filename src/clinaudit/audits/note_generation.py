@@ -346,16 +346,34 @@ def _style_of(case: Case) -> str:
     return detect_style(case.text)
 
 
-def _check_dialogs(cases: Sequence[Case]) -> None:
+def _check_dialogs(cases: Sequence[Case]) -> tuple[list[Case], list[dict[str, Any]]]:
+    """Dialogs that parse into >= 2 speaker turns with a doctor or patient, and one exclusion row per other case.
+
+    A file with a few unusable dialogs (MTS-Dialog's second test set has one single doctor turn) is
+    audited without them; only when no case is a dialog is it an error.
+    """
     from ..loaders.dialog import parse_dialog
 
+    kept: list[Case] = []
+    excluded: list[dict[str, Any]] = []
     for c in cases:
         turns = parse_dialog(c.text)
         speakers = {t.speaker for t in turns}
         if len(turns) < 2 or not ({"doctor", "patient"} & speakers):
-            raise InputError(
-                "not a doctor-patient dialog: need lines starting with 'Doctor:'/'Patient:' or "
-                "'[doctor]'/'[patient]'", file=c.source or None, row=c.source_row, field="text")
+            where = f"{c.source}, row {c.source_row}" if c.source else "input"
+            excluded.append({"case_id": c.case_id, "dataset": c.dataset,
+                             "reason": f"not a doctor-patient dialog ({len(turns)} speaker turn(s), speakers: "
+                                       f"{', '.join(sorted(speakers)) or 'none'}; {where})"})
+        else:
+            kept.append(c)
+    if not kept:
+        c = cases[0]
+        raise InputError(
+            "not a doctor-patient dialog: need lines starting with 'Doctor:'/'Patient:' or "
+            "'[doctor]'/'[patient]'", file=c.source or None, row=c.source_row, field="text")
+    if excluded:
+        log.warning("%d case(s) excluded as not doctor-patient dialogs (see the excluded table)", len(excluded))
+    return kept, excluded
 
 
 # --------------------------------------------------------------------------- stages
@@ -415,8 +433,7 @@ def _prepare(ctx: AuditContext, params: NoteGenerationParams) -> _Prepared:
     loaded = list(ctx.cases())
     if not loaded:
         raise SpecError(f"audit '{AUDIT}' needs dialogs: field 'data' is empty")
-    _check_dialogs(loaded)
-    excluded: list[dict[str, Any]] = []
+    loaded, excluded = _check_dialogs(loaded)
     ex_case, from_data = _find_example(ctx, params, loaded)
     if ex_case is not None and from_data:
         loaded = [c for c in loaded if c.case_id != ex_case.case_id]

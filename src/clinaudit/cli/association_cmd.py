@@ -14,6 +14,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from .common import float_between, positive_int
+
 __all__ = ["register", "COMMANDS", "add_association", "cmd_association", "add_prevalence", "cmd_prevalence"]
 
 
@@ -62,16 +64,16 @@ def add_association(sub: argparse._SubParsersAction) -> None:
                    help="scoring (default auto: masked for hf-mlm models, sentence likelihood otherwise)")
     p.add_argument("--mask-mode", choices=["word", "token"], default="word",
                    help="prior sentence: one mask per attribute word (published, default) or per token")
-    p.add_argument("--batch-size", type=int, default=None, help="sentences per forward pass of a local model")
+    p.add_argument("--batch-size", type=positive_int, default=None, help="sentences per forward pass of a local model")
     p.add_argument("--placeholder", action="append", default=[], metavar="CATEGORY=TEXT",
                    help="causal prior: replace the attribute of CATEGORY by TEXT (repeatable)")
     p.add_argument("--groups", default=None, help="comma-separated groups to compare, reference first")
     p.add_argument("--categories", default=None, help="comma-separated categories to keep (default all)")
-    p.add_argument("--max-templates-per-category", type=int, default=None, metavar="N",
+    p.add_argument("--max-templates-per-category", type=positive_int, default=None, metavar="N",
                    help="use only the first N templates of each category (quick runs)")
     p.add_argument("--correction", choices=["bonferroni", "fdr_bh", "holm"], default="bonferroni",
                    help="multiplicity correction across categories (default bonferroni)")
-    p.add_argument("--alpha", type=float, default=0.01, help="significance level (default 0.01, as P4)")
+    p.add_argument("--alpha", type=float_between(0.0, 1.0, low_open=True, high_open=True), default=0.01, help="significance level (default 0.01, as P4)")
     p.add_argument("--notes", type=Path, default=None,
                    help="optional notes table for the corpus-prevalence columns (see `clinaudit prevalence`)")
     p.add_argument("--text-column", default="text", help="note text column (with --notes)")

@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .common import float_between, nonneg_float, nonneg_int, positive_int
+
 __all__ = ["register", "COMMANDS", "add_classifier_gaps", "cmd_classifier_gaps", "add_probe", "cmd_probe",
            "add_debias", "cmd_debias"]
 
@@ -40,11 +42,11 @@ def _floats(text: str) -> list[float]:
 
 def _add_stats_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("statistics")
-    g.add_argument("--n-resamples", type=int, default=1000, help="bootstrap resamples of the test set (default 1000)")
-    g.add_argument("--confidence", type=float, default=0.95, help="CI level (default 0.95)")
+    g.add_argument("--n-resamples", type=positive_int, default=1000, help="bootstrap resamples of the test set (default 1000)")
+    g.add_argument("--confidence", type=float_between(0.0, 1.0, low_open=True, high_open=True), default=0.95, help="CI level (default 0.95)")
     g.add_argument("--correction", choices=["fdr_bh", "bonferroni", "holm"], default="fdr_bh",
                    help="multiplicity correction across tasks, per metric × attribute (default fdr_bh)")
-    g.add_argument("--alpha", type=float, default=0.05, help="level of the corrected counts (default 0.05)")
+    g.add_argument("--alpha", type=float_between(0.0, 1.0, low_open=True, high_open=True), default=0.05, help="level of the corrected counts (default 0.05)")
     g.add_argument("--seed", type=int, default=0, help="seed of the bootstrap, split and models (default 0)")
     g.add_argument("--valid-split", default="valid", help="split value of the validation rows (default valid)")
     g.add_argument("--test-split", default="test", help="split value of the test rows (default test)")
@@ -104,7 +106,7 @@ def add_classifier_gaps(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--pred-column", help="0/1 prediction column (used as given)")
     p.add_argument("--group-column", required=True, help="protected attribute column(s), comma-separated")
     p.add_argument("--split-column", default=None, help="split column (validation rows tune thresholds)")
-    p.add_argument("--threshold", type=float, default=None, help="fixed threshold for every task (no tuning)")
+    p.add_argument("--threshold", type=float_between(), default=None, help="fixed threshold for every task (no tuning)")
     p.add_argument("--out", type=Path, required=True, help="output / run directory")
     _add_stats_args(p)
     p.set_defaults(func=cmd_classifier_gaps)
@@ -125,7 +127,23 @@ def cmd_classifier_gaps(args: argparse.Namespace) -> int:
     spec = {"audit": "classifier_gaps", "name": "classifier-gaps", "seed": args.seed, "params": params}
     out = _run(spec, args.out, args.no_progress, ["gaps", "summary", "thresholds", "performance"])
     _print_summary(out / "summary.csv")
+    _print_exclusions(out)
     return 0
+
+
+def _print_exclusions(out: Path) -> None:
+    """Say how many test rows each attribute left out (blank group cells, --exclude-groups)."""
+    import json
+
+    try:
+        summary = json.loads((out / "manifest.json").read_text(encoding="utf-8")).get("summary") or {}
+    except (OSError, ValueError):
+        return
+    for attr, counts in (summary.get("excluded_test_rows") or {}).items():
+        parts = [f"{n} with a blank group" if k == "blank group" else f"{n} in --exclude-groups"
+                 for k, n in counts.items() if n]
+        if parts:
+            print(f"excluded from the '{attr}' gaps: {' and '.join(parts)} (test rows)", file=sys.stderr)
 
 
 # --------------------------------------------------------------------------- probe / debias
@@ -139,7 +157,7 @@ def _add_probe_args(p: argparse.ArgumentParser) -> None:
                    help="input format (default csv; craftmd with --preset craftmd)")
     p.add_argument("--preset", choices=["craftmd"], default=None,
                    help="craftmd: one-vs-rest specialty tasks; sex and race read from the vignette text")
-    p.add_argument("--top-k", type=int, default=3, help="craftmd: tasks for the k most frequent categories")
+    p.add_argument("--top-k", type=positive_int, default=3, help="craftmd: tasks for the k most frequent categories")
     p.add_argument("--text-column", default=None, help="text column (csv)")
     p.add_argument("--id-column", default=None, help="id column (csv; default the row number)")
     p.add_argument("--label-column", default=None, help="0/1 label column(s), comma-separated; one task each")
@@ -148,15 +166,15 @@ def _add_probe_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--covariates", default=None, help="numeric covariate columns appended to the features")
     p.add_argument("--encoder", required=True,
                    help="encoder spec: hf-embed:<path> (BERT last-4-layer [CLS]), embedded-embedder, mock")
-    p.add_argument("--sample", type=int, default=None, help="probe a seeded sample of N cases")
+    p.add_argument("--sample", type=positive_int, default=None, help="probe a seeded sample of N cases")
     p.add_argument("--categories", default=None, help="mimic3: note categories to keep, comma-separated")
-    p.add_argument("--window-words", type=int, default=0, help="words per window (0: whole text; default 0)")
-    p.add_argument("--window-stride", type=int, default=None, help="words between window starts (default: length)")
-    p.add_argument("--max-windows", type=int, default=10, help="at most this many windows per text (default 10)")
+    p.add_argument("--window-words", type=nonneg_int, default=0, help="words per window (0: whole text; default 0)")
+    p.add_argument("--window-stride", type=positive_int, default=None, help="words between window starts (default: length)")
+    p.add_argument("--max-windows", type=positive_int, default=10, help="at most this many windows per text (default 10)")
     p.add_argument("--hidden-sizes", type=_hidden_sizes, default=None,
                    help="MLP grid: hidden layer sizes, e.g. '64;128,64' (default)")
     p.add_argument("--alphas", type=_floats, default=None, help="MLP grid: L2 penalties, e.g. 0.0001,0.01 (default)")
-    p.add_argument("--batch-size", type=int, default=None, help="texts per encoder batch")
+    p.add_argument("--batch-size", type=positive_int, default=None, help="texts per encoder batch")
     p.add_argument("--out", type=Path, required=True, help="output / run directory")
     _add_stats_args(p)
 
@@ -238,9 +256,9 @@ def add_debias(sub: argparse._SubParsersAction) -> None:
     )
     _add_probe_args(p)
     p.add_argument("--attribute", required=True, help="protected attribute the adversary predicts (a group column)")
-    p.add_argument("--lambda", dest="lambda_", type=float, default=1.0, help="gradient-reversal strength (default 1)")
-    p.add_argument("--epochs", type=int, default=300, help="training epochs (full batch; default 300)")
-    p.add_argument("--adversary-steps", type=int, default=3, help="adversary-only updates per epoch (default 3)")
+    p.add_argument("--lambda", dest="lambda_", type=nonneg_float, default=1.0, help="gradient-reversal strength (default 1)")
+    p.add_argument("--epochs", type=positive_int, default=300, help="training epochs (full batch; default 300)")
+    p.add_argument("--adversary-steps", type=nonneg_int, default=3, help="adversary-only updates per epoch (default 3)")
     p.set_defaults(func=cmd_debias)
 
 

@@ -3,10 +3,82 @@
 from __future__ import annotations
 
 import argparse
+import math
+import re
+from collections.abc import Callable
 
 from ..runner import RunnerConfig
 
-__all__ = ["add_runner_args", "runner_config_from_args", "add_backend_args", "backend_options_from_args", "parse_int_list"]
+__all__ = ["add_runner_args", "runner_config_from_args", "add_backend_args", "backend_options_from_args",
+           "parse_int_list", "int_at_least", "positive_int", "nonneg_int", "positive_float", "nonneg_float",
+           "float_between", "probability", "regex"]
+
+
+# --------------------------------------------------------------------------- argparse value types
+# Each returns a converter for ``type=``; a bad value makes argparse print one line
+# ("argument --limit: must be an integer >= 1, got 0") and exit with status 2.
+
+
+def int_at_least(minimum: int) -> Callable[[str], int]:
+    """``type=`` for an integer >= ``minimum`` (``"1.5"``, ``"x"`` and smaller values are refused)."""
+
+    def conv(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except (ValueError, AttributeError):
+            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}, got {text!r}")
+        return value
+
+    conv.__name__ = f"integer >= {minimum}"
+    return conv
+
+
+positive_int = int_at_least(1)
+nonneg_int = int_at_least(0)
+
+
+def float_between(low: float | None = None, high: float | None = None, *, low_open: bool = False,
+                  high_open: bool = False) -> Callable[[str], float]:
+    """``type=`` for a finite number in ``[low, high]`` (``low_open``/``high_open`` exclude the bound)."""
+    parts = []
+    if low is not None:
+        parts.append(f"{'>' if low_open else '>='} {low:g}")
+    if high is not None:
+        parts.append(f"{'<' if high_open else '<='} {high:g}")
+    what = "a number" + (" " + " and ".join(parts) if parts else "")
+
+    def conv(text: str) -> float:
+        try:
+            value = float(text.strip())
+        except (ValueError, AttributeError):
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}") from None
+        bad = not math.isfinite(value)
+        if low is not None:
+            bad |= value <= low if low_open else value < low
+        if high is not None:
+            bad |= value >= high if high_open else value > high
+        if bad:
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}")
+        return value
+
+    conv.__name__ = what
+    return conv
+
+
+positive_float = float_between(0.0, low_open=True)
+nonneg_float = float_between(0.0)
+probability = float_between(0.0, 1.0)
+
+
+def regex(text: str) -> str:
+    """``type=`` for a regular expression: refused with re's own message when it does not compile."""
+    try:
+        re.compile(text)
+    except re.error as exc:
+        raise argparse.ArgumentTypeError(f"invalid regular expression {text!r}: {exc}") from None
+    return text
 
 
 def _seconds(text: str) -> float:
@@ -21,10 +93,12 @@ def _seconds(text: str) -> float:
 
 def add_runner_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("model calls")
-    g.add_argument("--concurrency", type=int, default=8, help="concurrent calls to remote endpoints (default 8)")
-    g.add_argument("--max-retries", type=int, default=6, help="retries on 429/5xx/timeouts (default 6)")
-    g.add_argument("--timeout", type=float, default=120.0, help="per-call timeout in seconds (default 120)")
-    g.add_argument("--rate-limit", type=float, default=None, help="max call starts per minute (default: none)")
+    g.add_argument("--concurrency", type=positive_int, default=8,
+                   help="concurrent calls to remote endpoints (default 8)")
+    g.add_argument("--max-retries", type=nonneg_int, default=6, help="retries on 429/5xx/timeouts (default 6)")
+    g.add_argument("--timeout", type=positive_float, default=120.0, help="per-call timeout in seconds (default 120)")
+    g.add_argument("--rate-limit", type=positive_float, default=None,
+                   help="max call starts per minute (default: none)")
     g.add_argument("--retry-after-max", type=_seconds, default=60.0, metavar="SECONDS",
                    help="wait at most this long when a server's Retry-After asks for more (default 60)")
     g.add_argument("--no-progress", action="store_true", help="no progress bars")
@@ -49,7 +123,7 @@ def add_backend_args(p: argparse.ArgumentParser) -> None:
                    "the key itself is never written anywhere")
     g.add_argument("--completion", action="store_true", help="use plain completions instead of chat (openai:)")
     g.add_argument("--mock-rules", default=None, help="YAML/JSON rules file for the mock backend")
-    g.add_argument("--batch-size", type=int, default=None, help="batch size for local models")
+    g.add_argument("--batch-size", type=positive_int, default=None, help="batch size for local models")
 
 
 def backend_options_from_args(args: argparse.Namespace, spec: str) -> dict:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .common import add_runner_args, runner_config_from_args
+from .common import add_runner_args, nonneg_int, runner_config_from_args
 
 __all__ = ["register"]
 
@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("spec", type=Path, help="audit spec (YAML); see docs/specs.md")
     p.add_argument("--out", type=Path, required=True, help="run directory to create or resume")
     p.add_argument("--dry-run", action="store_true", help="validate the spec, print the estimate, make no calls")
-    p.add_argument("--max-calls", type=int, default=None,
+    p.add_argument("--max-calls", type=nonneg_int, default=None,
                    help="refuse to start if the run needs more new model calls than this")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--report", action="store_true", help="render RUN_DIR/report.html when the run ends")
@@ -105,4 +105,12 @@ def _run_locked(args: argparse.Namespace, spec, params) -> int:
 
         out = render_report(rundir.path)
         print(f"report: {out}")
+    status = str(rundir.manifest.get("status", ""))
+    failure = (rundir.manifest.get("summary") or {}).get("failure")
+    if status.startswith("failed"):
+        print(f"clinaudit: error: run failed: {failure}", file=sys.stderr)
+        return 1
+    if failure:
+        print(f"clinaudit run: warning: {failure}", file=sys.stderr)
+        return 1
     return 0

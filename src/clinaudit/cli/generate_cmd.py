@@ -20,7 +20,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import add_backend_args, add_runner_args, backend_options_from_args, parse_int_list, runner_config_from_args
+from .common import (add_backend_args, add_runner_args, backend_options_from_args, float_between, nonneg_float,
+                     parse_int_list, positive_int, runner_config_from_args)
 
 __all__ = ["register_generate", "cmd_generate", "sample_seeds", "read_input_rows"]
 
@@ -48,14 +49,15 @@ def register_generate(sub: argparse._SubParsersAction) -> None:
                    help="model spec, e.g. embedded, openai:gpt-4o-mini, hf:/path/to/model, mock (see `clinaudit models`)")
     p.add_argument("--out", type=Path, required=True, help="run directory to create or resume")
     p.add_argument("--system", default=None, help="system message sent before every text")
-    p.add_argument("--samples", type=int, default=None,
+    p.add_argument("--samples", type=positive_int, default=None,
                    help="samples per row (default: the number of --seeds, else 1)")
     p.add_argument("--seeds", type=parse_int_list, default=None,
                    help="comma-separated seeds, one per sample (default: 0,1,2,...)")
-    p.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (default 0 = greedy)")
-    p.add_argument("--max-tokens", type=int, default=256, help="maximum tokens per response (default 256)")
-    p.add_argument("--top-p", type=float, default=None, help="nucleus sampling threshold (default: model default)")
-    p.add_argument("--limit", type=int, default=None, help="use only the first N input rows")
+    p.add_argument("--temperature", type=nonneg_float, default=0.0, help="sampling temperature (default 0 = greedy)")
+    p.add_argument("--max-tokens", type=positive_int, default=256, help="maximum tokens per response (default 256)")
+    p.add_argument("--top-p", type=float_between(0.0, 1.0, low_open=True), default=None,
+                   help="nucleus sampling threshold (default: model default)")
+    p.add_argument("--limit", type=positive_int, default=None, help="use only the first N input rows")
     p.add_argument("--force", action="store_true",
                    help="start over in --out even if it holds a run with other settings (its tables are removed; "
                    "stored answers are kept)")

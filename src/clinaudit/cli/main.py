@@ -10,6 +10,7 @@ import argparse
 import importlib
 import logging
 import sys
+import traceback
 
 from .. import __version__
 from ..errors import ClinauditError
@@ -80,7 +81,38 @@ def main(argv: list[str] | None = None) -> int:
         print("\nclinaudit: interrupted; completed model calls are stored, re-run the same command to resume.",
               file=sys.stderr)
         return 130
+    except OSError as exc:
+        # the file system refused (unwritable folder, a file where a folder should be, disk full ...)
+        _log_traceback(args)
+        print(f"clinaudit: error: {describe_os_error(exc)}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001  (last resort: one line, the traceback only with -v)
+        _log_traceback(args)
+        text = " ".join(str(exc).split())
+        if len(text) > 300:
+            text = text[:300] + " ..."
+        hint = "" if args.verbose else "; run with -v for the traceback"
+        print(f"clinaudit: error: unexpected {type(exc).__name__}: {text}{hint} (please report it)", file=sys.stderr)
+        return 1
 
+
+def describe_os_error(exc: OSError) -> str:
+    """One line for a file-system error, naming the path: ``cannot write /x/y: Permission denied``."""
+    what = exc.strerror or type(exc).__name__
+    names = [n for n in (exc.filename, exc.filename2) if n is not None]
+    if isinstance(exc, (IsADirectoryError, NotADirectoryError, FileExistsError)) and names:
+        hint = {IsADirectoryError: "a folder is in the way of a file",
+                NotADirectoryError: "a file is in the way of a folder (choose another path)",
+                FileExistsError: "a file is in the way of a folder (choose another path)"}[type(exc)]
+        return f"cannot use {names[0]}: {what} ({hint})"
+    if names:
+        return f"cannot access {' -> '.join(map(str, names))}: {what}"
+    return f"{type(exc).__name__}: {what}"
+
+
+def _log_traceback(args: argparse.Namespace) -> None:
+    if getattr(args, "verbose", False):
+        traceback.print_exc(file=sys.stderr)
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

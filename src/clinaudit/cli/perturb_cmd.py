@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import add_backend_args, add_runner_args, backend_options_from_args, runner_config_from_args
+from .common import (add_backend_args, add_runner_args, backend_options_from_args, nonneg_float, positive_int,
+                     probability, regex, runner_config_from_args)
 
 __all__ = ["register", "cmd_perturbations", "cmd_perturb"]
 
@@ -49,19 +50,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mode", choices=("default", "compat"), default="default",
                    help="default: per-case seeded generator; compat: reproduce the published P2 code (regex only)")
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
-    p.add_argument("--p", type=float, default=None, dest="prob",
+    p.add_argument("--p", type=probability, default=None, dest="prob",
                    help="probability / share for regex perturbations (default: published values)")
-    p.add_argument("--protect", action="append", default=None, metavar="PATTERN",
+    p.add_argument("--protect", action="append", type=regex, default=None, metavar="PATTERN",
                    help="never touch text matching this regex (repeatable); 'ehr' protects tabular EHR lines")
     p.add_argument("--model", default=None, help="model spec for LLM perturbations (e.g. embedded, openai:gpt-4o-mini)")
     p.add_argument("--embedder", default=None,
                    help="embedding model for the similarity gate of LLM rewrites (default embedded-embedder)")
-    p.add_argument("--temperature", type=float, default=0.0, help="sampling temperature of LLM rewrites (default 0)")
-    p.add_argument("--max-tokens", type=int, default=None, help="max tokens of LLM rewrites (default: from the text length)")
+    p.add_argument("--temperature", type=nonneg_float, default=0.0, help="sampling temperature of LLM rewrites (default 0)")
+    p.add_argument("--max-tokens", type=positive_int, default=None, help="max tokens of LLM rewrites (default: from the text length)")
     p.add_argument("--cache", type=Path, default=None,
                    help="response cache file (default $CLINAUDIT_CACHE_DIR/responses.sqlite or ~/.cache/clinaudit)")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
-    p.add_argument("--limit", type=int, default=None, help="use only the first N input rows")
+    p.add_argument("--limit", type=positive_int, default=None, help="use only the first N input rows")
     p.add_argument("--provenance", action="store_true", help="add `variant_id`, `description` and `provenance` columns")
     p.add_argument("--out", type=Path, required=True, help="output CSV file")
     add_backend_args(p)

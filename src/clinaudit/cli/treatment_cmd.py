@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from .common import positive_int
+
 __all__ = ["register"]
 
 _EPILOG = """examples:
@@ -42,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(clinician_metrics, excess_over_clinicians, accuracy against clinicians per arm)")
     p.add_argument("--floor-zero", action="store_true",
                    help="declare the noise floor 0 (labels from deterministic decoding, temperature 0)")
-    p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    p.add_argument("--resamples", type=positive_int, default=1000, help="bootstrap resamples (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--correction", default="bonferroni", choices=["bonferroni", "fdr_bh"],
                    help="multiplicity correction over the perturbations (default bonferroni, as in P2)")

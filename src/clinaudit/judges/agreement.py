@@ -30,6 +30,7 @@ agreement and κ and counted in ``n_unparseable``.
 
 from __future__ import annotations
 
+import logging
 import math
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,8 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InputError
+
+log = logging.getLogger("clinaudit.judges.agreement")
 
 __all__ = ["HUMAN_COLUMNS", "load_human_labels", "normalize_label", "judge_agreement", "AGREEMENT_COLUMNS"]
 
@@ -107,10 +110,10 @@ def load_human_labels(path: str | Path) -> pd.DataFrame:
     p = Path(path)
     if not p.exists():
         raise InputError("human label file not found", file=str(p))
-    try:
-        raw = pd.read_csv(p, dtype=str, keep_default_na=False)
-    except Exception as exc:  # pandas raises several parser errors
-        raise InputError(f"not a readable CSV: {exc}", file=str(p)) from None
+    from ..loaders.formats import read_csv_table
+
+    table = read_csv_table(p)  # strict: an unterminated quote is an error naming the row, never swallowed rows
+    raw = pd.DataFrame([rec for _, rec in table.rows], columns=table.header, dtype=str)
     rename: dict[str, str] = {}
     for col in raw.columns:
         canon = HUMAN_COLUMNS.get(str(col).strip().lower())
@@ -162,7 +165,36 @@ def load_human_labels(path: str | Path) -> pd.DataFrame:
             "most_impacted": _norm_group(rec["most_impacted"]) if str(rec["most_impacted"]).strip() else "",
             "row": i,
         })
-    return pd.DataFrame(rows, columns=[*_KEYS, "judge", "label", "most_impacted", "row"])
+    return pd.DataFrame(_dedupe_labels(rows, str(p)), columns=[*_KEYS, "judge", "label", "most_impacted", "row"])
+
+
+def _dedupe_labels(rows: list[dict[str, Any]], path: str) -> list[dict[str, Any]]:
+    """One human label per item: a repeated identical row is dropped (and logged); a repeated item
+    with a different label (or most_impacted) is an error naming both rows, since counting both
+    would pit the humans against themselves and lower κ."""
+    first: dict[tuple[str, ...], dict[str, Any]] = {}
+    out: list[dict[str, Any]] = []
+    repeats: list[int] = []
+    for r in rows:
+        key = tuple(r[k] for k in (*_KEYS, "judge"))
+        prev = first.get(key)
+        if prev is None:
+            first[key] = r
+            out.append(r)
+            continue
+        for fld in ("label", "most_impacted"):
+            if prev[fld] != r[fld]:
+                shown = "label" if fld == "label" else "most_impacted"
+                raise InputError(
+                    f"conflicting human labels for the same item (case {r['case_id']!r}, context {r['context']!r}, "
+                    f"variant {r['group']!r}): row {prev['row']} says {prev[fld]!r}, row {r['row']} says {r[fld]!r}; "
+                    "keep one label per item (resolve disagreements before measuring the judge)",
+                    file=path, row=r["row"], field=shown)
+        repeats.append(r["row"])
+    if repeats:
+        log.warning("%s: %d repeated identical human label row(s) counted once (rows %s)", path, len(repeats),
+                    ", ".join(map(str, repeats[:20])) + (" ..." if len(repeats) > 20 else ""))
+    return out
 
 
 def _judge_frame(judgments: pd.DataFrame) -> pd.DataFrame:

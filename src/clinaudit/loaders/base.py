@@ -27,7 +27,7 @@ from ..errors import InputError
 from ..records import Case
 from ..registry import Registry, registry
 
-__all__ = ["DataSource", "register_loader", "load_cases", "list_loaders", "resolve_path"]
+__all__ = ["DataSource", "register_loader", "load_cases", "load_sources", "list_loaders", "resolve_path"]
 
 
 class DataSource(BaseModel):
@@ -95,3 +95,40 @@ def load_cases(source: DataSource, base_dir: Path | None = None) -> list[Case]:
     if source.limit is not None:
         cases = cases[: source.limit]
     return cases
+
+
+def _ids_are_row_numbers(cases: list[Case]) -> bool:
+    """True when a source's ids are its row numbers (no id column: generic csv/jsonl without ``columns.id``)."""
+    return bool(cases) and all(c.source_row is not None and c.case_id == str(c.source_row) for c in cases)
+
+
+def load_sources(sources: list[DataSource], base_dir: Path | None = None) -> list[Case]:
+    """All cases of several data sources, with case ids unique across them.
+
+    A source without an id column gets its row numbers as ids ("1", "2", ...); with
+    more than one source those ids are namespaced by the source's dataset name
+    (``patients:1``), so two such files are never silently merged. Any id that still
+    occurs in two sources (the same file listed twice, or two files sharing ids) is an
+    :class:`~clinaudit.errors.InputError` naming both files and rows; give the sources
+    distinct ``name:`` values or ids.
+    """
+    per_source = [load_cases(src, base_dir) for src in sources]
+    if len(per_source) > 1:
+        for i, cases in enumerate(per_source):
+            if _ids_are_row_numbers(cases):
+                per_source[i] = [c.model_copy(update={"case_id": f"{c.dataset}:{c.case_id}"}) for c in cases]
+    seen: dict[str, tuple[int, Case]] = {}
+    out: list[Case] = []
+    for i, cases in enumerate(per_source):
+        for c in cases:
+            if c.case_id in seen and seen[c.case_id][0] != i:
+                j, first = seen[c.case_id]
+                raise InputError(
+                    f"case id {c.case_id!r} occurs in two data sources: data[{j}] ({first.source or first.dataset}, "
+                    f"row {first.source_row}) and data[{i}] ({c.source or c.dataset}, row {c.source_row}); "
+                    "list each file once, or give the sources distinct ids (or distinct `name:` values when "
+                    "the ids are row numbers)",
+                    file=c.source or None, row=c.source_row, field=f"data[{i}]")
+            seen.setdefault(c.case_id, (i, c))
+            out.append(c)
+    return out

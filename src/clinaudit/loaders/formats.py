@@ -116,12 +116,16 @@ def read_csv_table(path: Path, encoding: str = "utf-8") -> Table:
     text = _read_text(path, encoding, csv_rows=True)
     if csv.field_size_limit() < _MAX_FIELD:
         csv.field_size_limit(min(_MAX_FIELD, sys.maxsize))
-    reader = csv.reader(io.StringIO(text, newline=""))
+    # strict: a quote that is never closed, or closed in the middle of a field, is an error instead of
+    # silently swallowing the following rows into one field
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     header: list[str] | None = None
     rows: list[tuple[int, dict[str, str]]] = []
     n = 0
+    line_before = 0
     try:
         for rec in reader:
+            line_before = reader.line_num  # physical lines up to the end of this record
             if not rec or (len(rec) == 1 and rec[0] == "" and header is not None):
                 continue  # blank line
             if header is None:
@@ -141,7 +145,17 @@ def read_csv_table(path: Path, encoding: str = "utf-8") -> Table:
                 )
             rows.append((n, dict(zip(header, rec))))
     except csv.Error as e:
-        raise InputError(f"malformed CSV: {e}", file=str(path), row=n + 1 if header is not None else None) from None
+        start = line_before + 1
+        if "unexpected end of data" in str(e) or "expected after" in str(e):
+            why = ("a quoted field opened at line {start} is never closed (unterminated quote)"
+                   if "end of data" in str(e) else
+                   "a quoted field opened at or after line {start} is closed in the middle of the field "
+                   "(a stray or unterminated quote)").format(start=start)
+            msg = f"malformed CSV: {why}; rows after it would be swallowed. Close the quote or double it (\"\")"
+        else:
+            msg = f"malformed CSV near line {start}: {e}"
+        raise InputError(msg, file=str(path), row=n + 1 if header is not None else None,
+                         field="header" if header is None else None) from None
     if header is None:
         raise InputError("the file is empty (no header row)", file=str(path))
     return Table(path=path, header=header, rows=rows)
@@ -362,7 +376,10 @@ _ACI_ALWAYS_DROPPED = {"patient_gender"}
 _ACI_IDENTIFYING = ("doctor_name", "patient_firstname", "patient_familyname", "patient_age")
 
 
-def _aci_metadata(path: Path, opts: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], Path | None]:
+def _aci_metadata(path: Path, opts: dict[str, Any], id_col: str = "encounter_id"
+                  ) -> tuple[dict[str, dict[str, Any]], Path | None]:
+    """Metadata rows by encounter id. The join column is the data file's id column when the metadata has it
+    (``id`` in ACI-Bench's ASR experiment files), else ``encounter_id``, else ``id``."""
     spec = opts["metadata"]
     if spec is False or spec is None:
         return {}, None
@@ -377,18 +394,19 @@ def _aci_metadata(path: Path, opts: dict[str, Any]) -> tuple[dict[str, dict[str,
         if not meta_path.exists():
             raise InputError("metadata file not found", file=str(meta_path), field="options.metadata")
     table = read_csv_table(meta_path, opts["encoding"])
-    _require(table, ["encounter_id"])
+    join = next((c for c in (id_col, "encounter_id", "id") if c in table.header), "encounter_id")
+    _require(table, [join])
     out: dict[str, dict[str, Any]] = {}
     first_row: dict[str, int] = {}
     for row, rec in table.rows:
-        eid = rec["encounter_id"].strip()
+        eid = rec[join].strip()
         if eid in out:
-            raise InputError(f"duplicate encounter_id {eid!r}: rows {first_row[eid]} and {row}",
-                             file=str(meta_path), row=row, field="encounter_id")
+            raise InputError(f"duplicate {join} {eid!r}: rows {first_row[eid]} and {row}",
+                             file=str(meta_path), row=row, field=join)
         first_row[eid] = row
         meta: dict[str, Any] = {}
         for col, raw in rec.items():
-            if col in ("encounter_id", "dataset") or col in _ACI_ALWAYS_DROPPED:
+            if col in (join, "encounter_id", "dataset") or col in _ACI_ALWAYS_DROPPED:
                 continue
             if col in _ACI_IDENTIFYING and not opts["keep_metadata"]:
                 continue
@@ -413,10 +431,13 @@ def load_aci(source: DataSource, path: Path | None) -> list[Case]:
     cols = _columns(source, path, {"id": "encounter_id", "text": "dialogue", "note": "note",
                                    "source_dataset": "dataset"})
     table = read_csv_table(path, opts["encoding"])
+    if "id" not in source.columns and cols["id"] not in table.header and "id" in table.header:
+        cols["id"] = "id"  # ACI-Bench's ASR experiment files (src_experiment_data/*) name the column `id`
     _require(table, list(cols.values()), cols)
-    meta, meta_path = _aci_metadata(path, opts)
+    meta, meta_path = _aci_metadata(path, opts, cols["id"])
     b = _CaseBuilder(path, source.name or "aci", skip_empty=opts["skip_empty"], id_field=cols["id"],
                      text_field=cols["text"])
+    unmatched: list[str] = []
     for row, rec in table.rows:
         eid = rec[cols["id"]].strip()
         text = _normalize_newlines(rec[cols["text"]])
@@ -424,9 +445,14 @@ def load_aci(source: DataSource, path: Path | None) -> list[Case]:
                                   "source_dataset": rec[cols["source_dataset"]].strip()}
         fields.update(_dialog_fields(text))
         if meta_path is not None:
+            if eid not in meta:
+                unmatched.append(eid)
             fields.update(meta.get(eid, {}))
             fields["metadata_file"] = meta_path.name
         b.add(row, eid, text, fields)
+    if unmatched:
+        log.warning("%s: %d encounter(s) have no row in %s (e.g. %s); their metadata fields are missing", path,
+                    len(unmatched), meta_path, ", ".join(unmatched[:5]))
     return _min_turns(b.done(), opts["min_turns"], path)
 
 

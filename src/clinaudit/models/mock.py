@@ -15,6 +15,8 @@ Rule forms (YAML/JSON or Python dicts)::
         responses: ["not json", '{"ok": 1}']   # chosen by retry attempt (extra.attempt)
       - match: "echo"
         response: "seed={seed} model={model}"    # {seed}, {model}, {attempt} are filled in
+      - match: "unreachable"
+        error: "HTTP 503: overloaded"   # the call fails with this error (to test failure handling)
 
 ``responder=callable(request) -> str | None`` (Python only) takes precedence.
 Unmatched requests get ``default`` (default: ``"MOCK RESPONSE"``).
@@ -40,26 +42,46 @@ __all__ = ["MockBackend"]
 
 
 def _load_rules(rules: Any, rules_file: str | None) -> list[dict[str, Any]]:
-    loaded: list[dict[str, Any]] = []
+    loaded: list[Any] = []
+    where = "mock rules"
     if rules_file:
         path = Path(rules_file)
-        if not path.exists():
+        where = f"mock rules file {path}"
+        if not path.is_file():
             raise BackendError(f"mock rules file not found: {path}")
-        text = path.read_text(encoding="utf-8")
-        if path.suffix in {".yaml", ".yml"}:
-            import yaml
+        try:
+            text = path.read_text(encoding="utf-8")
+            if path.suffix in {".yaml", ".yml"}:
+                import yaml
 
-            data = yaml.safe_load(text)
-        else:
-            data = json.loads(text)
-        loaded.extend(data.get("rules", data) if isinstance(data, dict) else data)
+                data = yaml.safe_load(text)
+            else:
+                data = json.loads(text)
+        except UnicodeDecodeError as exc:
+            raise BackendError(f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        except ValueError as exc:  # json.JSONDecodeError
+            raise BackendError(f"{where}: not valid JSON: {exc}") from None
+        except Exception as exc:  # yaml.YAMLError
+            raise BackendError(f"{where}: not valid YAML: {exc}") from None
+        data = data.get("rules", data) if isinstance(data, dict) else data
+        if not isinstance(data, list):
+            raise BackendError(f"{where}: expected a list of rules (or {{rules: [...]}})")
+        loaded.extend(data)
     if rules:
         loaded.extend(rules)
     for i, rule in enumerate(loaded):
-        if "match" not in rule or not ({"response", "responses"} & set(rule)):
-            raise BackendError(f"mock rule {i} needs 'match' and 'response' or 'responses': {rule!r}")
-        rule["_re"] = re.compile(rule["match"], re.DOTALL)
+        if not isinstance(rule, dict) or "match" not in rule or not ({"response", "responses", "error"} & set(rule)):
+            raise BackendError(f"{where}: rule {i} needs 'match' and 'response', 'responses' or 'error': {rule!r}")
+        try:
+            rule["_re"] = re.compile(str(rule["match"]), re.DOTALL)
+        except re.error as exc:
+            raise BackendError(f"{where}: rule {i} field 'match': invalid regular expression "
+                               f"{rule['match']!r}: {exc}") from None
     return loaded
+
+
+class _MockFailure(Exception):
+    """A rule with ``error:`` matched: the call fails with that text."""
 
 
 class MockBackend(Backend):
@@ -109,6 +131,8 @@ class MockBackend(Backend):
             if "seed" in rule and rule["seed"] != request.seed:
                 continue
             if rule["_re"].search(text):
+                if "error" in rule:
+                    raise _MockFailure(str(rule["error"]))
                 if "responses" in rule:
                     options = rule["responses"]
                     template = options[min(attempt, len(options) - 1)]
@@ -123,7 +147,11 @@ class MockBackend(Backend):
         out = []
         for req in requests:
             self.calls += 1
-            texts = [self._answer(req) for _ in range(max(1, req.n))]
+            try:
+                texts = [self._answer(req) for _ in range(max(1, req.n))]
+            except _MockFailure as exc:
+                out.append(ModelResponse(request_key="", model=self.spec, error=str(exc)))
+                continue
             out.append(
                 ModelResponse(
                     request_key="",

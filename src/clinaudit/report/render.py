@@ -102,11 +102,24 @@ def _audit_rank(audit: str) -> int:
 
 
 def _read_manifest(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
+    """The run's manifest; a missing one is ``{}``, an unreadable or broken one an InputError naming it."""
+    from ..errors import InputError
+
+    file = path / "manifest.json"
+    if not file.exists():
         return {}
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputError(f"broken manifest: not UTF-8 text ({exc.reason} at byte {exc.start})", file=str(file)) from None
+    except ValueError as exc:
+        raise InputError(f"broken manifest: not valid JSON ({exc}); the run may have been cut off while writing "
+                         "it: re-run its command to rebuild it", file=str(file)) from None
+    except OSError as exc:
+        raise InputError(f"cannot read the manifest: {exc.strerror or exc}", file=str(file)) from None
+    if not isinstance(data, dict):
+        raise InputError(f"broken manifest: expected a JSON object, got {type(data).__name__}", file=str(file))
+    return data
 
 
 def audit_of(manifest: dict[str, Any]) -> str:
