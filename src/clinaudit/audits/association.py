@@ -190,8 +190,11 @@ def load_targets_file(path: str | Path | None, target_set: str | None = None) ->
 
     try:
         data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason} at byte offset {exc.start}); save the file as UTF-8",
+                         file=str(p)) from None
     except yaml.YAMLError as exc:
-        raise InputError(f"invalid YAML: {exc}", file=str(p)) from None
+        raise InputError(f"invalid YAML: {' '.join(str(exc).split())}", file=str(p)) from None
     if not isinstance(data, dict):
         raise InputError("expected a mapping {groups: {name: [words]}}", file=str(p))
     slot = data.get("slot", DEMOGRAPHIC_SLOT)

@@ -151,6 +151,9 @@ def read_predictions(path: str | Path) -> pd.DataFrame:
     p = Path(path)
     if not p.is_file():
         raise InputError("file not found", file=str(p))
+    from ..loaders.formats import read_csv_table
+
+    read_csv_table(p)  # strict check first: an unterminated quote names its row instead of swallowing rows
     try:
         df = pd.read_csv(p, keep_default_na=False, na_values=[""], low_memory=False)
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:

@@ -94,6 +94,10 @@ def _read_table(path: Path, id_column: str, text_column: str, limit: int | None)
             df = df.astype(object).where(df.notna(), "")
             df = df.map(lambda v: v if isinstance(v, str) else str(v))
         else:
+            from ..loaders.formats import read_csv_table
+
+            # the strict reader first: an unterminated quote is an error naming the row, never swallowed rows
+            read_csv_table(path)
             df = pd.read_csv(path, dtype=str, keep_default_na=False, na_filter=False)
     except (ValueError, pd.errors.ParserError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read the file: {exc}", file=str(path)) from None

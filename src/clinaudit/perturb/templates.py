@@ -30,7 +30,6 @@ File formats:
 
 from __future__ import annotations
 
-import csv
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -139,11 +138,22 @@ class MaskedSentence:
 # --------------------------------------------------------------------------- loading
 
 
+def _read_text(path: Path) -> str:
+    """The file as text (UTF-8, a byte-order mark dropped); not UTF-8 is an InputError naming the line."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(f"not UTF-8 text: {exc.reason} at byte offset {exc.start} (line {line}); save the file "
+                         "as UTF-8", file=str(path), row=line) from None
+
+
 def _read_yaml(path: Path) -> Any:
     import yaml
 
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return yaml.safe_load(_read_text(path))
     except yaml.YAMLError as exc:
         raise InputError(f"invalid YAML: {exc}", file=str(path)) from None
 
@@ -182,7 +192,7 @@ def load_templates(path: str | Path) -> tuple[list[Template], list[SkippedLine]]
                              field="templates")
         lines = data
     else:
-        lines = p.read_text(encoding="utf-8-sig").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        lines = _read_text(p).replace("\r\n", "\n").replace("\r", "\n").split("\n")
     templates: list[Template] = []
     report: list[SkippedLine] = []
     for i, raw in enumerate(lines, start=1):
@@ -217,19 +227,20 @@ def load_attributes(path: str | Path) -> list[Attribute]:
             else:
                 raise InputError("expected a list or a mapping of lists", file=str(p), field=str(cat))
         return out
-    with p.open(newline="", encoding="utf-8-sig") as fh:
-        reader = csv.DictReader(fh)
-        cols = [c.strip().lower() for c in (reader.fieldnames or [])]
-        if "attribute" not in cols or "category" not in cols:
-            raise InputError(f"needs columns 'attribute' and 'category' (found: {', '.join(cols) or 'none'})",
-                             file=str(p), field="attribute")
-        for row_no, row in enumerate(reader, start=1):
-            row = {(k or "").strip().lower(): (v or "").strip() for k, v in row.items()}
-            if not row.get("attribute"):
-                raise InputError("empty attribute", file=str(p), row=row_no, field="attribute")
-            if not row.get("category"):
-                raise InputError("empty category", file=str(p), row=row_no, field="category")
-            out.append(Attribute(row["attribute"], row["category"], row.get("subgroup") or "-"))
+    from ..loaders.formats import read_csv_table
+
+    table = read_csv_table(p)  # strict: bad bytes, unterminated quotes and ragged rows name the row
+    cols = [c.strip().lower() for c in table.header]
+    if "attribute" not in cols or "category" not in cols:
+        raise InputError(f"needs columns 'attribute' and 'category' (found: {', '.join(cols) or 'none'})",
+                         file=str(p), field="attribute")
+    for row_no, row in table.rows:
+        row = {(k or "").strip().lower(): (v or "").strip() for k, v in row.items()}
+        if not row.get("attribute"):
+            raise InputError("empty attribute", file=str(p), row=row_no, field="attribute")
+        if not row.get("category"):
+            raise InputError("empty category", file=str(p), row=row_no, field="category")
+        out.append(Attribute(row["attribute"], row["category"], row.get("subgroup") or "-"))
     return out
 
 
