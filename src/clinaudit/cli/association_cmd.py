@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .common import float_between, positive_int
+from .common import open_unit, positive_int
 
 __all__ = ["register", "COMMANDS", "add_association", "cmd_association", "add_prevalence", "cmd_prevalence"]
 
@@ -73,7 +73,7 @@ def add_association(sub: argparse._SubParsersAction) -> None:
                    help="use only the first N templates of each category (quick runs)")
     p.add_argument("--correction", choices=["bonferroni", "fdr_bh", "holm"], default="bonferroni",
                    help="multiplicity correction across categories (default bonferroni)")
-    p.add_argument("--alpha", type=float_between(0.0, 1.0, low_open=True, high_open=True), default=0.01, help="significance level (default 0.01, as P4)")
+    p.add_argument("--alpha", type=open_unit, default=0.01, help="significance level (default 0.01, as P4)")
     p.add_argument("--notes", type=Path, default=None,
                    help="optional notes table for the corpus-prevalence columns (see `clinaudit prevalence`)")
     p.add_argument("--text-column", default="text", help="note text column (with --notes)")

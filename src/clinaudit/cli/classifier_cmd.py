@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import float_between, nonneg_float, nonneg_int, positive_int
+from .common import float_between, nonneg_float, nonneg_int, open_unit, positive_int
 
 __all__ = ["register", "COMMANDS", "add_classifier_gaps", "cmd_classifier_gaps", "add_probe", "cmd_probe",
            "add_debias", "cmd_debias"]
@@ -42,11 +42,12 @@ def _floats(text: str) -> list[float]:
 
 def _add_stats_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("statistics")
-    g.add_argument("--n-resamples", type=positive_int, default=1000, help="bootstrap resamples of the test set (default 1000)")
-    g.add_argument("--confidence", type=float_between(0.0, 1.0, low_open=True, high_open=True), default=0.95, help="CI level (default 0.95)")
+    g.add_argument("--n-resamples", type=positive_int, default=1000,
+                   help="bootstrap resamples of the test set (default 1000)")
+    g.add_argument("--confidence", type=open_unit, default=0.95, help="CI level (default 0.95)")
     g.add_argument("--correction", choices=["fdr_bh", "bonferroni", "holm"], default="fdr_bh",
                    help="multiplicity correction across tasks, per metric × attribute (default fdr_bh)")
-    g.add_argument("--alpha", type=float_between(0.0, 1.0, low_open=True, high_open=True), default=0.05, help="level of the corrected counts (default 0.05)")
+    g.add_argument("--alpha", type=open_unit, default=0.05, help="level of the corrected counts (default 0.05)")
     g.add_argument("--seed", type=int, default=0, help="seed of the bootstrap, split and models (default 0)")
     g.add_argument("--valid-split", default="valid", help="split value of the validation rows (default valid)")
     g.add_argument("--test-split", default="test", help="split value of the test rows (default test)")
@@ -169,8 +170,10 @@ def _add_probe_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sample", type=positive_int, default=None, help="probe a seeded sample of N cases")
     p.add_argument("--categories", default=None, help="mimic3: note categories to keep, comma-separated")
     p.add_argument("--window-words", type=nonneg_int, default=0, help="words per window (0: whole text; default 0)")
-    p.add_argument("--window-stride", type=positive_int, default=None, help="words between window starts (default: length)")
-    p.add_argument("--max-windows", type=positive_int, default=10, help="at most this many windows per text (default 10)")
+    p.add_argument("--window-stride", type=positive_int, default=None,
+                   help="words between window starts (default: length)")
+    p.add_argument("--max-windows", type=positive_int, default=10,
+                   help="at most this many windows per text (default 10)")
     p.add_argument("--hidden-sizes", type=_hidden_sizes, default=None,
                    help="MLP grid: hidden layer sizes, e.g. '64;128,64' (default)")
     p.add_argument("--alphas", type=_floats, default=None, help="MLP grid: L2 penalties, e.g. 0.0001,0.01 (default)")
@@ -256,7 +259,8 @@ def add_debias(sub: argparse._SubParsersAction) -> None:
     )
     _add_probe_args(p)
     p.add_argument("--attribute", required=True, help="protected attribute the adversary predicts (a group column)")
-    p.add_argument("--lambda", dest="lambda_", type=nonneg_float, default=1.0, help="gradient-reversal strength (default 1)")
+    p.add_argument("--lambda", dest="lambda_", type=nonneg_float, default=1.0,
+                   help="gradient-reversal strength (default 1)")
     p.add_argument("--epochs", type=positive_int, default=300, help="training epochs (full batch; default 300)")
     p.add_argument("--adversary-steps", type=nonneg_int, default=3, help="adversary-only updates per epoch (default 3)")
     p.set_defaults(func=cmd_debias)

@@ -11,7 +11,7 @@ from ..runner import RunnerConfig
 
 __all__ = ["add_runner_args", "runner_config_from_args", "add_backend_args", "backend_options_from_args",
            "parse_int_list", "int_at_least", "positive_int", "nonneg_int", "positive_float", "nonneg_float",
-           "float_between", "probability", "regex"]
+           "float_between", "probability", "open_unit", "regex"]
 
 
 # --------------------------------------------------------------------------- argparse value types
@@ -70,6 +70,7 @@ def float_between(low: float | None = None, high: float | None = None, *, low_op
 positive_float = float_between(0.0, low_open=True)
 nonneg_float = float_between(0.0)
 probability = float_between(0.0, 1.0)
+open_unit = float_between(0.0, 1.0, low_open=True, high_open=True)  # a confidence level or alpha
 
 
 def regex(text: str) -> str:

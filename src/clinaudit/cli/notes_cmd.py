@@ -68,7 +68,13 @@ def cmd_judge_agreement(args: argparse.Namespace) -> int:
     jpath = _judgments_path(args.judgments)
     if not jpath.exists():
         raise InputError("judgments table not found", file=str(jpath))
-    judgments = pd.read_csv(jpath, keep_default_na=False, na_values=[""])
+    from ..loaders.formats import read_csv_table
+
+    read_csv_table(jpath)  # strict check: malformed CSV names the file and row
+    try:
+        judgments = pd.read_csv(jpath, keep_default_na=False, na_values=[""])
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise InputError(f"cannot read the judgments table: {exc}", file=str(jpath)) from None
     if "judge_model" not in judgments.columns:
         judgments["judge_model"] = ""
     human = load_human_labels(args.human)
