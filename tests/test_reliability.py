@@ -451,3 +451,12 @@ def test_aci_challenge_files_still_join_on_encounter_id() -> None:
     first = cases[0]
     assert first.case_id == "D2N068" and first.fields["metadata_id"] == "VA052"
     assert first.fields["cc"] == "follow-up of chronic problems"
+
+
+def test_a_file_with_only_a_header_is_an_error_naming_it(tmp_path: Path) -> None:
+    # old code: zero cases, and the audit failed later with "no cases to probe" (no file named)
+    p = tmp_path / "empty.csv"
+    p.write_text("id,text\n", encoding="utf-8")
+    with pytest.raises(InputError, match="no data rows") as ei:
+        load_cases(DataSource(format="csv", path=str(p), columns={"id": "id", "text": "text"}))
+    assert ei.value.file == str(p)

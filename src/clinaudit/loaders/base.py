@@ -89,6 +89,8 @@ def load_cases(source: DataSource, base_dir: Path | None = None) -> list[Case]:
     if path is not None and not path.exists():
         raise InputError("file not found", file=str(path))
     cases = _LOADERS[fmt][0](source, path)
+    if not cases and path is not None:
+        raise InputError("no cases: the file has no data rows (or every row was skipped)", file=str(path))
     if source.ids is not None:
         wanted = set(map(str, source.ids))
         cases = [c for c in cases if c.case_id in wanted]
