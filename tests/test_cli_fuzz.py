@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import logging
 import re
 import tempfile
 from pathlib import Path
@@ -40,11 +41,17 @@ _WHERE = re.compile(r"file |row |field |argument |line |column |--[a-z]|spec |ma
 
 def invoke(argv: list[str]) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
+    root = logging.getLogger()
+    handlers = list(root.handlers)
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             rc = main(argv)
         except SystemExit as exc:  # argparse errors
             rc = exc.code if isinstance(exc.code, int) else 2
+        finally:  # main's logging.basicConfig handler writes to this call's stderr: do not keep it
+            for h in root.handlers[:]:
+                if h not in handlers:
+                    root.removeHandler(h)
     return int(rc), out.getvalue(), err.getvalue()
 
 

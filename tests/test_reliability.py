@@ -7,6 +7,7 @@ assert are hand-computed from the tiny files the tests write.
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import pandas as pd
@@ -20,10 +21,16 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
 def _run_cli(argv: list[str], capsys) -> tuple[int, str, str]:
+    root = logging.getLogger()
+    handlers = list(root.handlers)
     try:
         rc = main(argv)
     except SystemExit as exc:  # argparse
         rc = int(exc.code or 0)
+    finally:  # main's logging.basicConfig handler would outlive this test's captured stderr
+        for h in root.handlers[:]:
+            if h not in handlers:
+                root.removeHandler(h)
     out, err = capsys.readouterr()
     return rc, out, err
 

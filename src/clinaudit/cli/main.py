@@ -84,11 +84,11 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         # the file system refused (unwritable folder, a file where a folder should be, disk full ...)
         _log_traceback(args)
-        print(f"clinaudit: error: {describe_os_error(exc)}", file=sys.stderr)
+        print(f"clinaudit: error: {redacting.redact(describe_os_error(exc))}", file=sys.stderr)
         return 2
     except Exception as exc:  # noqa: BLE001  (last resort: one line, the traceback only with -v)
         _log_traceback(args)
-        text = " ".join(str(exc).split())
+        text = redacting.redact(" ".join(str(exc).split()))
         if len(text) > 300:
             text = text[:300] + " ..."
         hint = "" if args.verbose else "; run with -v for the traceback"

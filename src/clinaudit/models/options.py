@@ -205,5 +205,7 @@ def validate_backend_options(
             continue
         out[model] = checked.model_dump(exclude_unset=True)
     if problems:
-        raise SpecError(f"invalid audit spec {source}:\n" + "\n".join(f"  {p}" for p in problems))
+        if len(problems) == 1:  # one line, like every other spec error (clinaudit.spec)
+            raise SpecError(f"invalid audit spec {source}: {problems[0]}")
+        raise SpecError(f"invalid audit spec {source}: {len(problems)} errors:\n" + "\n".join(f"  {p}" for p in problems))
     return out
