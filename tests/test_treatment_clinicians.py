@@ -359,3 +359,37 @@ def test_report_block(small, tmp_path):
     ex = [b for b in sec.blocks if isinstance(b, Table) and b.name == "exclusions"]  # shown once, by the ledger block
     assert len(ex) == 1 and ex[0].df["stage"].tolist() == ["clinician_labels"]
     assert clinician_blocks(RunDir(tmp_path / "empty")) == []
+
+
+def test_cli_long_format_with_clinician_file(tmp_path, capsys):
+    """`treatment-shift --format long --clinicians FILE`: the small example through files and the CLI."""
+    from clinaudit.cli.main import main
+
+    labels = tmp_path / "labels.csv"
+    _model_labels().drop(columns=["source_row", "gender"]).to_csv(labels, index=False)
+    clin = _clinicians()[["dataset", "case_id", "variant", "rater", "rater_id", "question", "label"]]
+    clin["label"] = clin["label"].astype(object)
+    clin.loc[7, "label"] = "unsure"  # c3, baseline, clinician_2 -> c3's baseline majority is the tie (0, 1): NaN
+    cpath = tmp_path / "clinicians.csv"
+    clin.to_csv(cpath, index=False)
+    out = tmp_path / "out"
+    assert main(["treatment-shift", "--labels", str(labels), "--format", "long", "--clinicians", str(cpath),
+                 "--out", str(out), "--resamples", "100"]) == 0
+    ex = pd.read_csv(out / "exclusions.csv")
+    assert len(ex) == 1
+    assert (ex.loc[0, "file"], ex.loc[0, "row"], ex.loc[0, "field"], ex.loc[0, "value"]) == (
+        str(cpath), 8, "clinician_2", "unsure")
+    e = pd.read_csv(out / "excess_over_clinicians.csv")
+    t1 = _row(e, model="m", perturbation="p1", metric="TSR_excess_over_clinicians")
+    # c3 has no clinicians' baseline label now: c1, c2 only -> model flips 2/2, clinicians 1/2 (c1)
+    assert (t1["model_rate"], t1["clinician_rate"], t1["n_control_pairs"]) == (1.0, 0.5, 2)
+    m = pd.read_csv(out / "metrics.csv")
+    assert set(m["model"]) == {"m", CLINICIANS}
+    assert "invalid clinician label" in (out / "notes.txt").read_text()
+    bad = tmp_path / "bad.csv"
+    bad.write_text("case_id,variant,question,label\nc1,baseline,MANAGE,1\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["treatment-shift", "--labels", str(labels), "--format", "long", "--clinicians", str(bad),
+                 "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "bad.csv" in err and "rater" in err

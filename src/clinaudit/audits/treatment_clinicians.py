@@ -54,6 +54,7 @@ __all__ = [
     "parse_clinician_label",
     "case_validation",
     "read_medperturb_clinicians",
+    "read_long_clinicians",
     "normalize_clinicians",
     "clinician_majority",
     "clinician_pairs",
@@ -225,6 +226,50 @@ def read_medperturb_clinicians(path: str | Path, *, fix_published: bool = True) 
              f"{len(same)} (case, clinician) pairs have the same clinician on the baseline and a perturbed arm, so "
              "the clinicians' shift mostly compares different clinicians and includes their disagreement"]
     return out, notes
+
+
+def read_long_clinicians(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
+    """A clinician label CSV (one row per clinician label) → a clinician label table.
+
+    Columns: ``case_id``, ``variant``, ``rater`` (the clinician), ``question``, ``label``
+    (required); ``dataset`` (default ``data``), ``rater_id`` (optional). A missing
+    column, an empty key or an unknown question is an error naming file, row and field;
+    an invalid *label* is kept as given and becomes an ``exclusions`` row in the analysis.
+    A repeated (dataset, case, variant, rater, question) is an error naming both rows.
+    """
+    from ..loaders.formats import read_csv_table
+
+    p = Path(path)
+    if not p.exists():
+        raise InputError("file not found", file=str(p))
+    table = read_csv_table(p, encoding)
+    need = ["case_id", "variant", "rater", "question", "label"]
+    missing = [c for c in need if c not in table.header]
+    if missing:
+        raise InputError(f"missing required column(s) {', '.join(missing)}; a clinician label file needs "
+                         f"{', '.join(need)} (optional: dataset, rater_id)", file=str(p), field=missing[0])
+    rows, seen = [], {}
+    for row, rec in table.rows:
+        out: dict[str, Any] = {"dataset": (rec.get("dataset") or "").strip() or "data",
+                               "rater_id": (rec.get("rater_id") or "").strip(), "label": rec["label"],
+                               "source_file": str(p), "source_row": row}
+        for col in ("case_id", "variant", "rater"):
+            out[col] = rec[col].strip()
+            if not out[col]:
+                raise InputError("empty value", file=str(p), row=row, field=col)
+        out["question"] = rec["question"].strip().upper()
+        if out["question"] not in _QUESTIONS:
+            raise InputError(f"unknown question {rec['question']!r}; expected one of {', '.join(_QUESTIONS)}",
+                             file=str(p), row=row, field="question")
+        key = (out["dataset"], out["case_id"], out["variant"], out["rater"], out["question"])
+        if key in seen:
+            raise InputError(f"duplicate clinician label for {key} (first given in row {seen[key]})", file=str(p),
+                             row=row, field="label")
+        seen[key] = row
+        rows.append(out)
+    if not rows:
+        raise InputError("no clinician label rows", file=str(p))
+    return pd.DataFrame(rows, columns=CLINICIAN_COLUMNS)
 
 
 def normalize_clinicians(clin: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -39,6 +39,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--models", default=None, help="medperturb: comma-separated models (default: all four)")
     p.add_argument("--no-fix-published", action="store_true",
                    help="medperturb: keep the published file's known slips as they are (see notes.txt)")
+    p.add_argument("--clinicians", type=Path, default=None,
+                   help="CSV of clinician labels for every variant (columns case_id, variant, rater, question, "
+                        "label; optional dataset, rater_id): clinicians as a reference rater (default for "
+                        "--format medperturb: the file's own clinician columns)")
     p.add_argument("--no-clinicians", action="store_true",
                    help="medperturb: do not use the clinicians' labels of every arm as a reference rater "
                         "(clinician_metrics, excess_over_clinicians, accuracy against clinicians per arm)")
@@ -63,7 +67,11 @@ def cmd_treatment_shift(args: argparse.Namespace) -> int:
         print("clinaudit: note: --models and --no-fix-published apply to --format medperturb only", file=sys.stderr)
     labels, notes = read_labels(args.labels, args.fmt, **kw)
     clinicians = None
-    if args.fmt == "medperturb" and not args.no_clinicians:  # clinicians label every arm: a reference rater
+    if args.clinicians is not None:  # human labels for every variant: clinicians as a reference rater
+        from ..audits.treatment_clinicians import read_long_clinicians
+
+        clinicians = read_long_clinicians(args.clinicians)
+    elif args.fmt == "medperturb" and not args.no_clinicians:  # MedPerturb's clinicians label every arm
         from ..audits.treatment_clinicians import read_medperturb_clinicians
 
         clinicians, cnotes = read_medperturb_clinicians(args.labels, fix_published=not args.no_fix_published)
