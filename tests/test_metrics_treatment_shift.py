@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -9,6 +10,7 @@ import pandas as pd
 import pytest
 
 from clinaudit.metrics import CARE_PLUS, agreement_matrix, rcer, rcr, subgroup_gap, treatment_shift_table, tsr
+from clinaudit.metrics.treatment_shift import pair_scores
 
 TB = [1, 1, 1, 0, 0, 1]
 TP = [0, 1, 0, 1, 0, 1]
@@ -51,14 +53,23 @@ def _paired() -> pd.DataFrame:
 def test_treatment_shift_table_with_noise_floor_rows():
     t = treatment_shift_table(_paired(), n_resamples=200, seed=0).set_index("metric")
     assert set(t["perturbation"]) == {"typo"}
-    # floor: TSR 1/6 (row 5), RCR 1/6, RCER 1/4 (row 5 validated)
+    # floor: TSR 1/6 (row 5 flips). A floor pair is two baseline draws, neither the reference, so its RCR / RCER
+    # event counts 1/2 (the flip reduces care in one orientation only): RCR floor 1/12, RCER 1/8 (row 5 validated).
+    # (Was 1/6 and 1/4: the floor rows were read in one arbitrary orientation.)
     assert t.loc["TSR", "raw"] == pytest.approx(0.5) and t.loc["TSR", "floor"] == pytest.approx(1 / 6)
     assert t.loc["TSR", "value"] == pytest.approx(1 / 3)
-    assert t.loc["RCR", "value"] == pytest.approx(1 / 3 - 1 / 6)
-    assert t.loc["RCER", "value"] == pytest.approx(0.0)
+    assert t.loc["RCR", "floor"] == pytest.approx(1 / 12) and t.loc["RCR", "value"] == pytest.approx(1 / 3 - 1 / 12)
+    assert t.loc["RCER", "floor"] == pytest.approx(1 / 8) and t.loc["RCER", "value"] == pytest.approx(1 / 4 - 1 / 8)
     assert t.loc["TSR", "n"] == 6 and t.loc["RCER", "n"] == 4
-    # McNemar: 2 pairs 1->0, 1 pair 0->1: exact, p = 2 * P(X <= 1 | n=3) capped at 1
-    assert t.loc["TSR", "test"] == "mcnemar_exact" and t.loc["TSR", "p"] == 1.0
+    # the layer's case-level test of the excess (was McNemar, p = 1.0, which tests the direction of the flips):
+    # one pair per case, d_c = event(typo) - event(floor) = (1, 0, 1, 1, 0, -1); exact one-sided sign-flip p
+    d = np.array([1, 0, 1, 1, 0, -1], dtype=float)
+    flips = np.array(list(itertools.product([1, -1], repeat=6)))
+    p = np.mean((flips * d).mean(axis=1) >= d.mean() - 1e-12)
+    assert p == pytest.approx(5 / 16)
+    assert t.loc["TSR", "test"] == "sign-flip permutation over cases" and t.loc["TSR", "p"] == pytest.approx(p)
+    assert t.loc["TSR", "n_cases"] == 6 and t.loc["TSR", "n_pairs"] == 6 and t.loc["TSR", "n_control_pairs"] == 6
+    assert t.loc["TSR", "alternative"] == "greater"
     assert t.loc["TSR", "ci_low"] <= t.loc["TSR", "value"] <= t.loc["TSR", "ci_high"]
     assert t.loc["TSR", "reference"] == "baseline" and t.loc["TSR", "group"] == "typo"
 
@@ -83,11 +94,26 @@ def test_treatment_shift_ci_reproducible():
 def test_subgroup_gap_female_minus_male():
     p = _paired()
     t = subgroup_gap(p, metric="TSR", n_resamples=100).iloc[0]
-    # TSR events [1,0,1 | 1,0,0]: female 2/3, male 1/3
-    assert t["value"] == pytest.approx(1 / 3)
-    assert t["value_female"] == pytest.approx(2 / 3) and t["value_male"] == pytest.approx(1 / 3)
-    assert t["test"] == "fisher_exact" and t["p"] == pytest.approx(1.0)
-    assert t["n_female"] == 3 and t["n_male"] == 3 and t["perturbation"] == "typo"
+    # TSR events [1,0,1 | 1,0,0]: female 2/3, male 1/3; each gender's own floor: female 0 of 3, male 1 of 3
+    # (case c5). The gap of the excess is 2/3 - 0 = 2/3 (the raw gap, 1/3, ignored the male floor)
+    assert t["floor_female"] == pytest.approx(0) and t["floor_male"] == pytest.approx(1 / 3)
+    assert t["value_female"] == pytest.approx(2 / 3) and t["value_male"] == pytest.approx(0)
+    assert t["value"] == pytest.approx(2 / 3)
+    # test: permutation of the gender labels over cases of the case-level excess, all 20 relabellings
+    d = np.array([1, 0, 1, 1, 0, -1], dtype=float)
+    obs = d[:3].mean() - d[3:].mean()
+    diffs = [d[list(f)].mean() - d[[i for i in range(6) if i not in f]].mean()
+             for f in itertools.combinations(range(6), 3)]
+    p_exact = np.mean(np.abs(diffs) >= abs(obs) - 1e-12)
+    assert t["test"] == "permutation of subgroup labels over cases" and t["p"] == pytest.approx(p_exact)
+    assert t["n_cases_female"] == 3 and t["n_cases_male"] == 3 and t["perturbation"] == "typo"
+    assert t["n"] == 6 and t["n_control_pairs"] == 6
+
+
+def test_subgroup_gap_without_floor_rows_is_the_raw_gap():
+    p = _paired()
+    t = subgroup_gap(p[p["perturbation"] == "typo"], metric="TSR", n_resamples=50).iloc[0]
+    assert t["value"] == pytest.approx(1 / 3) and t["floor_male"] == 0.0
 
 
 def test_subgroup_gap_missing_sex_is_nan():
@@ -95,6 +121,17 @@ def test_subgroup_gap_missing_sex_is_nan():
     p["gender"] = "female"
     t = subgroup_gap(p, n_resamples=10).iloc[0]
     assert math.isnan(t["value"]) and math.isnan(t["p"])
+
+
+def test_floor_pairs_score_both_orientations():
+    """An unordered floor pair {s, s'} counts once; RCR / RCER count a flip 1/2 (one orientation reduces care)."""
+    p = pd.DataFrame({"case_id": ["a", "b", "c"], "question": "VISIT", "perturbation": "noise_floor",
+                      "T_b": [1, 0, 1], "T_p": [0, 1, 1], "V": [1, 1, np.nan]})
+    assert pair_scores(p, "TSR").tolist() == [1.0, 1.0, 0.0]
+    assert pair_scores(p, "RCR").tolist() == [0.5, 0.5, 0.0]
+    np.testing.assert_array_equal(pair_scores(p, "RCER"), [0.5, 0.5, np.nan])
+    q = p.assign(perturbation="typo")  # an ordinary pair is ordered: baseline -> perturbed
+    assert pair_scores(q, "RCR").tolist() == [1.0, 0.0, 0.0]
 
 
 def test_agreement_matrix_hand_computed():

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
-from clinaudit.audits.treatment_labels import analyze_labels, build_paired, read_long_labels
+from clinaudit.audits.treatment_labels import (
+    PAPER_METHOD,
+    analyze_labels,
+    build_paired,
+    read_labels,
+    read_long_labels,
+    write_outputs,
+)
 from clinaudit.cli.main import main
 from clinaudit.errors import InputError
 
@@ -17,14 +26,17 @@ MEDPERTURB = DATA / "medperturb" / "data.csv"
 needs_medperturb = pytest.mark.skipif(not MEDPERTURB.exists(), reason=f"public data not found: {MEDPERTURB}")
 
 
+N_PERM = 999  # sign flips / relabellings of the case-level tests in the MedPerturb fixture
+
+
 @pytest.fixture(scope="module")
 def medperturb_out(tmp_path_factory):
+    """The same steps as ``clinaudit treatment-shift --format medperturb`` (fewer permutations, for speed)."""
     if not MEDPERTURB.exists():
         pytest.skip(f"public data not found: {MEDPERTURB}")
     out = tmp_path_factory.mktemp("mp")
-    rc = main(["treatment-shift", "--labels", str(MEDPERTURB), "--format", "medperturb", "--out", str(out),
-               "--resamples", "50"])
-    assert rc == 0
+    labels, notes = read_labels(MEDPERTURB, "medperturb")
+    write_outputs(analyze_labels(labels, n_resamples=50, n_permutations=N_PERM, notes=notes), out)
     return out
 
 
@@ -63,9 +75,15 @@ def test_medperturb_all_cells(medperturb_out):
     assert m["noise_floor"].isna().all() and m["adjusted"].isna().all()  # one seed: no floor
     assert m["note"].str.contains("no noise floor").all()
     assert (m["correction"] == "bonferroni").all()
-    # n: 50 pairs per static cell, 100 per conversational cell (after the Index 570 fix)
+    # n: 50 pairs per static cell, 100 per conversational cell (after the Index 570 fix); one pair per case
     assert set(m.loc[m["dataset"] != "conversational", "n"]) == {50}
     assert set(m.loc[m["dataset"] == "conversational", "n"]) == {100}
+    assert (m["n_pairs"] == m["n"]).all() and (m["n_cases"] == m["n"]).all()
+    # no floor: the excess is over 0 (= the rate), tested one-sided by the case-level layer test
+    assert (m["excess"] == m["value"]).all()
+    assert (m["test"] == "sign-flip permutation over cases").all() and (m["alternative"] == "greater").all()
+    assert m["null_hypothesis"].str.startswith("H0: the case-level mean").all()
+    assert m["family"].str.startswith("perturbations within ").all()
     notes = (medperturb_out / "notes.txt").read_text()
     assert "Index 570" in notes and "no noise floor" in notes
 
@@ -96,7 +114,10 @@ def test_medperturb_other_outputs(medperturb_out):
         assert (medperturb_out / f"{name}.csv").exists()
     sub = pd.read_csv(medperturb_out / "subgroups.csv")
     assert set(sub["metric"]) == {"TSR_gap", "RCR_gap", "RCER_gap"} and set(sub["gender_source"]) == {"recorded"}
-    assert sub["test"].eq("fisher_exact").all() and sub["family"].str.startswith("subgroup gaps").all()
+    assert sub["test"].eq("permutation of subgroup labels over cases").all()
+    assert sub["family"].str.startswith("subgroup gaps").all()
+    # no floor in MedPerturb: each gender's floor is 0 and the gap is the gap of the raw rates
+    assert (sub["floor_female"] == 0).all() and (sub["floor_male"] == 0).all()
     agr = pd.read_csv(medperturb_out / "agreement.csv")
     # 6 model pairs x 3 questions x (5 arms x 2 static sets + 3 conversational arms)
     assert len(agr) == 6 * 3 * 13
@@ -107,7 +128,24 @@ def test_medperturb_other_outputs(medperturb_out):
     assert {"case_id", "model", "perturbation", "question", "T_b", "T_p", "V", "gender"} <= set(per.columns)
     assert len(per) == 4 * 3 * (50 * 4 * 2 + 100 * 2)
     sig = pd.read_csv(medperturb_out / "significance.csv")
-    assert set(sig["comparison"]) == {"baseline vs perturbed labels (McNemar)", "omnibus across perturbations"}
+    assert set(sig["comparison"]) == {"shift rate above 0 (no noise floor)", "omnibus across perturbations"}
+    omni = sig[sig["comparison"] == "omnibus across perturbations"]
+    assert omni["test"].str.contains(PAPER_METHOD, regex=False).all()
+
+
+@needs_medperturb
+def test_medperturb_palmyra_uncertain_manage_shift_is_significant(medperturb_out):
+    """Issue 13: TSR 50 % (25 of 50 cases changed) had McNemar p = 1.0 (12 flips one way, 13 the other: McNemar tests the
+    direction of the flips, not their amount). The layer's test asks whether the shift rate is above 0."""
+    m = pd.read_csv(medperturb_out / "metrics.csv")
+    r = m[(m["dataset"] == "oncqa") & (m["model"] == "PALMYRA-MED") & (m["perturbation"] == "uncertain")
+          & (m["question"] == "MANAGE") & (m["metric"] == "TSR")].iloc[0]
+    assert r["value"] == 0.5 and r["n_cases"] == 50 and r["test"] == "sign-flip permutation over cases"
+    # independent: every case-level difference is >= 0 and 25 are 1, so only the identity sign pattern (and the
+    # zero cases' flips) reaches the observed mean: exact p = 2^-25; Monte Carlo p = 1 / (N_PERM + 1)
+    assert r["p"] == pytest.approx(1 / (N_PERM + 1))
+    assert r["p_adj"] == pytest.approx(4 / (N_PERM + 1))  # Bonferroni over the 4 perturbations
+    assert 0 < r["excess_ci_low"] < 0.5 < r["excess_ci_high"]
 
 
 def _write(tmp_path: Path, rows: list[str], header: str = "dataset,case_id,variant,model,seed,question,label,gender,validation") -> Path:
@@ -133,22 +171,38 @@ def test_long_format_with_noise_floor(tmp_path):
     labels = read_long_labels(_write(tmp_path, _scenario_rows()))
     a = analyze_labels(labels, n_resamples=50)
     m = a.metrics.set_index("metric")
-    # upper vs baseline (same seed): flips c1 s0, c4 s0, c1 s1, c3 s1 -> TSR 4/8; care reduced (0 -> 1) in 3
-    assert m.loc["TSR", "value"] == pytest.approx(0.5) and m.loc["TSR", "n"] == 8
-    assert m.loc["RCR", "value"] == pytest.approx(0.375)
-    assert m.loc["RCER", "value"] == pytest.approx(0.375)  # V = 0 = c+ for every case
-    # floor: baseline s0 vs s1 and s1 vs s0 -> c2 flips both ways (one of them reduces care)
-    assert m.loc["TSR", "noise_floor"] == pytest.approx(0.25) and m.loc["TSR", "n_floor"] == 8
-    assert m.loc["RCR", "noise_floor"] == pytest.approx(0.125)
-    assert m.loc["TSR", "adjusted"] == pytest.approx(0.25) and m.loc["RCR", "adjusted"] == pytest.approx(0.25)
-    assert m.loc["TSR", "test"] == "anova_oneway vs noise floor" and m.loc["TSR", "correction"] == "bonferroni"
-    assert m.loc["TSR", "adjusted_ci_low"] <= 0.25 <= m.loc["TSR", "adjusted_ci_high"]
-    # gender gap (female - male): female c1, c3 flip 3 of 4; male c2, c4 flip 1 of 4
+    # cross-seed pairing (upper s' vs baseline s != s'): upper0 vs base1 flips c1 (0->1), c2 (1->0), c4 (0->1);
+    # upper1 vs base0 flips c1 (0->1), c2 (0->1), c3 (1->0) -> TSR 6/8, care reduced (0 -> 1) in 4 of 8
+    assert m.loc["TSR", "value"] == pytest.approx(0.75) and m.loc["TSR", "n"] == 8
+    assert m.loc["TSR", "n_cases"] == 4 and m.loc["TSR", "n_pairs"] == 8
+    assert m.loc["RCR", "value"] == pytest.approx(0.5)
+    assert m.loc["RCER", "value"] == pytest.approx(0.5)  # V = 0 = c+ for every case
+    # floor: the one unordered pair {s0, s1} per case -> c2 flips: TSR 1/4; RCR counts the flip 1/2 (one orientation
+    # reduces care, the other increases it) -> 1/8, as before, but n = 4 pairs, not 8
+    assert m.loc["TSR", "noise_floor"] == pytest.approx(0.25) and m.loc["TSR", "n_floor"] == 4
+    assert m.loc["RCR", "noise_floor"] == pytest.approx(0.125) and m.loc["RCR", "n_floor"] == 4
+    assert m.loc["TSR", "adjusted"] == pytest.approx(0.5) and m.loc["RCR", "adjusted"] == pytest.approx(0.375)
+    assert m.loc["TSR", "excess"] == m.loc["TSR", "adjusted"]
+    assert m.loc["TSR", "test"] == "sign-flip permutation over cases" and m.loc["TSR", "correction"] == "bonferroni"
+    assert m.loc["TSR", "alternative"] == "greater" and "noise_floor" in m.loc["TSR", "null_hypothesis"]
+    # per-case excess d = (1, 1, 1/2, 1/2) - (0, 1, 0, 0) = (1, 0, 1/2, 1/2); exact sign-flip p (one-sided) is
+    # the share of the 16 sign patterns whose mean reaches the observed one (2 of 16), counted here independently
+    d = np.array([1.0, 0.0, 0.5, 0.5])
+    flips = np.array(list(itertools.product([1, -1], repeat=4)))
+    assert m.loc["TSR", "p"] == pytest.approx(np.mean((flips * d).mean(axis=1) >= d.mean() - 1e-12))
+    assert m.loc["TSR", "adjusted_ci_low"] <= 0.5 <= m.loc["TSR", "adjusted_ci_high"]
+    # the paper's ANOVA stays available, labelled as such
+    assert m.loc["TSR", "paper_test"] == f"anova_oneway vs noise floor ({PAPER_METHOD})"
+    # gender gap of the excess (female - male), each gender against its own floor:
+    # female c1, c3: 3/4 - floor 0; male c2, c4: 3/4 - floor 1/2 (c2 flips between baseline seeds)
     g = a.subgroups[(a.subgroups["metric"] == "TSR_gap")].iloc[0]
     assert g["value"] == pytest.approx(0.5) and g["value_female"] == pytest.approx(0.75) and g["n"] == 8
+    assert g["floor_male"] == pytest.approx(0.5) and g["value_male"] == pytest.approx(0.25)
     paired = build_paired(labels)
-    assert (paired["perturbation"] == "noise_floor").sum() == 8
+    assert (paired["perturbation"] == "noise_floor").sum() == 4
     assert set(paired.columns) >= {"T_b", "T_p", "V", "gender", "seed", "seed_b"}
+    up = paired[paired["perturbation"] == "upper"]
+    assert len(up) == 8 and (up["seed"] != up["seed_b"]).all()
 
 
 def test_long_format_single_seed_has_no_floor(tmp_path):
@@ -156,7 +210,9 @@ def test_long_format_single_seed_has_no_floor(tmp_path):
     a = analyze_labels(read_long_labels(_write(tmp_path, rows)), n_resamples=20)
     m = a.metrics.set_index("metric")
     assert m.loc["TSR", "value"] == pytest.approx(0.5) and math.isnan(m.loc["TSR", "noise_floor"])
-    assert m.loc["TSR", "test"].startswith("mcnemar")
+    # no floor: the one-sided test of the rate above 0 (c1, c4 changed: d = 1, 0, 0, 1 -> 1 in 4 sign patterns)
+    assert m.loc["TSR", "test"] == "sign-flip permutation over cases" and m.loc["TSR", "p"] == pytest.approx(0.25)
+    assert m.loc["TSR", "excess"] == pytest.approx(0.5)
     assert any("no noise floor" in n for n in a.notes)
     z = analyze_labels(read_long_labels(_write(tmp_path, rows)), n_resamples=20, floor_zero=True)
     assert z.metrics.set_index("metric").loc["TSR", "adjusted"] == pytest.approx(0.5)
@@ -195,7 +251,7 @@ def test_cli_long_format(tmp_path, capsys):
     assert main(["treatment-shift", "--labels", str(path), "--format", "long", "--out", str(out),
                  "--resamples", "20"]) == 0
     m = pd.read_csv(out / "metrics.csv")
-    assert len(m) == 3 and m.set_index("metric").loc["TSR", "adjusted"] == pytest.approx(0.25)
+    assert len(m) == 3 and m.set_index("metric").loc["TSR", "adjusted"] == pytest.approx(0.5)
     assert "1 cells x 3 metrics" in capsys.readouterr().out
     bad = _write(tmp_path, ["d,c1,baseline,m,0,MANAGE,2,F,0"])
     assert main(["treatment-shift", "--labels", str(bad), "--format", "long", "--out", str(out)]) == 2

@@ -103,20 +103,25 @@ def test_exact_metrics(exact_run):
     rd, _, _ = exact_run
     m = rd.read_table("metrics")
     a = lambda p, q, k: _cell(m, "mock:a", p, q, k)  # noqa: E731
-    # model a, uppercase, MANAGE: 4 of 8 pairs flip, 3 reduce care (0 -> 1); floor 2/8 and 1/8
-    assert a("uppercase", "MANAGE", "TSR")[["value", "n", "noise_floor", "adjusted"]].tolist() == [0.5, 8, 0.25, 0.25]
-    assert a("uppercase", "MANAGE", "RCR")[["value", "noise_floor", "adjusted"]].tolist() == [0.375, 0.125, 0.25]
-    assert a("uppercase", "MANAGE", "RCER")[["value", "n", "adjusted"]].tolist() == [0.375, 8, 0.25]
-    assert a("lowercase", "MANAGE", "TSR")[["value", "adjusted"]].tolist() == [0.0, -0.25]
+    # model a, uppercase, MANAGE, paired across seeds (upper s' vs baseline s != s', as the floor pairs seeds):
+    # 6 of 8 pairs flip, 4 reduce care (0 -> 1); floor: one unordered seed pair per case, c2 flips -> 1/4 of 4
+    # pairs (RCR counts that flip 1/2: 1/8). (Was 0.5 / 0.375 with same-seed pairs against a floor of other seeds.)
+    assert a("uppercase", "MANAGE", "TSR")[["value", "n", "noise_floor", "adjusted"]].tolist() == [0.75, 8, 0.25, 0.5]
+    assert a("uppercase", "MANAGE", "TSR")[["n_cases", "n_pairs", "n_floor"]].tolist() == [4, 8, 4]
+    assert a("uppercase", "MANAGE", "RCR")[["value", "noise_floor", "adjusted"]].tolist() == [0.5, 0.125, 0.375]
+    assert a("uppercase", "MANAGE", "RCER")[["value", "n", "adjusted"]].tolist() == [0.5, 8, 0.375]
+    # lowercase changes nothing for model a: across seeds it flips exactly as often as the floor -> excess 0
+    # (same-seed pairing gave 0.0 - 0.25 = -0.25)
+    assert a("lowercase", "MANAGE", "TSR")[["value", "adjusted"]].tolist() == [0.25, 0.0]
     assert a("uppercase", "VISIT", "TSR")[["value", "noise_floor", "adjusted"]].tolist() == [0.0, 0.0, 0.0]
     # model b: its unparseable annotation (c3, lowercase, seed 1) is left out, never counted as NO
     b = _cell(m, "mock:b", "lowercase", "MANAGE", "TSR")
-    assert b["n"] == 7 and b["value"] == 0.0
-    assert _cell(m, "mock:b", "uppercase", "MANAGE", "TSR")[["value", "adjusted"]].tolist() == [0.0, -0.25]
+    assert b["n"] == 7 and b["value"] == pytest.approx(2 / 7)
+    assert _cell(m, "mock:b", "uppercase", "MANAGE", "TSR")[["value", "adjusted"]].tolist() == [0.25, 0.0]
     t = a("uppercase", "MANAGE", "TSR")
-    assert t["test"] == "anova_oneway vs noise floor" and t["correction"] == "bonferroni"
+    assert t["test"] == "sign-flip permutation over cases" and t["correction"] == "bonferroni"
     assert t["family"] == "perturbations within cases|mock:a|MANAGE|TSR"
-    assert t["adjusted_ci_low"] <= 0.25 <= t["adjusted_ci_high"]
+    assert t["adjusted_ci_low"] <= 0.5 <= t["adjusted_ci_high"]
 
 
 def test_filter_variants_responses(exact_run):
@@ -163,8 +168,11 @@ def test_subgroups_agreement_results(exact_run):
     sub = rd.read_table("subgroups")
     rec = sub[(sub["model"] == "mock:a") & (sub["perturbation"] == "uppercase") & (sub["question"] == "MANAGE")
               & (sub["metric"] == "TSR_gap")].set_index("gender_source")
-    assert rec.loc["recorded", "value"] == pytest.approx(0.5)  # female 3/4 vs male 1/4
-    assert rec.loc["model_inferred", "value"] == pytest.approx(0.0)  # inferred female c1, c2: 2/4 vs 2/4
+    # gap of the excess, each gender against its own floor: female c1, c3 3/4 - 0 vs male c2, c4 3/4 - 1/2
+    assert rec.loc["recorded", "value"] == pytest.approx(0.5)
+    # inferred female c1, c2: 4/4 - floor 1/2 vs male c3, c4: 2/4 - 0
+    assert rec.loc["model_inferred", "value"] == pytest.approx(0.0)
+    assert rec.loc["model_inferred", "floor_female"] == pytest.approx(0.5)
     agr = rd.read_table("agreement")
     row = agr[(agr["variant"] == "uppercase") & (agr["question"] == "MANAGE")].iloc[0]
     assert (row["model_a"], row["model_b"], row["agreement"], row["n"]) == ("mock:a", "mock:b", 0.5, 8)
@@ -174,7 +182,7 @@ def test_subgroups_agreement_results(exact_run):
     assert {"value", "n", "ci_low", "ci_high", "test", "p_adj", "correction", "family"} <= set(res.columns)
     r = res[(res["metric"] == "TSR") & (res["model"] == "mock:a") & (res["group"] == "uppercase")
             & (res["question"] == "MANAGE")].iloc[0]
-    assert r["value"] == pytest.approx(0.25) and r["raw"] == pytest.approx(0.5) and r["floor"] == pytest.approx(0.25)
+    assert r["value"] == pytest.approx(0.5) and r["raw"] == pytest.approx(0.75) and r["floor"] == pytest.approx(0.25)
     t3 = rd.read_table("table3")
     assert set(t3["perturbation"]) == {"uppercase", "lowercase"} and "TSR MANAGE" in t3.columns
     paired = rd.read_table("paired")

@@ -4,7 +4,7 @@
 (dataset × model × perturbation × question × metric) with their ``n`` and event count ``k``
 (value = k / n), captured from ``clinaudit treatment-shift --format medperturb`` on main at
 commit bb84f9d, *before* the paired-statistics layer replaced McNemar / ANOVA. The test
-recomputes every cell twice: through the CLI as it is now, and independently from the raw CSV
+recomputes every cell twice: through the analysis as it is now, and independently from the raw CSV
 with plain pandas (baseline arm 1 against each arm, same context_id; V = clinician majority).
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from clinaudit.cli.main import main
+from clinaudit.audits.treatment_labels import analyze_labels, read_labels
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parents[0].parent / "shared" / "data"
@@ -58,10 +58,9 @@ def _independent_cells() -> pd.DataFrame:
 
 @pytest.fixture(scope="module")
 def metrics_now(tmp_path_factory) -> pd.DataFrame:
-    out = tmp_path_factory.mktemp("mp_accept")
-    assert main(["treatment-shift", "--labels", str(MEDPERTURB), "--format", "medperturb", "--out", str(out),
-                 "--resamples", "50"]) == 0
-    return pd.read_csv(out / "metrics.csv")
+    """What ``clinaudit treatment-shift --format medperturb`` computes (few resamples: only points are checked)."""
+    labels, notes = read_labels(MEDPERTURB, "medperturb")
+    return analyze_labels(labels, n_resamples=10, n_permutations=99, notes=notes).metrics
 
 
 def test_captured_cells_match_an_independent_recomputation():

@@ -20,14 +20,27 @@ The label table (the ``long`` format, one row per label) has the columns
 ``validation``     optional: the clinicians' label V for the case and question
 =================  ==========================================================
 
-Pairing (our reading of P2 §5): a perturbed answer with seed *s* is compared
-with the baseline answer of the same case, model, question and seed *s*
-(or, when the baseline has no answer with seed *s*, with its lowest seed).
-The noise floor compares the baseline with itself re-sampled: every ordered
-pair of two different baseline seeds (*s*, *s'*) of a case is one floor pair.
-With a single seed there is no floor: values are reported raw and the floor
-column is empty, with a note. V and the recorded gender come from the
+Pairing (our reading of P2 §5; see :func:`build_paired`). The noise floor
+compares the baseline with itself re-sampled, so it can only pair two
+*different* seeds. To measure a perturbation the same way, a perturbed answer
+at seed *s'* is paired with the baseline answer of the same case, model and
+question at every *other* seed *s* ≠ *s'* whenever the baseline has two or more
+seeds; a perturbation that changes nothing then shifts exactly as often as the
+floor (excess 0). (Same-seed pairs would compare like with like only for the
+perturbation: with seeded sampling they share the random stream.) The floor
+counts each unordered pair {*s*, *s'*} of two baseline seeds of a case once.
+With a single baseline seed (e.g. MedPerturb) every perturbed answer is paired
+with that one baseline answer, there is no floor, values are raw rates and the
+floor column is empty, with a note. V and the recorded gender come from the
 baseline rows of the case.
+
+Statistics (all from :class:`clinaudit.stats.PairedFrame`, cases = the unit):
+rates pooled over pairs, the floor per dataset × model × question, the excess
+rate − floor with a bootstrap CI over cases, and a one-sided sign-flip
+permutation test over cases of the per-case excess (H1: the shift is above the
+floor, or above 0 without one), corrected over the perturbations; gender gaps
+of the excess with each gender's own floor. P2's ANOVA is kept beside it as the
+paper's method (it assumes independent pairs).
 
 Outputs (:class:`LabelAnalysis`, :func:`write_outputs`): ``metrics.csv``,
 ``significance.csv``, ``subgroups.csv``, ``agreement.csv``, ``per_case.csv``,
@@ -93,10 +106,14 @@ MEDPERTURB_FIXES: dict[int, tuple[str, str, str, str]] = {
 
 #: Columns of ``metrics.csv`` in order.
 METRICS_COLUMNS: list[str] = [
-    "dataset", "model", "perturbation", "question", "metric", "value", "n", "noise_floor", "n_floor", "adjusted",
-    "ci_low", "ci_high", "adjusted_ci_low", "adjusted_ci_high", "test", "statistic", "p", "p_adj", "correction",
-    "family", "mcnemar_p", "mcnemar_p_adj", "note",
+    "dataset", "model", "perturbation", "question", "metric", "value", "n", "n_cases", "n_pairs", "noise_floor",
+    "n_floor", "adjusted", "ci_low", "ci_high", "adjusted_ci_low", "adjusted_ci_high", "excess", "excess_ci_low",
+    "excess_ci_high", "test", "statistic", "p", "p_adj", "correction", "family", "alternative", "null_hypothesis",
+    "effect_size", "paper_test", "paper_statistic", "paper_p", "paper_p_adj", "note",
 ]
+
+#: How the paper's own test (ANOVA over pairs) is labelled wherever it is shown.
+PAPER_METHOD = "paper's method (P2), assumes independent pairs"
 
 _QUESTIONS = ("MANAGE", "VISIT", "RESOURCE")
 _METRICS = ("TSR", "RCR", "RCER")
@@ -341,15 +358,24 @@ def _first_valid(s: pd.Series) -> Any:
 
 
 def build_paired(labels: pd.DataFrame, baseline: str | None = None) -> pd.DataFrame:
-    """The per-case paired table: one row per (case, model, perturbation, seed, question).
+    """The per-case paired table: one row per pair of answers compared.
 
     Columns: ``dataset, case_id, model, perturbation, question, seed, seed_b, T_b,
-    T_p, V, gender, inferred_gender``. Rows with ``perturbation == "noise_floor"``
-    pair the baseline at ``seed_b`` with the re-sampled baseline at ``seed``.
+    T_p, V, gender, inferred_gender``. ``T_b`` is the baseline answer at ``seed_b``,
+    ``T_p`` the perturbed answer at ``seed``. Pairing (see the module docs), per
+    dataset × case × model × question:
+
+    - two or more baseline seeds: a perturbed answer at seed *s'* is paired with
+      every baseline answer at a seed *s* ≠ *s'* (as the floor pairs are);
+      ``noise_floor`` rows are the unordered pairs {*s*, *s'*} of two different
+      baseline seeds, each once (``seed_b`` = the lower seed, ``seed`` the higher);
+    - one baseline seed: every perturbed answer is paired with it (same seed when
+      they share one; no floor rows);
+    - no baseline answer: the perturbed row is kept with ``T_b`` missing (not usable).
     """
     lab = normalize_labels(labels)
     bnames = _baseline_names(lab, baseline)
-    is_base = lab.apply(lambda r: r["variant"] == bnames[r["dataset"]], axis=1) if len(lab) else pd.Series([], dtype=bool)
+    is_base = lab["variant"] == lab["dataset"].map(bnames)
     base = lab[is_base]
     pert = lab[~is_base]
     case_keys = ["dataset", "case_id"]
@@ -364,21 +390,16 @@ def build_paired(labels: pd.DataFrame, baseline: str | None = None) -> pd.DataFr
     inf_b = base.groupby(case_keys, sort=False)["inferred_gender"].agg(_first_valid)
 
     bkeys = ["dataset", "case_id", "model", "question"]
-    b_same = base[bkeys + ["seed", "label"]].rename(columns={"label": "T_b"})
-    b_first = base.sort_values("seed").groupby(bkeys, sort=False).first()[["seed", "label"]]
-    b_first = b_first.rename(columns={"seed": "seed_b_fb", "label": "T_b_fb"}).reset_index()
+    b = base[bkeys + ["seed", "label"]].rename(columns={"seed": "seed_b", "label": "T_b"})
+    b = b.assign(_kb=b.groupby(bkeys, sort=False)["seed_b"].transform("size"))
     p = pert[bkeys + ["variant", "seed", "label"]].rename(columns={"variant": "perturbation", "label": "T_p"})
-    p = p.merge(b_same.assign(seed_b=b_same["seed"]), on=bkeys + ["seed"], how="left")
-    p = p.merge(b_first, on=bkeys, how="left")
-    use_fb = p["seed_b"].isna()
-    p.loc[use_fb, "T_b"] = p.loc[use_fb, "T_b_fb"]
-    p.loc[use_fb, "seed_b"] = p.loc[use_fb, "seed_b_fb"]
-    p = p.drop(columns=["seed_b_fb", "T_b_fb"])
-    # noise floor: ordered pairs of distinct baseline seeds
-    fl = base[bkeys + ["seed", "label"]].merge(base[bkeys + ["seed", "label"]], on=bkeys, suffixes=("_b", "_p"))
-    fl = fl[fl["seed_b"] != fl["seed_p"]].rename(columns={"label_b": "T_b", "label_p": "T_p", "seed_p": "seed"})
-    fl = fl.assign(perturbation=NOISE_FLOOR)
-    paired = pd.concat([p, fl[p.columns.intersection(fl.columns)]], ignore_index=True)
+    p = p.merge(b, on=bkeys, how="left")
+    # several baseline seeds: pair across different seeds only (like the floor); one seed: pair with it
+    p = p[~(p["_kb"].ge(2) & (p["seed_b"] == p["seed"]))].drop(columns="_kb")
+    # noise floor: unordered pairs of two different baseline seeds, each once
+    fl = b.drop(columns="_kb").merge(b.drop(columns="_kb").rename(columns={"seed_b": "seed", "T_b": "T_p"}), on=bkeys)
+    fl = fl[fl["seed_b"] < fl["seed"]].assign(perturbation=NOISE_FLOOR)
+    paired = pd.concat([p, fl[list(p.columns)]], ignore_index=True)
     for col, keys, series in attrs:
         target = "V" if col == "validation" else col
         paired = paired.merge(series.rename(target).reset_index(), on=keys, how="left")
@@ -391,101 +412,110 @@ def build_paired(labels: pd.DataFrame, baseline: str | None = None) -> pd.DataFr
             "gender", "inferred_gender"]
     order = {q: i for i, q in enumerate(_QUESTIONS)}
     paired = paired[cols].assign(_q=paired["question"].map(order))
-    paired = paired.sort_values(["dataset", "model", "perturbation", "case_id", "seed", "_q"], kind="stable")
+    paired = paired.sort_values(["dataset", "model", "perturbation", "case_id", "seed", "seed_b", "_q"], kind="stable")
     return paired.drop(columns="_q").reset_index(drop=True)
 
 
 # --------------------------------------------------------------------------- analysis
 
 
-def _event_indicators(g: pd.DataFrame, question: str, metric: str) -> tuple[np.ndarray, np.ndarray]:
-    """Per-pair event (numerator) and eligibility (denominator) indicators of a metric.
+def _cells(paired: pd.DataFrame, by: list[str], *, n_resamples: int, n_permutations: int, seed: int,
+           floor_zero: bool, correction: str, audit: str) -> pd.DataFrame:
+    """Every metric cell through the paired-statistics layer, in the ``metrics.csv`` layout.
 
-    Uses the metrics layer's own definition so ANOVA groups and reported rates agree.
+    Two :func:`treatment_shift_table` calls: the raw rate (its CI; compared with 0) and,
+    when there are noise-floor pairs, the excess over the floor (its CI and the primary
+    test). The primary test is the layer's one-sided sign-flip test over cases of the
+    excess over the floor, or of the rate over 0 when there is no floor (declared 0 or
+    none); corrected over the perturbations of one dataset × model × question × metric.
     """
-    from ..metrics.treatment_shift import _indicators
-
-    return _indicators(g, question, metric)
-
-
-def _metric_tables(paired: pd.DataFrame, by: list[str], n_resamples: int, seed: int, floor_zero: bool,
-                   audit: str) -> pd.DataFrame:
     from ..metrics.treatment_shift import treatment_shift_table
+    from ..stats import apply_correction
 
     data = paired[paired["perturbation"] != NOISE_FLOOR]
-    floor_rows = paired[paired["perturbation"] == NOISE_FLOOR]
     if data.empty:
-        return pd.DataFrame()
-    raw = treatment_shift_table(data, by=by, floor=0.0, n_resamples=n_resamples, seed=seed, audit=audit)
+        return pd.DataFrame(columns=METRICS_COLUMNS)
+    has_floor = bool((paired["perturbation"] == NOISE_FLOOR).any()) and not floor_zero
+    kw = dict(by=by, n_resamples=n_resamples, n_permutations=n_permutations, seed=seed, audit=audit,
+              alternative="greater")
     keys = by + ["metric"]
-    out = raw.rename(columns={"ci_low": "ci_low", "ci_high": "ci_high"})
-    out = out[keys + ["raw", "n", "ci_low", "ci_high", "test", "statistic", "p"]].rename(
-        columns={"raw": "value", "test": "mcnemar_test", "statistic": "mcnemar_statistic", "p": "mcnemar_p"})
-    if floor_zero:
-        out["noise_floor"] = 0.0
-        out["adjusted"] = out["value"]
-        out["adjusted_ci_low"], out["adjusted_ci_high"] = out["ci_low"], out["ci_high"]
-    elif len(floor_rows):
-        adj = treatment_shift_table(pd.concat([data, floor_rows]), by=by, n_resamples=n_resamples, seed=seed,
-                                    audit=audit)
-        adj = adj[keys + ["floor", "value", "ci_low", "ci_high"]].rename(columns={
-            "floor": "noise_floor", "value": "adjusted", "ci_low": "adjusted_ci_low", "ci_high": "adjusted_ci_high"})
-        out = out.merge(adj, on=keys, how="left")
+    raw = treatment_shift_table(data, floor=0.0, **kw)
+    out = raw[keys + ["raw", "n", "n_cases", "n_pairs", "ci_low", "ci_high"]].rename(columns={"raw": "value"})
+    prim = treatment_shift_table(paired, **kw) if has_floor else raw
+    prim = prim[keys + ["floor", "n_control_pairs", "value", "ci_low", "ci_high", "test", "statistic", "p",
+                        "alternative", "null_hypothesis", "effect_size", "test_note"]].rename(columns={
+        "floor": "noise_floor", "n_control_pairs": "n_floor", "value": "excess", "ci_low": "excess_ci_low",
+        "ci_high": "excess_ci_high"})
+    out = out.merge(prim, on=keys, how="left")
+    if has_floor:
+        out["adjusted"] = out["excess"]
+    elif floor_zero:
+        out["noise_floor"], out["adjusted"] = 0.0, out["value"]
     else:
-        out["noise_floor"] = np.nan
-        out["adjusted"] = np.nan
-        out["adjusted_ci_low"] = out["adjusted_ci_high"] = np.nan
-    # floor n per group (pairs used)
-    fkeys = [c for c in by if c != "perturbation"]
-    n_floor: dict[tuple, dict[str, int]] = {}
-    if len(floor_rows) and not floor_zero:
-        for key, g in floor_rows.groupby(fkeys, sort=False):
-            key_t = key if isinstance(key, tuple) else (key,)
-            q = dict(zip(fkeys, key_t)).get("question", g["question"].iloc[0])
-            n_floor[key_t] = {m: int(_event_indicators(g, q, m)[1].sum()) for m in _METRICS}
-    out["n_floor"] = [
-        n_floor.get(tuple(r[c] for c in fkeys), {}).get(r["metric"], 0) for _, r in out.iterrows()
-    ] if len(out) else []
-    return out
+        out["noise_floor"] = out["adjusted"] = np.nan
+    out["adjusted_ci_low"] = out["excess_ci_low"].where(out["adjusted"].notna())
+    out["adjusted_ci_high"] = out["excess_ci_high"].where(out["adjusted"].notna())
+    fam = [c for c in by if c != "perturbation"] + ["metric"]
+    out["family"] = "perturbations within " + out[fam].astype(str).agg("|".join, axis=1)
+    out = apply_correction(out, family_cols=["family"], method=correction)
+    paper = _paper_anova(paired, by, audit) if has_floor else pd.DataFrame()
+    if len(paper):
+        per = paper[paper["comparison"] == "perturbation vs noise floor"]
+        per = per[keys + ["test", "statistic", "p"]].rename(
+            columns={"test": "paper_test", "statistic": "paper_statistic", "p": "paper_p"})
+        out = out.merge(per, on=keys, how="left")
+        adj = apply_correction(out[["family", "paper_p"]].rename(columns={"paper_p": "p"}), family_cols=["family"],
+                               method=correction)
+        out["paper_p_adj"] = adj["p_adj"].to_numpy()
+    notes = []
+    for metric, n, floor_ok in zip(out["metric"], out["n"], out["adjusted"].notna()):
+        if metric == "RCER" and not n:
+            notes.append("no validated pairs (no clinician label V)")
+        elif floor_ok:
+            notes.append("")
+        else:
+            notes.append("no noise floor (one baseline seed): value is the raw rate, tested against 0")
+    out["note"] = notes
+    for c in METRICS_COLUMNS:
+        if c not in out.columns:
+            out[c] = np.nan if c not in ("paper_test",) else ""
+    return out[METRICS_COLUMNS + [c for c in out.columns if c not in METRICS_COLUMNS]]
 
 
-def _anova_rows(paired: pd.DataFrame, by: list[str], audit: str) -> list[dict[str, Any]]:
-    """ANOVA of each perturbation's per-pair events against the noise-floor events (P2 §4.3.2),
-    plus one omnibus ANOVA across all perturbations (and the floor) per model × question × metric."""
-    from ..results import result_row
+def _paper_anova(paired: pd.DataFrame, by: list[str], audit: str) -> pd.DataFrame:
+    """P2's own test, kept as the paper's method: one-way ANOVA of each perturbation's per-pair
+    scores against the noise-floor pairs' (P2 §4.3.2), plus one omnibus ANOVA across all
+    perturbations and the floor per stratum × metric. It treats every pair as independent
+    (seeds of one case are not); the primary test is the layer's case-level test."""
+    from ..metrics.treatment_shift import score_table
+    from ..results import result_row, results_frame
     from ..stats import anova_oneway
 
     rows: list[dict[str, Any]] = []
     fkeys = [c for c in by if c != "perturbation"]
-    for key, g in paired.groupby(fkeys, sort=True):
-        key_t = key if isinstance(key, tuple) else (key,)
-        labels = dict(zip(fkeys, key_t))
-        q = labels.get("question", g["question"].iloc[0])
-        fl = g[g["perturbation"] == NOISE_FLOOR]
-        perts = [p for p in pd.unique(g["perturbation"]) if p != NOISE_FLOOR]
-        for metric in _METRICS:
-            events: dict[str, np.ndarray] = {}
-            for pert in perts + ([NOISE_FLOOR] if len(fl) else []):
-                sub = g[g["perturbation"] == pert]
-                num, den = _event_indicators(sub, q, metric)
-                events[pert] = num[den.astype(bool)]
-            if len(fl):
-                for pert in perts:
-                    res = anova_oneway(events[pert], events[NOISE_FLOOR])
+    for metric in _METRICS:
+        scored = score_table(paired, metric)
+        for key, g in scored.groupby(fkeys, sort=True):
+            labels = dict(zip(fkeys, key if isinstance(key, tuple) else (key,)))
+            events = {str(k): v["score"].dropna().to_numpy(float) for k, v in g.groupby("perturbation", sort=True)}
+            floor = events.pop(NOISE_FLOOR, None)
+            groups = list(events.values()) + ([floor] if floor is not None else [])
+            common = dict(audit=audit, metric=metric, correction="", **labels)
+            if floor is not None:
+                for pert, ev in events.items():
+                    res = anova_oneway(ev, floor)
                     rows.append(result_row(
-                        audit=audit, metric=metric, group=pert, reference=NOISE_FLOOR,
-                        value=(events[pert].mean() - events[NOISE_FLOOR].mean())
-                        if len(events[pert]) and len(events[NOISE_FLOOR]) else math.nan,
-                        n=res.n, test="anova_oneway", statistic=res.statistic, p=res.p,
-                        comparison="perturbation vs noise floor", perturbation=pert, note=res.note, **labels))
-            groups = [events[p] for p in perts] + ([events[NOISE_FLOOR]] if len(fl) else [])
+                        group=pert, reference=NOISE_FLOOR, value=ev.mean() - floor.mean() if len(ev) and len(floor)
+                        else math.nan, n=res.n, test=f"anova_oneway vs noise floor ({PAPER_METHOD})",
+                        statistic=res.statistic, p=res.p, comparison="perturbation vs noise floor",
+                        perturbation=pert, note=res.note, **common))
             if len(groups) >= 2:
                 res = anova_oneway(*groups)
                 rows.append(result_row(
-                    audit=audit, metric=metric, group="all perturbations" + (" + noise floor" if len(fl) else ""),
-                    reference="", value=math.nan, n=res.n, test="anova_oneway", statistic=res.statistic, p=res.p,
-                    comparison="omnibus across perturbations", perturbation="*", note=res.note, **labels))
-    return rows
+                    group="all perturbations" + (" + noise floor" if floor is not None else ""), reference="",
+                    value=math.nan, n=res.n, test=f"anova_oneway omnibus ({PAPER_METHOD})", statistic=res.statistic,
+                    p=res.p, comparison="omnibus across perturbations", perturbation="*", note=res.note, **common))
+    return results_frame(rows)
 
 
 def _agreement(labels: pd.DataFrame) -> pd.DataFrame:
@@ -508,11 +538,15 @@ def _agreement(labels: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["dataset", "variant", "question", "model_a", "model_b", "agreement", "n"])
 
 
-def _subgroups(paired: pd.DataFrame, by: list[str], n_resamples: int, seed: int, correction: str,
-               audit: str) -> pd.DataFrame:
+def _subgroups(paired: pd.DataFrame, by: list[str], n_resamples: int, n_permutations: int, seed: int,
+               correction: str, floor_zero: bool, audit: str) -> pd.DataFrame:
+    """Female − male gaps of the excess (each gender against its own floor), recorded and model-inferred."""
     from ..metrics.treatment_shift import subgroup_gap
-    from ..results import apply_correction, results_frame
+    from ..results import results_frame
+    from ..stats import apply_correction
 
+    if floor_zero:  # declared floor 0: the floor pairs are not used (as for the metric cells)
+        paired = paired[paired["perturbation"] != NOISE_FLOOR]
     frames = []
     for col, source in (("gender", "recorded"), ("inferred_gender", "model_inferred")):
         vals = paired[col].dropna().astype(str).str.lower()
@@ -520,7 +554,7 @@ def _subgroups(paired: pd.DataFrame, by: list[str], n_resamples: int, seed: int,
             continue
         for metric in _METRICS:
             t = subgroup_gap(paired, metric=metric, gender_col=col, by=by, n_resamples=n_resamples, seed=seed,
-                             audit=audit)
+                             n_permutations=n_permutations, audit=audit)
             if len(t):
                 frames.append(t.assign(gender_source=source))
     if not frames:
@@ -544,13 +578,9 @@ def _table3(metrics_pooled: pd.DataFrame) -> pd.DataFrame:
     if metrics_pooled.empty:
         return pd.DataFrame()
     m = metrics_pooled.copy()
-    has_floor = m["adjusted"].notna()
-    m["_v"] = np.where(has_floor, m["adjusted"], m["value"])
-    m["_lo"] = np.where(has_floor, m["adjusted_ci_low"], m["ci_low"])
-    m["_hi"] = np.where(has_floor, m["adjusted_ci_high"], m["ci_high"])
     m["cell"] = [
         _fmt_cell(v, lo, hi, bool(pa < 0.05) if not math.isnan(pa) else False)
-        for v, lo, hi, pa in zip(m["_v"], m["_lo"], m["_hi"], m["p_adj"].astype(float))
+        for v, lo, hi, pa in zip(m["excess"], m["excess_ci_low"], m["excess_ci_high"], m["p_adj"].astype(float))
     ]
     m["column"] = m["metric"] + " " + m["question"]
     order = [f"{mt} {q}" for mt in _METRICS for q in _QUESTIONS]
@@ -559,49 +589,6 @@ def _table3(metrics_pooled: pd.DataFrame) -> pd.DataFrame:
     wide = wide[[c for c in order if c in wide.columns]].reset_index()
     wide.columns.name = None
     return wide
-
-
-def _finish_metrics(t: pd.DataFrame, by: list[str], correction: str, has_floor_fn, note_no_floor: str) -> pd.DataFrame:
-    from ..stats import correct_pvalues
-
-    if t.empty:
-        return pd.DataFrame(columns=METRICS_COLUMNS)
-    fam = [c for c in by if c != "perturbation"] + ["metric"]
-    t = t.copy()
-    t["mcnemar_p_adj"] = np.nan
-    t["p_adj"] = np.nan
-    for _, idx in t.groupby(fam, sort=False).groups.items():
-        t.loc[idx, "mcnemar_p_adj"] = correct_pvalues(t.loc[idx, "mcnemar_p"].to_numpy(float), method=correction)
-        t.loc[idx, "p_adj"] = correct_pvalues(t.loc[idx, "p"].to_numpy(float), method=correction)
-    t["correction"] = correction
-    t["family"] = "perturbations within " + t[fam].astype(str).agg("|".join, axis=1)
-    notes = []
-    for ok, metric, n in zip(has_floor_fn(t), t["metric"], t["n"]):
-        if metric == "RCER" and not n:
-            notes.append("no validated pairs (no clinician label V)")
-        else:
-            notes.append("" if ok else note_no_floor)
-    t["note"] = notes
-    for c in METRICS_COLUMNS:
-        if c not in t.columns:
-            t[c] = np.nan
-    return t[METRICS_COLUMNS + [c for c in t.columns if c not in METRICS_COLUMNS]]
-
-
-def _attach_primary_test(t: pd.DataFrame, anova: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """The primary p-value of a metric cell: ANOVA vs the noise floor when there is one, else McNemar."""
-    t = t.copy()
-    t["test"], t["statistic"], t["p"] = t["mcnemar_test"], t["mcnemar_statistic"], t["mcnemar_p"]
-    if anova is not None and len(anova):
-        a = anova[anova["comparison"] == "perturbation vs noise floor"]
-        a = a[by + ["metric", "statistic", "p"]].rename(columns={"statistic": "_as", "p": "_ap"})
-        t = t.merge(a, on=by + ["metric"], how="left")
-        use = t["_ap"].notna() | (t["noise_floor"].notna() & t["_as"].isna() & t["n_floor"].gt(0))
-        t.loc[use, "test"] = "anova_oneway vs noise floor"
-        t.loc[use, "statistic"] = t.loc[use, "_as"]
-        t.loc[use, "p"] = t.loc[use, "_ap"]
-        t = t.drop(columns=["_as", "_ap"])
-    return t
 
 
 def analyze_labels(
@@ -615,12 +602,14 @@ def analyze_labels(
     notes: Sequence[str] = (),
     audit: str = "treatment_shift",
     clinicians: pd.DataFrame | None = None,
+    n_permutations: int = 9999,
 ) -> LabelAnalysis:
-    """TSR / RCR / RCER per dataset × model × perturbation × question, with floor, CIs and tests.
+    """TSR / RCR / RCER per dataset × model × perturbation × question: rate, floor, excess, CI, test.
 
     ``floor_zero`` declares the noise floor 0 (deterministic decoding, P2 Appendix F).
     ``correction`` (``bonferroni`` as in P2, or ``fdr_bh``) is applied over the
-    perturbations of one dataset × model × question × metric.
+    perturbations of one dataset × model × question × metric. ``n_resamples``:
+    bootstrap resamples of cases; ``n_permutations``: sign flips of the case-level test.
     ``clinicians``: human labels for every variant (:mod:`.treatment_clinicians`).
     """
     from ..results import result_row, results_frame
@@ -630,42 +619,50 @@ def analyze_labels(
     paired = build_paired(lab, baseline=baseline)
     by = list(_BY)
     has_floor_rows = bool((paired["perturbation"] == NOISE_FLOOR).any())
+    if has_floor_rows:
+        notes.append("several baseline seeds: each perturbed answer at seed s' is paired with the baseline answers "
+                     "at every other seed s != s' (as the noise floor pairs two different seeds); the floor counts "
+                     "each unordered pair of baseline seeds once")
     if floor_zero:
-        notes.append("noise floor declared 0 (deterministic decoding): adjusted = raw value")
+        notes.append("noise floor declared 0 (deterministic decoding): adjusted = raw value, tested against 0")
     elif not has_floor_rows:
         if not any("noise floor" in n for n in notes):
             notes.append("no re-sampled baseline (one seed per case): no noise floor; values are raw rates")
-    no_floor_note = "no noise floor (one baseline seed): value is the raw rate"
+        notes.append("without a noise floor the test only asks whether the shift rate is above 0; it cannot "
+                     "separate the perturbation from sampling noise")
+    kw = dict(n_resamples=n_resamples, n_permutations=n_permutations, seed=seed, floor_zero=floor_zero,
+              correction=correction, audit=audit)
+    metrics = _cells(paired, by, **kw)
+    # pooled over models (P2 Table 3 layout); the cases still cluster all models' pairs
+    table3 = _table3(_cells(paired.assign(model="ALL"), by, **kw)) if len(paired) else pd.DataFrame()
+    paper = _paper_anova(paired, by, audit) if has_floor_rows and not floor_zero else results_frame([])
+    if len(paper) == 0 and len(paired):
+        paper = _paper_anova(paired[paired["perturbation"] != NOISE_FLOOR], by, audit)
 
-    cells = _metric_tables(paired, by, n_resamples, seed, floor_zero, audit)
-    anova = results_frame(_anova_rows(paired, by, audit)) if len(paired) else results_frame([])
-    cells = _attach_primary_test(cells, anova, by) if len(cells) else cells
-    metrics = _finish_metrics(cells, by, correction, lambda t: t["noise_floor"].notna(), no_floor_note)
-
-    # pooled over datasets and models (P2 Table 3 layout)
-    pooled_pairs = paired.assign(dataset=paired["dataset"], model="ALL")
-    pby = ["dataset", "model", "perturbation", "question"]
-    pcells = _metric_tables(pooled_pairs, pby, n_resamples, seed, floor_zero, audit)
-    panova = results_frame(_anova_rows(pooled_pairs, pby, audit)) if len(paired) else results_frame([])
-    pcells = _attach_primary_test(pcells, panova, pby) if len(pcells) else pcells
-    pooled = _finish_metrics(pcells, pby, correction, lambda t: t["noise_floor"].notna(), no_floor_note)
-    table3 = _table3(pooled)
-
-    # significance table: McNemar per cell + ANOVAs
-    sig_rows = []
+    # significance: the primary (case-level) test of every cell, then the paper's ANOVAs
+    sig_rows, res_rows = [], []
     for _, r in metrics.iterrows():
+        has = not (isinstance(r["adjusted"], float) and math.isnan(r["adjusted"]))
+        common = dict(audit=audit, metric=r["metric"], group=r["perturbation"], n=r["n"], test=r["test"],
+                      statistic=r["statistic"], p=r["p"], p_adj=r["p_adj"], correction=r["correction"],
+                      family=r["family"], dataset=r["dataset"], model=r["model"], perturbation=r["perturbation"],
+                      question=r["question"], n_cases=r["n_cases"], n_pairs=r["n_pairs"], floor=r["noise_floor"],
+                      n_floor=r["n_floor"], alternative=r["alternative"], null_hypothesis=r["null_hypothesis"])
         sig_rows.append(result_row(
-            audit=audit, metric=r["metric"], group=r["perturbation"], reference="baseline",
-            value=r["value"], n=r["n"], test=r["mcnemar_test"] if "mcnemar_test" in r else "",
-            statistic=r.get("mcnemar_statistic", math.nan), p=r["mcnemar_p"], p_adj=r["mcnemar_p_adj"],
-            correction=correction, family=r["family"], comparison="baseline vs perturbed labels (McNemar)",
-            dataset=r["dataset"], model=r["model"], perturbation=r["perturbation"], question=r["question"]))
+            reference=NOISE_FLOOR if has else "0", value=r["excess"], ci_low=r["excess_ci_low"],
+            ci_high=r["excess_ci_high"], effect_size=r["effect_size"],
+            comparison="excess over the noise floor (case-level)" if has else "shift rate above 0 (no noise floor)",
+            **common))
+        res_rows.append(result_row(
+            reference="baseline (minus noise floor)" if has else "baseline", value=r["excess"],
+            ci_low=r["excess_ci_low"], ci_high=r["excess_ci_high"], ci_method="percentile bootstrap over cases",
+            raw=r["value"], note=r["note"], **common))
     sig = results_frame(sig_rows)
-    if len(anova):
-        from ..results import apply_correction
+    if len(paper):
+        from ..stats import apply_correction
 
-        per = anova[anova["comparison"] == "perturbation vs noise floor"]
-        omni = anova[anova["comparison"] != "perturbation vs noise floor"]
+        per = paper[paper["comparison"] == "perturbation vs noise floor"]
+        omni = paper[paper["comparison"] != "perturbation vs noise floor"]
         parts = [sig]
         if len(per):
             parts.append(apply_correction(per, family_cols=["dataset", "model", "question", "metric"],
@@ -675,23 +672,8 @@ def analyze_labels(
                                           family="omnibus over models x questions", method=correction))
         sig = results_frame(pd.concat(parts, ignore_index=True))
 
-    subgroups = _subgroups(paired, by, n_resamples, seed, correction, audit)
+    subgroups = _subgroups(paired, by, n_resamples, n_permutations, seed, correction, floor_zero, audit)
     agreement = _agreement(lab)
-
-    # tidy result rows (value = reported number: floor-adjusted when a floor exists, else raw)
-    res_rows = []
-    for _, r in metrics.iterrows():
-        adj = r["adjusted"]
-        has = not (isinstance(adj, float) and math.isnan(adj))
-        res_rows.append(result_row(
-            audit=audit, metric=r["metric"], group=r["perturbation"],
-            reference="baseline (minus noise floor)" if has else "baseline",
-            value=adj if has else r["value"], n=r["n"],
-            ci_low=r["adjusted_ci_low"] if has else r["ci_low"], ci_high=r["adjusted_ci_high"] if has else r["ci_high"],
-            ci_method="percentile bootstrap over cases", test=r["test"], statistic=r["statistic"], p=r["p"],
-            p_adj=r["p_adj"], correction=r["correction"], family=r["family"], dataset=r["dataset"],
-            model=r["model"], perturbation=r["perturbation"], question=r["question"], raw=r["value"],
-            floor=r["noise_floor"], note=r["note"]))
     results = results_frame(res_rows)
     if len(subgroups):
         results = results_frame(pd.concat([results, subgroups], ignore_index=True))
@@ -701,7 +683,7 @@ def analyze_labels(
     from .treatment_clinicians import add_clinician_tables
 
     return add_clinician_tables(analysis, labels, clinicians, baseline=baseline, n_resamples=n_resamples, seed=seed,
-                                correction=correction, audit=audit)
+                                correction=correction, audit=audit, n_permutations=n_permutations)
 
 
 def write_outputs(analysis: LabelAnalysis, out_dir: str | Path) -> list[Path]:

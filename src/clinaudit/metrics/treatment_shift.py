@@ -11,13 +11,15 @@ the perturbed label ``T_p``, optionally the clinician validation label ``V``
 of the baseline case and the patient's ``gender``.
 
 Noise floor. A model sampled at temperature > 0 changes its answer even when
-nothing was perturbed. The floor is the same metric computed between the
-baseline and a *re-sampled* baseline (the same prompt, another seed). Give
-it either as rows of the paired table with ``perturbation == "noise_floor"``
-(``T_p`` is then the re-sampled baseline label), as a separate frame of the
-same shape (its perturbation column is ignored), or as a number (0.0 at
-temperature 0). The floor is matched on every ``by`` column except
-``perturbation``. The reported value is raw − floor.
+nothing was perturbed. The floor is the same metric computed between two
+baseline answers re-sampled with different seeds (the same prompt). Give it
+either as rows of the paired table with ``perturbation == "noise_floor"``
+(one row per unordered pair of two baseline draws; :func:`pair_scores` scores
+them symmetrically), as a separate frame of the same shape (its perturbation
+column is ignored), or as a number (0.0 at temperature 0). The floor is matched
+on every ``by`` column except ``perturbation``. The reported value is the excess
+raw − floor; CIs, tests and gaps come from :class:`clinaudit.stats.PairedFrame`
+(cases are the unit of resampling and of the test).
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ __all__ = [
     "tsr",
     "rcr",
     "rcer",
+    "pair_scores",
     "treatment_shift_table",
+    "score_table",
     "subgroup_gap",
     "agreement_matrix",
 ]
@@ -112,26 +116,70 @@ def rcer(tb: Any, tp: Any, v: Any, question: str) -> float:
 # ----------------------------------------------------------------------------- table
 
 
-def _indicators(g: pd.DataFrame, question: str, metric: str) -> tuple[np.ndarray, np.ndarray]:
-    """Per-row numerator and denominator indicators of a metric."""
-    b, p = _labels(g["T_b"]), _labels(g["T_p"])
+def pair_scores(paired: pd.DataFrame, metric: str) -> np.ndarray:
+    """Per-pair score of ``metric`` for each row of a paired table (the unit the statistics compare).
+
+    Ordinary rows (a baseline answer ``T_b`` and a perturbed answer ``T_p``): 1 if the
+    pair is an event of the metric, else 0 (TSR: T_b ≠ T_p; RCR: T_b = c⁺ ∧ T_p = c⁻;
+    RCER: that and V = c⁺). NaN when the pair is not usable: a label is missing, or, for
+    RCER, V is missing. c⁺ comes from each row's ``question``.
+
+    Noise-floor rows (``perturbation == "noise_floor"``) are *unordered* pairs of two
+    baseline draws {s, s'} (counted once, not once per order). Neither draw is the
+    reference, so the score is the mean of the two orientations: TSR is unchanged (a
+    flip is a flip both ways), while an RCR / RCER event in either direction counts ½
+    (the two orientations of one flip are one reduction and one increase). The floor's
+    pooled rate is then equal to the rate over both orders (the former definition) with
+    each pair of draws counted once.
+    """
+    if metric not in ("TSR", "RCR", "RCER"):
+        raise KeyError(f"unknown treatment-shift metric {metric!r}; known: TSR, RCR, RCER")
+    b, p = _labels(paired["T_b"]), _labels(paired["T_p"])
     ok = ~(np.isnan(b) | np.isnan(p))
     if metric == "TSR":
-        num = ok & (b != p)
+        score = (b != p).astype(float)
     else:
-        cp = care_plus(question)
-        num = ok & (b == cp) & (p == 1 - cp)
+        cp = np.asarray([care_plus(q) for q in paired["question"]], dtype=float) if len(paired) else np.zeros(0)
+        fwd = ((b == cp) & (p == 1 - cp)).astype(float)
+        bwd = ((p == cp) & (b == 1 - cp)).astype(float)
         if metric == "RCER":
-            v = _labels(g["V"]) if "V" in g.columns else np.full(len(g), np.nan)
-            ok = ok & ~np.isnan(v)
-            num = num & ok & (v == cp)
-    return num.astype(float), ok.astype(float)
+            v = _labels(paired["V"]) if "V" in paired.columns else np.full(len(paired), np.nan)
+            ok &= ~np.isnan(v)
+            fwd, bwd = fwd * (v == cp), bwd * (v == cp)
+        is_floor = (paired["perturbation"].astype(str) == NOISE_FLOOR).to_numpy() \
+            if "perturbation" in paired.columns else np.zeros(len(paired), dtype=bool)
+        score = np.where(is_floor, (fwd + bwd) / 2, fwd)
+    return np.where(ok, score, np.nan)
 
 
-def _case_sums(case_ids: pd.Series, num: np.ndarray, den: np.ndarray, cases: pd.Index) -> tuple[np.ndarray, np.ndarray]:
-    codes = cases.get_indexer(case_ids.astype(str))
-    k = len(cases)
-    return np.bincount(codes, weights=num, minlength=k), np.bincount(codes, weights=den, minlength=k)
+def score_table(paired: pd.DataFrame, metric: str, case_col: str = "case_id") -> pd.DataFrame:
+    """The paired table with the per-pair ``score`` of ``metric`` (:func:`pair_scores`) and the
+    case key ``_case`` the statistics cluster on (``dataset`` + case id when there is a dataset
+    column, so equal case ids of two datasets stay two cases)."""
+    out = paired.copy()
+    if "perturbation" not in out.columns:
+        out["perturbation"] = ""
+    out["score"] = pair_scores(out, metric)
+    key = out[case_col].astype(str)
+    if "dataset" in out.columns:
+        key = out["dataset"].astype(str) + "\x1f" + key
+    out["_case"] = key
+    return out
+
+
+def _floor_rows(paired: pd.DataFrame, floor: pd.DataFrame | float | None) -> tuple[pd.DataFrame, float | None]:
+    """(pairs incl. noise-floor rows, scalar floor or None) from the three ways of giving a floor."""
+    data = paired.copy()
+    if "perturbation" not in data.columns:
+        data["perturbation"] = ""
+    data["perturbation"] = data["perturbation"].astype(str)
+    if isinstance(floor, pd.DataFrame):
+        data = pd.concat([data[data["perturbation"] != NOISE_FLOOR], floor.assign(perturbation=NOISE_FLOOR)],
+                         ignore_index=True)
+        return data, None
+    if isinstance(floor, (int, float)) and not isinstance(floor, bool):
+        return data[data["perturbation"] != NOISE_FLOOR], float(floor)
+    return data, None
 
 
 def treatment_shift_table(
@@ -144,108 +192,63 @@ def treatment_shift_table(
     seed: int = 0,
     audit: str = "treatment_shift",
     case_col: str = "case_id",
+    alternative: str = "greater",
+    n_permutations: int = 9999,
 ) -> pd.DataFrame:
-    """Tidy TSR / RCR / RCER rows per ``by`` group, relative to the noise floor.
+    """Tidy TSR / RCR / RCER rows per ``by`` group: the shift in excess of the noise floor.
 
-    For each group (by default model × perturbation × question; ``question``
-    must be one of the ``by`` columns or a constant column) and metric:
+    For each group (by default model × perturbation × question) and metric, through
+    :class:`clinaudit.stats.PairedFrame` (case = ``case_col``, arm = ``perturbation``,
+    control = the noise-floor pairs, matched on every ``by`` column except
+    ``perturbation``; per-pair scores from :func:`pair_scores`):
 
-    - ``raw``: the metric on the group's paired rows (all seeds pooled),
-    - ``floor``: the same metric on the noise-floor rows matching the group
-      on every ``by`` column except ``perturbation`` (NaN when none exist),
-    - ``value`` = raw − floor (NaN when the floor is unknown),
-    - ``n``: complete pairs used (validated pairs for RCER),
-    - ``ci_low/ci_high``: percentile bootstrap CI of raw − floor, resampling
-      *cases* (all seeds and the floor rows of a case move together, so the
-      correlation between seeds of one case is respected),
-    - ``test``/``p``: McNemar test of T_b vs T_p on the group's pairs
-      (:func:`clinaudit.stats.paired_binary_test`; exact when < 25 discordant
-      pairs). For RCER it uses the validated pairs only. Note: pairs from
-      different seeds of one case are treated as independent by this test.
+    - ``raw``: the metric pooled over the group's usable pairs (all seeds),
+    - ``floor``: the same over the matching noise-floor pairs; ``floor=<number>``
+      declares it (0.0 at temperature 0); NaN when there is none,
+    - ``value`` = raw − floor (the excess; NaN when the floor is unknown),
+    - ``n`` = ``n_pairs`` (usable pairs; validated pairs for RCER), ``n_cases``,
+      ``n_control_pairs`` (floor pairs),
+    - ``ci_low/ci_high``: percentile bootstrap CI of the excess resampling *cases*
+      (all pairs of a case, perturbed and floor, move together),
+    - ``test``/``p``: sign-flip permutation test over cases of the per-case excess
+      d_c = mean(perturbed pairs of c) − mean(floor pairs of c) (or − the declared
+      floor); ``alternative="greater"``: H1 the shift is above the floor.
+      ``null_hypothesis`` states H0 in words; ``effect_size`` is d_z.
 
     ``p_adj`` is left empty: declare the family with
-    :func:`clinaudit.results.apply_correction` (P2 uses Bonferroni over the
-    perturbations of one model and question).
+    :func:`clinaudit.stats.apply_correction`.
     """
-    from ..results import result_row, results_frame
-    from ..stats import paired_binary_test, percentile_ci
+    from ..results import results_frame
+    from ..stats import PairedFrame
 
     by = list(by)
     needed = set(by) | {case_col, "T_b", "T_p", "question"}
     missing = sorted(c for c in needed if c not in paired.columns)
     if missing:
         raise KeyError(f"the paired table lacks column(s) {missing}")
-    data = paired.copy()
-    pert = data["perturbation"].astype(str) if "perturbation" in data.columns else pd.Series("", index=data.index)
-    floor_rows: pd.DataFrame | None = None
-    if isinstance(floor, pd.DataFrame):
-        floor_rows = floor.copy()
-    elif "perturbation" in data.columns and (pert == NOISE_FLOOR).any():
-        floor_rows = data[pert == NOISE_FLOOR].copy()
-    scalar_floor = float(floor) if isinstance(floor, (int, float)) and not isinstance(floor, bool) else None
-    if "perturbation" in data.columns:
-        data = data[pert != NOISE_FLOOR]
-    floor_keys = [c for c in by if c != "perturbation"]
-    rng = np.random.default_rng(seed)
-    rows: list[dict[str, Any]] = []
-    for key, g in data.groupby(by, sort=True, dropna=False):
-        key_t = key if isinstance(key, tuple) else (key,)
-        labels = dict(zip(by, key_t))
-        question = labels.get("question", g["question"].iloc[0] if "question" in g.columns else "")
-        fl = None
-        if floor_rows is not None and len(floor_rows):
-            mask = np.ones(len(floor_rows), dtype=bool)
-            for c in floor_keys:
-                mask &= (floor_rows[c] == labels[c]).to_numpy()
-            fl = floor_rows[mask]
-        cases = pd.Index(pd.unique(pd.concat([g[case_col], fl[case_col]] if fl is not None else [g[case_col]]).astype(str)))
-        idx = rng.integers(0, len(cases), size=(n_resamples, len(cases))) if len(cases) else None
-        for metric in metrics:
-            num, den = _indicators(g, question, metric)
-            n = int(den.sum())
-            raw = float(num.sum() / n) if n else math.nan
-            cnum, cden = _case_sums(g[case_col], num, den, cases)
-            if fl is not None and len(fl):
-                fnum, fden = _indicators(fl, question, metric)
-                floor_val = float(fnum.sum() / fden.sum()) if fden.sum() else math.nan
-                cfn, cfd = _case_sums(fl[case_col], fnum, fden, cases)
-            else:
-                floor_val = scalar_floor if scalar_floor is not None else math.nan
-                cfn = cfd = None
-            value = raw - floor_val
-            lo = hi = math.nan
-            if idx is not None and n and not math.isnan(value):
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    rs = cnum[idx].sum(axis=1) / cden[idx].sum(axis=1)
-                    if cfn is not None:
-                        rs = rs - cfn[idx].sum(axis=1) / cfd[idx].sum(axis=1)
-                    else:
-                        rs = rs - floor_val
-                lo, hi = percentile_ci(rs, confidence)
-            sub = g
-            if metric == "RCER":
-                sub = g[den.astype(bool)]
-            test = paired_binary_test(sub["T_b"], sub["T_p"]) if len(sub) else None
-            rows.append(
-                result_row(
-                    audit=audit,
-                    metric=metric,
-                    group=labels.get("perturbation", ""),
-                    reference="baseline",
-                    value=value,
-                    n=n,
-                    ci_low=lo,
-                    ci_high=hi,
-                    ci_method=f"percentile bootstrap over cases ({n_resamples} resamples)" if n else "",
-                    test=test.test if test else "",
-                    statistic=test.statistic if test else math.nan,
-                    p=test.p if test else math.nan,
-                    raw=raw,
-                    floor=floor_val,
-                    **{c: v for c, v in labels.items()},
-                )
-            )
-    return results_frame(rows)
+    data, scalar = _floor_rows(paired, floor)
+    has_ctrl = bool((data["perturbation"] == NOISE_FLOOR).any())
+    strata = [c for c in by if c != "perturbation"]
+    parts = []
+    for metric in metrics:
+        scored = score_table(data, metric, case_col)
+        pf = PairedFrame(scored, case="_case", arm="perturbation", score="score", by=strata,
+                         control=NOISE_FLOOR if has_ctrl else None)
+        t = pf.compare(metric=metric, audit=audit, alternative=alternative,
+                       null=scalar if scalar is not None else 0.0, n_resamples=n_resamples,
+                       n_permutations=n_permutations, confidence=confidence, seed=seed)
+        if not len(t):
+            continue
+        t = t.assign(perturbation=t["group"], raw=t["rate"], reference="baseline")
+        if not has_ctrl and scalar is None:  # no floor known: the excess is undefined
+            for c in ("value", "floor", "ci_low", "ci_high", "statistic", "p", "effect_size"):
+                t[c] = math.nan
+            t["test"] = t["null_hypothesis"] = t["ci_method"] = ""
+            t["note"] = "no noise floor: pass floor=0.0 to compare the raw rate with 0"
+        parts.append(t)
+    if not parts:
+        return results_frame([])
+    return results_frame(pd.concat(parts, ignore_index=True))
 
 
 def subgroup_gap(
@@ -259,76 +262,52 @@ def subgroup_gap(
     confidence: float = 0.95,
     seed: int = 0,
     audit: str = "treatment_shift",
+    case_col: str = "case_id",
+    n_permutations: int = 9999,
+    floor: float | None = None,
 ) -> pd.DataFrame:
-    """Female − male gap of a treatment-shift metric per ``by`` group.
+    """Female − male gap of the treatment shift *in excess of each gender's own noise floor*.
 
-    ``gender_col`` is the recorded gender or the model-inferred one (P2
-    Appendix D); values are matched case-insensitively to ``female`` and
-    ``male``. The value is the raw metric gap (a shared noise floor cancels in
-    a difference). CI: percentile bootstrap over cases, stratified by gender
-    (group sizes preserved). Test: Fisher's exact test
-    (:func:`scipy.stats.fisher_exact`) on the 2×2 table of gender × event
-    (rows are treated as independent).
+    ``gender_col`` is the recorded gender or the model-inferred one (P2 Appendix D;
+    it may differ between models, so the case key includes ``model`` when it is a
+    column); values are matched case-insensitively to ``female`` and ``male``.
+    Through :meth:`clinaudit.stats.PairedFrame.gap`: ``value`` =
+    (rate − floor | female) − (rate − floor | male), with ``value_female``,
+    ``value_male`` the two excesses and ``floor_female``, ``floor_male`` the floors
+    from each gender's own noise-floor pairs (rows with ``perturbation ==
+    "noise_floor"``). Without floor rows the floors are ``floor`` (default 0: the gap
+    of the raw rates). CI: percentile bootstrap resampling cases within each gender.
+    Test: permutation of the gender labels across cases on the case-level excess
+    (two-sided).
     """
-    from scipy.stats import fisher_exact
-
-    from ..results import result_row, results_frame
-    from ..stats import bootstrap_ci
+    from ..results import results_frame
+    from ..stats import PairedFrame
 
     by = [c for c in by if c in paired.columns]
-    data = paired
-    if "perturbation" in data.columns:
-        data = data[data["perturbation"].astype(str) != NOISE_FLOOR]
-    gender = data[gender_col].astype(object).map(lambda x: str(x).strip().lower() if pd.notna(x) else None)
-    data = data.assign(_sex=gender)
-    data = data[data["_sex"].isin([female.lower(), male.lower()])]
-    rows = []
-    groups = data.groupby(by, sort=True, dropna=False) if by else [((), data)]
-    for key, g in groups:
-        key_t = key if isinstance(key, tuple) else (key,)
-        labels = dict(zip(by, key_t))
-        question = labels.get("question", g["question"].iloc[0] if "question" in g.columns else "")
-        num, den = _indicators(g, question, metric)
-        is_f = (g["_sex"] == female.lower()).to_numpy()
-        ok = den.astype(bool)
-        ev, fem = num[ok], is_f[ok].astype(float)
-        nf, nm = int(fem.sum()), int((1 - fem).sum())
-        rate_f = float(ev[fem == 1].mean()) if nf else math.nan
-        rate_m = float(ev[fem == 0].mean()) if nm else math.nan
-        value = rate_f - rate_m
-        lo = hi = p = math.nan
-        if nf and nm:
-
-            def _gap(e: np.ndarray, f: np.ndarray) -> np.ndarray:
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    return (e * f).sum(1) / f.sum(1) - (e * (1 - f)).sum(1) / (1 - f).sum(1)
-
-            lo, hi = bootstrap_ci(_gap, ev, fem, n_resamples=n_resamples, confidence=confidence, strata=fem, seed=seed)
-            a = int(ev[fem == 1].sum())
-            c = int(ev[fem == 0].sum())
-            p = float(fisher_exact([[a, nf - a], [c, nm - c]]).pvalue)
-        rows.append(
-            result_row(
-                audit=audit,
-                metric=f"{metric}_gap",
-                group=female,
-                reference=male,
-                value=value,
-                n=nf + nm,
-                ci_low=lo,
-                ci_high=hi,
-                ci_method=f"percentile bootstrap stratified by gender ({n_resamples} resamples)" if nf and nm else "",
-                test="fisher_exact" if nf and nm else "",
-                p=p,
-                value_female=rate_f,
-                value_male=rate_m,
-                n_female=nf,
-                n_male=nm,
-                gender_source=gender_col,
-                **labels,
-            )
-        )
-    return results_frame(rows)
+    data = paired.copy()
+    if "perturbation" not in data.columns:
+        data["perturbation"] = ""
+    data["perturbation"] = data["perturbation"].astype(str)
+    has_ctrl = bool((data["perturbation"] == NOISE_FLOOR).any())
+    scored = score_table(data, metric, case_col)
+    if "model" in scored.columns:
+        scored["_case"] = scored["_case"] + "\x1f" + scored["model"].astype(str)
+    scored["_sex"] = scored[gender_col].astype(object).map(lambda x: str(x).strip().lower() if pd.notna(x) else None)
+    strata = [c for c in by if c != "perturbation"]
+    pf = PairedFrame(scored[strata + ["_case", "perturbation", "score", "_sex"]], case="_case", arm="perturbation",
+                     score="score", by=strata, control=NOISE_FLOOR if has_ctrl else None)
+    t = pf.gap(between="_sex", a=female.lower(), b=male.lower(), metric=metric, audit=audit,
+               null=0.0 if floor is None else float(floor), n_resamples=n_resamples,
+               n_permutations=n_permutations, confidence=confidence, seed=seed)
+    if not len(t):
+        return results_frame([])
+    t = t.assign(group=female, reference=male, perturbation=t["arm"], gender_source=gender_col,
+                 value_female=t["value_a"], value_male=t["value_b"], floor_female=t["floor_a"],
+                 floor_male=t["floor_b"], n_cases_female=t["n_cases_a"], n_cases_male=t["n_cases_b"])
+    t["null_hypothesis"] = t["null_hypothesis"].str.replace("_sex=", f"{gender_col}=", regex=False)
+    t["ci_method"] = t["ci_method"].str.replace("within _sex", "within gender", regex=False)
+    return results_frame(t.drop(columns=["value_a", "value_b", "floor_a", "floor_b", "n_cases_a", "n_cases_b",
+                                         "between"]))
 
 
 def agreement_matrix(

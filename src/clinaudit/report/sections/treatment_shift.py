@@ -7,7 +7,8 @@ Blocks, all built from the run's tables:
   disagreement, gender-inference parse rate and accuracy — since every number
   below rests on the annotator;
 * headline :class:`Metric` blocks: per model, the perturbation × question with the
-  largest floor-adjusted treatment shift (n, CI, test, corrected p, family);
+  largest treatment shift in excess of the noise floor (n cases, n pairs, floor,
+  excess, CI, test, corrected p, family), and the test's null hypothesis;
 * P2 Table 3 (TSR / RCR / RCER per perturbation and question, pooled over models);
 * bar charts with bootstrap CIs of TSR, RCR and RCER per perturbation, model and
   question, and the noise floor they are measured against;
@@ -62,14 +63,33 @@ def _pct(x: Any) -> str:
 
 
 def _reported(m: pd.DataFrame) -> pd.DataFrame:
-    """Metric rows with the reported value: floor-adjusted when a floor exists, else raw."""
+    """Metric rows with the reported value: the excess over the noise floor (over 0 when there is no floor)."""
     m = m.copy()
     has = m["adjusted"].notna()
-    m["reported"] = m["adjusted"].where(has, m["value"])
-    m["rep_low"] = m["adjusted_ci_low"].where(has, m["ci_low"])
-    m["rep_high"] = m["adjusted_ci_high"].where(has, m["ci_high"])
+    if "excess" in m.columns:
+        m["reported"], m["rep_low"], m["rep_high"] = m["excess"], m["excess_ci_low"], m["excess_ci_high"]
+    else:  # a run directory written before the paired-statistics layer
+        m["reported"] = m["adjusted"].where(has, m["value"])
+        m["rep_low"] = m["adjusted_ci_low"].where(has, m["ci_low"])
+        m["rep_high"] = m["adjusted_ci_high"].where(has, m["ci_high"])
     m["basis"] = ["minus noise floor" if h else "raw (no noise floor)" for h in has]
     return m
+
+
+#: Columns shown beside every shift, in this order (those present in the run's table).
+SHIFT_COLUMNS = ("dataset", "model", "perturbation", "question", "metric", "n_cases", "n_pairs", "value",
+                 "noise_floor", "n_floor", "excess", "excess_ci_low", "excess_ci_high", "test", "alternative", "p",
+                 "p_adj", "correction", "family", "null_hypothesis", "paper_test", "paper_p", "paper_p_adj", "note")
+_OLD_SHIFT_COLUMNS = ("dataset", "model", "perturbation", "question", "metric", "value", "noise_floor", "adjusted",
+                      "n", "ci_low", "ci_high", "adjusted_ci_low", "adjusted_ci_high", "test", "p", "p_adj",
+                      "correction", "family", "note")
+GAP_COLUMNS = ("gender_source", "dataset", "model", "perturbation", "question", "metric", "n_cases_female",
+               "n_cases_male", "n", "value_female", "floor_female", "value_male", "floor_male", "value", "ci_low",
+               "ci_high", "test", "p", "p_adj", "correction", "family", "null_hypothesis")
+
+
+def _cols(df: pd.DataFrame, cols: tuple[str, ...]) -> list[str]:
+    return [c for c in cols if c in df.columns]
 
 
 def _bar_figure(m: pd.DataFrame, metric: str) -> Figure | None:
@@ -104,8 +124,8 @@ def _bar_figure(m: pd.DataFrame, metric: str) -> Figure | None:
     axes[0][-1].legend(fontsize=7)
     fig.tight_layout()
     basis = ", ".join(sorted(set(d["basis"])))
-    data = d[["dataset", "model", "perturbation", "question", "metric", "value", "noise_floor", "reported",
-              "rep_low", "rep_high", "n", "p_adj", "test", "family"]]
+    data = d[_cols(d, ("dataset", "model", "perturbation", "question", "metric", "n_cases", "n_pairs", "n", "value",
+                       "noise_floor", "reported", "rep_low", "rep_high", "test", "p", "p_adj", "family"))]
     return Figure(title=f"{metric} by perturbation ({basis})", fig=fig, data=data, name=f"{metric.lower()}_bars",
                   caption=f"{_METRIC_NAMES[metric]}. Bars: percentage points ({basis}); whiskers: 95% percentile "
                           "bootstrap CI over cases.")
@@ -134,11 +154,12 @@ def _gap_figure(sub: pd.DataFrame) -> Figure | None:
         ax.set_xticks(x)
         ax.set_xticklabels(list(s.index), rotation=45, ha="right", fontsize=8)
         ax.set_title(f"{src.replace('_', '-')} gender")
-    axes[0][0].set_ylabel("TSR female − male (points)")
+    axes[0][0].set_ylabel("TSR excess, female − male (points)")
     fig.tight_layout()
     return Figure(title="Gender gap in treatment shift (female − male)", fig=fig, data=d, name="tsr_gender_gap",
-                  caption="Mean over models and questions of the per-cell gap; whiskers: mean of the per-cell "
-                          "bootstrap CIs (see the table for each cell's CI, Fisher test and corrected p).")
+                  caption="Gap of the shift in excess of each gender's own noise floor; mean over models and "
+                          "questions of the per-cell gap; whiskers: mean of the per-cell bootstrap CIs (see the table "
+                          "for each cell's floors, CI, test and corrected p).")
 
 
 def compare_inputs(rundir: RunDir, case_id: str | None = None) -> Compare | None:
@@ -272,7 +293,10 @@ def build(rundir: RunDir) -> Section:
            if params.get("annotator_mode", "generate") == "generate" else
            "The judge model labels each answer by scoring 'yes' against 'no' (log-likelihood mode, beyond the "
            "paper; always parseable, so its parse rate says nothing about its accuracy). ")
-        + "Values are shown minus the noise floor (baseline vs re-sampled baseline) when one exists."))
+        + "Values are shown minus the noise floor (baseline vs re-sampled baseline) when one exists."
+        + (" Each shift is tested case by case: a one-sided sign-flip permutation test over cases of the per-case "
+           "excess over the floor (over 0 when there is no floor); the paper's ANOVA is kept beside it, labelled "
+           "as assuming independent pairs." if "excess" in metrics.columns else "")))
     for note in summ.get("notes", []) or []:
         sec.blocks.append(Text(note, kind="note"))
     sec.blocks += exclusion_blocks(rundir)  # recipe runs: exclusions, unchanged variants (treatment_recipe.py)
@@ -308,26 +332,44 @@ def build(rundir: RunDir) -> Section:
         for model, g in m[m["metric"] == "TSR"].dropna(subset=["reported"]).groupby("model", sort=True):
             r = g.sort_values("reported", ascending=False, kind="mergesort").iloc[0]
             lo, hi = _f(r["rep_low"]), _f(r["rep_high"])
+            detail = ""
+            if "n_cases" in r.index:
+                floor = _f(r.get("noise_floor"))
+                detail = (f"; {int(r['n_cases'])} cases, {int(r['n_pairs'])} pairs, rate {_pct(r['value'])}, floor "
+                          + (f"{_pct(floor)} ({int(r['n_floor'])} floor pairs)" if floor is not None else "none (vs 0)"))
             sec.blocks.append(Metric(
-                label=f"{model}: largest treatment shift — {r['perturbation']} / {r['question']} ({r['basis']})",
+                label=f"{model}: largest treatment shift — {r['perturbation']} / {r['question']} ({r['basis']}{detail})",
                 value=float(r["reported"]), n=int(r["n"]), ci=(lo, hi) if lo is not None and hi is not None else None,
-                test=str(r["test"]), p=_f(r["p"]), p_adj=_f(r["p_adj"]), family=str(r["family"])))
+                test=str(r["test"]) + (f", {r['alternative']}" if isinstance(r.get("alternative"), str) else ""),
+                p=_f(r["p"]), p_adj=_f(r["p_adj"]), family=str(r["family"])))
+            if isinstance(r.get("null_hypothesis"), str) and r["null_hypothesis"]:
+                sec.blocks.append(Text(f"Null hypothesis of this test: {r['null_hypothesis']}.", kind="note"))
         t3 = rundir.table_or_empty("table3")
         if not t3.empty:
+            corr = str(metrics["correction"].iloc[0]) if "correction" in metrics.columns else "bonferroni"
+            test = str(metrics["test"].iloc[0]) if "test" in metrics.columns else ""
             sec.blocks.append(Table("P2 Table 3: treatment shift by perturbation (all models pooled)", t3,
                                     name="table3", caption="Percent, minus the noise floor when there is one; "
-                                    "[95% bootstrap CI]; * = p < 0.05 after Bonferroni over the perturbations."))
+                                    "[95% bootstrap CI over cases]; * = p < 0.05 (" + (f"{test}, " if test else "")
+                                    + f"{corr} over the perturbations). n cases, n pairs, floor and the test of "
+                                    "every cell: table 'All treatment-shift cells'."))
         for metric in ("TSR", "RCR", "RCER"):
             fig = _bar_figure(m, metric)
             if fig is not None:
                 sec.blocks.append(fig)
         floor = metrics[["dataset", "model", "question", "metric", "noise_floor", "n_floor"]].drop_duplicates()
         sec.blocks.append(Table("Noise floor (baseline vs re-sampled baseline)", floor, name="noise_floor",
-                                caption="Empty when there is only one baseline sample (no floor: raw values)."))
-        cols = [c for c in ("dataset", "model", "perturbation", "question", "metric", "value", "noise_floor",
-                            "adjusted", "n", "ci_low", "ci_high", "adjusted_ci_low", "adjusted_ci_high", "test", "p",
-                            "p_adj", "correction", "family", "note") if c in metrics.columns]
-        sec.blocks.append(Table("All treatment-shift cells", metrics[cols], name="metrics"))
+                                caption="n_floor: pairs of two different baseline seeds of a case, each unordered "
+                                        "pair once. Empty when there is only one baseline sample (no floor: raw "
+                                        "values)."))
+        new = "excess" in metrics.columns
+        sec.blocks.append(Table(
+            "All treatment-shift cells", metrics[_cols(metrics, SHIFT_COLUMNS if new else _OLD_SHIFT_COLUMNS)],
+            name="metrics",
+            caption="value: the shift rate over n_pairs pairs of n_cases cases; excess = value − noise_floor (− 0 "
+                    "without a floor) with its 95% bootstrap CI over cases; test / p: the case-level test of the "
+                    "excess against null_hypothesis, p_adj corrected over the family; paper_test / paper_p: the "
+                    "paper's ANOVA (P2), which assumes independent pairs." if new else ""))
         best = m[m["metric"] == "TSR"].dropna(subset=["reported"])
         c = compare_inputs(rundir)
         if c is not None:
@@ -340,11 +382,16 @@ def build(rundir: RunDir) -> Section:
         fig = _gap_figure(sub)
         if fig is not None:
             sec.blocks.append(fig)
-        cols = [c for c in ("gender_source", "dataset", "model", "perturbation", "question", "metric", "value",
-                            "value_female", "value_male", "n_female", "n_male", "ci_low", "ci_high", "test", "p",
-                            "p_adj", "correction", "family") if c in sub.columns]
+        old = ("value", "value_female", "value_male", "n_female", "n_male", "ci_low", "ci_high", "test", "p",
+               "p_adj", "correction", "family")
+        cols = _cols(sub, GAP_COLUMNS if "floor_female" in sub.columns else ("gender_source", "dataset", "model",
+                                                                              "perturbation", "question", "metric") + old)
         sec.blocks.append(Table("Gender gaps (female − male), recorded and model-inferred", sub[cols],
-                                name="subgroups"))
+                                name="subgroups",
+                                caption="value_female / value_male: each gender's shift minus its own noise floor "
+                                        "(floor_female / floor_male); value: their gap, CI from a bootstrap over "
+                                        "cases within each gender, test: permutation of the gender labels over "
+                                        "cases." if "floor_female" in sub.columns else ""))
     sec.blocks += clinician_blocks(rundir)  # clinicians as a reference rater (issue 13 items 4, 5)
     agr = rundir.table_or_empty("agreement")
     if not agr.empty:
