@@ -25,8 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "treatment-shift",
         help="treatment-shift metrics (TSR/RCR/RCER) from existing labels",
         description="Compute P2 treatment-shift metrics (TSR, RCR, RCER per model x perturbation x question, with "
-        "bootstrap CIs, McNemar / ANOVA tests with multiplicity correction, gender gaps and model agreement) "
-        "from labels that already exist. No model is called.",
+        "the excess over the noise floor, case-level bootstrap CIs and tests with multiplicity correction, gender "
+        "gaps and model agreement) from labels that already exist. No model is called.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
