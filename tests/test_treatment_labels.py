@@ -35,8 +35,12 @@ def medperturb_out(tmp_path_factory):
     if not MEDPERTURB.exists():
         pytest.skip(f"public data not found: {MEDPERTURB}")
     out = tmp_path_factory.mktemp("mp")
+    from clinaudit.audits.treatment_clinicians import read_medperturb_clinicians
+
     labels, notes = read_labels(MEDPERTURB, "medperturb")
-    write_outputs(analyze_labels(labels, n_resamples=50, n_permutations=N_PERM, notes=notes), out)
+    clinicians, cnotes = read_medperturb_clinicians(MEDPERTURB)
+    write_outputs(analyze_labels(labels, n_resamples=50, n_permutations=N_PERM, notes=list(notes) + cnotes,
+                                 clinicians=clinicians), out)
     return out
 
 

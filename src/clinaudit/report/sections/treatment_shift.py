@@ -66,12 +66,15 @@ def _reported(m: pd.DataFrame) -> pd.DataFrame:
     """Metric rows with the reported value: the excess over the noise floor (over 0 when there is no floor)."""
     m = m.copy()
     has = m["adjusted"].notna()
+    # rows without an excess (a run written before the paired-statistics layer; the clinicians' own rows):
+    # minus the floor when there is one, else the raw rate
+    m["reported"] = m["adjusted"].where(has, m["value"])
+    m["rep_low"] = m["adjusted_ci_low"].where(has, m["ci_low"])
+    m["rep_high"] = m["adjusted_ci_high"].where(has, m["ci_high"])
     if "excess" in m.columns:
-        m["reported"], m["rep_low"], m["rep_high"] = m["excess"], m["excess_ci_low"], m["excess_ci_high"]
-    else:  # a run directory written before the paired-statistics layer
-        m["reported"] = m["adjusted"].where(has, m["value"])
-        m["rep_low"] = m["adjusted_ci_low"].where(has, m["ci_low"])
-        m["rep_high"] = m["adjusted_ci_high"].where(has, m["ci_high"])
+        ex = m["excess"].notna()
+        m.loc[ex, "reported"] = m.loc[ex, "excess"]
+        m.loc[ex, "rep_low"], m.loc[ex, "rep_high"] = m.loc[ex, "excess_ci_low"], m.loc[ex, "excess_ci_high"]
     m["basis"] = ["minus noise floor" if h else "raw (no noise floor)" for h in has]
     return m
 
