@@ -122,3 +122,27 @@ def test_rethink_ratio_chinese_hand_computed():
     assert rethink_ratio("Attendez, l'ECG est normal. Donc SCA.", cues=("attendez",), language="fr") == 0.5
     with pytest.raises(ValueError, match="no built-in rethink-cue lexicon"):
         rethink_ratio("Attendez.", language="fr")
+
+
+def test_drift_effect_agrees_with_an_independent_recomputation():
+    # plain numpy, written separately from the layer: exact sign-flip p by enumeration and an
+    # item-resampled percentile bootstrap of the excess
+    import itertools
+
+    rng = np.random.default_rng(7)
+    c = rng.uniform(0.0, 0.1, 12)
+    g = c + rng.normal(0.03, 0.05, 12)
+    r = drift_effect(g, c, n_resamples=20000, seed=3)
+    d = g - c
+    flips = np.array(list(itertools.product([1.0, -1.0], repeat=d.size)))
+    null = (flips * d).mean(axis=1)
+    p_exact = float(np.mean(null >= d.mean() - 1e-12))
+    assert r["p"] == pytest.approx(p_exact, abs=1e-12) and r["note"].startswith("exact")
+    idx = np.random.default_rng(11).integers(0, d.size, size=(20000, d.size))
+    boot = g[idx].mean(axis=1) - c[idx].mean(axis=1)
+    lo, hi = np.percentile(boot, [2.5, 97.5])
+    assert r["excess"] == pytest.approx(g.mean() - c.mean())
+    assert r["ci_low"] == pytest.approx(lo, abs=0.001) and r["ci_high"] == pytest.approx(hi, abs=0.001)
+    # Cohen's d with the pooled SD, by hand
+    pooled = np.sqrt(((g.size - 1) * g.var(ddof=1) + (c.size - 1) * c.var(ddof=1)) / (g.size + c.size - 2))
+    assert r["d"] == pytest.approx((g.mean() - c.mean()) / pooled)
