@@ -139,6 +139,12 @@ def test_language_without_lexicon_warns_and_leaves_rethink_undefined(tmp_path):
     assert paired["rethink_male"].isna().all() and paired["rethink_female"].isna().all()
     prompt = json.loads(_t(rd, "responses").iloc[0]["messages"])[-1]["content"]
     assert "Use French to describe" in prompt
+    from clinaudit.report.base import Text, get_section_builder
+
+    sec = get_section_builder("reasoning_care")(rd)
+    warnings = [b.text for b in sec.blocks if isinstance(b, Text) and b.kind == "warning"]
+    assert any("no rethink-cue lexicon" in w for w in warnings)
+    assert sec.summary["reasoning language"].startswith("French (fr); rethink cues: none")
     # explicit cues make the ratio computable again, without the warning
     rd2 = _run(tmp_path / "b", [], language="fr", rethink_cues=["x"])
     assert rd2.manifest["summary"]["warnings"] == []
