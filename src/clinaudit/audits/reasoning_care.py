@@ -40,7 +40,6 @@ import json
 import logging
 import math
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
