@@ -34,3 +34,22 @@ def test_residual_selection_kinds_and_allow_list():
     assert residual_identifiers(rem, kinds=["age_question"]) == rem[:1]
     with pytest.raises(ValueError, match="unknown residual kind"):
         residual_identifiers(rem, kinds=["zodiac"])
+
+
+def test_filter_residual_identifiers_splits_and_lists():
+    from clinaudit.perturb.deid import filter_residual_identifiers
+    from clinaudit.records import Case
+
+    cases = [Case(case_id="a", text="Doctor: Hello.\nPatient: Hi.", dataset="D"),
+             Case(case_id="b", text="Doctor: Hello, sir.\nPatient: Hi.", dataset="D")]
+    res, rows = filter_residual_identifiers(cases, deidentified=False)
+    assert [c.case_id for c in res.kept] == ["a"]
+    assert res.report() == [{"case_id": "b", "reason": "identifiers remain (de-identification off): "
+                                                       "gendered_term 'sir'"}]
+    assert rows == [{"case_id": "b", "dataset": "D", "kind": "gendered_term", "text": "sir", "start": 15,
+                     "action": "excluded"}]
+    res, rows = filter_residual_identifiers(cases, keep=True)
+    assert [c.case_id for c in res.kept] == ["a", "b"] and rows[0]["action"] == "kept"
+    # the items of a de-identification report are used as given
+    res, _ = filter_residual_identifiers(cases, {"b": []})
+    assert len(res.kept) == 2

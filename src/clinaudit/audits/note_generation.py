@@ -422,13 +422,7 @@ def _find_example(ctx: AuditContext, params: NoteGenerationParams, cases: list[C
 
 
 def _prepare(ctx: AuditContext, params: NoteGenerationParams) -> _Prepared:
-    from ..perturb.deid import (
-        deidentify_case,
-        describe_residuals,
-        filter_min_turns,
-        find_residual_identifiers,
-        residual_identifiers,
-    )
+    from ..perturb.deid import deidentify_case, filter_min_turns, filter_residual_identifiers
 
     loaded = list(ctx.cases())
     if not loaded:
@@ -450,7 +444,6 @@ def _prepare(ctx: AuditContext, params: NoteGenerationParams) -> _Prepared:
             remaining[c.case_id] = list(v.provenance["remaining"])
         else:
             cases.append(c)
-            remaining[c.case_id] = find_residual_identifiers(c.text)
     kept: list[Case] = []
     for style in ("mts", "aci"):
         group = [c for c in cases if _style_of(c) == style]
@@ -462,23 +455,12 @@ def _prepare(ctx: AuditContext, params: NoteGenerationParams) -> _Prepared:
     order = {c.case_id: i for i, c in enumerate(cases)}
     kept.sort(key=lambda c: order[c.case_id])
     # dialogs in which identifiers / gendered terms remain (excluded unless params.keep_residual_identifiers)
-    residuals: list[dict[str, Any]] = []
-    clean: list[Case] = []
-    action = "kept" if params.keep_residual_identifiers else "excluded"
-    for c in kept:
-        found = residual_identifiers(remaining[c.case_id], params.residual_kinds, params.residual_allow)
-        if not found:
-            clean.append(c)
-            continue
-        residuals += [{"case_id": c.case_id, "dataset": c.dataset, "kind": r["kind"], "text": r["text"],
-                       "start": r["start"], "action": action} for r in found]
-        if params.keep_residual_identifiers:
-            clean.append(c)
-        else:
-            where = "after de-identification" if params.deidentify else "(de-identification off)"
-            excluded.append({"case_id": c.case_id, "dataset": c.dataset, "rule": "residual_identifiers",
-                             "reason": f"identifiers remain {where}: {describe_residuals(found)}"})
-    kept = clean
+    res, residuals = filter_residual_identifiers(
+        kept, remaining, kinds=params.residual_kinds, allow=params.residual_allow,
+        keep=params.keep_residual_identifiers, deidentified=params.deidentify)
+    excluded += [{"case_id": c.case_id, "dataset": c.dataset, "rule": "residual_identifiers", "reason": reason}
+                 for c, reason in res.removed]
+    kept = res.kept
     example = None
     if ex_case is not None:
         dialog, note = ex_case.text, str(ex_case.fields["note"])

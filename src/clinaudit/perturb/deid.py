@@ -30,9 +30,10 @@
   remaining gendered words and gendered forms of address ("sir", "ma'am", "Mister").
   P1 followed its filter by a manual review; so should you.
 * :func:`residual_identifiers` selects the remaining items that count as identifiers
-  (by kind, minus an allow-list of words a reviewer cleared) and :func:`describe_residuals`
-  writes them as an exclusion reason: the note-generation audit excludes such dialogs by
-  default (``params.keep_residual_identifiers``).
+  (by kind, minus an allow-list of words a reviewer cleared), :func:`describe_residuals`
+  writes them as an exclusion reason and :func:`filter_residual_identifiers` splits cases
+  by them: the note-generation audit excludes such dialogs by default
+  (``params.keep_residual_identifiers``).
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ __all__ = [
     "find_residual_identifiers",
     "residual_identifiers",
     "describe_residuals",
+    "filter_residual_identifiers",
 ]
 
 #: Kinds of :attr:`DeidReport.remaining` items.
@@ -420,3 +422,39 @@ def deidentify_case(case: Case, rng: Any = None, *, seed: int = 0, names: Sequen
             flags=["identifiers_remain"] if report.remaining else [],
         )
     ]
+
+
+def filter_residual_identifiers(
+    cases: Iterable[Case],
+    remaining: dict[str, list[dict[str, Any]]] | None = None,
+    *,
+    kinds: Iterable[str] = DEFAULT_RESIDUAL_KINDS,
+    allow: Iterable[str] = (),
+    keep: bool = False,
+    deidentified: bool = True,
+) -> tuple[FilterResult, list[dict[str, Any]]]:
+    """Split cases by what still looks identifying in them.
+
+    ``remaining[case_id]``: the :attr:`DeidReport.remaining` items of a de-identified case (cases
+    not in it are scanned with :func:`find_residual_identifiers`); :func:`residual_identifiers`
+    selects those that count. Returns a :class:`FilterResult` (a removed case's reason names the
+    terms; nothing is removed with ``keep=True``) and one row per counted item:
+    ``{"case_id", "dataset", "kind", "text", "start", "action"}`` (action ``excluded`` or ``kept``).
+    """
+    kinds, allow = list(kinds), list(allow)
+    remaining = remaining or {}
+    kept: list[Case] = []
+    removed: list[tuple[Case, str]] = []
+    rows: list[dict[str, Any]] = []
+    action = "kept" if keep else "excluded"
+    where = "after de-identification" if deidentified else "(de-identification off)"
+    for c in cases:
+        items = remaining[c.case_id] if c.case_id in remaining else find_residual_identifiers(c.text)
+        found = residual_identifiers(items, kinds, allow)
+        rows += [{"case_id": c.case_id, "dataset": c.dataset, "kind": r["kind"], "text": r["text"],
+                  "start": r["start"], "action": action} for r in found]
+        if found and not keep:
+            removed.append((c, f"identifiers remain {where}: {describe_residuals(found)}"))
+        else:
+            kept.append(c)
+    return FilterResult(kept, removed), rows
