@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .errors import SpecError
 from .loaders.base import DataSource, load_sources, resolve_path
+from .exclusions import Exclusions
 from .records import Case, to_frame
 from .registry import Registry, registry
 from .rundir import RunDir, check_reuse
@@ -122,6 +123,9 @@ class Estimate:
         return "\n".join(lines)
 
 
+EXCLUSIONS_TABLE = "exclusions"
+
+
 @dataclass
 class AuditContext:
     spec: AuditSpec
@@ -132,6 +136,9 @@ class AuditContext:
     progress: bool = True
     log: logging.Logger = field(default_factory=lambda: logging.getLogger("clinaudit.audit"))
     _cases: list[Case] | None = None
+    #: the run's exclusions ledger (tables/exclusions.csv): rows from exclude() and the audit's own table
+    exclusions: Exclusions = field(default_factory=Exclusions)
+    _excluded_table: pd.DataFrame | None = None
 
     def cases(self) -> list[Case]:
         """All cases of all data sources (loaded once)."""
@@ -158,7 +165,33 @@ class AuditContext:
     def write_table(self, name: str, df: pd.DataFrame | list) -> Path:
         if isinstance(df, list):
             df = to_frame(df)
+        if name == EXCLUSIONS_TABLE:
+            # an audit's own exclusions table joins the one ledger (the last write replaces the earlier one)
+            self._excluded_table = df
+            return self._write_exclusions()
         return self.rundir.write_table(name, df)
+
+    def exclude(self, stage: str, case_id: Any, reason: str, **detail: Any) -> None:
+        """Record one exclusion (see :mod:`clinaudit.exclusions`); the ledger is written at once."""
+        self.exclusions.add(stage, case_id, reason, **detail)
+        self._write_exclusions()
+
+    def exclusions_frame(self) -> pd.DataFrame:
+        """The ledger: rows recorded with :meth:`exclude`, then the audit's own exclusions table."""
+        ledger = Exclusions()
+        ledger.extend(self.exclusions.frame())
+        if self._excluded_table is not None and len(self._excluded_table):
+            table = self._excluded_table.copy()
+            if "stage" not in table.columns:
+                table["stage"] = "cases"
+            table["stage"] = table["stage"].fillna("cases").replace("", "cases")
+            if "reason" not in table.columns:
+                table["reason"] = "excluded"
+            ledger.extend(table)
+        return ledger.frame()
+
+    def _write_exclusions(self) -> Path:
+        return self.rundir.write_table(EXCLUSIONS_TABLE, self.exclusions_frame())
 
 
 @dataclass(frozen=True)
@@ -352,6 +385,10 @@ def run_spec(
     status, failure = call_status(ctx.runner.usage)
     if failure:
         summary = {**summary, "failure": failure}
+    ledger = ctx.exclusions_frame()
+    if len(ledger):  # every exclusion counted by stage and reason in the run summary
+        counts = ledger.groupby(["stage", "reason"], sort=True).size()
+        summary = {**summary, "excluded_by_reason": {f"{st}: {r}": int(n) for (st, r), n in counts.items()}}
     ctx.rundir.finish(usage=ctx.runner.usage, summary=summary, audit=spec.audit, status=status)
     if status == "complete":
         log.info("audit %s finished", spec.audit)
