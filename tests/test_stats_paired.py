@@ -185,3 +185,10 @@ def test_wilcoxon_ignores_floating_point_noise():
     assert r.p == 1.0 and "zero" in r.note
     # a real difference is still tested
     assert wilcoxon_test(x, x + 0.5).p < 0.05
+
+
+def test_effect_size_undefined_when_every_case_has_the_same_excess():
+    # 0.1 + 0.2 - 0.3 style rounding: the case-level differences agree to ~1e-17, sd is noise, not spread
+    d = pd.DataFrame(dict(case_id=[1, 2, 3], arm="a", score=[0.1 + 0.2, 0.3, 0.3]))
+    row = PairedFrame(d).compare(n_resamples=20).iloc[0]
+    assert math.isnan(row["effect_size"])

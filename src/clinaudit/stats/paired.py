@@ -209,10 +209,13 @@ class _Cell:
 
 
 def _effect_dz(d: np.ndarray) -> float:
+    """d_z = mean / sd of the case-level differences; NaN when undefined (n < 2, or no spread beyond rounding)."""
     if d.size < 2:
         return math.nan
     sd = float(np.std(d, ddof=1))
-    return float(d.mean() / sd) if sd > 0 else math.nan
+    if sd <= ZERO_ATOL * max(1.0, float(np.max(np.abs(d)))):
+        return math.nan
+    return float(d.mean() / sd)
 
 
 class PairedFrame:
