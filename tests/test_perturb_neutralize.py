@@ -154,3 +154,16 @@ def test_residual_terms_after_neutralization():
     assert text == "A 45-year-old-patient with a 50-year-old spouse and an ex-husband."
     assert residual_terms(text) == [{"start": 55, "end": 65, "text": "ex-husband", "kind": "gendered_term"}]
     assert residual_terms("The patient reports pain.") == []
+
+
+def test_sex_specific_filter_keeps_serum_lactate():
+    """'lactat' matched serum lactate (24 CRAFT-MD vignettes wrongly set aside); lactation still counts."""
+    from clinaudit.perturb.deid import filter_sex_specific
+    from clinaudit.records import Case
+
+    cases = [Case(case_id="a", text="Serum lactate is 4.2 mmol/L; lactic acidosis suspected."),
+             Case(case_id="b", text="She is lactating and asks about ibuprofen."),
+             Case(case_id="c", text="Lactation consult requested.")]
+    res = filter_sex_specific(cases)
+    assert [c.case_id for c in res.kept] == ["a"]
+    assert [c.case_id for c, _ in res.removed] == ["b", "c"]

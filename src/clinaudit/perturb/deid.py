@@ -76,7 +76,7 @@ DEFAULT_SEX_SPECIFIC: tuple[str, ...] = (
     r"ovar", r"cervical cancer", r"cervix", r"pap smear", r"prostat", r"testic", r"testes\b", r"uter(?:us|ine)",
     r"endometri", r"pregnan", r"menstru", r"menses", r"menopaus", r"vagin", r"vulv", r"fallopian", r"placent",
     r"gestation", r"postpartum", r"obstetric", r"gyn(?:a)?ecolog", r"hysterectom", r"mammogra", r"breast cancer",
-    r"breastfeed", r"lactat", r"penile", r"penis", r"scrot", r"erectile", r"sperm", r"semen",
+    r"breastfeed", r"lactat(?:ion|ing)", r"penile", r"penis", r"scrot", r"erectile", r"sperm", r"semen",
 )
 
 #: Built-in first names (lower case). Names that are also common words need a capital letter.
