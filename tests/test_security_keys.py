@@ -104,3 +104,20 @@ def test_echoed_key_is_in_no_file_of_the_run_and_not_on_stderr(tmp_path: Path, v
         assert found == [], f"fragments of the key in {p.name}: {found[:3]}"
     assert "HTTP 401" in proc.stderr  # the failure is shown (-v) ...
     assert leaked(proc.stderr) == [] and leaked(proc.stdout) == []  # ... without the key
+
+
+def test_log_filter_masks_fragments_of_key_like_values_only(monkeypatch):
+    from clinaudit.redact import RedactingFilter
+
+    monkeypatch.setenv("LEAKTEST_API_KEY", LEAKY_KEY)
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
+    f = RedactingFilter()
+    assert f.redact(f"cut: {LEAKY_KEY[:12]}") == "cut: ***"  # a fragment of a key-like value
+    assert f.redact("the backends module") == "the backends module"  # not a key: only the whole value
+    assert f.redact("keyring.backends.null.Keyring") == "***"
+
+
+def test_python_api_refuses_unknown_openai_options():
+    with pytest.raises(BackendError, match=r"unknown option 'base_ur1' for the openai backend; did you mean 'base_url'"):
+        OpenAICompatBackend("openai:m", base_ur1="http://localhost:1/v1")
+    OpenAICompatBackend("openai:m", base_url="http://localhost:1/v1", price_per_1k_input=0.1)  # passive: fine

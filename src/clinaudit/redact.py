@@ -22,7 +22,7 @@ import os
 import re
 from collections.abc import Iterable
 
-__all__ = ["MIN_FRAGMENT", "MASK", "redact", "redact_and_cut", "secret_env_values", "SECRET_ENV_NAME", "RedactingFilter"]
+__all__ = ["MIN_FRAGMENT", "MASK", "redact", "key_like", "redact_and_cut", "secret_env_values", "SECRET_ENV_NAME", "RedactingFilter"]
 
 #: Shortest fragment of a secret that is masked wherever it appears.
 MIN_FRAGMENT = 8
@@ -36,14 +36,28 @@ def secret_env_values(min_len: int = 6) -> list[str]:
     return [v for k, v in os.environ.items() if SECRET_ENV_NAME.search(k) and v and len(v) >= min_len]
 
 
-def redact(text: str, secrets: Iterable[str | None]) -> str:
-    """``text`` with each secret, and each >= ``MIN_FRAGMENT``-character fragment of it, replaced by ``***``."""
+def key_like(value: str) -> bool:
+    """Does an environment value look like a generated credential (so its fragments are masked too)?
+
+    At least 12 characters, no whitespace, letters and digits, and not the path of an existing file
+    (``SSL_KEY_FILE=/etc/ssl/...``). Other values of secret-looking variables (e.g.
+    ``PYTHON_KEYRING_BACKEND=keyring.backends.null.Keyring``) are masked only as whole values, so
+    their common 8-character pieces ("backends") do not vanish from every log line.
+    """
+    return (len(value) >= 12 and not any(c.isspace() for c in value) and any(c.isdigit() for c in value)
+            and any(c.isalpha() for c in value) and not os.path.exists(value))
+
+
+def redact(text: str, secrets: Iterable[str | None], whole_only: Iterable[str | None] = ()) -> str:
+    """``text`` with each secret, and each >= ``MIN_FRAGMENT``-character fragment of it, replaced by ``***``;
+    ``whole_only`` values are replaced only where they appear whole."""
     if not text:
         return text
     secrets = sorted({s for s in secrets if s}, key=len, reverse=True)
-    if not secrets:
+    whole = sorted({s for s in whole_only if s} | set(secrets), key=len, reverse=True)
+    if not whole:
         return text
-    for s in secrets:  # whole values first (also the short ones)
+    for s in whole:  # whole values first (also the short ones)
         if s in text:
             text = text.replace(s, MASK)
     grams: set[str] = set()
@@ -79,16 +93,19 @@ def redact_and_cut(text: str, secrets: Iterable[str | None], limit: int = 200) -
 
 
 class RedactingFilter(logging.Filter):
-    """Masks the values of secret-looking environment variables, and every >= 8-character fragment
-    of them, in each record's message and traceback (used by the run log and the CLI's stderr)."""
+    """Masks the values of secret-looking environment variables in each record's message and traceback
+    (used by the run log and the CLI's stderr): whole values always, and every >= 8-character fragment
+    of values that look like generated keys (:func:`key_like`)."""
 
     def __init__(self, extra_secrets: list[str] | None = None):
         super().__init__()
-        secrets = secret_env_values()
-        self.secrets = sorted(set(secrets + [s for s in (extra_secrets or []) if s]), key=len, reverse=True)
+        env = secret_env_values()
+        extra = [s for s in (extra_secrets or []) if s]
+        self.secrets = sorted(set([v for v in env if key_like(v)] + extra), key=len, reverse=True)  # + fragments
+        self.whole_only = sorted({v for v in env if not key_like(v)}, key=len, reverse=True)
 
     def redact(self, text: str) -> str:
-        return redact(text, self.secrets)
+        return redact(text, self.secrets, self.whole_only)
 
     def filter(self, record: logging.LogRecord) -> bool:
         msg = record.getMessage()

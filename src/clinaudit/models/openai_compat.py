@@ -54,6 +54,10 @@ __all__ = ["OpenAICompatBackend", "parse_retry_after"]
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 _INTERNAL_EXTRA = {"attempt"}  # clinaudit bookkeeping in ModelRequest.extra, never sent
+# options a spec may give every backend that this one accepts and ignores (cost estimate only)
+_PASSIVE_OPTIONS = {"price_per_1k_input", "price_per_1k_output"}
+_ALL_OPTIONS = _PASSIVE_OPTIONS | {"base_url", "api_key_env", "azure_api_version", "completion", "headers",
+                                   "max_connections", "http_timeout_s"}
 
 
 def parse_retry_after(headers: Mapping[str, str]) -> float | None:
@@ -99,6 +103,14 @@ class OpenAICompatBackend(Backend):
         http_timeout_s: float = 600.0,
         **options: Any,
     ):
+        unknown = sorted(set(options) - _PASSIVE_OPTIONS)
+        if unknown:  # a typo such as base_ur1 must not send requests to the default public endpoint
+            import difflib
+
+            known = sorted(_ALL_OPTIONS)
+            close = difflib.get_close_matches(unknown[0], known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise BackendError(f"unknown option '{unknown[0]}' for the openai backend{hint} (options: {', '.join(known)})")
         super().__init__(spec, **options)
         self.model = spec.partition(":")[2].strip()
         if not self.model:
