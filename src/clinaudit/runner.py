@@ -109,6 +109,7 @@ class Runner:
         self._backends: dict[str, Backend] = {}
         self._lock = threading.Lock()
         self._waiting = 0  # remote calls now sleeping before a retry (shown on the progress line)
+        self._capped: set[str] = set()  # models already warned about a Retry-After above the cap
 
     # ---- backends ---------------------------------------------------------
     def add_backend(self, backend: Backend) -> None:
@@ -277,9 +278,11 @@ class Runner:
                 delay = delay * (0.5 + random.random() / 2)  # jitter (not seeded: timing only)
                 why = f"retry {attempt + 1}/{cfg.max_retries} after {_short_reason(last_error)}"
                 if retry_after is not None:
-                    if retry_after > cfg.retry_after_max_s:
-                        log.warning("%s asked to retry after %g s; waiting the cap of %g s (retry_after_max_s)",
-                                    backend.spec, round(retry_after, 1), cfg.retry_after_max_s)
+                    if retry_after > cfg.retry_after_max_s:  # a warning once per model, then INFO lines
+                        level = logging.INFO if backend.spec in self._capped else logging.WARNING
+                        self._capped.add(backend.spec)
+                        log.log(level, "%s asked to retry after %g s; waiting the cap of %g s (retry_after_max_s)",
+                                backend.spec, round(retry_after, 1), cfg.retry_after_max_s)
                     delay = max(delay, min(retry_after, cfg.retry_after_max_s))
                     why = f"server asked Retry-After {round(retry_after, 1):g} s (cap {cfg.retry_after_max_s:g} s); " + why
                 await self._wait_before_retry(backend, delay, why, bar)
