@@ -136,13 +136,13 @@ def test_run_into_a_directory_of_another_audit_is_refused_before_anything_runs(t
     assert "holds no earlier run to resume" in capsys.readouterr().err
 
 
-def test_check_reuse_ignores_runner_settings_only():
+def test_check_reuse_ignores_runner_settings_and_the_name_only():
     import tempfile
 
     with tempfile.TemporaryDirectory() as d:
         spec = {"audit": "x", "params": {"a": 1}, "runner": {"concurrency": 8}}
         (Path(d) / "manifest.json").write_text(json.dumps({"runs": [{}], "audit": "x", "spec": spec}))
-        assert check_reuse(d, {**spec, "runner": {"concurrency": 32}}, "x") == "resume"
+        assert check_reuse(d, {**spec, "runner": {"concurrency": 32}, "name": "relabelled"}, "x") == "resume"
         with pytest.raises(RunDirReuseError, match=r"fields that differ: params"):
             check_reuse(d, {**spec, "params": {"a": 2}}, "x")
         assert check_reuse(d, {**spec, "params": {"a": 2}}, "x", force=True) == "force"

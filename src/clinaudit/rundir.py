@@ -125,10 +125,14 @@ class RunDirLock:
         self.release()
 
 
+#: Spec fields that change no result: a run may resume after they change.
+RESUMABLE_FIELDS = ("runner", "name")
+
+
 def spec_fingerprint(spec: Any) -> str:
-    """SHA-256 of a spec's canonical JSON without its ``runner`` settings (which change no result)."""
+    """SHA-256 of a spec's canonical JSON without the fields that change no result (``runner``, ``name``)."""
     if isinstance(spec, dict):
-        spec = {k: v for k, v in spec.items() if k != "runner"}
+        spec = {k: v for k, v in spec.items() if k not in RESUMABLE_FIELDS}
     return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode("utf-8")).hexdigest()
 
 
@@ -160,7 +164,8 @@ def check_reuse(path: str | Path, spec: dict[str, Any], audit: str, *, force: bo
         return "resume"
     if force:
         return "force"
-    differ = sorted(k for k in set(old_spec) | set(spec) if k != "runner" and old_spec.get(k) != spec.get(k))
+    differ = sorted(k for k in set(old_spec) | set(spec)
+                    if k not in RESUMABLE_FIELDS and old_spec.get(k) != spec.get(k))
     what = f"audit '{old_audit}'" if old_audit != audit else f"another spec of audit '{audit}'"
     raise RunDirReuseError(
         f"run directory {p} holds a run of {what} (fields that differ: {', '.join(differ) or 'audit'}); "
