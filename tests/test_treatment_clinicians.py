@@ -29,6 +29,7 @@ from clinaudit.audits.treatment_clinicians import (
 )
 from clinaudit.audits.treatment_labels import analyze_labels, build_paired, read_medperturb_labels
 from clinaudit.errors import InputError
+from clinaudit.exclusions import EXCLUSION_COLUMNS as LEDGER_COLUMNS
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 MEDPERTURB = DATA / "medperturb" / "data.csv"
@@ -175,7 +176,8 @@ def test_invalid_validation_labels_are_counted_and_listed():
     assert ex["row"].tolist() == [2, 5, 8]  # the value on each of c2's label rows (source_row)
     r = ex.iloc[0]
     assert (r["case_id"], r["question"], r["field"], r["value"]) == ("c2", "MANAGE", "validation", "maybe")
-    assert r["row"] == 2 and "invalid clinician label 'maybe'" in r["reason"] and "RCER" in r["effect"]
+    assert (r["stage"], r["reason"], r["item"]) == ("labels", "invalid_clinician_label", "MANAGE")
+    assert r["row"] == 2 and "invalid clinician label 'maybe'" in r["detail"] and "RCER" in r["effect"]
     assert any("3 invalid clinician label value(s)" in n for n in a.notes)
     rcer = a.metrics[(a.metrics["metric"] == "RCER") & (a.metrics["model"] == "m")]
     assert set(rcer["n"]) == {2}  # c2 is not validated, and says why
@@ -188,7 +190,8 @@ def test_invalid_clinician_label_in_clinician_table():
     norm, excl = normalize_clinicians(clin)
     assert math.isnan(norm.loc[4, "label"]) and len(excl) == 1
     e = excl.iloc[0]
-    assert (e["file"], e["row"], e["field"], e["value"], e["case_id"]) == ("clin.csv", 5, "clinician_2", "2", "c2")
+    assert (e["source"], e["row"], e["field"], e["value"], e["case_id"]) == ("clin.csv", 5, "clinician_2", "2", "c2")
+    assert e["item"] == "baseline:MANAGE:clinician_2" and e["detail"].endswith("clin.csv, row 5, field clinician_2")
     a = analyze_labels(_model_labels(), clinicians=clin, n_resamples=100)
     assert len(a.extra["exclusions"]) == 1 and any("invalid clinician label" in n for n in a.notes)
     # c2's baseline majority is now the tie-free 2 of 2 remaining labels (1, 1): unchanged
@@ -318,12 +321,15 @@ def test_recipe_lists_invalid_validation_labels(tmp_path):
     runner.add_backend(MockBackend("mock:j", responder=lambda req: "MANAGE [YES]\nVISIT [YES]\nRESOURCE [NO]"))
     rd = run_spec(spec, tmp_path / "run", params=params, progress=False, runner=runner)
     ex = rd.read_table("exclusions")  # the recipe's one exclusions ledger
-    ex = ex[ex["stage"] == "clinician_labels"]
+    assert set(LEDGER_COLUMNS) <= set(ex.columns)
+    ex = ex[ex["reason"] == "invalid_clinician_label"]
     assert len(ex) == 1  # one invalid value, whatever the number of answers labelled for the case
     r = ex.iloc[0]
     assert (r["case_id"], r["question"], r["field"], str(r["value"]), int(r["row"])) == (
         "c2", "MANAGE", "validation_MANAGE", "maybe", 2)
-    assert Path(r["file"]).name == "cases.csv" and "row 2, field validation_MANAGE: 'maybe'" in r["detail"]
+    assert Path(r["source"]).name == "cases.csv" and "'maybe'" in r["detail"]
+    assert r["detail"].endswith("cases.csv, row 2, field validation_MANAGE") and r["stage"] == "labels"
+    assert rd.manifest["summary"]["exclusions"] >= 1
     assert any("1 invalid clinician label value(s)" in n for n in rd.manifest["summary"]["notes"])
     # accuracy against V (c1: MANAGE 0, VISIT 1) -- the model always says MANAGE yes, VISIT yes
     acc = rd.read_table("accuracy_vs_clinicians")
@@ -357,7 +363,7 @@ def test_report_block(small, tmp_path):
     sec = build(rd)
     assert any(isinstance(b, Table) and b.name == "excess_over_clinicians" for b in sec.blocks)
     ex = [b for b in sec.blocks if isinstance(b, Table) and b.name == "exclusions"]  # shown once, by the ledger block
-    assert len(ex) == 1 and ex[0].df["stage"].tolist() == ["clinician_labels"]
+    assert len(ex) == 1 and ex[0].df["reason"].tolist() == ["invalid_clinician_label"]
     assert clinician_blocks(RunDir(tmp_path / "empty")) == []
 
 
@@ -377,7 +383,7 @@ def test_cli_long_format_with_clinician_file(tmp_path, capsys):
                  "--out", str(out), "--resamples", "100"]) == 0
     ex = pd.read_csv(out / "exclusions.csv")
     assert len(ex) == 1
-    assert (ex.loc[0, "file"], ex.loc[0, "row"], ex.loc[0, "field"], ex.loc[0, "value"]) == (
+    assert (ex.loc[0, "source"], ex.loc[0, "row"], ex.loc[0, "field"], ex.loc[0, "value"]) == (
         str(cpath), 8, "clinician_2", "unsure")
     e = pd.read_csv(out / "excess_over_clinicians.csv")
     t1 = _row(e, model="m", perturbation="p1", metric="TSR_excess_over_clinicians")

@@ -32,7 +32,8 @@ sign-flip test, correction over the perturbations). Table ``accuracy_vs_clinicia
 
 **Invalid clinician labels** (a value that is neither empty nor a 0/1, yes/no label)
 are never silently "not validated": each distinct invalid value is a row of
-``exclusions`` (file, row, field, value, reason) and counted in the notes.
+``exclusions`` (the run's ledger: stage ``labels``, reason ``invalid_clinician_label``, source file,
+row, field, value) and counted in the notes.
 """
 
 from __future__ import annotations
@@ -46,11 +47,13 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..exclusions import EXCLUSION_COLUMNS as LEDGER_COLUMNS
 
 __all__ = [
     "CLINICIANS",
     "CLINICIAN_COLUMNS",
     "EXCLUSION_COLUMNS",
+    "INVALID_REASON",
     "parse_clinician_label",
     "case_validation",
     "read_medperturb_clinicians",
@@ -71,10 +74,13 @@ CLINICIANS = "clinicians"
 #: Columns of a clinician label table (one row per clinician label).
 CLINICIAN_COLUMNS = ["dataset", "case_id", "variant", "rater", "rater_id", "question", "label", "source_file",
                      "source_row"]
-#: Columns of the ``exclusions`` rows of invalid clinician labels: the recipe's exclusions ledger
-#: (:data:`clinaudit.audits.treatment_variants.EXCLUSION_COLUMNS`) plus where the value was and what it was.
-EXCLUSION_COLUMNS = ["stage", "case_id", "perturbation", "variant_id", "reason", "detail", "dataset", "variant",
-                     "question", "file", "row", "field", "value", "effect"]
+#: Columns of the ``exclusions`` rows of invalid clinician labels: the run's one exclusions ledger
+#: (:data:`clinaudit.exclusions.EXCLUSION_COLUMNS`: stage, case_id, reason, detail, item, source, row) plus
+#: where the value was and what it was.
+EXCLUSION_COLUMNS = list(dict.fromkeys(LEDGER_COLUMNS + ["dataset", "variant", "question", "field", "value",
+                                                          "effect"]))
+#: ``stage`` and ``reason`` of an invalid clinician label in the ledger.
+INVALID_STAGE, INVALID_REASON = "labels", "invalid_clinician_label"
 
 _QUESTIONS = ("MANAGE", "VISIT", "RESOURCE")
 _TRUE = {"1", "1.0", "yes", "y", "true", "t", "[yes]"}
@@ -158,26 +164,26 @@ def validation_exclusions(labels: pd.DataFrame, default_file: str = "") -> pd.Da
             return default
 
         row = get("validation_row", "source_row", default=None)
-        rows.append({"stage": "clinician_labels", "dataset": str(get("dataset", default="data")),
-                     "case_id": str(r["case_id"]), "variant": str(get("variant")),
-                     "question": str(get("question")).upper(), "file": str(get("validation_file", "source_file",
-                                                                                   default=default_file)),
-                     "row": int(row) if row is not None else None,
+        q = str(get("question")).upper()
+        rows.append({"case_id": str(r["case_id"]), "item": q, "detail": reason,
+                     "source": str(get("validation_file", "source_file", default=default_file)),
+                     "row": int(row) if row is not None else None, "dataset": str(get("dataset", default="data")),
+                     "variant": str(get("variant")), "question": q,
                      "field": str(get("validation_field", default="validation")), "value": str(r["validation"]),
-                     "reason": reason, "effect": "case not validated for this question: left out of RCER and of "
-                                                 "accuracy against clinicians"})
-    out = _with_detail(pd.DataFrame(rows, columns=EXCLUSION_COLUMNS))
+                     "effect": "case not validated for this question: left out of RCER and of accuracy against "
+                               "clinicians"})
+    out = _ledger(rows)
     # one row per invalid value (the same case field is repeated on every model / seed / variant row)
-    return out.drop_duplicates(subset=["dataset", "case_id", "question", "file", "row", "field", "value"])\
+    return out.drop_duplicates(subset=["dataset", "case_id", "question", "source", "row", "field", "value"])\
         .reset_index(drop=True)
 
 
-def _with_detail(ex: pd.DataFrame) -> pd.DataFrame:
-    """Fill the ledger's ``detail`` (file, row, field, value in words); ``perturbation`` / ``variant_id`` stay empty."""
-    ex = ex.copy()
-    ex["perturbation"], ex["variant_id"] = "", ""
-    ex["detail"] = [f"{f or '(no file)'}, row {r if r is not None and not pd.isna(r) else '?'}, field {fld}: {v!r}"
-                    for f, r, fld, v in zip(ex["file"], ex["row"], ex["field"], ex["value"])]
+def _ledger(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """Ledger rows (stage ``labels``, reason ``invalid_clinician_label``); ``detail`` says what and where."""
+    ex = pd.DataFrame(rows, columns=EXCLUSION_COLUMNS)
+    ex["stage"], ex["reason"] = INVALID_STAGE, INVALID_REASON
+    ex["detail"] = [f"{why}; {src or '(no file)'}, row {r if r is not None and not pd.isna(r) else '?'}, field {fld}"
+                    for why, src, r, fld in zip(ex["detail"], ex["source"], ex["row"], ex["field"])]
     return ex
 
 
@@ -285,13 +291,13 @@ def normalize_clinicians(clin: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame
         d[col] = d[col].fillna("").astype(str)
     d["question"] = d["question"].astype(str).str.upper()
     parsed = [parse_clinician_label(v) for v in d["label"]]
-    excl = [{"stage": "clinician_labels", "dataset": r["dataset"], "case_id": r["case_id"], "variant": r["variant"],
-             "question": r["question"], "file": r["source_file"], "row": r["source_row"], "field": r["rater"],
-             "value": str(r["label"]), "reason": why, "effect": "label left out of the clinicians' majority, "
-                                                               "their shift and the accuracy reference"}
+    excl = [{"case_id": r["case_id"], "item": f"{r['variant']}:{r['question']}:{r['rater']}", "detail": why,
+             "source": r["source_file"], "row": r["source_row"], "dataset": r["dataset"], "variant": r["variant"],
+             "question": r["question"], "field": r["rater"], "value": str(r["label"]),
+             "effect": "label left out of the clinicians' majority, their shift and the accuracy reference"}
             for (_, r), (_, why) in zip(d.iterrows(), parsed) if why]
     d["label"] = [v for v, _ in parsed]
-    return d[CLINICIAN_COLUMNS].reset_index(drop=True), _with_detail(pd.DataFrame(excl, columns=EXCLUSION_COLUMNS))
+    return d[CLINICIAN_COLUMNS].reset_index(drop=True), _ledger(excl)
 
 
 def clinician_majority(clin: pd.DataFrame) -> pd.DataFrame:

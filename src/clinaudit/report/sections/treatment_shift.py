@@ -268,11 +268,11 @@ def clinician_blocks(rundir: RunDir) -> list[Any]:
                             caption=f"Reference: {ref}. accuracy = share of model labels equal to it (CI: bootstrap "
                                     "over cases); accuracy_change = variant − baseline (rate − floor), two-sided "
                                     "sign-flip test over cases, corrected over the perturbations."))
-    bad = excl[excl["stage"] == "clinician_labels"] if "stage" in excl.columns else excl.iloc[0:0]
+    bad = excl[excl["reason"] == "invalid_clinician_label"] if "reason" in excl.columns else excl.iloc[0:0]
     if not bad.empty:  # the rows themselves are shown in the exclusions table (exclusion_blocks)
-        blocks.append(Text(f"{len(bad)} invalid clinician label value(s) were left out (stage 'clinician_labels' in "
-                           "the exclusions table: file, row, field, value); the affected cases are not validated "
-                           "for that question.", kind="warning"))
+        blocks.append(Text(f"{len(bad)} invalid clinician label value(s) were left out (reason "
+                           "'invalid_clinician_label' in the exclusions table: source file, row, field, value); the "
+                           "affected cases are not validated for that question.", kind="warning"))
     return blocks
 
 
