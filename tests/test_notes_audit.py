@@ -436,6 +436,9 @@ def test_residual_identifiers_excluded_by_default_and_listed(tmp_path):
     assert ex.loc["delta", "reason"] == ("identifiers remain after de-identification: "
                                          "first_person_age \"I'm forty two\"")
     assert set(run.read_table("notes")["case_id"]) == {"alpha"}
+    ledger = run.read_table("exclusions").set_index("case_id")
+    assert set(ledger["reason"]) == {"residual_identifiers"} and set(ledger["stage"]) == {"cases"}
+    assert ledger.loc["bravo", "detail"] == ex.loc["bravo", "reason"]
     res = run.read_table("residual_identifiers")
     assert sorted(zip(res["case_id"], res["kind"], res["action"])) == [
         ("bravo", "gendered_term", "excluded"), ("charlie", "possible_name", "excluded"),

@@ -1039,6 +1039,10 @@ def run(ctx: AuditContext) -> dict[str, Any]:
     ctx.write_table("cases", to_frame(prep.cases, columns=["case_id", "text", "dataset", "fields", "source",
                                                             "source_row"]))
     ctx.write_table("excluded", pd.DataFrame(prep.excluded, columns=["case_id", "dataset", "rule", "reason"]))
+    # the same rows in the run's one exclusions ledger (tables/exclusions.csv)
+    ctx.write_table("exclusions", pd.DataFrame(
+        [{"stage": "cases", "case_id": e["case_id"], "reason": e["rule"], "detail": e["reason"],
+          "dataset": e["dataset"]} for e in prep.excluded], columns=["stage", "case_id", "reason", "detail", "dataset"]))
     ctx.write_table("residual_identifiers", pd.DataFrame(
         prep.residuals, columns=["case_id", "dataset", "kind", "text", "start", "action"]))
     n_resid = Counter(r["action"] for r in {(r["case_id"], r["action"]): r for r in prep.residuals}.values())
