@@ -438,8 +438,11 @@ def _figure_svg(fig: Any, id_prefix: str) -> str:
     import matplotlib
 
     buf = io.StringIO()
+    import matplotlib.pyplot as plt
+
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "clinaudit"}):
         fig.savefig(buf, format="svg", bbox_inches="tight")
+    plt.close(fig)  # a report renders each figure once; pyplot would otherwise keep every one open
     return sanitize_svg(buf.getvalue(), id_prefix)
 
 
