@@ -50,6 +50,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..errors import InputError, SpecError
 from ..records import Case, Judgment, ModelRequest, ModelResponse, Variant, canonical_json, to_frame
 from ..spec import AuditContext, Estimate, register_audit
+from .reasoning_care_stats import ARMS
 from .specialty import OTHER, SpecialtyTagger
 
 __all__ = [
@@ -65,8 +66,6 @@ __all__ = [
 log = logging.getLogger("clinaudit.audits.reasoning_care")
 
 AUDIT = "reasoning_care"
-#: The four arms of a CARE quadruplet, in order.
-ARMS: tuple[str, ...] = ("male", "female", "id1", "id2")
 
 
 class CareParams(BaseModel):

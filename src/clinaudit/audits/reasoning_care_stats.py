@@ -28,7 +28,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["statistics", "mean_ci", "INFERENCE_COLUMNS"]
+__all__ = ["ARMS", "statistics", "mean_ci", "INFERENCE_COLUMNS"]
+
+#: The four arms of a CARE quadruplet: the two gender counterfactuals and the ID1/ID2 control pair.
+ARMS: tuple[str, ...] = ("male", "female", "id1", "id2")
 
 AUDIT = "reasoning_care"
 
@@ -102,7 +105,6 @@ def statistics(p: Any, seed: int, targets: list[str], paired: pd.DataFrame, unit
     from ..metrics.reasoning import delta_len, drift_effect
     from ..results import results_frame
     from ..stats import PairedFrame, apply_correction
-    from .reasoning_care import ARMS
     from .specialty import DEFAULT_SPECIALTY_LEXICON, OTHER
 
     use_control = p.gap_floor == "control"

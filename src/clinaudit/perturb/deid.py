@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..records import Case, Variant
+from .names import AMBIGUOUS_NAMES, FIRST_NAMES
 from .registry import register_transform
 
 __all__ = [
@@ -79,21 +80,6 @@ DEFAULT_SEX_SPECIFIC: tuple[str, ...] = (
     r"breastfeed", r"lactat(?:ion|ing)", r"penile", r"penis", r"scrot", r"erectile", r"sperm", r"semen",
 )
 
-#: Built-in first names (lower case). Names that are also common words need a capital letter.
-FIRST_NAMES: frozenset[str] = frozenset(
-    """aaron adam alan albert alex alice amanda amy andrea andrew angela ann anna anne anthony ashley barbara betty
-    beverly brandon brenda brian bruce bryan carl carol caroline catherine charles cheryl christina christine
-    christopher cynthia daniel david deborah debra denise dennis diana diane donald donna dorothy douglas edward
-    elizabeth emily emma eric ethan evelyn frances frank gary george gloria gregory hannah harold heather helen
-    henry jack jacob james janet janice jason jean jeffrey jennifer jeremy jerry jessica joan john jonathan joseph
-    joshua joyce judith judy julia julie justin karen katherine kathleen kathryn keith kelly kenneth kevin kimberly
-    larry laura lauren lawrence linda lisa louis madison margaret maria marie marilyn martha mary matthew megan
-    melissa michael michelle nancy nathan nicholas nicole noah olivia pamela patricia paul peter philip rachel
-    raymond rebecca richard robert roger ronald ruth ryan samantha samuel sandra sara sarah scott sean sharon
-    shirley sophia stephanie stephen steven susan teresa thomas timothy tyler victoria vincent virginia walter
-    wayne william zachary""".split()
-)
-_AMBIGUOUS_NAMES = frozenset("""will mark bill grace hope faith rose may june april joy dawn bob pat sue""".split())
 
 #: Life-stage cues (regex, case-insensitive, whole words).
 LIFE_STAGE_TERMS: tuple[str, ...] = (
@@ -240,7 +226,7 @@ def _name_spans(text: str, names: Sequence[str]) -> list[tuple[int, int, str, st
     for m in re.finditer(r"(?<![\w\[])([A-Za-z][a-z'-]+)(\s+[A-Z][a-z'-]+)?\b", text):
         first = m.group(1)
         low = first.lower()
-        if low in _AMBIGUOUS_NAMES:
+        if low in AMBIGUOUS_NAMES:
             if not first[0].isupper() or m.start() == 0 or re.search(r"[.!?:]\s*$", text[: m.start()]):
                 continue
         elif low not in FIRST_NAMES:
@@ -305,9 +291,9 @@ def deidentify_text(
     if origin:
         cands += _regex_spans(text, ORIGIN_TERMS, "origin")
     if gender:
-        from .neutralize import _candidates
+        from .neutralize import gendered_candidates
 
-        for s, e, rep, swallow in _candidates(text):
+        for s, e, rep, swallow in gendered_candidates(text):
             cands.append((s, e, rep, "gender" if not swallow else "gender_adj"))
     # Longest first at each position, no overlaps.
     cands.sort(key=lambda c: (c[0], -(c[1] - c[0])))

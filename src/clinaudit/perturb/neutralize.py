@@ -53,6 +53,7 @@ __all__ = [
     "REPLACEMENTS",
     "neutralize_text",
     "find_gendered_terms",
+    "gendered_candidates",
     "RESIDUAL_GENDER_CUES",
     "residual_terms",
     "neutralize_case",
@@ -181,7 +182,7 @@ def _next_word(text: str, pos: int) -> str:
     return m.group(1) if m else ""
 
 
-def _candidates(text: str) -> list[tuple[int, int, str, bool]]:
+def gendered_candidates(text: str) -> list[tuple[int, int, str, bool]]:
     """(start, end, replacement, swallow_following_space) sorted by position; no overlaps."""
     found: list[tuple[int, int, str, bool]] = []
     taken = [False] * (len(text) + 1)
@@ -224,7 +225,7 @@ def neutralize_text(text: str) -> NeutralizeResult:
     out: list[str] = []
     subs: list[Substitution] = []
     pos = 0
-    for s, e, rep, swallow in _candidates(text):
+    for s, e, rep, swallow in gendered_candidates(text):
         if s < pos:
             continue
         out.append(text[pos:s])
@@ -291,7 +292,7 @@ def residual_terms(text: str, original: str | None = None) -> list[dict[str, Any
     Used by the CARE audit to exclude vignettes that still carry such terms (our reading of
     P3 §3.2: the only gender signal must be the prefix).
     """
-    from .deid import FIRST_NAMES
+    from .names import FIRST_NAMES
 
     hits: list[dict[str, Any]] = []
     for p, w in find_gendered_terms(text):
