@@ -199,7 +199,7 @@ def read_medperturb_clinicians(path: str | Path, *, fix_published: bool = True) 
     ``Clinician_<k>`` id.
     """
     from ..loaders.base import DataSource, load_cases
-    from .treatment_labels import MEDPERTURB_FIXES
+    from .treatment_label_schema import MEDPERTURB_FIXES
 
     p = Path(path)
     overrides = {str(i): fix[2] for i, fix in MEDPERTURB_FIXES.items()} if fix_published else {}
@@ -525,7 +525,7 @@ def add_clinician_tables(analysis: Any, labels: pd.DataFrame, clinicians: pd.Dat
     rows of ``metrics``; results go into ``results`` and a summary into the notes.
     """
     from ..results import results_frame
-    from .treatment_labels import normalize_labels
+    from .treatment_label_schema import normalize_labels
 
     extra: dict[str, pd.DataFrame] = {}
     results: list[pd.DataFrame] = []

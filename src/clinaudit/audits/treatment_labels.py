@@ -60,6 +60,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from .treatment_label_schema import MEDPERTURB_FIXES, norm_gender, normalize_labels
 
 __all__ = [
     "LONG_COLUMNS",
@@ -93,17 +94,6 @@ LONG_COLUMNS: dict[str, bool] = {
 #: Models labelled in the published MedPerturb file.
 MEDPERTURB_MODELS: tuple[str, ...] = ("GPT4", "LLAMA3", "LLAMA3-70", "PALMYRA-MED")
 
-#: Known slips in the published MedPerturb file, fixed by default:
-#: Index -> (dataset, published context_id, corrected context_id, why).
-MEDPERTURB_FIXES: dict[int, tuple[str, str, str, str]] = {
-    570: (
-        "conversational", "211", "1017",
-        "row Index 570 is published with context_id 211 (which then has two multi-turn rows) but its dialogue "
-        "is the multi-turn version of context 1017 (fatigue, weight loss and abdominal pain for 6 months), "
-        "which otherwise has no multi-turn row",
-    ),
-}
-
 #: Columns of ``metrics.csv`` in order.
 METRICS_COLUMNS: list[str] = [
     "dataset", "model", "perturbation", "question", "metric", "value", "n", "n_cases", "n_pairs", "noise_floor",
@@ -120,8 +110,6 @@ _METRICS = ("TSR", "RCR", "RCER")
 _BY = ["dataset", "model", "perturbation", "question"]
 _TRUE = {"1", "1.0", "yes", "y", "true", "t", "[yes]"}
 _FALSE = {"0", "0.0", "no", "n", "false", "f", "[no]"}
-_GENDER = {"f": "female", "female": "female", "woman": "female", "w": "female",
-           "m": "male", "male": "male", "man": "male"}
 NOISE_FLOOR = "noise_floor"
 
 
@@ -164,15 +152,6 @@ def _parse_label(value: Any, path: str | None, row: int | None, fld: str) -> flo
     raise InputError(f"expected a 0/1 (or yes/no) label, got {value!r}", file=path, row=row, field=fld)
 
 
-def _norm_gender(value: Any) -> str | None:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    v = str(value).strip().lower()
-    if not v or v in {"nan", "none", "unknown", "na"}:
-        return None
-    return _GENDER.get(v, v)
-
-
 def read_long_labels(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
     """Read a ``long`` label CSV (see the module docs); bad rows raise InputError(file, row, field)."""
     from ..loaders.formats import read_csv_table
@@ -211,8 +190,8 @@ def read_long_labels(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFra
             raise InputError(f"expected an integer seed, got {seed_raw!r}", file=str(p), row=row, field="seed") from None
         out["label"] = _parse_label(rec["label"], str(p), row, "label")
         out["validation"] = _parse_label(rec.get("validation"), str(p), row, "validation")
-        out["gender"] = _norm_gender(rec.get("gender"))
-        out["inferred_gender"] = _norm_gender(rec.get("inferred_gender"))
+        out["gender"] = norm_gender(rec.get("gender"))
+        out["inferred_gender"] = norm_gender(rec.get("inferred_gender"))
         key = (out["dataset"], out["case_id"], out["variant"], out["model"], out["seed"], q)
         if key in seen:
             raise InputError(
@@ -285,7 +264,7 @@ def read_medperturb_labels(
                     "dataset": ds, "case_id": ctx, "variant": arm, "model": m, "seed": 0, "question": q,
                     "label": math.nan if v is None else float(v),
                     "validation": math.nan if maj is None else float(maj),
-                    "gender": _norm_gender(f.get("original_patient_gender")),
+                    "gender": norm_gender(f.get("original_patient_gender")),
                     "inferred_gender": None, "source_row": case.source_row,
                 })
     unknown = [m for m in wanted if m not in available]
@@ -309,25 +288,6 @@ def read_labels(path: str | Path, fmt: str, **kw: Any) -> tuple[pd.DataFrame, li
     if fmt == "long":
         return read_long_labels(path, **kw), []
     raise InputError(f"unknown label format {fmt!r}; expected medperturb or long", field="format")
-
-
-def normalize_labels(df: pd.DataFrame) -> pd.DataFrame:
-    """Give a label table its canonical columns and dtypes (labels as float 0/1/NaN)."""
-    d = df.copy()
-    for col in ("dataset", "case_id", "variant", "model", "question"):
-        if col not in d.columns:
-            if col == "dataset":
-                d[col] = "data"
-            else:
-                raise KeyError(f"label table lacks column {col!r}")
-        d[col] = d[col].astype(str)
-    d["question"] = d["question"].str.upper()
-    d["seed"] = pd.to_numeric(d["seed"], errors="coerce").fillna(0).astype(int) if "seed" in d.columns else 0
-    for col in ("label", "validation"):
-        d[col] = pd.to_numeric(d[col], errors="coerce").astype(float) if col in d.columns else np.nan
-    for col in ("gender", "inferred_gender"):
-        d[col] = d[col].map(_norm_gender).astype(object) if col in d.columns else None
-    return d
 
 
 # --------------------------------------------------------------------------- pairing
