@@ -40,7 +40,7 @@ import pandas as pd
 from .errors import InputError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .audits.classifier_gaps import DebiasParams
+    from .audits.classifier_gap_table import DebiasParams
     from .probes import ProbeResult
 
 __all__ = [
@@ -336,7 +336,7 @@ def debias_experiment(
     measured on ``test``. The input features' own attribute recovery is
     reported too (``model = "input features"``).
     """
-    from .audits.classifier_gaps import audit_predictions
+    from .audits.classifier_gap_table import audit_predictions
     from .results import result_row, results_frame
 
     cfg = config or DebiasConfig()
@@ -419,7 +419,7 @@ def table5(gaps: pd.DataFrame, criterion: str = "ci") -> pd.DataFrame:
     ``criterion="ci"``: the CI excludes 0 (P4); ``"bh"``: BH ``p_adj < 0.05``.
     One row per model × attribute × group; cells like ``"9 (56%)"``.
     """
-    from .audits.classifier_gaps import GAP_METRICS, METRIC_LABELS
+    from .audits.classifier_gap_table import GAP_METRICS, METRIC_LABELS
 
     rows = []
     if len(gaps) == 0:

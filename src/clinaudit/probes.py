@@ -43,7 +43,7 @@ from .errors import InputError
 from .records import Case, stable_hash
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .audits.classifier_gaps import ProbeParams
+    from .audits.classifier_gap_table import ProbeParams
     from .runner import Runner
 
 __all__ = [
@@ -344,7 +344,7 @@ def probe_cases(
     CRAFT-MD cases (:mod:`clinaudit.audits.craftmd_tasks`). Raises
     :class:`InputError` naming the source file, row and field of a bad value.
     """
-    from .audits.classifier_gaps import ProbeParams
+    from .audits.classifier_gap_table import ProbeParams
     from .runner import Runner
 
     p = params if isinstance(params, ProbeParams) else ProbeParams.model_validate(dict(params or {}))
