@@ -260,10 +260,8 @@ class PairedFrame:
         d[arm] = d[arm].astype(str)
         d[score] = pd.to_numeric(d[score], errors="coerce").astype(float)
         self.data = d.reset_index(drop=True)
-        # case-level attributes (e.g. gender) for gap(): the other columns of the input
-        extra = [c for c in scores.columns if c not in needed]
-        self._extra_cols = set(extra)
-        self._extra = scores[extra].assign(**{case: d[case].to_numpy()}) if extra else pd.DataFrame({case: d[case]})
+        # the input, for case-level attributes (e.g. gender) that gap() reads only when asked
+        self._source = scores
 
     @classmethod
     def from_pairs(
@@ -485,10 +483,12 @@ class PairedFrame:
             s = s.copy()
             s.index = s.index.astype(str)
             return s
-        if between not in self._extra_cols:
+        if between not in self._source.columns or between in (*self.by, self.case, self.arm, self.score):
             raise KeyError(f"{between!r} is not a column of the paired table; pass cases=")
-        per_case = self._extra.groupby(self.case)[between].nunique(dropna=True)
+        attrs = pd.DataFrame({self.case: self.data[self.case].to_numpy(),
+                              between: self._source[between].to_numpy()})
+        per_case = attrs.groupby(self.case)[between].nunique(dropna=True)
         bad = per_case[per_case > 1]
         if len(bad):
             raise ValueError(f"{between!r} varies within case(s) {list(bad.index[:5])}: it must be a case attribute")
-        return self._extra.dropna(subset=[between]).groupby(self.case)[between].first()
+        return attrs.dropna(subset=[between]).groupby(self.case)[between].first()
