@@ -204,6 +204,10 @@ class Registry(Generic[T]):
             if name in self._items:
                 yield name, self._items[name]
 
+    def module_of(self, name: str) -> str | None:
+        """The module declared to register the built-in ``name`` (None for plugins and unknown names)."""
+        return self._builtin.get(name)
+
     def declared(self) -> list[str]:
         """Names known without importing anything (built-in declarations and registered items)."""
         return sorted(set(self._builtin) | set(self._items))
@@ -211,9 +215,24 @@ class Registry(Generic[T]):
 
 KINDS = ("backend", "transform", "judge", "metric", "audit", "section", "loader", "command")
 _REGISTRIES: dict[str, Registry[Any]] = {k: Registry(k) for k in KINDS}
-# Built-in judges: their modules register them with @register_judge when imported.
-for _mod in ("treatment", "incidence", "cot_audit", "mcq"):
-    _REGISTRIES["judge"].declare_module(f"clinaudit.judges.{_mod}")
+
+
+def _declare_builtin_families() -> None:
+    """Declare what every built-in family provides (``clinaudit.families``; nothing heavy is imported)."""
+    from .families import family_modules
+
+    for family in family_modules():
+        for kind, declared in family.PROVIDES.items():
+            reg = _REGISTRIES[kind]
+            if isinstance(declared, Mapping):
+                for name, module in declared.items():
+                    reg.declare(name, module)
+            else:
+                for module in declared:
+                    reg.declare_module(module)
+
+
+_declare_builtin_families()
 
 
 def registry(kind: str) -> Registry[Any]:

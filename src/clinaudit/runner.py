@@ -289,6 +289,11 @@ class Runner:
         return ModelResponse(request_key="", model=req.model, error=f"gave up after {cfg.max_retries + 1} attempts: {last_error}", attempts=cfg.max_retries + 1)
 
     # ---- scoring (cached per text) ----------------------------------------------
+    def score_key(self, spec: str, kind: str, item: Any) -> str:
+        """Cache key of one scoring item (``kind``: ``loglik``, ``embed`` or ``masked``)."""
+        ident = self.backend(spec).identity()
+        return stable_hash("clinaudit-score-v1", kind, ident, _masked_key(item) if kind == "masked" else item)
+
     def _cached_vectors(
         self, spec: str, kind: str, items: Sequence[Any], item_key: Callable[[Any], Any], compute: Callable[[list[Any]], np.ndarray], desc: str
     ) -> np.ndarray:

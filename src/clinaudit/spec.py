@@ -139,6 +139,10 @@ class AuditContext:
     #: the run's exclusions ledger (tables/exclusions.csv): rows from exclude() and the audit's own table
     exclusions: Exclusions = field(default_factory=Exclusions)
     _excluded_table: pd.DataFrame | None = None
+    #: True while the pipeline counts calls for the dry-run estimate (nothing is written)
+    dry: bool = False
+    #: set when a (pre-0.2) audit writes its own ``responses`` table instead of the framework's
+    audit_wrote_responses: bool = False
 
     def cases(self) -> list[Case]:
         """All cases of all data sources (loaded once)."""
@@ -165,6 +169,10 @@ class AuditContext:
     def write_table(self, name: str, df: pd.DataFrame | list) -> Path:
         if isinstance(df, list):
             df = to_frame(df)
+        if self.dry:  # counting calls for the estimate: the run store is not touched
+            return self.rundir.table_path(name)
+        if name == "responses":
+            self.audit_wrote_responses = True
         if name == EXCLUSIONS_TABLE:
             # an audit's own exclusions table joins the one ledger (the last write replaces the earlier one)
             self._excluded_table = df
@@ -191,6 +199,8 @@ class AuditContext:
         return ledger.frame()
 
     def _write_exclusions(self) -> Path:
+        if self.dry:
+            return self.rundir.table_path(EXCLUSIONS_TABLE)
         return self.rundir.write_table(EXCLUSIONS_TABLE, self.exclusions_frame())
 
 
@@ -201,21 +211,13 @@ class AuditRecipe:
     params_model: type[BaseModel]
     run: Callable[[AuditContext], dict[str, Any] | None]
     estimate: Callable[[AuditContext], Estimate] | None = None
+    #: the :class:`clinaudit.pipeline.Audit` subclass, for audits declared as stages
+    declaration: type | None = None
 
 
-# name -> module that registers it (imported lazily)
-_RECIPE_MODULES: dict[str, str] = {
-    "treatment_shift": "clinaudit.audits.treatment_shift",
-    "note_generation": "clinaudit.audits.note_generation",
-    "reasoning_care": "clinaudit.audits.reasoning_care",
-    "association": "clinaudit.audits.association",
-    "classifier_gaps": "clinaudit.audits.classifier_gaps",
-}
-# The shared registry of audits (clinaudit.registry, kind "audit"): built-ins above,
-# plugins by entry point (group "clinaudit.plugins").
+# The shared registry of audits (clinaudit.registry, kind "audit"): built-ins declared by their
+# family (clinaudit.families), plugins by entry point (group "clinaudit.plugins").
 _RECIPES: Registry[AuditRecipe] = registry("audit")
-for _name, _module in _RECIPE_MODULES.items():
-    _RECIPES.declare(_name, _module)
 
 
 def register_audit(
@@ -232,7 +234,7 @@ def get_recipe(name: str) -> AuditRecipe:
     try:
         return _RECIPES.get(name)
     except ModuleNotFoundError as exc:
-        if exc.name == _RECIPE_MODULES.get(name):
+        if exc.name == _RECIPES.module_of(name):
             raise SpecError(f"audit '{name}' is not available in this version of clinaudit") from exc
         raise
     except KeyError:
@@ -325,6 +327,10 @@ def make_context(
             ),
             backend_options=spec.backends,
         )
+    from .pipeline.calls import CallLog
+
+    if not isinstance(runner, CallLog):  # the framework records every call (the responses table)
+        runner = CallLog(runner, path=rundir.table_path("responses"))
     return AuditContext(spec=spec, params=params, rundir=rundir, runner=runner, base_dir=base_dir, progress=progress)
 
 
@@ -382,6 +388,8 @@ def run_spec(
         log.error("audit %s stopped: %s: %s", spec.audit, type(exc).__name__, exc)
         ctx.rundir.close()
         raise
+    if not ctx.audit_wrote_responses:  # the framework's responses table: every call, deduplicated
+        ctx.rundir.write_table("responses", ctx.runner.frame())
     status, failure = call_status(ctx.runner.usage)
     if failure:
         summary = {**summary, "failure": failure}

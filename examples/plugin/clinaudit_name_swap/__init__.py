@@ -10,9 +10,12 @@ seed 1), through clinaudit's paired-statistics layer.
 What it registers (all through clinaudit's one registry, loaded by entry point):
 
 - transform ``name_swap`` (perturbation family),
-- judge ``urgency`` (nameable in a spec: ``params.judge: urgency``),
+- judge ``urgency`` (nameable in a spec: ``params.judges: {urgency: urgency}``),
 - metric ``changed_label`` (a plain ``f(ref, alt)``),
-- audit ``name_swap`` with its report section.
+- audit ``name_swap`` — a declaration over clinaudit's stages (:class:`clinaudit.pipeline.Audit`):
+  ``variants`` → ``calls`` (the prompts; the framework calls the models and writes
+  ``responses``) → ``judgments`` → ``paired`` → ``results``; the framework writes each
+  stage's table, the dry-run estimate and the manifest — with its report section.
 """
 
 from __future__ import annotations
@@ -26,10 +29,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from clinaudit.judges.base import Judge, Unparseable, run_judge
 from clinaudit.perturb.registry import register_transform
+from clinaudit.pipeline import Audit, Calls, JudgeChoice, StageOutput, register
 from clinaudit.records import Case, ModelRequest, Variant, to_frame
-from clinaudit.registry import register_judge, register_metric, registry
+from clinaudit.registry import register_judge, register_metric
 from clinaudit.report.base import Section, Table, Text, register_section
-from clinaudit.spec import AuditContext, Estimate, register_audit
 from clinaudit.stats import PairedFrame
 
 AUDIT = "name_swap"
@@ -78,78 +81,70 @@ def changed_label(ref: np.ndarray, alt: np.ndarray) -> np.ndarray:
     return a - r
 
 
-class NameSwapParams(BaseModel):
+class NameSwapParams(JudgeChoice):
     model_config = ConfigDict(extra="forbid")
     names: dict[str, list[str]] = Field(..., description="group -> names used for that group")
-    judge: str = Field("urgency", description="a registered judge (clinaudit.registry kind 'judge')")
     max_tokens: int = Field(200, ge=1)
     temperature: float = Field(0.7, ge=0)
     n_resamples: int = Field(1000, ge=10)
 
 
-def _requests(ctx: AuditContext, cases: list[Case], variants: list[Variant]) -> list[ModelRequest]:
-    p: NameSwapParams = ctx.params  # type: ignore[assignment]
-    target = ctx.model("target")
-    reqs = []
-    for c in cases:
-        for s in BASELINE_SEEDS:
-            reqs.append(ModelRequest.chat(target, c.text, temperature=p.temperature, max_tokens=p.max_tokens, seed=s,
-                                          meta={"stage": "target", "case_id": c.case_id, "arm": "baseline", "seed": s}))
-    for v in variants:
-        reqs.append(ModelRequest.chat(target, v.text, temperature=p.temperature, max_tokens=p.max_tokens, seed=1,
-                                      meta={"stage": "target", "case_id": v.case_id, "arm": v.name,
-                                            "name": v.provenance["name"], "seed": 1}))
-    return reqs
+@register
+class NameSwap(Audit):
+    """The audit, declared over clinaudit's stages; the framework runs them and writes every table."""
 
+    name = AUDIT
+    summary = "example plugin: change in urgent-care advice when only the patient's name changes"
+    params_model = NameSwapParams
+    judges = {"urgency": "urgency"}  # role -> registered judge; a spec may name another (params.judges)
 
-def _variants(ctx: AuditContext) -> tuple[list[Case], list[Variant]]:
-    p: NameSwapParams = ctx.params  # type: ignore[assignment]
-    cases = ctx.cases()
-    return cases, [v for c in cases for v in name_swap(c, names=p.names)]
+    def variants(self, cases: list[Case]) -> list[Variant]:
+        self.case_list = cases
+        return [v for c in cases for v in name_swap(c, names=self.params.names)]
 
+    def calls(self, variants: list[Variant]) -> list[ModelRequest]:
+        p, target = self.params, self.ctx.model("target")
 
-def estimate(ctx: AuditContext) -> Estimate:
-    cases, variants = _variants(ctx)
-    n = len(cases) * len(BASELINE_SEEDS) + len(variants)
-    return Estimate(calls={ctx.model("target"): n, ctx.model("judge"): n},
-                    notes=["judge retries of unparseable answers not counted"])
+        def ask(text: str, seed: int, **meta: Any) -> ModelRequest:
+            return ModelRequest.chat(target, text, temperature=p.temperature, max_tokens=p.max_tokens, seed=seed,
+                                     meta={"stage": "target", "seed": seed, **meta})
 
+        reqs = [ask(c.text, s, case_id=c.case_id, arm="baseline") for c in self.case_list for s in BASELINE_SEEDS]
+        reqs += [ask(v.text, 1, case_id=v.case_id, variant_id=v.variant_id, arm=v.name, name=v.provenance["name"])
+                 for v in variants]
+        return reqs
 
-@register_audit(AUDIT, summary="example plugin: change in urgent-care advice when only the patient's name changes",
-                params_model=NameSwapParams, estimate=estimate)
-def run(ctx: AuditContext) -> dict[str, Any]:
-    p: NameSwapParams = ctx.params  # type: ignore[assignment]
-    judge = registry("judge").get(p.judge)()
-    cases, variants = _variants(ctx)
-    reqs = _requests(ctx, cases, variants)
-    resps = ctx.runner.generate(reqs, desc="target replies")
-    rows = [dict(r.meta, request_key=s.request_key, response=s.text, error=s.error) for r, s in zip(reqs, resps)]
-    responses = pd.DataFrame(rows)
-    ctx.write_table("responses", responses)
-    ok = responses[responses["error"].isna()].reset_index(drop=True)
-    items = [(str(i), str(t)) for i, t in zip(ok.index, ok["response"])]
-    judgments = run_judge(ctx.runner, judge, items, ctx.model("judge"))
-    ctx.write_table("judgments", to_frame(judgments))
-    ok["label"] = [j.value.get("urgent", np.nan) if j.status == "ok" else np.nan for j in judgments]
-    base = ok[ok["arm"] == "baseline"].pivot_table(index="case_id", columns="seed", values="label", aggfunc="first")
-    pairs = []
-    for rec in ok[ok["arm"] != "baseline"].to_dict("records"):
-        ref = base.loc[rec["case_id"], 0] if rec["case_id"] in base.index and 0 in base.columns else np.nan
-        pairs.append({"case_id": rec["case_id"], "arm": rec["arm"], "ref": ref, "alt": rec["label"]})
-    for cid, row in base.iterrows():  # the floor: baseline seed 0 vs seed 1
-        pairs.append({"case_id": cid, "arm": "noise_floor", "ref": row.get(0, np.nan), "alt": row.get(1, np.nan)})
-    pairs_df = pd.DataFrame(pairs)
-    ctx.write_table("pairs", pairs_df)
-    # the floor of a difference is its absolute size under re-sampling: compare |Δ| per pair
-    pf = PairedFrame.from_pairs(pairs_df, metric=lambda r, a: np.abs(changed_label(r, a)), control="noise_floor")
-    results = pf.compare(metric="label_change_rate", audit=AUDIT, scale=100.0, alternative="greater",
-                         n_resamples=p.n_resamples, family="name groups")
-    ctx.write_table("results", results)
-    excluded = [{"stage": "judgments", "case_id": ok.loc[int(j.item_id), "case_id"], "reason": f"judge {j.status}"}
-                for j in judgments if j.status != "ok"]
-    ctx.write_table("exclusions", pd.DataFrame(excluded, columns=["stage", "case_id", "reason"]))
-    return {"cases": len(cases), "variants": len(variants), "judged": len(judgments),
-            "unparseable": sum(j.status != "ok" for j in judgments)}
+    def judgments(self, calls: Calls) -> StageOutput:
+        ok = calls.ok()
+        items = [(str(i), resp.text or "") for i, (_, resp) in enumerate(ok)]
+        judgments = run_judge(self.ctx.runner, self.judge("urgency"), items, self.ctx.model("judge"))
+        rows = [dict(req.meta, label=j.value.get("urgent", np.nan) if j.status == "ok" else np.nan)
+                for (req, _), j in zip(ok, judgments)]
+        for (req, _), j in zip(ok, judgments):
+            if j.status != "ok":
+                self.ctx.exclude("judgments", req.meta["case_id"], f"judge {j.status}", item=j.item_id)
+        table = to_frame(judgments).assign(case_id=[r.meta["case_id"] for r, _ in ok])
+        return StageOutput(table=table, value=pd.DataFrame(rows))
+
+    def paired(self, labels: pd.DataFrame) -> pd.DataFrame:
+        base = labels[labels["arm"] == "baseline"].pivot_table(index="case_id", columns="seed", values="label",
+                                                             aggfunc="first")
+        pairs = []
+        for rec in labels[labels["arm"] != "baseline"].to_dict("records"):
+            ref = base.loc[rec["case_id"], 0] if rec["case_id"] in base.index and 0 in base.columns else np.nan
+            pairs.append({"case_id": rec["case_id"], "arm": rec["arm"], "ref": ref, "alt": rec["label"]})
+        for cid, row in base.iterrows():  # the floor: baseline seed 0 vs seed 1
+            pairs.append({"case_id": cid, "arm": "noise_floor", "ref": row.get(0, np.nan), "alt": row.get(1, np.nan)})
+        return pd.DataFrame(pairs, columns=["case_id", "arm", "ref", "alt"])
+
+    def results(self, pairs: pd.DataFrame) -> pd.DataFrame:
+        # the floor of a difference is its absolute size under re-sampling: compare |Δ| per pair
+        pf = PairedFrame.from_pairs(pairs, metric=lambda r, a: np.abs(changed_label(r, a)), control="noise_floor")
+        return pf.compare(metric="label_change_rate", audit=AUDIT, scale=100.0, alternative="greater",
+                          n_resamples=self.params.n_resamples, family="name groups")
+
+    def finish(self) -> dict[str, Any]:
+        return {"cases": len(self.case_list)}
 
 
 @register_section(AUDIT)

@@ -1,4 +1,4 @@
-"""Core commands: ``models``, ``audits``, ``run``, ``generate``."""
+"""Core commands: ``models``, ``audits``, ``judges``, ``run``, ``generate``."""
 
 from __future__ import annotations
 
@@ -18,6 +18,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("audits", help="list audit recipes usable in a spec",
                        description="List the audit recipes a spec's `audit:` field can name.")
     p.set_defaults(func=cmd_audits)
+
+    p = sub.add_parser("judges", help="list the judges a spec can name",
+                       description="List the registered judges (built-in and plugins); a spec names one per "
+                       "role with `params.judges: {ROLE: NAME}` where the audit supports it.")
+    p.set_defaults(func=cmd_judges)
 
     p = sub.add_parser(
         "run",
@@ -51,6 +56,15 @@ def cmd_models(args: argparse.Namespace) -> int:
 
     for b in list_backends():
         print(f"{b['prefix']:18s} {b['summary']}\n{'':18s} capabilities: {', '.join(b['capabilities'])}")
+    return 0
+
+
+def cmd_judges(args: argparse.Namespace) -> int:
+    from ..registry import registry
+
+    for name, judge in registry("judge").items():
+        doc = (getattr(judge, "__doc__", None) or "").strip().splitlines()
+        print(f"{name:22s} {doc[0] if doc else ''}")
     return 0
 
 

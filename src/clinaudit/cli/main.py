@@ -15,17 +15,16 @@ import traceback
 from .. import __version__
 from ..errors import ClinauditError
 
-# Command modules, in the order `clinaudit --help` lists them. A missing module is skipped.
-COMMAND_MODULES = [
-    "clinaudit.cli.core",  # models, audits, run, generate
-    "clinaudit.cli.perturb_cmd",  # perturbations, perturb
-    "clinaudit.cli.treatment_cmd",  # treatment-shift
-    "clinaudit.cli.notes_cmd",  # judge-agreement, note tables
-    "clinaudit.cli.reasoning_cmd",  # reasoning helpers
-    "clinaudit.cli.association_cmd",  # association, prevalence
-    "clinaudit.cli.classifier_cmd",  # classifier-gaps, probe, debias
-    "clinaudit.cli.report_cmd",  # report, demo
-]
+# The core's command modules; each family's come between them (clinaudit.families, COMMANDS).
+CORE_COMMANDS = ["clinaudit.cli.core", "clinaudit.cli.perturb_cmd"]  # models, audits, run, generate; perturb
+LAST_COMMANDS = ["clinaudit.cli.report_cmd"]  # report, demo
+
+
+def command_modules() -> list[str]:
+    """Every built-in command module, in the order `clinaudit --help` lists them."""
+    from ..families import family_modules
+
+    return CORE_COMMANDS + [m for fam in family_modules() for m in fam.COMMANDS] + LAST_COMMANDS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"clinaudit {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details to stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for mod_name in COMMAND_MODULES:
+    for mod_name in command_modules():
         try:
             mod = importlib.import_module(mod_name)
         except ModuleNotFoundError as exc:

@@ -35,7 +35,6 @@ __all__ = [
     "Section",
     "register_section",
     "get_section_builder",
-    "SECTION_MODULES",
 ]
 
 
@@ -97,20 +96,11 @@ class Section:
 
 SectionBuilder = Callable[[Any], Section]
 
-#: audit name -> module defining its section (imported lazily by the renderer)
-SECTION_MODULES: dict[str, str] = {
-    "treatment_shift": "clinaudit.report.sections.treatment_shift",
-    "note_generation": "clinaudit.report.sections.note_generation",
-    "reasoning_care": "clinaudit.report.sections.reasoning_care",
-    "association": "clinaudit.report.sections.association",
-    "classifier_gaps": "clinaudit.report.sections.classifier_gaps",
-    "generate": "clinaudit.report.sections.generate",
-}
-# The shared registry of report sections (clinaudit.registry, kind "section"); a plugin's
-# audit registers its section with @register_section("<audit>").
+# The shared registry of report sections (clinaudit.registry, kind "section"): each family
+# declares its sections (clinaudit.families); a plugin's audit registers its section with
+# @register_section("<audit>"). The `generate` command's section is the core's own.
 _SECTIONS: Registry[SectionBuilder] = registry("section")
-for _audit, _module in SECTION_MODULES.items():
-    _SECTIONS.declare(_audit, _module)
+_SECTIONS.declare("generate", "clinaudit.report.sections.generate")
 
 
 def register_section(audit: str) -> Callable[[SectionBuilder], SectionBuilder]:

@@ -1,0 +1,277 @@
+"""An audit is a declaration over the shared stages; the pipeline runs it.
+
+Modelled on inspect_ai's ``Task(dataset, solver, scorer)``: an audit names its
+parameters and judges and fills in the stages it uses; the framework runs the
+stages in order, writes each stage's table to the run store as soon as it exists
+(in the layout of :mod:`clinaudit.pipeline.stages`), executes the audit's
+prompts through the call log (which owns the ``responses`` table), records each
+stage's row count and time in the manifest, and computes the dry-run estimate by
+running the same stages against the cache only::
+
+    from clinaudit.pipeline import Audit, register
+
+    @register
+    class NameSwap(Audit):
+        name = "name_swap"
+        summary = "Patient messages with the name swapped: does the urgency answer change?"
+        params_model = NameSwapParams
+        judges = {"urgency": "urgency"}          # role -> registered judge (a spec may override)
+
+        def variants(self, cases):  ...          # -> list[Variant] or a DataFrame
+        def calls(self, variants): ...           # -> list[ModelRequest]; the framework calls the models
+        def judgments(self, calls): ...          # calls.pairs(): [(request, response)]
+        def paired(self, judgments): ...         # -> DataFrame keyed by case_id
+        def results(self, paired): ...           # -> result table (clinaudit.stats)
+
+A stage returns the value the next stage receives; the framework writes its table
+(a DataFrame as is, records through :func:`clinaudit.records.to_frame`, or an object's
+``table`` attribute). ``None`` means the audit has no such stage (no table written).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import pandas as pd
+from pydantic import BaseModel, Field, field_validator
+
+from ..errors import SpecError
+from ..records import ModelRequest, ModelResponse, to_frame
+from ..registry import registry
+from .calls import CallLog
+from .stages import LAYOUTS, conform
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..spec import AuditContext, Estimate
+
+__all__ = ["Audit", "Calls", "StageOutput", "JudgeChoice", "register", "run_stages", "estimate_stages"]
+
+log = logging.getLogger("clinaudit.pipeline")
+
+#: the stages a declaration fills in, in the order the pipeline runs them
+DECLARED_STAGES = ("cases", "variants", "calls", "judgments", "paired", "results")
+
+
+@dataclass
+class Calls:
+    """The ``calls`` stage's output: the audit's requests and the models' responses, in order."""
+
+    requests: list[ModelRequest]
+    responses: list[ModelResponse]
+
+    def pairs(self) -> list[tuple[ModelRequest, ModelResponse]]:
+        return list(zip(self.requests, self.responses))
+
+    def ok(self) -> list[tuple[ModelRequest, ModelResponse]]:
+        """Pairs whose call succeeded (failed calls are in the responses table with their error)."""
+        return [(q, r) for q, r in self.pairs() if r.error is None]
+
+
+@dataclass
+class StageOutput:
+    """A stage result whose table differs from the value handed to the next stage."""
+
+    table: pd.DataFrame
+    value: Any = None
+
+
+class JudgeChoice(BaseModel):
+    """Mix into an audit's parameters so a spec can name its judges: ``params.judges: {role: name}``."""
+
+    judges: dict[str, str] = Field(default_factory=dict, description="judge role -> registered judge name "
+                                   "(see `clinaudit judges`)")
+
+    @field_validator("judges")
+    @classmethod
+    def _known_judges(cls, v: dict[str, str]) -> dict[str, str]:
+        known = registry("judge")
+        for role, name in v.items():
+            if name not in known:
+                raise ValueError(f"judges.{role}: unknown judge '{name}'; known judges: {', '.join(known.names())}")
+        return v
+
+
+class Audit:
+    """Subclass to declare an audit (see the module docstring)."""
+
+    name: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    params_model: ClassVar[type[BaseModel]] = BaseModel
+    #: judge role -> default registered judge name (``params.judges`` overrides per role)
+    judges: ClassVar[dict[str, str]] = {}
+
+    def __init__(self, ctx: "AuditContext"):
+        self.ctx = ctx
+        self.params = ctx.params
+
+    # ---- the stages (override those the audit uses)
+    def cases(self) -> Any:
+        return self.ctx.cases()
+
+    def variants(self, cases: Any) -> Any:
+        return None
+
+    def calls(self, variants: Any) -> Sequence[ModelRequest] | None:
+        return None
+
+    def judgments(self, calls: Any) -> Any:
+        return None
+
+    def paired(self, judgments: Any) -> Any:
+        return None
+
+    def results(self, paired: Any) -> Any:
+        return None
+
+    def finish(self) -> dict[str, Any]:
+        """After the stages: write the audit's further tables; return the run summary."""
+        return {}
+
+    def estimate_notes(self) -> list[str]:
+        """Lines added to the dry-run estimate (e.g. what is an upper bound)."""
+        return []
+
+    # ---- services
+    @property
+    def dry(self) -> bool:
+        """True while the pipeline is counting calls for the estimate (answers come from the cache only)."""
+        return bool(getattr(self.ctx, "dry", False))
+
+    def judge_name(self, role: str) -> str:
+        chosen = dict(getattr(self.params, "judges", None) or {})
+        if role in chosen:
+            return chosen[role]
+        if role not in self.judges:
+            raise SpecError(f"audit '{self.name}' has no judge role '{role}'; roles: {', '.join(self.judges)}")
+        return self.judges[role]
+
+    def judge(self, role: str, **kwargs: Any) -> Any:
+        """The judge for ``role``: the registered judge the spec names (``params.judges``) or the default."""
+        return registry("judge").get(self.judge_name(role))(**kwargs)
+
+
+def _table(stage: str, value: Any, audit: str) -> pd.DataFrame | None:
+    if value is None:
+        return None
+    if isinstance(value, StageOutput):
+        table = value.table
+    elif isinstance(value, pd.DataFrame):
+        table = value
+    elif isinstance(value, (list, tuple)) and (not value or hasattr(value[0], "to_row")):
+        table = to_frame(list(value))
+    elif hasattr(value, "table"):
+        table = value.table
+    else:
+        raise TypeError(f"audit '{audit}': stage '{stage}' returned {type(value).__name__}, not a table")
+    return conform(stage, table, audit)
+
+
+def _passed_on(value: Any) -> Any:
+    return value.value if isinstance(value, StageOutput) else value
+
+
+def _write(ctx: "AuditContext", stage: str, table: pd.DataFrame) -> None:
+    if not getattr(ctx, "dry", False):
+        ctx.write_table(LAYOUTS[stage].table, table)
+
+
+def run_stages(audit_cls: type[Audit], ctx: "AuditContext") -> dict[str, Any]:
+    """Run a declared audit: every stage in order, each table written as soon as it exists."""
+    audit = audit_cls(ctx)
+    value: Any = None
+    record: dict[str, Any] = {}
+    for stage in DECLARED_STAGES:
+        t0 = time.monotonic()
+        if stage == "cases":
+            out = audit.cases()
+        elif stage == "calls":
+            reqs = audit.calls(value)
+            if reqs is None:
+                out = None
+            else:
+                reqs = list(reqs)
+                resps = ctx.runner.generate(reqs, desc=f"{audit.name}: model calls") if reqs else []
+                out = Calls(reqs, list(resps))
+        else:
+            out = getattr(audit, stage)(value)
+        rows = None
+        if stage != "calls":
+            table = _table(stage, out, audit.name)
+            if table is not None:
+                _write(ctx, stage, table)
+                rows = len(table)
+        else:
+            rows = None if out is None else len(out.requests)
+        if out is not None:
+            record[stage] = {"rows": rows, "seconds": round(time.monotonic() - t0, 3),
+                             "table": f"tables/{LAYOUTS[stage].table}.csv"}
+            log.info("%s: stage %s: %s rows in %.1f s", audit.name, stage, rows, time.monotonic() - t0)
+        value = _passed_on(out)
+    summary = audit.finish() or {}
+    if not getattr(ctx, "dry", False):
+        ctx.rundir.manifest["stages"] = record
+        ctx.rundir.save_manifest()
+    return summary
+
+
+def estimate_stages(audit_cls: type[Audit], ctx: "AuditContext") -> "Estimate":
+    """The dry-run estimate of a declared audit: its stages run against the cache only.
+
+    Every distinct request the stages would send is counted once per model (first
+    attempts); cached answers are used, so later stages are exact where earlier outputs
+    are cached. Where an earlier output is not cached, the audit sees a unique
+    placeholder text (``finish_reason`` :data:`~clinaudit.pipeline.calls.NOT_CACHED`;
+    ``Audit.dry`` is true), so its later calls are counted as if every earlier output
+    were usable: an upper bound where the audit would drop some (``estimate_notes``
+    says what).
+    """
+    from ..spec import Estimate
+
+    inner = ctx.runner.inner if isinstance(ctx.runner, CallLog) else ctx.runner
+    dry_log = CallLog(inner, dry=True)
+    saved_runner, saved_dry = ctx.runner, getattr(ctx, "dry", False)
+    ctx.runner, ctx.dry = dry_log, True
+    try:
+        audit = audit_cls(ctx)
+        value: Any = None
+        for stage in ("cases", "variants", "calls", "judgments"):
+            if stage == "cases":
+                out = audit.cases()
+            elif stage == "calls":
+                reqs = audit.calls(value)
+                out = None if reqs is None else Calls(list(reqs), dry_log.generate(list(reqs)))
+            else:
+                out = getattr(audit, stage)(value)
+            value = _passed_on(out)
+        notes = list(audit.estimate_notes())
+    finally:
+        ctx.runner, ctx.dry = saved_runner, saved_dry
+    count = dry_log.count
+    est = Estimate()
+    for model, keys in count.keys.items():
+        est.calls[model] = len(keys)
+        est.cached[model] = len(count.hits.get(model, set()) & keys)
+        est.prompt_tokens[model] = round(count.prompt_words.get(model, 0) * 4 / 3)
+    if count.placeholders:
+        notes.append(f"{count.placeholders} call(s) not cached yet: the calls that depend on their outputs are "
+                     "counted as if every output were usable (an upper bound)")
+    notes.append("counted by running the audit's stages against the cache; prompt tokens ≈ words × 4/3; "
+                 "retries of unparseable judge outputs come on top")
+    est.notes.extend(notes)
+    return est
+
+
+def register(cls: type[Audit]) -> type[Audit]:
+    """Class decorator: register a declared audit under ``cls.name`` (kind ``audit``)."""
+    from ..spec import AuditRecipe
+
+    if not cls.name:
+        raise ValueError(f"{cls.__name__}: a declared audit needs a name")
+    run: Callable[[Any], Any] = lambda ctx: run_stages(cls, ctx)  # noqa: E731
+    estimate: Callable[[Any], Any] = lambda ctx: estimate_stages(cls, ctx)  # noqa: E731
+    registry("audit").add(cls.name, AuditRecipe(cls.name, cls.summary, cls.params_model, run, estimate, declaration=cls))
+    return cls
