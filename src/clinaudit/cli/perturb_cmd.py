@@ -76,8 +76,9 @@ def cmd_perturbations(args: argparse.Namespace) -> int:
     for name, t in list_transforms().items():
         modes = "/".join(t.modes)
         print(f"{name:18s} [{t.kind}, {modes}] {t.summary}")
-    print("\nPython API (not row-wise): appended_turn_counterfactuals, care_quadruplet, augment_context, "
-          "run_conversations, filter_sex_specific, filter_min_turns, expand_templates (see docs/perturbations.md)")
+    print("\nKind 'audit': applied by an audit with inputs of its own, not row-wise by `clinaudit perturb`. "
+          "Case filters (filter_sex_specific, filter_min_turns) and template expansion (expand_templates) are "
+          "Python functions (see docs/perturbations.md)")
     return 0
 
 

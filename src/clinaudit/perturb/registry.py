@@ -64,7 +64,7 @@ class Transform:
     family: str
     summary: str
     apply: ApplyFn
-    kind: str = "rule"  # "rule" | "llm"
+    kind: str = "rule"  # "rule" | "llm" (row-wise) | "audit" (applied by an audit: perturb.audit_transforms)
     modes: tuple[str, ...] = ("default",)
     build: BuildFn | None = None
     finish: FinishFn | None = None
@@ -82,7 +82,7 @@ class Transform:
 # The shared registry of transforms (clinaudit.registry, kind "transform"): the built-in
 # modules below register theirs when first asked for; plugins add more by entry point.
 _TRANSFORMS: Registry[Transform] = registry("transform")
-for _mod in ("deid", "llm_rewrite", "neutralize", "regex"):
+for _mod in ("deid", "llm_rewrite", "neutralize", "regex", "audit_transforms"):
     _TRANSFORMS.declare_module(f"{__package__}.{_mod}")
 
 
@@ -165,6 +165,9 @@ def perturb_cases(
         names = [n.strip() for n in names.split(",") if n.strip()]
     transforms = [get_transform(n) for n in names]
     for t in transforms:
+        if t.kind not in ("rule", "llm"):
+            raise InputError(f"perturbation '{t.name}' (kind '{t.kind}') is applied by an audit with inputs of its "
+                             "own, not row-wise; see docs/perturbations.md", field="perturbation")
         if mode not in t.modes:
             raise InputError(f"perturbation '{t.name}' has no mode '{mode}' (modes: {', '.join(t.modes)})", field="mode")
     llm = [t for t in transforms if t.kind == "llm"]

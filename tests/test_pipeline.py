@@ -1,0 +1,233 @@
+"""The pipeline core: stage tables, the framework's call log, the dry-run estimate, nameable judges."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from pydantic import ConfigDict
+
+from clinaudit.errors import InputError, SpecError
+from clinaudit.judges.base import Judge, Unparseable, run_judge
+from clinaudit.pipeline import (
+    LAYOUTS, RESPONSE_COLUMNS, Audit, Calls, JudgeChoice, StageOutput, conform, normalize_responses, register,
+)
+from clinaudit.pipeline.stages import StageLayoutError
+from clinaudit.records import Case, ModelRequest, Variant, to_frame
+from clinaudit.registry import register_judge, registry
+from clinaudit.rundir import RunDir
+from clinaudit.spec import get_recipe, make_context, parse_spec_dict, run_spec
+
+AUDIT = "pipeline_probe"
+
+
+@register_judge("probe_yes")
+class ProbeJudge(Judge[str]):
+    """YES/NO at the start of the text."""
+
+    name = "probe_yes"
+    max_tokens = 4
+
+    def build(self, item: str, model: str) -> ModelRequest:
+        return ModelRequest.chat(model, "Is this urgent? " + item, max_tokens=self.max_tokens)
+
+    def parse(self, text: str) -> dict[str, Any]:
+        m = re.match(r"\s*(YES|NO)\b", text or "")
+        if not m:
+            raise Unparseable(text[:20])
+        return {"yes": int(m.group(1) == "YES")}
+
+
+@register_judge("probe_strict")
+class StrictJudge(ProbeJudge):
+    """Accepts only 'YES.' (so the mock judge's plain YES is unparseable)."""
+
+    name = "probe_strict"
+
+    def parse(self, text: str) -> dict[str, Any]:
+        if (text or "").strip() != "YES.":
+            raise Unparseable(text[:20])
+        return {"yes": 1}
+
+
+class ProbeParams(JudgeChoice):
+    model_config = ConfigDict(extra="forbid")
+
+
+FAIL = {"results": False}  # a test sets it to kill the run after the model calls
+
+
+@register
+class ProbeAudit(Audit):
+    name = AUDIT
+    summary = "test audit: two prompts per case, one judge"
+    params_model = ProbeParams
+    judges = {"urgency": "probe_yes"}
+
+    def variants(self, cases: list[Case]) -> list[Variant]:
+        return [Variant(variant_id=f"{c.case_id}:{arm}", case_id=c.case_id, family="test", name=arm,
+                        text=(c.text if arm == "plain" else c.text.upper())) for c in cases for arm in ("plain", "upper")]
+
+    def calls(self, variants: list[Variant]) -> list[ModelRequest]:
+        return [ModelRequest.chat(self.ctx.model("target"), v.text, max_tokens=8,
+                                  meta={"stage": "target", "case_id": v.case_id, "variant_id": v.variant_id})
+                for v in variants]
+
+    def judgments(self, calls: Calls) -> StageOutput:
+        ok = calls.ok()
+        items = [(req.meta["variant_id"], resp.text or "") for req, resp in ok]
+        js = run_judge(self.ctx.runner, self.judge("urgency"), items, self.ctx.model("judge"), max_attempts=3)
+        table = to_frame(js).assign(case_id=[req.meta["case_id"] for req, _ in ok])
+        labels = pd.DataFrame({"case_id": table["case_id"], "arm": [i.split(":")[1] for i in table["item_id"]],
+                               "label": [j.value.get("yes", np.nan) if j.status == "ok" else np.nan for j in js]})
+        return StageOutput(table=table, value=labels)
+
+    def paired(self, labels: pd.DataFrame) -> pd.DataFrame:
+        wide = labels.pivot(index="case_id", columns="arm", values="label").reset_index()
+        changed = np.where(wide[["plain", "upper"]].isna().any(axis=1), np.nan, wide["plain"] != wide["upper"])
+        return wide.assign(changed=changed.astype(float))
+
+    def results(self, paired: pd.DataFrame) -> pd.DataFrame:
+        if FAIL["results"]:
+            raise RuntimeError("boom after the calls")
+        return pd.DataFrame([{"audit": AUDIT, "metric": "changed", "value": paired["changed"].mean(),
+                              "n": len(paired)}])
+
+    def finish(self) -> dict[str, Any]:
+        return {"finished": True}
+
+
+def _spec(**params: Any) -> dict[str, Any]:
+    return {
+        "audit": AUDIT, "name": "probe",
+        "data": [{"format": "demo:patient_messages", "limit": 3}],
+        "models": {"target": "mock:t", "judge": "mock:j"},
+        "backends": {
+            "mock:t": {"rules": [{"match": "(?:[A-Z,.]+ ){5}", "response": "LOUD"}, {"match": ".", "response": "quiet"}]},
+            "mock:j": {"rules": [{"match": "LOUD", "response": "YES"}, {"match": ".", "response": "NO"}]},
+        },
+        "params": params,
+    }
+
+
+def _run(tmp_path, **params: Any) -> RunDir:
+    spec, p = parse_spec_dict(_spec(**params))
+    return run_spec(spec, tmp_path / "run", params=p, progress=False)
+
+
+def test_stage_tables_written_in_their_layout(tmp_path):
+    rd = _run(tmp_path)
+    assert rd.manifest["status"] == "complete"
+    stages = rd.manifest["stages"]
+    # 3 cases, 2 variants each, 6 target calls; 2 distinct replies -> judged per variant (6 judgments)
+    assert {k: v["rows"] for k, v in stages.items()} == {
+        "cases": 3, "variants": 6, "calls": 6, "judgments": 6, "paired": 3, "results": 1}
+    for stage in ("cases", "variants", "judgments", "paired"):
+        df = rd.read_table(LAYOUTS[stage].table)
+        assert list(df.columns[: len(LAYOUTS[stage].keys)]) == list(LAYOUTS[stage].keys)
+    res = rd.read_table("results")
+    assert res.loc[0, "value"] == 1.0 and res.loc[0, "n"] == 3  # upper case -> LOUD -> YES in every case
+    assert rd.manifest["summary"]["finished"] is True
+
+
+def test_responses_one_layout_every_call(tmp_path):
+    rd = _run(tmp_path)
+    resp = rd.read_table("responses")
+    assert list(resp.columns) == RESPONSE_COLUMNS
+    target = resp[resp["stage"] == "target"]
+    assert len(target) == 6 and set(target["text"]) == {"LOUD", "quiet"}
+    assert set(target["variant_id"]) == {f"{c}:{a}" for c in target["case_id"].unique() for a in ("plain", "upper")}
+    judge = resp[resp["model"] == "mock:j"]
+    assert len(judge) == 2  # two distinct judge prompts (one per distinct reply), each called once
+    assert resp["request_key"].is_unique
+
+
+def test_every_judge_retry_is_a_row_and_unparseable_is_counted(tmp_path):
+    rd = _run(tmp_path, judges={"urgency": "probe_strict"})
+    js = rd.read_table("judgments")
+    assert (js["judge"] == "probe_strict").all()
+    # the mock answers "YES"/"NO", never "YES.": every item unparseable after 3 attempts, never NO
+    assert (js["status"] == "unparseable").all() and (js["attempts"] == 3).all()
+    judge_rows = rd.read_table("responses").query("model == 'mock:j'")
+    assert sorted(judge_rows["attempt"].value_counts().to_dict().items()) == [(0, 2), (1, 2), (2, 2)]
+    assert rd.read_table("paired")["changed"].isna().all()
+
+
+def test_unknown_judge_name_is_a_spec_error():
+    with pytest.raises(SpecError, match=r"params\.judges.*unknown judge 'nope'"):
+        parse_spec_dict(_spec(judges={"urgency": "nope"}))
+
+
+def test_killed_run_keeps_its_calls_and_resumes_from_cache(tmp_path, monkeypatch):
+    monkeypatch.setitem(FAIL, "results", True)
+    with pytest.raises(RuntimeError, match="boom"):
+        _run(tmp_path)
+    monkeypatch.setitem(FAIL, "results", False)
+    streamed = pd.read_csv(tmp_path / "run" / "tables" / "responses.csv")
+    # streamed as the calls completed: 6 target calls and 6 judge requests (2 distinct prompts)
+    assert list(streamed.columns) == RESPONSE_COLUMNS and len(streamed) == 12
+    assert streamed["request_key"].nunique() == 8
+    rd = _run(tmp_path)  # the same spec again: a resume
+    usage = rd.manifest["runs"][-1]["usage_total"]
+    assert usage["calls"] == 0 and usage["cache_hits"] == 12  # every request answered from the cache
+
+
+def test_dry_run_estimate_counts_the_declared_stages(tmp_path):
+    spec, p = parse_spec_dict(_spec())
+    ctx = make_context(spec, p, tmp_path / "dry")
+    est = get_recipe(AUDIT).estimate(ctx)
+    # 6 target calls; the judge sees 6 distinct placeholder replies (an upper bound of the 2 real ones)
+    assert est.calls == {"mock:t": 6, "mock:j": 6} and est.cached == {"mock:t": 0, "mock:j": 0}
+    assert list((tmp_path / "dry" / "tables").iterdir()) == []  # a dry run writes nothing
+    ctx.rundir.close()
+    _run(tmp_path)
+    ctx = make_context(spec, p, tmp_path / "run")
+    est = get_recipe(AUDIT).estimate(ctx)
+    assert est.calls == {"mock:t": 6, "mock:j": 2} and est.cached == {"mock:t": 6, "mock:j": 2}
+    ctx.rundir.close()
+
+
+def test_conform_checks_key_columns_and_orders_them():
+    df = pd.DataFrame({"extra": [1], "case_id": ["c1"], "text": ["t"], "dataset": ["d"]})
+    assert list(conform("cases", df).columns) == ["case_id", "dataset", "text", "extra"]
+    with pytest.raises(StageLayoutError, match="judgments.*status"):
+        conform("judgments", pd.DataFrame({"item_id": ["1"], "judge": ["j"]}), audit="x")
+    assert list(conform("variants", pd.DataFrame()).columns) == list(LAYOUTS["variants"].keys)
+
+
+def test_responses_of_older_run_dirs_are_normalized():
+    old = pd.DataFrame({"request_key": ["k"], "stage": ["target"], "variant": ["v1"], "response": ["hi"]})
+    new = normalize_responses(old)
+    assert list(new.columns) == RESPONSE_COLUMNS
+    assert new.loc[0, "text"] == "hi" and new.loc[0, "variant_id"] == "v1"
+
+
+def test_builtin_families_declare_what_they_provide():
+    from clinaudit.families import BUILTIN_FAMILIES, audit_order, family_modules
+
+    assert [m.__name__.rsplit(".", 1)[1] for m in family_modules()] == list(BUILTIN_FAMILIES)
+    assert audit_order() == ["treatment_shift", "note_generation", "reasoning_care", "association",
+                             "classifier_gaps"]
+    for fam in family_modules():
+        for kind, declared in fam.PROVIDES.items():
+            names = declared if isinstance(declared, dict) else {}
+            for name in names:
+                assert name in registry(kind), (fam.__name__, kind, name)
+    judges = set(registry("judge").names())
+    assert {"treatment_annotator", "incidence", "cot_phase1", "mcq_answer", "probe_yes"} <= judges
+
+
+def test_audit_transforms_listed_but_not_row_wise():
+    from clinaudit.perturb import get_transform, perturb_cases
+
+    case = Case(case_id="c1", text="She has had a cough for two weeks.")
+    quad = get_transform("care_quadruplet")(case)
+    assert [v.name for v in quad] == ["male", "female", "id1", "id2"]
+    with pytest.raises(InputError, match="applied by an audit"):
+        perturb_cases([case], ["care_quadruplet"])
+    assert get_transform("multi_turn").family == "setting"
+    assert json.loads(json.dumps(quad[0].provenance))  # provenance is plain data
