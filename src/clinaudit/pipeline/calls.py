@@ -102,7 +102,8 @@ class DryCount:
 class CallLog:
     """A runner proxy owned by the framework (see the module docstring).
 
-    ``path``: the CSV the rows are appended to as calls complete (``None``: keep in memory only).
+    ``path``: the CSV the rows are appended to as calls complete (``None``: keep them in memory); a
+    new invocation starts the file afresh with its first call (cached calls are recorded too).
     ``dry``: answer only from the cache; count instead of calling.
     """
 
@@ -114,8 +115,6 @@ class CallLog:
         self.count = DryCount()
         self._lock = threading.Lock()
         self._header_written = False
-        if self.path is not None and not dry and self.path.exists():
-            self.path.unlink()  # a new invocation records its own calls (cached ones included)
 
     # ---- everything else is the runner's
     def __getattr__(self, name: str) -> Any:
@@ -131,15 +130,25 @@ class CallLog:
         if not rows or self.dry:
             return
         with self._lock:
-            self.rows.extend(rows)
-            if self.path is not None:
-                frame = pd.DataFrame(rows, columns=RESPONSE_COLUMNS)
-                frame.to_csv(self.path, mode="a", header=not self._header_written, index=False)
-                self._header_written = True
+            if self.path is None:  # kept in memory only when there is no run store to stream to
+                self.rows.extend(rows)
+                return
+            frame = pd.DataFrame(rows, columns=RESPONSE_COLUMNS)
+            frame.to_csv(self.path, mode="a" if self._header_written else "w", header=not self._header_written,
+                         index=False)
+            self._header_written = True
 
     def frame(self) -> pd.DataFrame:
-        """Every call recorded by this invocation, once per (request, stage, case, variant, item)."""
-        df = pd.DataFrame(self.rows, columns=RESPONSE_COLUMNS)
+        """Every call recorded by this invocation, once per (request, stage, case, variant, item).
+
+        Read back from the streamed file (no per-call objects are held during the run)."""
+        if self.path is not None and self._header_written:
+            df = pd.read_csv(self.path, keep_default_na=False, na_values=[""], dtype={"case_id": str,
+                             "variant_id": str, "item_id": str, "request_key": str})
+        elif self.path is not None:
+            df = pd.DataFrame(columns=RESPONSE_COLUMNS)
+        else:
+            df = pd.DataFrame(self.rows, columns=RESPONSE_COLUMNS)
         if len(df):
             df = df.drop_duplicates(subset=["request_key", "stage", "case_id", "variant_id", "item_id"], keep="last")
         return df.reset_index(drop=True)
