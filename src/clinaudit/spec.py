@@ -36,6 +36,7 @@ from .exclusions import Exclusions
 from .records import Case, to_frame
 from .registry import Registry, registry
 from .rundir import RunDir, check_reuse
+from .pipeline.estimate import AuditRecipe, Estimate
 from .runner import Runner, RunnerConfig
 
 __all__ = [
@@ -92,35 +93,6 @@ class AuditSpec(BaseModel):
     runner: RunnerSettings = Field(default_factory=RunnerSettings)
     cache: str = "run"  # "run" (RUN_DIR/cache.sqlite), "user" (~/.cache/clinaudit) or a path
     params: dict[str, Any] = Field(default_factory=dict)
-
-
-@dataclass
-class Estimate:
-    """What a run will cost before it starts."""
-
-    calls: dict[str, int] = field(default_factory=dict)  # model spec -> calls (before cache)
-    cached: dict[str, int] = field(default_factory=dict)  # model spec -> of which already cached
-    prompt_tokens: dict[str, int] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-
-    def total_calls(self) -> int:
-        return sum(self.calls.values())
-
-    def to_text(self, prices: dict[str, dict[str, float]] | None = None) -> str:
-        lines = ["Estimated model calls:"]
-        for spec, n in sorted(self.calls.items()):
-            hit = self.cached.get(spec, 0)
-            toks = self.prompt_tokens.get(spec)
-            line = f"  {spec:40s} {n:8d} calls ({hit} cached, {n - hit} new)"
-            if toks:
-                line += f", ~{toks:,} prompt tokens"
-            price = (prices or {}).get(spec, {})
-            if toks and price.get("price_per_1k_input"):
-                line += f", ~${toks / 1000 * price['price_per_1k_input'] * max(0, n - hit) / max(1, n):.2f} input"
-            lines.append(line)
-        lines.append(f"  total: {self.total_calls()} calls")
-        lines.extend(f"  note: {n}" for n in self.notes)
-        return "\n".join(lines)
 
 
 EXCLUSIONS_TABLE = "exclusions"
@@ -202,17 +174,6 @@ class AuditContext:
         if self.dry:
             return self.rundir.table_path(EXCLUSIONS_TABLE)
         return self.rundir.write_table(EXCLUSIONS_TABLE, self.exclusions_frame())
-
-
-@dataclass(frozen=True)
-class AuditRecipe:
-    name: str
-    summary: str
-    params_model: type[BaseModel]
-    run: Callable[[AuditContext], dict[str, Any] | None]
-    estimate: Callable[[AuditContext], Estimate] | None = None
-    #: the :class:`clinaudit.pipeline.Audit` subclass, for audits declared as stages
-    declaration: type | None = None
 
 
 # The shared registry of audits (clinaudit.registry, kind "audit"): built-ins declared by their

@@ -43,10 +43,11 @@ from ..errors import SpecError
 from ..records import ModelRequest, ModelResponse, to_frame
 from ..registry import registry
 from .calls import CallLog
+from .estimate import AuditRecipe, Estimate
 from .stages import LAYOUTS, conform
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..spec import AuditContext, Estimate
+    from ..spec import AuditContext
 
 __all__ = ["Audit", "Calls", "StageOutput", "JudgeChoice", "register", "run_stages", "estimate_stages"]
 
@@ -229,8 +230,6 @@ def estimate_stages(audit_cls: type[Audit], ctx: "AuditContext") -> "Estimate":
     were usable: an upper bound where the audit would drop some (``estimate_notes``
     says what).
     """
-    from ..spec import Estimate
-
     inner = ctx.runner.inner if isinstance(ctx.runner, CallLog) else ctx.runner
     dry_log = CallLog(inner, dry=True)
     saved_runner, saved_dry = ctx.runner, getattr(ctx, "dry", False)
@@ -267,8 +266,6 @@ def estimate_stages(audit_cls: type[Audit], ctx: "AuditContext") -> "Estimate":
 
 def register(cls: type[Audit]) -> type[Audit]:
     """Class decorator: register a declared audit under ``cls.name`` (kind ``audit``)."""
-    from ..spec import AuditRecipe
-
     if not cls.name:
         raise ValueError(f"{cls.__name__}: a declared audit needs a name")
     run: Callable[[Any], Any] = lambda ctx: run_stages(cls, ctx)  # noqa: E731
