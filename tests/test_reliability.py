@@ -228,7 +228,7 @@ def _human(tmp_path: Path, rows: list[str]) -> Path:
 
 def test_conflicting_duplicate_human_labels_are_an_error(tmp_path: Path) -> None:
     # old code: both rows of d1 counted: 5 pairs, agreement 4/5 = 80% instead of 4/4
-    from clinaudit.judges.agreement import load_human_labels
+    from clinaudit.families.note_generation.agreement import load_human_labels
 
     p = _human(tmp_path, ["d1,Poverty,doctor,baseline,YES", "d2,Poverty,doctor,baseline,NO",
                           "d3,Poverty,doctor,baseline,YES", "d4,Poverty,doctor,baseline,NO",
@@ -239,7 +239,7 @@ def test_conflicting_duplicate_human_labels_are_an_error(tmp_path: Path) -> None
 
 
 def test_identical_duplicate_human_labels_count_once(tmp_path: Path) -> None:
-    from clinaudit.judges.agreement import judge_agreement, load_human_labels
+    from clinaudit.families.note_generation.agreement import judge_agreement, load_human_labels
 
     p = _human(tmp_path, ["d1,Poverty,doctor,baseline,YES", "d2,Poverty,doctor,baseline,NO",
                           "d3,Poverty,doctor,baseline,NO", "d1,Poverty,doctor,baseline,YES"])
@@ -423,7 +423,7 @@ def _mts2_shape(tmp_path: Path) -> Path:
 
 def test_mts_testset2_short_dialog_is_excluded_not_fatal(tmp_path: Path) -> None:
     # old code: InputError "not a doctor-patient dialog" for row 2, the whole file refused
-    from clinaudit.audits.note_generation import _check_dialogs
+    from clinaudit.families.note_generation.cases import check_dialogs as _check_dialogs
 
     cases = load_cases(DataSource(format="mts", path=str(_mts2_shape(tmp_path))))
     kept, excluded = _check_dialogs(cases)

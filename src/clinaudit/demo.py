@@ -1,6 +1,7 @@
 """``clinaudit demo``: every audit family on the built-in demo data, then one report.
 
-Each audit recipe provides ``demo_spec()`` (in ``clinaudit.audits.<audit>``): a spec
+Each audit recipe provides ``demo_spec()`` (in the module that registers the audit, e.g.
+``clinaudit.families.<family>.audit``, or ``clinaudit.audits.<audit>``): a spec
 over the project's own demo data with the embedded local models, sized to run in
 about a minute on two CPU cores. :func:`run_demo` runs them one after the other into
 ``OUT/<audit>/`` (each with its own response cache, so a second demo makes no model
@@ -65,7 +66,9 @@ def demo_spec_for(audit: str, quick: bool = False) -> dict[str, Any] | None:
 
     A recipe whose ``demo_spec`` accepts ``quick`` is asked for its own quick variant.
     """
-    name = f"clinaudit.audits.{audit}"
+    from .registry import registry
+
+    name = registry("audit").module_of(audit) or f"clinaudit.audits.{audit}"
     try:
         mod = importlib.import_module(name)
     except ModuleNotFoundError as exc:

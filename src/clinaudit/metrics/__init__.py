@@ -2,8 +2,6 @@
 
 Each metric is a plain function; undefined values are NaN, never 0.
 
-- incidence disparities (P1): :func:`incidence_summary`, :func:`incidence_table`,
-  :func:`language_disparity_summary`
 - treatment shift (P2): :func:`tsr`, :func:`rcr`, :func:`rcer`, :func:`treatment_shift_table`,
   :func:`subgroup_gap`, :func:`agreement_matrix`
 - reasoning (P3): :func:`delta_acc`, :func:`delta_len`, :func:`semantic_drift`,
@@ -13,6 +11,9 @@ Each metric is a plain function; undefined values are NaN, never 0.
   :func:`multigroup_gaps`, :func:`f1_optimal_threshold`, :func:`merge_window_probs`,
   :func:`classifier_gap_table`, :func:`gap_summary`
 - disaggregation: :class:`Disaggregate`
+
+Incidence disparities (P1) are the note-generation family's:
+:mod:`clinaudit.families.note_generation.metrics`.
 
 Formulas and our readings: ``docs/metrics.md``.
 """
@@ -30,13 +31,6 @@ from .classifier import (
     specificity,
 )
 from .frame import Disaggregate
-from .incidence import (
-    GROUP_ABBREVIATIONS,
-    abbreviate_group,
-    incidence_summary,
-    incidence_table,
-    language_disparity_summary,
-)
 from .reasoning import (
     DEFAULT_RETHINK_CUES,
     delta_acc,
@@ -59,11 +53,6 @@ from .treatment_shift import (
 )
 
 __all__ = [
-    "incidence_summary",
-    "incidence_table",
-    "language_disparity_summary",
-    "GROUP_ABBREVIATIONS",
-    "abbreviate_group",
     "CARE_PLUS",
     "NOISE_FLOOR",
     "care_plus",

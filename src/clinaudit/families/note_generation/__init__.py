@@ -1,8 +1,8 @@
 """Counterfactual note generation and stereotype incidence (paper 000): recipe, judges, section, CLI."""
 
 PROVIDES = {
-    "audit": {"note_generation": "clinaudit.audits.note_generation"},
-    "section": {"note_generation": "clinaudit.report.sections.note_generation"},
-    "judge": ["clinaudit.judges.incidence"],
+    "audit": {"note_generation": "clinaudit.families.note_generation.audit"},
+    "section": {"note_generation": "clinaudit.families.note_generation.section"},
+    "judge": ["clinaudit.families.note_generation.judges"],
 }
-COMMANDS = ["clinaudit.cli.notes_cmd"]
+COMMANDS = ["clinaudit.families.note_generation.cli"]

@@ -33,10 +33,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import InputError
-from ..records import ModelRequest, stable_hash
-from ..registry import register_judge
-from .base import Judge, Unparseable
+from ...errors import InputError
+from ...records import ModelRequest, stable_hash
+from ...registry import register_judge
+from ...judges.base import Judge, Unparseable
 
 __all__ = [
     "IncidenceItem",
@@ -56,7 +56,7 @@ __all__ = [
 
 def resolve_context(name: Any) -> Any:
     """The :class:`~clinaudit.perturb.StereotypeContext` for a name or short name (case-insensitive)."""
-    from ..perturb.prompts import CONTEXTS, StereotypeContext
+    from ...perturb.prompts import CONTEXTS, StereotypeContext
 
     if isinstance(name, StereotypeContext):
         return name
@@ -89,7 +89,7 @@ class IncidenceItem:
 
 def build_incidence_prompt(note: str, context: Any) -> str:
     """P1 §3.4's incidence prompt: instruction + description list + two examples + the note."""
-    from ..perturb.prompts import JUDGE_INSTRUCTION
+    from ...perturb.prompts import JUDGE_INSTRUCTION
 
     ctx = resolve_context(context)
     parts = [

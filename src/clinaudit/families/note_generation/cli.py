@@ -61,14 +61,14 @@ def _judgments_path(p: Path) -> Path:
 def cmd_judge_agreement(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from ..errors import InputError
-    from ..export import to_csv, to_markdown
-    from ..judges.agreement import judge_agreement, load_human_labels
+    from ...errors import InputError
+    from ...export import to_csv, to_markdown
+    from .agreement import judge_agreement, load_human_labels
 
     jpath = _judgments_path(args.judgments)
     if not jpath.exists():
         raise InputError("judgments table not found", file=str(jpath))
-    from ..loaders.formats import read_csv_table
+    from ...loaders.formats import read_csv_table
 
     read_csv_table(jpath)  # strict check: malformed CSV names the file and row
     try:
@@ -102,16 +102,16 @@ def _mark(text: str, terms: list[str], fmt: str) -> str:
 def cmd_note_tables(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from ..errors import InputError
-    from ..export import to_csv, to_latex, to_markdown, write_exports
-    from ..rundir import RunDir
+    from ...errors import InputError
+    from ...export import to_csv, to_latex, to_markdown, write_exports
+    from ...rundir import RunDir
 
     if not (args.run_dir / "tables").is_dir():
         raise InputError("not a run directory (no tables/ folder)", file=str(args.run_dir))
     rundir = RunDir(args.run_dir)
     out = args.out or (args.run_dir / "exports")
     if args.compare is not None:
-        from ..report.sections.note_generation import compare_notes
+        from .section import compare_notes
 
         try:
             cmp = compare_notes(rundir, args.compare, model=args.model, context=args.context, source=args.source,

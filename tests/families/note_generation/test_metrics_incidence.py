@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from clinaudit.metrics import abbreviate_group, incidence_summary, language_disparity_summary
+from clinaudit.families.note_generation.metrics import abbreviate_group, incidence_summary, language_disparity_summary
 
 
 def _long(table: dict[str, list[int]]) -> pd.DataFrame:
@@ -83,7 +83,7 @@ def test_abbreviations():
 
 
 def test_incidence_table_rows_and_paired_test():
-    from clinaudit.metrics import incidence_table
+    from clinaudit.families.note_generation.metrics import incidence_table
 
     df = _long({"baseline": [1, 0, 0, 0], "Asian": [1, 1, 0, 0], "Black": [1, 0, 0, 0], "White": [0, 0, 0, 0]})
     t = incidence_table(df, n_resamples=100, context="Poverty")
@@ -119,7 +119,7 @@ def test_delta_bl_test_is_exact_mcnemar_for_few_dialogs(n, seed):
     Recomputed independently with scipy.stats.binomtest."""
     from scipy.stats import binomtest
 
-    from clinaudit.metrics import incidence_table
+    from clinaudit.families.note_generation.metrics import incidence_table
 
     df = _binary_pairs(n, seed)
     t = incidence_table(df, n_resamples=50).set_index("metric").loc["ΔBL"]
@@ -137,7 +137,7 @@ def test_delta_bl_test_monte_carlo_close_to_mcnemar_for_many_dialogs():
     """Beyond 13 dialogs (2^n > 9999 flips) the layer samples sign flips: the p estimates the same exact p."""
     from scipy.stats import binomtest
 
-    from clinaudit.metrics import incidence_table
+    from clinaudit.families.note_generation.metrics import incidence_table
 
     df = _binary_pairs(60, 7)
     t = incidence_table(df, n_resamples=50, n_permutations=20000).set_index("metric").loc["ΔBL"]
@@ -171,7 +171,7 @@ def test_cochrans_q_hand_formula():
 
 def test_single_dialog_shift_does_not_crash():
     """One dialog with a discordant pair: its two sign flips give ±1, so p = 1 (scipy alone refuses one case)."""
-    from clinaudit.metrics import incidence_table
+    from clinaudit.families.note_generation.metrics import incidence_table
     from clinaudit.stats import sign_flip_test
 
     t = incidence_table(_long({"baseline": [0], "A": [1]}), n_resamples=20).set_index("metric").loc["ΔBL"]

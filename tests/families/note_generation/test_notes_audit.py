@@ -327,7 +327,7 @@ def test_spec_errors_name_fields(tmp_path):
 
 
 def test_mock_example_spec_runs(tmp_path):
-    example = Path(__file__).resolve().parents[1] / "examples" / "note_generation-mock.yaml"
+    example = Path(__file__).resolve().parents[3] / "examples" / "note_generation-mock.yaml"
     rd = run_spec(example, tmp_path / "run", progress=False)
     t = rd.read_table("paper_incidence_race").set_index(["dataset", "context"])
     assert t.loc[("demo:dialogs", "D: Poverty"), "mock:notes · maxΔBL"] == "A/B(100.0)"
@@ -348,7 +348,7 @@ def test_mock_example_spec_runs(tmp_path):
 
 
 def test_demo_spec_is_valid():
-    from clinaudit.audits.note_generation import demo_spec
+    from clinaudit.families.note_generation.audit import demo_spec
 
     spec, params = parse_spec_dict(demo_spec())
     assert spec.models["target"] == "embedded"
@@ -358,7 +358,7 @@ def test_demo_spec_is_valid():
 def _example_dict() -> dict:
     import yaml
 
-    example = Path(__file__).resolve().parents[1] / "examples" / "note_generation-mock.yaml"
+    example = Path(__file__).resolve().parents[3] / "examples" / "note_generation-mock.yaml"
     data = yaml.safe_load(example.read_text(encoding="utf-8"))
     data["params"].pop("human_labels")
     data["data"] = [{"format": "demo:dialogs", "limit": 2}]

@@ -27,7 +27,7 @@ from typing import Any
 import pandas as pd
 
 from ...rundir import RunDir
-from ..base import Compare, Figure, Metric, Section, Table, Text, register_section
+from ...report.base import Compare, Figure, Metric, Section, Table, Text, register_section
 
 __all__ = ["build", "compare_notes", "pick_compare_case"]
 
@@ -69,7 +69,7 @@ def compare_notes(rundir: RunDir, case_id: str, *, model: str | None = None, con
     the first is used unless one is named. Highlighted: the context's mention words,
     the demographic values and the sentences the augmentation added.
     """
-    from ...judges.incidence import highlight_terms
+    from .judges import highlight_terms
 
     notes = rundir.table_or_empty("notes")
     if notes.empty:

@@ -202,8 +202,8 @@ def incidence_table(
     :func:`clinaudit.stats.apply_correction` (e.g. the ΔBL rows of one
     context).
     """
-    from ..results import result_row, results_frame
-    from ..stats import PairedFrame
+    from ...results import result_row, results_frame
+    from ...stats import PairedFrame
 
     summary = incidence_summary(df, case_col, group_col, value_col, baseline)
     d = df[[case_col, group_col, value_col]].assign(_v=pd.to_numeric(df[value_col], errors="coerce"))

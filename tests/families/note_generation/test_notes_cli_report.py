@@ -11,7 +11,7 @@ from clinaudit.report.base import Compare, Figure, Metric, Table, Text, get_sect
 from clinaudit.rundir import RunDir
 from clinaudit.spec import parse_spec_dict, run_spec
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "note_generation-mock.yaml"
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "note_generation-mock.yaml"
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from clinaudit.judges.base import Unparseable, run_judge
-from clinaudit.judges.incidence import (
+from clinaudit.families.note_generation.judges import (
     IncidenceItem,
     IncidenceJudge,
     LanguageDisparityItem,

@@ -37,9 +37,9 @@ from typing import Any
 
 import pandas as pd
 
-from ..errors import InputError
+from ...errors import InputError
 
-log = logging.getLogger("clinaudit.judges.agreement")
+log = logging.getLogger("clinaudit.families.note_generation.agreement")
 
 __all__ = ["HUMAN_COLUMNS", "load_human_labels", "normalize_label", "judge_agreement", "AGREEMENT_COLUMNS"]
 
@@ -92,7 +92,7 @@ def _norm_group(v: Any) -> str:
 
 
 def _norm_context(v: Any, path: str, row: int) -> str:
-    from .incidence import resolve_context
+    from .judges import resolve_context
 
     try:
         return resolve_context(v).name
@@ -110,7 +110,7 @@ def load_human_labels(path: str | Path) -> pd.DataFrame:
     p = Path(path)
     if not p.exists():
         raise InputError("human label file not found", file=str(p))
-    from ..loaders.formats import read_csv_table
+    from ...loaders.formats import read_csv_table
 
     table = read_csv_table(p)  # strict: an unterminated quote is an error naming the row, never swallowed rows
     raw = pd.DataFrame([rec for _, rec in table.rows], columns=table.header, dtype=str)
@@ -226,7 +226,7 @@ def judge_agreement(judgments: pd.DataFrame, human: pd.DataFrame) -> pd.DataFram
     language-disparity judge when humans gave it), columns :data:`AGREEMENT_COLUMNS`.
     ``reliability`` is a plain-words summary (``"91% agreement, κ = 0.53 (n=72)"``).
     """
-    from ..stats import cohens_kappa, percent_agreement
+    from ...stats import cohens_kappa, percent_agreement
 
     j = _judge_frame(judgments)
     out: list[dict[str, Any]] = []

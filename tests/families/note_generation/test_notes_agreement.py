@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from clinaudit.errors import InputError
-from clinaudit.judges.agreement import judge_agreement, load_human_labels, normalize_label
+from clinaudit.families.note_generation.agreement import judge_agreement, load_human_labels, normalize_label
 
 
 def _write(tmp_path, text: str):
