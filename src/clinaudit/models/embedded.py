@@ -37,7 +37,8 @@ import numpy as np
 
 from ..errors import BackendError, MissingDependencyError
 from .base import Backend
-from .hf import HFCausalBackend, _dir_fingerprint, _torch, _transformers
+from .hf import HFCausalBackend
+from .hf_runtime import dir_fingerprint, require_torch, require_transformers
 
 __all__ = [
     "EmbeddedGenerator",
@@ -130,8 +131,8 @@ def _file_lock(path: Path) -> Iterator[None]:
 
 def _convert(gguf: Path, out_dir: Path) -> None:
     """GGUF -> de-quantised float32 transformers folder (model, tokenizer, chat template)."""
-    torch = _torch()
-    transformers = _transformers()
+    torch = require_torch()
+    transformers = require_transformers()
     folder, name = str(gguf.parent), gguf.name
     tok = transformers.AutoTokenizer.from_pretrained(folder, gguf_file=name, local_files_only=True)
     model = transformers.AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, local_files_only=True, dtype=torch.float32)
@@ -227,7 +228,7 @@ class EmbeddedEmbedder(Backend):
         self.device = device
         self.normalize = bool(normalize)
         self.path = locate_embedder()
-        self._fp = _dir_fingerprint(self.path)
+        self._fp = dir_fingerprint(self.path)
         self._model: Any = None
 
     def identity(self) -> str:
@@ -240,7 +241,7 @@ class EmbeddedEmbedder(Backend):
     @property
     def model(self) -> Any:
         if self._model is None:
-            _transformers()  # sets the offline environment before sentence-transformers imports the hub client
+            require_transformers()  # sets the offline environment before sentence-transformers imports the hub client
             try:
                 from sentence_transformers import SentenceTransformer
             except ImportError:

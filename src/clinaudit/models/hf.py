@@ -38,29 +38,12 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import BackendError, MissingDependencyError
+from ..errors import BackendError
 from ..records import ModelRequest, ModelResponse
 from .base import Backend, MaskedItem
+from .hf_runtime import dir_fingerprint, require_torch, require_transformers
 
 __all__ = ["HFCausalBackend", "HFMaskedBackend", "HFEncoderBackend", "sample_seed"]
-
-
-def _torch():
-    try:
-        import torch
-    except ImportError:  # pragma: no cover - depends on the installation
-        raise MissingDependencyError("torch") from None
-    return torch
-
-
-def _transformers():
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    try:
-        import transformers
-    except ImportError:  # pragma: no cover - depends on the installation
-        raise MissingDependencyError("transformers") from None
-    return transformers
 
 
 def sample_seed(seed: int | None, index: int) -> int:
@@ -70,18 +53,6 @@ def sample_seed(seed: int | None, index: int) -> int:
         return base
     digest = hashlib.sha256(f"clinaudit-sample|{base}|{index}".encode()).hexdigest()
     return int(digest[:15], 16)
-
-
-def _dir_fingerprint(path: Path) -> str:
-    """Cheap fingerprint of a model folder: its config plus the names and sizes of its weight files."""
-    h = hashlib.sha256()
-    cfg = path / "config.json"
-    if cfg.is_file():
-        h.update(cfg.read_bytes())
-    for f in sorted(path.iterdir()):
-        if f.suffix in {".safetensors", ".bin", ".gguf", ".pt"}:
-            h.update(f"{f.name}:{f.stat().st_size}".encode())
-    return h.hexdigest()[:12]
 
 
 class _HFBase(Backend):
@@ -144,7 +115,7 @@ class _HFBase(Backend):
     def identity(self) -> str:
         path = Path(self.source)
         if path.is_dir():
-            return f"{self.spec.partition(':')[0]}:{self.source}#{_dir_fingerprint(path)}"
+            return f"{self.spec.partition(':')[0]}:{self.source}#{dir_fingerprint(path)}"
         return self.spec
 
     def describe(self) -> dict[str, Any]:
@@ -159,8 +130,8 @@ class _HFBase(Backend):
         with self._load_lock:
             if self._model is not None:
                 return
-            torch = _torch()
-            transformers = _transformers()
+            torch = require_torch()
+            transformers = require_transformers()
             try:
                 tok = transformers.AutoTokenizer.from_pretrained(
                     self.source, local_files_only=True, trust_remote_code=self.trust_remote_code
@@ -214,7 +185,7 @@ class _HFBase(Backend):
         return [order[i : i + self.batch_size] for i in range(0, len(order), self.batch_size)]
 
     def _pad(self, seqs: Sequence[Sequence[int]], *, left: bool) -> tuple[Any, Any]:
-        torch = _torch()
+        torch = require_torch()
         width = max(len(s) for s in seqs)
         ids = torch.full((len(seqs), width), self._pad_id(), dtype=torch.long)
         mask = torch.zeros((len(seqs), width), dtype=torch.long)
@@ -245,7 +216,7 @@ class _PerRowSampler:
         self.temperatures, self.top_ps, self.generators = temperatures, top_ps, generators
 
     def __call__(self, input_ids: Any, scores: Any) -> Any:
-        torch = _torch()
+        torch = require_torch()
         out = scores.clone()
         for i, temp in enumerate(self.temperatures):
             if temp <= 0:
@@ -278,7 +249,7 @@ class _PerRowStop:
         self.reason: list[str | None] = [None] * len(max_tokens)
 
     def __call__(self, input_ids: Any, scores: Any = None, **kwargs: Any) -> Any:
-        torch = _torch()
+        torch = require_torch()
         done = torch.zeros(input_ids.shape[0], dtype=torch.bool, device=input_ids.device)
         generated = input_ids.shape[1] - self.prompt_width
         for i in range(input_ids.shape[0]):
@@ -374,8 +345,8 @@ class HFCausalBackend(_HFBase):
 
     def _generate_rows(self, rows: list[dict[str, Any]]) -> list[tuple[str, int, str]]:
         """Generate one batch; returns (text, completion tokens, finish reason) per row."""
-        torch = _torch()
-        transformers = _transformers()
+        torch = require_torch()
+        transformers = require_transformers()
         model, tok = self.model, self.tokenizer
         input_ids, attention = self._pad([r["ids"] for r in rows], left=True)
         width = input_ids.shape[1]
@@ -441,7 +412,7 @@ class HFCausalBackend(_HFBase):
         ``loglik(t) = sum_i log p(token_i | BOS, token_1..token_{i-1})``; an empty
         text scores 0. Texts longer than the model's context keep their start.
         """
-        torch = _torch()
+        torch = require_torch()
         tok, model = self.tokenizer, self.model
         bos = self._bos_id()
         limit = self._max_len()
@@ -497,7 +468,7 @@ class HFMaskedBackend(_HFBase):
         Mask positions are taken in order of appearance; an item must have exactly
         one target id per mask token in its text.
         """
-        torch = _torch()
+        torch = require_torch()
         tok, model = self.tokenizer, self.model
         mask_id = tok.mask_token_id
         if mask_id is None:
@@ -540,7 +511,7 @@ class HFMaskedBackend(_HFBase):
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Mean of the last hidden layer over each text's tokens (padding excluded)."""
-        torch = _torch()
+        torch = require_torch()
         seqs = self._encode(texts)
         out: np.ndarray | None = None
         for batch in self._batches([len(s) for s in seqs]):
@@ -572,7 +543,7 @@ class HFEncoderBackend(_HFBase):
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """One row per text: ``concat(h[-1][CLS], h[-2][CLS], h[-3][CLS], h[-4][CLS])``; long texts are truncated."""
-        torch = _torch()
+        torch = require_torch()
         tok = self.tokenizer
         limit = self._max_len() or 512
         seqs = [list(tok(t, add_special_tokens=True, truncation=True, max_length=limit)["input_ids"]) for t in texts]
