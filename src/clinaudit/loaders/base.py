@@ -57,9 +57,11 @@ def resolve_path(path: str | Path | None, base_dir: Path | None = None) -> Path 
 
 Loader = Callable[[DataSource, Path | None], list[Case]]
 # The shared registry of data formats (clinaudit.registry, kind "loader"): format -> (loader, summary).
-# The built-in formats are registered by clinaudit.loaders.formats, plugins add more by entry point.
+# The built-in formats register themselves when their module is imported (the registry imports the
+# modules declared here on first use); plugins add more by entry point.
 _LOADERS: Registry[tuple[Loader, str]] = registry("loader")
-_LOADERS.declare_module(f"{__package__}.formats")
+for _module in ("formats", "dialog_formats", "craftmd", "medperturb", "demo", "mimic"):
+    _LOADERS.declare_module(f"{__package__}.{_module}")
 
 
 def register_loader(fmt: str, summary: str) -> Callable[[Loader], Loader]:
@@ -70,17 +72,12 @@ def register_loader(fmt: str, summary: str) -> Callable[[Loader], Loader]:
     return deco
 
 
-def _ensure_builtin() -> None:
-    """Nothing to do: the registry imports the built-in formats on first use (kept for callers)."""
-
-
 def list_loaders() -> dict[str, str]:
     return {k: v[1] for k, v in _LOADERS.items()}
 
 
 def load_cases(source: DataSource, base_dir: Path | None = None) -> list[Case]:
     """Load, filter by ``ids`` and cut to ``limit``."""
-    _ensure_builtin()
     fmt = source.format.split(":", 1)[0]
     if fmt not in _LOADERS:
         raise InputError(f"unknown data format '{source.format}'; known formats: {', '.join(sorted(_LOADERS))}",
