@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from clinaudit.report.base import get_section_builder
-from clinaudit.report.render import audit_of, build_report
+from clinaudit.report.render import build_report
+from clinaudit.report.runs import audit_of
 
 pytestmark = pytest.mark.browser
 

@@ -10,15 +10,10 @@ import pandas as pd
 import pytest
 
 from clinaudit.report.base import Compare, Figure, Metric, Section, Table, Text, register_section
-from clinaudit.report.render import (
-    build_report,
-    diff_segments,
-    discover_run_dirs,
-    display_frame,
-    format_value,
-    render_report,
-    sanitize_svg,
-)
+from clinaudit.report.formatting import display_frame, format_value
+from clinaudit.report.render import build_report, discover_run_dirs, render_report
+from clinaudit.report.svg import sanitize_svg
+from clinaudit.report.textdiff import diff_segments
 from clinaudit.rundir import RunDir
 
 
@@ -321,13 +316,13 @@ def test_cli_demo_rejects_unknown_audits(capsys):
 
 
 def test_metric_and_compare_views():
-    from clinaudit.report.render import _compare_view, _Ids, _metric_view
+    from clinaudit.report.views import PageIds, compare_view, metric_view
 
-    assert _metric_view(Metric(label="judge parse rate", value=0.975, n=40))["value"] == "97.5%"
-    assert _metric_view(Metric(label="ΔBL (percentage points)", value=0.5))["value"] == "0.5"
-    v = _compare_view(Compare(title="t", case_id="c", variants={
+    assert metric_view(Metric(label="judge parse rate", value=0.975, n=40))["value"] == "97.5%"
+    assert metric_view(Metric(label="ΔBL (percentage points)", value=0.5))["value"] == "0.5"
+    v = compare_view(Compare(title="t", case_id="c", variants={
         "ref": "one two three four five six", "close": "one two THREE four five six",
-        "far": "completely unrelated words here"}), "a", _Ids())
+        "far": "completely unrelated words here"}), "a", PageIds())
     close, far = v["columns"][1], v["columns"][2]
     assert not close["mostly_different"] and any(s["del"] for s in close["segments"])
     assert far["mostly_different"] and not any(s["del"] for s in far["segments"])

@@ -1,6 +1,9 @@
 """HTML report: one self-contained file from one or more run directories.
 
-* :func:`render_report` - run directories -> ``report.html`` (+ ``report.md``, ``tables.tex``);
+* :func:`render_report` - run directories -> ``report.html`` (+ ``report.md``, ``tables.tex``),
+  assembled by :mod:`clinaudit.report.render` from :mod:`~clinaudit.report.runs`,
+  :mod:`~clinaudit.report.views`, :mod:`~clinaudit.report.formatting`, :mod:`~clinaudit.report.svg`,
+  :mod:`~clinaudit.report.textdiff` and :mod:`~clinaudit.report.exports`;
 * :mod:`clinaudit.report.base` - the blocks a section is made of and the section registry;
 * :mod:`clinaudit.report.sections` - one section builder per audit.
 """

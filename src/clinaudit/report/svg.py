@@ -1,0 +1,95 @@
+"""Figures as inert inline SVG: matplotlib figure -> SVG -> sanitised markup.
+
+The only markup the report renderer produces itself is the SVG of figures; it is
+parsed and re-serialised here (comments, scripts, event handlers and external
+references removed) before it is inlined.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+__all__ = ["sanitize_svg", "figure_svg"]
+
+
+_SVG_NS = "http://www.w3.org/2000/svg"
+_XLINK_NS = "http://www.w3.org/1999/xlink"
+_SVG_ALLOWED = {"svg", "g", "path", "defs", "clipPath", "use", "text", "tspan", "style", "rect", "circle", "ellipse",
+                "line", "polyline", "polygon", "image", "linearGradient", "radialGradient", "stop", "pattern", "mask",
+                "title", "desc", "symbol", "marker"}
+_URL_REF = re.compile(r"url\(\s*#([^)\s]+)\s*\)")
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def sanitize_svg(svg: str, id_prefix: str) -> str:
+    """An SVG document reduced to inert drawing markup, ready to inline in HTML.
+
+    Parses the SVG (dropping comments, the XML declaration and DOCTYPE), keeps only
+    drawing elements (no ``script``, ``foreignObject``, ``a`` or ``metadata``), drops
+    event-handler attributes and any reference that is not in-document or an inline
+    PNG/JPEG image, prefixes every id with ``id_prefix`` (several figures share one
+    page) and re-serialises, which escapes all text.
+    """
+    import xml.etree.ElementTree as ET
+
+    ET.register_namespace("", _SVG_NS)
+    ET.register_namespace("xlink", _XLINK_NS)
+    root = ET.fromstring(svg.encode("utf-8") if isinstance(svg, str) else svg)
+    if _local(root.tag) != "svg":
+        raise ValueError("not an SVG document")
+
+    def strip(parent: Any) -> None:
+        for child in list(parent):
+            if not isinstance(child.tag, str) or _local(child.tag) not in _SVG_ALLOWED:
+                parent.remove(child)
+            else:
+                strip(child)
+
+    strip(root)
+    ids = {el.get("id") for el in root.iter() if el.get("id")}
+    ren = {old: f"{id_prefix}{old}" for old in ids}
+
+    def fix_refs(value: str) -> str:
+        value = _URL_REF.sub(lambda m: f"url(#{ren.get(m.group(1), m.group(1))})", value)
+        if re.search(r"url\(\s*[^#\s)]", value) or "javascript:" in value.lower() or "expression(" in value.lower():
+            value = re.sub(r"url\(\s*[^#\s)][^)]*\)", "none", value)
+            value = value.replace("javascript:", "").replace("expression(", "(")
+        return value
+
+    for el in root.iter():
+        for attr in list(el.attrib):
+            name = _local(attr).lower()
+            val = el.attrib[attr]
+            if name.startswith("on"):
+                del el.attrib[attr]
+            elif name == "href":
+                if val.startswith("#"):
+                    el.attrib[attr] = "#" + ren.get(val[1:], val[1:])
+                elif not re.match(r"data:image/(png|jpeg);base64,[A-Za-z0-9+/=\s]*$", val) or _local(el.tag) != "image":
+                    del el.attrib[attr]
+            elif name == "id":
+                el.attrib[attr] = ren.get(val, val)
+            else:
+                el.attrib[attr] = fix_refs(val)
+        if _local(el.tag) == "style" and el.text:
+            el.text = fix_refs(el.text).replace("@import", "")
+    root.set("class", "figure-svg")
+    root.set("role", "img")
+    return ET.tostring(root, encoding="unicode")
+
+
+def figure_svg(fig: Any, id_prefix: str) -> str:
+    import matplotlib
+
+    buf = io.StringIO()
+    import matplotlib.pyplot as plt
+
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "clinaudit"}):
+        fig.savefig(buf, format="svg", bbox_inches="tight")
+    plt.close(fig)  # a report renders each figure once; pyplot would otherwise keep every one open
+    return sanitize_svg(buf.getvalue(), id_prefix)
