@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..families import audit_order
 from .exports import latex_export, markdown_export
 from .formatting import format_value
 from .runs import audit_of, load_run, read_manifest, run_overview, toc_entries
@@ -50,8 +51,9 @@ __all__ = [
     "ReportFiles",
 ]
 
-#: Order of audit sections in a report (others follow, by path).
-AUDIT_ORDER = ["treatment_shift", "note_generation", "reasoning_care", "association", "classifier_gaps", "generate"]
+#: Order of audit sections in a report: the built-in families' audits in family order, then the
+#: `generate` command's runs (plugins' audits follow, by path).
+AUDIT_ORDER = audit_order() + ["generate"]
 
 _TEMPLATES = Path(__file__).parent / "templates"
 
