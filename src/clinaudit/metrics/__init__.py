@@ -4,8 +4,6 @@ Each metric is a plain function; undefined values are NaN, never 0.
 
 - treatment shift (P2): :func:`tsr`, :func:`rcr`, :func:`rcer`, :func:`treatment_shift_table`,
   :func:`subgroup_gap`, :func:`agreement_matrix`
-- reasoning (P3): :func:`delta_acc`, :func:`delta_len`, :func:`semantic_drift`,
-  :func:`drift_effect`, :func:`rethink_ratio`
 - association (P4): :func:`bias_score_summary`
 - classifier gaps (P4): :func:`positive_rate`, :func:`recall`, :func:`specificity`,
   :func:`multigroup_gaps`, :func:`f1_optimal_threshold`, :func:`merge_window_probs`,
@@ -13,7 +11,9 @@ Each metric is a plain function; undefined values are NaN, never 0.
 - disaggregation: :class:`Disaggregate`
 
 Incidence disparities (P1) are the note-generation family's:
-:mod:`clinaudit.families.note_generation.metrics`.
+:mod:`clinaudit.families.note_generation.metrics`; the reasoning metrics (P3: ΔAcc, ΔLen,
+semantic drift, rethink ratio) the reasoning_care family's:
+:mod:`clinaudit.families.reasoning_care.metrics`.
 
 Formulas and our readings: ``docs/metrics.md``.
 """
@@ -31,15 +31,6 @@ from .classifier import (
     specificity,
 )
 from .frame import Disaggregate
-from .reasoning import (
-    DEFAULT_RETHINK_CUES,
-    delta_acc,
-    delta_len,
-    drift_effect,
-    rethink_ratio,
-    semantic_drift,
-    split_steps,
-)
 from .treatment_shift import (
     CARE_PLUS,
     NOISE_FLOOR,
@@ -62,13 +53,6 @@ __all__ = [
     "treatment_shift_table",
     "subgroup_gap",
     "agreement_matrix",
-    "DEFAULT_RETHINK_CUES",
-    "delta_acc",
-    "delta_len",
-    "semantic_drift",
-    "drift_effect",
-    "split_steps",
-    "rethink_ratio",
     "bias_score_summary",
     "positive_rate",
     "recall",

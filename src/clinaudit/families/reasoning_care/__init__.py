@@ -1,8 +1,16 @@
-"""The CARE reasoning audit (paper 003): recipe, CoT and MCQ judges, statistics, section, CLI."""
+"""The CARE reasoning audit (paper 003): recipe, CoT and MCQ judges, statistics, section, CLI.
+
+Modules: ``audit`` (the recipe), ``params`` (CareParams, the arms), ``cases`` (MCQ fields,
+filters, quadruplets, exclusions), ``stats`` (every gap, drift and direction through the
+paired layer, the paper-shaped tables), ``specialty`` (keyword tagging), ``judges`` (the
+two-phase CoT audit, P3 Figs. 9-10), ``mcq`` (the Fig. 8 protocol and its answer parser),
+``metrics`` (ΔAcc, ΔLen, semantic drift, rethink ratio), ``section`` (report), ``cli``
+(``clinaudit care-tables``).
+"""
 
 PROVIDES = {
-    "audit": {"reasoning_care": "clinaudit.audits.reasoning_care"},
-    "section": {"reasoning_care": "clinaudit.report.sections.reasoning_care"},
-    "judge": ["clinaudit.judges.cot_audit", "clinaudit.judges.mcq"],
+    "audit": {"reasoning_care": "clinaudit.families.reasoning_care.audit"},
+    "section": {"reasoning_care": "clinaudit.families.reasoning_care.section"},
+    "judge": ["clinaudit.families.reasoning_care.judges", "clinaudit.families.reasoning_care.mcq"],
 }
-COMMANDS = ["clinaudit.cli.reasoning_cmd"]
+COMMANDS = ["clinaudit.families.reasoning_care.cli"]

@@ -41,10 +41,10 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from ..records import Judgment, ModelRequest, stable_hash
-from ..runner import Runner
-from ..registry import register_judge
-from .base import Judge, Unparseable, extract_json, run_judge
+from ...records import Judgment, ModelRequest, stable_hash
+from ...runner import Runner
+from ...registry import register_judge
+from ...judges.base import Judge, Unparseable, extract_json, run_judge
 
 __all__ = [
     "PHASE1_DIMENSIONS",

@@ -5,7 +5,7 @@ Each comparison is a :class:`clinaudit.stats.PairedFrame` with **case = vignette
 * semantic drift: arm = the male/female pair (Γ_gender), control = the ID1/ID2 pair
   (Γ_control, the noise floor); excess = mean Γ_gender − mean Γ_control, one-sided
   (H1: above the floor); Cohen's d (pooled SD, P3's effect size) beside it
-  (:func:`clinaudit.metrics.reasoning.drift_effect`);
+  (:func:`.metrics.drift_effect`);
 * signed gaps ΔAcc, ΔLen, Δrethink (male − female per vignette): tested against 0
   (``gap_floor: zero``, default) or against the control pair's gap
   (``gap_floor: control``: excess = gap − (ID1 − ID2)); the control pair's own gap is a row
@@ -28,12 +28,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["ARMS", "statistics", "mean_ci", "INFERENCE_COLUMNS"]
+from ...results import results_frame
+from ...stats import PairedFrame, apply_correction, bootstrap_ci
+from .judges import PHASE1_DIMENSIONS, PHASE1_TITLES, PHASE2_DIMENSIONS, PHASE2_TITLES, direction_of
+from .metrics import delta_len, drift_effect
+from .params import ARMS, AUDIT
+from .specialty import DEFAULT_SPECIALTY_LEXICON, OTHER
 
-#: The four arms of a CARE quadruplet: the two gender counterfactuals and the ID1/ID2 control pair.
-ARMS: tuple[str, ...] = ("male", "female", "id1", "id2")
-
-AUDIT = "reasoning_care"
+__all__ = ["statistics", "mean_ci", "INFERENCE_COLUMNS"]
 
 #: Columns shown beside every drift / gap in the CARE tables.
 INFERENCE_COLUMNS: list[str] = ["n_cases", "n_pairs", "floor", "excess", "ci_low", "ci_high", "test",
@@ -43,8 +45,6 @@ INFERENCE_COLUMNS: list[str] = ["n_cases", "n_pairs", "floor", "excess", "ci_low
 def mean_ci(x: Sequence[float] | np.ndarray, n_bootstrap: int, confidence: float,
             seed: int) -> tuple[float, float, float, int]:
     """Mean of the non-missing values with a percentile bootstrap CI over them (one value per vignette)."""
-    from ..stats import bootstrap_ci
-
     a = np.asarray(x, dtype=float)
     a = a[~np.isnan(a)]
     if a.size == 0:
@@ -71,8 +71,6 @@ def _complete_means(d: pd.DataFrame, a: str, b: str, names: tuple[str, str],
 def _gap_rows(d: pd.DataFrame, gender: np.ndarray, control: np.ndarray, *, use_control: bool, by: Sequence[str],
               metric: str, p: Any, seed: int) -> pd.DataFrame:
     """Layer rows for a signed per-vignette gap (male − female), optionally against the control pair's gap."""
-    from ..stats import PairedFrame
-
     base = d[["model", "case_id", "specialty"]].reset_index(drop=True)
     # the arm is named after the difference it holds: the layer writes it into the null hypothesis
     parts = [base.assign(arm=_ARM_LABEL.get(metric, "male − female"), score=np.asarray(gender, dtype=float))]
@@ -101,12 +99,6 @@ def _layer_fields(r: dict[str, Any]) -> dict[str, Any]:
 def statistics(p: Any, seed: int, targets: list[str], paired: pd.DataFrame, units: dict[str, str],
                p1: dict[str, Any], p2: dict[str, Any], judged_ids: dict[str, list[str]]) -> dict[str, pd.DataFrame]:
     """All result rows and the paper-shaped CARE tables (see the module docstring)."""
-    from ..judges.cot_audit import PHASE1_DIMENSIONS, PHASE1_TITLES, PHASE2_DIMENSIONS, PHASE2_TITLES, direction_of
-    from ..metrics.reasoning import delta_len, drift_effect
-    from ..results import results_frame
-    from ..stats import PairedFrame, apply_correction
-    from .specialty import DEFAULT_SPECIALTY_LEXICON, OTHER
-
     use_control = p.gap_floor == "control"
     floor_of = "ID1 − ID2 gap of the control pair" if use_control else "0 (H0 value of a signed gap)"
     rows: list[dict[str, Any]] = []

@@ -152,7 +152,8 @@ def test_language_without_lexicon_warns_and_leaves_rethink_undefined(tmp_path):
 
 
 def test_non_english_language_with_the_english_embedder_warns():
-    from clinaudit.audits.reasoning_care import CareParams, language_warnings
+    from clinaudit.families.reasoning_care.cases import language_warnings
+    from clinaudit.families.reasoning_care.params import CareParams
 
     w = language_warnings(CareParams(language="Chinese"), "embedded-embedder")
     assert len(w) == 1 and "English-only" in w[0] and "multilingual" in w[0]

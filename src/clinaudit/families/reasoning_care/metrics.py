@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from ...stats import PairedFrame, cohens_d
+
 __all__ = [
     "DEFAULT_RETHINK_CUES",
     "CHINESE_RETHINK_CUES",
@@ -193,8 +195,6 @@ def drift_effect(
     the difference of means, its CI resamples within each sample and the test permutes the
     sample labels (:meth:`PairedFrame.gap`).
     """
-    from ..stats import PairedFrame, cohens_d
-
     g = np.asarray(gamma_gender, dtype=float).ravel()
     c = np.asarray(gamma_control, dtype=float).ravel()
     kw = {"alternative": alternative, "n_resamples": n_resamples, "n_permutations": n_permutations,

@@ -31,7 +31,7 @@ import pandas as pd
 import pytest
 
 from clinaudit.cache import ResponseCache
-from clinaudit.judges.cot_audit import male_first
+from clinaudit.families.reasoning_care.judges import male_first
 from clinaudit.models.base import Backend
 from clinaudit.runner import Runner, RunnerConfig
 from clinaudit.spec import get_recipe, make_context, parse_spec_dict, run_spec
@@ -364,7 +364,7 @@ def test_missing_judge_and_bad_params(tmp_path):
 
 
 def test_mcq_fields_formats_and_errors():
-    from clinaudit.audits.reasoning_care import mcq_fields
+    from clinaudit.families.reasoning_care.cases import mcq_fields
     from clinaudit.errors import InputError
     from clinaudit.records import Case
 

@@ -7,7 +7,14 @@ import math
 import numpy as np
 import pytest
 
-from clinaudit.metrics import delta_acc, delta_len, drift_effect, rethink_ratio, semantic_drift, split_steps
+from clinaudit.families.reasoning_care.metrics import (
+    delta_acc,
+    delta_len,
+    drift_effect,
+    rethink_ratio,
+    semantic_drift,
+    split_steps,
+)
 
 
 def test_delta_acc():
@@ -86,7 +93,7 @@ def test_rethink_ratio_single_line_sentences_and_word_boundaries():
 
 
 def test_normalize_language_codes_and_names():
-    from clinaudit.metrics.reasoning import has_rethink_lexicon, normalize_language
+    from clinaudit.families.reasoning_care.metrics import has_rethink_lexicon, normalize_language
 
     assert normalize_language("en") == ("en", "English")
     assert normalize_language("English") == normalize_language("en-US") == ("en", "English")
@@ -106,7 +113,7 @@ def test_split_steps_chinese_sentences_and_lines():
 
 
 def test_rethink_ratio_chinese_hand_computed():
-    from clinaudit.metrics.reasoning import CHINESE_RETHINK_CUES
+    from clinaudit.families.reasoning_care.metrics import CHINESE_RETHINK_CUES
 
     # 4 steps, cues in steps 2 (等等，) and 3 (其实): 2/4
     assert rethink_ratio("患者胸痛三天。等等，心电图正常！其实肌钙蛋白升高？所以是心梗。", language="zh") == 0.5

@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..records import ModelRequest
-from ..registry import register_judge
-from .base import Judge, Unparseable
+from ...records import ModelRequest
+from ...registry import register_judge
+from ...judges.base import Judge, Unparseable
 
 __all__ = [
     "MCQ_INSTRUCTION",

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import SpecError
+from ...errors import SpecError
 
 __all__ = [
     "OTHER",

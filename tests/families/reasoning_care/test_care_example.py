@@ -12,7 +12,7 @@ from clinaudit.report.base import Compare, Figure, Metric, Table, get_section_bu
 from clinaudit.rundir import RunDir
 from clinaudit.spec import load_spec
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples"
 
 
@@ -31,7 +31,7 @@ def test_example_specs_validate():
 
 
 def test_demo_spec_validates():
-    from clinaudit.audits.reasoning_care import demo_spec
+    from clinaudit.families.reasoning_care.audit import demo_spec
     from clinaudit.spec import parse_spec_dict
 
     spec, params = parse_spec_dict(demo_spec())

@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from clinaudit.metrics.reasoning import semantic_drift
+from clinaudit.families.reasoning_care.metrics import semantic_drift
 from clinaudit.runner import Runner, RunnerConfig
 from clinaudit.spec import parse_spec_dict, run_spec
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
 CRAFTMD = DATA / "craft-md" / "usmle_and_derm_dataset.csv"
 
 pytestmark = pytest.mark.slow

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from clinaudit.audits.specialty import OTHER, SpecialtyTagger, tag_specialty
+from clinaudit.families.reasoning_care.specialty import OTHER, SpecialtyTagger, tag_specialty
 from clinaudit.errors import SpecError
 from clinaudit.judges.base import Unparseable, apply_parser
-from clinaudit.judges.cot_audit import (
+from clinaudit.families.reasoning_care.judges import (
     PHASE1_DIMENSIONS,
     CoTPair,
     PhaseIIJudge,
@@ -19,7 +19,7 @@ from clinaudit.judges.cot_audit import (
     phase1_schema,
     run_cot_audit,
 )
-from clinaudit.judges.mcq import MCQAnswerParser, build_mcq_prompt, extract_think, parse_mcq
+from clinaudit.families.reasoning_care.mcq import MCQAnswerParser, build_mcq_prompt, extract_think, parse_mcq
 from clinaudit.models.mock import MockBackend
 from clinaudit.runner import Runner, RunnerConfig
 

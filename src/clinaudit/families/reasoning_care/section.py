@@ -24,12 +24,12 @@ from typing import Any
 import pandas as pd
 
 from ...rundir import RunDir
-from ..base import Compare, Figure, Metric, Section, Table, Text, register_section
+from ...report.base import Compare, Figure, Metric, Section, Table, Text, register_section
+from .params import ARMS, AUDIT
+from .specialty import specialty_label
 
 __all__ = ["build", "compare_arms"]
 
-AUDIT = "reasoning_care"
-_ARMS = ("male", "female", "id1", "id2")
 _ARM_LABELS = {"male": "[Patient is male]", "female": "[Patient is female]", "id1": "[Patient ID: 001]",
                "id2": "[Patient ID: 002]"}
 
@@ -57,8 +57,6 @@ def _txt(x: Any) -> str:
 
 
 def _spec_label(key: str) -> str:
-    from ...audits.specialty import specialty_label
-
     return specialty_label(str(key))
 
 
@@ -76,7 +74,7 @@ def compare_arms(rundir: RunDir, case_id: str | None = None, model: str | None =
     m, cid = str(row["model"]), str(row["case_id"])
     ans = resp[(resp["stage"] == "answer") & (resp["model"] == m) & (resp["case_id"].astype(str) == cid)]
     variants = {}
-    for arm in _ARMS:
+    for arm in ARMS:
         r = ans[ans["arm"] == arm]
         text = "" if r.empty else ("" if pd.isna(r.iloc[0]["text"]) else str(r.iloc[0]["text"]))
         letter = row.get(f"answer_{arm}")

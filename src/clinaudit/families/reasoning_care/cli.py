@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _markdown(df) -> str:
-    from ..export import markdown_cell
+    from ...export import markdown_cell
 
     cols = [markdown_cell(str(c)) for c in df.columns]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
@@ -64,9 +64,9 @@ def _markdown(df) -> str:
 def cmd_care_tables(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from ..errors import InputError
-    from ..export import to_csv
-    from ..rundir import RunDir
+    from ...errors import InputError
+    from ...export import to_csv
+    from ...rundir import RunDir
 
     if not (args.run_dir / "tables").is_dir():
         raise InputError("not a run directory (no tables/ folder)", file=str(args.run_dir))
@@ -74,7 +74,7 @@ def cmd_care_tables(args: argparse.Namespace) -> int:
     if not rd.has_table("care_table1"):
         raise InputError("no CARE tables here: run a spec with `audit: reasoning_care` first", file=str(args.run_dir))
     if args.compare:
-        from ..report.sections.reasoning_care import compare_arms
+        from .section import compare_arms
 
         cmp = compare_arms(rd, None if args.compare == "top" else args.compare)
         if cmp is None:
