@@ -1,8 +1,16 @@
-"""Treatment shift under non-clinical perturbations (paper 001): recipe, labels, clinicians, section, CLI."""
+"""Treatment shift under non-clinical perturbations (paper 001): recipe, labels, clinicians, section, CLI.
+
+Modules: ``audit`` (the recipe), ``labels`` (the label table and its readers), ``analysis``
+(pairing and statistics of a label table), ``metrics`` (TSR / RCR / RCER), ``clinicians``
+(clinicians as a reference rater), ``variants`` (variant screening, Table 1), ``accuracy``
+(conversational accuracy, Table 4, Fig. 7), ``judges`` (annotator, gender inference,
+diagnosis match), ``section`` / ``section_recipe`` (the report section), ``cli``
+(``clinaudit treatment-shift``).
+"""
 
 PROVIDES = {
-    "audit": {"treatment_shift": "clinaudit.audits.treatment_shift"},
-    "section": {"treatment_shift": "clinaudit.report.sections.treatment_shift"},
-    "judge": ["clinaudit.judges.treatment"],
+    "audit": {"treatment_shift": "clinaudit.families.treatment_shift.audit"},
+    "section": {"treatment_shift": "clinaudit.families.treatment_shift.section"},
+    "judge": ["clinaudit.families.treatment_shift.judges"],
 }
-COMMANDS = ["clinaudit.cli.treatment_cmd"]
+COMMANDS = ["clinaudit.families.treatment_shift.cli"]

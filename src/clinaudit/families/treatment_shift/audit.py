@@ -12,7 +12,7 @@ spacing)? The recipe runs
    ``default`` or byte-exact ``compat`` mode; four LLM rewrites by the
    ``models.rewrite`` model, with quality gates); a failed rewrite (its text
    would be the original) is dropped and listed in ``exclusions``, variants
-   identical to the baseline are listed (:mod:`.treatment_variants`), and P2
+   identical to the baseline are listed (:mod:`.variants`), and P2
    Table 1 (input length, VADER sentiment) describes the inputs;
 4. **responses** — every target model (``models.target``) answers the baseline
    and each variant with the P2 prompts (oncologist or primary-care system
@@ -26,12 +26,12 @@ spacing)? The recipe runs
 6. **metrics** — TSR / RCR / RCER per model × perturbation × question with the
    noise floor subtracted, bootstrap CIs, ANOVA vs the floor with Bonferroni
    over the perturbations, McNemar per cell, gender gaps (recorded and
-   inferred), model agreement (:mod:`clinaudit.audits.treatment_labels`);
+   inferred), model agreement (:mod:`.analysis`);
 7. **conversations** (optional, ``params.settings``) — vignette / single-turn /
    multi-turn / summarized consultations, diagnostic accuracy against the gold
    answer, its change per setting and perturbation (P2 Table 4) and the
    female − male accuracy gap (P2 Fig. 7), all through the paired-statistics
-   layer (:mod:`.treatment_accuracy`).
+   layer (:mod:`.accuracy`).
 
 Every stage is written as a table of the run directory. ``docs/audits/treatment_shift.md``
 documents the parameters and our readings of the paper.
@@ -48,11 +48,11 @@ from typing import Any, Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from ..errors import InputError
-from ..records import Case, Judgment, ModelRequest, ModelResponse, Variant, stable_hash, to_frame
-from ..spec import AuditContext, Estimate, register_audit
-from .treatment_accuracy import accuracy_gender_gaps, accuracy_tables, table4
-from .treatment_variants import (
+from ...errors import InputError
+from ...records import Case, Judgment, ModelRequest, ModelResponse, Variant, stable_hash, to_frame
+from ...spec import AuditContext, Estimate, register_audit
+from .accuracy import accuracy_gender_gaps, accuracy_tables, table4
+from .variants import (
     GenderInferencePlan,
     exclusion_row,
     exclusions_frame,
@@ -163,7 +163,7 @@ class TreatmentShiftParams(BaseModel):
     def _known(cls, v: list[str] | None) -> list[str] | None:
         if v is None:
             return v
-        from ..perturb import list_transforms
+        from ...perturb import list_transforms
 
         known = list_transforms()
         bad = [n for n in v if n not in known]
@@ -270,7 +270,7 @@ def compose_message(context: str | None, message: str) -> str:
 
 def _validation(case: Case, params: TreatmentShiftParams, question: str) -> tuple[Any, str]:
     """(V, field): V is 1.0 / 0.0, NaN, or an invalid value as given (reported by the analysis as an exclusion)."""
-    from .treatment_clinicians import case_validation
+    from .clinicians import case_validation
 
     return case_validation(case.fields, question, params.validation_field)
 
@@ -308,7 +308,7 @@ def _choices(case: Case) -> list[str] | None:
 def _filter(cases: list[Case], params: TreatmentShiftParams) -> tuple[list[Case], list[dict[str, str]]]:
     if not params.filter_sex_specific:
         return cases, []
-    from ..perturb import filter_sex_specific
+    from ...perturb import filter_sex_specific
 
     res = filter_sex_specific(cases) if params.sex_specific_terms is None else filter_sex_specific(
         cases, params.sex_specific_terms)
@@ -330,7 +330,7 @@ def _perturb_source(case: Case, params: TreatmentShiftParams) -> Case:
 
 def _make_variants(ctx: AuditContext, runner: Any, cases: list[Case], names: Sequence[str],
                    params: TreatmentShiftParams) -> list[Variant]:
-    from ..perturb import get_transform, perturb_cases
+    from ...perturb import get_transform, perturb_cases
 
     if not names or not cases:
         return []
@@ -405,8 +405,8 @@ def _responses_table(log: Sequence[tuple[str, ModelRequest, ModelResponse]]) -> 
 def _annotate(ctx: AuditContext, runner: Any, responses: list[ModelResponse], reqs: list[ModelRequest],
               params: TreatmentShiftParams) -> tuple[pd.DataFrame, list[Any]]:
     """Annotate every target answer; returns the per-question label rows and the judgments."""
-    from ..judges.base import run_judge
-    from ..judges.treatment import TreatmentAnnotator, label_table
+    from ...judges.base import run_judge
+    from .judges import TreatmentAnnotator, label_table
 
     judge_model = ctx.model("judge")
     annot = TreatmentAnnotator(params.questions, example=params.annotator_example, max_tokens=params.judge_max_tokens)
@@ -445,7 +445,7 @@ def _annotate(ctx: AuditContext, runner: Any, responses: list[ModelResponse], re
 def _annotate_loglik(runner: Any, items: list[tuple[str, str]], judge_model: str,
                      params: TreatmentShiftParams) -> list[Judgment]:
     """Scoring annotator: the likelier of "<Q> [YES]" / "<Q> [NO]" under the judge model is the label."""
-    from ..judges.treatment import loglik_annotation_texts
+    from .judges import loglik_annotation_texts
 
     if not items:
         return []
@@ -494,8 +494,8 @@ def _infer_gender(ctx: AuditContext, runner: Any, cases: list[Case], variants: l
     A case without that text (its gender_removal rewrite failed or was dropped) is not
     inferred — never read from the gendered baseline instead; its id is returned.
     """
-    from ..judges.base import run_judge
-    from ..judges.treatment import GenderInferenceJudge
+    from ...judges.base import run_judge
+    from .judges import GenderInferenceJudge
 
     by_case = {c.case_id: c for c in cases}
     source: dict[str, tuple[str, str]] = {}
@@ -555,7 +555,7 @@ def _conversation_cases(cases: list[Case], params: TreatmentShiftParams) -> list
 
 def _run_conversations(ctx: AuditContext, runner: Any, cases: list[Case], params: TreatmentShiftParams,
                        variants: list[Variant]) -> pd.DataFrame:
-    from ..perturb import run_conversations
+    from ...perturb import run_conversations
 
     patient = ctx.model("patient", None) if "patient" in ctx.spec.models else ctx.model("judge")
     seeds = params.conversation_seeds or [params.seeds[0]]
@@ -588,8 +588,8 @@ def _run_conversations(ctx: AuditContext, runner: Any, cases: list[Case], params
 
 def _judge_diagnoses(ctx: AuditContext, runner: Any, conv: pd.DataFrame, params: TreatmentShiftParams
                      ) -> tuple[pd.DataFrame, list[Any]]:
-    from ..judges.base import run_judge
-    from ..judges.treatment import DiagnosisMatchJudge, match_diagnosis
+    from ...judges.base import run_judge
+    from .judges import DiagnosisMatchJudge, match_diagnosis
 
     conv = conv.copy()
     correct, method = [], []
@@ -661,8 +661,8 @@ def _all_perturbations(params: TreatmentShiftParams) -> tuple[list[str], list[st
 
 
 def _estimate_impl(ctx: AuditContext) -> Estimate:
-    from ..judges.treatment import GenderInferenceJudge, TreatmentAnnotator
-    from ..perturb import get_transform, perturb_cases
+    from .judges import GenderInferenceJudge, TreatmentAnnotator
+    from ...perturb import get_transform, perturb_cases
 
     params: TreatmentShiftParams = ctx.params  # type: ignore[assignment]
     est = Estimate()
@@ -808,8 +808,8 @@ def estimate(ctx: AuditContext) -> Estimate:
 )
 def run(ctx: AuditContext) -> dict[str, Any]:
     """Run the audit; every stage is written as a table of the run directory."""
-    from ..judges.base import parse_rate
-    from .treatment_labels import analyze_labels
+    from ...judges.base import parse_rate
+    from .analysis import analyze_labels
 
     params: TreatmentShiftParams = ctx.params  # type: ignore[assignment]
     runner = RecordingRunner(ctx.runner)
@@ -944,13 +944,13 @@ def run(ctx: AuditContext) -> dict[str, Any]:
     for name, df in tables.items():
         ctx.write_table(name, df)
     ledger = exclusions_frame(exclusions)
-    clin_ex = tables.get("exclusions")  # invalid clinician labels (treatment_clinicians), same ledger columns first
+    clin_ex = tables.get("exclusions")  # invalid clinician labels (clinicians.py), same ledger columns first
     if clin_ex is not None and len(clin_ex):
         ledger = pd.concat([ledger, clin_ex], ignore_index=True)
     ctx.write_table("exclusions", ledger)
     summary["exclusions"] = len(ledger)
     summary["notes"] = recipe_notes + list(summary.get("notes", []))
-    from ..results import results_frame
+    from ...results import results_frame
 
     results = results_frame(pd.concat([p for p in results_parts if len(p)], ignore_index=True)) \
         if any(len(p) for p in results_parts) else results_frame([])

@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from clinaudit.metrics import CARE_PLUS, agreement_matrix, rcer, rcr, subgroup_gap, treatment_shift_table, tsr
-from clinaudit.metrics.treatment_shift import pair_scores
+from clinaudit.families.treatment_shift.metrics import CARE_PLUS, agreement_matrix, rcer, rcr, subgroup_gap, treatment_shift_table, tsr
+from clinaudit.families.treatment_shift.metrics import pair_scores
 
 TB = [1, 1, 1, 0, 0, 1]
 TP = [0, 1, 0, 1, 0, 1]

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .common import positive_int
+from ...cli.common import positive_int
 
 __all__ = ["register"]
 
@@ -56,7 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_treatment_shift(args: argparse.Namespace) -> int:
-    from ..audits.treatment_labels import analyze_labels, read_labels, write_outputs
+    from .analysis import analyze_labels, write_outputs
+    from .labels import read_labels
 
     kw: dict = {}
     if args.fmt == "medperturb":
@@ -68,11 +69,11 @@ def cmd_treatment_shift(args: argparse.Namespace) -> int:
     labels, notes = read_labels(args.labels, args.fmt, **kw)
     clinicians = None
     if args.clinicians is not None:  # human labels for every variant: clinicians as a reference rater
-        from ..audits.treatment_clinicians import read_long_clinicians
+        from .clinicians import read_long_clinicians
 
         clinicians = read_long_clinicians(args.clinicians)
     elif args.fmt == "medperturb" and not args.no_clinicians:  # MedPerturb's clinicians label every arm
-        from ..audits.treatment_clinicians import read_medperturb_clinicians
+        from .clinicians import read_medperturb_clinicians
 
         clinicians, cnotes = read_medperturb_clinicians(args.labels, fix_published=not args.no_fix_published)
         notes = list(notes) + cnotes

@@ -9,7 +9,7 @@ from clinaudit.spec import parse_spec_dict, run_spec
 
 @pytest.mark.slow
 def test_embedded_quick_demo_completes_and_reports_parse_rates(tmp_path):
-    from clinaudit.audits.treatment_shift import demo_spec
+    from clinaudit.families.treatment_shift.audit import demo_spec
     from clinaudit.report.base import Metric, get_section_builder
 
     spec, params = parse_spec_dict(demo_spec(quick=True))

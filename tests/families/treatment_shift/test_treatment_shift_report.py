@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from clinaudit.audits.treatment_labels import analyze_labels
+from clinaudit.families.treatment_shift.analysis import analyze_labels
 from clinaudit.report.base import Metric, Table, Text
-from clinaudit.report.sections.treatment_shift import build
+from clinaudit.families.treatment_shift.section import build
 from clinaudit.rundir import RunDir
 
 BESIDE_EVERY_SHIFT = {"n_cases", "n_pairs", "noise_floor", "excess", "excess_ci_low", "excess_ci_high", "test",

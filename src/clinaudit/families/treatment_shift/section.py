@@ -29,8 +29,8 @@ from typing import Any
 import pandas as pd
 
 from ...rundir import RunDir
-from ..base import Compare, Figure, Metric, Section, Table, Text, register_section
-from .treatment_recipe import exclusion_blocks, gender_accuracy_blocks, table1_blocks
+from ...report.base import Compare, Figure, Metric, Section, Table, Text, register_section
+from .section_recipe import exclusion_blocks, gender_accuracy_blocks, table1_blocks
 
 __all__ = ["build", "compare_inputs", "compare_answers", "clinician_blocks"]
 
@@ -223,7 +223,7 @@ def compare_answers(rundir: RunDir, case_id: str, model: str | None = None, seed
 
 
 # --------------------------------------------------------------------------- clinicians as a reference rater
-# (issue 13 items 4 and 5; tables from clinaudit.audits.treatment_clinicians)
+# (issue 13 items 4 and 5; tables from clinaudit.families.treatment_shift.clinicians)
 
 
 def clinician_blocks(rundir: RunDir) -> list[Any]:
@@ -302,7 +302,7 @@ def build(rundir: RunDir) -> Section:
            "as assuming independent pairs." if "excess" in metrics.columns else "")))
     for note in summ.get("notes", []) or []:
         sec.blocks.append(Text(note, kind="note"))
-    sec.blocks += exclusion_blocks(rundir)  # recipe runs: exclusions, unchanged variants (treatment_recipe.py)
+    sec.blocks += exclusion_blocks(rundir)  # recipe runs: exclusions, unchanged variants (section_recipe.py)
 
     # ---- judge reliability (before any judge-based number)
     pa, pr = rundir.table_or_empty("parser_agreement"), rundir.table_or_empty("parse_rates")
@@ -414,7 +414,7 @@ def build(rundir: RunDir) -> Section:
                                             "cases, correction over the perturbations of a setting)."))
         if not ch.empty:
             sec.blocks.append(Table("Accuracy changes with paired tests", ch, name="accuracy_change"))
-    sec.blocks += table1_blocks(rundir) + gender_accuracy_blocks(rundir)  # P2 Table 1, Fig. 7 (treatment_recipe.py)
+    sec.blocks += table1_blocks(rundir) + gender_accuracy_blocks(rundir)  # P2 Table 1, Fig. 7 (section_recipe.py)
     if summ.get("model_calls"):
         sec.summary["model calls"] = sum(int(v.get("calls", 0)) for v in summ["model_calls"].values())
     sec.summary["cases"] = summ.get("cases")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from clinaudit.judges.base import Unparseable, run_judge
-from clinaudit.judges.treatment import (
+from clinaudit.families.treatment_shift.judges import (
     GenderInferenceJudge,
     TreatmentAnnotator,
     label_table,

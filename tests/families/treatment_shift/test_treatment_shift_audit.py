@@ -220,7 +220,7 @@ def test_spec_errors_name_the_field(tmp_path):
 def test_example_mock_spec_runs(tmp_path):
     from clinaudit.spec import load_spec
 
-    path = Path(__file__).resolve().parents[1] / "examples" / "treatment_shift-mock.yaml"
+    path = Path(__file__).resolve().parents[3] / "examples" / "treatment_shift-mock.yaml"
     spec, params = load_spec(path)
     rd = run_spec(path, tmp_path / "run", progress=False)
     m = rd.read_table("metrics")
@@ -237,7 +237,7 @@ def test_example_mock_spec_runs(tmp_path):
 
 def test_loglik_annotator_mode(tmp_path):
     """Scoring annotator: the likelier of '<Q> [YES]' / '<Q> [NO]' is the label; every score is logged."""
-    from clinaudit.judges.treatment import loglik_annotation_texts
+    from clinaudit.families.treatment_shift.judges import loglik_annotation_texts
 
     spec, params = parse_spec_dict(_spec(tmp_path, annotator_mode="loglik", infer_gender=False, seeds=[0]))
     runner, mocks = _runner(tmp_path)

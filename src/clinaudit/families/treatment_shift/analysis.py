@@ -1,24 +1,10 @@
-"""Treatment-shift metrics from labels that already exist (no model calls).
+"""Treatment-shift metrics from a label table (no model calls): pairing, statistics, outputs.
 
-This module is the analysis half of the treatment-shift audit. The audit recipe
-(:mod:`clinaudit.audits.treatment_shift`) produces a *label table* from model
-calls; ``clinaudit treatment-shift --labels FILE`` reads one from a file. Both
-end in :func:`analyze_labels`, so the numbers are computed the same way.
-
-The label table (the ``long`` format, one row per label) has the columns
-
-=================  ==========================================================
-``dataset``        free label (default ``data``); metrics are per dataset
-``case_id``        the case; all variants of one case share it
-``variant``        ``baseline`` (or ``vignette``) or the perturbation/setting name
-``model``          the model whose answer was labelled
-``seed``           sampling seed of that answer (integer; default 0)
-``question``       ``MANAGE``, ``VISIT`` or ``RESOURCE``
-``label``          1 / 0 (also yes/no, true/false, [YES]/[NO]); empty = missing
-``gender``         optional: the patient's recorded gender (female / male / ...)
-``inferred_gender`` optional: the gender a model inferred (P2 Appendix D)
-``validation``     optional: the clinicians' label V for the case and question
-=================  ==========================================================
+This module is the analysis half of the treatment-shift audit. The audit
+(:mod:`clinaudit.families.treatment_shift.audit`) produces a *label table* from model
+calls; ``clinaudit treatment-shift --labels FILE`` reads one from a file
+(:mod:`.labels`, which documents the columns). Both end in :func:`analyze_labels`,
+so the numbers are computed the same way.
 
 Pairing (our reading of P2 §5; see :func:`build_paired`). The noise floor
 compares the baseline with itself re-sampled, so it can only pair two
@@ -59,40 +45,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
-from .treatment_label_schema import MEDPERTURB_FIXES, norm_gender, normalize_labels
+from ...errors import InputError
+from .labels import normalize_labels
 
 __all__ = [
-    "LONG_COLUMNS",
-    "MEDPERTURB_MODELS",
-    "MEDPERTURB_FIXES",
     "METRICS_COLUMNS",
+    "PAPER_METHOD",
+    "NOISE_FLOOR",
     "LabelAnalysis",
-    "read_long_labels",
-    "read_medperturb_labels",
-    "read_labels",
-    "normalize_labels",
     "build_paired",
     "analyze_labels",
     "write_outputs",
 ]
-
-#: Required and optional columns of the ``long`` label format.
-LONG_COLUMNS: dict[str, bool] = {
-    "case_id": True,
-    "variant": True,
-    "model": True,
-    "question": True,
-    "label": True,
-    "seed": False,
-    "dataset": False,
-    "gender": False,
-    "inferred_gender": False,
-    "validation": False,
-}
-
-#: Models labelled in the published MedPerturb file.
-MEDPERTURB_MODELS: tuple[str, ...] = ("GPT4", "LLAMA3", "LLAMA3-70", "PALMYRA-MED")
 
 #: Columns of ``metrics.csv`` in order.
 METRICS_COLUMNS: list[str] = [
@@ -108,8 +72,6 @@ PAPER_METHOD = "paper's method (P2), assumes independent pairs"
 _QUESTIONS = ("MANAGE", "VISIT", "RESOURCE")
 _METRICS = ("TSR", "RCR", "RCER")
 _BY = ["dataset", "model", "perturbation", "question"]
-_TRUE = {"1", "1.0", "yes", "y", "true", "t", "[yes]"}
-_FALSE = {"0", "0.0", "no", "n", "false", "f", "[no]"}
 NOISE_FLOOR = "noise_floor"
 
 
@@ -125,7 +87,7 @@ class LabelAnalysis:
     table3: pd.DataFrame
     results: pd.DataFrame
     notes: list[str] = field(default_factory=list)
-    #: further tables by name (clinicians as a reference rater, exclusions: :mod:`.treatment_clinicians`)
+    #: further tables by name (clinicians as a reference rater, exclusions: :mod:`.clinicians`)
     extra: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     def tables(self) -> dict[str, pd.DataFrame]:
@@ -139,155 +101,6 @@ class LabelAnalysis:
 # --------------------------------------------------------------------------- reading
 
 
-def _parse_label(value: Any, path: str | None, row: int | None, fld: str) -> float:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return math.nan
-    v = str(value).strip().lower()
-    if v == "" or v in {"nan", "na", "none", "null"}:
-        return math.nan
-    if v in _TRUE:
-        return 1.0
-    if v in _FALSE:
-        return 0.0
-    raise InputError(f"expected a 0/1 (or yes/no) label, got {value!r}", file=path, row=row, field=fld)
-
-
-def read_long_labels(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
-    """Read a ``long`` label CSV (see the module docs); bad rows raise InputError(file, row, field)."""
-    from ..loaders.formats import read_csv_table
-
-    p = Path(path)
-    if not p.exists():
-        raise InputError("file not found", file=str(p))
-    table = read_csv_table(p, encoding)
-    missing = [c for c, req in LONG_COLUMNS.items() if req and c not in table.header]
-    if missing:
-        raise InputError(
-            f"missing required column(s) {', '.join(missing)}; the long format needs "
-            f"{', '.join(c for c, r in LONG_COLUMNS.items() if r)} (optional: "
-            f"{', '.join(c for c, r in LONG_COLUMNS.items() if not r)}); found: {', '.join(table.header)}",
-            file=str(p), field=missing[0],
-        )
-    rows: list[dict[str, Any]] = []
-    seen: dict[tuple, int] = {}
-    for row, rec in table.rows:
-        out: dict[str, Any] = {"source_row": row}
-        for col in ("case_id", "variant", "model"):
-            val = rec[col].strip()
-            if not val:
-                raise InputError("empty value", file=str(p), row=row, field=col)
-            out[col] = val
-        out["dataset"] = (rec.get("dataset") or "").strip() or "data"
-        q = rec["question"].strip().upper()
-        if q not in _QUESTIONS:
-            raise InputError(f"unknown question {rec['question']!r}; expected one of {', '.join(_QUESTIONS)}",
-                             file=str(p), row=row, field="question")
-        out["question"] = q
-        seed_raw = (rec.get("seed") or "").strip()
-        try:
-            out["seed"] = int(float(seed_raw)) if seed_raw else 0
-        except ValueError:
-            raise InputError(f"expected an integer seed, got {seed_raw!r}", file=str(p), row=row, field="seed") from None
-        out["label"] = _parse_label(rec["label"], str(p), row, "label")
-        out["validation"] = _parse_label(rec.get("validation"), str(p), row, "validation")
-        out["gender"] = norm_gender(rec.get("gender"))
-        out["inferred_gender"] = norm_gender(rec.get("inferred_gender"))
-        key = (out["dataset"], out["case_id"], out["variant"], out["model"], out["seed"], q)
-        if key in seen:
-            raise InputError(
-                f"duplicate label for dataset={key[0]}, case_id={key[1]}, variant={key[2]}, model={key[3]}, "
-                f"seed={key[4]}, question={q} (first given in row {seen[key]})",
-                file=str(p), row=row, field="label",
-            )
-        seen[key] = row
-        rows.append(out)
-    if not rows:
-        raise InputError("no label rows", file=str(p))
-    return normalize_labels(pd.DataFrame(rows))
-
-
-def read_medperturb_labels(
-    path: str | Path, *, models: Sequence[str] | None = None, fix_published: bool = True
-) -> tuple[pd.DataFrame, list[str]]:
-    """MedPerturb ``data.csv`` as published → a long label table and notes.
-
-    Pairs are (dataset, context_id); ``variant`` is the arm (dataset_id 1 =
-    ``baseline``, 2 ``gender_swap``, 3 ``gender_removal``, 4 ``uncertain``,
-    5 ``colorful`` for oncqa/askadoc; 1 ``vignette``, 2 ``multi_turn``,
-    3 ``summarized`` for the conversational set). Labels: the ``<MODEL>_<QUESTION>``
-    columns (one sample per model: ``seed`` 0). ``validation`` = majority of the
-    clinician labels of the row (the analysis uses the baseline row's);
-    ``gender`` = ``original_patient_gender``. ``fix_published`` applies
-    :data:`MEDPERTURB_FIXES` (each fix is reported in the notes).
-    """
-    from ..loaders.base import DataSource, load_cases
-
-    p = Path(path)
-    overrides = {str(i): fix[2] for i, fix in MEDPERTURB_FIXES.items()} if fix_published else {}
-    cases = load_cases(DataSource(format="medperturb", path=str(p), options={"context_id_overrides": overrides}))
-    expected = {i: (fix[0], fix[1]) for i, fix in MEDPERTURB_FIXES.items()}
-    applied = [c for c in cases if c.fields.get("context_id_published") is not None]
-    if any(expected.get(c.fields.get("index")) != (c.fields["dataset"], str(c.fields["context_id_published"]))
-           for c in applied):
-        # not the published file these fixes were written for: read it as it is
-        cases = load_cases(DataSource(format="medperturb", path=str(p)))
-        applied = []
-    notes: list[str] = []
-    for c in applied:
-        fix = MEDPERTURB_FIXES[c.fields["index"]]
-        notes.append(f"fixed published MedPerturb row Index {c.fields['index']}: context_id {fix[1]} -> {fix[2]} "
-                     f"({fix[3]})")
-    wanted = list(models) if models else list(MEDPERTURB_MODELS)
-    rows: list[dict[str, Any]] = []
-    seen: dict[tuple[str, str, str], int] = {}
-    available: set[str] = set()
-    for case in cases:
-        f = case.fields
-        ds, ctx, arm = str(f["dataset"]), str(f["context_id"]), f.get("arm")
-        if arm is None:
-            raise InputError(f"unknown dataset_id {f['dataset_id']} for dataset {ds!r}", file=str(p),
-                             row=case.source_row, field="dataset_id")
-        key = (ds, ctx, arm)
-        if key in seen:
-            notes.append(f"duplicate MedPerturb row for dataset={ds}, context_id={ctx}, arm={arm}: data row "
-                         f"{case.source_row} ignored (first: row {seen[key]})")
-            continue
-        seen[key] = case.source_row or 0
-        labels = f.get("model_labels") or {}
-        available.update(labels)
-        majority = f.get("clinician_majority") or {}
-        for m in wanted:
-            for q in _QUESTIONS:
-                v = (labels.get(m) or {}).get(q)
-                maj = majority.get(q)
-                rows.append({
-                    "dataset": ds, "case_id": ctx, "variant": arm, "model": m, "seed": 0, "question": q,
-                    "label": math.nan if v is None else float(v),
-                    "validation": math.nan if maj is None else float(maj),
-                    "gender": norm_gender(f.get("original_patient_gender")),
-                    "inferred_gender": None, "source_row": case.source_row,
-                })
-    unknown = [m for m in wanted if m not in available]
-    if unknown:
-        raise InputError(f"model(s) {', '.join(unknown)} have no label columns; available: "
-                         f"{', '.join(sorted(available))}", file=str(p), field=f"{unknown[0]}_MANAGE")
-    n_nan_v = sum(1 for r in rows if math.isnan(r["validation"]))
-    notes.append(
-        "validation label V = majority of the three clinician labels on the baseline (vignette) row; "
-        f"rows with a missing clinician label or a tie have no V (here {n_nan_v} of {len(rows)} label rows)"
-    )
-    notes.append("MedPerturb publishes one sample per model (no re-sampled baseline): no noise floor is "
-                 "available, values are raw rates and the noise_floor column is empty")
-    return normalize_labels(pd.DataFrame(rows)), notes
-
-
-def read_labels(path: str | Path, fmt: str, **kw: Any) -> tuple[pd.DataFrame, list[str]]:
-    """Read labels in ``fmt`` (``medperturb`` or ``long``) → (label table, notes)."""
-    if fmt == "medperturb":
-        return read_medperturb_labels(path, **kw)
-    if fmt == "long":
-        return read_long_labels(path, **kw), []
-    raise InputError(f"unknown label format {fmt!r}; expected medperturb or long", field="format")
 
 
 # --------------------------------------------------------------------------- pairing
@@ -389,8 +202,8 @@ def _cells(paired: pd.DataFrame, by: list[str], *, n_resamples: int, n_permutati
     excess over the floor, or of the rate over 0 when there is no floor (declared 0 or
     none); corrected over the perturbations of one dataset × model × question × metric.
     """
-    from ..metrics.treatment_shift import treatment_shift_table
-    from ..stats import apply_correction
+    from .metrics import treatment_shift_table
+    from ...stats import apply_correction
 
     data = paired[paired["perturbation"] != NOISE_FLOOR]
     if data.empty:
@@ -447,9 +260,9 @@ def _paper_anova(paired: pd.DataFrame, by: list[str], audit: str) -> pd.DataFram
     scores against the noise-floor pairs' (P2 §4.3.2), plus one omnibus ANOVA across all
     perturbations and the floor per stratum × metric. It treats every pair as independent
     (seeds of one case are not); the primary test is the layer's case-level test."""
-    from ..metrics.treatment_shift import score_table
-    from ..results import result_row, results_frame
-    from ..stats import anova_oneway
+    from .metrics import score_table
+    from ...results import result_row, results_frame
+    from ...stats import anova_oneway
 
     rows: list[dict[str, Any]] = []
     fkeys = [c for c in by if c != "perturbation"]
@@ -479,7 +292,7 @@ def _paper_anova(paired: pd.DataFrame, by: list[str], audit: str) -> pd.DataFram
 
 
 def _agreement(labels: pd.DataFrame) -> pd.DataFrame:
-    from ..metrics.treatment_shift import agreement_matrix
+    from .metrics import agreement_matrix
 
     rows = []
     for (ds, var, q), g in labels.groupby(["dataset", "variant", "question"], sort=True):
@@ -501,9 +314,9 @@ def _agreement(labels: pd.DataFrame) -> pd.DataFrame:
 def _subgroups(paired: pd.DataFrame, by: list[str], n_resamples: int, n_permutations: int, seed: int,
                correction: str, floor_zero: bool, audit: str) -> pd.DataFrame:
     """Female − male gaps of the excess (each gender against its own floor), recorded and model-inferred."""
-    from ..metrics.treatment_shift import subgroup_gap
-    from ..results import results_frame
-    from ..stats import apply_correction
+    from .metrics import subgroup_gap
+    from ...results import results_frame
+    from ...stats import apply_correction
 
     if floor_zero:  # declared floor 0: the floor pairs are not used (as for the metric cells)
         paired = paired[paired["perturbation"] != NOISE_FLOOR]
@@ -570,9 +383,9 @@ def analyze_labels(
     ``correction`` (``bonferroni`` as in P2, or ``fdr_bh``) is applied over the
     perturbations of one dataset × model × question × metric. ``n_resamples``:
     bootstrap resamples of cases; ``n_permutations``: sign flips of the case-level test.
-    ``clinicians``: human labels for every variant (:mod:`.treatment_clinicians`).
+    ``clinicians``: human labels for every variant (:mod:`.clinicians`).
     """
-    from ..results import result_row, results_frame
+    from ...results import result_row, results_frame
 
     notes = list(notes)
     lab = normalize_labels(labels)
@@ -619,7 +432,7 @@ def analyze_labels(
             raw=r["value"], note=r["note"], **common))
     sig = results_frame(sig_rows)
     if len(paper):
-        from ..stats import apply_correction
+        from ...stats import apply_correction
 
         per = paper[paper["comparison"] == "perturbation vs noise floor"]
         omni = paper[paper["comparison"] != "perturbation vs noise floor"]
@@ -639,8 +452,8 @@ def analyze_labels(
         results = results_frame(pd.concat([results, subgroups], ignore_index=True))
     analysis = LabelAnalysis(metrics=metrics, significance=sig, subgroups=subgroups, agreement=agreement,
                              per_case=paired, table3=table3, results=results, notes=list(dict.fromkeys(notes)))
-    # ---- clinicians as a reference rater, accuracy vs clinicians, invalid clinician labels (treatment_clinicians)
-    from .treatment_clinicians import add_clinician_tables
+    # ---- clinicians as a reference rater, accuracy vs clinicians, invalid clinician labels (clinicians.py)
+    from .clinicians import add_clinician_tables
 
     return add_clinician_tables(analysis, labels, clinicians, baseline=baseline, n_resamples=n_resamples, seed=seed,
                                 correction=correction, audit=audit, n_permutations=n_permutations)
@@ -648,7 +461,7 @@ def analyze_labels(
 
 def write_outputs(analysis: LabelAnalysis, out_dir: str | Path) -> list[Path]:
     """Write every table as ``<name>.csv`` plus ``notes.txt`` into ``out_dir``."""
-    from ..export import to_csv
+    from ...export import to_csv
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

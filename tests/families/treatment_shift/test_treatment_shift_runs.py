@@ -129,7 +129,7 @@ def test_failed_rewrites_are_dropped_and_listed(tmp_path):
     s = rd.manifest["summary"]
     assert (s["variants_failed_rewrite"], s["variants_dropped"], s["variants_unchanged"]) == (2, 2, 1)
     assert any("failed LLM rewrite" in n and "dropped" in n for n in s["notes"])
-    from clinaudit.report.sections.treatment_shift import build
+    from clinaudit.families.treatment_shift.section import build
 
     blocks = {getattr(b, "title", ""): b for b in build(rd).blocks}
     assert len(blocks["Exclusions: what was left out of the analysis, and why"].df) == 2
@@ -322,7 +322,7 @@ def test_conversational_gender_gap_fig7_and_table1(tmp_path):
     assert t1.loc["Average perturbation", "mean_sentiment"] == pytest.approx(t1.loc["uppercase", "mean_sentiment"])
     assert list(t1.index) == ["uppercase", "Average perturbation", "baseline"]
     # both appear in the report section
-    from clinaudit.report.sections.treatment_shift import build
+    from clinaudit.families.treatment_shift.section import build
 
     titles = [getattr(b, "title", "") for b in build(rd).blocks]
     assert "P2 Table 1: input length and sentiment per perturbation" in titles
@@ -331,8 +331,8 @@ def test_conversational_gender_gap_fig7_and_table1(tmp_path):
 
 def test_recipe_computes_no_statistics_itself():
     """Bootstraps, tests and corrections come from clinaudit.stats (the paired layer), not from the recipe."""
-    root = Path(__file__).resolve().parents[1] / "src" / "clinaudit" / "audits"
-    for name in ("treatment_shift.py", "treatment_accuracy.py", "treatment_variants.py"):
+    root = Path(__file__).resolve().parents[3] / "src" / "clinaudit" / "families" / "treatment_shift"
+    for name in ("audit.py", "accuracy.py", "variants.py"):
         src = (root / name).read_text(encoding="utf-8")
         for word in ("bootstrap_ci", "paired_binary_test", "apply_correction", "permutation_test", "mcnemar",
                      "scipy"):
@@ -370,7 +370,7 @@ NINE = ["gender_swap", "gender_removal", "uncertain", "colorful", "exclamation",
 def test_estimate_oncqa_sized_spec(tmp_path):
     spec, params = parse_spec_dict(_big_spec(tmp_path, NINE))
     ctx = make_context(spec, params, tmp_path / "run", progress=False)
-    from clinaudit.audits.treatment_shift import estimate
+    from clinaudit.families.treatment_shift.audit import estimate
 
     est = estimate(ctx)
     per_model = 61 * (1 + 9) * 3
@@ -463,7 +463,7 @@ def test_killed_run_resumes_without_repeating_a_call(tmp_path):
     # before resuming, the estimate sees what is stored
     spec, params = parse_spec_dict(spec_dict)
     ctx = make_context(spec, params, tmp_path / "run", progress=False)
-    from clinaudit.audits.treatment_shift import estimate
+    from clinaudit.families.treatment_shift.audit import estimate
 
     est = estimate(ctx)
     ctx.rundir.close()

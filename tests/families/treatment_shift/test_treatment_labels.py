@@ -10,18 +10,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from clinaudit.audits.treatment_labels import (
-    PAPER_METHOD,
-    analyze_labels,
-    build_paired,
-    read_labels,
-    read_long_labels,
-    write_outputs,
-)
 from clinaudit.cli.main import main
 from clinaudit.errors import InputError
+from clinaudit.families.treatment_shift.analysis import PAPER_METHOD, analyze_labels, build_paired, write_outputs
+from clinaudit.families.treatment_shift.labels import read_labels, read_long_labels
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
 MEDPERTURB = DATA / "medperturb" / "data.csv"
 needs_medperturb = pytest.mark.skipif(not MEDPERTURB.exists(), reason=f"public data not found: {MEDPERTURB}")
 
@@ -35,7 +29,7 @@ def medperturb_out(tmp_path_factory):
     if not MEDPERTURB.exists():
         pytest.skip(f"public data not found: {MEDPERTURB}")
     out = tmp_path_factory.mktemp("mp")
-    from clinaudit.audits.treatment_clinicians import read_medperturb_clinicians
+    from clinaudit.families.treatment_shift.clinicians import read_medperturb_clinicians
 
     labels, notes = read_labels(MEDPERTURB, "medperturb")
     clinicians, cnotes = read_medperturb_clinicians(MEDPERTURB)
@@ -62,7 +56,7 @@ def _hand_cell(ds: str, arm: int, model: str, q: str) -> tuple[int, float, float
 @needs_medperturb
 def test_medperturb_all_cells(medperturb_out):
     m = pd.read_csv(medperturb_out / "metrics.csv")
-    # issue 13 item 5 adds the clinicians' own TSR/RCR rows (model = clinicians; tests/test_treatment_clinicians.py)
+    # issue 13 item 5 adds the clinicians' own TSR/RCR rows (model = clinicians; tests/families/treatment_shift/test_treatment_clinicians.py)
     assert set(m.loc[m["model"] == "clinicians", "metric"]) == {"TSR", "RCR"}
     m = m[m["model"] != "clinicians"]
     for col in ("dataset", "model", "perturbation", "question", "metric", "value", "n", "noise_floor", "adjusted",

@@ -31,7 +31,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..records import Variant
+from ...records import Variant
 
 __all__ = [
     "FAILED_REWRITE_FLAGS",

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from clinaudit.audits.treatment_labels import analyze_labels, build_paired
+from clinaudit.families.treatment_shift.analysis import analyze_labels, build_paired
 
 CASES = ["c1", "c2", "c3", "c4", "c5", "c6"]
 SEEDS = [0, 1, 2]

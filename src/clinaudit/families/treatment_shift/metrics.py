@@ -218,8 +218,8 @@ def treatment_shift_table(
     ``p_adj`` is left empty: declare the family with
     :func:`clinaudit.stats.apply_correction`.
     """
-    from ..results import results_frame
-    from ..stats import PairedFrame
+    from ...results import results_frame
+    from ...stats import PairedFrame
 
     by = list(by)
     needed = set(by) | {case_col, "T_b", "T_p", "question"}
@@ -280,8 +280,8 @@ def subgroup_gap(
     Test: permutation of the gender labels across cases on the case-level excess
     (two-sided).
     """
-    from ..results import results_frame
-    from ..stats import PairedFrame
+    from ...results import results_frame
+    from ...stats import PairedFrame
 
     by = [c for c in by if c in paired.columns]
     data = paired.copy()

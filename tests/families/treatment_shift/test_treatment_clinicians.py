@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from scipy.stats import binom
 
-from clinaudit.audits.treatment_clinicians import (
+from clinaudit.families.treatment_shift.clinicians import (
     CLINICIANS,
     accuracy_vs_clinicians,
     case_validation,
@@ -27,11 +27,12 @@ from clinaudit.audits.treatment_clinicians import (
     parse_clinician_label,
     read_medperturb_clinicians,
 )
-from clinaudit.audits.treatment_labels import analyze_labels, build_paired, read_medperturb_labels
+from clinaudit.families.treatment_shift.analysis import analyze_labels, build_paired
+from clinaudit.families.treatment_shift.labels import read_medperturb_labels
 from clinaudit.errors import InputError
 from clinaudit.exclusions import EXCLUSION_COLUMNS as LEDGER_COLUMNS
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
 MEDPERTURB = DATA / "medperturb" / "data.csv"
 needs_medperturb = pytest.mark.skipif(not MEDPERTURB.exists(), reason=f"public data not found: {MEDPERTURB}")
 
@@ -341,7 +342,7 @@ def test_recipe_lists_invalid_validation_labels(tmp_path):
 def test_report_block(small, tmp_path):
     """The report's clinician block reads the tables from a run directory; the section includes it."""
     from clinaudit.report.base import Metric, Table, Text
-    from clinaudit.report.sections.treatment_shift import build, clinician_blocks
+    from clinaudit.families.treatment_shift.section import build, clinician_blocks
     from clinaudit.rundir import RunDir
 
     rd = RunDir(tmp_path / "run")

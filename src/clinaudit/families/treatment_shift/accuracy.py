@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from ..results import results_frame
+from ...results import results_frame
 
 __all__ = ["SETTINGS", "accuracy_tables", "accuracy_gender_gaps", "table4"]
 
@@ -68,7 +68,7 @@ def _change(ref, alt):  # the per-pair metric: +1 fixed, -1 broken, 0 same; NaN 
 def accuracy_tables(conv: pd.DataFrame, *, n_resamples: int = 1000, seed: int = 0,
                     correction: str = "bonferroni") -> tuple[pd.DataFrame, pd.DataFrame]:
     """Accuracy per cell, and its change vs the same setting's baseline (P2 Table 4) and vs the vignette baseline."""
-    from ..stats import PairedFrame
+    from ...stats import PairedFrame
 
     if conv.empty:
         return results_frame([]), results_frame([])
@@ -104,7 +104,7 @@ def accuracy_gender_gaps(conv: pd.DataFrame, *, n_resamples: int = 1000, seed: i
     (the same for the change vs the setting's baseline). Empty when no case of a setting has
     a recorded female and a recorded male patient.
     """
-    from ..stats import PairedFrame
+    from ...stats import PairedFrame
 
     a, b = groups
     if conv.empty or "gender" not in conv.columns:

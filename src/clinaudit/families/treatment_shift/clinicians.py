@@ -46,8 +46,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
-from ..exclusions import EXCLUSION_COLUMNS as LEDGER_COLUMNS
+from ...errors import InputError
+from ...exclusions import EXCLUSION_COLUMNS as LEDGER_COLUMNS
 
 __all__ = [
     "CLINICIANS",
@@ -193,13 +193,13 @@ def _ledger(rows: list[dict[str, Any]]) -> pd.DataFrame:
 def read_medperturb_clinicians(path: str | Path, *, fix_published: bool = True) -> tuple[pd.DataFrame, list[str]]:
     """The clinician labels of MedPerturb ``data.csv`` → a clinician label table (:data:`CLINICIAN_COLUMNS`).
 
-    Cases and arms as :func:`clinaudit.audits.treatment_labels.read_medperturb_labels`
+    Cases and arms as :func:`.labels.read_medperturb_labels`
     reads them (same published-file fixes, later duplicate rows ignored); ``rater`` =
     ``clinician_<k>`` for the k-th clinician column of a row, ``rater_id`` = its
     ``Clinician_<k>`` id.
     """
-    from ..loaders.base import DataSource, load_cases
-    from .treatment_label_schema import MEDPERTURB_FIXES
+    from ...loaders.base import DataSource, load_cases
+    from .labels import MEDPERTURB_FIXES
 
     p = Path(path)
     overrides = {str(i): fix[2] for i, fix in MEDPERTURB_FIXES.items()} if fix_published else {}
@@ -243,7 +243,7 @@ def read_long_clinicians(path: str | Path, *, encoding: str = "utf-8") -> pd.Dat
     an invalid *label* is kept as given and becomes an ``exclusions`` row in the analysis.
     A repeated (dataset, case, variant, rater, question) is an error naming both rows.
     """
-    from ..loaders.formats import read_csv_table
+    from ...loaders.formats import read_csv_table
 
     p = Path(path)
     if not p.exists():
@@ -348,7 +348,7 @@ def shift_scores(pairs: pd.DataFrame, metrics: Sequence[str] = ("TSR", "RCR")) -
 
     Adds ``metric``, ``score`` and ``case`` (= ``dataset::case_id``, the unit of resampling).
     """
-    from ..metrics.treatment_shift import care_plus
+    from .metrics import care_plus
 
     b = pd.to_numeric(pairs["T_b"], errors="coerce").to_numpy(float)
     p = pd.to_numeric(pairs["T_p"], errors="coerce").to_numpy(float)
@@ -395,7 +395,7 @@ def clinician_metrics(pairs: pd.DataFrame, *, n_resamples: int = 1000, seed: int
     one dataset × rater × question × metric. ``ids_baseline`` / ``ids_perturbed``: the
     clinician ids on each side.
     """
-    from ..stats import PairedFrame
+    from ...stats import PairedFrame
 
     sc = shift_scores(pairs)
     kw = _stat_kw(n_resamples, seed, correction, audit, n_permutations)
@@ -425,7 +425,7 @@ def excess_over_clinicians(model_pairs: pd.DataFrame, clin_pairs: pd.DataFrame, 
     question, T_b, T_p``; noise-floor rows are ignored). Only (dataset, perturbation,
     question) cells that the clinicians labelled are compared.
     """
-    from ..stats import PairedFrame
+    from ...stats import PairedFrame
 
     mp = model_pairs[model_pairs["perturbation"].astype(str) != _NOISE_FLOOR]
     if (mp["model"].astype(str) == CLINICIANS).any():
@@ -465,7 +465,7 @@ def accuracy_vs_clinicians(labels: pd.DataFrame, reference: pd.DataFrame, *, bas
     CI; no test) and ``accuracy_change`` (variant − baseline; two-sided sign-flip over
     cases; corrected over the perturbations of one dataset × model × question).
     """
-    from ..stats import PairedFrame
+    from ...stats import PairedFrame
 
     keys = ["dataset", "case_id", "question"] + (["variant"] if "variant" in reference.columns else [])
     d = labels.merge(reference[keys + ["reference"]], on=keys, how="inner")
@@ -515,7 +515,7 @@ def add_clinician_tables(analysis: Any, labels: pd.DataFrame, clinicians: pd.Dat
                          baseline: str | None = None, n_resamples: int = 1000, seed: int = 0,
                          correction: str = "holm", audit: str = "treatment_shift", alpha: float = 0.05,
                          n_permutations: int = 9999) -> Any:
-    """Add the clinician tables to a :class:`~clinaudit.audits.treatment_labels.LabelAnalysis` (in place).
+    """Add the clinician tables to a :class:`~clinaudit.families.treatment_shift.analysis.LabelAnalysis` (in place).
 
     ``labels``: the raw label table given to the analysis (its ``validation`` column is
     checked for invalid clinician labels); ``clinicians``: a clinician label table
@@ -524,8 +524,8 @@ def add_clinician_tables(analysis: Any, labels: pd.DataFrame, clinicians: pd.Dat
     ``clinician_metrics``, ``excess_over_clinicians`` and the ``model = clinicians``
     rows of ``metrics``; results go into ``results`` and a summary into the notes.
     """
-    from ..results import results_frame
-    from .treatment_label_schema import normalize_labels
+    from ...results import results_frame
+    from .labels import normalize_labels
 
     extra: dict[str, pd.DataFrame] = {}
     results: list[pd.DataFrame] = []

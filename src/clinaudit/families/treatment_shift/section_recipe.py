@@ -1,6 +1,6 @@
 """Report blocks of the ``treatment_shift`` recipe's own outputs (model-calling runs only).
 
-Called at the end of :func:`clinaudit.report.sections.treatment_shift.build`:
+Called at the end of :func:`clinaudit.families.treatment_shift.section.build`:
 
 * what was left out of the analysis (``exclusions``) and the variants that gave the target
   model exactly the baseline's text (``unchanged_variants``), and where model-inferred
@@ -19,7 +19,7 @@ from typing import Any
 import pandas as pd
 
 from ...rundir import RunDir
-from ..base import Figure, Table, Text
+from ...report.base import Figure, Table, Text
 
 __all__ = ["recipe_blocks", "exclusion_blocks", "table1_blocks", "gender_accuracy_blocks"]
 

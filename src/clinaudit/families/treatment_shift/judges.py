@@ -39,9 +39,9 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..records import ModelRequest
-from ..registry import register_judge
-from .base import Judge, Unparseable
+from ...records import ModelRequest
+from ...registry import register_judge
+from ...judges.base import Judge, Unparseable
 
 __all__ = [
     "QUESTIONS",

@@ -16,10 +16,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from clinaudit.audits.treatment_labels import analyze_labels, read_labels
+from clinaudit.families.treatment_shift.analysis import analyze_labels
+from clinaudit.families.treatment_shift.labels import read_labels
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE.parents[0].parent / "shared" / "data"
+DATA = HERE.parents[2].parent / "shared" / "data"
 MEDPERTURB = DATA / "medperturb" / "data.csv"
 CAPTURED = HERE / "data" / "medperturb_treatment_shift_cells.csv"
 KEYS = ["dataset", "model", "perturbation", "question", "metric"]
