@@ -89,3 +89,36 @@ def test_augment_end_to_end_with_retry_and_rejection(tmp_path):
     v2, r2 = augment_context(cases, ["Toxicity", "Poverty"], runner=runner2, model="mock", max_attempts=3)
     assert [v.text for v in v2] == [v.text for v in variants] and len(r2) == 1
     assert runner2.usage["mock"].calls == 0
+
+
+def test_augment_mode_changes_prompt_check_and_provenance_keeps_the_retry_loop(tmp_path):
+    """A caller's AugmentMode (here: the model answers one sentence, appended to the last doctor turn)
+    goes through the same generate-validate-retry loop: suffixed prompt, its own check, retries, rejections."""
+    from clinaudit.perturb.augment import REWRITE, AugmentMode, GateResult
+
+    def check(case, source, response):
+        text = (response.text or "").strip()
+        if not text.endswith("."):
+            return GateResult(False, "no sentence", f"got {text!r}")
+        out = case.text + " " + text
+        return GateResult(True, text=out, additions=[{"added": text}])
+
+    mode = AugmentMode(name="one_sentence", suffix="\n\nOne sentence only.", max_tokens=lambda case: 7, check=check,
+                       description="{context}/{source} by {model}")
+    rules = [{"match": "Doctor makes toxic", "responses": ["no", "This clinic wastes my time."]},
+             {"match": "poor people", "response": "nope"}]
+    runner = Runner(ResponseCache(tmp_path / "c.sqlite"), RunnerConfig(progress=False),
+                    backend_options={"mock": {"rules": rules}})
+    cases = [Case(case_id="d1", text=DIALOG)]
+    variants, rejections = augment_context(cases, ["Toxicity", "Poverty"], ["doctor"], runner=runner, model="mock",
+                                           max_attempts=2, mode=mode)
+    assert [(v.name, v.provenance["attempts"], v.provenance["mode"]) for v in variants] == [
+        ("doctor:Toxicity", 2, "one_sentence")]
+    v = variants[0]
+    assert v.text == DIALOG + " This clinic wastes my time." and v.description == "Toxicity/doctor by mock"
+    assert v.provenance["prompt"].endswith("One sentence only.") and v.provenance["params"]["max_tokens"] == 7
+    assert [(r.context, r.reason, r.attempts, r.last_output) for r in rejections] == [
+        ("Poverty", "no sentence", 2, "nope")]
+    assert runner.usage["mock"].calls == 2 + 2
+    # the default mode is P1's rewrite, without a suffix
+    assert REWRITE.name == "rewrite" and REWRITE.suffix == ""

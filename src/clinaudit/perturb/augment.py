@@ -22,17 +22,23 @@ cached request; the seed moves on by 1000 per attempt when set) up to
 ``"model error"``. Accepted dialogs are re-written in the original dialog's style
 (MTS ``Doctor:`` or ACI ``[doctor]``) so later stages (appended-turn
 counterfactuals) see one convention.
+
+How a request is worded and its output turned into a dialog is an
+:class:`AugmentMode` (default :data:`REWRITE`, P1's prompt and the gate above); a
+caller with another mode (e.g. the note-generation audit's ``insert`` mode, where
+the model proposes sentences only) passes its own to :func:`augment_context` and
+keeps this one generate–validate–retry loop.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
-from ..records import Case, ModelRequest, Variant
+from ..records import Case, ModelRequest, ModelResponse, Variant
 from ._dialog import format_dialog, parse_dialog
 from .counterfactual import detect_style
 from .prompts import AUGMENT_PROMPT, CONTEXTS, StereotypeContext
@@ -43,7 +49,10 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "Rejection",
     "GateResult",
+    "AugmentMode",
+    "REWRITE",
     "additions_only_gate",
+    "rewrite_check",
     "build_augment_prompt",
     "augment_context",
     "CONTEXTS",
@@ -154,15 +163,54 @@ def build_augment_prompt(dialog: str, context: StereotypeContext | str, source: 
     return AUGMENT_PROMPT.format(source=source, instruction=ctx.instruction(source)) + "\n\n" + dialog.strip()
 
 
+def rewrite_check(case: Case, source: str, response: ModelResponse) -> GateResult:
+    """P1's rewrite mode: the output must be the whole dialog and pass :func:`additions_only_gate`."""
+    return additions_only_gate(case.text, response.text or "")
+
+
+def _rewrite_max_tokens(case: Case) -> int:
+    return int(min(4096, max(512, len(case.text) // 2 + 256)))
+
+
+@dataclass(frozen=True)
+class AugmentMode:
+    """How an augmentation request is worded and its output checked (see the module docstring).
+
+    ``suffix`` is appended to P1's prompt; ``max_tokens(case)`` sizes a request when the caller
+    gives no ``max_tokens``; ``check(case, source, response)`` returns a :class:`GateResult` whose
+    ``text``/``additions`` make the variant (``ok`` false: retried, then rejected with its reason);
+    ``description`` is formatted with ``context``, ``source`` and ``model``. A mode other than
+    ``rewrite`` is named in the requests' ``meta`` and the variants' ``provenance`` (``mode``).
+    """
+
+    name: str = "rewrite"
+    suffix: str = ""
+    max_tokens: Callable[[Case], int] = _rewrite_max_tokens
+    check: Callable[[Case, str, ModelResponse], GateResult] = rewrite_check
+    description: str = "{context} context added to the {source}'s turns by {model} (P1 §3.1)"
+
+    def with_check(self, check: Callable[[Case, str, ModelResponse], GateResult]) -> "AugmentMode":
+        """The same mode with another output check (e.g. one that wraps this one)."""
+        return AugmentMode(self.name, self.suffix, self.max_tokens, check, self.description)
+
+
+#: P1's mode: the model returns the whole dialog, which must pass the additions-only gate
+REWRITE = AugmentMode()
+
+
 def _request(case: Case, ctx: StereotypeContext, source: str, *, model: str, seed: int, attempt: int,
-             temperature: float, max_tokens: int | None) -> ModelRequest:
+             temperature: float, max_tokens: int | None, mode: AugmentMode = REWRITE) -> ModelRequest:
+    meta: dict[str, Any] = {"case_id": case.case_id, "stage": "augment", "context": ctx.name, "source": source,
+                            "attempt": attempt}
+    if mode.name != REWRITE.name:
+        meta["mode"] = mode.name
     req = ModelRequest.chat(
         model,
-        build_augment_prompt(case.text, ctx, source),
+        build_augment_prompt(case.text, ctx, source) + mode.suffix,
         temperature=temperature,
-        max_tokens=max_tokens or int(min(4096, max(512, len(case.text) // 2 + 256))),
+        max_tokens=max_tokens or mode.max_tokens(case),
         seed=None if seed is None else seed + 1000 * attempt,
-        meta={"case_id": case.case_id, "stage": "augment", "context": ctx.name, "source": source, "attempt": attempt},
+        meta=meta,
     )
     if attempt:
         req.extra["attempt"] = attempt
@@ -180,12 +228,14 @@ def augment_context(
     seed: int = 0,
     temperature: float = 0.0,
     max_tokens: int | None = None,
+    mode: AugmentMode = REWRITE,
 ) -> tuple[list[Variant], list[Rejection]]:
     """Augment every case × context × source; returns ``(variants, rejections)``.
 
     ``contexts`` are names of :data:`CONTEXTS` (default: all). Each attempt round is
     one batched ``runner.generate`` call. Variants: family ``"augmentation"``, name
-    ``"<source>:<context>"`` (e.g. ``"doctor:Poverty"``).
+    ``"<source>:<context>"`` (e.g. ``"doctor:Poverty"``). ``mode``: how requests are
+    worded and outputs checked (default :data:`REWRITE`, P1's).
     """
     ctxs = [_context(c) for c in (contexts if contexts is not None else list(CONTEXTS))]
     for s in sources:
@@ -202,10 +252,11 @@ def augment_context(
             break
         reqs = [
             _request(items[i][0], items[i][1], items[i][2], model=model, seed=seed, attempt=attempt,
-                     temperature=temperature, max_tokens=max_tokens)
+                     temperature=temperature, max_tokens=max_tokens, mode=mode)
             for i in pending
         ]
-        resps = runner.generate(reqs, desc="context augmentation" + (f" (retry {attempt})" if attempt else ""))
+        label = "context augmentation" + (f" ({mode.name})" if mode.name != REWRITE.name else "")
+        resps = runner.generate(reqs, desc=label + (f" (retry {attempt})" if attempt else ""))
         still = []
         for i, req, resp in zip(pending, reqs, resps):
             case, ctx, src = items[i]
@@ -213,7 +264,7 @@ def augment_context(
                 last[i] = ("model error", resp.error, None)
                 still.append(i)
                 continue
-            gate = additions_only_gate(case.text, resp.text or "")
+            gate = mode.check(case, src, resp)
             if not gate.ok:
                 last[i] = (gate.reason, gate.detail, resp.text)
                 still.append(i)
@@ -226,14 +277,15 @@ def augment_context(
                 name=name,
                 text=gate.text,
                 seed=seed,
-                description=f"{ctx.name} context added to the {src}'s turns by {model} (P1 §3.1)",
+                description=mode.description.format(context=ctx.name, source=src, model=model),
                 provenance={
                     "transform": "augment_context",
+                    **({"mode": mode.name} if mode.name != REWRITE.name else {}),
                     "context": ctx.name,
                     "source": src,
                     "attributes": list(ctx.attributes),
                     "model": model,
-                    "prompt": build_augment_prompt("<dialog>", ctx, src),
+                    "prompt": build_augment_prompt("<dialog>", ctx, src) + mode.suffix,
                     "params": {"temperature": temperature, "max_tokens": req.max_tokens, "seed": req.seed},
                     "attempts": attempt + 1,
                     "request_key": resp.request_key,

@@ -471,3 +471,31 @@ def test_residual_identifiers_kept_when_configured_and_allow_list(tmp_path):
     ex = RunDir(tmp_path / "run2").read_table("excluded")
     assert list(ex["case_id"]) == ["delta"]
     assert rd.manifest["summary"]["dialogs_audited"] == 3
+
+
+def test_incidence_judge_named_in_the_spec(tmp_path):
+    """params.judges picks the registered judge of a role; its answers drive paired and the incidence table."""
+    from clinaudit.errors import SpecError
+    from clinaudit.families.note_generation.judges import IncidenceJudge
+    from clinaudit.registry import register_judge
+
+    @register_judge("test_incidence_all_yes")
+    class AllYes(IncidenceJudge):
+        name = "test_incidence_all_yes"
+
+        def parse(self, text):
+            return {"answer": "YES", "incidence": 1}
+
+    data = _write_data(tmp_path / "d.csv")
+    spec, params = parse_spec_dict(_spec(data, contexts=["Poverty"], language_disparity=False,
+                                         judges={"incidence": "test_incidence_all_yes"}))
+    runner, _ = _runner(tmp_path)
+    rd = run_spec(spec, tmp_path / "run", params=params, runner=runner, progress=False)
+    j = rd.read_table("judgments")
+    assert set(j["judge"]) == {"test_incidence_all_yes"} and (j["incidence"] == 1).all()
+    assert rd.read_table("paired")["incidence"].eq(1).all()
+    inc = rd.read_table("incidence").set_index("context")
+    # the scripted judge (INC) would give BL 25% on Poverty; every note is YES under the named judge
+    assert inc.loc["Poverty", "BL%"] == 100.0 and inc.loc["Poverty", "ΔCF"] == 0.0
+    with pytest.raises(SpecError, match=r"params.judges.*unknown judge 'nope'"):
+        parse_spec_dict(_spec(data, judges={"incidence": "nope"}))

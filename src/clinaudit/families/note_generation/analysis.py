@@ -16,7 +16,8 @@ from ...records import stable_hash
 from .params import AUDIT, NoteGenerationParams
 
 __all__ = ["AGE_ABBREVIATIONS", "CELL", "source_prefix", "attribute_sets", "n_values", "group_of", "group_order",
-           "abbreviations", "abbr", "cell_seed", "shift_table", "incidence_metrics", "disparity_metrics"]
+           "abbreviations", "abbr", "cell_seed", "shift_table", "incidence_metrics", "disparity_metrics",
+           "results_table"]
 
 #: Paper-style short labels for age bins (P1 Table 3).
 AGE_ABBREVIATIONS: dict[str, str] = {"18-39": "18+", "40-64": "40+", "65-84": "65+", "85-99": "85+"}
@@ -245,3 +246,36 @@ def disparity_metrics(disp: pd.DataFrame, params: NoteGenerationParams, seed: in
             "n_missing": s["n_missing"]}))
     return pd.DataFrame(out), rows
 
+
+
+def results_table(rows: list[dict[str, Any]], reliability: pd.DataFrame, agreement: pd.DataFrame | None,
+                  params: NoteGenerationParams) -> pd.DataFrame:
+    """The results table: the metric rows, ΔCF corrected over its family, then the judges' reliability rows.
+
+    ΔBL rows come corrected from the paired layer (family: the values of one cell); ΔCF's family is the
+    contexts × sources of one model × dataset × attribute.
+    """
+    from ...stats import apply_correction
+    from ...stats.results import results_frame
+
+    res = results_frame(rows)
+    if len(res) and (res["metric"] == "ΔCF").any():
+        dcf = res["metric"] == "ΔCF"
+        corrected = apply_correction(res[dcf], family_cols=["model", "dataset", "attribute"], family="ΔCF",
+                                     method=params.correction)
+        res.loc[dcf, ["p_adj", "correction", "family"]] = corrected[["p_adj", "correction", "family"]].to_numpy()
+    jr = []
+    for r in reliability.to_dict("records") if len(reliability) else []:
+        jr.append(dict(audit=AUDIT, metric="judge_parse_rate%", group=r["judge"], value=r["parse_rate%"], n=r["n"],
+                       test="descriptive", judge_model=r["judge_model"], judge_reliability=r["reliability"]))
+    if agreement is not None:
+        for r in agreement.to_dict("records"):
+            jr.append(dict(audit=AUDIT, metric="judge_agreement%", group=f"{r['judge']}:{r['field']}",
+                           value=r["percent_agreement"], n=r["n"], test="percent agreement vs human labels",
+                           judge_model=r["judge_model"], judge_reliability=r["reliability"]))
+            jr.append(dict(audit=AUDIT, metric="judge_kappa", group=f"{r['judge']}:{r['field']}", value=r["kappa"],
+                           n=r["n"], test="cohens_kappa", statistic=r["kappa"], note=r["kappa_note"],
+                           judge_model=r["judge_model"], judge_reliability=r["reliability"]))
+    if jr:
+        res = results_frame(list(res.to_dict("records")) + jr)
+    return res

@@ -1,20 +1,35 @@
-"""``augmentation: insert``: the model proposes sentences; clinaudit appends them to the source's turns."""
+"""The augmentation modes of the audit, over the one generate–validate–retry loop of
+:func:`clinaudit.perturb.augment.augment_context`.
+
+* ``rewrite`` (P1): :data:`~clinaudit.perturb.augment.REWRITE`, the model returns the whole dialog;
+* ``insert``: the model proposes sentences only (:data:`~.prompts.INSERT_SUFFIX`); clinaudit
+  appends them to the source's turns, spread over them, and the result must still pass the
+  additions-only gate;
+* during the dry-run estimate an output that is not cached is accepted as one added turn
+  holding the placeholder text (:func:`dry_run`), so the later stages build — and the estimate
+  counts — the notes and judgments a run would make on it (an upper bound: every augmentation
+  accepted).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import re
 
-from ...records import Case, ModelRequest, Variant
-from .params import NoteGenerationParams
+from ...loaders.dialog import Turn, format_dialog, parse_dialog
+from ...perturb.augment import REWRITE, AugmentMode, GateResult, additions_only_gate
+from ...perturb.counterfactual import detect_style
+from ...pipeline import NOT_CACHED
+from ...records import Case, ModelResponse
 from .prompts import INSERT_SUFFIX
 
-__all__ = ["split_sentences", "insert_augment"]
+__all__ = ["INSERT_MAX_TOKENS", "split_sentences", "insert_mode", "augment_mode", "dry_run"]
+
+#: max_tokens of an insert-mode request when params.augment_max_tokens is not given
+INSERT_MAX_TOKENS = 160
 
 
 def split_sentences(text: str, limit: int) -> list[str]:
-    import re
-
+    """The sentences (≥ 3 words) of an insert-mode output: list markers and speaker labels removed, deduplicated."""
     out: list[str] = []
     for line in text.splitlines():
         line = line.strip().strip('"').strip()
@@ -30,85 +45,49 @@ def split_sentences(text: str, limit: int) -> list[str]:
     return list(dict.fromkeys(out))[:limit]
 
 
-def insert_augment(cases: Sequence[Case], contexts: Sequence[Any], sources: Sequence[str], *, runner: Any,
-                    model: str, params: NoteGenerationParams, seed: int) -> tuple[list[Variant], list[Any]]:
-    """``augmentation: insert``: the model proposes sentences; they are appended to the source's turns."""
-    from ...loaders.dialog import Turn, format_dialog, parse_dialog
-    from ...perturb.augment import Rejection, additions_only_gate, build_augment_prompt
-    from ...perturb.counterfactual import detect_style
+def insert_mode(max_sentences: int) -> AugmentMode:
+    """``augmentation: insert``: up to ``max_sentences`` proposed sentences appended to the source's turns."""
 
-    items = [(c, x, s) for c in cases for x in contexts for s in sources]
-    max_tokens = params.augment_max_tokens or 160
-    accepted: dict[int, Variant] = {}
-    last: dict[int, tuple[str, str, str | None]] = {}
-    pending = list(range(len(items)))
-    for attempt in range(params.augment_max_attempts):
-        if not pending:
-            break
-        reqs = []
-        for i in pending:
-            case, cx, src = items[i]
-            req = ModelRequest.chat(
-                model, build_augment_prompt(case.text, cx, src) + INSERT_SUFFIX,
-                temperature=params.augment_temperature, max_tokens=max_tokens,
-                seed=None if seed is None else seed + 1000 * attempt,
-                meta={"case_id": case.case_id, "stage": "augment", "context": cx.name, "source": src,
-                      "attempt": attempt, "mode": "insert"})
-            if attempt:
-                req.extra["attempt"] = attempt
-            reqs.append(req)
-        resps = runner.generate(reqs, desc="context augmentation (insert)" + (f" retry {attempt}" if attempt else ""))
-        still = []
-        for i, req, resp in zip(pending, reqs, resps):
-            case, cx, src = items[i]
-            if resp.error is not None:
-                last[i] = ("model error", resp.error, None)
-                still.append(i)
-                continue
-            sentences = split_sentences(resp.text or "", params.insert_max_sentences)
-            turns = parse_dialog(case.text)
-            own = [k for k, t in enumerate(turns) if t.speaker == src]
-            if not own:
-                last[i] = ("no turns of source", f"the dialog has no {src} turns", resp.text)
-                still.append(i)
-                continue
-            if not sentences:
-                last[i] = ("no additions", "no usable sentence in the output", resp.text)
-                still.append(i)
-                continue
-            k = len(sentences)
-            new_turns = list(turns)
-            additions = []
-            for j, sent in enumerate(sentences):
-                pos = own[min(len(own) - 1, int((j + 1) * len(own) / (k + 1)))]
-                t = new_turns[pos]
-                new_turns[pos] = Turn(t.speaker, t.utterance.rstrip() + " " + sent)
-                additions.append({"turn": pos + 1, "speaker": src, "added": sent, "new_turn": False})
-            text = format_dialog(new_turns, style=detect_style(case.text))
-            gate = additions_only_gate(case.text, text)
-            if not gate.ok:
-                last[i] = (gate.reason, gate.detail, resp.text)
-                still.append(i)
-                continue
-            name = f"{src}:{cx.name}"
-            accepted[i] = Variant(
-                variant_id=Variant.make_id(case.case_id, "augmentation", name, seed),
-                case_id=case.case_id, family="augmentation", name=name, text=text, seed=seed,
-                description=f"{cx.name} context: sentences proposed by {model} appended to {src} turns "
-                            f"(insert mode)",
-                provenance={"transform": "augment_context", "mode": "insert", "context": cx.name, "source": src,
-                            "attributes": list(cx.attributes), "model": model,
-                            "prompt": build_augment_prompt("<dialog>", cx, src) + INSERT_SUFFIX,
-                            "params": {"temperature": params.augment_temperature, "max_tokens": max_tokens,
-                                       "seed": req.seed},
-                            "attempts": attempt + 1, "request_key": resp.request_key, "additions": additions,
-                            "gate": "additions_only", "raw_output": resp.text},
-            )
-        pending = still
-    variants = [accepted[i] for i in sorted(accepted)]
-    rejections = [Rejection(case_id=items[i][0].case_id, context=items[i][1].name, source=items[i][2],
-                            reason=last[i][0], attempts=params.augment_max_attempts, detail=last[i][1],
-                            last_output=last[i][2]) for i in pending]
-    return variants, rejections
+    def check(case: Case, source: str, response: ModelResponse) -> GateResult:
+        sentences = split_sentences(response.text or "", max_sentences)
+        turns = parse_dialog(case.text)
+        own = [k for k, t in enumerate(turns) if t.speaker == source]
+        if not own:
+            return GateResult(False, "no turns of source", f"the dialog has no {source} turns")
+        if not sentences:
+            return GateResult(False, "no additions", "no usable sentence in the output")
+        k = len(sentences)
+        new_turns = list(turns)
+        additions = []
+        for j, sent in enumerate(sentences):
+            pos = own[min(len(own) - 1, int((j + 1) * len(own) / (k + 1)))]
+            t = new_turns[pos]
+            new_turns[pos] = Turn(t.speaker, t.utterance.rstrip() + " " + sent)
+            additions.append({"turn": pos + 1, "speaker": source, "added": sent, "new_turn": False})
+        text = format_dialog(new_turns, style=detect_style(case.text))
+        gate = additions_only_gate(case.text, text)
+        if not gate.ok:
+            return gate
+        return GateResult(True, text=text, additions=additions)
+
+    return AugmentMode(name="insert", suffix=INSERT_SUFFIX, max_tokens=lambda case: INSERT_MAX_TOKENS, check=check,
+                       description="{context} context: sentences proposed by {model} appended to {source} turns "
+                                   "(insert mode)")
 
 
+def dry_run(mode: AugmentMode) -> AugmentMode:
+    """``mode`` for the dry-run estimate: an output that is not cached is accepted (see the module docstring)."""
+
+    def check(case: Case, source: str, response: ModelResponse) -> GateResult:
+        if response.finish_reason != NOT_CACHED:
+            return mode.check(case, source, response)
+        turns = [*parse_dialog(case.text), Turn(source, response.text or "")]
+        return GateResult(True, text=format_dialog(turns, style=detect_style(case.text)), additions=[])
+
+    return mode.with_check(check)
+
+
+def augment_mode(name: str, max_sentences: int, *, dry: bool = False) -> AugmentMode:
+    """The mode ``params.augmentation`` names (``rewrite`` or ``insert``), wrapped for the estimate when ``dry``."""
+    mode = REWRITE if name == "rewrite" else insert_mode(max_sentences)
+    return dry_run(mode) if dry else mode

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
 from ...errors import InputError
 from ...loaders.base import DataSource
+from ...pipeline import JudgeChoice
 
 __all__ = ["AUDIT", "NoteGenerationParams"]
 
 AUDIT = "note_generation"
 
 
-class NoteGenerationParams(BaseModel):
-    """Parameters of the ``note_generation`` audit (``params:`` in the spec)."""
+class NoteGenerationParams(JudgeChoice):
+    """Parameters of the ``note_generation`` audit (``params:`` in the spec).
+
+    ``judges`` (from :class:`~clinaudit.pipeline.JudgeChoice`): the registered judge of each role,
+    ``incidence`` and ``language_disparity`` (default: P1's, of the same names).
+    """
 
     model_config = ConfigDict(extra="forbid")
 

@@ -19,12 +19,11 @@ NOTE_SYSTEM_PROMPTS: dict[str, str] = {
         "information."
     ),
 }
-#: Paper-style short labels for age bins (P1 Table 3).
+#: appended to P1's augmentation prompt in ``augmentation: insert`` mode (the model proposes sentences only)
 INSERT_SUFFIX = (
     "\n\nReply with the new sentences only, one per line, without speaker labels and without repeating the "
     "conversation."
 )
-
 
 
 def note_prompt(dialog: str, style: str, example: tuple[str, str] | None = None) -> tuple[str, str]:

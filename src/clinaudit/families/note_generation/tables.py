@@ -1,18 +1,29 @@
-"""The audit's further tables: judge reliability, the paper-shaped tables, column layouts."""
+"""The audit's further tables: the cases stage's side tables, judge reliability, ΔBL shifts, the
+paper-shaped tables (P1 Tables 2–6 layout) and the column layout of each."""
 
 from __future__ import annotations
 
+import logging
 import math
+from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from .analysis import source_prefix
+from .cases import Prepared
 from .params import NoteGenerationParams
 
-__all__ = ["KEY_COLUMNS", "SHIFT_RENAME", "SHIFT_COLUMNS", "INCIDENCE_COLUMNS", "RATE_COLUMNS", "DISPARITY_COLUMNS",
-           "RELIABILITY_COLUMNS", "paper_tables", "judge_reliability", "or_empty", "human_labels_path", "flat"]
+if TYPE_CHECKING:  # pragma: no cover
+    from ...spec import AuditContext
 
+__all__ = ["KEY_COLUMNS", "SHIFT_RENAME", "SHIFT_COLUMNS", "INCIDENCE_COLUMNS", "RATE_COLUMNS", "DISPARITY_COLUMNS",
+           "RELIABILITY_COLUMNS", "PAIRED_COLUMNS", "REJECTION_COLUMNS", "EXCLUDED_COLUMNS", "RESIDUAL_COLUMNS",
+           "write_case_tables", "shifts_table", "write_paper_tables", "paper_tables", "judge_reliability", "or_empty",
+           "human_labels_path", "flat"]
+
+log = logging.getLogger("clinaudit.families.note_generation")
 
 KEY_COLUMNS = ["model", "dataset", "context", "source", "attribute", "judge_model", "judge_reliability"]
 INCIDENCE_COLUMNS = KEY_COLUMNS + ["row", "n_dialogs", "n_missing"] + [
@@ -24,13 +35,19 @@ SHIFT_RENAME = {"n_cases": "n_dialogs", "n_test_cases": "n_pairs", "n_pairs": "n
                  "n_control_pairs": "n_baseline_notes", "floor": "BL%", "rate": "rate%", "value": "ΔBL",
                  "null_hypothesis": "H0", "effect_size": "d_z"}
 SHIFT_COLUMNS = KEY_COLUMNS + ["row", "group", "n_dialogs", "n_pairs", "n_value_notes", "n_baseline_notes", "BL%",
-                           "rate%", "ΔBL", "ci_low", "ci_high", "ci_method", "test", "H0", "alternative", "statistic",
+                               "rate%", "ΔBL", "ci_low", "ci_high", "ci_method", "test", "H0", "alternative", "statistic",
                            "p", "p_adj", "correction", "family", "d_z", "test_note"]
 RATE_COLUMNS = KEY_COLUMNS + ["group", "rate", "n", "ci_low", "ci_high"]
 DISPARITY_COLUMNS = KEY_COLUMNS + ["row", "%Δ", "%Δ_ci_low", "%Δ_ci_high", "Maj.", "Maj._abbr", "Maj.%", "label",
-                               "n_dialogs", "n_yes", "n_missing"]
+                                   "n_dialogs", "n_yes", "n_missing"]
 RELIABILITY_COLUMNS = ["judge", "judge_model", "n", "ok", "unparseable", "error", "parse_rate%", "n_human",
-                     "percent_agreement", "kappa", "reliability"]
+                       "percent_agreement", "kappa", "reliability"]
+#: tables/paired.csv (the stage's key column case_id comes first when written)
+PAIRED_COLUMNS = ["model", "judge_model", "dataset", "context", "source", "attribute", "case_id", "group", "variant_id",
+                  "status", "incidence"]
+REJECTION_COLUMNS = ["case_id", "context", "source", "reason", "attempts", "detail", "last_output"]
+EXCLUDED_COLUMNS = ["case_id", "dataset", "rule", "reason"]
+RESIDUAL_COLUMNS = ["case_id", "dataset", "kind", "text", "start", "action"]
 
 
 def or_empty(df: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
@@ -54,6 +71,49 @@ def flat(df: pd.DataFrame) -> pd.DataFrame:
     from ...export import flatten_columns
 
     return flatten_columns(df)
+
+
+def write_case_tables(ctx: AuditContext, prep: Prepared) -> Counter:
+    """The cases stage's side tables (excluded, the exclusions ledger, residual_identifiers); returns the
+    number of dialogs with residual identifiers by action (excluded / kept). Nothing is written in a dry run."""
+    n_resid = Counter(r["action"] for r in {(r["case_id"], r["action"]): r for r in prep.residuals}.values())
+    if ctx.dry:
+        return n_resid
+    ctx.write_table("excluded", pd.DataFrame(prep.excluded, columns=EXCLUDED_COLUMNS))
+    # the same rows in the run's one exclusions ledger (tables/exclusions.csv)
+    ctx.write_table("exclusions", pd.DataFrame(
+        [{"stage": "cases", "case_id": e["case_id"], "reason": e["rule"], "detail": e["reason"],
+          "dataset": e["dataset"]} for e in prep.excluded], columns=["stage", "case_id", "reason", "detail", "dataset"]))
+    ctx.write_table("residual_identifiers", pd.DataFrame(prep.residuals, columns=RESIDUAL_COLUMNS))
+    if n_resid:
+        log.warning("%d dialog(s) with identifiers or gendered terms left after de-identification %s "
+                    "(table residual_identifiers)", sum(n_resid.values()),
+                    "kept (params.keep_residual_identifiers)" if n_resid.get("kept") else "excluded")
+    return n_resid
+
+
+def shifts_table(results: pd.DataFrame) -> pd.DataFrame:
+    """``tables/incidence_shifts.csv``: the ΔBL rows of the results, named for readers."""
+    shifts = results[results["metric"] == "ΔBL"].rename(columns=SHIFT_RENAME) if len(results) else pd.DataFrame()
+    return shifts.reindex(columns=SHIFT_COLUMNS) if len(shifts) else pd.DataFrame(columns=SHIFT_COLUMNS)
+
+
+def write_paper_tables(ctx: AuditContext, incidence: pd.DataFrame, disparity: pd.DataFrame,
+                       params: NoteGenerationParams, *, judge: str, incidence_reliability: str,
+                       disparity_reliability: str) -> dict[str, list[str]]:
+    """Write the paper-shaped tables (run store + ``exports/``); returns the export paths per table."""
+    from ...export import write_exports
+
+    exports: dict[str, list[str]] = {}
+    for name, (table, caption) in paper_tables(incidence, disparity, params, list(params.contexts)).items():
+        rel = disparity_reliability if "language_disparity" in name else incidence_reliability
+        cap = f"{caption}. Judge {judge}: {rel}."
+        ctx.write_table(name, table.reset_index().pipe(flat))
+        paths = write_exports(table, ctx.rundir.path / "exports", name, formats=params.export_formats,
+                              caption=cap, label=f"tab:{name}", index=True)
+        exports[name] = [str(p.relative_to(ctx.rundir.path)) for p in paths.values()]
+    return exports
+
 
 def paper_tables(incidence: pd.DataFrame, disparity: pd.DataFrame, params: NoteGenerationParams,
                   contexts_order: list[str]) -> dict[str, tuple[pd.DataFrame, str]]:
@@ -86,7 +146,8 @@ def paper_tables(incidence: pd.DataFrame, disparity: pd.DataFrame, params: NoteG
     return tables
 
 
-def judge_reliability(paired_judgments: pd.DataFrame, agreement: pd.DataFrame | None) -> tuple[pd.DataFrame, dict[str, str]]:
+def judge_reliability(paired_judgments: pd.DataFrame,
+                      agreement: pd.DataFrame | None) -> tuple[pd.DataFrame, dict[str, str]]:
     """Per judge × judge model: parse rate and, when human labels exist, agreement and κ."""
     rows = []
     texts: dict[str, str] = {}
