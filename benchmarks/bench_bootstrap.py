@@ -6,7 +6,7 @@ recall, specificity) per task × group.
 
 - **vectorised**: :func:`clinaudit.stats.bootstrap_group_metrics` (per task and
   label stratum, one multinomial draw of resampled cell counts for all 1000
-  resamples), then every gap CI with :func:`clinaudit.metrics.classifier_gap_table`
+  resamples), then every gap CI with :func:`clinaudit.families.hurtful_words.classifier_metrics.classifier_gap_table`
   semantics; timed in full.
 - **loop**: what one writes first — for each resample, for each task, draw
   stratified row indices, take the rows with ``.iloc`` and ``groupby`` the
@@ -30,7 +30,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from clinaudit.metrics import classifier_gap_table
+from clinaudit.families.hurtful_words.classifier_metrics import classifier_gap_table
 from clinaudit.stats import bootstrap_group_metrics
 
 GROUPS = np.array(["A", "B", "C", "D"])

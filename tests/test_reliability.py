@@ -251,7 +251,7 @@ def test_identical_duplicate_human_labels_count_once(tmp_path: Path) -> None:
 
 def test_unequal_target_lists_are_an_error(tmp_path: Path) -> None:
     # old code: accepted; the pairing by position silently dropped the 4th male word
-    from clinaudit.audits.association import load_targets_file
+    from clinaudit.families.hurtful_words.sentences import load_targets_file
 
     p = tmp_path / "targets.yaml"
     p.write_text("groups:\n  male: [man, he, male, m]\n  female: [woman, she, female]\n", encoding="utf-8")
@@ -265,7 +265,7 @@ def test_unequal_target_lists_are_an_error(tmp_path: Path) -> None:
 
 def test_blank_group_rows_are_reported(tmp_path: Path) -> None:
     # old code: the blank-gender rows vanished from the gaps (n 12 -> 9) without a word
-    from clinaudit.audits.classifier_gaps import audit_predictions
+    from clinaudit.families.hurtful_words.gap_table import audit_predictions
 
     rows = []
     for i in range(12):

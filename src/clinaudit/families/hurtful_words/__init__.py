@@ -1,13 +1,19 @@
-"""Hurtful Words (paper 004): association (log-probability bias) and classifier fairness gaps, probes, debiasing."""
+"""Hurtful Words (paper 004): association (log-probability bias) and classifier fairness gaps, probes, debiasing.
+
+Modules: ``association`` / ``classifier_gaps`` (the two audits), ``sentences`` and ``scoring``
+(templates → sentences → scores), ``existing_scores`` (published score files), ``prevalence``,
+``association_stats`` (Table 3 tests), ``gap_table`` and ``classifier_metrics`` (Table 4 gaps),
+``probes``, ``craftmd_tasks``, ``debias``, ``section_*`` (report), ``cli_*`` (commands).
+"""
 
 PROVIDES = {
     "audit": {
-        "association": "clinaudit.audits.association",
-        "classifier_gaps": "clinaudit.audits.classifier_gaps",
+        "association": "clinaudit.families.hurtful_words.association",
+        "classifier_gaps": "clinaudit.families.hurtful_words.classifier_gaps",
     },
     "section": {
-        "association": "clinaudit.report.sections.association",
-        "classifier_gaps": "clinaudit.report.sections.classifier_gaps",
+        "association": "clinaudit.families.hurtful_words.section_association",
+        "classifier_gaps": "clinaudit.families.hurtful_words.section_classifier_gaps",
     },
 }
-COMMANDS = ["clinaudit.cli.association_cmd", "clinaudit.cli.classifier_cmd"]
+COMMANDS = ["clinaudit.families.hurtful_words.cli_association", "clinaudit.families.hurtful_words.cli_classifier"]

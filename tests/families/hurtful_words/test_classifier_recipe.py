@@ -7,13 +7,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from clinaudit.audits.classifier_gaps import demo_spec
+from clinaudit.families.hurtful_words.classifier_gaps import demo_spec
 from clinaudit.errors import SpecError
 from clinaudit.results import RESULT_COLUMNS
 from clinaudit.spec import load_spec, parse_spec_dict, run_spec
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-DEMO = Path(__file__).resolve().parents[1] / "src" / "clinaudit" / "data" / "demo" / "classifier_predictions.csv"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+DEMO = Path(__file__).resolve().parents[3] / "src" / "clinaudit" / "data" / "demo" / "classifier_predictions.csv"
 
 
 def test_demo_spec_runs_and_writes_the_tables(tmp_path: Path):
@@ -63,7 +63,7 @@ def test_cli_classifier_gaps(tmp_path: Path, capsys):
     summary = pd.read_csv(out / "summary.csv")
     assert set(summary["attribute"]) == {"gender", "race"}
     # same seed, same CIs from the Python API
-    from clinaudit.audits.classifier_gaps import audit_predictions, read_predictions
+    from clinaudit.families.hurtful_words.gap_table import audit_predictions, read_predictions
 
     api = audit_predictions(read_predictions(DEMO), task_column="task", label_column="label", score_column="score",
                             group_columns=["gender", "race"], split_column="split", n_resamples=100, seed=3)

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import float_between, nonneg_float, nonneg_int, open_unit, positive_int
+from ...cli.common import float_between, nonneg_float, nonneg_int, open_unit, positive_int
 
 __all__ = ["register", "COMMANDS", "add_classifier_gaps", "cmd_classifier_gaps", "add_probe", "cmd_probe",
            "add_debias", "cmd_debias"]
@@ -62,7 +62,7 @@ def _stats_params(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _run(spec_dict: dict[str, Any], out: Path, no_progress: bool, copy: list[str]) -> Path:
-    from ..spec import parse_spec_dict, run_spec
+    from ...spec import parse_spec_dict, run_spec
 
     spec, params = parse_spec_dict(spec_dict, source="command line")
     rundir = run_spec(spec, out, params=params, progress=not no_progress, command=" ".join(sys.argv))
@@ -183,7 +183,7 @@ def _add_probe_args(p: argparse.ArgumentParser) -> None:
 
 
 def _probe_spec(args: argparse.Namespace, debias: dict[str, Any] | None = None) -> dict[str, Any]:
-    from ..errors import InputError
+    from ...errors import InputError
 
     fmt = args.format or ("craftmd" if args.preset == "craftmd" else "csv")
     source: dict[str, Any] = {"format": fmt, "path": str(args.input.resolve())}

@@ -20,7 +20,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ...rundir import RunDir
-from ..base import Figure, Metric, Section, Table, Text, register_section
+from ...report.base import Figure, Metric, Section, Table, Text, register_section
 
 __all__ = ["build", "mean_score_figure"]
 

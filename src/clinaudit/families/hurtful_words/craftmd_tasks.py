@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..errors import InputError
-from ..records import Case
+from ...errors import InputError
+from ...records import Case
 
 __all__ = [
     "MALE_NOUNS",

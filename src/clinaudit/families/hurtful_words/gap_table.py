@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..errors import InputError
+from ...errors import InputError
 
 __all__ = [
     "ProbeParams",
@@ -98,7 +98,7 @@ def read_predictions(path: str | Path) -> pd.DataFrame:
     p = Path(path)
     if not p.is_file():
         raise InputError("file not found", file=str(p))
-    from ..loaders.formats import read_csv_table
+    from ...loaders.formats import read_csv_table
 
     read_csv_table(p)  # strict check first: an unterminated quote names its row instead of swallowing rows
     try:
@@ -180,7 +180,7 @@ def choose_thresholds(
     says so). Columns: ``task, threshold, source, f1_valid, n_valid,
     n_pos_valid``.
     """
-    from ..metrics.classifier import f1_optimal_threshold
+    from .classifier_metrics import f1_optimal_threshold
 
     rows = []
     for task in pd.unique(df[task_col]):
@@ -226,9 +226,9 @@ def performance_rows(
     """
     from sklearn.metrics import average_precision_score, roc_auc_score
 
-    from ..results import result_row, results_frame
-    from ..stats import percentile_ci
-    from ..stats.auroc import auroc_bootstrap_resamples
+    from ...results import result_row, results_frame
+    from ...stats import percentile_ci
+    from ...stats.auroc import auroc_bootstrap_resamples
 
     rows = []
     for t, task in enumerate(pd.unique(df[task_col])):
@@ -272,7 +272,7 @@ class GapAudit:
 
     def results(self) -> pd.DataFrame:
         """All result rows (gaps, then performance) in the :mod:`clinaudit.results` schema."""
-        from ..results import results_frame
+        from ...results import results_frame
 
         parts = [p for p in (self.gaps, self.performance) if len(p)]
         return results_frame(pd.concat(parts, ignore_index=True)) if parts else results_frame([])
@@ -312,7 +312,7 @@ def audit_predictions(
     dropped for that attribute. Raises :class:`InputError` naming the file,
     row and field for bad values.
     """
-    from ..metrics.classifier import classifier_gap_table
+    from .classifier_metrics import classifier_gap_table
 
     src = source or str(df.attrs.get("source", "<predictions>"))
     groups = [group_columns] if isinstance(group_columns, str) else list(group_columns)
@@ -398,7 +398,7 @@ def table4(gaps: pd.DataFrame, alpha: float = 0.05, metrics: Sequence[str] = GAP
     cell ``<label>`` = ``"13 (62%)"``. ``comparison`` is ``"A vs. B"`` for a
     two-group attribute and ``"A vs. others"`` otherwise.
     """
-    from ..metrics.classifier import gap_summary
+    from .classifier_metrics import gap_summary
 
     cols = ["criterion", "attribute", "group", "comparison", "n_tasks"]
     for m in metrics:

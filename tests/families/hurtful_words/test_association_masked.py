@@ -20,7 +20,7 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "hurtfulwords"
+DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "hurtfulwords"
 MASK = "[MASK]"
 
 

@@ -57,8 +57,8 @@ def bias_score_summary(
     ``mean_<group>`` (over all that group's sentences), ``n_sentences``,
     ``flag`` and ``flag_adj``.
     """
-    from ..results import result_row, results_frame
-    from ..stats import apply_correction, wilcoxon_test
+    from ...results import result_row, results_frame
+    from ...stats import apply_correction, wilcoxon_test
 
     pair_cols = list(pair_cols)
     gvals = list(groups) if groups is not None else sorted(pd.unique(scores[group_col].dropna().astype(str)))
@@ -120,7 +120,7 @@ _SIGN_FLIP_NULL = ("the frame-level mean paired differences (group - reference) 
 
 def _frame_sign_flip(px: np.ndarray, py: np.ndarray, frames: np.ndarray, seed: int) -> Any:
     """The layer's sign-flip test on per-frame means of the paired differences (noise below tolerance = 0)."""
-    from ..stats import StatResult, sign_flip_test, zero_small_differences
+    from ...stats import StatResult, sign_flip_test, zero_small_differences
 
     d = zero_small_differences(px - py, np.maximum(np.abs(px), np.abs(py)))
     per_frame = pd.Series(d).groupby(pd.Series(frames, dtype=object), sort=True).mean().to_numpy()
@@ -155,7 +155,7 @@ def add_pairing_columns(scores: pd.DataFrame) -> pd.DataFrame:
 
 def _frame_ci(values: np.ndarray, frames: np.ndarray, in_a: np.ndarray, in_b: np.ndarray | None,
               n_bootstrap: int, confidence: float, seed: int) -> tuple[float, float, str]:
-    from ..stats.twosample import cluster_bootstrap_mean_difference
+    from ...stats.twosample import cluster_bootstrap_mean_difference
 
     if n_bootstrap < 1 or values.size == 0:
         return math.nan, math.nan, ""
@@ -207,9 +207,9 @@ def association_tests(
     ``null_hypothesis, alternative, n_group, n_reference, n_pairs, n_frames,
     mean_group, mean_reference, flag, flag_adj``.
     """
-    from ..results import result_row, results_frame
-    from ..stats import apply_correction, wilcoxon_test
-    from ..stats.twosample import NULL_HYPOTHESES, two_sample_test
+    from ...results import result_row, results_frame
+    from ...stats import apply_correction, wilcoxon_test
+    from ...stats.twosample import NULL_HYPOTHESES, two_sample_test
 
     tests = list(dict.fromkeys(tests))
     unknown = [t for t in tests if t not in ASSOCIATION_TESTS]
@@ -270,7 +270,7 @@ def association_tests(
 def group_mean_results(scores: pd.DataFrame, groups: Sequence[str], *, n_bootstrap: int = 1000, seed: int = 0,
                        confidence: float = 0.95, audit: str = "association") -> pd.DataFrame:
     """Mean score per model × category × group with a percentile bootstrap CI resampling frames (descriptive)."""
-    from ..results import result_row, results_frame
+    from ...results import result_row, results_frame
 
     d = scores.assign(group=scores["group"].astype(str), frame=scores["frame"].astype(str))
     rows = []

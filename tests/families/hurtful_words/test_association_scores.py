@@ -171,7 +171,7 @@ def test_published_hurtfulwords_format(tmp_path: Path) -> None:
 
 
 def test_hurtfulwords_bad_input_names_file_row_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from clinaudit.audits.association_scores import read_hurtfulwords
+    from clinaudit.families.hurtful_words.existing_scores import read_hurtfulwords
 
     path = tmp_path / "bad.tsv"
     _write_hw(path)
@@ -198,7 +198,7 @@ def test_hurtfulwords_bad_input_names_file_row_field(tmp_path: Path, capsys: pyt
 
 
 def test_tidy_bad_input(tmp_path: Path) -> None:
-    from clinaudit.audits.association_scores import read_tidy_scores
+    from clinaudit.families.hurtful_words.existing_scores import read_tidy_scores
 
     df = _synthetic().head(8)
     p = tmp_path / "s.csv"
@@ -232,7 +232,7 @@ def test_cli_rejects_unknown_test_and_mixed_modes(tmp_path: Path, capsys: pytest
 
 def test_tidy_round_trip_of_a_model_run(tmp_path: Path) -> None:
     """An association run's scores.csv is a tidy scores file: re-analysing it gives the same summary."""
-    from clinaudit.audits.association import demo_spec
+    from clinaudit.families.hurtful_words.association import demo_spec
     from clinaudit.spec import parse_spec_dict, run_spec
 
     d = demo_spec()
@@ -257,7 +257,7 @@ def test_float_noise_differences_are_not_ranked_mock_backend(tmp_path: Path) -> 
     Before the tolerance, scipy ranked those ~1e-16 differences and gave PSYCH p = 0.45 (0.034 in the issue's
     run) for a mean difference of 3e-16; now every category has p = 1.0 with a note, and the means are equal.
     """
-    from clinaudit.audits.association import demo_spec
+    from clinaudit.families.hurtful_words.association import demo_spec
     from clinaudit.spec import parse_spec_dict, run_spec
 
     d = demo_spec()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from clinaudit.audits.prevalence import attribute_pattern, category_prevalence, load_notes, prevalence_results
+from clinaudit.families.hurtful_words.prevalence import attribute_pattern, category_prevalence, load_notes, prevalence_results
 from clinaudit.errors import InputError
 
 ATTRS = {"CVD": ["chf", "heart failure"], "HIV": ["hiv", "aids"]}

@@ -8,12 +8,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from clinaudit.metrics import (
-    accuracy,
+from clinaudit.families.hurtful_words.classifier_metrics import (
     classifier_gap_table,
     f1_optimal_threshold,
     gap_summary,
     merge_window_probs,
+)
+from clinaudit.metrics import (
+    accuracy,
     multigroup_gaps,
     positive_rate,
     recall,

@@ -138,7 +138,7 @@ def test_three_groups_corrected_together(tmp_path: Path) -> None:
 
 
 def test_target_set_from_targets_yaml(tmp_path: Path) -> None:
-    from clinaudit.audits.association import load_targets_file
+    from clinaudit.families.hurtful_words.sentences import load_targets_file
 
     (tmp_path / "g.yaml").write_text(
         "groups:\n  male: [he]\n  female: [she]\nsets:\n  insurance:\n    groups:\n"
@@ -194,7 +194,7 @@ def test_mock_backend_end_to_end_and_cache(tmp_path: Path) -> None:
 
 
 def test_estimate_counts_sentences(tmp_path: Path) -> None:
-    from clinaudit.audits.association import estimate
+    from clinaudit.families.hurtful_words.association import estimate
     from clinaudit.spec import make_context, parse_spec_dict
 
     spec, p = parse_spec_dict({"audit": "association", "models": {"target": ["mock", "hf-mlm:/nowhere"]},
@@ -256,7 +256,7 @@ def test_report_section(tmp_path: Path) -> None:
 
 
 def test_demo_spec_valid_and_runs_with_mock(tmp_path: Path) -> None:
-    from clinaudit.audits.association import demo_spec
+    from clinaudit.families.hurtful_words.association import demo_spec
     from clinaudit.spec import parse_spec_dict, run_spec
 
     d = demo_spec()
@@ -274,7 +274,7 @@ def test_demo_spec_valid_and_runs_with_mock(tmp_path: Path) -> None:
 def test_examples_parse_and_mock_example_runs(tmp_path: Path) -> None:
     from clinaudit.spec import load_spec, run_spec
 
-    root = Path(__file__).resolve().parents[1] / "examples"
+    root = Path(__file__).resolve().parents[3] / "examples"
     paths = sorted(root.glob("association-*.yaml"))
     assert len(paths) >= 3
     for p in paths:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..base import Figure, Metric, Section, Table, Text, register_section
+from ...report.base import Figure, Metric, Section, Table, Text, register_section
 
 __all__ = ["build", "gap_forest_figure"]
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from clinaudit.audits.craftmd_tasks import craftmd_tasks, read_race, read_sex
+from clinaudit.families.hurtful_words.craftmd_tasks import craftmd_tasks, read_race, read_sex
 from clinaudit.errors import InputError
 from clinaudit.records import Case
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
 CRAFTMD = DATA / "craft-md" / "usmle_and_derm_dataset.csv"
 needs_craftmd = pytest.mark.skipif(not CRAFTMD.is_file(), reason=f"CRAFT-MD data not found at {CRAFTMD}")
 

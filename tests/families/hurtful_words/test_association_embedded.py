@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "hurtfulwords"
+DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "hurtfulwords"
 CATEGORIES = ["ADD", "CVD", "DIAB", "DNR", "DRUG", "HIV", "HTN", "MENT"]
 
 pytestmark = pytest.mark.slow

@@ -39,12 +39,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from .errors import InputError
-from .records import Case, stable_hash
+from ...errors import InputError
+from ...records import Case, stable_hash
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .audits.classifier_gap_table import ProbeParams
-    from .runner import Runner
+    from .gap_table import ProbeParams
+    from ...runner import Runner
 
 __all__ = [
     "SPLITS",
@@ -138,7 +138,7 @@ def embed_windows(
 
 def _merge(p_windows: np.ndarray, owner: np.ndarray, n_texts: int, c: float) -> np.ndarray:
     """Per-text P4 Eq. 1 merge of window probabilities (NaN c: one window per text, the value itself)."""
-    from .metrics.classifier import merge_window_probs
+    from .classifier_metrics import merge_window_probs
 
     out = np.full(n_texts, np.nan)
     order = np.argsort(owner, kind="stable")
@@ -344,8 +344,8 @@ def probe_cases(
     CRAFT-MD cases (:mod:`clinaudit.audits.craftmd_tasks`). Raises
     :class:`InputError` naming the source file, row and field of a bad value.
     """
-    from .audits.classifier_gap_table import ProbeParams
-    from .runner import Runner
+    from .gap_table import ProbeParams
+    from ...runner import Runner
 
     p = params if isinstance(params, ProbeParams) else ProbeParams.model_validate(dict(params or {}))
     runner = runner or Runner()
@@ -358,7 +358,7 @@ def probe_cases(
     group_fields = list(p.group_fields)
     extraction = demographics = pd.DataFrame()
     if p.preset == "craftmd":
-        from .audits.craftmd_tasks import craftmd_tasks
+        from .craftmd_tasks import craftmd_tasks
 
         ct = craftmd_tasks(cases, top_k=p.top_k)
         cases = ct.cases

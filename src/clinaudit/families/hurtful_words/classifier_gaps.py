@@ -29,9 +29,9 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..errors import SpecError
-from ..spec import AuditContext, Estimate, register_audit
-from .classifier_gap_table import (  # the table this recipe shapes; re-exported
+from ...errors import SpecError
+from ...spec import AuditContext, Estimate, register_audit
+from .gap_table import (  # the table this recipe shapes; re-exported
     GAP_METRICS,
     METRIC_LABELS,
     DebiasParams,
@@ -128,7 +128,7 @@ def estimate(ctx: AuditContext) -> Estimate:
     est = Estimate()
     if p.probe is not None:
         enc = ctx.model("encoder")
-        from ..probes import seeded_sample, split_windows
+        from .probes import seeded_sample, split_windows
 
         cases = ctx.cases()
         if p.probe.sample is not None and p.probe.sample < len(cases):
@@ -155,7 +155,7 @@ def run(ctx: AuditContext) -> dict[str, Any]:
     seed = ctx.spec.seed
     extra: dict[str, Any] = {}
     if p.probe is not None:
-        from ..probes import probe_cases
+        from .probes import probe_cases
 
         probe = probe_cases(ctx.cases(), p.probe, runner=ctx.runner, encoder=ctx.model("encoder"), seed=seed)
         for name, table in probe.tables().items():
@@ -176,7 +176,7 @@ def run(ctx: AuditContext) -> dict[str, Any]:
     )
     results = res.results()
     if p.probe is not None and p.probe.debias is not None:
-        from ..debias import debias_probe_tasks
+        from .debias import debias_probe_tasks
 
         deb = debias_probe_tasks(probe, p.probe.debias, seed=seed, n_resamples=p.n_resamples,
                                  confidence=p.confidence, correction=p.correction, alpha=p.alpha)
@@ -184,7 +184,7 @@ def run(ctx: AuditContext) -> dict[str, Any]:
             ctx.write_table(name, table)
         results = pd.concat([results, deb.results], ignore_index=True)
         extra["debias"] = deb.info
-    from ..results import results_frame
+    from ...results import results_frame
 
     ctx.write_table("results", results_frame(results))
     ctx.write_table("gaps", res.gaps)
@@ -197,7 +197,7 @@ def run(ctx: AuditContext) -> dict[str, Any]:
 
 def demo_spec() -> dict[str, Any]:
     """The spec ``clinaudit demo`` runs: the demo predictions file (synthetic; no model calls)."""
-    from ..data import demo_path
+    from ...data import demo_path
 
     return {
         "audit": "classifier_gaps",

@@ -20,7 +20,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from clinaudit.debias import (  # noqa: E402
+from clinaudit.families.hurtful_words.debias import (  # noqa: E402
     DebiasConfig,
     _grad_reverse,
     attribute_recovery_auc,

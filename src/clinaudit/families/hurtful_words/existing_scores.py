@@ -38,7 +38,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..errors import InputError, SpecError
+from ...errors import InputError, SpecError
 
 __all__ = ["SCORE_FORMATS", "HURTFULWORDS_COLUMNS", "EXCLUSION_COLUMNS", "read_scores", "read_hurtfulwords",
            "read_tidy_scores", "load_scores"]

@@ -25,7 +25,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..errors import InputError
+from ...errors import InputError
 
 __all__ = ["attribute_pattern", "load_notes", "category_prevalence", "prevalence_results", "PREVALENCE_COLUMNS"]
 
@@ -65,7 +65,7 @@ def load_notes(
     Raises :class:`~clinaudit.errors.InputError` naming the file, the row and
     the field when the file or a column is missing or a text is not a string.
     """
-    from ..loaders.formats import read_csv_table, read_jsonl_rows
+    from ...loaders.formats import read_csv_table, read_jsonl_rows
 
     p = Path(path)
     if not p.is_file():
@@ -206,7 +206,7 @@ def prevalence_results(prev: pd.DataFrame, audit: str = "prevalence") -> pd.Data
     Shares are descriptive: no test, so no correction family; ``n`` is the
     number of notes (or patients) mentioning the category.
     """
-    from ..results import result_row, results_frame
+    from ...results import result_row, results_frame
 
     rows = [
         result_row(

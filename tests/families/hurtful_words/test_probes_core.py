@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from clinaudit.errors import InputError
-from clinaudit.probes import _merge, probe_frame, seeded_sample, seeded_split, split_windows
+from clinaudit.families.hurtful_words.probes import _merge, probe_frame, seeded_sample, seeded_split, split_windows
 from clinaudit.records import Case
 from clinaudit.runner import Runner
 

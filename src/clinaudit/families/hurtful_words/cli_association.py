@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .common import open_unit, positive_int
+from ...cli.common import open_unit, positive_int
 
 __all__ = ["register", "COMMANDS", "add_association", "cmd_association", "add_prevalence", "cmd_prevalence"]
 
@@ -23,7 +23,7 @@ __all__ = ["register", "COMMANDS", "add_association", "cmd_association", "add_pr
 
 
 def add_association(sub: argparse._SubParsersAction) -> None:
-    from .common import add_runner_args
+    from ...cli.common import add_runner_args
 
     p = sub.add_parser(
         "association",
@@ -93,8 +93,8 @@ def _csv_list(text: str | None) -> list[str] | None:
 
 
 def _tests_list(text: str) -> list[str]:
-    from ..errors import InputError
-    from ..metrics.association import ASSOCIATION_TESTS
+    from ...errors import InputError
+    from .association_stats import ASSOCIATION_TESTS
 
     tests = _csv_list(text) or []
     unknown = [t for t in tests if t not in ASSOCIATION_TESTS]
@@ -105,8 +105,8 @@ def _tests_list(text: str) -> list[str]:
 
 
 def cmd_association(args: argparse.Namespace) -> int:
-    from ..errors import InputError
-    from ..spec import parse_spec_dict, run_spec
+    from ...errors import InputError
+    from ...spec import parse_spec_dict, run_spec
 
     tests = _tests_list(args.tests)
     placeholders = {}
@@ -214,9 +214,9 @@ def add_prevalence(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_prevalence(args: argparse.Namespace) -> int:
-    from ..audits.prevalence import category_prevalence, load_notes, prevalence_results
-    from ..export import to_csv
-    from ..perturb.templates import load_attributes
+    from .prevalence import category_prevalence, load_notes, prevalence_results
+    from ...export import to_csv
+    from ...perturb.templates import load_attributes
 
     notes = load_notes(args.notes, args.text_column, args.group_column, args.patient_column)
     attrs: dict[str, list[str]] = {}

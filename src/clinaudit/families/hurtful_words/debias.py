@@ -37,10 +37,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from .errors import InputError
+from ...errors import InputError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .audits.classifier_gap_table import DebiasParams
+    from .gap_table import DebiasParams
     from .probes import ProbeResult
 
 __all__ = [
@@ -83,7 +83,7 @@ def _torch() -> Any:
     try:
         import torch
     except ImportError:  # pragma: no cover
-        from .errors import MissingDependencyError
+        from ...errors import MissingDependencyError
 
         raise MissingDependencyError("torch") from None
     return torch
@@ -296,8 +296,8 @@ def _attr_auc_ci(R_tr: np.ndarray, a_tr: Sequence[Any], R_te: np.ndarray, a_te: 
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
-    from .stats import percentile_ci
-    from .stats.auroc import auroc_bootstrap_resamples
+    from ...stats import percentile_ci
+    from ...stats.auroc import auroc_bootstrap_resamples
 
     auc = attribute_recovery_auc(R_tr, a_tr, R_te, a_te, seed)
     c_tr, values = _encode_attribute(list(a_tr))
@@ -336,8 +336,8 @@ def debias_experiment(
     measured on ``test``. The input features' own attribute recovery is
     reported too (``model = "input features"``).
     """
-    from .audits.classifier_gap_table import audit_predictions
-    from .results import result_row, results_frame
+    from .gap_table import audit_predictions
+    from ...results import result_row, results_frame
 
     cfg = config or DebiasConfig()
     X = np.asarray(X, dtype=float)
@@ -419,7 +419,7 @@ def table5(gaps: pd.DataFrame, criterion: str = "ci") -> pd.DataFrame:
     ``criterion="ci"``: the CI excludes 0 (P4); ``"bh"``: BH ``p_adj < 0.05``.
     One row per model × attribute × group; cells like ``"9 (56%)"``.
     """
-    from .audits.classifier_gap_table import GAP_METRICS, METRIC_LABELS
+    from .gap_table import GAP_METRICS, METRIC_LABELS
 
     rows = []
     if len(gaps) == 0:
@@ -454,8 +454,8 @@ def debias_probe_tasks(
     BH is applied across tasks afterwards (one family per model × metric ×
     attribute), as in the main gap table.
     """
-    from .results import results_frame
-    from .stats import apply_correction
+    from ...results import results_frame
+    from ...stats import apply_correction
 
     if params.attribute not in probe.cases.columns:
         raise InputError(f"debias attribute '{params.attribute}' is not a probe group field "

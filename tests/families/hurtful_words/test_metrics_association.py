@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from clinaudit.metrics import bias_score_summary
+from clinaudit.families.hurtful_words.association_stats import bias_score_summary
 
 
 def _scores() -> pd.DataFrame:

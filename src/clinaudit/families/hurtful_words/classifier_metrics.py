@@ -1,0 +1,198 @@
+"""The classifier-gaps audit's metrics (METHODS §4.5, P4 §4.1–4.2, Eq. 1–2).
+
+The F1-optimal threshold, the note-level merge of window probabilities and the
+bootstrap gap table across tasks with its Table-4 summary. The per-group metric
+functions (:func:`~clinaudit.metrics.classifier.positive_rate`, ``recall``,
+``specificity``, :func:`~clinaudit.metrics.classifier.multigroup_gaps`) are the core's
+(:mod:`clinaudit.metrics.classifier`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ...metrics.classifier import as_binary, multigroup_gaps
+
+__all__ = [
+    "f1_optimal_threshold",
+    "merge_window_probs",
+    "classifier_gap_table",
+    "gap_summary",
+]
+
+
+def f1_optimal_threshold(y_true: Any, scores: Any) -> tuple[float, float]:
+    """Decision threshold with the best F1 on (validation) data → ``(threshold, f1)``.
+
+    Uses :func:`sklearn.metrics.precision_recall_curve`; predict positive when
+    ``score >= threshold``. Ties in F1 go to the lowest threshold. NaN when
+    there are no positives (F1 undefined).
+    """
+    from sklearn.metrics import precision_recall_curve
+
+    t = as_binary(y_true, "y_true")
+    s = np.asarray(scores, dtype=float).ravel()
+    if t.sum() == 0:
+        return (math.nan, math.nan)
+    precision, rec, thresholds = precision_recall_curve(t, s)
+    precision, rec = precision[:-1], rec[:-1]  # last point has no threshold
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f1 = np.where(precision + rec > 0, 2 * precision * rec / (precision + rec), 0.0)
+    k = int(np.argmax(f1))
+    return float(thresholds[k]), float(f1[k])
+
+
+def merge_window_probs(p_windows: Sequence[float] | np.ndarray, c: float) -> float:
+    """Merge per-window probabilities of one long note into one (P4 Eq. 1).
+
+    P = (P_max + P_mean · n/c) / (1 + n/c), with n the number of windows and c
+    a per-task constant tuned on validation data. Large c → P_max; small c →
+    P_mean. NaN for a note with no windows.
+    """
+    p = np.asarray(p_windows, dtype=float).ravel()
+    if p.size == 0:
+        return math.nan
+    if c <= 0:
+        raise ValueError("c must be positive")
+    r = p.size / c
+    return float((p.max() + p.mean() * r) / (1.0 + r))
+
+
+def classifier_gap_table(
+    df: pd.DataFrame,
+    task_col: str | None,
+    label_col: str,
+    pred_col: str,
+    group_cols: Sequence[str] | str,
+    metrics: Sequence[str] = ("positive_rate", "recall", "specificity"),
+    n_resamples: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    correction: str = "fdr_bh",
+    audit: str = "classifier_gaps",
+    stratify_by_label: bool = True,
+) -> pd.DataFrame:
+    """Per task × attribute × group × metric: value, multi-group gap, bootstrap CI, p, BH.
+
+    For every protected attribute in ``group_cols`` and every task, each
+    group's metric is computed, and its gap to the group it differs from most
+    (:func:`multigroup_gaps`) is found on the data. The CI of that gap comes
+    from ``n_resamples`` bootstrap resamples of the task's test rows,
+    stratified by label, with both groups' metrics taken from the same
+    resample. ``significant`` = the CI excludes 0. ``p`` is the two-sided
+    bootstrap p-value (:func:`clinaudit.stats.bootstrap_p_value`), corrected
+    with Benjamini–Hochberg across tasks within each family
+    ``metric × attribute``.
+
+    Returns a result table (:mod:`clinaudit.results` schema) with extra
+    columns ``task``, ``attribute``, ``group_value`` (the group's own metric),
+    ``reference_value``, ``n_group``, ``n_pos_group`` and ``significant``;
+    ``value`` is the gap, ``group`` the group and ``reference`` i*.
+    """
+    from ...results import result_row, results_frame
+    from ...stats import apply_correction, bootstrap_group_metrics, bootstrap_p_value, percentile_ci
+
+    cols = [group_cols] if isinstance(group_cols, str) else list(group_cols)
+    rows: list[dict[str, Any]] = []
+    for k, attr in enumerate(cols):
+        sub = df[df[attr].notna()]
+        res = bootstrap_group_metrics(
+            sub,
+            task_col,
+            attr,
+            label_col,
+            pred_col,
+            metrics=metrics,
+            n_resamples=n_resamples,
+            seed=seed + k,
+            stratify_by_label=stratify_by_label,
+        )
+        groups = res["groups"]
+        for t, task in enumerate(res["tasks"]):
+            present = [g for g in range(len(groups)) if res["n"][t, g] > 0]
+            for m, metric in enumerate(res["metrics"]):
+                vals = {groups[g]: float(res["point"][t, g, m]) for g in present}
+                gaps = multigroup_gaps(vals)
+                for g in present:
+                    gname = groups[g]
+                    ref = gaps[gname]["reference"]
+                    if ref is None:
+                        lo = hi = p = math.nan
+                    else:
+                        r = groups.index(ref)
+                        diff = res["resamples"][t, g, m] - res["resamples"][t, r, m]
+                        lo, hi = percentile_ci(diff, confidence)
+                        p = bootstrap_p_value(diff)
+                    rows.append(
+                        result_row(
+                            audit=audit,
+                            metric=f"{metric}_gap",
+                            group=gname,
+                            reference=ref if ref is not None else "",
+                            value=gaps[gname]["gap"],
+                            n=int(res["n"][t].sum()),
+                            ci_low=lo,
+                            ci_high=hi,
+                            ci_method=(
+                                f"percentile bootstrap ({n_resamples} resamples"
+                                + (", stratified by label)" if stratify_by_label else ")")
+                            ),
+                            test="bootstrap" if ref is not None else "",
+                            p=p,
+                            null_hypothesis=(f"H0: the {metric} gap to {ref} is 0 (two-sided percentile-bootstrap "
+                                             "p over resampled test rows)" if ref is not None else ""),
+                            task=task,
+                            attribute=attr,
+                            base_metric=metric,
+                            group_value=vals[gname],
+                            reference_value=vals[ref] if ref is not None else math.nan,
+                            n_group=int(res["n"][t, g]),
+                            n_pos_group=int(res["n_pos"][t, g]),
+                            significant=bool(not math.isnan(lo) and (lo > 0 or hi < 0)),
+                        )
+                    )
+    table = results_frame(rows)
+    if len(table):
+        table = apply_correction(table, family_cols=["base_metric", "attribute"], method=correction)
+    return table
+
+
+def gap_summary(table: pd.DataFrame, alpha: float | None = None) -> pd.DataFrame:
+    """P4 Table 4 style summary: how many gaps are significant and whom they favour.
+
+    For every ``metric × attribute`` (and group), counts the significant gaps
+    across tasks and the percentage of those that *favour* the group (gap > 0:
+    the group has the higher parity / recall / specificity). A gap counts as
+    significant when its CI excludes 0 (``significant`` column); with
+    ``alpha`` given, the BH-corrected ``p_adj < alpha`` is used instead.
+
+    Columns: ``metric, attribute, group, n_tasks, n_significant, n_favour,
+    pct_favour`` (NaN when nothing is significant).
+    """
+    if len(table) == 0:
+        return pd.DataFrame(
+            columns=["metric", "attribute", "group", "n_tasks", "n_significant", "n_favour", "pct_favour"]
+        )
+    t = table.copy()
+    sig = t["p_adj"] < alpha if alpha is not None else t["significant"].astype(bool)
+    t["_sig"] = sig.to_numpy()
+    t["_fav"] = (t["_sig"] & (t["value"] > 0)).to_numpy()
+    metric_col = "base_metric" if "base_metric" in t.columns else "metric"
+    out = (
+        t.groupby([metric_col, "attribute", "group"], sort=False)
+        .agg(n_tasks=("task", "nunique"), n_significant=("_sig", "sum"), n_favour=("_fav", "sum"))
+        .reset_index()
+        .rename(columns={metric_col: "metric"})
+    )
+    out["n_significant"] = out["n_significant"].astype(int)
+    out["n_favour"] = out["n_favour"].astype(int)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["pct_favour"] = np.where(
+            out["n_significant"] > 0, 100.0 * out["n_favour"] / out["n_significant"].clip(lower=1), np.nan
+        )
+    return out
