@@ -194,13 +194,12 @@ def test_mock_backend_end_to_end_and_cache(tmp_path: Path) -> None:
 
 
 def test_estimate_counts_sentences(tmp_path: Path) -> None:
-    from clinaudit.families.hurtful_words.association import estimate
-    from clinaudit.spec import make_context, parse_spec_dict
+    from clinaudit.spec import get_recipe, make_context, parse_spec_dict
 
     spec, p = parse_spec_dict({"audit": "association", "models": {"target": ["mock", "hf-mlm:/nowhere"]},
                                "params": _write_inputs(tmp_path)})
     ctx = make_context(spec, p, tmp_path / "est", progress=False)
-    est = estimate(ctx)
+    est = get_recipe("association").estimate(ctx)
     ctx.rundir.close()
     # causal: 40 sentences + distinct priors (3 templates x 8 targets); masked: sentence + prior per row
     assert est.calls == {"mock": 40 + 24, "hf-mlm:/nowhere": 80}

@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from clinaudit.families.hurtful_words.classifier_gaps import ClassifierGapsParams, demo_spec
+from clinaudit.families.hurtful_words.classifier_gaps import demo_spec
+from clinaudit.families.hurtful_words.params import ClassifierGapsParams
 from clinaudit.families.hurtful_words.gap_table import audit_predictions, choose_thresholds, read_predictions, table4
 from clinaudit.data import demo_path
 from clinaudit.errors import InputError

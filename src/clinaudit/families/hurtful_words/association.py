@@ -1,262 +1,193 @@
-"""Language-model association audit (P4 §4.3, Algorithm 1, Table 3; METHODS §1.7, §4.4).
+"""Language-model association audit (P4 §4.3, Algorithm 1, Table 3; METHODS §1.7, §4.4), declared over the stages.
 
-Pipeline: templates × attributes × target words (:mod:`.sentences`) → sentences →
-log-probabilities from the model (all sentences of a run in large batches through
-the runner, cached) → one prior-adjusted score per sentence (:mod:`.scoring`) →
-per-category means per group and the chosen tests — the Wilcoxon signed-rank
-test on paired target words by default, the unpaired rank-sum / KS / t tests of
-P4's published code on request (:func:`.association_stats.association_tests`)
-→ ``tests`` and ``summary`` shaped like P4 Table 3.
+``cases`` one per sentence frame (template × attribute, the unit of resampling) →
+``variants`` one sentence per frame and target word (:mod:`.sentences`) →
+``judgments`` one prior-adjusted log-probability score per sentence and model, scored
+through ``ctx.runner.loglik`` / ``masked_logprobs`` (:mod:`.scoring`; the framework's call
+log records every call) → ``paired`` the scores keyed by frame → ``results`` per-category
+means per group and the chosen tests (:mod:`.association_stats`), written as ``tests`` and
+``summary`` shaped like P4 Table 3.
 
-With ``params.scores`` the model step is skipped: per-sentence scores that
-already exist (a tidy table, or the TSV of HurtfulWords' scoring script; see
-:mod:`.existing_scores`) go straight to the statistics.
-
-Groups: words are paired across groups by their index in the lists (man↔woman,
+With ``params.scores`` no model is called: per-sentence scores that already exist (a tidy
+table, or the TSV of HurtfulWords' scoring script; :mod:`.existing_scores`) are the cases'
+scores. Groups: words are paired across groups by their index in the lists (man↔woman,
 he↔she, ...); the first group is the reference every other group is compared against.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
+import numpy as np
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ...errors import SpecError
-from ...spec import AuditContext, Estimate, register_audit
-from .scoring import (
-    DEFAULT_PLACEHOLDERS,
-    analyze_scores,
-    placeholder_sentence,
-    score_sentences_causal,
-    score_sentences_masked,
-    scoring_method,
-)
-from .sentences import build_sentences, load_targets_file
+from ...pipeline import Audit, StageOutput, register
+from ...records import Variant
+from .association_stats import add_pairing_columns, tests_table
+from .params import AssociationParams
+from .scoring import analyze_scores, score_sentences_causal, score_sentences_masked, scoring_method
+from .sentences import build_sentences, load_targets_file, select_groups
 
-__all__ = [
-    "AssociationParams",
-    "PrevalenceSource",
-    "ScoresFile",
-    "run",
-    "estimate",
-    "demo_spec",
-]
+__all__ = ["Association", "demo_spec"]
 
-log = logging.getLogger("clinaudit.audits.association")
+_LOCAL = {"hf", "hf-mlm", "embedded", "mock"}  # backends whose scoring batch size params.batch_size sets
 
 
-class PrevalenceSource(BaseModel):
-    """A notes table for the corpus-prevalence columns of the summary ("Gender Ratio")."""
+@register
+class Association(Audit):
+    name = "association"
+    summary = ("LM association (P4 Table 3): prior-adjusted log-probability bias scores per category and group "
+               "(masked LMs as published, causal LMs by sentence likelihood, or existing scores), Wilcoxon "
+               "signed-rank (paired) or the published unpaired rank-sum / KS / t tests")
+    params_model = AssociationParams
 
-    model_config = ConfigDict(extra="forbid")
-    notes: str
-    text_column: str = "text"
-    group_column: str = "group"
-    patient_column: str | None = None
+    def cases(self) -> pd.DataFrame:
+        p, ctx = self.params, self.ctx
+        self.methods: dict[str, str] = {}
+        if p.scores is not None:  # scores that already exist: their frames are the cases
+            from .existing_scores import load_scores
 
-
-class ScoresFile(BaseModel):
-    """A file of per-sentence scores that already exist (``params.scores``)."""
-
-    model_config = ConfigDict(extra="forbid")
-    path: str
-    model: str | None = Field(default=None, description="model name (default: tidy 'model' column, else file name)")
-
-
-TestName = Literal["signed-rank", "rank-sum", "ks", "t", "sign-flip"]
-
-
-class AssociationParams(BaseModel):
-    """Parameters of the ``association`` recipe (paths relative to the spec file)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    templates: str | None = Field(default=None, description="templates file (HurtfulWords templates.txt or YAML)")
-    attributes: str | None = Field(default=None,
-                                   description="attributes file (attribute,category,subgroup CSV or YAML)")
-    scores: list[ScoresFile] | None = Field(default=None, description="existing per-sentence scores: no model calls")
-    scores_format: Literal["tidy", "hurtfulwords"] = "tidy"
-    tests: list[TestName] = Field(default_factory=lambda: ["signed-rank"], min_length=1,
-                                  description="signed-rank (paired, default), rank-sum, ks, t, sign-flip "
-                                  "(frames); the first fills the summary's p")
-    targets: str | None = Field(default=None, description="YAML {groups: {name: [words]}}; default male/female")
-    target_set: str | None = Field(default=None, description="a named set under 'sets:' of the targets file")
-    method: Literal["auto", "masked", "causal"] = "auto"
-    mask_mode: Literal["word", "token"] = "word"
-    placeholders: dict[str, str] = Field(default_factory=dict, description="causal prior: category -> placeholder")
-    default_placeholder: str = "something"
-    groups: list[str] | None = Field(default=None, description="groups to compare, reference first")
-    categories: list[str] | None = Field(default=None, description="only these categories")
-    max_templates_per_category: int | None = Field(default=None, ge=1)
-    batch_size: int | None = Field(default=None, ge=1, description="scoring batch size of local models")
-    correction: Literal["bonferroni", "fdr_bh", "holm"] = "bonferroni"
-    alpha: float = Field(default=0.01, gt=0, lt=1)
-    n_bootstrap: int = Field(default=1000, ge=0, description="resamples (of sentence frames) for every CI")
-    prevalence: PrevalenceSource | None = None
-
-    @model_validator(mode="after")
-    def _check(self) -> "AssociationParams":
-        if self.scores is None and (self.templates is None or self.attributes is None):
-            raise ValueError("give templates and attributes (to score sentences with a model), or scores "
-                             "(per-sentence scores that already exist)")
-        if self.scores is not None and self.templates is not None:
-            raise ValueError("scores replaces templates (and model scoring): give one or the other")
-        if self.scores is not None and self.prevalence is not None and self.attributes is None:
-            raise ValueError("prevalence needs attributes (the strings searched in the notes)")
-        if self.scores is not None and not self.scores:
-            raise ValueError("scores: give at least one file")
-        return self
-
-
-# --------------------------------------------------------------------------- recipe
-
-
-def _inputs(ctx: AuditContext) -> tuple[AssociationParams, dict[str, tuple[str, ...]], list[Any], pd.DataFrame, list[Any]]:
-    p: AssociationParams = ctx.params  # type: ignore[assignment]
-    targets = load_targets_file(ctx.resolve_path(p.targets), p.target_set)
-    if p.groups is not None:
-        unknown = [g for g in p.groups if g not in targets]
-        if unknown or len(p.groups) < 2:
-            raise SpecError(f"params.groups {p.groups}: need at least two of the target groups {list(targets)}")
-        targets = {g: targets[g] for g in p.groups}
-    sentences, table, skipped = build_sentences(
-        ctx.resolve_path(p.templates), ctx.resolve_path(p.attributes), targets,  # type: ignore[arg-type]
-        categories=p.categories, max_templates_per_category=p.max_templates_per_category,
-    )
-    return p, targets, sentences, table, skipped
-
-
-def _apply_batch_size(ctx: AuditContext, models: Sequence[str], batch_size: int | None) -> None:
-    if batch_size is None:
-        return
-    for m in models:
-        if m.partition(":")[0] in {"hf", "hf-mlm", "embedded", "mock"}:
-            opts = dict(ctx.runner.backend_options.get(m, {}))
-            opts.setdefault("batch_size", batch_size)
-            ctx.runner.backend_options[m] = opts
-
-
-def estimate(ctx: AuditContext) -> Estimate:
-    """Sentences to score per model: every filled sentence plus its distinct prior sentences."""
-    p: AssociationParams = ctx.params  # type: ignore[assignment]
-    if p.scores is not None:
-        return Estimate(calls={}, notes=[f"{len(p.scores)} existing score file(s): no model calls"])
-    p, targets, sentences, table, skipped = _inputs(ctx)
-    n = len(sentences)
-    ph = {**DEFAULT_PLACEHOLDERS, **p.placeholders}
-    causal_priors = len({placeholder_sentence(s, ph.get(s.category, p.default_placeholder)) for s in sentences})
-    calls: dict[str, int] = {}
-    for m in ctx.models("target"):
-        prefix = m.partition(":")[0]
-        masked = p.method == "masked" or (p.method == "auto" and prefix == "hf-mlm")
-        calls[m] = 2 * n if masked else len({s.sentence for s in sentences}) + causal_priors
-    notes = [f"{n} filled sentences over {table['category'].nunique()} categories, {len(targets)} groups"]
-    if skipped:
-        notes.append(f"{len(skipped)} template line(s) skipped or repaired (see tables/template_report.csv)")
-    return Estimate(calls=calls, notes=notes)
-
-
-def _prevalence(ctx: AuditContext, p: AssociationParams, scores: pd.DataFrame,
-                groups: Sequence[str]) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
-    if p.prevalence is None:
-        return None, None
-    from ...perturb.templates import load_attributes
-    from .prevalence import category_prevalence, load_notes, prevalence_results
-
-    src = p.prevalence
-    notes = load_notes(ctx.resolve_path(src.notes), src.text_column, src.group_column,  # type: ignore[arg-type]
-                       src.patient_column)
-    attrs: dict[str, list[str]] = {}
-    for a in load_attributes(ctx.resolve_path(p.attributes)):  # type: ignore[arg-type]
-        attrs.setdefault(a.category, []).append(a.attribute)
-    attrs = {c: v for c, v in attrs.items() if c in set(scores["category"])}
-    prevalence = category_prevalence(notes, attrs, patient_col="patient" if src.patient_column else None,
-                                     groups=list(groups))
-    ctx.write_table("prevalence", prevalence)
-    return prevalence, prevalence_results(prevalence, audit="association")
-
-
-@register_audit(
-    "association",
-    summary="LM association (P4 Table 3): prior-adjusted log-probability bias scores per category and group "
-    "(masked LMs as published, causal LMs by sentence likelihood, or existing scores), Wilcoxon signed-rank "
-    "(paired) or the published unpaired rank-sum / KS / t tests",
-    params_model=AssociationParams,
-    estimate=estimate,
-)
-def run(ctx: AuditContext) -> dict[str, Any]:
-    """Score every sentence with every ``models.target`` model (or read ``params.scores``); write the tables.
-
-    Tables: ``sentences``, ``template_report`` (model scoring only), ``scores``,
-    ``exclusions`` (existing scores only), ``tests`` (one row per model ×
-    category × comparison × test), ``summary`` (P4 Table 3 shape), ``results``
-    (tidy), and ``prevalence`` when a notes table is given.
-    """
-    p: AssociationParams = ctx.params  # type: ignore[assignment]
-    methods: dict[str, str] = {}
-    skipped: list[Any] = []
-    if p.scores is not None:
-        from .existing_scores import load_scores
-
-        files = p.scores
-        scores, excluded, groups = load_scores([ctx.resolve_path(f.path) for f in files],  # type: ignore[misc]
-                                               p.scores_format, [f.model for f in files], tests=p.tests,
-                                               categories=p.categories, groups=p.groups)
-        ctx.write_table("exclusions", excluded)
-        methods = {str(m): f"existing scores ({p.scores_format})" for m in pd.unique(scores["model"])}
-        n_sentences = int(len(scores) / max(1, len(methods)))
-    else:
-        p, targets, sentences, table, skipped = _inputs(ctx)
-        models = ctx.models("target")
-        _apply_batch_size(ctx, models, p.batch_size)
-        ctx.write_table("sentences", table)
+            self.scores, self.excluded, self.groups = load_scores(
+                [ctx.resolve_path(f.path) for f in p.scores], p.scores_format, [f.model for f in p.scores],
+                tests=p.tests, categories=p.categories, groups=p.groups)
+            ctx.write_table("exclusions", self.excluded)
+            self.methods = {str(m): f"existing scores ({p.scores_format})" for m in pd.unique(self.scores["model"])}
+            frames = add_pairing_columns(self.scores).drop_duplicates("frame")
+            text = frames["template"] if "template" in frames.columns else ""
+            return pd.DataFrame({"case_id": frames["frame"], "dataset": f"scores ({p.scores_format})",
+                                 "text": text}).reset_index(drop=True)
+        targets = select_groups(load_targets_file(ctx.resolve_path(p.targets), p.target_set), p.groups)
+        self.groups = list(targets)
+        self.sentences, self.table, self.skipped = build_sentences(
+            ctx.resolve_path(p.templates), ctx.resolve_path(p.attributes), targets,  # type: ignore[arg-type]
+            categories=p.categories, max_templates_per_category=p.max_templates_per_category)
         ctx.write_table("template_report", pd.DataFrame(
-            [{"line": s.line, "text": s.text, "reason": s.reason} for s in skipped],
+            [{"line": s.line, "text": s.text, "reason": s.reason} for s in self.skipped],
             columns=["line", "text", "reason"]))
-        frames = []
+        self.frame_ids = add_pairing_columns(self.table)["frame"].to_numpy()
+        first = self.table.assign(case_id=self.frame_ids).drop_duplicates("case_id")
+        return pd.DataFrame({"case_id": first["case_id"], "dataset": "templates", "text": first["template"],
+                             **{c: first[c] for c in ("template_id", "category", "attribute", "subgroup")}})
+
+    def variants(self, cases: pd.DataFrame) -> StageOutput | None:
+        if self.params.scores is not None:
+            return None
+        t = self.table
+        self.ctx.write_table("sentences", t)
+        self.variant_ids = [Variant.make_id(c, "target", f"{g}:{i}")
+                            for c, g, i in zip(self.frame_ids, t["group"], t["target_index"])]
+        table = pd.DataFrame({"variant_id": self.variant_ids, "case_id": self.frame_ids, "family": "target",
+                              "name": t["group"], "text": t["sentence"]})
+        return StageOutput(table=pd.concat([table, t.drop(columns=["sentence"])], axis=1), value=self.sentences)
+
+    def judgments(self, _: Any) -> pd.DataFrame | None:
+        """Score every sentence with every ``models.target`` model: one judgment (the score) per sentence."""
+        p, ctx = self.params, self.ctx
+        if p.scores is not None:
+            return None
+        models = ctx.models("target")
+        for m in models if p.batch_size is not None else []:
+            if m.partition(":")[0] in _LOCAL:
+                ctx.runner.backend_options[m] = {"batch_size": p.batch_size, **ctx.runner.backend_options.get(m, {})}
+        frames, rows = [], []
         for m in models:
-            method = scoring_method(ctx.runner.backend(m), p.method)
-            methods[m] = method
-            ctx.log.info("association: scoring %d sentences with %s (%s)", len(sentences), m, method)
+            if self.dry and self._count_masked(m):
+                continue
+            self.methods[m] = method = scoring_method(ctx.runner.backend(m), p.method)
+            ctx.log.info("association: scoring %d sentences with %s (%s)", len(self.sentences), m, method)
+            keys: list[str] = []
             if method == "masked":
-                frames.append(score_sentences_masked(ctx.runner, m, sentences, table, p.mask_mode))
+                df = score_sentences_masked(ctx.runner, m, self.sentences, self.table, p.mask_mode, keys=keys)
             else:
-                frames.append(score_sentences_causal(ctx.runner, m, sentences, table, p.placeholders,
-                                                     p.default_placeholder))
-        scores = pd.concat(frames, ignore_index=True)
-        groups, n_sentences, excluded = list(targets), len(sentences), None
-    ctx.write_table("scores", scores)
-    prevalence, prevalence_rows = _prevalence(ctx, p, scores, groups)
-    tests, means, summary = analyze_scores(scores, groups, tests=p.tests, correction=p.correction, alpha=p.alpha,
-                                           n_bootstrap=p.n_bootstrap, seed=ctx.spec.seed, prevalence=prevalence)
-    from .association_stats import tests_table
+                df = score_sentences_causal(ctx.runner, m, self.sentences, self.table, p.placeholders,
+                                            p.default_placeholder, keys=keys)
+            frames.append(df)
+            rows.append(pd.DataFrame({
+                "item_id": self.variant_ids, "judge": df["method"], "value": df["score"],
+                "status": np.where(np.isfinite(df["score"].to_numpy(float)), "ok", "error"), "raw": "",
+                "attempts": 1, "request_key": keys, "case_id": self.frame_ids, "variant_id": self.variant_ids,
+                "judge_model": m}))
+        if frames:
+            self.scores = pd.concat(frames, ignore_index=True)
+        return pd.concat(rows, ignore_index=True) if rows else None
 
-    ctx.write_table("tests", tests_table(tests))
-    ctx.write_table("summary", summary)
-    from ...results import results_frame
+    def _count_masked(self, model: str) -> bool:
+        """Dry run: count a masked LM's calls (each sentence and its prior) without loading the model.
 
-    parts = [tests, means] + ([prevalence_rows] if prevalence_rows is not None else [])
-    ctx.write_table("results", results_frame(pd.concat(parts, ignore_index=True)))
-    out = {
-        "sentences": n_sentences,
-        "categories": sorted(scores["category"].astype(str).unique().tolist()),
-        "groups": groups,
-        "models": methods,
-        "tests": list(p.tests),
-        "significant_categories": {m: int(summary.loc[summary["model"] == m, "significant_adj"].sum())
-                                   for m in methods},
-    }
-    if p.scores is not None:
-        out["excluded_sentences"] = int(len(excluded)) if excluded is not None else 0
-        out["scores_format"] = p.scores_format
-    else:
-        out["mask_mode"] = p.mask_mode
-        out["template_lines_reported"] = len(skipped)  # skipped or repaired on load
-    return out
+        The masked items depend on the model's tokenizer, which means loading the model; the
+        estimate counts one call per sentence and one per prior sentence instead.
+        """
+        p = self.params
+        if not (p.method == "masked" or (p.method == "auto" and model.partition(":")[0] == "hf-mlm")):
+            return False
+        for s in self.sentences:
+            for part in ("target", "prior"):
+                self.ctx.runner.count.add(model, f"masked/{p.mask_mode}/{part}/{s.sentence}", hit=False, retry=False,
+                                          words=len(s.sentence.split()))
+        self.masked_counted = True
+        return True
+
+    def paired(self, _: Any) -> StageOutput:
+        """The per-sentence scores keyed by their frame (``case_id``; frames are resampled)."""
+        self.ctx.write_table("scores", self.scores)
+        keyed = add_pairing_columns(self.scores)
+        return StageOutput(table=keyed.assign(case_id=keyed["frame"]), value=self.scores)
+
+    def results(self, scores: pd.DataFrame) -> pd.DataFrame:
+        p, ctx = self.params, self.ctx
+        prevalence = prevalence_rows = None
+        if p.prevalence is not None:
+            from .prevalence import attributes_by_category, category_prevalence, load_notes, prevalence_results
+
+            src = p.prevalence
+            notes = load_notes(ctx.resolve_path(src.notes), src.text_column, src.group_column,  # type: ignore[arg-type]
+                               src.patient_column)
+            attrs = attributes_by_category(ctx.resolve_path(p.attributes),  # type: ignore[arg-type]
+                                           set(scores["category"]))
+            prevalence = category_prevalence(notes, attrs, patient_col="patient" if src.patient_column else None,
+                                             groups=list(self.groups))
+            ctx.write_table("prevalence", prevalence)
+            prevalence_rows = prevalence_results(prevalence, audit="association")
+        tests, means, self.summary_table = analyze_scores(
+            scores, self.groups, tests=p.tests, correction=p.correction, alpha=p.alpha, n_bootstrap=p.n_bootstrap,
+            seed=ctx.spec.seed, prevalence=prevalence)
+        ctx.write_table("tests", tests_table(tests))
+        ctx.write_table("summary", self.summary_table)
+        return pd.concat([tests, means] + ([prevalence_rows] if prevalence_rows is not None else []),
+                         ignore_index=True)
+
+    def finish(self) -> dict[str, Any]:
+        p, summary = self.params, self.summary_table
+        out: dict[str, Any] = {
+            "sentences": int(len(self.scores) / max(1, len(self.methods))) if p.scores is not None
+            else len(self.sentences),
+            "categories": sorted(self.scores["category"].astype(str).unique().tolist()),
+            "groups": self.groups,
+            "models": self.methods,
+            "tests": list(p.tests),
+            "significant_categories": {m: int(summary.loc[summary["model"] == m, "significant_adj"].sum())
+                                       for m in self.methods},
+        }
+        if p.scores is not None:
+            out["excluded_sentences"] = int(len(self.excluded))
+            out["scores_format"] = p.scores_format
+        else:
+            out["mask_mode"] = p.mask_mode
+            out["template_lines_reported"] = len(self.skipped)  # skipped or repaired on load
+        return out
+
+    def estimate_notes(self) -> list[str]:
+        p = self.params
+        if p.scores is not None:
+            return [f"{len(p.scores)} existing score file(s): no model calls"]
+        notes = [f"{len(self.sentences)} filled sentences over {self.table['category'].nunique()} categories, "
+                 f"{len(self.groups)} groups"]
+        if self.skipped:
+            notes.append(f"{len(self.skipped)} template line(s) skipped or repaired (see tables/template_report.csv)")
+        if getattr(self, "masked_counted", False):
+            notes.append("masked LMs: one call per sentence and per prior sentence, counted without loading the "
+                         "model (so none is counted as cached)")
+        return notes
 
 
 def demo_spec() -> dict[str, Any]:

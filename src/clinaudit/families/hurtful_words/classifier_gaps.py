@@ -1,198 +1,142 @@
-"""Classifier fairness audit (P4 §4.1–4.2, Tables 2 and 4; METHODS §4.5).
+"""Classifier fairness audit (P4 §4.1–4.2, Tables 2 and 4; METHODS §4.5), declared over the stages.
 
-Pipeline: a predictions table (one row per case × task: label, score or
-binary prediction, protected attributes, split) → per task a decision
-threshold with the best F1 on the validation split (when scores are given) →
-binary predictions on the test split → per task × attribute × group the
-parity (predicted-positive rate), recall and specificity, each group's gap to
-the group it differs from most (P4 Eq. 2), a 95% percentile CI from a
-label-stratified bootstrap of the test rows, a bootstrap p-value corrected with
-Benjamini–Hochberg across tasks (one family per metric × attribute) → counts of
-significant gaps and the share favouring each group (P4 Table 4).
-
-Metrics live in :mod:`clinaudit.metrics.classifier`; every bootstrap, test and
-correction in :mod:`clinaudit.stats` (the AUROC bootstrap in
-:mod:`clinaudit.stats.auroc`); this module validates input, chooses thresholds,
-and shapes the outputs.
-
-The predictions may come from a file (``params.predictions`` or a data source
-with a ``path``) or from a probe trained on frozen encoder features of the
-spec's cases (``params.probe``, see :mod:`clinaudit.probes`).
+``cases`` the prediction rows (one per case × task: label, score or binary prediction,
+protected attributes, split) from a file (``params.predictions`` or a data source with a
+``path``), or the spec's cases when a probe is trained on frozen encoder features
+(``params.probe``, :mod:`.probes`; the only model calls: one embedding per distinct text
+window) → ``paired`` the test rows with the binary prediction used, keyed by ``case_id``
+(the bootstrap resamples them within their label) → ``results`` per task × attribute ×
+group the parity, recall and specificity gaps to the group each differs from most (P4
+Eq. 2) with label-stratified bootstrap CIs and BH across tasks (:mod:`.gap_table`), the
+Table-4 counts, and the adversarial debiasing when configured (:mod:`.debias`).
 """
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ...errors import SpecError
-from ...spec import AuditContext, Estimate, register_audit
-from .gap_table import (  # the table this recipe shapes; re-exported
-    GAP_METRICS,
-    METRIC_LABELS,
-    DebiasParams,
-    GapAudit,
-    ProbeParams,
-    audit_predictions,
-    choose_thresholds,
-    performance_rows,
-    read_predictions,
-    table4,
-)
+from ...pipeline import Audit, StageOutput, register
+from .gap_table import audit_predictions, read_predictions
+from .params import ClassifierGapsParams
 
-__all__ = [
-    "ClassifierGapsParams",
-    "ProbeParams",
-    "DebiasParams",
-    "GapAudit",
-    "GAP_METRICS",
-    "METRIC_LABELS",
-    "read_predictions",
-    "choose_thresholds",
-    "audit_predictions",
-    "performance_rows",
-    "table4",
-    "run",
-    "estimate",
-    "demo_spec",
-]
-
-log = logging.getLogger("clinaudit.audits.classifier_gaps")
+__all__ = ["ClassifierGaps", "demo_spec"]
 
 
-class ClassifierGapsParams(BaseModel):
-    """Parameters of the ``classifier_gaps`` recipe (paths relative to the spec file)."""
+@register
+class ClassifierGaps(Audit):
+    name = "classifier_gaps"
+    summary = ("fairness gaps of clinical classifiers (parity/recall/specificity, P4 Table 4), probes on frozen "
+               "encoders, adversarial debiasing")
+    params_model = ClassifierGapsParams
 
-    model_config = ConfigDict(extra="forbid")
+    def cases(self) -> Any:
+        if self.params.probe is not None:
+            self.case_list = self.ctx.cases()
+            return self.case_list
+        self.frame = frame = self._predictions()
+        ids = frame["case_id"].astype(str) if "case_id" in frame.columns else pd.Series(
+            [f"row{i}" for i in range(1, len(frame) + 1)])
+        keys = pd.DataFrame({"case_id": ids.to_numpy(),
+                             "dataset": frame["dataset"] if "dataset" in frame.columns else frame.attrs.get("source", ""),
+                             "text": frame["text"] if "text" in frame.columns else ""}, index=frame.index)
+        self.case_ids = keys["case_id"].to_numpy()
+        return pd.concat([keys, frame.drop(columns=[c for c in keys.columns if c in frame.columns])], axis=1)
 
-    predictions: str | None = Field(default=None, description="predictions CSV (else the data sources' paths)")
-    task_column: str | None = Field(default="task", description="task column (None: one task)")
-    label_column: str = "label"
-    score_column: str | None = Field(default=None, description="scores in [0, 1] (thresholded per task)")
-    pred_column: str | None = Field(default=None, description="binary predictions (used as given)")
-    group_columns: list[str] = Field(default_factory=list, description="protected attributes")
-    split_column: str | None = Field(default=None, description="split column (validation / test rows)")
-    valid_split: str = "valid"
-    test_split: str = "test"
-    threshold: float | None = Field(default=None, description="fixed threshold for every task (no tuning)")
-    fallback_threshold: float = Field(default=0.5, description="used when a task's validation has no positives")
-    exclude_groups: list[str] = Field(default_factory=list, description="group values dropped (e.g. UNKNOWN)")
-    n_resamples: int = Field(default=1000, ge=1)
-    confidence: float = Field(default=0.95, gt=0, lt=1)
-    correction: str = "fdr_bh"
-    alpha: float = Field(default=0.05, gt=0, lt=1, description="level for the BH-corrected counts")
-    probe: ProbeParams | None = None
+    def _predictions(self) -> pd.DataFrame:
+        p, ctx = self.params, self.ctx
+        paths: list[Path] = []
+        if p.predictions:
+            paths.append(ctx.resolve_path(p.predictions))  # type: ignore[arg-type]
+        else:
+            for src in ctx.spec.data:
+                rp = src.resolved_path(ctx.base_dir)
+                if rp is None:
+                    raise SpecError(f"data source '{src.format}' has no path; classifier_gaps reads predictions "
+                                    "tables (give params.predictions or a data source with a path)")
+                paths.append(rp)
+        if not paths:
+            raise SpecError("classifier_gaps needs a predictions table: params.predictions or a data source")
+        frames = [read_predictions(x) for x in paths]
+        if len(frames) == 1:
+            return frames[0]
+        df = pd.concat(frames, ignore_index=True)
+        df.attrs["source"] = ", ".join(map(str, paths))
+        return df
 
-    @model_validator(mode="after")
-    def _check(self) -> "ClassifierGapsParams":
-        if self.probe is None:
-            if (self.score_column is None) == (self.pred_column is None):
-                raise ValueError("give exactly one of score_column or pred_column")
-            if not self.group_columns:
-                raise ValueError("group_columns must name at least one protected attribute")
-        return self
+    def judgments(self, _: Any) -> None:
+        """The probe (``params.probe``): embed the cases' text windows, train a probe per task, score every text."""
+        p, ctx = self.params, self.ctx
+        if p.probe is None:
+            return None
+        cases = self.case_list
+        from .probes import probe_cases, seeded_sample, split_windows
 
-
-# --------------------------------------------------------------------------- recipe
-
-
-def _load_frame(ctx: AuditContext) -> pd.DataFrame:
-    p: ClassifierGapsParams = ctx.params  # type: ignore[assignment]
-    paths: list[Path] = []
-    if p.predictions:
-        paths.append(ctx.resolve_path(p.predictions))  # type: ignore[arg-type]
-    else:
-        for src in ctx.spec.data:
-            rp = src.resolved_path(ctx.base_dir)
-            if rp is None:
-                raise SpecError(f"data source '{src.format}' has no path; classifier_gaps reads predictions "
-                                "tables (give params.predictions or a data source with a path)")
-            paths.append(rp)
-    if not paths:
-        raise SpecError("classifier_gaps needs a predictions table: params.predictions or a data source")
-    frames = [read_predictions(x) for x in paths]
-    if len(frames) == 1:
-        return frames[0]
-    df = pd.concat(frames, ignore_index=True)
-    df.attrs["source"] = ", ".join(map(str, paths))
-    return df
-
-
-def estimate(ctx: AuditContext) -> Estimate:
-    """No model calls unless a probe embeds the cases (one embedding per text window)."""
-    p: ClassifierGapsParams = ctx.params  # type: ignore[assignment]
-    est = Estimate()
-    if p.probe is not None:
-        enc = ctx.model("encoder")
-        from .probes import seeded_sample, split_windows
-
-        cases = ctx.cases()
-        if p.probe.sample is not None and p.probe.sample < len(cases):
-            cases = seeded_sample(cases, p.probe.sample, ctx.spec.seed)
-        windows = {w for c in cases
-                   for w in split_windows(c.text, p.probe.window_words, p.probe.window_stride, p.probe.max_windows)}
-        est.calls[enc] = len(windows)
-        est.notes.append(f"{len(cases)} texts; embeddings are cached per distinct text window")
-    else:
-        est.notes.append("classifier_gaps on a predictions table makes no model calls")
-    return est
-
-
-@register_audit(
-    "classifier_gaps",
-    summary="fairness gaps of clinical classifiers (parity/recall/specificity, P4 Table 4), probes on frozen "
-    "encoders, adversarial debiasing",
-    params_model=ClassifierGapsParams,
-    estimate=estimate,
-)
-def run(ctx: AuditContext) -> dict[str, Any]:
-    """The recipe: predictions (file or probe) → thresholds → gaps → Table 4; tables into the run dir."""
-    p: ClassifierGapsParams = ctx.params  # type: ignore[assignment]
-    seed = ctx.spec.seed
-    extra: dict[str, Any] = {}
-    if p.probe is not None:
-        from .probes import probe_cases
-
-        probe = probe_cases(ctx.cases(), p.probe, runner=ctx.runner, encoder=ctx.model("encoder"), seed=seed)
-        for name, table in probe.tables().items():
+        if self.dry:  # count the embeddings: every distinct window of the (sampled) texts
+            if p.probe.sample is not None and p.probe.sample < len(cases):
+                cases = seeded_sample(cases, p.probe.sample, ctx.spec.seed)
+            windows = {w for c in cases
+                       for w in split_windows(c.text, p.probe.window_words, p.probe.window_stride, p.probe.max_windows)}
+            ctx.runner.embed(ctx.model("encoder"), sorted(windows))
+            self.n_texts = len(cases)
+            return None
+        self.probe = probe_cases(cases, p.probe, runner=ctx.runner, encoder=ctx.model("encoder"), seed=ctx.spec.seed)
+        for name, table in self.probe.tables().items():
             ctx.write_table(name, table)
-        frame = probe.predictions
-        kw: dict[str, Any] = {"task_column": "task", "label_column": "label", "score_column": "score",
-                              "pred_column": None, "split_column": "split", "group_columns": probe.group_fields,
-                              "source": "probe predictions"}
-        extra = probe.info
-    else:
-        frame = _load_frame(ctx)
-        kw = {"task_column": p.task_column, "label_column": p.label_column, "score_column": p.score_column,
-              "pred_column": p.pred_column, "split_column": p.split_column, "group_columns": p.group_columns}
-    res = audit_predictions(
-        frame, valid_split=p.valid_split, test_split=p.test_split, threshold=p.threshold,
-        fallback_threshold=p.fallback_threshold, exclude_groups=p.exclude_groups, n_resamples=p.n_resamples,
-        seed=seed, confidence=p.confidence, correction=p.correction, alpha=p.alpha, **kw,
-    )
-    results = res.results()
-    if p.probe is not None and p.probe.debias is not None:
-        from .debias import debias_probe_tasks
+        self.frame = self.probe.predictions
+        self.case_ids = self.frame["case_id"].astype(str).to_numpy()
+        return None
 
-        deb = debias_probe_tasks(probe, p.probe.debias, seed=seed, n_resamples=p.n_resamples,
-                                 confidence=p.confidence, correction=p.correction, alpha=p.alpha)
-        for name, table in deb.tables().items():
-            ctx.write_table(name, table)
-        results = pd.concat([results, deb.results], ignore_index=True)
-        extra["debias"] = deb.info
-    from ...results import results_frame
+    def paired(self, _: Any) -> StageOutput:
+        """Thresholds on the validation rows, the gap table on the test rows (kept as the paired table)."""
+        p = self.params
+        if p.probe is not None:
+            kw: dict[str, Any] = {"task_column": "task", "label_column": "label", "score_column": "score",
+                                  "pred_column": None, "split_column": "split",
+                                  "group_columns": self.probe.group_fields, "source": "probe predictions"}
+        else:
+            kw = {"task_column": p.task_column, "label_column": p.label_column, "score_column": p.score_column,
+                  "pred_column": p.pred_column, "split_column": p.split_column, "group_columns": p.group_columns}
+        self.res = res = audit_predictions(
+            self.frame, valid_split=p.valid_split, test_split=p.test_split, threshold=p.threshold,
+            fallback_threshold=p.fallback_threshold, exclude_groups=p.exclude_groups, n_resamples=p.n_resamples,
+            seed=self.ctx.spec.seed, confidence=p.confidence, correction=p.correction, alpha=p.alpha, **kw)
+        split = kw["split_column"]
+        test = (self.frame[split].astype(str).str.strip() == p.test_split).to_numpy() if split else \
+            np.ones(len(self.frame), dtype=bool)
+        return StageOutput(table=res.test.assign(case_id=self.case_ids[test]), value=res)
 
-    ctx.write_table("results", results_frame(results))
-    ctx.write_table("gaps", res.gaps)
-    ctx.write_table("summary", res.summary)
-    ctx.write_table("thresholds", res.thresholds)
-    if len(res.performance):
-        ctx.write_table("performance", res.performance)
-    return {**res.info, **extra}
+    def results(self, res: Any) -> pd.DataFrame:
+        p, ctx = self.params, self.ctx
+        results = res.results()
+        self.extra: dict[str, Any] = dict(self.probe.info) if p.probe is not None else {}
+        if p.probe is not None and p.probe.debias is not None:
+            from .debias import debias_probe_tasks
+
+            deb = debias_probe_tasks(self.probe, p.probe.debias, seed=ctx.spec.seed, n_resamples=p.n_resamples,
+                                     confidence=p.confidence, correction=p.correction, alpha=p.alpha)
+            for name, table in deb.tables().items():
+                ctx.write_table(name, table)
+            results = pd.concat([results, deb.results], ignore_index=True)
+            self.extra["debias"] = deb.info
+        ctx.write_table("gaps", res.gaps)
+        ctx.write_table("summary", res.summary)
+        ctx.write_table("thresholds", res.thresholds)
+        if len(res.performance):
+            ctx.write_table("performance", res.performance)
+        return results
+
+    def finish(self) -> dict[str, Any]:
+        return {**self.res.info, **self.extra}
+
+    def estimate_notes(self) -> list[str]:
+        if self.params.probe is None:
+            return ["classifier_gaps on a predictions table makes no model calls"]
+        return [f"{self.n_texts} texts; embeddings are cached per distinct text window"]
 
 
 def demo_spec() -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Adversarial debiasing with a gradient-reversal layer (P4 §4.4, Fig. 3; METHODS §4.5).
 
-On frozen features X (an encoder's embeddings, see :mod:`clinaudit.probes`),
+On frozen features X (an encoder's embeddings, see :mod:`.probes`),
 a small network learns a representation ``z = f(X)`` that feeds two heads:
 
 * a **task head** predicting the label y (binary cross-entropy);
@@ -40,7 +40,7 @@ import pandas as pd
 from ...errors import InputError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .gap_table import DebiasParams
+    from .params import DebiasParams
     from .probes import ProbeResult
 
 __all__ = [

@@ -1,7 +1,7 @@
 """The classifier-gap table of P4 (§4.1–4.2, Tables 2 and 4): thresholds, gaps, CIs, Table 4.
 
 Shared by the ``classifier_gaps`` recipe (:mod:`.classifier_gaps`), the probes
-(:mod:`clinaudit.probes`) and the adversarial debiasing (:mod:`clinaudit.debias`),
+(:mod:`.probes`) and the adversarial debiasing (:mod:`.debias`),
 which import it from here, so none of them imports another's recipe.
 """
 
@@ -12,17 +12,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ...errors import InputError
 
 __all__ = [
-    "ProbeParams",
-    "DebiasParams",
     "GapAudit",
     "GAP_METRICS",
     "METRIC_LABELS",
@@ -40,54 +37,6 @@ GAP_METRICS: tuple[str, ...] = ("recall", "positive_rate", "specificity")
 #: Column names of the Table-4 summary per base metric.
 METRIC_LABELS: dict[str, str] = {"recall": "recall_gap", "positive_rate": "parity_gap",
                                  "specificity": "specificity_gap"}
-
-
-# --------------------------------------------------------------------------- parameters
-
-
-class DebiasParams(BaseModel):
-    """Adversarial debiasing on the probe's features (see :mod:`clinaudit.debias`)."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-    attribute: str = Field(description="protected attribute (one of the probe's group fields)")
-    lambda_: float = Field(default=1.0, alias="lambda", ge=0, description="gradient-reversal strength")
-    hidden: int = Field(default=64, ge=1)
-    representation: int = Field(default=32, ge=1)
-    epochs: int = Field(default=300, ge=1)
-    lr: float = Field(default=1e-2, gt=0)
-    weight_decay: float = Field(default=1e-4, ge=0)
-    adversary_steps: int = Field(default=3, ge=1)
-
-
-class ProbeParams(BaseModel):
-    """Train probes on frozen encoder features of the spec's cases (``models.encoder``)."""
-
-    model_config = ConfigDict(extra="forbid")
-    preset: Literal["craftmd"] | None = Field(
-        default=None, description="craftmd: one-vs-rest specialty tasks, sex and race read from the vignette")
-    top_k: int = Field(default=3, ge=1, description="craftmd: tasks for the k most frequent categories")
-    label_fields: list[str] = Field(default_factory=list, description="case fields holding 0/1 labels, one task each")
-    group_fields: list[str] = Field(default_factory=list, description="case fields holding protected attributes")
-    split_field: str | None = Field(default=None, description="case field with train/valid/test (else a seeded split)")
-    covariates: list[str] = Field(default_factory=list, description="numeric case fields appended (standardised)")
-    fractions: tuple[float, float, float] = (0.6, 0.2, 0.2)
-    sample: int | None = Field(default=None, ge=1, description="probe a seeded sample of this many cases")
-    window_words: int = Field(default=0, ge=0, description="words per window; 0 = one window per text")
-    window_stride: int | None = Field(default=None, ge=1, description="words between window starts (default: length)")
-    max_windows: int = Field(default=10, ge=1)
-    hidden_sizes: list[list[int]] = Field(default_factory=lambda: [[64], [128, 64]])
-    alphas: list[float] = Field(default_factory=lambda: [1e-4, 1e-2])
-    c_grid: list[float] = Field(default_factory=lambda: [0.5, 1.0, 2.0, 4.0, 8.0])
-    max_iter: int = Field(default=300, ge=1)
-    debias: DebiasParams | None = None
-
-    @model_validator(mode="after")
-    def _check(self) -> "ProbeParams":
-        if self.preset is None and not self.label_fields:
-            raise ValueError("give label_fields (0/1 case fields, one task each) or preset: craftmd")
-        if any(f < 0 for f in self.fractions) or not math.isclose(sum(self.fractions), 1.0, abs_tol=1e-6):
-            raise ValueError("fractions (train, valid, test) must be non-negative and sum to 1")
-        return self
 
 
 # --------------------------------------------------------------------------- reading and checking

@@ -27,7 +27,8 @@ import pandas as pd
 
 from ...errors import InputError
 
-__all__ = ["attribute_pattern", "load_notes", "category_prevalence", "prevalence_results", "PREVALENCE_COLUMNS"]
+__all__ = ["attribute_pattern", "load_notes", "category_prevalence", "prevalence_results", "attributes_by_category",
+           "PREVALENCE_COLUMNS"]
 
 #: Columns of the prevalence table (one row per category × group).
 PREVALENCE_COLUMNS: list[str] = [
@@ -225,3 +226,16 @@ def prevalence_results(prev: pd.DataFrame, audit: str = "prevalence") -> pd.Data
         for r in prev.itertuples(index=False)
     ]
     return results_frame(rows)
+
+
+def attributes_by_category(attributes_path: str | Path, categories: Sequence[str] | None = None) -> dict[str, list[str]]:
+    """Attribute strings per category from an attributes file (only ``categories`` when given)."""
+    from ...perturb.templates import load_attributes
+
+    attrs: dict[str, list[str]] = {}
+    for a in load_attributes(attributes_path):
+        attrs.setdefault(a.category, []).append(a.attribute)
+    if categories is not None:
+        keep = set(categories)
+        attrs = {c: v for c, v in attrs.items() if c in keep}
+    return attrs

@@ -20,7 +20,7 @@ text, with the encoder's weights left untouched. Here:
    validation split; the (configuration, c) with the best validation AUPRC
    (average precision) is selected.
 5. The selected probe scores every text; the predictions table feeds the
-   fairness audit (:func:`clinaudit.audits.classifier_gaps.audit_predictions`):
+   fairness audit (:func:`.gap_table.audit_predictions`):
    F1-optimal threshold on validation, gaps on test.
 
 The split comes from a case field, or is drawn deterministically per case from
@@ -43,7 +43,7 @@ from ...errors import InputError
 from ...records import Case, stable_hash
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .gap_table import ProbeParams
+    from .params import ProbeParams
     from ...runner import Runner
 
 __all__ = [
@@ -338,13 +338,13 @@ def probe_cases(
 ) -> ProbeResult:
     """Embed the cases with ``encoder``, train one probe per task and score every case.
 
-    ``params`` is a :class:`~clinaudit.audits.classifier_gaps.ProbeParams` (or
+    ``params`` is a :class:`~.params.ProbeParams` (or
     a mapping of its fields). With ``preset: craftmd`` the tasks (one-vs-rest
     specialty ``category``) and the ``sex`` / ``race`` groups are built from
-    CRAFT-MD cases (:mod:`clinaudit.audits.craftmd_tasks`). Raises
+    CRAFT-MD cases (:mod:`.craftmd_tasks`). Raises
     :class:`InputError` naming the source file, row and field of a bad value.
     """
-    from .gap_table import ProbeParams
+    from .params import ProbeParams
     from ...runner import Runner
 
     p = params if isinstance(params, ProbeParams) else ProbeParams.model_validate(dict(params or {}))

@@ -114,11 +114,12 @@ def _by_length(items: Sequence[Any], score: Any, key: Any) -> np.ndarray:
 
 
 def score_sentences_masked(runner: Any, model: str, sentences: Sequence[Any], table: pd.DataFrame,
-                           mask_mode: str = "word") -> pd.DataFrame:
+                           mask_mode: str = "word", keys: list[str] | None = None) -> pd.DataFrame:
     """Prior-adjusted masked-LM scores, every sentence and prior in one batched runner call.
 
     ``logp_target`` = log p(target tokens | sentence with the attribute, slot
-    masked); ``logp_prior`` = the same with the attribute masked too.
+    masked); ``logp_prior`` = the same with the attribute masked too. ``keys``
+    (a list) receives each sentence's request key (``runner.score_key``).
     """
     from ...perturb.templates import mask_for_mlm
 
@@ -130,6 +131,8 @@ def score_sentences_masked(runner: Any, model: str, sentences: Sequence[Any], ta
     for s in sentences:
         items.append(mask_for_mlm(s, tokenizer, mask_attribute=False, mode=mask_mode).to_masked_item())
         priors.append(mask_for_mlm(s, tokenizer, mask_attribute=True, mode=mask_mode).to_masked_item())
+    if keys is not None:
+        keys.extend(runner.score_key(model, "masked", it) for it in items)
     desc = f"masked log-probs ({model})"
     values = _by_length(items + priors, lambda batch: runner.masked_logprobs(model, batch, desc=desc),
                         key=lambda it: len(it.text))
@@ -145,15 +148,18 @@ def placeholder_sentence(s: Any, placeholder: str) -> str:
 
 def score_sentences_causal(runner: Any, model: str, sentences: Sequence[Any], table: pd.DataFrame,
                            placeholders: Mapping[str, str] | None = None,
-                           default_placeholder: str = "something") -> pd.DataFrame:
+                           default_placeholder: str = "something", keys: list[str] | None = None) -> pd.DataFrame:
     """Whole-sentence likelihood-ratio scores for causal LMs, one batched runner call.
 
     ``logp_target`` = log P(sentence with target and attribute); ``logp_prior`` =
     log P(the same sentence with the attribute replaced by its category's placeholder).
+    ``keys`` (a list) receives each sentence's request key (``runner.score_key``).
     """
     ph = {**DEFAULT_PLACEHOLDERS, **dict(placeholders or {})}
     priors = [placeholder_sentence(s, ph.get(s.category, default_placeholder)) for s in sentences]
     texts = [s.sentence for s in sentences]
+    if keys is not None:
+        keys.extend(runner.score_key(model, "loglik", t) for t in texts)
     desc = f"sentence log-likelihoods ({model})"
     values = _by_length(texts + priors, lambda batch: runner.loglik(model, batch, desc=desc), key=len)
     n = len(sentences)
@@ -175,7 +181,7 @@ def summarize_scores(
 ) -> pd.DataFrame:
     """Per model and category: each group vs the reference (``groups[0]``), as tidy result rows.
 
-    :func:`clinaudit.metrics.association.association_tests` on sentences paired
+    :func:`.association_stats.association_tests` on sentences paired
     by template × attribute × target index (signed-rank) or on all sentences
     of the two groups (rank-sum, ks, t); p-values corrected together over all
     categories and comparisons of one model (family ``categories:<model>``,

@@ -16,9 +16,9 @@ from typing import Any
 
 import pandas as pd
 
-from ...errors import InputError
+from ...errors import InputError, SpecError
 
-__all__ = ["load_targets_file", "build_sentences"]
+__all__ = ["load_targets_file", "select_groups", "build_sentences"]
 
 log = logging.getLogger("clinaudit.audits.association")
 
@@ -93,6 +93,16 @@ def _equal_lengths(targets: dict[str, tuple[str, ...]], path: Path, field: str) 
         raise InputError(f"target word lists must have equal lengths, paired by position ({shown})",
                          file=str(path), field=field)
     return targets
+
+
+def select_groups(targets: dict[str, tuple[str, ...]], groups: Sequence[str] | None) -> dict[str, tuple[str, ...]]:
+    """The target groups to compare (``params.groups``, reference first; ``None``: all, in file order)."""
+    if groups is None:
+        return targets
+    unknown = [g for g in groups if g not in targets]
+    if unknown or len(groups) < 2:
+        raise SpecError(f"params.groups {groups}: need at least two of the target groups {list(targets)}")
+    return {g: targets[g] for g in groups}
 
 
 def build_sentences(

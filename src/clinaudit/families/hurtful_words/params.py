@@ -1,0 +1,166 @@
+"""Spec parameters of the hurtful_words audits (``params:`` of an ``association`` or
+``classifier_gaps`` spec; paths are relative to the spec file)."""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+__all__ = [
+    "AssociationParams",
+    "PrevalenceSource",
+    "ScoresFile",
+    "TestName",
+    "ClassifierGapsParams",
+    "ProbeParams",
+    "DebiasParams",
+]
+
+
+# --------------------------------------------------------------------------- association
+
+
+class PrevalenceSource(BaseModel):
+    """A notes table for the corpus-prevalence columns of the summary ("Gender Ratio")."""
+
+    model_config = ConfigDict(extra="forbid")
+    notes: str
+    text_column: str = "text"
+    group_column: str = "group"
+    patient_column: str | None = None
+
+
+class ScoresFile(BaseModel):
+    """A file of per-sentence scores that already exist (``params.scores``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    path: str
+    model: str | None = Field(default=None, description="model name (default: tidy 'model' column, else file name)")
+
+
+TestName = Literal["signed-rank", "rank-sum", "ks", "t", "sign-flip"]
+
+
+class AssociationParams(BaseModel):
+    """Parameters of the ``association`` recipe (paths relative to the spec file)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    templates: str | None = Field(default=None, description="templates file (HurtfulWords templates.txt or YAML)")
+    attributes: str | None = Field(default=None,
+                                   description="attributes file (attribute,category,subgroup CSV or YAML)")
+    scores: list[ScoresFile] | None = Field(default=None, description="existing per-sentence scores: no model calls")
+    scores_format: Literal["tidy", "hurtfulwords"] = "tidy"
+    tests: list[TestName] = Field(default_factory=lambda: ["signed-rank"], min_length=1,
+                                  description="signed-rank (paired, default), rank-sum, ks, t, sign-flip "
+                                  "(frames); the first fills the summary's p")
+    targets: str | None = Field(default=None, description="YAML {groups: {name: [words]}}; default male/female")
+    target_set: str | None = Field(default=None, description="a named set under 'sets:' of the targets file")
+    method: Literal["auto", "masked", "causal"] = "auto"
+    mask_mode: Literal["word", "token"] = "word"
+    placeholders: dict[str, str] = Field(default_factory=dict, description="causal prior: category -> placeholder")
+    default_placeholder: str = "something"
+    groups: list[str] | None = Field(default=None, description="groups to compare, reference first")
+    categories: list[str] | None = Field(default=None, description="only these categories")
+    max_templates_per_category: int | None = Field(default=None, ge=1)
+    batch_size: int | None = Field(default=None, ge=1, description="scoring batch size of local models")
+    correction: Literal["bonferroni", "fdr_bh", "holm"] = "bonferroni"
+    alpha: float = Field(default=0.01, gt=0, lt=1)
+    n_bootstrap: int = Field(default=1000, ge=0, description="resamples (of sentence frames) for every CI")
+    prevalence: PrevalenceSource | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> "AssociationParams":
+        if self.scores is None and (self.templates is None or self.attributes is None):
+            raise ValueError("give templates and attributes (to score sentences with a model), or scores "
+                             "(per-sentence scores that already exist)")
+        if self.scores is not None and self.templates is not None:
+            raise ValueError("scores replaces templates (and model scoring): give one or the other")
+        if self.scores is not None and self.prevalence is not None and self.attributes is None:
+            raise ValueError("prevalence needs attributes (the strings searched in the notes)")
+        if self.scores is not None and not self.scores:
+            raise ValueError("scores: give at least one file")
+        return self
+
+
+# --------------------------------------------------------------------------- classifier gaps
+
+
+class DebiasParams(BaseModel):
+    """Adversarial debiasing on the probe's features (see :mod:`.debias`)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    attribute: str = Field(description="protected attribute (one of the probe's group fields)")
+    lambda_: float = Field(default=1.0, alias="lambda", ge=0, description="gradient-reversal strength")
+    hidden: int = Field(default=64, ge=1)
+    representation: int = Field(default=32, ge=1)
+    epochs: int = Field(default=300, ge=1)
+    lr: float = Field(default=1e-2, gt=0)
+    weight_decay: float = Field(default=1e-4, ge=0)
+    adversary_steps: int = Field(default=3, ge=1)
+
+
+class ProbeParams(BaseModel):
+    """Train probes on frozen encoder features of the spec's cases (``models.encoder``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    preset: Literal["craftmd"] | None = Field(
+        default=None, description="craftmd: one-vs-rest specialty tasks, sex and race read from the vignette")
+    top_k: int = Field(default=3, ge=1, description="craftmd: tasks for the k most frequent categories")
+    label_fields: list[str] = Field(default_factory=list, description="case fields holding 0/1 labels, one task each")
+    group_fields: list[str] = Field(default_factory=list, description="case fields holding protected attributes")
+    split_field: str | None = Field(default=None, description="case field with train/valid/test (else a seeded split)")
+    covariates: list[str] = Field(default_factory=list, description="numeric case fields appended (standardised)")
+    fractions: tuple[float, float, float] = (0.6, 0.2, 0.2)
+    sample: int | None = Field(default=None, ge=1, description="probe a seeded sample of this many cases")
+    window_words: int = Field(default=0, ge=0, description="words per window; 0 = one window per text")
+    window_stride: int | None = Field(default=None, ge=1, description="words between window starts (default: length)")
+    max_windows: int = Field(default=10, ge=1)
+    hidden_sizes: list[list[int]] = Field(default_factory=lambda: [[64], [128, 64]])
+    alphas: list[float] = Field(default_factory=lambda: [1e-4, 1e-2])
+    c_grid: list[float] = Field(default_factory=lambda: [0.5, 1.0, 2.0, 4.0, 8.0])
+    max_iter: int = Field(default=300, ge=1)
+    debias: DebiasParams | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> "ProbeParams":
+        if self.preset is None and not self.label_fields:
+            raise ValueError("give label_fields (0/1 case fields, one task each) or preset: craftmd")
+        if any(f < 0 for f in self.fractions) or not math.isclose(sum(self.fractions), 1.0, abs_tol=1e-6):
+            raise ValueError("fractions (train, valid, test) must be non-negative and sum to 1")
+        return self
+
+
+class ClassifierGapsParams(BaseModel):
+    """Parameters of the ``classifier_gaps`` recipe (paths relative to the spec file)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    predictions: str | None = Field(default=None, description="predictions CSV (else the data sources' paths)")
+    task_column: str | None = Field(default="task", description="task column (None: one task)")
+    label_column: str = "label"
+    score_column: str | None = Field(default=None, description="scores in [0, 1] (thresholded per task)")
+    pred_column: str | None = Field(default=None, description="binary predictions (used as given)")
+    group_columns: list[str] = Field(default_factory=list, description="protected attributes")
+    split_column: str | None = Field(default=None, description="split column (validation / test rows)")
+    valid_split: str = "valid"
+    test_split: str = "test"
+    threshold: float | None = Field(default=None, description="fixed threshold for every task (no tuning)")
+    fallback_threshold: float = Field(default=0.5, description="used when a task's validation has no positives")
+    exclude_groups: list[str] = Field(default_factory=list, description="group values dropped (e.g. UNKNOWN)")
+    n_resamples: int = Field(default=1000, ge=1)
+    confidence: float = Field(default=0.95, gt=0, lt=1)
+    correction: str = "fdr_bh"
+    alpha: float = Field(default=0.05, gt=0, lt=1, description="level for the BH-corrected counts")
+    probe: ProbeParams | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> "ClassifierGapsParams":
+        if self.probe is None:
+            if (self.score_column is None) == (self.pred_column is None):
+                raise ValueError("give exactly one of score_column or pred_column")
+            if not self.group_columns:
+                raise ValueError("group_columns must name at least one protected attribute")
+        return self
