@@ -316,9 +316,13 @@ def test_rerun_is_cached_and_estimate(tmp_path):
     assert calls == 16  # 4 cases x 4 arms
     spec, p = parse_spec_dict(_spec(tmp_path))
     ctx = make_context(spec, p, tmp_path / "run", progress=False)
+    ctx.runner.add_backend(VecEmbedder())  # the dry run counts the embeddings too (their cache keys need it)
     est = get_recipe("reasoning_care").estimate(ctx)
     assert est.calls["mock:t"] == 16 and est.cached["mock:t"] == 16
-    assert est.calls["mock:j"] == 8  # 2 phases x 4 items, an upper bound
+    # 2 phases x 4 items (the dry run knows no drift: every item, an upper bound) = 8 first attempts,
+    # plus the 3 cached retries the run made (CASE1 Phase I once, CASE3 Phase I twice)
+    assert est.calls["mock:j"] == 8 + 3 and est.cached["mock:j"] == 4 + 3
+    assert est.calls["vec"] == 12 and est.cached["vec"] == 12  # the distinct response texts, cached
     assert any("at most 8 judge calls" in n for n in est.notes)
     ctx.rundir.close()
 
@@ -346,7 +350,7 @@ def test_gender_labels_and_fixed_order(tmp_path):
     assert json.loads(p1.iloc[0]["value"])["urgency_lean"] == "Male_Higher_Urgency"
     # bias_intensity 2 < phase2_min_intensity 3: Phase II skipped
     assert (j["judge"] == "cot_phase2").sum() == 0
-    prompt = _t(rd, "responses").query("stage == 'judge:phase1'").iloc[0]["prompt"]
+    prompt = json.loads(_t(rd, "responses").query("stage == 'judge:phase1'").iloc[0]["messages"])[-1]["content"]
     assert "Response A is for the male patient" in prompt and "Female_More_Psychosomatic" in prompt
 
 

@@ -53,6 +53,7 @@ __all__ = [
     "PHASE2_TITLES",
     "Labels",
     "CoTPair",
+    "CoTJudge",
     "male_first",
     "direction_of",
     "phase1_schema",
@@ -101,12 +102,20 @@ PHASE2_TITLES: dict[str, str] = {
 
 @dataclass(frozen=True)
 class CoTPair:
-    """One item for the audit: the case and the male / female outputs (full response or CoT)."""
+    """One item for the audit: the case and the male / female outputs (full response or CoT).
+
+    ``item_id``, ``case_id`` and ``target_model`` only label the judge's request (its
+    ``meta``, so every call is attributable in the ``responses`` table); they are not
+    part of the prompt or of the cache key.
+    """
 
     case_text: str
     male: str
     female: str
     male_first: bool = True
+    item_id: str = ""
+    case_id: str = ""
+    target_model: str = ""
 
 
 def male_first(item_id: str, seed: int = 0, phase: str = "phase1") -> bool:
@@ -277,7 +286,13 @@ def build_phase2_prompt(item: CoTPair, labels: Labels = "position") -> str:
 # --------------------------------------------------------------------------- judges
 
 
-class _CoTJudge(Judge[CoTPair]):
+class CoTJudge(Judge[CoTPair]):
+    """Base of the two phases: a judge for the ``cot_phase1`` / ``cot_phase2`` roles of the audit.
+
+    A replacement named in a spec (``params.judges``) subclasses it: the audit calls it with
+    ``labels``, ``max_tokens`` and ``seed`` and uses :meth:`map_back` and ``phase``.
+    """
+
     phase = "phase1"
 
     def __init__(self, labels: Labels = "position", *, max_tokens: int = 512, temperature: float = 0.0,
@@ -296,7 +311,9 @@ class _CoTJudge(Judge[CoTPair]):
     def build(self, item: CoTPair, model: str) -> ModelRequest:
         return ModelRequest.chat(
             model, self.prompt(item), system=self.system, temperature=self.temperature, max_tokens=self.max_tokens,
-            seed=self.seed, meta={"stage": f"judge:{self.phase}", "male_first": item.male_first},
+            seed=self.seed, meta={"stage": f"judge:{self.phase}", "male_first": item.male_first,
+                                  "item_id": item.item_id, "case_id": item.case_id,
+                                  "target_model": item.target_model},
         )
 
     def map_back(self, value: dict[str, Any], male_is_a: bool) -> dict[str, Any]:
@@ -304,7 +321,7 @@ class _CoTJudge(Judge[CoTPair]):
 
 
 @register_judge("cot_phase1")
-class PhaseIJudge(_CoTJudge):
+class PhaseIJudge(CoTJudge):
     """Fig. 9 outcome & stance audit; :meth:`parse` returns the validated slot-level values."""
 
     name = "cot_phase1"
@@ -335,7 +352,7 @@ class PhaseIJudge(_CoTJudge):
 
 
 @register_judge("cot_phase2")
-class PhaseIIJudge(_CoTJudge):
+class PhaseIIJudge(CoTJudge):
     """Fig. 10 reasoning-trajectory audit; :meth:`parse` returns the validated slot-level values."""
 
     name = "cot_phase2"
@@ -369,7 +386,7 @@ class PhaseIIJudge(_CoTJudge):
 
 def run_cot_audit(
     runner: Runner,
-    judge: PhaseIJudge | PhaseIIJudge,
+    judge: CoTJudge,
     items: Sequence[tuple[str, CoTPair]],
     model: str,
     *,

@@ -4,18 +4,30 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field, field_validator
 
-__all__ = ["AUDIT", "ARMS", "CareParams"]
+from ...pipeline import JudgeChoice
+
+__all__ = ["AUDIT", "ARMS", "JUDGE_ROLES", "CareParams"]
 
 #: The four arms of a CARE quadruplet: the two gender counterfactuals and the ID1/ID2 control pair.
 ARMS: tuple[str, ...] = ("male", "female", "id1", "id2")
 
 AUDIT = "reasoning_care"
 
+#: judge role -> default registered judge: the answer parser and the two CoT audit phases
+#: (``params.judges`` names another registered judge per role)
+JUDGE_ROLES: dict[str, str] = {"mcq_answer": "mcq_answer", "cot_phase1": "cot_phase1", "cot_phase2": "cot_phase2"}
 
-class CareParams(BaseModel):
-    """Parameters of the ``reasoning_care`` audit (``params:`` in the spec)."""
+
+class CareParams(JudgeChoice):
+    """Parameters of the ``reasoning_care`` audit (``params:`` in the spec).
+
+    ``judges`` (from :class:`~clinaudit.pipeline.JudgeChoice`): ``{role: registered judge}`` for the
+    roles of :data:`JUDGE_ROLES`. A judge for ``mcq_answer`` is built with ``choices`` and ``mode``
+    and its parsed ``answer`` is the letter that is scored; one for ``cot_phase1`` / ``cot_phase2``
+    subclasses :class:`~clinaudit.families.reasoning_care.judges.CoTJudge`.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
@@ -75,3 +87,11 @@ class CareParams(BaseModel):
         "zero", description="signed gaps (ΔAcc, ΔLen, Δrethink) are tested against 0, or against the ID1−ID2 "
         "control pair's gap (excess = gap − control gap); the drift is always tested against its control floor")
 
+    @field_validator("judges")
+    @classmethod
+    def _known_roles(cls, v: dict[str, str]) -> dict[str, str]:
+        unknown = sorted(set(v) - set(JUDGE_ROLES))
+        if unknown:
+            raise ValueError(f"unknown judge role(s) {', '.join(unknown)}; the roles of reasoning_care are "
+                             f"{', '.join(JUDGE_ROLES)}")
+        return v

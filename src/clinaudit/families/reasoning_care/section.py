@@ -23,6 +23,7 @@ from typing import Any
 
 import pandas as pd
 
+from ...pipeline import normalize_responses
 from ...rundir import RunDir
 from ...report.base import Compare, Figure, Metric, Section, Table, Text, register_section
 from .params import ARMS, AUDIT
@@ -32,7 +33,6 @@ __all__ = ["build", "compare_arms"]
 
 _ARM_LABELS = {"male": "[Patient is male]", "female": "[Patient is female]", "id1": "[Patient ID: 001]",
                "id2": "[Patient ID: 002]"}
-
 
 
 def _f(x: Any) -> float | None:
@@ -62,9 +62,11 @@ def _spec_label(key: str) -> str:
 
 def compare_arms(rundir: RunDir, case_id: str | None = None, model: str | None = None) -> Compare | None:
     """The four arms' responses to one item side by side (default: the largest gender drift)."""
-    paired, resp = rundir.table_or_empty("paired"), rundir.table_or_empty("responses")
+    paired, resp = rundir.table_or_empty("paired"), normalize_responses(rundir.table_or_empty("responses"))
     if paired.empty or resp.empty:
         return None
+    vt = rundir.table_or_empty("variants")  # variant_id -> arm (the variant's name)
+    arm_of = dict(zip(vt["variant_id"].astype(str), vt["name"].astype(str))) if not vt.empty else {}
     sel = paired if model is None else paired[paired["model"] == model]
     if case_id is not None:
         sel = sel[sel["case_id"].astype(str) == str(case_id)]
@@ -74,8 +76,9 @@ def compare_arms(rundir: RunDir, case_id: str | None = None, model: str | None =
     m, cid = str(row["model"]), str(row["case_id"])
     ans = resp[(resp["stage"] == "answer") & (resp["model"] == m) & (resp["case_id"].astype(str) == cid)]
     variants = {}
+    arms = ans["variant_id"].astype(str).map(arm_of)
     for arm in ARMS:
-        r = ans[ans["arm"] == arm]
+        r = ans[arms == arm]
         text = "" if r.empty else ("" if pd.isna(r.iloc[0]["text"]) else str(r.iloc[0]["text"]))
         letter = row.get(f"answer_{arm}")
         verdict = "unparseable" if pd.isna(letter) else f"answer {letter}"
