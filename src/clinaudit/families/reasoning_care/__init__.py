@@ -1,7 +1,8 @@
-"""The CARE reasoning audit (paper 003): recipe, CoT and MCQ judges, statistics, section, CLI.
+"""The CARE reasoning audit (paper 003): declaration, CoT and MCQ judges, statistics, section, CLI.
 
-Modules: ``audit`` (the recipe), ``params`` (CareParams, the arms), ``cases`` (MCQ fields,
-filters, quadruplets, exclusions), ``stats`` (every gap, drift and direction through the
+Modules: ``audit`` (the declaration over the pipeline's stages), ``params`` (CareParams, the
+arms, the judge roles), ``cases`` (MCQ fields, filters, quadruplets, exclusions), ``analysis``
+(answers, the paired table, the failure-mode filter, the item export), ``stats`` (every gap, drift and direction through the
 paired layer, the paper-shaped tables), ``specialty`` (keyword tagging), ``judges`` (the
 two-phase CoT audit, P3 Figs. 9-10), ``mcq`` (the Fig. 8 protocol and its answer parser),
 ``metrics`` (ΔAcc, ΔLen, semantic drift, rethink ratio), ``section`` (report), ``cli``
