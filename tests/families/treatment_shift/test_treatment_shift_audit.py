@@ -133,7 +133,7 @@ def test_filter_variants_responses(exact_run):
     resp = rd.read_table("responses")
     tgt = resp[resp["stage"] == "target"]
     assert len(tgt) == 2 * 4 * 3 * 2 and tgt["request_key"].is_unique
-    assert {"request_key", "model", "messages", "temperature", "seed", "response", "error"} <= set(resp.columns)
+    assert {"request_key", "model", "messages", "temperature", "seed", "text", "error"} <= set(resp.columns)
     assert (tgt["temperature"] == 0.7).all() and set(tgt["seed"]) == {0, 1}
     assert tgt["messages"].str.contains("You are an oncologist").all()
     assert mocks["mock:a"].calls == 24 and mocks["mock:b"].calls == 24
@@ -250,7 +250,56 @@ def test_loglik_annotator_mode(tmp_path):
     lab = rd.read_table("labels")
     row = lab[(lab["model"] == "mock:a") & (lab["case_id"] == "c1") & (lab["variant"] == "baseline")
               & (lab["question"] == "VISIT")].iloc[0]
-    answer = resp[resp["request_key"] == row["response_key"]]["response"].iloc[0]
+    answer = resp[resp["request_key"] == row["response_key"]]["text"].iloc[0]
     _, yes, no = loglik_annotation_texts(answer)[1]
     ll = mocks["mock:j"].loglik([yes, no])
     assert row["label"] == float(ll[0] > ll[1])
+
+
+def test_compare_answers_reads_the_one_responses_layout_and_old_run_dirs(exact_run, tmp_path):
+    """The section reads responses through normalize_responses: `text`/`variant_id` now, `response`/`variant` in 0.1."""
+    from clinaudit.families.treatment_shift.section import compare_answers
+    from clinaudit.rundir import RunDir
+
+    rd, _, _ = exact_run
+    # model a, case c1, seed 0: MANAGE NO at baseline (BASE[0][1]) and lowercase, YES on uppercase (UPPER_A[0][1])
+    expected = {"baseline [MANAGE NO, VISIT YES, RESOURCE YES]": "ANS|a|1|base|0",
+                "uppercase [MANAGE YES, VISIT YES, RESOURCE YES]": "ANS|a|1|upper|0",
+                "lowercase [MANAGE NO, VISIT YES, RESOURCE YES]": "ANS|a|1|lower|0"}
+    assert compare_answers(rd, "c1", model="mock:a", seed=0).variants == expected
+    # a run directory of 0.1: the variant's name in `variant`, the answer in `response`, no variants table
+    resp = rd.read_table("responses")
+    names = dict(zip(rd.read_table("variants")["variant_id"], rd.read_table("variants")["name"]))
+    tgt = resp[resp["stage"] == "target"]
+    old = pd.DataFrame({"request_key": tgt["request_key"], "stage": "target", "model": tgt["model"],
+                        "case_id": tgt["case_id"], "variant": tgt["variant_id"].map(names), "seed": tgt["seed"],
+                        "response": tgt["text"]})
+    od = RunDir(tmp_path / "old")
+    od.start(spec={"audit": "treatment_shift"}, models=[], seeds=[0], command="test")
+    od.write_table("responses", old)
+    od.write_table("labels", rd.read_table("labels"))
+    assert compare_answers(od, "c1", model="mock:a", seed=0).variants == expected
+    od.close()
+
+
+def test_judges_named_by_role_in_the_spec(tmp_path):
+    from clinaudit.errors import SpecError
+    from clinaudit.families.treatment_shift.audit import TreatmentShift
+    from clinaudit.families.treatment_shift.judges import TreatmentAnnotator
+    from clinaudit.registry import register_judge
+
+    assert TreatmentShift.judges == {"annotator": "treatment_annotator", "gender_inference": "gender_inference",
+                                     "diagnosis": "diagnosis_match"}
+    with pytest.raises(SpecError, match=r"params\.judges.*unknown judge 'nope'"):
+        parse_spec_dict(_spec(tmp_path, judges={"annotator": "nope"}))
+
+    @register_judge("test_ts_annotator")
+    class Renamed(TreatmentAnnotator):
+        name = "test_ts_annotator"
+
+    spec, params = parse_spec_dict(_spec(tmp_path, judges={"annotator": "test_ts_annotator"}, infer_gender=False,
+                                         seeds=[0]))
+    runner, _ = _runner(tmp_path)
+    rd = run_spec(spec, tmp_path / "run", params=params, progress=False, runner=runner)
+    assert set(rd.read_table("judgments")["judge"]) == {"test_ts_annotator"}
+    assert rd.read_table("parse_rates")["judge"].tolist() == ["test_ts_annotator"]

@@ -13,7 +13,7 @@ from clinaudit.cache import ResponseCache
 from clinaudit.models.mock import MockBackend
 from clinaudit.records import ModelRequest
 from clinaudit.runner import Runner, RunnerConfig
-from clinaudit.spec import make_context, parse_spec_dict, run_spec
+from clinaudit.spec import get_recipe, make_context, parse_spec_dict, run_spec
 
 
 def _runner(tmp_path: Path, backends: dict[str, MockBackend]) -> Runner:
@@ -332,7 +332,8 @@ def test_conversational_gender_gap_fig7_and_table1(tmp_path):
 def test_recipe_computes_no_statistics_itself():
     """Bootstraps, tests and corrections come from clinaudit.stats (the paired layer), not from the recipe."""
     root = Path(__file__).resolve().parents[3] / "src" / "clinaudit" / "families" / "treatment_shift"
-    for name in ("audit.py", "accuracy.py", "variants.py"):
+    for name in ("audit.py", "accuracy.py", "variants.py", "annotate.py", "conversations.py", "prompts.py", "params.py",
+                 "summary.py"):
         src = (root / name).read_text(encoding="utf-8")
         for word in ("bootstrap_ci", "paired_binary_test", "apply_correction", "permutation_test", "mcnemar",
                      "scipy"):
@@ -370,20 +371,50 @@ NINE = ["gender_swap", "gender_removal", "uncertain", "colorful", "exclamation",
 def test_estimate_oncqa_sized_spec(tmp_path):
     spec, params = parse_spec_dict(_big_spec(tmp_path, NINE))
     ctx = make_context(spec, params, tmp_path / "run", progress=False)
-    from clinaudit.families.treatment_shift.audit import estimate
+    est = get_recipe("treatment_shift").estimate(ctx)
+    # every distinct request counted once (the runner sends identical requests once): per case, the baseline
+    # and each regex variant that differs from it (and from each other), plus the 4 LLM rewrites, at 3 seeds
+    from clinaudit.perturb import perturb_cases
 
-    est = estimate(ctx)
-    per_model = 61 * (1 + 9) * 3
+    cases = ctx.cases()
+    regex = perturb_cases(cases, NINE[4:], seed=0, protected="ehr")
+    distinct = sum(len({c.text} | {v.text for v in regex if v.case_id == c.case_id}) + 4 for c in cases)
+    per_model = distinct * 3
+    assert per_model < 61 * (1 + 9) * 3  # some regex variants leave a message unchanged (e.g. no typo drawn)
     assert est.calls["mock:a"] == per_model and est.calls["mock:b"] == per_model
-    assert est.calls["mock:j"] == 2 * per_model  # one annotation per answer
-    assert est.calls["mock:r"] == 61 * 4  # the LLM rewrites
-    assert est.total_calls() == 2 * per_model + 2 * per_model + 61 * 4
+    assert est.calls["mock:j"] == 2 * per_model  # one annotation per distinct answer
+    # the LLM rewrites, and the similarity gate's embeddings of the 61 originals and 244 rewrites (embedder mock:r)
+    assert est.calls["mock:r"] == 61 * 4 + 61 + 61 * 4
+    assert est.total_calls() == 2 * per_model + 2 * per_model + 61 * 4 + 61 + 61 * 4
     assert est.cached == {} or sum(est.cached.values()) == 0
     text = est.to_text(spec.backends)
-    assert "mock:a" in text and "3660 calls" in text
+    assert "mock:a" in text and f"{2 * per_model} calls" in text
     costs = [n for n in est.notes if n.startswith("cost ")]
     assert len(costs) == 2 and any("estimated cost" in n for n in est.notes)
     ctx.rundir.close()
+
+
+def test_estimate_counts_consultations_up_to_their_caps(tmp_path):
+    """Dry run: an answer not cached yet never ends a consultation, so the count is the upper bound."""
+    data = tmp_path / "v.csv"
+    data.write_text(VIGNETTES)
+    spec, params = parse_spec_dict({
+        "audit": "treatment_shift",
+        "data": [{"format": "craftmd", "path": str(data)}],
+        "models": {"target": "mock:doc", "judge": "mock:j"},
+        "params": {"treatment": False, "settings": ["vignette", "single_turn", "multi_turn"],
+                   "perturbations": ["uppercase"], "seeds": [0], "temperature": 0.0, "max_turns": 5},
+    })
+    ctx = make_context(spec, params, tmp_path / "run", progress=False)
+    est = get_recipe("treatment_shift").estimate(ctx)
+    ctx.rundir.close()
+    n = 3 * 2  # consultations per setting: 3 vignettes x (baseline + uppercase), one seed
+    # doctor (target): vignette 1 call, single_turn 1, multi_turn up to max_turns = 5
+    assert est.calls["mock:doc"] == n * (1 + 1 + 5)
+    # patient (the judge model by default): single_turn 1, multi_turn 5; then the diagnosis judge once per
+    # consultation whose (not yet known) diagnosis the rule cannot decide
+    assert est.calls["mock:j"] == n * (1 + 5) + 3 * n
+    assert any("upper bound" in note for note in est.notes)
 
 
 RUN_SCRIPT = r"""
@@ -463,9 +494,7 @@ def test_killed_run_resumes_without_repeating_a_call(tmp_path):
     # before resuming, the estimate sees what is stored
     spec, params = parse_spec_dict(spec_dict)
     ctx = make_context(spec, params, tmp_path / "run", progress=False)
-    from clinaudit.families.treatment_shift.audit import estimate
-
-    est = estimate(ctx)
+    est = get_recipe("treatment_shift").estimate(ctx)
     ctx.rundir.close()
     assert est.cached["mock:j"] >= 500 and est.cached["mock:a"] == est.calls["mock:a"]
     assert _run_subprocess(tmp_path, limit=0) == 0
@@ -475,7 +504,9 @@ def test_killed_run_resumes_without_repeating_a_call(tmp_path):
 
     rd = RunDir(tmp_path / "run")
     resp = rd.read_table("responses")
-    assert len(seen) == resp["request_key"].nunique()  # and every request of the run was sent once
+    # and every request of the run was sent once (the table also lists the similarity gate's embedding calls,
+    # kind embed, which the generation mocks do not see)
+    assert len(seen) == resp.loc[resp["kind"] != "embed", "request_key"].nunique()
     tgt = resp[resp["stage"] == "target"]
     assert len(tgt) == 2 * 61 * 10 * 3  # every (model, case, variant, seed) answer is listed ...
     # ... a variant the perturbation left unchanged (e.g. no whitespace drawn) shares the baseline's request

@@ -235,7 +235,7 @@ class TreatmentAnnotator(Judge[str]):
     def build(self, item: str, model: str) -> ModelRequest:
         return ModelRequest.chat(
             model, self.prompt(item), system=self.system, temperature=self.temperature,
-            max_tokens=self.max_tokens, seed=0, meta={"judge": self.name},
+            max_tokens=self.max_tokens, seed=0, meta={"stage": self.name, "judge": self.name},
         )
 
     def parse(self, text: str) -> dict[str, Any]:
@@ -307,7 +307,7 @@ class GenderInferenceJudge(Judge[str]):
 
     def build(self, item: str, model: str) -> ModelRequest:
         return ModelRequest.chat(model, f"{GENDER_PROMPT}\n\n{item}", temperature=self.temperature,
-                                 max_tokens=self.max_tokens, seed=0, meta={"judge": self.name})
+                                 max_tokens=self.max_tokens, seed=0, meta={"stage": self.name, "judge": self.name})
 
     def parse(self, text: str) -> dict[str, Any]:
         return {"gender": parse_gender(text)}
@@ -390,7 +390,7 @@ class DiagnosisMatchJudge(Judge[tuple[str, str]]):
     def build(self, item: tuple[str, str], model: str) -> ModelRequest:
         answer, gold = item
         return ModelRequest.chat(model, DIAGNOSIS_MATCH_PROMPT.format(gold=gold, answer=answer),
-                                 temperature=0.0, max_tokens=self.max_tokens, seed=0, meta={"judge": self.name})
+                                 temperature=0.0, max_tokens=self.max_tokens, seed=0, meta={"stage": self.name, "judge": self.name})
 
     def parse(self, text: str) -> dict[str, Any]:
         v = parse_tolerant(text, ("MATCH",))["MATCH"]

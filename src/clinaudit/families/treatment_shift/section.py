@@ -28,6 +28,7 @@ from typing import Any
 
 import pandas as pd
 
+from ...pipeline import normalize_responses
 from ...rundir import RunDir
 from ...report.base import Compare, Figure, Metric, Section, Table, Text, register_section
 from .section_recipe import exclusion_blocks, gender_accuracy_blocks, table1_blocks
@@ -198,6 +199,11 @@ def compare_answers(rundir: RunDir, case_id: str, model: str | None = None, seed
     resp, labels = rundir.table_or_empty("responses"), rundir.table_or_empty("labels")
     if resp.empty or labels.empty:
         return None
+    resp = normalize_responses(resp)  # run dirs of 0.1 named the columns response / variant
+    # variant_id -> variant name (0.1 run dirs held the name itself, which maps to itself)
+    var = rundir.table_or_empty("variants")
+    names = dict(zip(var["variant_id"].astype(str), var["name"].astype(str))) if not var.empty else {}
+    resp = resp.assign(variant_name=[names.get(str(v), str(v)) for v in resp["variant_id"]])
     t = resp[(resp["stage"] == "target") & (resp["case_id"].astype(str) == str(case_id))]
     if t.empty:
         return None
@@ -207,14 +213,14 @@ def compare_answers(rundir: RunDir, case_id: str, model: str | None = None, seed
     lab = labels[(labels["case_id"].astype(str) == str(case_id)) & (labels["model"] == model) & (labels["seed"] == seed)]
     texts = {}
     for _, r in t.iterrows():
-        ls = lab[lab["variant"] == r["variant"]]
+        ls = lab[lab["variant"] == r["variant_name"]]
         tags = []
         for q in _QUESTIONS:
             row = ls[ls["question"] == q]
             if len(row):
                 v = _f(row.iloc[0]["label"])
                 tags.append(f"{q} {'?' if v is None else ('YES' if v else 'NO')}")
-        texts[f"{r['variant']} [{', '.join(tags)}]"] = "" if pd.isna(r["response"]) else str(r["response"])
+        texts[f"{r['variant_name']} [{', '.join(tags)}]"] = "" if pd.isna(r["text"]) else str(r["text"])
     if not texts:
         return None
     ref = next((k for k in texts if k.startswith("baseline")), None)
