@@ -67,8 +67,13 @@ def check_page(page: Path, tmp: Path, run_dirs: list[Path], expect_fallback: tup
     assert html_attr(dom, "data-js-errors") == "", html_attr(dom, "data-js-errors")
     assert not console_problems(stderr), console_problems(stderr)
     sections = re.findall(r'<section id="([^"]+)" class="audit" data-section="([^"]+)" data-rendered="(\w+)"', dom)
-    assert html_attr(dom, "data-js-ready") == str(len(sections) + 1)  # + the summary
+    assert html_attr(dom, "data-js-ready") == str(len(sections) + 2)  # + the findings and the summary
     assert 'id="summary"' in dom and 'id="toc"' in dom
+    # Findings first: the first section of the page and the first entry of the contents
+    main = dom.split('<main id="top">', 1)[1]
+    assert re.findall(r'<section id="([^"]+)"', main)[:2] == ["findings", "summary"]
+    assert re.search(r'<nav id="toc".*?<li><a href="#([^"]+)"', dom, re.S).group(1) == "findings"
+    assert "<h2>Findings</h2>" in main.split('id="summary"', 1)[0]
     audits = [audit_of(json.loads((d / "manifest.json").read_text())) for d in run_dirs]
     assert sorted(a for _, a, _ in sections) == sorted(audits)
     for anchor, audit, rendered in sections:
@@ -119,6 +124,22 @@ def test_every_section_renders_without_script_errors(mock_report, tmp_path):
     page, runs = mock_report
     dom = check_page(page, tmp_path, runs)
     assert dom.count("<script") == 1
+
+
+def test_findings_section_first_with_its_files(mock_report, tmp_path):
+    import json
+
+    page, runs = mock_report
+    doc = json.loads((page.parent / "findings.json").read_text(encoding="utf-8"))
+    assert (page.parent / "findings.csv").is_file()
+    assert {Path(r["run_dir"]) for r in doc["runs"]} == set(runs)
+    dom = check_page(page, tmp_path, runs)
+    findings = dom.split('<section id="findings"', 1)[1].split("</section>", 1)[0]
+    for e in doc["findings"]:  # every finding shows, in rank order, linked to an anchor of the page
+        assert f'id="finding-{e["rank"]}"' in findings
+        assert f'id="{e["table_anchor"]}"' in dom
+    if doc["inconclusive"]:
+        assert "Inconclusive (" in findings
 
 
 def test_screenshot(mock_report, tmp_path):

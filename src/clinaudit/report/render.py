@@ -10,7 +10,10 @@ for its blocks and writes:
   as CSV through ``data:`` links. A Content-Security-Policy allows only the page's own
   script (by hash), so even markup that slipped into the page could not run;
 * ``report.md`` and ``tables.tex`` — every :class:`~clinaudit.report.base.Table` as a
-  Markdown and a LaTeX (booktabs) table, next to the HTML.
+  Markdown and a LaTeX (booktabs) table, next to the HTML;
+* ``findings.json`` and ``findings.csv`` — the page's first section, *Findings*: the effects that
+  survive their correction family across all runs, ranked, plus "inconclusive" ones
+  (:mod:`.findings`; rules and schema in docs/report.md).
 
 Model output is untrusted: every string reaches the page through Jinja2 with
 autoescaping on. The only markup the renderer produces itself is the SVG of
@@ -23,8 +26,8 @@ A section that cannot be built never breaks the report: the section shows the er
 This module finds the run directories and assembles the page; the parts live in
 :mod:`.runs` (one run: manifest, overview, section views), :mod:`.views` (one view
 per block type), :mod:`.formatting` (cells, CIs, CSV downloads), :mod:`.svg`
-(figure sanitising), :mod:`.textdiff` (Compare diffs) and :mod:`.exports`
-(Markdown and LaTeX tables).
+(figure sanitising), :mod:`.textdiff` (Compare diffs), :mod:`.exports`
+(Markdown and LaTeX tables) and :mod:`.findings` (the Findings section and its files).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from typing import Any
 
 from ..families import audit_order
 from .exports import latex_export, markdown_export
+from .findings import derive_findings, findings_view, link_anchors, write_findings
 from .formatting import format_value
 from .runs import audit_of, load_run, read_manifest, run_overview, toc_entries
 from .views import PageIds
@@ -105,6 +109,8 @@ class ReportFiles:
     markdown: Path
     latex: Path
     failed_sections: list[str] = field(default_factory=list)
+    findings_json: Path | None = None
+    findings_csv: Path | None = None
 
 
 def _default_out(paths: Sequence[Path | str]) -> Path:
@@ -149,7 +155,7 @@ def build_report(
         out_path = out_path / "report.html"
     out_path.parent.mkdir(parents=True, exist_ok=True)
     ids = PageIds()
-    ids.used.update({"summary", "toc", "top", "footer"})
+    ids.used.update({"findings", "summary", "toc", "top", "footer"})
     runs = [load_run(d, ids) for d in dirs]
     audits = [r.audit for r in runs]
     if title is None:
@@ -158,6 +164,7 @@ def build_report(
     generated = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     overview = [run_overview(r) for r in runs]
     totals = {k: sum(o[k] for o in overview) for k in ("calls", "cache_hits", "failures", "tokens", "retries")}
+    findings_doc, findings_paths = _findings(runs, out_path)
     script = (_TEMPLATES / "report.js").read_text(encoding="utf-8").strip()
     css = (_TEMPLATES / "report.css").read_text(encoding="utf-8")
     script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
@@ -166,7 +173,7 @@ def build_report(
         title=title, generated=generated, version=__version__, runs=runs, overview=overview, totals=totals,
         toc=[{"anchor": r.anchor, "title": (r.section.title if r.section is not None else r.audit),
               "failed": r.section is None, "entries": toc_entries(r)} for r in runs],
-        notes=list(notes),
+        notes=list(notes), findings=findings_view(findings_doc),
         # our own static CSS/JS (no model text): inlined verbatim; the CSP allows only this script's hash
         css=Markup(css), script=Markup(script), script_hash=script_hash,
     )
@@ -176,7 +183,26 @@ def build_report(
     md_path.write_text(markdown_export(title, runs, generated), encoding="utf-8")
     tex_path.write_text(latex_export(title, runs, generated), encoding="utf-8")
     return ReportFiles(html=out_path, markdown=md_path, latex=tex_path,
-                       failed_sections=[f"{r.audit} ({r.path})" for r in runs if r.section is None])
+                       failed_sections=[f"{r.audit} ({r.path})" for r in runs if r.section is None],
+                       findings_json=findings_paths[0], findings_csv=findings_paths[1])
+
+
+def _findings(runs: list[Any], out_path: Path) -> tuple[dict[str, Any], tuple[Path | None, Path | None]]:
+    """The report's findings (:mod:`.findings`), written as ``findings.json``/``findings.csv`` next to the
+    HTML (``<stem>-findings.*`` for another ``--out`` name). A failure shows in the section, never breaks
+    the report."""
+    import traceback
+
+    stem = "findings" if out_path.stem == "report" else f"{out_path.stem}-findings"
+    try:
+        doc = derive_findings([r.path for r in runs], audits=[r.audit for r in runs])
+        link_anchors(doc, runs)
+        paths = write_findings(doc, out_path.parent / f"{stem}.json", out_path.parent / f"{stem}.csv")
+        return doc, (paths[0], paths[1])
+    except Exception as exc:  # noqa: BLE001 - the report still renders
+        doc = derive_findings([])
+        doc["error"] = f"findings could not be derived: {type(exc).__name__}: {exc}\n{traceback.format_exc()}"
+        return doc, (None, None)
 
 
 def render_report(run_dirs: Path | str | list, out: Path | None = None, title: str | None = None) -> Path:
@@ -185,6 +211,6 @@ def render_report(run_dirs: Path | str | list, out: Path | None = None, title: s
     ``run_dirs``: a run directory, a folder holding several (found by their
     ``manifest.json``), or a list of either. ``out`` defaults to ``RUN_DIR/report.html``
     for a single directory argument, else ``./report.html``. ``report.md`` and
-    ``tables.tex`` (every table of the report) are written next to it.
+    ``tables.tex`` (every table of the report), ``findings.json`` and ``findings.csv`` are written next to it.
     """
     return build_report(run_dirs, out, title).html

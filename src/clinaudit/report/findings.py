@@ -1,0 +1,415 @@
+"""Findings: what an audit found, how large, how sure — derived from every run's ``tables/results.csv``.
+
+The rules (also in docs/report.md, *Findings*):
+
+* **Tested rows only.** A row is a candidate when it names a test (``test`` is not empty, ``none``,
+  ``descriptive`` or ``none (descriptive)``) and has a usable p-value: ``p_adj`` when the row was
+  corrected (``correction`` names a method), else ``p``. Descriptive rows, rows with a NaN p-value and
+  corrected rows without ``p_adj`` are never findings (they are counted under ``skipped``).
+* **Finding.** ``p_adj`` (or ``p`` without correction) ``< alpha`` (0.05) within the row's correction
+  ``family``, and a finite effect ``value``.
+* **Ranking scale.** Findings are ranked by the size of the effect, ``|value|``, on the *proportion
+  scale*: most clinaudit effects are differences of rates (treatment-shift rate beyond its noise floor,
+  recall gaps, accuracy differences, incidence shifts), and an absolute difference in proportions is
+  the one size readable across audits (percentage points). Metrics reported in percent (a ``%`` in the
+  name, or note generation's ``ΔBL``/``maxΔBL``/``ΔCF``) are divided by 100. Effects on any other unit
+  (lengths, log-probability scores, Cohen's d, ratios; or values outside [-1, 1]) cannot be compared
+  with them and are ranked after them by ``|value|``. Ties: smaller p first.
+* **Inconclusive.** A tested, non-significant proportion-scale effect whose 95% CI half-width
+  ``h = (ci_high - ci_low) / 2`` exceeds the ``margin`` (0.05 = 5 percentage points) is listed apart,
+  with the cases needed to narrow the CI to the margin, ``ceil(n * (h / margin)**2)`` (a CI's width
+  shrinks as 1/sqrt(n); ``n`` is ``n_cases`` when the row has it, else ``n``). Other scales have no
+  common margin and are not judged inconclusive.
+* **Mirrors.** A row that repeats another of the same run, metric, family and stratum with group and
+  reference swapped and the value negated (e.g. ``F vs M`` and ``M vs F``) is listed once.
+* **Judge caveats.** When a run has ``tables/judge_reliability.csv``, ``tables/parse_rates.csv`` or
+  ``judge_parse_rate`` rows in its results, every finding of that run carries the judge's parse rate
+  and reliability — only the judge named in the row's ``judge_model`` when the row names one.
+
+Nothing here builds HTML: the renderer shows :func:`findings_view`'s strings with autoescaping on.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+__all__ = [
+    "ALPHA",
+    "MARGIN",
+    "SCHEMA",
+    "FINDING_FIELDS",
+    "is_descriptive",
+    "effect_scale",
+    "judge_caveats",
+    "run_findings",
+    "derive_findings",
+    "findings_frame",
+    "write_findings",
+    "link_anchors",
+    "findings_view",
+]
+
+ALPHA = 0.05  #: significance level applied to p_adj (or p without correction)
+MARGIN = 0.05  #: CI half-width (proportion scale) above which a non-significant effect is inconclusive
+SCHEMA = "clinaudit.findings/1"
+
+#: metrics that are percentage-point differences without a ``%`` in their name (note generation)
+PERCENT_METRICS = frozenset({"ΔBL", "maxΔBL", "ΔCF"})
+#: name fragments of metrics on a unit other than a proportion
+_OTHER_UNIT_HINTS = ("len", "log_prob", "score", "cohens", "kappa", "ratio", "_mean", "token", "auroc", "auprc")
+_DESCRIPTIVE_TESTS = {"", "none", "descriptive", "none (descriptive)", "nan"}
+_NO_CORRECTION = {"", "none", "nan"}
+#: extra result columns that name the model or stratum a row belongs to, in the order they are printed
+STRATUM_COLUMNS = ("model", "dataset", "task", "question", "context", "source", "attribute", "category",
+                   "specialty", "arm", "phase")
+
+#: one entry of findings.json / one row of findings.csv (docs/report.md documents each field)
+FINDING_FIELDS = (
+    "kind", "rank", "audit", "run_dir", "metric", "group", "reference", "stratum", "value", "scale", "size",
+    "raw", "floor", "ci_low", "ci_high", "ci_half_width", "n_cases", "test", "p", "p_adj", "correction",
+    "family", "margin", "n_needed", "judge_caveats", "sentence", "source", "source_row",
+    "section_anchor", "table_anchor",
+)
+
+
+# --------------------------------------------------------------------------- small helpers
+
+def _text(x: Any) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return ""
+    return str(x).strip()
+
+
+def _num(x: Any) -> float | None:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(v) else v
+
+
+def is_descriptive(test: Any) -> bool:
+    """True when a result row's ``test`` says no test was run."""
+    return _text(test).lower() in _DESCRIPTIVE_TESTS
+
+
+def effect_scale(metric: str, values: Iterable[Any] = ()) -> tuple[str, float]:
+    """``(scale, divisor)`` of a metric: ``("proportion", 100)`` for percent metrics,
+    ``("proportion", 1)`` for fractions (every finite value in [-1, 1] and no other-unit hint in the
+    name), else ``("other", 1)``."""
+    if "%" in metric or metric in PERCENT_METRICS:
+        return "proportion", 100.0
+    low = metric.lower()
+    if any(h in low for h in _OTHER_UNIT_HINTS):
+        return "other", 1.0
+    finite = [v for v in (_num(x) for x in values) if v is not None]
+    if finite and all(abs(v) <= 1.0 for v in finite):
+        return "proportion", 1.0
+    return "other", 1.0
+
+
+def _fmt(v: float | None, scale: str) -> str:
+    """An effect as printed in a sentence: percentage points on the proportion scale, else 3 significant digits."""
+    if v is None:
+        return "–"
+    if scale == "proportion":
+        return f"{v * 100:+.1f} pp" if v else "0.0 pp"
+    return f"{v:+.3g}" if v else "0"
+
+
+def _fmt_p(p: float) -> str:
+    """3 significant digits (0.0498 stays below 0.05), below 0.001 as ``< 0.001`` (a bootstrap p of 0 included)."""
+    return "< 0.001" if p < 0.001 else f"= {p:.3g}"
+
+
+# --------------------------------------------------------------------------- judge caveats
+
+def judge_caveats(run_dir: Path, results: pd.DataFrame | None = None) -> list[dict[str, Any]]:
+    """The judge caveats of one run: ``[{judge, judge_model, parse_rate, text}]`` from
+    ``tables/judge_reliability.csv``, ``tables/parse_rates.csv`` or its ``judge_parse_rate`` result rows."""
+    tables = Path(run_dir) / "tables"
+    out: list[dict[str, Any]] = []
+    rel = tables / "judge_reliability.csv"
+    if rel.is_file():
+        df = pd.read_csv(rel)
+        for rec in df.to_dict("records"):
+            rate = _num(rec.get("parse_rate%"))
+            rate = rate / 100.0 if rate is not None else _num(rec.get("parse_rate"))
+            text = _text(rec.get("reliability")) or (f"parse rate {rate:.0%}" if rate is not None else "")
+            out.append({"judge": _text(rec.get("judge")), "judge_model": _text(rec.get("judge_model")),
+                        "parse_rate": rate, "text": f"judge '{_text(rec.get('judge'))}': {text}"})
+    pr = tables / "parse_rates.csv"
+    if pr.is_file():
+        df = pd.read_csv(pr)
+        for rec in df.to_dict("records"):
+            n, ok = _num(rec.get("n")), _num(rec.get("ok"))
+            rate = _num(rec.get("rate"))
+            if rate is None and n and ok is not None:
+                rate = ok / n
+            bad = ", ".join(f"{int(_num(rec.get(k)) or 0)} {k}" for k in ("unparseable", "error") if k in rec)
+            text = (f"judge '{_text(rec.get('judge'))}' parsed {int(ok or 0)} of {int(n or 0)} outputs"
+                    + (f" ({rate:.0%})" if rate is not None else "") + (f"; {bad}" if bad else ""))
+            out.append({"judge": _text(rec.get("judge")), "judge_model": _text(rec.get("judge_model")),
+                        "parse_rate": rate, "text": text})
+    if not out and results is not None and "metric" in results.columns:
+        rows = results[results["metric"].astype(str).str.startswith("judge_parse_rate")]
+        for rec in rows.to_dict("records"):
+            rate = _num(rec.get("value"))
+            if rate is not None and "%" in str(rec.get("metric")):
+                rate /= 100.0
+            out.append({"judge": _text(rec.get("group")), "judge_model": _text(rec.get("judge_model")),
+                        "parse_rate": rate,
+                        "text": f"judge parse rate ({_text(rec.get('group')) or 'all'}): "
+                                + (f"{rate:.0%}" if rate is not None else "–") + f" of {int(_num(rec.get('n')) or 0)}"})
+    return out
+
+
+def _caveats_for(row: dict[str, Any], caveats: list[dict[str, Any]]) -> list[str]:
+    model = _text(row.get("judge_model"))
+    if model:
+        mine = [c for c in caveats if c["judge_model"] in ("", model)]
+        caveats = mine or caveats
+    return [c["text"] for c in caveats]
+
+
+# --------------------------------------------------------------------------- one run
+
+def _read_results(run_dir: Path) -> pd.DataFrame | None:
+    from ..errors import InputError
+
+    path = Path(run_dir) / "tables" / "results.csv"
+    if not path.is_file():
+        return None
+    try:
+        df = pd.read_csv(path, keep_default_na=True)
+    except pd.errors.EmptyDataError:
+        return None
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise InputError(f"unreadable result table: {exc}", file=str(path)) from None
+    missing = [c for c in ("metric", "value", "p") if c not in df.columns]
+    if missing:
+        raise InputError("not a result table (see clinaudit.stats.results)", file=str(path), field=missing[0])
+    return df
+
+
+def _stratum(rec: dict[str, Any]) -> dict[str, str]:
+    group = _text(rec.get("group"))
+    return {c: _text(rec.get(c)) for c in STRATUM_COLUMNS if _text(rec.get(c)) and _text(rec.get(c)) != group}
+
+
+def _sentence(e: dict[str, Any]) -> str:
+    scale = e["scale"]
+    who = e["metric"]
+    if e["group"]:
+        who += f" for {e['group']}" + (f" vs {e['reference']}" if e["reference"] else "")
+    where = ", ".join(f"{k} {v}" for k, v in e["stratum"].items())
+    head = f"{who}" + (f" ({where})" if where else "")
+    if e["floor"] is not None and (e["floor"] != 0 or "floor" in e["reference"].lower()):
+        beyond = f" beyond its noise floor of {_fmt(e['floor'], scale).lstrip('+')}"
+    else:
+        beyond = ""
+    ci = f"95% CI {_fmt(e['ci_low'], scale)} to {_fmt(e['ci_high'], scale)}" \
+        if e["ci_low"] is not None and e["ci_high"] is not None else "no CI"
+    n = f"{int(e['n_cases'])} cases" if e["n_cases"] is not None else "n unknown"
+    if e["p_adj"] is not None and e["correction"]:
+        p = f"p_adj {_fmt_p(e['p_adj'])} ({e['correction']} within family '{e['family']}')"
+    else:
+        p = f"p {_fmt_p(e['p'])} (no multiplicity correction)"
+    if e["kind"] == "finding":
+        return f"{head}: {_fmt(e['value'], scale)}{beyond} ({ci}; {n}; {e['test']}; {p})."
+    return (f"{head}: {_fmt(e['value'], scale)}{beyond}, not significant ({p}) but uncertain: {ci} "
+            f"(half-width {_fmt(e['ci_half_width'], scale).lstrip('+')} > margin {_fmt(e['margin'], scale).lstrip('+')}) "
+            f"with {n}; about {e['n_needed']} cases would narrow it to the margin.")
+
+
+def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = MARGIN,
+                 audit: str | None = None) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """Findings and inconclusive entries of one run directory (unranked), and the counts of skipped rows."""
+    run_dir = Path(run_dir)
+    df = _read_results(run_dir)
+    skipped = {"descriptive": 0, "no_p": 0, "not_significant": 0, "mirror": 0}
+    if df is None or df.empty:
+        return [], skipped
+    caveats = judge_caveats(run_dir, df)
+    scales = {m: effect_scale(str(m), pd.concat([g["value"], g.get("ci_low", pd.Series(dtype=float)),
+                                                 g.get("ci_high", pd.Series(dtype=float))]))
+              for m, g in df.groupby(df["metric"].astype(str), sort=False)}
+    out: list[dict[str, Any]] = []
+    seen: dict[tuple, float] = {}
+    for i, rec in enumerate(df.to_dict("records")):
+        if is_descriptive(rec.get("test")):
+            skipped["descriptive"] += 1
+            continue
+        corrected = _text(rec.get("correction")).lower() not in _NO_CORRECTION
+        p, p_adj = _num(rec.get("p")), _num(rec.get("p_adj"))
+        p_eff = p_adj if corrected else p
+        value = _num(rec.get("value"))
+        if p_eff is None or value is None:
+            skipped["no_p"] += 1
+            continue
+        metric = _text(rec.get("metric"))
+        scale, div = scales[metric]
+        group, reference = _text(rec.get("group")), _text(rec.get("reference"))
+        stratum = _stratum(rec)
+        key = (metric, _text(rec.get("family")), tuple(stratum.items()))
+        if seen.get(key + (reference, group)) == -value:
+            skipped["mirror"] += 1
+            continue
+        seen[key + (group, reference)] = value
+        lo, hi = _num(rec.get("ci_low")), _num(rec.get("ci_high"))
+        raw = _num(rec.get("raw"))
+        if raw is None:
+            raw = _num(rec.get("rate"))
+        n_cases = _num(rec.get("n_cases"))
+        if n_cases is None:
+            n_cases = _num(rec.get("n"))
+        e: dict[str, Any] = {
+            "kind": "finding", "rank": 0, "audit": _text(rec.get("audit")) or (audit or ""),
+            "run_dir": str(run_dir), "metric": metric, "group": group, "reference": reference, "stratum": stratum,
+            "value": value / div, "scale": scale, "size": abs(value / div),
+            "raw": None if raw is None else raw / div,
+            "floor": None if _num(rec.get("floor")) is None else _num(rec.get("floor")) / div,
+            "ci_low": None if lo is None else lo / div, "ci_high": None if hi is None else hi / div,
+            "ci_half_width": None if lo is None or hi is None else (hi - lo) / 2 / div,
+            "n_cases": n_cases, "test": _text(rec.get("test")), "p": p, "p_adj": p_adj if corrected else None,
+            "correction": _text(rec.get("correction")) if corrected else "", "family": _text(rec.get("family")),
+            "margin": None, "n_needed": None, "judge_caveats": _caveats_for(rec, caveats),
+            "sentence": "", "source": "tables/results.csv", "source_row": i + 1,
+            "section_anchor": "", "table_anchor": "",
+        }
+        if p_eff < alpha:
+            out.append(e)
+            continue
+        h = e["ci_half_width"]
+        if scale == "proportion" and h is not None and h > margin and n_cases:
+            e.update(kind="inconclusive", margin=margin, n_needed=int(math.ceil(n_cases * (h / margin) ** 2)))
+            out.append(e)
+        else:
+            skipped["not_significant"] += 1
+    for e in out:
+        e["sentence"] = _sentence(e)
+    return out, skipped
+
+
+# --------------------------------------------------------------------------- many runs
+
+def _rank_key(e: dict[str, Any]) -> tuple:
+    p = e["p_adj"] if e["p_adj"] is not None else e["p"]
+    return (e["scale"] != "proportion", -e["size"], p if p is not None else 1.0)
+
+
+def derive_findings(run_dirs: Sequence[Path | str], *, alpha: float = ALPHA, margin: float = MARGIN,
+                    audits: Sequence[str] | None = None) -> dict[str, Any]:
+    """The findings document of a report over ``run_dirs`` (the content of ``findings.json``).
+
+    Findings are ranked by :func:`_rank_key` (proportion-scale effects first by |effect|, then other
+    units by |value|; ties by p); inconclusive entries likewise, numbered separately."""
+    findings: list[dict[str, Any]] = []
+    inconclusive: list[dict[str, Any]] = []
+    runs = []
+    for i, d in enumerate(run_dirs):
+        entries, skipped = run_findings(d, alpha=alpha, margin=margin,
+                                        audit=audits[i] if audits is not None else None)
+        found = [e for e in entries if e["kind"] == "finding"]
+        unsure = [e for e in entries if e["kind"] == "inconclusive"]
+        findings += found
+        inconclusive += unsure
+        runs.append({"run_dir": str(d), "audit": audits[i] if audits is not None else "",
+                     "has_results": (Path(d) / "tables" / "results.csv").is_file(),
+                     "findings": len(found), "inconclusive": len(unsure), "skipped": skipped})
+    findings.sort(key=_rank_key)
+    inconclusive.sort(key=lambda e: (-e["size"], -(e["ci_half_width"] or 0.0)))
+    for k, e in enumerate(findings, 1):
+        e["rank"] = k
+    for k, e in enumerate(inconclusive, 1):
+        e["rank"] = k
+    return {
+        "schema": SCHEMA,
+        "rules": {
+            "alpha": alpha, "margin": margin,
+            "significance": f"p_adj < {alpha} within the row's correction family (p when the row names no correction); "
+                            "rows without a test, or with a NaN p-value, are never findings",
+            "ranking": "|effect| on the proportion scale (percent metrics / 100), proportion-scale effects first, "
+                       "then other units by |value|; ties by p",
+            "inconclusive": f"not significant, proportion scale, 95% CI half-width h > {margin}: "
+                            "n_needed = ceil(n_cases * (h / margin)^2)",
+        },
+        "runs": runs, "findings": findings, "inconclusive": inconclusive,
+    }
+
+
+def findings_frame(doc: dict[str, Any]) -> pd.DataFrame:
+    """Findings then inconclusive entries as one flat table (``stratum`` as ``k=v; …``, caveats joined by `` | ``)."""
+    rows = []
+    for e in list(doc.get("findings", [])) + list(doc.get("inconclusive", [])):
+        r = {k: e.get(k) for k in FINDING_FIELDS}
+        r["stratum"] = "; ".join(f"{k}={v}" for k, v in (e.get("stratum") or {}).items())
+        r["judge_caveats"] = " | ".join(e.get("judge_caveats") or [])
+        rows.append(r)
+    df = pd.DataFrame(rows, columns=list(FINDING_FIELDS))
+    for c in ("rank", "n_needed", "source_row"):
+        df[c] = df[c].astype("Int64")
+    return df
+
+
+def write_findings(doc: dict[str, Any], json_path: Path, csv_path: Path) -> tuple[Path, Path]:
+    """Write ``findings.json`` (UTF-8, NaN-free) and ``findings.csv`` (formula-like cells neutralised)."""
+    from ..export import to_csv
+
+    json_path.write_text(json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8")
+    to_csv(findings_frame(doc), csv_path)
+    return json_path, csv_path
+
+
+_GENERIC_TOKENS = {"delta", "rate", "mean", "share", "max", "min", "control", "excess", "value", "values"}
+
+
+def _tokens(text: str) -> set[str]:
+    import re
+
+    return {t for t in re.split(r"[^0-9a-zα-ωδ]+", text.lower()) if len(t) >= 3}
+
+
+def link_anchors(doc: dict[str, Any], runs: Sequence[Any]) -> None:
+    """Fill ``section_anchor`` / ``table_anchor`` of each entry from the report's run views
+    (:class:`~clinaudit.report.views.RunInfo`): the run's table (else figure) whose CSV name shares the
+    most words with the metric (a metric word that starts a name word counts: ``recall_gap`` -> ``gaps``),
+    the results table when the section shows one, else the run's section."""
+    by_dir = {str(r.path): r for r in runs}
+    for e in list(doc["findings"]) + list(doc["inconclusive"]):
+        info = by_dir.get(e["run_dir"])
+        if info is None:
+            continue
+        e["section_anchor"] = info.anchor
+        words = _tokens(e["metric"]) - _GENERIC_TOKENS
+        best, best_score = "", 0
+        for kind_rank, kind in enumerate(("table", "figure")):
+            for v in info.views:
+                if v.get("type") != kind:
+                    continue
+                name = str(v.get("csv_name", "")).removeprefix(f"{info.audit}-")
+                if kind == "table" and name.endswith("-results.csv"):
+                    score = 100
+                else:
+                    have = _tokens(name)
+                    score = sum(1 for w in words if any(h.startswith(w) for h in have))
+                score = score * 2 - kind_rank if score else 0
+                if score > best_score:
+                    best, best_score = v["id"], score
+        e["table_anchor"] = best or info.anchor
+
+
+def findings_view(doc: dict[str, Any]) -> dict[str, Any]:
+    """What the template's Findings section shows (plain strings; the template escapes them)."""
+    def item(e: dict[str, Any]) -> dict[str, Any]:
+        return {"rank": e["rank"], "audit": e["audit"].replace("_", " "), "sentence": e["sentence"],
+                "caveats": list(e["judge_caveats"]), "href": "#" + (e["table_anchor"] or e["section_anchor"] or "top"),
+                "section": "#" + (e["section_anchor"] or "top")}
+    return {"findings": [item(e) for e in doc["findings"]], "inconclusive": [item(e) for e in doc["inconclusive"]],
+            "rules": doc["rules"], "error": doc.get("error", "")}

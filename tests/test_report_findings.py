@@ -1,0 +1,240 @@
+"""Findings (clinaudit.report.findings) from hand-built result tables: which rows become findings or
+"inconclusive" entries, their ranking, the numbers in their sentences, the judge caveats, the
+findings.json/.csv files and the Findings section as the report's first section (escaped)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from clinaudit.report.findings import FINDING_FIELDS, SCHEMA, derive_findings, effect_scale, run_findings
+from clinaudit.report.render import build_report
+from clinaudit.rundir import RunDir
+from clinaudit.stats.results import results_frame
+
+NAN = math.nan
+PERM = "sign-flip permutation over cases"
+
+
+def _run(base: Path, name: str, audit: str, rows: list[dict], extra: dict[str, pd.DataFrame] | None = None) -> Path:
+    """A finished run directory (manifest + tables/results.csv [+ extra tables]) of an audit without a section."""
+    rd = RunDir(base / name)
+    rd.start(spec={"audit": audit, "name": name}, models=[{"spec": "mock"}], seeds=[0], command="test")
+    rd.write_table("results", results_frame(rows))
+    for tname, df in (extra or {}).items():
+        rd.write_table(tname, df)
+    rd.finish(usage={}, audit=audit, status="complete", summary={})
+    rd.close()
+    return rd.path
+
+
+def _shift_rows() -> list[dict]:
+    common = dict(audit="shift_audit", metric="TSR", reference="baseline (minus noise floor)", test=PERM,
+                  correction="bonferroni", family="F1", model="m1", question="MANAGE")
+    return [
+        # significant: 30 pp beyond a 5 pp floor
+        dict(common, group="typo", value=0.30, raw=0.35, floor=0.05, ci_low=0.20, ci_high=0.40, n=48, n_cases=8,
+             p=0.001, p_adj=0.004),
+        # not significant, CI half-width 0.22 > 0.05 -> inconclusive, n_needed = ceil(8 * (0.22/0.05)^2) = 155
+        dict(common, group="lowercase", value=0.02, raw=0.07, floor=0.05, ci_low=-0.20, ci_high=0.24, n=48,
+             n_cases=8, p=0.8, p_adj=1.0),
+        # descriptive: never a finding
+        dict(common, metric="TSR_raw", group="typo", value=0.9, test="descriptive", correction="", family="",
+             n=48, ci_low=0.8, ci_high=1.0),
+        # a test but NaN p: never a finding
+        dict(common, group="uppercase", value=0.5, ci_low=0.1, ci_high=0.9, n=48, n_cases=8, p=NAN, p_adj=NAN),
+        # not significant with a narrow CI (half-width 0.03 <= margin): neither
+        dict(common, group="whitespace", value=0.01, ci_low=-0.02, ci_high=0.04, n=48, n_cases=8, p=0.3, p_adj=0.5),
+        # p < 0.05 but p_adj >= 0.05: the corrected p decides -> not a finding (CI half-width 0.04: not inconclusive)
+        dict(common, group="exclamation", value=0.05, ci_low=0.01, ci_high=0.09, n=48, n_cases=8, p=0.01,
+             p_adj=0.06),
+        # "none" test with a tiny p: descriptive all the same
+        dict(common, metric="share", group="x", value=0.7, test="none", p=0.0001, correction="none", n=10),
+    ]
+
+
+def _gap_rows() -> list[dict]:
+    common = dict(audit="gap_audit", metric="recall_gap", test="bootstrap", correction="fdr_bh", family="recall|gender",
+                  task="sepsis", attribute="gender")
+    return [
+        dict(common, group="F", reference="M", value=-0.45, ci_low=-0.60, ci_high=-0.30, n=400, p=0.0, p_adj=0.0),
+        dict(common, group="M", reference="F", value=0.45, ci_low=0.30, ci_high=0.60, n=400, p=0.0, p_adj=0.0),  # mirror
+        # another unit: 2.5 tokens is not comparable with a proportion -> ranked after every proportion finding
+        dict(audit="gap_audit", metric="delta_len", group="F", reference="M", value=-2.5, ci_low=-4.0, ci_high=-1.0,
+             n=30, test=PERM, p=0.01, correction="none", family=""),
+        # percent metric: 12% -> 0.12 on the proportion scale; no correction -> p decides
+        dict(audit="gap_audit", metric="incidence%", group="Black", reference="baseline", value=12.0, ci_low=6.0,
+             ci_high=18.0, n=50, test="mcnemar", p=0.02, correction="", family="inc"),
+    ]
+
+
+def _judge_rows() -> list[dict]:
+    common = dict(audit="note_audit", test="cochrans_q", correction="bonferroni", family="ΔCF:m", model="m2")
+    return [
+        dict(common, metric="ΔCF", group="", value=20.0, ci_low=10.0, ci_high=30.0, n=12, n_cases=12, p=0.001,
+             p_adj=0.003, judge_model="jm1"),
+        dict(common, metric="judge_parse_rate%", group="incidence", value=95.0, n=84, test="descriptive",
+             correction="", family="", judge_model="jm1"),
+    ]
+
+
+_RELIABILITY = pd.DataFrame({
+    "judge": ["incidence", "language"], "judge_model": ["jm1", "jm2"], "n": [84, 12], "parse_rate%": [95.0, 50.0],
+    "reliability": ["85% agreement, κ = 0.68 (n=13); parse rate 95% (n=84)", "50% agreement (n=2); parse rate 50% (n=12)"],
+})
+_PARSE = pd.DataFrame({"judge": ["treatment_annotator"], "n": [100], "ok": [90], "unparseable": [8], "error": [2],
+                       "rate": [0.9]})
+
+
+@pytest.fixture()
+def runs(tmp_path) -> list[Path]:
+    return [_run(tmp_path, "shift", "shift_audit", _shift_rows(), {"parse_rates": _PARSE}),
+            _run(tmp_path, "gaps", "gap_audit", _gap_rows()),
+            _run(tmp_path, "notes", "note_audit", _judge_rows(), {"judge_reliability": _RELIABILITY})]
+
+
+def test_ranking_across_runs_and_scales(runs):
+    doc = derive_findings(runs)
+    got = [(f["rank"], f["metric"], f["group"], f["scale"], round(f["size"], 6)) for f in doc["findings"]]
+    # proportion scale first by |effect| (0.45 > 0.30 > 0.20 > 0.12), then the other unit (2.5 tokens)
+    assert got == [(1, "recall_gap", "F", "proportion", 0.45), (2, "TSR", "typo", "proportion", 0.30),
+                   (3, "ΔCF", "", "proportion", 0.20), (4, "incidence%", "Black", "proportion", 0.12),
+                   (5, "delta_len", "F", "other", 2.5)]
+    assert [e["group"] for e in doc["inconclusive"]] == ["lowercase"]
+    by_dir = {Path(r["run_dir"]).name: r for r in doc["runs"]}
+    assert by_dir["shift"]["skipped"] == {"descriptive": 2, "no_p": 1, "not_significant": 2, "mirror": 0}
+    assert by_dir["gaps"]["skipped"]["mirror"] == 1
+    assert by_dir["notes"]["findings"] == 1
+
+
+def test_sentence_numbers(runs):
+    doc = derive_findings(runs)
+    tsr = doc["findings"][1]
+    assert tsr["sentence"] == (
+        "TSR for typo vs baseline (minus noise floor) (model m1, question MANAGE): +30.0 pp beyond its noise floor "
+        "of 5.0 pp (95% CI +20.0 pp to +40.0 pp; 8 cases; sign-flip permutation over cases; "
+        "p_adj = 0.004 (bonferroni within family 'F1')).")
+    gap = doc["findings"][0]
+    assert "-45.0 pp" in gap["sentence"] and "95% CI -60.0 pp to -30.0 pp" in gap["sentence"]
+    assert "400 cases" in gap["sentence"] and "p_adj < 0.001 (fdr_bh within family 'recall|gender')" in gap["sentence"]
+    assert "task sepsis, attribute gender" in gap["sentence"]
+    length = doc["findings"][4]
+    assert "-2.5 (95% CI -4 to -1; 30 cases" in length["sentence"]
+    assert "p = 0.01 (no multiplicity correction)" in length["sentence"]
+    inc = doc["findings"][3]
+    assert inc["value"] == pytest.approx(0.12) and inc["ci_low"] == pytest.approx(0.06)
+    assert "+12.0 pp (95% CI +6.0 pp to +18.0 pp; 50 cases; mcnemar; p = 0.02 (" in inc["sentence"]
+
+
+def test_inconclusive_rule(runs):
+    (e,) = derive_findings(runs)["inconclusive"]
+    h = (0.24 - (-0.20)) / 2
+    assert e["ci_half_width"] == pytest.approx(h) and e["margin"] == 0.05
+    assert e["n_needed"] == 155 == math.ceil(8 * (h / 0.05) ** 2)
+    assert "not significant (p_adj = 1 (" in e["sentence"] and "about 155 cases" in e["sentence"]
+    assert "half-width 22.0 pp > margin 5.0 pp" in e["sentence"] and "with 8 cases" in e["sentence"]
+    # a wider margin makes it conclusive (neither a finding nor inconclusive)
+    entries, skipped = run_findings(runs[0], margin=0.25)
+    assert [x["kind"] for x in entries] == ["finding"] and skipped["not_significant"] == 3
+    # other units have no margin: a wide non-significant length difference is not listed
+    assert effect_scale("delta_len", [0.1]) == ("other", 1.0)
+    assert effect_scale("TSR", [0.1, -0.3]) == ("proportion", 1.0)
+    assert effect_scale("rate%", [40.0]) == ("proportion", 100.0)
+    assert effect_scale("score_gap", [3.0]) == ("other", 1.0)
+
+
+def test_judge_caveats_attach(runs):
+    doc = derive_findings(runs)
+    by_metric = {f["metric"]: f for f in doc["findings"]}
+    assert by_metric["TSR"]["judge_caveats"] == [
+        "judge 'treatment_annotator' parsed 90 of 100 outputs (90%); 8 unparseable, 2 error"]
+    # the row names its judge model: only that judge's caveat
+    assert by_metric["ΔCF"]["judge_caveats"] == [
+        "judge 'incidence': 85% agreement, κ = 0.68 (n=13); parse rate 95% (n=84)"]
+    assert by_metric["recall_gap"]["judge_caveats"] == []  # no judge in that run
+    assert doc["inconclusive"][0]["judge_caveats"] == by_metric["TSR"]["judge_caveats"]
+
+
+def test_json_and_csv_files(runs, tmp_path):
+    files = build_report(runs, tmp_path / "out" / "report.html")
+    assert files.findings_json == tmp_path / "out" / "findings.json"
+    doc = json.loads(files.findings_json.read_text(encoding="utf-8"),
+                     parse_constant=lambda c: pytest.fail(f"non-JSON constant {c}"))
+    assert doc["schema"] == SCHEMA
+    assert set(doc) == {"schema", "rules", "runs", "findings", "inconclusive"}
+    assert doc["rules"]["alpha"] == 0.05 and doc["rules"]["margin"] == 0.05
+    for e in doc["findings"] + doc["inconclusive"]:
+        assert list(e) == list(FINDING_FIELDS)
+        assert e["source"] == "tables/results.csv" and isinstance(e["source_row"], int)
+        assert e["section_anchor"].startswith("sec-") and e["table_anchor"]
+    assert [e["kind"] for e in doc["findings"]] == ["finding"] * 5
+    tsr = doc["findings"][1]
+    assert tsr["source_row"] == 1 and tsr["stratum"] == {"model": "m1", "question": "MANAGE"}
+    assert tsr["floor"] == 0.05 and tsr["raw"] == 0.35 and tsr["n_cases"] == 8 and tsr["p_adj"] == 0.004
+    with files.findings_csv.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert list(rows[0]) == list(FINDING_FIELDS)
+    assert [r["kind"] for r in rows] == ["finding"] * 5 + ["inconclusive"]
+    assert rows[1]["stratum"] == "model=m1; question=MANAGE" and rows[5]["n_needed"] == "155"
+    # the page: Findings is the first section, listed first in the contents, sentences in rank order
+    html = files.html.read_text(encoding="utf-8")
+    assert re.findall(r'<section id="([^"]+)"', html)[0] == "findings"
+    assert re.search(r'<nav id="toc".*?<li><a href="#([^"]+)"', html, re.S).group(1) == "findings"
+    body = html.split('id="findings"', 1)[1].split("</section>", 1)[0]
+    assert body.index("recall_gap for F vs M") < body.index("TSR for typo") < body.index("delta_len for F")
+    assert "Judge caveat: judge &#39;treatment_annotator&#39; parsed 90 of 100" in body
+    assert "about 155 cases" in body
+
+
+def test_no_results_and_no_findings(tmp_path):
+    empty = RunDir(tmp_path / "bare")
+    empty.start(spec={"audit": "bare"}, models=[], seeds=[0], command="t")
+    empty.finish(usage={}, audit="bare", status="complete", summary={})
+    empty.close()
+    files = build_report([empty.path], tmp_path / "r.html")
+    assert files.findings_json == tmp_path / "r-findings.json" and files.findings_csv == tmp_path / "r-findings.csv"
+    doc = json.loads(files.findings_json.read_text(encoding="utf-8"))
+    assert doc["findings"] == [] and doc["runs"][0]["has_results"] is False
+    assert "No effect is significant within its correction family" in files.html.read_text(encoding="utf-8")
+
+
+def test_broken_results_table_does_not_break_the_report(tmp_path):
+    rd = RunDir(tmp_path / "broken")
+    rd.start(spec={"audit": "broken"}, models=[], seeds=[0], command="t")
+    rd.write_table("results", pd.DataFrame({"metric": ["x"], "nothing": [1]}))
+    rd.finish(usage={}, audit="broken", status="complete", summary={})
+    rd.close()
+    files = build_report([rd.path], tmp_path / "report.html")
+    html = files.html.read_text(encoding="utf-8")
+    assert "Findings problem:" in html and "results.csv" in html and "field &#39;value&#39;" in html
+    assert files.findings_json is None
+
+
+def test_malicious_names_are_escaped_and_neutralised(tmp_path):
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_report_security import BAD, assert_inert
+
+    formula = "=HYPERLINK(\"http://x\")"
+    rows = [dict(audit="evil", metric=f"rate {BAD}", group=formula, reference=BAD, value=0.4, ci_low=0.3, ci_high=0.5,
+                 n=20, test=BAD, p=0.001, p_adj=0.002, correction="bonferroni", family=BAD, model=BAD,
+                 judge_model=BAD)]
+    rel = pd.DataFrame({"judge": [BAD], "judge_model": [BAD], "n": [3], "parse_rate%": [100.0], "reliability": [BAD]})
+    run = _run(tmp_path, "evil", "evil", rows, {"judge_reliability": rel})
+    files = build_report([run], tmp_path / "report.html", title="t")
+    html = files.html.read_text(encoding="utf-8")
+    assert_inert(html)
+    findings = html.split('id="findings"', 1)[1].split("</section>", 1)[0]
+    assert findings.count("&lt;script&gt;alert(1)&lt;/script&gt;") >= 5  # metric, reference, model, test, family, caveat
+    assert "&lt;img src=x onerror=alert(1)&gt;" in findings
+    with files.findings_csv.open(encoding="utf-8", newline="") as fh:
+        (row,) = list(csv.DictReader(fh))
+    assert row["group"] == "'" + formula  # neutralised like every export
+    doc = json.loads(files.findings_json.read_text(encoding="utf-8"))
+    assert doc["findings"][0]["group"] == formula  # the JSON keeps the exact value
