@@ -142,8 +142,9 @@ def test_responses_one_layout_every_call(tmp_path):
     assert len(target) == 6 and set(target["text"]) == {"LOUD", "quiet"}
     assert set(target["variant_id"]) == {f"{c}:{a}" for c in target["case_id"].unique() for a in ("plain", "upper")}
     judge = resp[resp["model"] == "mock:j"]
-    assert len(judge) == 2  # two distinct judge prompts (one per distinct reply), each called once
-    assert resp["request_key"].is_unique
+    # one row per judged item (its item_id in the row), two distinct prompts (one per distinct reply)
+    assert sorted(judge["item_id"]) == sorted(target["variant_id"]) and judge["request_key"].nunique() == 2
+    assert (judge["stage"] == "judge:probe_yes").all() and (judge["prompt"].str.startswith("user: Is this")).all()
 
 
 def test_every_judge_retry_is_a_row_and_unparseable_is_counted(tmp_path):
@@ -153,13 +154,15 @@ def test_every_judge_retry_is_a_row_and_unparseable_is_counted(tmp_path):
     # the mock answers "YES"/"NO", never "YES.": every item unparseable after 3 attempts, never NO
     assert (js["status"] == "unparseable").all() and (js["attempts"] == 3).all()
     judge_rows = rd.read_table("responses").query("model == 'mock:j'")
-    assert sorted(judge_rows["attempt"].value_counts().to_dict().items()) == [(0, 2), (1, 2), (2, 2)]
+    assert sorted(judge_rows["attempt"].value_counts().to_dict().items()) == [(0, 6), (1, 6), (2, 6)]
     assert rd.read_table("paired")["changed"].isna().all()
 
 
-def test_unknown_judge_name_is_a_spec_error():
+def test_unknown_judge_name_or_role_is_a_spec_error():
     with pytest.raises(SpecError, match=r"params\.judges.*unknown judge 'nope'"):
         parse_spec_dict(_spec(judges={"urgency": "nope"}))
+    with pytest.raises(SpecError, match=r"params\.judges\.severity.*no judge role 'severity'.*urgency"):
+        parse_spec_dict(_spec(judges={"severity": "probe_yes"}))
 
 
 def test_killed_run_keeps_its_calls_and_resumes_from_cache(tmp_path, monkeypatch):

@@ -248,6 +248,11 @@ def parse_spec_dict(data: Any, source: str = "<spec>") -> tuple[AuditSpec, BaseM
         params = recipe.params_model.model_validate(spec.params)
     except ValidationError as exc:
         raise SpecError(_validation_message(exc, source, prefix="params")) from None
+    roles = getattr(recipe.declaration, "judges", None)
+    for role in dict(getattr(params, "judges", None) or {}):
+        if roles is not None and role not in roles:
+            raise SpecError(f"invalid audit spec {source}: field 'params.judges.{role}': audit '{spec.audit}' has "
+                            f"no judge role '{role}'; its roles: {', '.join(roles) or '(none)'}")
     return spec, params
 
 

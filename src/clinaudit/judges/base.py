@@ -64,7 +64,12 @@ def run_judge(
     desc: str | None = None,
 ) -> list[Judgment]:
     """Judge every ``(item_id, item)``; returns one :class:`Judgment` per item, in order."""
-    base = [judge.build(item, model) for _, item in items]
+    base = []
+    for item_id, item in items:  # the item id goes into meta (not hashed), so every call row is attributable
+        req = judge.build(item, model)
+        meta = {"stage": f"judge:{judge.name}", **req.meta, "judge": req.meta.get("judge", judge.name)}
+        meta.setdefault("item_id", str(item_id))
+        base.append(req.model_copy(update={"meta": meta}))
     results: list[Judgment | None] = [None] * len(items)
     pending = list(range(len(items)))
     last_raw: dict[int, str | None] = {}

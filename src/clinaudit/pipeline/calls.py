@@ -61,7 +61,7 @@ def response_row(req: ModelRequest, resp: ModelResponse | None, *, stage: str = 
         "attempt": int(req.extra.get("attempt", 0) or 0),
         "kind": req.kind,
         "messages": json.dumps([m.model_dump() for m in req.messages], ensure_ascii=False),
-        "prompt": req.prompt,
+        "prompt": req.prompt_text(),
         "temperature": req.temperature,
         "max_tokens": req.max_tokens,
         "seed": req.seed,
@@ -89,7 +89,7 @@ class DryCount:
     placeholders: int = 0
 
     def add(self, model: str, key: str, *, hit: bool, retry: bool, words: int) -> None:
-        if retry and not hit:  # retries of unparseable outputs are not predictable: not counted
+        if retry:  # retries of unparseable outputs: not predictable before a run, not counted (even if cached)
             return
         bucket = self.keys.setdefault(model, set())
         if key not in bucket:
@@ -203,6 +203,8 @@ class CallLog:
             for it, key in zip(items, keys):
                 text = it.text if isinstance(it, MaskedItem) else str(it)
                 self.count.add(model, key, hit=key in found, retry=False, words=len(text.split()))
+            if items and len(found) == len(set(keys)):  # all cached: the runner answers from the cache
+                return getattr(self.inner, method)(model, items, desc=desc)
             return np.full((len(items), *shape), np.nan)
         values = getattr(self.inner, method)(model, items, desc=desc)
         rows = []
