@@ -1,7 +1,7 @@
 """``clinaudit demo``: every audit family on the built-in demo data, then one report.
 
 Each audit recipe provides ``demo_spec()`` (in the module that registers the audit, e.g.
-``clinaudit.families.<family>.audit``, or ``clinaudit.audits.<audit>``): a spec
+``clinaudit.families.<family>.audit``): a spec
 over the project's own demo data with the embedded local models, sized to run in
 about a minute on two CPU cores. :func:`run_demo` runs them one after the other into
 ``OUT/<audit>/`` (each with its own response cache, so a second demo makes no model
@@ -68,7 +68,9 @@ def demo_spec_for(audit: str, quick: bool = False) -> dict[str, Any] | None:
     """
     from .registry import registry
 
-    name = registry("audit").module_of(audit) or f"clinaudit.audits.{audit}"
+    name = registry("audit").module_of(audit)
+    if name is None:
+        return None
     try:
         mod = importlib.import_module(name)
     except ModuleNotFoundError as exc:
@@ -123,12 +125,14 @@ def _say(stream: IO[str], msg: str) -> None:
 def _run_one(audit: str, out_dir: Path, quick: bool, progress: bool) -> AuditOutcome:
     import yaml
 
+    from .registry import registry
     from .spec import parse_spec_dict, run_spec
 
     spec_dict = demo_spec_for(audit, quick=quick)
     if spec_dict is None:
-        return AuditOutcome(audit, "skipped", message=f"clinaudit.audits.{audit} has no demo_spec() (yet)")
-    spec, params = parse_spec_dict(spec_dict, source=f"clinaudit.audits.{audit}.demo_spec()")
+        return AuditOutcome(audit, "skipped", message=f"audit '{audit}' has no demo_spec() (yet)")
+    module = registry("audit").module_of(audit)
+    spec, params = parse_spec_dict(spec_dict, source=f"{module}.demo_spec()")
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "spec.yaml").write_text(
         "# The spec `clinaudit demo` ran here; re-run it with:\n"

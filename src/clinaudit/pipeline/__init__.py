@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from .audit import Audit, Calls, JudgeChoice, StageOutput, estimate_stages, register, run_stages
-from .calls import NOT_CACHED, CallLog, response_row
+from .calls import NOT_CACHED, CallLog, is_placeholder, response_row
 from .stages import LAYOUTS, RESPONSE_COLUMNS, STAGES, conform, normalize_responses
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "estimate_stages",
     "CallLog",
     "NOT_CACHED",
+    "is_placeholder",
     "response_row",
     "STAGES",
     "LAYOUTS",

@@ -36,11 +36,23 @@ from ..models.base import MaskedItem
 from ..records import ModelRequest, ModelResponse
 from .stages import RESPONSE_COLUMNS
 
-__all__ = ["CallLog", "NOT_CACHED", "DryCount", "response_row"]
+__all__ = ["CallLog", "NOT_CACHED", "PLACEHOLDER_PREFIX", "DryCount", "response_row", "is_placeholder"]
 
 #: ``finish_reason`` of a placeholder response the dry run gives for a call it could not answer from
 #: the cache (its text is a unique placeholder, so later stages build and count their calls on it)
 NOT_CACHED = "not_cached"
+
+
+#: how the text of every dry-run placeholder begins
+PLACEHOLDER_PREFIX = "[dry run: not cached"
+
+
+def is_placeholder(resp: ModelResponse | str | None) -> bool:
+    """True for the placeholder a dry run gives to a call it could not answer from the cache (a response,
+    or its text where only the text travels on, e.g. a turn of a simulated conversation)."""
+    if isinstance(resp, ModelResponse):
+        return resp.finish_reason == NOT_CACHED
+    return isinstance(resp, str) and resp.startswith(PLACEHOLDER_PREFIX)
 
 
 def _json(value: Any) -> str:
@@ -190,7 +202,7 @@ class CallLog:
             else:
                 if not req.extra.get("attempt"):
                     self.count.placeholders += 1
-                out.append(ModelResponse(request_key=key, model=req.model, text=f"[dry run: not cached {key[:12]}]",
+                out.append(ModelResponse(request_key=key, model=req.model, text=f"{PLACEHOLDER_PREFIX} {key[:12]}]",
                                          finish_reason=NOT_CACHED))
         return out
 

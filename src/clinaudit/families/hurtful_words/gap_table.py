@@ -30,7 +30,7 @@ __all__ = [
     "table4",
 ]
 
-log = logging.getLogger("clinaudit.audits.classifier_gaps")
+log = logging.getLogger("clinaudit.families.hurtful_words.classifier_gaps")
 
 #: Base metrics of the gaps, in P4 Table 4 order (recall first).
 GAP_METRICS: tuple[str, ...] = ("recall", "positive_rate", "specificity")

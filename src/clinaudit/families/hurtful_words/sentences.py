@@ -20,7 +20,7 @@ from ...errors import InputError, SpecError
 
 __all__ = ["load_targets_file", "select_groups", "build_sentences"]
 
-log = logging.getLogger("clinaudit.audits.association")
+log = logging.getLogger("clinaudit.families.hurtful_words.association")
 
 
 def load_targets_file(path: str | Path | None, target_set: str | None = None) -> dict[str, tuple[str, ...]]:

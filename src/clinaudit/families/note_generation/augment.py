@@ -18,7 +18,7 @@ import re
 from ...loaders.dialog import Turn, format_dialog, parse_dialog
 from ...perturb.augment import REWRITE, AugmentMode, GateResult, additions_only_gate
 from ...perturb.counterfactual import detect_style
-from ...pipeline import NOT_CACHED
+from ...pipeline import is_placeholder
 from ...records import Case, ModelResponse
 from .prompts import INSERT_SUFFIX
 
@@ -79,7 +79,7 @@ def dry_run(mode: AugmentMode) -> AugmentMode:
     """``mode`` for the dry-run estimate: an output that is not cached is accepted (see the module docstring)."""
 
     def check(case: Case, source: str, response: ModelResponse) -> GateResult:
-        if response.finish_reason != NOT_CACHED:
+        if not is_placeholder(response):
             return mode.check(case, source, response)
         turns = [*parse_dialog(case.text), Turn(source, response.text or "")]
         return GateResult(True, text=format_dialog(turns, style=detect_style(case.text)), additions=[])

@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from ...judges.base import Judge, run_judge
+from ...pipeline import is_placeholder
 from ...records import Case, Judgment, Variant
 from .judges import match_diagnosis
 from .params import TreatmentShiftParams
@@ -22,15 +23,11 @@ from .prompts import answer_choices, baseline_variant, gold_answer, recorded_gen
 
 __all__ = ["conversation_cases", "run_settings", "judge_diagnoses"]
 
-#: how the dry-run call log's placeholder answers begin (clinaudit.pipeline.calls, finish_reason not_cached)
-_NOT_CACHED = "[dry run: not cached"
-
-
 def _final_unless_placeholder(message: str) -> bool:
     """Dry run: an answer not cached yet never ends a consultation, so its later turns are counted (upper bound)."""
     from ...perturb.conversation import is_final_diagnosis
 
-    return not message.startswith(_NOT_CACHED) and is_final_diagnosis(message)
+    return not is_placeholder(message) and is_final_diagnosis(message)
 
 
 def conversation_cases(cases: list[Case], params: TreatmentShiftParams) -> list[Case]:
