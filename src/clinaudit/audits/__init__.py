@@ -1,1 +1,0 @@
-"""Audit recipes, registered by name with `clinaudit.spec.register_audit`."""
