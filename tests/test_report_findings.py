@@ -133,6 +133,13 @@ def test_sentence_numbers(runs):
     assert "+12.0 pp (95% CI +6.0 pp to +18.0 pp; 50 cases; mcnemar; p = 0.02 (" in inc["sentence"]
 
 
+def test_p_values_never_round_across_alpha():
+    from clinaudit.report.findings import format_p
+
+    assert format_p(0.049977) == "= 0.04998" and format_p(0.0504) == "= 0.0504" and format_p(0.05) == "= 0.05"
+    assert format_p(0.0366) == "= 0.0366" and format_p(0.0) == "< 0.001" and format_p(1.0) == "= 1"
+
+
 def test_inconclusive_rule(runs):
     (e,) = derive_findings(runs)["inconclusive"]
     h = (0.24 - (-0.20)) / 2

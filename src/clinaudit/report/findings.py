@@ -45,6 +45,7 @@ __all__ = [
     "SCHEMA",
     "FINDING_FIELDS",
     "is_descriptive",
+    "format_p",
     "effect_scale",
     "judge_caveats",
     "run_findings",
@@ -123,9 +124,16 @@ def _fmt(v: float | None, scale: str) -> str:
     return f"{v:+.3g}" if v else "0"
 
 
-def _fmt_p(p: float) -> str:
-    """3 significant digits (0.0498 stays below 0.05), below 0.001 as ``< 0.001`` (a bootstrap p of 0 included)."""
-    return "< 0.001" if p < 0.001 else f"= {p:.3g}"
+def format_p(p: float, alpha: float = ALPHA) -> str:
+    """3 significant digits, more where rounding would cross ``alpha`` (0.04998 prints 0.04998, not 0.05);
+    below 0.001 as ``< 0.001`` (a bootstrap p of 0 included)."""
+    if p < 0.001:
+        return "< 0.001"
+    for digits in range(3, 10):
+        text = f"{p:.{digits}g}"
+        if (float(text) < alpha) == (p < alpha):
+            break
+    return f"= {text}"
 
 
 # --------------------------------------------------------------------------- judge caveats
@@ -203,7 +211,7 @@ def _stratum(rec: dict[str, Any]) -> dict[str, str]:
     return {c: _text(rec.get(c)) for c in STRATUM_COLUMNS if _text(rec.get(c)) and _text(rec.get(c)) != group}
 
 
-def _sentence(e: dict[str, Any]) -> str:
+def _sentence(e: dict[str, Any], alpha: float = ALPHA) -> str:
     scale = e["scale"]
     who = e["metric"]
     if e["group"]:
@@ -218,9 +226,9 @@ def _sentence(e: dict[str, Any]) -> str:
         if e["ci_low"] is not None and e["ci_high"] is not None else "no CI"
     n = f"{int(e['n_cases'])} cases" if e["n_cases"] is not None else "n unknown"
     if e["p_adj"] is not None and e["correction"]:
-        p = f"p_adj {_fmt_p(e['p_adj'])} ({e['correction']} within family '{e['family']}')"
+        p = f"p_adj {format_p(e['p_adj'], alpha)} ({e['correction']} within family '{e['family']}')"
     else:
-        p = f"p {_fmt_p(e['p'])} (no multiplicity correction)"
+        p = f"p {format_p(e['p'], alpha)} (no multiplicity correction)"
     if e["kind"] == "finding":
         return f"{head}: {_fmt(e['value'], scale)}{beyond} ({ci}; {n}; {e['test']}; {p})."
     return (f"{head}: {_fmt(e['value'], scale)}{beyond}, not significant ({p}) but uncertain: {ci} "
@@ -293,7 +301,7 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
         else:
             skipped["not_significant"] += 1
     for e in out:
-        e["sentence"] = _sentence(e)
+        e["sentence"] = _sentence(e, alpha)
     return out, skipped
 
 
