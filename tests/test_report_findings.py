@@ -198,6 +198,10 @@ def test_json_and_csv_files(runs, tmp_path):
     assert body.index("recall_gap for F vs M") < body.index("TSR for typo") < body.index("delta_len for F")
     assert "Judge caveat: judge &#39;treatment_annotator&#39; parsed 90 of 100" in body
     assert "about 155 cases" in body
+    md = files.markdown.read_text(encoding="utf-8")  # report.md opens with the same Findings
+    assert md.index("## Findings") < md.index("## ") + 1 and "1. recall\\_gap for F vs M" not in md
+    assert "\n1. recall_gap for F vs M (task sepsis, attribute gender): -45.0 pp" in md
+    assert "### Inconclusive\n\n1. TSR for lowercase" in md
 
 
 def test_no_results_and_no_findings(tmp_path):
@@ -245,3 +249,5 @@ def test_malicious_names_are_escaped_and_neutralised(tmp_path):
     assert row["group"] == "'" + formula  # neutralised like every export
     doc = json.loads(files.findings_json.read_text(encoding="utf-8"))
     assert doc["findings"][0]["group"] == formula  # the JSON keeps the exact value
+    md = files.markdown.read_text(encoding="utf-8").split("## Findings", 1)[1].split("\n## ", 1)[0]
+    assert "<script" not in md and "<img" not in md and "&lt;script&gt;alert(1)&lt;/script&gt;" in md

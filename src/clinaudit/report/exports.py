@@ -39,13 +39,25 @@ def _tex_label(s: Any) -> str:
     return re.sub(r"[^A-Za-z0-9_.:-]+", "-", str(s)) or "x"
 
 
-def markdown_export(title: str, runs: list[RunInfo], generated: str) -> str:
+def markdown_export(title: str, runs: list[RunInfo], generated: str,
+                    findings: dict[str, Any] | None = None) -> str:
+    """report.md: the Findings (``findings``, the document of :func:`~clinaudit.report.findings.derive_findings`),
+    when given, then every table of every run."""
     from ..export import to_markdown
 
     title = _md_text(title)
     parts = [f"# {title}", "", f"Tables of the clinaudit report generated {generated}. Cells are as printed in "
              "the HTML report (fractions as %, CIs merged); `<` and `>` in model text are escaped as HTML entities.",
              ""]
+    if findings is not None:
+        parts += ["## Findings", ""]
+        found = findings.get("findings") or []
+        parts += [f"{e['rank']}. {_md_text(e['sentence'])}" for e in found] or [
+            "_No effect is significant within its correction family._"]
+        parts.append("")
+        unsure = findings.get("inconclusive") or []
+        if unsure:
+            parts += ["### Inconclusive", ""] + [f"{e['rank']}. {_md_text(e['sentence'])}" for e in unsure] + [""]
     for info in runs:
         heading = info.section.title if info.section is not None else f"{info.audit} (section unavailable)"
         parts += [f"## {_md_text(heading)}", "", f"Run directory: {_md_text(info.path)}", ""]

@@ -180,7 +180,7 @@ def build_report(
     out_path.write_text(html, encoding="utf-8")
     md_path = out_path.with_suffix(".md")
     tex_path = out_path.parent / ("tables.tex" if out_path.stem == "report" else f"{out_path.stem}-tables.tex")
-    md_path.write_text(markdown_export(title, runs, generated), encoding="utf-8")
+    md_path.write_text(markdown_export(title, runs, generated, findings_doc), encoding="utf-8")
     tex_path.write_text(latex_export(title, runs, generated), encoding="utf-8")
     return ReportFiles(html=out_path, markdown=md_path, latex=tex_path,
                        failed_sections=[f"{r.audit} ({r.path})" for r in runs if r.section is None],
