@@ -234,3 +234,27 @@ def test_audit_transforms_listed_but_not_row_wise():
         perturb_cases([case], ["care_quadruplet"])
     assert get_transform("multi_turn").family == "setting"
     assert json.loads(json.dumps(quad[0].provenance))  # provenance is plain data
+
+
+@register
+class MinimalAudit(Audit):
+    """Only cases and a result: the run directory still has every stage table and the ledger."""
+
+    name = "pipeline_minimal"
+    summary = "test audit without model calls"
+
+    def results(self, paired: Any) -> pd.DataFrame:
+        return pd.DataFrame([{"audit": self.name, "metric": "cases", "value": 3.0, "n": 3}])
+
+
+def test_every_audit_leaves_the_same_run_dir_layout(tmp_path):
+    spec, p = parse_spec_dict({"audit": "pipeline_minimal", "data": [{"format": "demo:patient_messages",
+                                                                      "limit": 3}]})
+    rd = run_spec(spec, tmp_path / "min", params=p, progress=False)
+    probe = _run(tmp_path)
+    core = {"cases", "variants", "responses", "judgments", "paired", "results", "exclusions"}
+    assert core <= set(rd.tables()) and core <= set(probe.tables())
+    for table in core - {"cases", "results"}:
+        assert rd.read_table(table).empty if table != "exclusions" else rd.table_or_empty(table).empty
+    assert list(rd.read_table("judgments").columns) == list(LAYOUTS["judgments"].keys)
+    assert list(rd.table_or_empty("exclusions").columns[:3]) == ["stage", "case_id", "reason"]

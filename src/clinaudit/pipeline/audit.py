@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..errors import SpecError
 from ..records import ModelRequest, ModelResponse, to_frame
@@ -96,12 +96,18 @@ class JudgeChoice(BaseModel):
         return v
 
 
+class NoParams(BaseModel):
+    """The parameters of an audit that takes none (a spec's ``params:`` must then be empty)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
 class Audit:
     """Subclass to declare an audit (see the module docstring)."""
 
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
-    params_model: ClassVar[type[BaseModel]] = BaseModel
+    params_model: ClassVar[type[BaseModel]] = NoParams
     #: judge role -> default registered judge name (``params.judges`` overrides per role)
     judges: ClassVar[dict[str, str]] = {}
 
@@ -214,6 +220,13 @@ def run_stages(audit_cls: type[Audit], ctx: "AuditContext") -> dict[str, Any]:
         value = _passed_on(out)
     summary = audit.finish() or {}
     if not getattr(ctx, "dry", False):
+        # the same run-directory layout for every audit: a stage the audit does not use, and an empty
+        # exclusions ledger, are written as tables with their key columns and no rows
+        for stage in DECLARED_STAGES:
+            if stage != "calls" and not ctx.rundir.has_table(LAYOUTS[stage].table):
+                ctx.write_table(LAYOUTS[stage].table, conform(stage, pd.DataFrame(), audit.name))
+        if not ctx.rundir.has_table("exclusions"):
+            ctx.write_table("exclusions", ctx.exclusions_frame())
         ctx.rundir.manifest["stages"] = record
         ctx.rundir.save_manifest()
     return summary
