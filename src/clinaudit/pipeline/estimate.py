@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..spec import AuditContext
 
 __all__ = ["Estimate", "AuditRecipe"]
 
@@ -48,7 +45,8 @@ class AuditRecipe:
     name: str
     summary: str
     params_model: type[BaseModel]
-    run: Callable[["AuditContext"], dict[str, Any] | None]
-    estimate: Callable[["AuditContext"], Estimate] | None = None
+    #: ``run(ctx)`` and ``estimate(ctx)`` take the run's :class:`clinaudit.spec.AuditContext`
+    run: Callable[[Any], dict[str, Any] | None]
+    estimate: Callable[[Any], Estimate] | None = None
     #: the :class:`clinaudit.pipeline.Audit` subclass, for audits declared as stages
     declaration: type | None = None
