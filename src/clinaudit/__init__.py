@@ -6,6 +6,8 @@ Public API (small on purpose):
 * models: :func:`get_backend`, :func:`list_backends`
 * running: :class:`Runner`, :class:`RunnerConfig`, :class:`RunDir`
 * audits: :func:`load_spec`, :func:`run_spec`
+* notebooks (:mod:`clinaudit.api`, docs/python-api.md): :func:`make_spec`, :func:`run_audit`,
+  :func:`open_run`, :func:`open_runs`, :class:`RunResults`, :class:`RunSet`
 """
 
 __version__ = "0.1.0"
@@ -31,6 +33,12 @@ __all__ = [
     "RunDir",
     "load_spec",
     "run_spec",
+    "make_spec",
+    "run_audit",
+    "open_run",
+    "open_runs",
+    "RunResults",
+    "RunSet",
 ]
 
 
@@ -51,4 +59,8 @@ def __getattr__(name: str):  # lazy re-exports keep `import clinaudit` light
         from . import spec
 
         return getattr(spec, name)
+    if name in {"make_spec", "run_audit", "open_run", "open_runs", "RunResults", "RunSet"}:
+        from . import api
+
+        return getattr(api, name)
     raise AttributeError(name)
