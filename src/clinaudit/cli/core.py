@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .common import add_runner_args, nonneg_int, runner_config_from_args
+from .common import nonneg_int
 
 __all__ = ["register"]
 

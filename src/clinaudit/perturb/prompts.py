@@ -17,7 +17,7 @@ otherwise, and the negative examples are ours).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 __all__ = [
     "REWRITE_PROMPTS",
