@@ -39,6 +39,8 @@ from typing import Any
 
 import pandas as pd
 
+from .formatting import as_float
+
 __all__ = [
     "ALPHA",
     "MARGIN",
@@ -87,14 +89,6 @@ def _text(x: Any) -> str:
     return str(x).strip()
 
 
-def _num(x: Any) -> float | None:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return None
-    return None if math.isnan(v) else v
-
-
 def is_descriptive(test: Any) -> bool:
     """True when a result row's ``test`` says no test was run."""
     return _text(test).lower() in _DESCRIPTIVE_TESTS
@@ -109,7 +103,7 @@ def effect_scale(metric: str, values: Iterable[Any] = ()) -> tuple[str, float]:
     low = metric.lower()
     if any(h in low for h in _OTHER_UNIT_HINTS):
         return "other", 1.0
-    finite = [v for v in (_num(x) for x in values) if v is not None]
+    finite = [v for v in (as_float(x) for x in values) if v is not None]
     if finite and all(abs(v) <= 1.0 for v in finite):
         return "proportion", 1.0
     return "other", 1.0
@@ -147,8 +141,8 @@ def judge_caveats(run_dir: Path, results: pd.DataFrame | None = None) -> list[di
     if rel.is_file():
         df = pd.read_csv(rel)
         for rec in df.to_dict("records"):
-            rate = _num(rec.get("parse_rate%"))
-            rate = rate / 100.0 if rate is not None else _num(rec.get("parse_rate"))
+            rate = as_float(rec.get("parse_rate%"))
+            rate = rate / 100.0 if rate is not None else as_float(rec.get("parse_rate"))
             text = _text(rec.get("reliability")) or (f"parse rate {rate:.0%}" if rate is not None else "")
             out.append({"judge": _text(rec.get("judge")), "judge_model": _text(rec.get("judge_model")),
                         "parse_rate": rate, "text": f"judge '{_text(rec.get('judge'))}': {text}"})
@@ -156,11 +150,11 @@ def judge_caveats(run_dir: Path, results: pd.DataFrame | None = None) -> list[di
     if pr.is_file():
         df = pd.read_csv(pr)
         for rec in df.to_dict("records"):
-            n, ok = _num(rec.get("n")), _num(rec.get("ok"))
-            rate = _num(rec.get("rate"))
+            n, ok = as_float(rec.get("n")), as_float(rec.get("ok"))
+            rate = as_float(rec.get("rate"))
             if rate is None and n and ok is not None:
                 rate = ok / n
-            bad = ", ".join(f"{int(_num(rec.get(k)) or 0)} {k}" for k in ("unparseable", "error") if k in rec)
+            bad = ", ".join(f"{int(as_float(rec.get(k)) or 0)} {k}" for k in ("unparseable", "error") if k in rec)
             text = (f"judge '{_text(rec.get('judge'))}' parsed {int(ok or 0)} of {int(n or 0)} outputs"
                     + (f" ({rate:.0%})" if rate is not None else "") + (f"; {bad}" if bad else ""))
             out.append({"judge": _text(rec.get("judge")), "judge_model": _text(rec.get("judge_model")),
@@ -168,13 +162,13 @@ def judge_caveats(run_dir: Path, results: pd.DataFrame | None = None) -> list[di
     if not out and results is not None and "metric" in results.columns:
         rows = results[results["metric"].astype(str).str.startswith("judge_parse_rate")]
         for rec in rows.to_dict("records"):
-            rate = _num(rec.get("value"))
+            rate = as_float(rec.get("value"))
             if rate is not None and "%" in str(rec.get("metric")):
                 rate /= 100.0
             out.append({"judge": _text(rec.get("group")), "judge_model": _text(rec.get("judge_model")),
                         "parse_rate": rate,
                         "text": f"judge parse rate ({_text(rec.get('group')) or 'all'}): "
-                                + (f"{rate:.0%}" if rate is not None else "–") + f" of {int(_num(rec.get('n')) or 0)}"})
+                                + (f"{rate:.0%}" if rate is not None else "–") + f" of {int(as_float(rec.get('n')) or 0)}"})
     return out
 
 
@@ -255,9 +249,9 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
             skipped["descriptive"] += 1
             continue
         corrected = _text(rec.get("correction")).lower() not in _NO_CORRECTION
-        p, p_adj = _num(rec.get("p")), _num(rec.get("p_adj"))
+        p, p_adj = as_float(rec.get("p")), as_float(rec.get("p_adj"))
         p_eff = p_adj if corrected else p
-        value = _num(rec.get("value"))
+        value = as_float(rec.get("value"))
         if p_eff is None or value is None:
             skipped["no_p"] += 1
             continue
@@ -270,19 +264,19 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
             skipped["mirror"] += 1
             continue
         seen[key + (group, reference)] = value
-        lo, hi = _num(rec.get("ci_low")), _num(rec.get("ci_high"))
-        raw = _num(rec.get("raw"))
+        lo, hi = as_float(rec.get("ci_low")), as_float(rec.get("ci_high"))
+        raw = as_float(rec.get("raw"))
         if raw is None:
-            raw = _num(rec.get("rate"))
-        n_cases = _num(rec.get("n_cases"))
+            raw = as_float(rec.get("rate"))
+        n_cases = as_float(rec.get("n_cases"))
         if n_cases is None:
-            n_cases = _num(rec.get("n"))
+            n_cases = as_float(rec.get("n"))
         e: dict[str, Any] = {
             "kind": "finding", "rank": 0, "audit": _text(rec.get("audit")) or (audit or ""),
             "run_dir": str(run_dir), "metric": metric, "group": group, "reference": reference, "stratum": stratum,
             "value": value / div, "scale": scale, "size": abs(value / div),
             "raw": None if raw is None else raw / div,
-            "floor": None if _num(rec.get("floor")) is None else _num(rec.get("floor")) / div,
+            "floor": None if as_float(rec.get("floor")) is None else as_float(rec.get("floor")) / div,
             "ci_low": None if lo is None else lo / div, "ci_high": None if hi is None else hi / div,
             "ci_half_width": None if lo is None or hi is None else (hi - lo) / 2 / div,
             "n_cases": n_cases, "test": _text(rec.get("test")), "p": p, "p_adj": p_adj if corrected else None,

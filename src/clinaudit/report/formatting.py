@@ -16,6 +16,7 @@ import pandas as pd
 
 __all__ = [
     "DASH",
+    "as_float",
     "format_value",
     "format_summary_value",
     "display_frame",
@@ -37,6 +38,15 @@ _FRACTION_COL = re.compile(r"(^|[ _.-])(rate|rates|share|accuracy|acc|fraction|f
 PERCENT_NAME = re.compile(r"%|pct|percent|pp\b|points", re.I)
 #: A metric label whose value in [0, 1] is a fraction the report prints as a percentage.
 METRIC_FRACTION = re.compile(r"parse rate|accuracy|agreement|share of|proportion|fraction", re.I)
+
+
+def as_float(x: Any) -> float | None:
+    """``x`` as a float, or None when it is not a number or is NaN (cells read back from a run's CSVs)."""
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(v) else v
 
 
 def _is_missing(x: Any) -> bool:

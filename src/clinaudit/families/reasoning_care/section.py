@@ -26,6 +26,7 @@ import pandas as pd
 from ...pipeline import normalize_responses
 from ...rundir import RunDir
 from ...report.base import Compare, Figure, Metric, Section, Table, Text, register_section
+from ...report.formatting import as_float
 from .params import ARMS, AUDIT
 from .specialty import specialty_label
 
@@ -35,16 +36,8 @@ _ARM_LABELS = {"male": "[Patient is male]", "female": "[Patient is female]", "id
                "id2": "[Patient ID: 002]"}
 
 
-def _f(x: Any) -> float | None:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return None
-    return None if math.isnan(v) else v
-
-
 def _int(x: Any) -> str:
-    v = _f(x)
+    v = as_float(x)
     return "?" if v is None else str(int(v))
 
 
@@ -83,7 +76,7 @@ def compare_arms(rundir: RunDir, case_id: str | None = None, model: str | None =
         letter = row.get(f"answer_{arm}")
         verdict = "unparseable" if pd.isna(letter) else f"answer {letter}"
         variants[f"{_ARM_LABELS[arm]} - {verdict}"] = text
-    drift = _f(row["drift_gender"])
+    drift = as_float(row["drift_gender"])
     title = f"Four arms of case {cid} ({m}; gold {row.get('gold')}; gender drift {drift:.3f})" if drift is not None \
         else f"Four arms of case {cid} ({m})"
     return Compare(title=title, case_id=cid, variants=variants, highlight=["<think>", "</think>", "<answer>"])
@@ -180,20 +173,20 @@ def build(rundir: RunDir) -> Section:
     if not res.empty:
         for rec in res[(res["metric"].isin(["delta_acc", "drift_excess"])) & (res["specialty"] == "all")].to_dict(
                 "records"):
-            lo, hi = _f(rec["ci_low"]), _f(rec["ci_high"])
-            floor = _f(rec.get("floor"))
+            lo, hi = as_float(rec["ci_low"]), as_float(rec["ci_high"])
+            floor = as_float(rec.get("floor"))
             where = (f"{rec['model']}; {_int(rec.get('n_cases'))} vignettes, {_int(rec.get('n_pairs'))} pairs; "
                      f"floor {_num(floor)}: {_txt(rec.get('floor_of'))}")
             if rec["metric"] == "delta_acc":
-                label = f"ΔAcc male − female = {_num(_f(rec.get('rate')))}, excess over the floor ({where})"
+                label = f"ΔAcc male − female = {_num(as_float(rec.get('rate')))}, excess over the floor ({where})"
             else:
-                label = (f"Semantic drift Γ_gender = {_num(_f(rec.get('rate')))}, excess over the control floor "
-                         f"({where}; Cohen's d {_num(_f(rec.get('cohens_d')))})")
-            value = _f(rec["value"])
+                label = (f"Semantic drift Γ_gender = {_num(as_float(rec.get('rate')))}, excess over the control floor "
+                         f"({where}; Cohen's d {_num(as_float(rec.get('cohens_d')))})")
+            value = as_float(rec["value"])
             sec.blocks.append(Metric(
                 label=label, value=value if value is not None else "n/a", n=int(rec["n"]),
                 ci=(lo, hi) if lo is not None and hi is not None else None,
-                test=f"{rec['test']} - {_txt(rec.get('null_hypothesis'))}", p=_f(rec["p"]), p_adj=_f(rec["p_adj"]),
+                test=f"{rec['test']} - {_txt(rec.get('null_hypothesis'))}", p=as_float(rec["p"]), p_adj=as_float(rec["p_adj"]),
                 family=_txt(rec.get("family"))))
         inf = res[res["family"].notna() & (res["family"].astype(str) != "")]
         if not inf.empty:
@@ -213,7 +206,7 @@ def build(rundir: RunDir) -> Section:
     answer_rates = res[res["metric"] == "answer_parse_rate"] if not res.empty else pd.DataFrame()
     if not answer_rates.empty:
         tol = answer_rates[answer_rates["group"].astype(str).str.endswith(":tolerant")]
-        worst = _f(tol["value"].min())
+        worst = as_float(tol["value"].min())
         shown = f"{worst:.0%}" if worst is not None else "n/a"
         sec.summary["answer parse rate (tolerant, worst arm)"] = shown
         sec.blocks.append(Text(
@@ -246,7 +239,7 @@ def build(rundir: RunDir) -> Section:
     if not values.empty:
         v = values.copy()
         v["series"] = v["model"].astype(str) + " · " + v["pair"].astype(str)
-        thr = _f(drift["threshold"].iloc[0]) if not drift.empty else None
+        thr = as_float(drift["threshold"].iloc[0]) if not drift.empty else None
         sec.blocks.append(_hist_figure(
             "Drift distribution: gender pairs vs control pairs", v, "drift", "series",
             "Γ_gender (male vs female) overlaid on Γ_control (ID1 vs ID2); the dashed line is the failure-mode "

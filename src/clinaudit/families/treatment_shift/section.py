@@ -23,7 +23,6 @@ Blocks, all built from the run's tables:
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 import pandas as pd
@@ -31,6 +30,7 @@ import pandas as pd
 from ...pipeline import normalize_responses
 from ...rundir import RunDir
 from ...report.base import Compare, Figure, Metric, Section, Table, Text, register_section
+from ...report.formatting import as_float
 from .section_recipe import exclusion_blocks, gender_accuracy_blocks, table1_blocks
 
 __all__ = ["build", "compare_inputs", "compare_answers", "clinician_blocks"]
@@ -45,21 +45,13 @@ _METRIC_NAMES = {
 
 
 
-def _f(x: Any) -> float | None:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return None
-    return None if math.isnan(v) else v
-
-
 def _nan(x: Any) -> float:
-    v = _f(x)
+    v = as_float(x)
     return float("nan") if v is None else v
 
 
 def _pct(x: Any) -> str:
-    v = _f(x)
+    v = as_float(x)
     return "n/a" if v is None else f"{100 * v:.1f}%"
 
 
@@ -218,7 +210,7 @@ def compare_answers(rundir: RunDir, case_id: str, model: str | None = None, seed
         for q in _QUESTIONS:
             row = ls[ls["question"] == q]
             if len(row):
-                v = _f(row.iloc[0]["label"])
+                v = as_float(row.iloc[0]["label"])
                 tags.append(f"{q} {'?' if v is None else ('YES' if v else 'NO')}")
         texts[f"{r['variant_name']} [{', '.join(tags)}]"] = "" if pd.isna(r["text"]) else str(r["text"])
     if not texts:
@@ -340,17 +332,17 @@ def build(rundir: RunDir) -> Section:
         m = _reported(metrics)
         for model, g in m[m["metric"] == "TSR"].dropna(subset=["reported"]).groupby("model", sort=True):
             r = g.sort_values("reported", ascending=False, kind="mergesort").iloc[0]
-            lo, hi = _f(r["rep_low"]), _f(r["rep_high"])
+            lo, hi = as_float(r["rep_low"]), as_float(r["rep_high"])
             detail = ""
             if "n_cases" in r.index:
-                floor = _f(r.get("noise_floor"))
+                floor = as_float(r.get("noise_floor"))
                 detail = (f"; {int(r['n_cases'])} cases, {int(r['n_pairs'])} pairs, rate {_pct(r['value'])}, floor "
                           + (f"{_pct(floor)} ({int(r['n_floor'])} floor pairs)" if floor is not None else "none (vs 0)"))
             sec.blocks.append(Metric(
                 label=f"{model}: largest treatment shift — {r['perturbation']} / {r['question']} ({r['basis']}{detail})",
                 value=float(r["reported"]), n=int(r["n"]), ci=(lo, hi) if lo is not None and hi is not None else None,
                 test=str(r["test"]) + (f", {r['alternative']}" if isinstance(r.get("alternative"), str) else ""),
-                p=_f(r["p"]), p_adj=_f(r["p_adj"]), family=str(r["family"])))
+                p=as_float(r["p"]), p_adj=as_float(r["p_adj"]), family=str(r["family"])))
             if isinstance(r.get("null_hypothesis"), str) and r["null_hypothesis"]:
                 sec.blocks.append(Text(f"Null hypothesis of this test: {r['null_hypothesis']}.", kind="note"))
         t3 = rundir.table_or_empty("table3")
