@@ -186,6 +186,19 @@ def _write(ctx: "AuditContext", stage: str, table: pd.DataFrame) -> None:
         ctx.write_table(LAYOUTS[stage].table, table)
 
 
+def _run_stage(audit: Audit, stage: str, value: Any, send: Callable[[list[ModelRequest]], Any]) -> Any:
+    """One stage's output from the previous stage's value; ``calls`` requests go through ``send``."""
+    if stage == "cases":
+        return audit.cases()
+    if stage == "calls":
+        reqs = audit.calls(value)
+        if reqs is None:
+            return None
+        reqs = list(reqs)
+        return Calls(reqs, list(send(reqs)) if reqs else [])
+    return getattr(audit, stage)(value)
+
+
 def run_stages(audit_cls: type[Audit], ctx: "AuditContext") -> dict[str, Any]:
     """Run a declared audit: every stage in order, each table written as soon as it exists."""
     audit = audit_cls(ctx)
@@ -193,18 +206,8 @@ def run_stages(audit_cls: type[Audit], ctx: "AuditContext") -> dict[str, Any]:
     record: dict[str, Any] = {}
     for stage in DECLARED_STAGES:
         t0 = time.monotonic()
-        if stage == "cases":
-            out = audit.cases()
-        elif stage == "calls":
-            reqs = audit.calls(value)
-            if reqs is None:
-                out = None
-            else:
-                reqs = list(reqs)
-                resps = ctx.runner.generate(reqs, desc=f"{audit.name}: model calls") if reqs else []
-                out = Calls(reqs, list(resps))
-        else:
-            out = getattr(audit, stage)(value)
+        out = _run_stage(audit, stage, value,
+                         lambda reqs: ctx.runner.generate(reqs, desc=f"{audit.name}: model calls"))
         rows = None
         if stage != "calls":
             table = _table(stage, out, audit.name)
@@ -251,14 +254,7 @@ def estimate_stages(audit_cls: type[Audit], ctx: "AuditContext") -> "Estimate":
         audit = audit_cls(ctx)
         value: Any = None
         for stage in ("cases", "variants", "calls", "judgments"):
-            if stage == "cases":
-                out = audit.cases()
-            elif stage == "calls":
-                reqs = audit.calls(value)
-                out = None if reqs is None else Calls(list(reqs), dry_log.generate(list(reqs)))
-            else:
-                out = getattr(audit, stage)(value)
-            value = _passed_on(out)
+            value = _passed_on(_run_stage(audit, stage, value, dry_log.generate))
         notes = list(audit.estimate_notes())
     finally:
         ctx.runner, ctx.dry = saved_runner, saved_dry

@@ -171,10 +171,11 @@ class CallLog:
 
     def cached(self, requests: Sequence[ModelRequest]) -> dict[str, ModelResponse]:
         """Cached responses of ``requests`` (no call made), by request key."""
+        return self._cached_keys([self.inner.request_key(r) for r in requests])
+
+    def _cached_keys(self, keys: Sequence[str]) -> dict[str, ModelResponse]:
         cache = getattr(self.inner, "cache", None)
-        if cache is None:
-            return {}
-        return cache.get_many([self.inner.request_key(r) for r in requests])
+        return cache.get_many(list(keys)) if cache is not None else {}
 
     def score_key(self, model: str, kind: str, item: Any) -> str:
         """The cache key of one scoring item (``kind``: loglik, embed, masked)."""
@@ -191,7 +192,7 @@ class CallLog:
 
     def _dry_generate(self, requests: list[ModelRequest]) -> list[ModelResponse]:
         keys = [self.inner.request_key(r) for r in requests]
-        found = self.cached(requests)
+        found = self._cached_keys(keys)
         out = []
         for req, key in zip(requests, keys):
             hit = key in found
@@ -210,8 +211,7 @@ class CallLog:
         method = {"loglik": "loglik", "embed": "embed", "masked": "masked_logprobs"}[kind]
         if self.dry:
             keys = [self.score_key(model, kind, it) for it in items]
-            cache = getattr(self.inner, "cache", None)
-            found = cache.get_many(keys) if cache is not None else {}
+            found = self._cached_keys(keys)
             for it, key in zip(items, keys):
                 text = it.text if isinstance(it, MaskedItem) else str(it)
                 self.count.add(model, key, hit=key in found, retry=False, words=len(text.split()))
