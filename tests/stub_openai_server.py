@@ -109,6 +109,10 @@ class StubOpenAI:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # Headers and body go out in ONE send (a buffered wfile, flushed once per answer) with Nagle
+            # off: written in two sends, the client's delayed ACK held every answer back ~40 ms.
+            disable_nagle_algorithm = True
+            wbufsize = 1 << 16
 
             def log_message(self, *args: Any) -> None:  # quiet
                 pass
@@ -199,9 +203,9 @@ class StubOpenAI:
             h.send_header("Content-Length", str(len(data)))
             for k, v in (headers or {}).items():
                 h.send_header(k, v)
-            h.end_headers()
+            h.end_headers()  # into the handler's write buffer ...
             h.wfile.write(data)
-            h.wfile.flush()
+            h.wfile.flush()  # ... sent with the body in one send
         except (BrokenPipeError, ConnectionResetError, OSError):
             h.close_connection = True
 
