@@ -1,4 +1,8 @@
-"""Data shipped with clinaudit: the project's own small, fictional demo data.
+"""Data shipped with clinaudit: the project's own small, fictional demo data, and reference tables.
+
+``hcup_ccs_2015_phenotypes.csv`` holds public code lists (the MIMIC-III benchmark's HCUP CCS
+phenotype groups; its header names the source and licence; read it with
+``clinaudit.families.hurtful_words.mimic_phenotypes``).
 
 Every file under ``clinaudit/data/demo/`` was written for clinaudit (none is copied
 from a published dataset). :func:`demo_path` finds one through

@@ -3,7 +3,8 @@
 Modules: ``association`` / ``classifier_gaps`` (the two audits), ``sentences`` and ``scoring``
 (templates → sentences → scores), ``existing_scores`` (published score files), ``prevalence``,
 ``association_stats`` (Table 3 tests), ``gap_table`` and ``classifier_metrics`` (Table 4 gaps),
-``probes``, ``craftmd_tasks``, ``debias``, ``section_*`` (report), ``cli_*`` (commands).
+``probes``, ``craftmd_tasks``, ``debias``, ``section_*`` (report), ``cli_*`` (commands);
+MIMIC-III: ``synth_mimic`` (synthetic tables), ``mimic_phenotypes`` (HCUP CCS groups, the 57 tasks).
 """
 
 PROVIDES = {
@@ -16,4 +17,5 @@ PROVIDES = {
         "classifier_gaps": "clinaudit.families.hurtful_words.section_classifier_gaps",
     },
 }
-COMMANDS = ["clinaudit.families.hurtful_words.cli_association", "clinaudit.families.hurtful_words.cli_classifier"]
+COMMANDS = ["clinaudit.families.hurtful_words.cli_association", "clinaudit.families.hurtful_words.cli_classifier",
+            "clinaudit.families.hurtful_words.cli_mimic"]
