@@ -82,7 +82,7 @@ class Transform:
 # The shared registry of transforms (clinaudit.registry, kind "transform"): the built-in
 # modules below register theirs when first asked for; plugins add more by entry point.
 _TRANSFORMS: Registry[Transform] = registry("transform")
-for _mod in ("deid", "llm_rewrite", "neutralize", "regex", "audit_transforms"):
+for _mod in ("deid", "llm_rewrite", "neutralize", "regex", "audit_transforms", "cognitive"):
     _TRANSFORMS.declare_module(f"{__package__}.{_mod}")
 
 

@@ -36,10 +36,12 @@ SETTINGS: tuple[str, ...] = ("vignette", "single_turn", "multi_turn", "summarize
 _AUDIT = "treatment_shift"
 _SAME = "vs same-setting baseline"
 _VIG = "vs vignette baseline"
+_CONTROL = "vs control perturbation"
 
 
-def _change_pairs(conv: pd.DataFrame) -> pd.DataFrame:
-    """(baseline, perturbed) pairs of one case at one seed, for both comparisons of P2 Table 4."""
+def _change_pairs(conv: pd.DataFrame, control: str | None = None) -> pd.DataFrame:
+    """(reference, perturbed) pairs of one case at one seed, for both comparisons of P2 Table 4, and with a
+    ``control`` perturbation also (control, perturbed) pairs of the same setting (comparison ``vs control``)."""
     cols = ["case_id", "seed", "correct"]
     extra = ["gender"] if "gender" in conv.columns else []
     parts = []
@@ -52,6 +54,10 @@ def _change_pairs(conv: pd.DataFrame) -> pd.DataFrame:
                              _SAME))
             if not (setting == "vignette" and pert == "baseline") and len(vig):
                 refs.append((vig, "vignette/baseline", _VIG))
+            if control and pert not in ("baseline", control):
+                ctl = g[(g["setting"] == setting) & (g["perturbation"] == control)]
+                if len(ctl):
+                    refs.append((ctl, f"{setting}/{control}", _CONTROL))
             for ref, ref_name, comparison in refs:
                 m = ref[cols].merge(h[cols + extra], on=["case_id", "seed"], suffixes=("_ref", "_alt"))
                 parts.append(m.assign(dataset=ds, model=model, setting=setting, perturbation=pert,
@@ -66,8 +72,9 @@ def _change(ref, alt):  # the per-pair metric: +1 fixed, -1 broken, 0 same; NaN 
 
 
 def accuracy_tables(conv: pd.DataFrame, *, n_resamples: int = 1000, seed: int = 0,
-                    correction: str = "bonferroni") -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Accuracy per cell, and its change vs the same setting's baseline (P2 Table 4) and vs the vignette baseline."""
+                    correction: str = "bonferroni", control: str | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Accuracy per cell, and its change vs the same setting's baseline (P2 Table 4), vs the vignette baseline
+    and, with ``control`` (e.g. ``cognitive_control``), vs that perturbation in the same setting."""
     from ...stats import PairedFrame
 
     if conv.empty:
@@ -81,7 +88,7 @@ def accuracy_tables(conv: pd.DataFrame, *, n_resamples: int = 1000, seed: int = 
                      test="", statistic=math.nan, p=math.nan, null_hypothesis="", effect_size=math.nan,
                      effect_size_name="", alternative="", test_note="")
     acc = acc.drop(columns=["rate", "floor", "n_test_cases", "n_control_pairs"], errors="ignore")
-    pairs = _change_pairs(d)
+    pairs = _change_pairs(d, control)
     if pairs.empty:
         return results_frame(acc), results_frame([])
     by = ["dataset", "model", "comparison", "setting", "ref_arm"]

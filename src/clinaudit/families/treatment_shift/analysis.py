@@ -376,6 +376,7 @@ def analyze_labels(
     audit: str = "treatment_shift",
     clinicians: pd.DataFrame | None = None,
     n_permutations: int = 9999,
+    control: str | None = None,
 ) -> LabelAnalysis:
     """TSR / RCR / RCER per dataset × model × perturbation × question: rate, floor, excess, CI, test.
 
@@ -383,7 +384,8 @@ def analyze_labels(
     ``correction`` (``bonferroni`` as in P2, or ``fdr_bh``) is applied over the
     perturbations of one dataset × model × question × metric. ``n_resamples``:
     bootstrap resamples of cases; ``n_permutations``: sign flips of the case-level test.
-    ``clinicians``: human labels for every variant (:mod:`.clinicians`).
+    ``clinicians``: human labels for every variant (:mod:`.clinicians`). ``control``: a
+    perturbation every other one is also compared with (:mod:`.control`; table ``control``).
     """
     from ...results import result_row, results_frame
 
@@ -448,10 +450,21 @@ def analyze_labels(
     subgroups = _subgroups(paired, by, n_resamples, n_permutations, seed, correction, floor_zero, audit)
     agreement = _agreement(lab)
     results = results_frame(res_rows)
-    if len(subgroups):
-        results = results_frame(pd.concat([results, subgroups], ignore_index=True))
+    extra: dict[str, pd.DataFrame] = {}
+    if control:
+        from .control import control_comparison
+
+        extra["control"] = control_comparison(paired, control, by=by, floor_label=NOISE_FLOOR, audit=audit,
+                                              n_resamples=n_resamples, n_permutations=n_permutations, seed=seed,
+                                              correction=correction)
+        if extra["control"].empty:
+            notes.append(f"control perturbation {control}: no pairs, so nothing is compared with it")
+    for part in [subgroups, extra.get("control")]:
+        if part is not None and len(part):
+            results = results_frame(pd.concat([results, part], ignore_index=True))
     analysis = LabelAnalysis(metrics=metrics, significance=sig, subgroups=subgroups, agreement=agreement,
-                             per_case=paired, table3=table3, results=results, notes=list(dict.fromkeys(notes)))
+                             per_case=paired, table3=table3, results=results, notes=list(dict.fromkeys(notes)),
+                             extra=extra)
     # ---- clinicians as a reference rater, accuracy vs clinicians, invalid clinician labels (clinicians.py)
     from .clinicians import add_clinician_tables
 

@@ -41,7 +41,7 @@ from .accuracy import accuracy_gender_gaps, accuracy_tables, table4
 from .analysis import LabelAnalysis, analyze_labels
 from .annotate import annotate, infer_gender, long_labels, parser_agreement
 from .conversations import conversation_cases, judge_diagnoses, run_settings
-from .params import ALL_PERTURBATIONS, TreatmentShiftParams, all_perturbations, gender_plan
+from .params import ALL_PERTURBATIONS, TreatmentShiftParams, all_perturbations, control_perturbation, gender_plan
 from .prompts import baseline_variant, perturb_source, target_requests, user_text
 from .variants import exclusion_row, exclusions_frame, screen_variants, table1
 
@@ -208,7 +208,8 @@ class TreatmentShift(Audit):
             notes.append("temperature > 0 with a single seed: no re-sampled baseline, so no noise floor")
         self.analysis = analyze_labels(long_labels(labels, self.by_id, self.inferred, p), baseline="baseline",
                                        floor_zero=p.temperature == 0, n_resamples=p.n_resamples,
-                                       seed=self.ctx.spec.seed, correction=p.correction, notes=notes)
+                                       seed=self.ctx.spec.seed, correction=p.correction, notes=notes,
+                                       control=control_perturbation(p))
         return StageOutput(table=self.analysis.per_case, value=self.analysis)
 
     def results(self, analysis: LabelAnalysis | None) -> pd.DataFrame:
@@ -216,7 +217,8 @@ class TreatmentShift(Audit):
         parts = [analysis.results] if analysis is not None else []
         self.conv_tables: dict[str, pd.DataFrame] = {}
         if self.conv is not None:
-            acc, changes = accuracy_tables(self.conv, n_resamples=p.n_resamples, seed=seed, correction=p.correction)
+            acc, changes = accuracy_tables(self.conv, n_resamples=p.n_resamples, seed=seed, correction=p.correction,
+                                           control=control_perturbation(p))
             gaps = accuracy_gender_gaps(self.conv, n_resamples=p.n_resamples, seed=seed, correction=p.correction)
             self.conv_tables = {"conversations": self.conv, "accuracy": acc, "accuracy_change": changes,
                                 "table4": table4(changes), "accuracy_gender_gap": gaps}

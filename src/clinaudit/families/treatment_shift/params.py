@@ -17,6 +17,7 @@ __all__ = [
     "SETTINGS",
     "TreatmentShiftParams",
     "all_perturbations",
+    "control_perturbation",
     "gender_plan",
 ]
 
@@ -81,6 +82,9 @@ class TreatmentShiftParams(JudgeChoice):
     conversation_max_tokens: int = Field(128, ge=1, description="max tokens of each doctor / patient turn")
     answer_field: str | None = Field(None, description="case field with the gold diagnosis (auto: answer)")
     diagnosis_judge: Literal["rule", "llm", "rule_then_llm"] = Field("rule_then_llm")
+    control: str | None = Field(
+        "auto", description="a perturbation every other one is also compared with (shift beyond the control's "
+        "shift, case-clustered CI and test); auto: cognitive_control when it is run, else none")
     # --- statistics
     n_resamples: int = Field(1000, ge=10)
     correction: Literal["bonferroni", "fdr_bh"] = Field("bonferroni")
@@ -120,6 +124,9 @@ class TreatmentShiftParams(JudgeChoice):
         if not self.treatment and not self.settings:
             raise ValueError("nothing to do: set treatment: true or list conversational settings")
         run = self.perturbations + list(self.conversation_perturbations or [])
+        if self.control not in (None, "auto") and self.control not in run:
+            raise ValueError(f"params.control {self.control!r} is not among the perturbations run "
+                             f"({', '.join(run)}): add it to params.perturbations")
         if ("infer_gender" in self.model_fields_set and self.infer_gender and self.treatment
                 and self.gender_inference_on == "gender_removal" and "gender_removal" not in run):
             raise ValueError(
@@ -127,6 +134,17 @@ class TreatmentShiftParams(JudgeChoice):
                 "gender_removal, P2 Appendix D), but gender_removal is not in params.perturbations: add it, or set "
                 "gender_inference_on: baseline to infer from the gendered baseline text (reported as such)")
         return self
+
+
+def control_perturbation(params: TreatmentShiftParams) -> str | None:
+    """The perturbation the others are compared with: ``params.control``, or with ``auto`` the
+    cognitive-bias control (:data:`clinaudit.perturb.cognitive.COGNITIVE_CONTROL`) when it is run."""
+    from ...perturb.cognitive import COGNITIVE_CONTROL
+
+    if params.control != "auto":
+        return params.control
+    treat, conv = all_perturbations(params)
+    return COGNITIVE_CONTROL if COGNITIVE_CONTROL in treat + conv else None
 
 
 def all_perturbations(params: TreatmentShiftParams) -> tuple[list[str], list[str]]:

@@ -31,7 +31,7 @@ from ...pipeline import normalize_responses
 from ...rundir import RunDir
 from ...report.base import Compare, Figure, Metric, Section, Table, Text, register_section
 from ...report.formatting import as_float
-from .section_recipe import exclusion_blocks, gender_accuracy_blocks, table1_blocks
+from .section_recipe import control_blocks, exclusion_blocks, gender_accuracy_blocks, table1_blocks
 
 __all__ = ["build", "compare_inputs", "compare_answers", "clinician_blocks"]
 
@@ -393,6 +393,7 @@ def build(rundir: RunDir) -> Section:
                                         "(floor_female / floor_male); value: their gap, CI from a bootstrap over "
                                         "cases within each gender, test: permutation of the gender labels over "
                                         "cases." if "floor_female" in sub.columns else ""))
+    sec.blocks += control_blocks(rundir)  # perturbations vs a control perturbation (e.g. cognitive_control)
     sec.blocks += clinician_blocks(rundir)  # clinicians as a reference rater (issue 13 items 4, 5)
     agr = rundir.table_or_empty("agreement")
     if not agr.empty:

@@ -6,6 +6,8 @@ Called at the end of :func:`clinaudit.families.treatment_shift.section.build`:
   model exactly the baseline's text (``unchanged_variants``), and where model-inferred
   gender came from;
 * P2 Table 1 — input length and sentiment per perturbation (``table1``);
+* perturbations against a control perturbation (``control``: e.g. the cognitive-bias cues
+  against ``cognitive_control``, :mod:`.control`);
 * P2 Fig. 7 — conversational diagnostic accuracy for female vs male patients, its gap and
   the gap of the change vs the setting's baseline (``accuracy_gender_gap``).
 
@@ -21,7 +23,7 @@ import pandas as pd
 from ...rundir import RunDir
 from ...report.base import Figure, Table, Text
 
-__all__ = ["recipe_blocks", "exclusion_blocks", "table1_blocks", "gender_accuracy_blocks"]
+__all__ = ["recipe_blocks", "exclusion_blocks", "table1_blocks", "gender_accuracy_blocks", "control_blocks"]
 
 _GAP_COLS = ("dataset", "model", "setting", "perturbation", "metric", "comparison", "value_a", "value_b", "value",
              "n_cases_a", "n_cases_b", "n_pairs", "ci_low", "ci_high", "test", "p", "p_adj", "correction", "family")
@@ -129,3 +131,22 @@ def gender_accuracy_blocks(rundir: RunDir) -> list[Any]:
 def recipe_blocks(rundir: RunDir) -> list[Any]:
     """Every block of this module, in report order."""
     return exclusion_blocks(rundir) + table1_blocks(rundir) + gender_accuracy_blocks(rundir)
+
+
+_CONTROL_COLS = ("dataset", "model", "question", "metric", "perturbation", "reference", "raw", "control_rate", "value",
+                 "n_cases", "ci_low", "ci_high", "test", "p", "p_adj", "correction", "family")
+
+
+def control_blocks(rundir: RunDir) -> list[Any]:
+    """Each perturbation's shift beyond the control perturbation's (table ``control``)."""
+    ctl = rundir.table_or_empty("control")
+    if ctl.empty:
+        return []
+    ref = str(ctl["reference"].iloc[0]) if "reference" in ctl.columns else "the control"
+    return [Table(f"Perturbations vs the control perturbation ({ref})", ctl[[c for c in _CONTROL_COLS if c in ctl]],
+                  name="control",
+                  caption=f"raw: the perturbation's shift rate vs the baseline; control_rate: the same for {ref} (for "
+                          "cognitive_control, a neutral sentence of matched length at the same position); value = "
+                          "raw − control_rate with a 95% bootstrap CI over cases; test: one-sided sign-flip "
+                          "permutation over cases of the per-case difference, p_adj corrected over the "
+                          "perturbations of one dataset × model × question × metric.")]
