@@ -251,7 +251,7 @@ MANIFEST = json.dumps({"audit": "note_generation", "status": "complete", "spec":
 
 
 @FUZZ
-@given(cmd=st.sampled_from(["report", "note-tables", "care-tables"]), mut=MUTATION)
+@given(cmd=st.sampled_from(["report", "note-tables", "care-tables", "compare"]), mut=MUTATION)
 def test_run_dir_commands_on_mutated_manifest(cmd, mut) -> None:
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
@@ -259,8 +259,9 @@ def test_run_dir_commands_on_mutated_manifest(cmd, mut) -> None:
         (run / "tables").mkdir(parents=True)
         _write(run, "manifest.json", _mutate_bytes(MANIFEST, *mut))
         outs = {"report": ["--out", str(tmp / "r.html")], "note-tables": ["--out", str(tmp / "x")],
-                "care-tables": ["--export", str(tmp / "x")]}[cmd]
-        # a run directory without tables cannot give note/CARE tables: those must fail cleanly, never exit 0
+                "care-tables": ["--export", str(tmp / "x")], "compare": [str(run), "--out", str(tmp / "x")]}[cmd]
+        # a run directory without tables cannot give note/CARE tables or a comparison: those must fail
+        # cleanly, never exit 0
         rc, _ = check([cmd, str(run), *outs], [tmp / "r.html", tmp / "x"])
         if cmd != "report":
             assert rc != 0
@@ -379,6 +380,8 @@ _NUMBER_FLAGS: dict[str, tuple[list[str], list[tuple[str, list[str]]]]] = {
                ("--max-windows", _INT_BAD), ("--batch-size", _INT_BAD), ("--n-resamples", _INT_BAD)]),
     "debias": (["--input", "x.csv", "--encoder", "mock", "--attribute", "g", "--out", "o"],
                [("--epochs", _INT_BAD), ("--adversary-steps", ["-1", "x"]), ("--lambda", ["-1"] + _FLOAT_BAD)]),
+    "compare": (["run_a", "run_b", "--out", "o"], [("--n-resamples", _INT_BAD), ("--alpha", ["0", "1"] + _FLOAT_BAD),
+                                                   ("--seed", ["x", "1.5"])]),
     "association": (["--templates", "t", "--attributes", "a", "--model", "mock", "--out", "o"],
                     [("--batch-size", _INT_BAD), ("--max-templates-per-category", _INT_BAD),
                      ("--alpha", ["0", "2"] + _FLOAT_BAD)]),
@@ -400,7 +403,7 @@ def test_number_flags_are_validated(cmd: str, flag: str, value: str, tmp_path: P
 
 
 COVERED = {"generate", "perturb", "run", "treatment-shift", "judge-agreement", "report", "note-tables",
-           "care-tables", "association", "prevalence", "classifier-gaps", "probe", "debias",
+           "care-tables", "association", "prevalence", "classifier-gaps", "probe", "debias", "compare",
            # below: commands without input files; their bad input is a bad option
            "models", "audits", "perturbations", "demo"}
 

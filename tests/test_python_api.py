@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import clinaudit
-from clinaudit.api import RunResults, make_spec, open_run, open_runs
+from clinaudit.api import RunResults, compare_runs, make_spec, open_run, open_runs
 from clinaudit.errors import InputError, SpecError
 from clinaudit.exclusions import EXCLUSION_COLUMNS
 from clinaudit.pipeline import RESPONSE_COLUMNS
@@ -62,7 +62,8 @@ def test_readme_links_the_page():
 
 def test_public_names_are_lazy_reexports():
     assert clinaudit.open_run is open_run and clinaudit.RunResults is RunResults
-    assert {"make_spec", "run_audit", "open_run", "open_runs", "RunResults", "RunSet"} <= set(clinaudit.__all__)
+    assert {"make_spec", "run_audit", "open_run", "open_runs", "compare_runs", "RunResults", "RunSet"} <= set(clinaudit.__all__)
+    assert clinaudit.compare_runs is compare_runs
 
 
 # --------------------------------------------------------------------------- a run directory by hand

@@ -13,6 +13,7 @@ The same work as the CLI (``clinaudit run``, ``clinaudit report``), for notebook
 
     res = clinaudit.open_run("runs/ts-mock")      # an existing run directory
     runs = clinaudit.open_runs("runs/demo")       # every run directory below a folder (RunSet)
+    cmp = clinaudit.compare_runs("runs/v1", "runs/v2", out="runs/v1-vs-v2")   # B vs A, per metric
 
 Nothing here computes anything new: specs are validated by :mod:`clinaudit.spec`, runs by
 :func:`clinaudit.spec.run_spec`, findings by :mod:`clinaudit.report.findings`, responses are read
@@ -31,7 +32,7 @@ import pandas as pd
 
 from .errors import InputError, SpecError
 
-__all__ = ["make_spec", "run_audit", "open_run", "open_runs", "RunResults", "RunSet", "STANDARD_TABLES"]
+__all__ = ["make_spec", "run_audit", "open_run", "open_runs", "compare_runs", "RunResults", "RunSet", "STANDARD_TABLES"]
 
 #: The tables every run directory has (docs/architecture.md), each with its documented key columns.
 STANDARD_TABLES = ("cases", "variants", "responses", "judgments", "paired", "results", "exclusions")
@@ -378,3 +379,20 @@ def open_runs(*paths: str | Path) -> RunSet:
     if not paths:
         raise InputError("open_runs: name at least one run directory or folder")
     return RunSet(list(paths))
+
+
+def compare_runs(run_a: str | Path | RunResults, run_b: str | Path | RunResults, out: str | Path | None = None,
+                 **options: Any) -> Any:
+    """``clinaudit compare RUN_A RUN_B --out OUT``: run B against run A (two models, or two versions of one
+    model, audited with the same spec), one row per metric with the paired difference B − A, its CI over
+    cases, test, Holm-adjusted p and verdict (better / worse / no detectable change).
+
+    Returns a :class:`clinaudit.report.compare.Comparison` (``table``, ``per_case``, ``info`` with the
+    differences between the runs, ``findings``, ``verdicts()``); with ``out`` the files are written there.
+    ``options``: ``model_a``, ``model_b``, ``alpha``, ``margin``, ``n_resamples``, ``n_permutations``, ``seed``.
+    """
+    from .report.compare import compare_runs as _compare
+
+    a = run_a.path if isinstance(run_a, RunResults) else run_a
+    b = run_b.path if isinstance(run_b, RunResults) else run_b
+    return _compare(a, b, out, **options)

@@ -17,7 +17,7 @@ from ..errors import ClinauditError
 
 # The core's command modules; each family's come between them (clinaudit.families, COMMANDS).
 CORE_COMMANDS = ["clinaudit.cli.core", "clinaudit.cli.perturb_cmd"]  # models, audits, run, generate; perturb
-LAST_COMMANDS = ["clinaudit.cli.report_cmd"]  # report, demo
+LAST_COMMANDS = ["clinaudit.cli.report_cmd", "clinaudit.cli.compare_cmd"]  # report, demo; compare
 
 
 def command_modules() -> list[str]:

@@ -1,0 +1,212 @@
+"""``clinaudit compare``: per-metric paired differences of two runs, their CIs, tests, verdicts and files.
+
+Hand-built run directories (treatment-shift paired layout) give hand-computed rates and an exact
+sign-flip p recomputed here by enumerating every sign pattern in plain numpy; two real mock runs
+(a planted treatment shift) check the acceptance: *worse* with a CI excluding 0, and an identical
+pair as *no detectable change*."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from clinaudit.cli.main import main
+from clinaudit.errors import InputError
+from clinaudit.report.compare import compare_runs, verdict
+from clinaudit.report.compare_metrics import COMPARE_METRICS, DIRECTIONS
+from clinaudit.rundir import RunDir
+
+
+def _paired(shift: list[int], model: str = "m") -> pd.DataFrame:
+    """Treatment-shift pairs: per case, one MANAGE pair (c+ = 0) with T_b = 0 and T_p = shift[c]."""
+    rows = []
+    for i, s in enumerate(shift):
+        rows.append(dict(case_id=f"c{i:02d}", dataset="d", model=model, perturbation="typo", question="MANAGE",
+                         seed=0, seed_b=1, T_b=0, T_p=s))
+        # a noise-floor row: never compared (TSR of the pairs under perturbation only)
+        rows.append(dict(case_id=f"c{i:02d}", dataset="d", model=model, perturbation="noise_floor",
+                         question="MANAGE", seed=0, seed_b=1, T_b=0, T_p=1))
+    return pd.DataFrame(rows)
+
+
+def _run(base: Path, name: str, shift: list[int], *, model: str = "m", params: dict | None = None,
+         audit: str = "treatment_shift", texts: dict[str, str] | None = None,
+         paired: pd.DataFrame | None = None) -> Path:
+    rd = RunDir(base / name)
+    spec = {"audit": audit, "name": name, "models": {"target": model}, "params": params or {"seeds": [0, 1]}}
+    rd.start(spec=spec, models=[{"spec": model}], seeds=[0], command="test")
+    n = len(shift)
+    rd.write_table("cases", pd.DataFrame({"case_id": [f"c{i:02d}" for i in range(n)], "dataset": "d",
+                                          "text": [f"case {i}" for i in range(n)]}))
+    rd.write_table("paired", paired if paired is not None else _paired(shift, model))
+    texts = texts or {}
+    rd.write_table("responses", pd.DataFrame({
+        "request_key": [f"k{i}" for i in range(n)], "stage": "target", "model": model,
+        "case_id": [f"c{i:02d}" for i in range(n)], "variant_id": [f"c{i:02d}::typo" for i in range(n)],
+        "seed": 0, "text": [texts.get(f"c{i:02d}", f"{model} says: come to the clinic") for i in range(n)]}))
+    rd.finish(usage={}, audit=audit, status="complete", summary={})
+    rd.close()
+    return rd.path
+
+
+def exact_sign_flip_p(d: np.ndarray) -> float:
+    """Two-sided exact sign-flip p of mean(d), by enumerating all 2^n sign patterns (independent of scipy)."""
+    obs = abs(d.mean())
+    stats = [abs((d * np.array(s)).mean()) for s in itertools.product((1, -1), repeat=len(d))]
+    return float(np.mean(np.array(stats) >= obs - 1e-12))
+
+
+def test_planted_shift_is_worse_with_a_ci_excluding_zero(tmp_path):
+    shift = [1] * 7 + [0] * 3  # run B changes its answer in 7 of 10 cases; run A never does
+    a = _run(tmp_path, "a", [0] * 10, model="old")
+    b = _run(tmp_path, "b", shift, model="new")
+    comp = compare_runs(a, b, tmp_path / "cmp", n_resamples=500)
+    tsr = comp.table.set_index("metric").loc["TSR"]
+    assert tsr["value_a"] == 0.0 and tsr["value_b"] == pytest.approx(0.7) and tsr["difference"] == pytest.approx(0.7)
+    assert tsr["n_cases"] == 10 and tsr["n_pairs_a"] == 10 and tsr["n_pairs_b"] == 10  # noise-floor rows left out
+    p = exact_sign_flip_p(np.array(shift, dtype=float))
+    assert p == pytest.approx(2 / 2 ** 7)  # only the all-positive and all-negative flips of the 7 ones
+    assert tsr["p"] == pytest.approx(p)
+    # Holm over TSR and RCR (both p = 1/64): p_adj = 2 * p
+    assert tsr["p_adj"] == pytest.approx(min(1.0, 2 * p))
+    assert 0 < tsr["ci_low"] <= 0.7 <= tsr["ci_high"] <= 1.0
+    assert tsr["verdict"] == "worse" and tsr["direction"] == "lower"
+    assert comp.verdicts() == {"TSR": "worse", "RCR": "worse"}  # MANAGE: 0 -> 1 is a reduction of care
+    # per-case differences: one row per metric and case, B − A
+    pc = comp.per_case[comp.per_case["metric"] == "TSR"].set_index("case_id")["difference"]
+    assert pc.to_dict() == {f"c{i:02d}": float(s) for i, s in enumerate(shift)}
+    # files
+    csv = pd.read_csv(comp.files["csv"])
+    assert list(csv["metric"]) == ["TSR", "RCR"] and list(csv["verdict"]) == ["worse", "worse"]
+    doc = json.loads(comp.files["json"].read_text(encoding="utf-8"))
+    assert doc["schema"] == "clinaudit.comparison/1" and doc["comparability"]["differences"] == []
+    assert [f["metric"] for f in doc["findings"]] == ["TSR", "RCR"]
+    assert len(doc["examples"]["TSR"]) == 3  # three side-by-side examples of cases that changed
+    html = comp.files["html"].read_text(encoding="utf-8")
+    assert "B is WORSE on TSR" in html and 'id="findings"' in html.split('id="comparability"')[0]
+
+
+def test_identical_runs_show_no_detectable_change(tmp_path):
+    shift = [1, 0, 1, 1, 0, 0, 1, 0]
+    a = _run(tmp_path, "a", shift)
+    b = _run(tmp_path, "b", shift)
+    comp = compare_runs(a, b, tmp_path / "cmp", n_resamples=200)
+    for rec in comp.table.to_dict("records"):
+        assert rec["difference"] == 0.0 and rec["ci_low"] == 0.0 and rec["ci_high"] == 0.0
+        assert rec["p"] == 1.0 and rec["verdict"] == "no detectable change"
+    assert comp.findings == [] and comp.inconclusive == []
+    assert "No detectable change" in comp.files["html"].read_text(encoding="utf-8")
+
+
+def test_noisy_small_difference_is_inconclusive_not_a_verdict(tmp_path):
+    a = _run(tmp_path, "a", [0, 1, 0, 1, 0, 1])
+    b = _run(tmp_path, "b", [1, 0, 1, 1, 0, 1])  # +1 pair of 6 on balance: not detectable with 6 cases
+    comp = compare_runs(a, b, n_resamples=300)
+    tsr = comp.table.set_index("metric").loc["TSR"]
+    assert tsr["difference"] == pytest.approx(1 / 6)
+    d = np.array([1, -1, 1, 0, 0, 0], dtype=float)
+    assert tsr["p"] == pytest.approx(exact_sign_flip_p(d))
+    assert tsr["verdict"] == "no detectable change"
+    unsure = {e["metric"]: e for e in comp.inconclusive}
+    half = (tsr["ci_high"] - tsr["ci_low"]) / 2
+    assert unsure["TSR"]["n_needed"] == math.ceil(6 * (half / 0.05) ** 2)
+
+
+@pytest.mark.parametrize("direction,diff,expected", [
+    ("lower", 0.2, "worse"), ("lower", -0.2, "better"), ("higher", 0.2, "better"), ("higher", -0.2, "worse"),
+    ("", 0.2, "higher"), ("", -0.2, "lower"),
+])
+def test_verdict_signs_by_direction(direction, diff, expected):
+    lo, hi = (0.1, 0.3) if diff > 0 else (-0.3, -0.1)
+    assert verdict(direction, diff, lo, hi, 0.01) == expected
+    assert verdict(direction, diff, lo, hi, 0.2) == "no detectable change"  # not significant after Holm
+    assert verdict(direction, diff, -0.05, 0.3, 0.01) == "no detectable change"  # CI includes 0
+
+
+def test_every_declared_metric_has_a_direction():
+    assert COMPARE_METRICS and all(m.direction in DIRECTIONS for ms in COMPARE_METRICS.values() for m in ms)
+
+
+def test_runs_of_two_audits_are_refused(tmp_path):
+    a = _run(tmp_path, "a", [0, 1])
+    b = _run(tmp_path, "b", [0, 1], audit="other_audit")
+    with pytest.raises(InputError, match="different audits"):
+        compare_runs(a, b)
+
+
+def test_differences_beyond_the_model_are_listed(tmp_path, capsys):
+    a = _run(tmp_path, "a", [0] * 6, params={"seeds": [0, 1]})
+    b = _run(tmp_path, "b", [0] * 5, params={"seeds": [0, 1, 2]}, model="other")
+    comp = compare_runs(a, b)
+    diffs = comp.info["differences"]
+    assert any("params.seeds" in d for d in diffs)
+    assert any("1 only in A, 0 only in B" in d for d in diffs)
+    assert not any("models" in d or "name" in d.split(":")[0] for d in diffs)  # the model and name may differ
+    assert comp.table["n_cases"].tolist() == [5, 5]
+    assert main(["compare", str(a), str(b), "--out", str(tmp_path / "cmp")]) == 0
+    err = capsys.readouterr().err
+    assert "differ beyond the model" in err and "params.seeds" in err
+
+
+def test_a_run_with_several_models_needs_a_choice(tmp_path, capsys):
+    two = pd.concat([_paired([1, 1, 0], "x"), _paired([0, 0, 0], "y")], ignore_index=True)
+    a = _run(tmp_path, "a", [0, 0, 0], paired=two)
+    b = _run(tmp_path, "b", [0, 0, 0])
+    assert main(["compare", str(a), str(b), "--out", str(tmp_path / "c")]) == 2
+    assert "several models (x, y)" in capsys.readouterr().err
+    comp = compare_runs(a, b, model_a="x")
+    assert comp.table.set_index("metric").loc["TSR", "value_a"] == pytest.approx(2 / 3)
+
+
+def test_model_text_in_examples_is_escaped(tmp_path):
+    bad = "<script>alert(1)</script><img src=x onerror=alert(1)>"
+    a = _run(tmp_path, "a", [0] * 8)
+    b = _run(tmp_path, "b", [1] * 8, texts={f"c{i:02d}": bad for i in range(8)})
+    comp = compare_runs(a, b, tmp_path / "cmp", n_resamples=100)
+    html = comp.files["html"].read_text(encoding="utf-8")
+    body = html.split("<body", 1)[1]
+    assert "<script" not in body and "<img" not in body and "&lt;script&gt;" in body
+
+
+def test_compare_runs_is_in_the_python_api(tmp_path):
+    import clinaudit
+
+    a = _run(tmp_path, "a", [0] * 4)
+    comp = clinaudit.compare_runs(clinaudit.open_run(a), a)
+    assert set(comp.verdicts().values()) == {"no detectable change"}
+
+
+@pytest.mark.slow
+def test_two_mock_runs_planted_difference_and_identical_pair(tmp_path):
+    """Acceptance on real mock runs: model 'new' advises staying home whenever the message is in capitals
+    (the uppercase perturbation); 'old' never changes its advice."""
+    import clinaudit
+
+    judge = {"rules": [{"match": "patient's gender", "response": "GENDER [FEMALE]"},
+                       {"match": "manage this at home", "response": "MANAGE [YES]\nVISIT [NO]\nRESOURCE [NO]"},
+                       {"match": ".", "response": "MANAGE [NO]\nVISIT [YES]\nRESOURCE [YES]"}]}
+    steady = [{"match": ".", "response": "Please come to the clinic today; I will order labs."}]
+    planted = [{"match": "[A-Z]{4,} [A-Z]{4,} [A-Z]{4,}",
+                "response": "This sounds mild. You can manage this at home with rest."}] + steady
+
+    def spec(model: str, rules: list) -> dict:
+        return {"audit": "treatment_shift", "name": "cmp", "data": [{"format": "demo:patient_messages", "limit": 8}],
+                "models": {"target": model, "judge": "mock:judge"},
+                "backends": {model: {"rules": rules}, "mock:judge": judge},
+                "params": {"perturbations": ["uppercase"], "seeds": [0], "n_resamples": 100}}
+
+    old = clinaudit.run_audit(spec("mock:old", steady), tmp_path / "old")
+    old2 = clinaudit.run_audit(spec("mock:old", steady), tmp_path / "old2")
+    new = clinaudit.run_audit(spec("mock:new", planted), tmp_path / "new")
+    assert main(["compare", str(old.path), str(new.path), "--out", str(tmp_path / "cmp")]) == 0
+    tsr = pd.read_csv(tmp_path / "cmp" / "comparison.csv").set_index("metric").loc["TSR"]
+    assert tsr["verdict"] == "worse" and tsr["ci_low"] > 0 and tsr["difference"] > 0 and tsr["n_cases"] == 8
+    same = clinaudit.compare_runs(old, old2, tmp_path / "same")
+    assert set(same.verdicts().values()) == {"no detectable change"}
+    assert same.info["differences"] == []
