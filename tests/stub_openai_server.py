@@ -25,6 +25,9 @@ any other key (``echo_key_in_errors`` puts the wrong key in that answer, as
 some servers do; ``echo_key_at=N`` pads that message so the key starts at
 character N of the response body, e.g. across a client's 200-character cut).
 ``retry_after`` is the value of the 429's ``Retry-After`` header (seconds).
+``kill()`` makes the endpoint die: new connections are refused, and every request still being
+handled or arriving on a kept-alive connection is dropped without an answer (never counted in
+``ok_by_prompt``).
 """
 
 from __future__ import annotations
@@ -99,6 +102,7 @@ class StubOpenAI:
         self.echo_key_in_errors = echo_key_in_errors
         self.echo_key_at = echo_key_at
         self._lock = threading.Lock()
+        self.dead = False
         self.reset_counters()
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -142,6 +146,23 @@ class StubOpenAI:
             self._server.server_close()
             self._server = None
 
+    def kill(self) -> None:
+        """The endpoint dies: connections refused from now on, requests in progress dropped unanswered."""
+        with self._lock:
+            self.dead = True
+        if self._server is not None:
+            self._killed_port = self.port  # base_url still names the dead endpoint
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def _drop(self, h: BaseHTTPRequestHandler) -> None:
+        h.close_connection = True
+        try:
+            h.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
     def __enter__(self) -> "StubOpenAI":
         return self.start()
 
@@ -150,6 +171,8 @@ class StubOpenAI:
 
     @property
     def port(self) -> int:
+        if self._server is None and self.dead:
+            return self._killed_port
         assert self._server is not None, "stub not started"
         return int(self._server.server_address[1])
 
@@ -220,6 +243,9 @@ class StubOpenAI:
                 self.in_flight -= 1
 
     def _handle_one(self, h: BaseHTTPRequestHandler) -> None:
+        if self.dead:
+            self._drop(h)
+            return
         length = int(h.headers.get("Content-Length") or 0)
         raw = h.rfile.read(length) if length else b""
         path, _, query = h.path.partition("?")
@@ -291,7 +317,12 @@ class StubOpenAI:
             choices.append(choice)
         # Count the answer before sending it: a client that stored it must find it counted.
         with self._lock:
-            self.ok_by_prompt[prompt] += 1
+            dead = self.dead
+            if not dead:
+                self.ok_by_prompt[prompt] += 1
+        if dead:  # killed while this request was being handled: it is never answered
+            self._drop(h)
+            return
         texts = [c["message"]["content"] if chat else c["text"] for c in choices]
         usage = {"prompt_tokens": len(prompt.split()), "completion_tokens": sum(len(t.split()) for t in texts)}
         self._send_json(h, 200, {"id": f"stub-{_h(prompt, seed) % 10**8}", "object": "chat.completion" if chat else "text_completion",

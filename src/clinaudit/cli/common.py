@@ -118,7 +118,12 @@ def runner_config_from_args(args: argparse.Namespace) -> RunnerConfig:
 
 def add_backend_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("backend")
-    g.add_argument("--base-url", default=None, help="base URL of an OpenAI-compatible endpoint (openai:<model>)")
+    g.add_argument("--base-url", default=None,
+                   help="base URL of an OpenAI-compatible endpoint (openai:<model>); several, comma-separated "
+                   "(URL1,URL2,...): a pool of endpoints serving the same model (least outstanding requests first)")
+    g.add_argument("--endpoint-concurrency", type=positive_int, default=None, metavar="N",
+                   help="with several --base-url endpoints: at most N calls in flight on each (default: no limit "
+                   "beyond --concurrency)")
     g.add_argument("--api-key-env", default="OPENAI_API_KEY",
                    help="name of the environment variable holding the API key (default OPENAI_API_KEY); "
                    "the key itself is never written anywhere")
@@ -133,6 +138,8 @@ def backend_options_from_args(args: argparse.Namespace, spec: str) -> dict:
     if prefix == "openai":
         if args.base_url:
             opts["base_url"] = args.base_url
+        if getattr(args, "endpoint_concurrency", None):
+            opts["endpoint_concurrency"] = args.endpoint_concurrency
         opts["api_key_env"] = args.api_key_env
         if getattr(args, "completion", False):
             opts["completion"] = True

@@ -4,9 +4,10 @@ from .base import register_backend
 
 register_backend(
     "openai",
-    module="clinaudit.models.openai_compat",
-    attr="OpenAICompatBackend",
-    summary="any OpenAI-compatible endpoint (OpenAI, Azure, vLLM, Ollama, llama.cpp server): openai:<model>",
+    module="clinaudit.models.pool",  # one endpoint (openai_compat), or a pool when base_url lists several
+    attr="openai_backend",
+    summary="any OpenAI-compatible endpoint (OpenAI, Azure, vLLM, Ollama, llama.cpp server), or a pool of them "
+    "(base_url URL1,URL2,...): openai:<model>",
     capabilities=["generate"],
 )
 register_backend(

@@ -44,7 +44,10 @@ class _Common(BaseModel):
 
 
 class OpenAIOptions(_Common):
-    base_url: str | None = None
+    base_url: str | list[str] | None = None  # several (a list, or "URL1,URL2"): an endpoint pool
+    endpoint_concurrency: int | None = Field(default=None, ge=1, description="pool: calls in flight per endpoint")
+    endpoint_max_failures: int = Field(default=3, ge=1, description="pool: failures in a row that take one out")
+    endpoint_cooldown_s: float = Field(default=30.0, ge=0, description="pool: seconds out before a probe call")
     api_key_env: str = "OPENAI_API_KEY"
     azure_api_version: str | None = None
     completion: bool = False
@@ -54,9 +57,18 @@ class OpenAIOptions(_Common):
 
     @field_validator("base_url")
     @classmethod
-    def _url(cls, v: str | None) -> str | None:
-        if v is not None and not v.startswith(("http://", "https://")):
-            raise ValueError(f"must start with http:// or https://, got {v!r}")
+    def _url(cls, v: str | list[str] | None) -> str | list[str] | None:
+        if v is None:
+            return v
+        urls = [u.strip() for u in (v.split(",") if isinstance(v, str) else v)]
+        if not any(urls):
+            raise ValueError("lists no endpoint")
+        for u in urls:
+            if u and not u.startswith(("http://", "https://")):
+                raise ValueError(f"must start with http:// or https://, got {u!r}")
+        dupes = sorted({u.rstrip("/") for u in urls if u and [x.rstrip("/") for x in urls].count(u.rstrip("/")) > 1})
+        if dupes:
+            raise ValueError(f"lists the endpoint {dupes[0]} more than once")
         return v
 
     @field_validator("api_key_env")
