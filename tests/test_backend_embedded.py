@@ -221,3 +221,22 @@ def test_embedder_similarities():
     np.testing.assert_allclose(b.embed(texts[3:]), v[3:], atol=1e-5)  # batch composition does not matter
     assert b.embed([]).shape == (0, 384)
     assert b.identity().startswith("embedded-embedder:all-MiniLM-L6-v2#")
+
+
+@pytest.mark.slow
+def test_engine_greedy_identical_to_static_batches_on_the_embedded_model(generator):
+    """Issue 16: the in-flight engine with prefix reuse gives exactly today's greedy texts (static batches)."""
+    static = emb.EmbeddedGenerator("embedded", engine="static")
+    static._model, static._tokenizer = generator.model, generator.tokenizer
+    dialog = ("[doctor] good morning , what brings you in today ?\n[patient] i have had chest pain for two days , "
+              "mostly when i climb stairs .\n[doctor] any shortness of breath or sweating ?\n[patient] a little "
+              "short of breath , no sweating .")
+    turns = ["[patient] i am a black woman .", "[patient] i am a white man .", "[patient] i live alone .",
+             "[patient] i lost my job last month ."]
+    reqs = [ModelRequest.chat("embedded", f"{dialog}\n{t}\n\nWrite the assessment and plan.", max_tokens=10 + 4 * i)
+            for i, t in enumerate(turns)]
+    reqs.append(ModelRequest.chat("embedded", "I have a cough. Should I see a doctor?", max_tokens=12))
+    new, old = generator.generate(reqs), static.generate(reqs)
+    assert [(r.text, r.completion_tokens, r.finish_reason) for r in new] == \
+           [(r.text, r.completion_tokens, r.finish_reason) for r in old]
+    assert generator.last_engine_stats["reused_tokens"] >= 3 * 60  # the dialog was encoded once for 4 variants

@@ -199,7 +199,9 @@ class Runner:
     async def _run_local(self, backend: Backend, reqs: dict[str, ModelRequest], bar) -> dict[str, ModelResponse]:
         out: dict[str, ModelResponse] = {}
         keys = list(reqs)
-        size = max(1, int(getattr(backend, "batch_size", 8)))
+        # requests handed to one generate() call: the backend's submit_size (a wider window for an
+        # in-flight engine that keeps batch_size rows decoding), else its batch_size
+        size = max(1, int(getattr(backend, "submit_size", None) or getattr(backend, "batch_size", 8)))
         for start in range(0, len(keys), size):
             chunk = keys[start : start + size]
             t0 = time.monotonic()

@@ -41,9 +41,14 @@ import numpy as np
 from ..errors import BackendError
 from ..records import ModelRequest, ModelResponse
 from .base import Backend, MaskedItem
+from .engine import GenerationEngine, GenRow, supports_engine
 from .hf_runtime import dir_fingerprint, require_torch, require_transformers
+from .hf_static import generate_static_batch
 
-__all__ = ["HFCausalBackend", "HFMaskedBackend", "HFEncoderBackend", "sample_seed"]
+__all__ = ["HFCausalBackend", "HFMaskedBackend", "HFEncoderBackend", "sample_seed", "ENGINES"]
+
+#: generation engines of ``hf:``/``embedded``: in-flight batching with prefix reuse, or static padded batches
+ENGINES = ("continuous", "static")
 
 
 def sample_seed(seed: int | None, index: int) -> int:
@@ -166,28 +171,28 @@ class _HFBase(Backend):
     def count_tokens(self, text: str) -> int:
         return len(self.tokenizer(text, add_special_tokens=False)["input_ids"])
 
-    def _pad_id(self) -> int:
+    def pad_id(self) -> int:
         tok = self.tokenizer
         for cand in (tok.pad_token_id, tok.eos_token_id, tok.unk_token_id):
             if cand is not None:
                 return int(cand)
         return 0
 
-    def _max_len(self) -> int | None:
+    def max_len(self) -> int | None:
         if self.max_length:
             return int(self.max_length)
         n = getattr(self.model.config, "max_position_embeddings", None)
         return int(n) if n else None
 
-    def _batches(self, lengths: Sequence[int]) -> list[list[int]]:
+    def batches(self, lengths: Sequence[int]) -> list[list[int]]:
         """Indices grouped into batches of similar length (less padding), each of at most batch_size."""
         order = sorted(range(len(lengths)), key=lambda i: lengths[i])
         return [order[i : i + self.batch_size] for i in range(0, len(order), self.batch_size)]
 
-    def _pad(self, seqs: Sequence[Sequence[int]], *, left: bool) -> tuple[Any, Any]:
+    def pad(self, seqs: Sequence[Sequence[int]], *, left: bool) -> tuple[Any, Any]:
         torch = require_torch()
         width = max(len(s) for s in seqs)
-        ids = torch.full((len(seqs), width), self._pad_id(), dtype=torch.long)
+        ids = torch.full((len(seqs), width), self.pad_id(), dtype=torch.long)
         mask = torch.zeros((len(seqs), width), dtype=torch.long)
         for i, s in enumerate(seqs):
             if not s:
@@ -203,77 +208,26 @@ class _HFBase(Backend):
 # ============================================================================ causal LMs
 
 
-class _PerRowSampler:
-    """Logits processor: each row picks its next token with its own settings and random generator.
-
-    Greedy rows (temperature 0) keep their scores (argmax wins). Sampling rows draw
-    from softmax(logits / T) restricted to the top-p nucleus, using the row's own
-    ``torch.Generator``; the chosen token is then made the only finite score, so
-    the surrounding greedy search picks exactly it.
-    """
-
-    def __init__(self, temperatures: list[float], top_ps: list[float | None], generators: list[Any]):
-        self.temperatures, self.top_ps, self.generators = temperatures, top_ps, generators
-
-    def __call__(self, input_ids: Any, scores: Any) -> Any:
-        torch = require_torch()
-        out = scores.clone()
-        for i, temp in enumerate(self.temperatures):
-            if temp <= 0:
-                continue
-            logits = scores[i].float() / temp
-            probs = torch.softmax(logits, dim=-1)
-            top_p = self.top_ps[i]
-            if top_p is not None and 0 < top_p < 1:
-                sorted_p, sorted_ix = torch.sort(probs, descending=True)
-                cum = torch.cumsum(sorted_p, dim=-1)
-                drop = (cum - sorted_p) > top_p  # keep the smallest prefix whose mass reaches top_p
-                sorted_p = sorted_p.masked_fill(drop, 0.0)
-                probs = torch.zeros_like(probs).scatter(0, sorted_ix, sorted_p)
-            choice = torch.multinomial(probs.cpu(), 1, generator=self.generators[i]).item()
-            out[i] = float("-inf")
-            out[i, choice] = 0.0
-        return out
-
-
-class _PerRowStop:
-    """Stopping criterion with per-row limits: end-of-sequence, own max_tokens, stop strings."""
-
-    def __init__(self, prompt_width: int, max_tokens: list[int], stops: list[list[str]], eos_ids: set[int], tokenizer: Any):
-        self.prompt_width = prompt_width
-        self.max_tokens = max_tokens
-        self.stops = stops
-        self.eos_ids = eos_ids
-        self.tokenizer = tokenizer
-        self.length: list[int | None] = [None] * len(max_tokens)  # generated tokens kept (eos excluded)
-        self.reason: list[str | None] = [None] * len(max_tokens)
-
-    def __call__(self, input_ids: Any, scores: Any = None, **kwargs: Any) -> Any:
-        torch = require_torch()
-        done = torch.zeros(input_ids.shape[0], dtype=torch.bool, device=input_ids.device)
-        generated = input_ids.shape[1] - self.prompt_width
-        for i in range(input_ids.shape[0]):
-            if self.length[i] is not None:
-                done[i] = True
-                continue
-            last = int(input_ids[i, -1])
-            if last in self.eos_ids:
-                self.length[i], self.reason[i] = generated - 1, "stop"
-            elif self.stops[i] and any(
-                s in self.tokenizer.decode(input_ids[i, self.prompt_width :], skip_special_tokens=True) for s in self.stops[i]
-            ):
-                self.length[i], self.reason[i] = generated, "stop"
-            elif generated >= self.max_tokens[i]:
-                self.length[i], self.reason[i] = generated, "length"
-            done[i] = self.length[i] is not None
-        return done
-
-
 class HFCausalBackend(_HFBase):
     """Local causal LM: batched generation (greedy or per-request seeded sampling) and log-likelihoods."""
 
     name = "hf"
     default_batch_size = 8
+
+    def __init__(self, spec: str, *, engine: str = "continuous", min_shared_prefix: int = 16, **options: Any):
+        if engine not in ENGINES:
+            raise BackendError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+        self.engine = engine
+        self.min_shared_prefix = int(min_shared_prefix)
+        self._engine_ok: bool | None = None
+        self.last_engine_stats: dict[str, int] = {}
+        super().__init__(spec, **options)
+
+    @property
+    def submit_size(self) -> int:
+        """How many requests the runner hands to one :meth:`generate` call: the in-flight engine keeps
+        ``batch_size`` rows decoding and lets waiting ones join, so it is given a wider window."""
+        return self.batch_size * (4 if self.engine == "continuous" else 1)
 
     def _load_model(self, transformers: Any, torch: Any) -> Any:
         return transformers.AutoModelForCausalLM.from_pretrained(
@@ -297,12 +251,12 @@ class HFCausalBackend(_HFBase):
             else:
                 text = "\n\n".join(m.content for m in request.messages)
             ids = tok(text, add_special_tokens=True)["input_ids"]
-        limit = self._max_len()
+        limit = self.max_len()
         if limit is not None and len(ids) >= limit:
             ids = ids[-(limit - 1) :] if limit > 1 else ids[-1:]  # keep the end of an over-long prompt
         return list(ids)
 
-    def _eos_ids(self) -> set[int]:
+    def eos_ids(self) -> set[int]:
         ids: set[int] = set()
         for src in (self.model.generation_config.eos_token_id, self.tokenizer.eos_token_id):
             if src is None:
@@ -325,10 +279,13 @@ class HFCausalBackend(_HFBase):
                 rows.append({"req": r_i, "sample": j, "ids": ids, "temperature": float(req.temperature),
                              "top_p": req.top_p, "seed": sample_seed(req.seed, j), "max_tokens": max(1, int(req.max_tokens)),
                              "stop": list(req.stop or [])})
-        results: list[tuple[str, int, str]] = [("", 0, "length")] * len(rows)
-        for batch in self._batches([len(r["ids"]) for r in rows]):
-            for idx, res in zip(batch, self._generate_rows([rows[i] for i in batch])):
-                results[idx] = res
+        if self.use_engine():
+            results = self._generate_engine(rows)
+        else:
+            results = [("", 0, "length")] * len(rows)
+            for batch in self.batches([len(r["ids"]) for r in rows]):
+                for idx, res in zip(batch, generate_static_batch(self, [rows[i] for i in batch])):
+                    results[idx] = res
         out: list[ModelResponse] = []
         for r_i, req in enumerate(requests):
             mine = [(rows[k]["sample"], results[k]) for k in range(len(rows)) if rows[k]["req"] == r_i]
@@ -343,59 +300,27 @@ class HFCausalBackend(_HFBase):
                                      finish_reason=reasons[0]))
         return out
 
-    def _generate_rows(self, rows: list[dict[str, Any]]) -> list[tuple[str, int, str]]:
-        """Generate one batch; returns (text, completion tokens, finish reason) per row."""
-        torch = require_torch()
-        transformers = require_transformers()
-        model, tok = self.model, self.tokenizer
-        input_ids, attention = self._pad([r["ids"] for r in rows], left=True)
-        width = input_ids.shape[1]
-        generators = []
-        for r in rows:
-            g = torch.Generator(device="cpu")
-            g.manual_seed(int(r["seed"]) % (2**63))
-            generators.append(g)
-        sampler = _PerRowSampler([r["temperature"] for r in rows], [r["top_p"] for r in rows], generators)
-        eos = self._eos_ids()
-        stopper = _PerRowStop(width, [r["max_tokens"] for r in rows], [r["stop"] for r in rows], eos, tok)
-        max_new = max(r["max_tokens"] for r in rows)
-        limit = self._max_len()
-        if limit is not None:  # prompts are cut to limit - 1 tokens, so at least one new token fits
-            max_new = max(1, min(max_new, limit - width))
-        config = transformers.GenerationConfig(
-            max_new_tokens=max_new,
-            do_sample=False,
-            num_beams=1,
-            temperature=1.0,
-            top_p=1.0,
-            repetition_penalty=1.0,
-            no_repeat_ngram_size=0,
-            pad_token_id=self._pad_id(),
-            eos_token_id=sorted(eos) or None,
-            bos_token_id=tok.bos_token_id,
-        )
-        with torch.no_grad():
-            seqs = model.generate(
-                input_ids=input_ids,
-                attention_mask=attention,
-                generation_config=config,
-                logits_processor=transformers.LogitsProcessorList([sampler]),
-                stopping_criteria=transformers.StoppingCriteriaList([stopper]),
-            )
+    def use_engine(self) -> bool:
+        """True when generation runs on the in-flight engine (option ``engine: continuous`` and a model it handles)."""
+        if self.engine != "continuous":
+            return False
+        if self._engine_ok is None:
+            self._engine_ok = supports_engine(self.model)
+        return self._engine_ok
+
+    def _generate_engine(self, rows: list[dict[str, Any]]) -> list[tuple[str, int, str]]:
+        engine = GenerationEngine(self.model, self.tokenizer, max_batch=self.batch_size, eos_ids=self.eos_ids(),
+                                  max_len=self.max_len(), min_shared=self.min_shared_prefix, device=self.device)
+        gen_rows = [GenRow(ids=r["ids"], temperature=r["temperature"], top_p=r["top_p"], seed=r["seed"],
+                           max_tokens=r["max_tokens"], stop=r["stop"]) for r in rows]
         results = []
-        for i, r in enumerate(rows):
-            new = seqs[i, width:].tolist()
-            length = stopper.length[i]
-            reason = stopper.reason[i]
-            if length is None:  # stopped by generate itself (eos through its own criterion)
-                length = next((k for k, t in enumerate(new) if t in eos), len(new))
-                reason = "stop" if length < len(new) else "length"
-            kept = new[:length]
-            text = tok.decode(kept, skip_special_tokens=True)
+        for r, (new, kept, reason) in zip(rows, engine.run(gen_rows)):
+            text = self.tokenizer.decode(new[:kept], skip_special_tokens=True)
             cut = [text.index(s) for s in r["stop"] if s and s in text]
             if cut:
                 text, reason = text[: min(cut)], "stop"
-            results.append((text, len(kept), reason or "length"))
+            results.append((text, kept, reason))
+        self.last_engine_stats = dict(engine.stats)
         return results
 
     # ---- log-likelihood --------------------------------------------------------------------
@@ -415,7 +340,7 @@ class HFCausalBackend(_HFBase):
         torch = require_torch()
         tok, model = self.tokenizer, self.model
         bos = self._bos_id()
-        limit = self._max_len()
+        limit = self.max_len()
         seqs = []
         for t in texts:
             ids = [bos] + list(tok(t, add_special_tokens=False)["input_ids"])
@@ -423,10 +348,10 @@ class HFCausalBackend(_HFBase):
                 ids = ids[:limit]
             seqs.append(ids)
         out = np.zeros(len(seqs), dtype=float)
-        for batch in self._batches([len(s) for s in seqs]):
+        for batch in self.batches([len(s) for s in seqs]):
             if max(len(seqs[i]) for i in batch) < 2:
                 continue
-            ids, mask = self._pad([seqs[i] for i in batch], left=False)
+            ids, mask = self.pad([seqs[i] for i in batch], left=False)
             with torch.no_grad():
                 logits = model(input_ids=ids, attention_mask=mask).logits
             logp = torch.log_softmax(logits[:, :-1].float(), dim=-1)
@@ -453,7 +378,7 @@ class HFMaskedBackend(_HFBase):
         )
 
     def _encode(self, texts: Sequence[str]) -> list[list[int]]:
-        limit = self._max_len()
+        limit = self.max_len()
         out = []
         for t in texts:
             ids = list(self.tokenizer(t, add_special_tokens=True)["input_ids"])
@@ -496,8 +421,8 @@ class HFMaskedBackend(_HFBase):
                 raise BackendError(f"masked item {n}: target ids {list(it.targets)} outside the vocabulary (size {vocab})")
             positions.append(pos)
         out = np.zeros(len(items), dtype=float)
-        for batch in self._batches([len(s) for s in seqs]):
-            ids, mask = self._pad([seqs[i] for i in batch], left=False)
+        for batch in self.batches([len(s) for s in seqs]):
+            ids, mask = self.pad([seqs[i] for i in batch], left=False)
             with torch.no_grad():
                 logits = model(input_ids=ids, attention_mask=mask).logits
             for k, i in enumerate(batch):
@@ -514,8 +439,8 @@ class HFMaskedBackend(_HFBase):
         torch = require_torch()
         seqs = self._encode(texts)
         out: np.ndarray | None = None
-        for batch in self._batches([len(s) for s in seqs]):
-            ids, mask = self._pad([seqs[i] for i in batch], left=False)
+        for batch in self.batches([len(s) for s in seqs]):
+            ids, mask = self.pad([seqs[i] for i in batch], left=False)
             with torch.no_grad():
                 hidden = self.model(input_ids=ids, attention_mask=mask, output_hidden_states=True).hidden_states[-1]
             m = mask.unsqueeze(-1).to(hidden.dtype)
@@ -545,11 +470,11 @@ class HFEncoderBackend(_HFBase):
         """One row per text: ``concat(h[-1][CLS], h[-2][CLS], h[-3][CLS], h[-4][CLS])``; long texts are truncated."""
         torch = require_torch()
         tok = self.tokenizer
-        limit = self._max_len() or 512
+        limit = self.max_len() or 512
         seqs = [list(tok(t, add_special_tokens=True, truncation=True, max_length=limit)["input_ids"]) for t in texts]
         out: np.ndarray | None = None
-        for batch in self._batches([len(s) for s in seqs]):
-            ids, mask = self._pad([seqs[i] for i in batch], left=False)
+        for batch in self.batches([len(s) for s in seqs]):
+            ids, mask = self.pad([seqs[i] for i in batch], left=False)
             with torch.no_grad():
                 hs = self.model(input_ids=ids, attention_mask=mask, output_hidden_states=True).hidden_states
             if len(hs) - 1 < self.n_layers:

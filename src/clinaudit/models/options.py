@@ -14,7 +14,7 @@ import difflib
 import logging
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -95,6 +95,8 @@ class HFOptions(_Common):
     dtype: str = "float32"
     max_length: int | None = Field(default=None, ge=1)
     trust_remote_code: bool = False
+    engine: Literal["continuous", "static"] = "continuous"
+    min_shared_prefix: int = Field(default=16, ge=1)
 
 
 class EmbeddedOptions(HFOptions):

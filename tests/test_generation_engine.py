@@ -1,0 +1,103 @@
+"""The in-flight generation engine (clinaudit.models.engine) against the static batches it replaces.
+
+Tiny random models built here (no downloads): the engine must give exactly the texts,
+token counts and finish reasons of ``engine: static`` (left-padded ``model.generate``
+batches), greedy and seeded sampling, while computing each shared prompt prefix once.
+The same check on the real embedded model is in tests/test_backend_embedded.py (slow).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+
+from clinaudit.errors import BackendError  # noqa: E402
+from clinaudit.models.engine import plan_prefixes, supports_engine  # noqa: E402
+from clinaudit.models.hf import HFCausalBackend  # noqa: E402
+from clinaudit.records import ModelRequest  # noqa: E402
+
+from test_backend_hf import causal_dirs, one_torch_thread  # noqa: E402,F401  (module fixtures)
+
+DIALOG = "the doctor and the nurse with the patient : she has chest pain and headache and a fever"
+TURNS = ["no", "yes cough", "he was a man", "the woman has no pain", "his fever", "her chest pain and cough"]
+
+
+def _pair(path, **kw):
+    cont = HFCausalBackend(f"hf:{path}", min_shared_prefix=2, **kw)
+    stat = HFCausalBackend(f"hf:{path}", engine="static", **kw)
+    stat._model, stat._tokenizer = cont.model, cont.tokenizer  # the very same weights
+    return cont, stat
+
+
+def _same(a, b):
+    return [(r.text, r.completion_tokens, r.finish_reason, r.choices) for r in a] == \
+           [(r.text, r.completion_tokens, r.finish_reason, r.choices) for r in b]
+
+
+def test_plan_prefixes_radix_tree_by_hand():
+    seqs = [[1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 9], [1, 2, 3, 7, 7, 7, 7], [8, 8], [1, 2, 3, 4, 5, 6]]
+    nodes, base, order = plan_prefixes(seqs, min_shared=2)
+    # rows 0,1,2,4 share [1,2,3]; below it rows 0,1,4 share [1,2,3,4]; rows 0 and 4 are equal: [1..5] shared,
+    # each keeps its last token. Node extensions shorter than min_shared (2) are not made.
+    spans = [(n.parent, n.start, n.end, n.rows) for n in nodes]
+    assert spans == [(None, 0, 3, 4), (0, 3, 5, 2)]
+    assert base == [1, 0, 0, None, 1]
+    # depth first, shorter subtrees first: [8,8] alone; under [1,2,3]: the [1,2,3,4] subtree (mean length 5.7)
+    # before [1,2,3,7,...] (7); under [1,2,3,4]: row 1 ends there (its last token 9 is its own), then 0 and 4
+    assert order == [3, 1, 0, 4, 2]
+    # every row leaves at least one token of its own to prefill
+    for i, b in enumerate(base):
+        assert b is None or nodes[b].end <= len(seqs[i]) - 1
+    nodes, base, _ = plan_prefixes(seqs, min_shared=4)  # [1,2,3] is too short to share; [1,2,3,4] (+[5]) is not
+    assert [(n.start, n.end) for n in nodes] == [(0, 4)] and base == [0, 0, None, None, 0]
+
+
+@pytest.mark.parametrize("arch", ["llama", "gpt2"])
+def test_engine_greedy_identical_to_static_batches(causal_dirs, arch):
+    cont, stat = _pair(causal_dirs[arch], batch_size=3)
+    assert cont.use_engine() and not stat.use_engine()
+    reqs = [ModelRequest.chat("hf:x", f"{DIALOG} : {t}", max_tokens=4 + 3 * (i % 4)) for i, t in enumerate(TURNS)]
+    reqs += [ModelRequest.chat("hf:x", "cough", max_tokens=9), ModelRequest.chat("hf:x", "cough", max_tokens=9, n=2)]
+    a, b = cont.generate(reqs), stat.generate(reqs)
+    assert _same(a, b)
+    stats = cont.last_engine_stats
+    assert stats["reused_tokens"] > 0  # the dialog was encoded once, not once per variant
+    plain = sum(len(cont.prompt_ids(r)) for r in reqs)
+    assert stats["prefill_tokens"] < plain
+
+
+def test_engine_sampling_and_stops_identical_to_static(causal_dirs):
+    cont, stat = _pair(causal_dirs["llama"], batch_size=2)
+    reqs = [ModelRequest.chat("hf:x", f"{DIALOG} : {t}", temperature=1.0, seed=s, max_tokens=10)
+            for t, s in zip(TURNS, range(len(TURNS)))]
+    reqs.append(ModelRequest.chat("hf:x", DIALOG, temperature=0.8, top_p=0.9, seed=3, n=3, max_tokens=8))
+    greedy = stat.generate([ModelRequest.chat("hf:x", DIALOG, max_tokens=20)])[0]
+    words = greedy.text.split()
+    reqs.append(ModelRequest.chat("hf:x", DIALOG, max_tokens=20, stop=[" " + words[2]] if len(words) > 2 else None))
+    a, b = cont.generate(reqs), stat.generate(reqs)
+    assert _same(a, b)
+    assert len(set(a[-2].choices)) > 1
+
+
+def test_engine_rows_leave_and_join_the_batch(causal_dirs):
+    """Batch of 2, six requests of very different lengths: rows finish at different steps and others join."""
+    cont, stat = _pair(causal_dirs["llama"], batch_size=2)
+    reqs = [ModelRequest.chat("hf:x", f"{DIALOG} : {t}", max_tokens=m) for t, m in zip(TURNS, [1, 12, 2, 7, 3, 15])]
+    a = cont.generate(reqs)
+    assert _same(a, stat.generate(reqs))
+    assert cont.last_engine_stats["rebuilds"] >= 3
+    assert [r.completion_tokens <= m for r, m in zip(a, [1, 12, 2, 7, 3, 15])] == [True] * 6
+
+
+def test_engine_option_is_checked_and_sliding_window_models_fall_back(causal_dirs, tmp_path):
+    with pytest.raises(BackendError, match="engine must be one of"):
+        HFCausalBackend(f"hf:{causal_dirs['llama']}", engine="vllm")
+    cfg = transformers.MistralConfig(vocab_size=40, hidden_size=16, intermediate_size=32, num_hidden_layers=1,
+                                     num_attention_heads=2, num_key_value_heads=1, sliding_window=4)
+    assert not supports_engine(transformers.MistralForCausalLM(cfg))
+    assert supports_engine(HFCausalBackend(f"hf:{causal_dirs['gpt2']}").model)
