@@ -110,6 +110,9 @@ class Runner:
         self._lock = threading.Lock()
         self._waiting = 0  # remote calls now sleeping before a retry (shown on the progress line)
         self._capped: set[str] = set()  # models already warned about a Retry-After above the cap
+        #: ``None``: send uncached calls from this process; else an executor (:mod:`clinaudit.executors`)
+        #: whose ``dispatch(runner, requests_by_key, bar)`` sends them and stores each through :meth:`store`
+        self.executor: Any = None
 
     # ---- backends ---------------------------------------------------------
     def add_backend(self, backend: Backend) -> None:
@@ -158,6 +161,9 @@ class Runner:
             bar = _progress(len(todo), desc, self.config.progress)
             try:
                 coros = []
+                if self.executor is not None:  # another executor (e.g. Ray) sends the uncached calls
+                    by_backend = {}
+                    coros.append(self.executor.dispatch(self, {k: requests[i[0]] for k, i in todo.items()}, bar))
                 for spec, bkeys in by_backend.items():
                     backend = self.backend(spec)
                     first = {k: requests[todo[k][0]] for k in bkeys}
@@ -176,6 +182,10 @@ class Runner:
         for spec in {r.model for r in requests}:
             self._usage(spec).wall_s += elapsed / max(1, len({r.model for r in requests}))
         return [r for r in results if r is not None]
+
+    def store(self, key: str, request: ModelRequest, resp: ModelResponse) -> ModelResponse:
+        """Account for and cache one completed call sent by an executor, exactly as if sent from here."""
+        return self._store(self.backend(request.model), key, request, resp)
 
     def _store(self, backend: Backend, key: str, request: ModelRequest, resp: ModelResponse) -> ModelResponse:
         resp = resp.model_copy(update={"request_key": key, "model": request.model})

@@ -24,7 +24,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 import yaml
@@ -62,6 +62,10 @@ class RunnerSettings(BaseModel):
     rate_limit_per_min: float | None = Field(default=None, gt=0)
     retry_after_max_s: float = Field(default=60.0, ge=0)  # cap on a server's Retry-After (seconds)
     fail_fast: bool = False
+    # where the uncached calls are sent from (docs/scale-out.md); `clinaudit run --executor` overrides it
+    executor: Literal["local", "ray"] = "local"
+    ray_address: str | None = None  # a running Ray cluster; none: a local Ray instance for the run
+    shards: int | None = Field(default=None, ge=1)  # ray: shards (= actors); default: the cluster's CPUs/GPUs
 
 
 class AuditSpec(BaseModel):
@@ -310,6 +314,9 @@ def run_spec(
     command: str = "",
     force: bool = False,
     resume: bool = False,
+    executor: str | None = None,
+    ray_address: str | None = None,
+    shards: int | None = None,
 ) -> RunDir:
     """Run an audit spec into ``out_dir`` (resumable: re-running reuses the cache).
 
@@ -317,7 +324,8 @@ def run_spec(
     (:class:`~clinaudit.rundir.RunDirBusyError` if another process holds it). A directory that
     holds a run of another audit or spec is refused (:class:`~clinaudit.rundir.RunDirReuseError`)
     unless ``force`` (its tables are removed; the cache stays). ``resume`` requires an earlier run
-    of the same spec there.
+    of the same spec there. ``executor``, ``ray_address``, ``shards`` override the spec's ``runner:``
+    settings of the same names (where the uncached calls are sent from; see :mod:`clinaudit.executors`).
     """
     base_dir = None
     if not isinstance(spec, AuditSpec):
@@ -326,7 +334,12 @@ def run_spec(
     if params is None:
         params = get_recipe(spec.audit).params_model.model_validate(spec.params)
     recipe = get_recipe(spec.audit)
+    spec = _with_executor(spec, executor, ray_address, shards)
+    from .executors import make_executor
+
+    execution = make_executor(spec.runner.executor, address=spec.runner.ray_address, shards=spec.runner.shards)
     ctx = make_context(spec, params, out_dir, base_dir=base_dir, progress=progress, runner=runner)
+    execution.attach(ctx.runner.runner)
     try:
         ctx.rundir.lock(command or f"run_spec({spec.audit})")
         if check_reuse(ctx.rundir.path, spec.model_dump(mode="json"), spec.audit, force=force,
@@ -335,6 +348,27 @@ def run_spec(
     except BaseException:
         ctx.rundir.close()
         raise
+    try:
+        return _run_in(ctx, recipe, spec, base_dir, command)
+    finally:
+        execution.close()
+        ctx.runner.runner.executor = None  # a runner given by the caller goes back as it came
+
+
+def _with_executor(spec: AuditSpec, executor: str | None, address: str | None, shards: int | None) -> AuditSpec:
+    """``spec`` with the executor settings given on the command line (validated like the spec's own)."""
+    given = {k: v for k, v in (("executor", executor), ("ray_address", address), ("shards", shards)) if v is not None}
+    if not given:
+        return spec
+    try:
+        settings = RunnerSettings.model_validate({**spec.runner.model_dump(), **given})
+    except ValidationError as exc:
+        raise SpecError(_validation_message(exc, "(command line)", prefix="runner")) from None
+    return spec.model_copy(update={"runner": settings})
+
+
+def _run_in(ctx: AuditContext, recipe: AuditRecipe, spec: AuditSpec, base_dir: Path | None, command: str) -> RunDir:
+    """The body of :func:`run_spec` once the run directory is locked."""
     log = ctx.rundir.attach_log()
     data_files = [s.resolved_path(base_dir) for s in spec.data if s.path]
     model_specs = sorted({m for v in spec.models.values() for m in ([v] if isinstance(v, str) else v)})

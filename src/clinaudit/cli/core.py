@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .common import nonneg_int
+from .common import nonneg_int, positive_int
 
 __all__ = ["register"]
 
@@ -37,6 +37,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="refuse to start if the run needs more new model calls than this")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--report", action="store_true", help="render RUN_DIR/report.html when the run ends")
+    p.add_argument("--executor", choices=["local", "ray"], default=None,
+                   help="where the uncached model calls are sent from: this process (local, the default) or a Ray "
+                   "cluster (ray; needs `pip install 'clinaudit[ray]'`); overrides the spec's runner.executor. "
+                   "See docs/scale-out.md")
+    p.add_argument("--ray-address", default=None, metavar="ADDR",
+                   help="with --executor ray: a running Ray cluster (e.g. ray://head:10001 or auto); "
+                   "without it a local Ray instance sized to this machine is started for the run")
+    p.add_argument("--shards", type=positive_int, default=None, metavar="N",
+                   help="with --executor ray: split the calls by case_id into N shards, one Ray actor each "
+                   "(default: the cluster's CPUs, or its GPUs for local models)")
     reuse = p.add_mutually_exclusive_group()
     reuse.add_argument("--resume", action="store_true",
                        help="only resume: fail unless --out already holds a run of this same spec "
@@ -81,6 +91,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     from ..spec import load_spec
 
     spec, params = load_spec(args.spec)
+    if not args.dry_run:  # an unusable executor (e.g. Ray not installed) is refused before anything runs
+        from ..executors import make_executor
+
+        make_executor(args.executor or spec.runner.executor, address=args.ray_address or spec.runner.ray_address,
+                      shards=args.shards or spec.runner.shards)
     # Refuse a directory of another spec, or one another process is writing, before estimating anything.
     check_reuse(args.out, spec.model_dump(mode="json"), spec.audit, force=args.force, resume=args.resume)
     if args.dry_run:
@@ -109,7 +124,8 @@ def _run_locked(args: argparse.Namespace, spec, params) -> int:
         print(f"spec {args.spec} is valid (audit '{spec.audit}')")
         return 0
     rundir = run_spec(args.spec, args.out, progress=not args.no_progress, command=" ".join(sys.argv),
-                      force=args.force, resume=args.resume)
+                      force=args.force, resume=args.resume, executor=args.executor, ray_address=args.ray_address,
+                      shards=args.shards)
     usage = rundir.manifest.get("runs", [{}])[-1].get("usage_total", {})
     print(f"run directory: {rundir.path}")
     print(f"model calls: {int(usage.get('calls', 0))} new, {int(usage.get('cache_hits', 0))} from cache, "

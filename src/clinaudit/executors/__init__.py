@@ -1,0 +1,44 @@
+"""Executors: where the runner sends the model calls the cache cannot answer.
+
+* ``local`` (default) — this process, as always: the runner's async pool for remote endpoints,
+  batches in a worker thread for local models (:mod:`clinaudit.runner`).
+* ``ray`` — a Ray cluster (or a local Ray instance started for the run): the uncached calls are
+  sharded by ``case_id`` over Ray actors; each completed chunk comes back to the driver, which
+  stores it in the run's cache (:mod:`clinaudit.executors.ray_executor`).
+
+Whatever the executor, the cache stays the source of truth: the runner looks every request up
+first and hands an executor only the calls not yet stored, and the executor stores each answer
+through :meth:`clinaudit.runner.Runner.store` as if the runner had made the call. A run started
+with one executor can be resumed with the other.
+
+Nothing here imports Ray; ``ray`` is an optional extra (``pip install 'clinaudit[ray]'``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import InputError
+from .local import Executor, LocalExecutor
+from .sharding import chunked, shard_of, split_by_shard
+
+__all__ = ["EXECUTORS", "Executor", "LocalExecutor", "make_executor", "shard_of", "split_by_shard", "chunked"]
+
+#: executor names a spec (``runner.executor``) or ``clinaudit run --executor`` may give
+EXECUTORS = ("local", "ray")
+
+
+def make_executor(name: str = "local", *, address: str | None = None, shards: int | None = None,
+                  **options: Any) -> Executor:
+    """The executor called ``name`` (``local`` or ``ray``); Ray is imported only when a call is sent."""
+    if name == "local":
+        if address is not None or shards is not None:
+            raise InputError("--ray-address and --shards only apply to the ray executor (--executor ray)",
+                             field="runner.executor")
+        return LocalExecutor()
+    if name == "ray":
+        from .ray_executor import RayExecutor, require_ray
+
+        require_ray()  # fail before the run starts, with the install hint
+        return RayExecutor(address=address, shards=shards, **options)
+    raise InputError(f"unknown executor '{name}'; choose one of: {', '.join(EXECUTORS)}", field="runner.executor")

@@ -1,0 +1,243 @@
+"""The ``ray`` executor: a run's uncached calls on Ray actors, sharded by ``case_id``.
+
+How a call travels:
+
+1. the driver's runner looks every request up in the cache and hands :meth:`RayExecutor.dispatch`
+   only the distinct requests not stored yet;
+2. they are split into ``shards`` by a stable hash of their ``case_id`` (all calls of one case in one
+   shard), and each shard into small chunks;
+3. shard *i* runs on actor *i* (:class:`ShardWorker`): the actor builds each backend once (a local
+   model is loaded once per actor, on its own device slot when ``num_gpus`` is set; a remote endpoint
+   gets a client with the run's retry, timeout and rate settings, its concurrency split over the
+   actors) and answers a chunk with the same runner code a local run uses, without a cache;
+4. the driver keeps two chunks in flight per actor and takes them back with ``ray.wait`` as they
+   complete, storing every answer in the run's cache at once (``Runner.store``).
+
+A worker that dies mid-chunk is restarted by Ray (``max_restarts``) and its unfinished chunks are
+retried (``max_task_retries``); chunks already returned were stored and are never sent again.
+API keys never travel: workers get the backend options (``api_key_env`` is a variable's *name*) and
+read the key from their own environment — on a local instance they inherit the driver's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from collections import deque
+from dataclasses import asdict, replace
+from typing import Any
+
+from ..errors import BackendError, ClinauditError, InputError
+from .local import Executor
+from .sharding import chunked, split_by_shard
+
+__all__ = ["RayExecutor", "ShardWorker", "backend_recipes", "require_ray"]
+
+log = logging.getLogger("clinaudit.executors.ray")
+
+#: chunks kept in flight per actor: one running, one queued behind it
+IN_FLIGHT_PER_ACTOR = 2
+
+
+def require_ray() -> Any:
+    """``import ray``, or an error that says how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise InputError("the ray executor needs the optional package 'ray': install it with "
+                         "`pip install 'clinaudit[ray]'` (ray==2.60.0), or run with --executor local") from None
+    return ray
+
+
+def backend_recipes(runner: Any, specs: set[str]) -> dict[str, tuple[str, Any, str]]:
+    """How a worker rebuilds each backend: ``(kind, payload, identity)`` per model spec.
+
+    ``("options", options, identity)`` when the runner built the backend from its options (the spec's
+    ``backends:`` entry — names of key variables, never keys); ``("instance", backend, identity)`` for a
+    backend instance given to the runner directly (``Runner.add_backend``), which is pickled as is.
+    The identity lets the worker check that it rebuilt the same backend (same request keys)."""
+    from ..models.base import get_backend
+
+    out: dict[str, tuple[str, Any, str]] = {}
+    for spec in sorted(specs):
+        inst = runner.backend(spec)
+        opts = dict(runner.backend_options.get(spec, {}))
+        try:
+            same = get_backend(spec, **opts) is inst
+        except ClinauditError:
+            same = False
+        out[spec] = ("options", opts, inst.identity()) if same else ("instance", inst, inst.identity())
+    return out
+
+
+class ShardWorker:
+    """One Ray actor: answers chunks of requests with a cache-less runner (backends built once)."""
+
+    def __init__(self, config: dict[str, Any]):
+        from ..runner import Runner, RunnerConfig
+
+        self.runner = Runner(cache=None, config=RunnerConfig(**config))
+        self.built: set[str] = set()
+
+    def _build(self, recipes: dict[str, tuple[str, Any, str]], specs: set[str]) -> None:
+        from ..models.base import get_backend
+
+        for spec in sorted(specs - self.built):
+            kind, payload, identity = recipes[spec]
+            backend = get_backend(spec, **payload) if kind == "options" else payload
+            if backend.identity() != identity:
+                raise BackendError(f"the Ray worker built {spec} as {backend.identity()!r}, the driver as "
+                                   f"{identity!r}: set the same environment (e.g. OPENAI_BASE_URL) on every node, "
+                                   "or give base_url in the spec's backends")
+            self.runner.add_backend(backend)
+            self.built.add(spec)
+
+    def run_chunk(self, recipes: dict[str, tuple[str, Any, str]], requests: list[Any]) -> tuple[list[Any], dict[str, int]]:
+        """Answers to ``requests`` (in order) and the retries they took, per model."""
+        self._build(recipes, {r.model for r in requests})
+        before = {s: u.retries for s, u in self.runner.usage.items()}
+        resps = self.runner.generate(requests, desc="ray chunk")
+        retries = {s: u.retries - before.get(s, 0) for s, u in self.runner.usage.items()}
+        return resps, {s: n for s, n in retries.items() if n}
+
+
+class RayExecutor(Executor):
+    """Send a run's uncached calls to Ray actors (see the module docstring).
+
+    ``address``: a running cluster (``ray://host:10001``, ``auto``, ``host:6379``); ``None`` starts a local
+    Ray instance sized to the machine for the run (and shuts it down at :meth:`close`); an instance
+    already started in this process (``ray.init`` by the caller) is used as is. ``shards``: number of
+    shards = actors (default: the cluster's GPUs when local models run on GPUs, else its CPUs).
+    ``chunk_size``: calls per chunk (the unit stored at once and retried after a crash).
+    ``num_gpus``: GPUs per actor (default: 1 when the cluster has GPUs and the first calls go to a local
+    model, else 0). ``init_options``: more ``ray.init`` arguments (e.g. ``num_cpus``, ``runtime_env``).
+    """
+
+    name = "ray"
+
+    def __init__(self, address: str | None = None, shards: int | None = None, *, chunk_size: int | None = None,
+                 num_gpus: float | None = None, max_restarts: int = 4, max_task_retries: int = 4,
+                 init_options: dict[str, Any] | None = None):
+        if shards is not None and int(shards) < 1:
+            raise InputError(f"--shards must be at least 1, got {shards}", field="runner.shards")
+        if chunk_size is not None and int(chunk_size) < 1:
+            raise InputError(f"chunk_size must be at least 1, got {chunk_size}")
+        self.address = address
+        self.shards = int(shards) if shards is not None else None
+        self.chunk_size = int(chunk_size) if chunk_size is not None else None
+        self.num_gpus = num_gpus
+        self.max_restarts = int(max_restarts)
+        self.max_task_retries = int(max_task_retries)
+        self.init_options = dict(init_options or {})
+        self._started = False  # this executor called ray.init (and shuts Ray down at close)
+        self._actors: list[Any] = []
+        self._chunk = 1
+
+    # ---- the cluster and its actors ----------------------------------------------------------
+    def _ray(self) -> Any:
+        ray = require_ray()
+        if not ray.is_initialized():
+            kwargs: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.WARNING}
+            kwargs.update(self.init_options)
+            if self.address:
+                kwargs["address"] = self.address
+            log.info("starting Ray (%s)", f"address {self.address}" if self.address else "a local instance")
+            ray.init(**kwargs)
+            self._started = True
+        return ray
+
+    def _ensure_actors(self, runner: Any, specs: set[str]) -> None:
+        if self._actors:
+            return
+        ray = self._ray()
+        resources = ray.cluster_resources()
+        gpus = int(resources.get("GPU", 0))
+        local_models = any(not runner.backend(s).is_remote for s in specs)
+        num_gpus = self.num_gpus if self.num_gpus is not None else (1 if gpus and local_models else 0)
+        n = self.shards or max(1, gpus if num_gpus else int(resources.get("CPU", 1)))
+        cfg = runner.config
+        per_actor = max(1, math.ceil(cfg.concurrency / n))  # the spec's limits are totals for the run
+        rate = cfg.rate_limit_per_min / n if cfg.rate_limit_per_min else None
+        worker_cfg = asdict(replace(cfg, concurrency=per_actor, rate_limit_per_min=rate, progress=False,
+                                    fail_fast=False))
+        self._chunk = self.chunk_size or min(64, max(8, 2 * per_actor))
+        options: dict[str, Any] = {"max_restarts": self.max_restarts, "max_task_retries": self.max_task_retries,
+                                   "num_cpus": 0, "scheduling_strategy": "SPREAD"}
+        if num_gpus:
+            options["num_gpus"] = num_gpus
+        actor_cls = ray.remote(ShardWorker)
+        self._actors = [actor_cls.options(**options).remote(worker_cfg) for _ in range(n)]
+        log.info("ray executor: %d actor(s), %d call(s) per chunk, concurrency %d per actor", n, self._chunk,
+                 per_actor)
+
+    # ---- sending -------------------------------------------------------------------------------
+    async def dispatch(self, runner: Any, requests: dict[str, Any], bar: Any) -> dict[str, Any]:
+        from ray.exceptions import RayActorError, RayTaskError
+
+        from ..runner import Usage
+
+        specs = {r.model for r in requests.values()}
+        self._ensure_actors(runner, specs)
+        ray = self._ray()
+        recipes = ray.put(backend_recipes(runner, specs))
+        queues = [deque(chunked(shard, self._chunk)) for shard in split_by_shard(requests, len(self._actors))]
+        in_flight: dict[Any, tuple[int, list[str]]] = {}
+
+        def submit(i: int) -> None:
+            if queues[i]:
+                keys = queues[i].popleft()
+                ref = self._actors[i].run_chunk.remote(recipes, [requests[k] for k in keys])
+                in_flight[ref] = (i, keys)
+
+        for i in range(len(queues)):
+            for _ in range(IN_FLIGHT_PER_ACTOR):
+                submit(i)
+        out: dict[str, Any] = {}
+        try:
+            while in_flight:
+                ready, _ = await asyncio.to_thread(ray.wait, list(in_flight), num_returns=1, timeout=1.0)
+                for ref in ready:
+                    i, keys = in_flight.pop(ref)
+                    try:
+                        resps, retries = ray.get(ref)
+                    except RayTaskError as exc:
+                        cause = getattr(exc, "cause", None)
+                        if isinstance(cause, ClinauditError):
+                            raise cause from None
+                        raise BackendError(f"a Ray worker failed: {exc}") from None
+                    except RayActorError as exc:
+                        raise BackendError(
+                            f"Ray worker {i} died more than {self.max_restarts} times ({type(exc).__name__}); "
+                            "the calls it completed are stored: re-run the same command to resume") from None
+                    for key, resp in zip(keys, resps):
+                        out[key] = runner.store(key, requests[key], resp)
+                    bar.update(len(keys))
+                    for spec, n in retries.items():
+                        runner.usage.setdefault(spec, Usage()).retries += n
+                    submit(i)
+        finally:
+            for ref in in_flight:  # stopped early (error, Ctrl-C): queued chunks need not run
+                try:
+                    ray.cancel(ref)
+                except Exception:  # noqa: BLE001 - best effort; close() ends the actors anyway
+                    pass
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        return {"executor": self.name, "address": self.address or "local", "shards": len(self._actors) or self.shards,
+                "chunk_size": self.chunk_size}
+
+    def close(self) -> None:
+        if not self._actors and not self._started:
+            return
+        ray = require_ray()
+        for actor in self._actors:
+            try:
+                ray.kill(actor)
+            except Exception:  # noqa: BLE001 - already gone
+                pass
+        self._actors = []
+        if self._started:
+            ray.shutdown()
+            self._started = False
