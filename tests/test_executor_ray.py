@@ -209,9 +209,9 @@ def test_a_resumed_run_sends_only_what_the_cache_lacks_whichever_executor_ran_fi
             executor.close()
 
 
-def test_a_vllm_style_server_through_the_ray_executor(tmp_path, monkeypatch):
-    """vLLM serves an OpenAI-compatible API: a spec points `openai:<served name>` at it (here the loopback
-    stub, no API key, as `vllm serve` without --api-key) and runs with --executor ray."""
+def test_a_pool_of_vllm_style_servers_through_the_ray_executor(tmp_path, monkeypatch):
+    """vLLM serves an OpenAI-compatible API: a spec points `openai:<served name>` at a pool of such servers
+    (here two loopback stubs, no API key, as `vllm serve` without --api-key) and runs with --executor ray."""
     import json
 
     import yaml
@@ -221,18 +221,20 @@ def test_a_vllm_style_server_through_the_ray_executor(tmp_path, monkeypatch):
 
     monkeypatch.delenv("CLINAUDIT_TEST_UNSET_KEY", raising=False)
     data = yaml.safe_load((EXAMPLES / "treatment_shift-mock.yaml").read_text())
-    with StubOpenAI() as server:
+    with StubOpenAI(delay_s=0.01) as gpu1, StubOpenAI(delay_s=0.01) as gpu2:
         data["models"]["target"] = ["openai:llama8b"]
-        data["backends"] = {"openai:llama8b": {"base_url": server.base_url, "api_key_env": "CLINAUDIT_TEST_UNSET_KEY"},
+        data["backends"] = {"openai:llama8b": {"base_url": [gpu1.base_url, gpu2.base_url],
+                                               "api_key_env": "CLINAUDIT_TEST_UNSET_KEY"},
                             "mock:judge": data["backends"]["mock:judge"]}
         spec, params = parse_spec_dict(data, source="vllm-style spec")
         rd = run_spec(spec, tmp_path / "run", params=params, progress=False, executor="ray", shards=2)
         assert rd.manifest["status"] == "complete"
-        sent = Counter((prompt_of(b), b.get("seed")) for b in server.bodies)
-        assert not any("authorization" in h for h in server.headers)  # no key configured, none sent
+        sent = Counter((prompt_of(b), b.get("seed")) for b in gpu1.bodies + gpu2.bodies)
+        assert gpu1.bodies and gpu2.bodies  # both servers of the pool answered
+        assert not any("authorization" in h for h in gpu1.headers + gpu2.headers)  # no key configured, none sent
     responses = pd.read_csv(tmp_path / "run" / "tables" / "responses.csv", keep_default_na=False)
     target = responses[responses["model"] == "openai:llama8b"]
-    assert len(target) > 0 and set(sent.values()) == {1}  # every distinct request sent once
+    assert len(target) > 0 and set(sent.values()) == {1}  # every distinct request sent once, to one server
     assert len(sent) == target["request_key"].nunique()
     for _, row in target.iterrows():
         prompt = json.loads(row["messages"])[-1]["content"]
