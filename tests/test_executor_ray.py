@@ -239,3 +239,39 @@ def test_a_pool_of_vllm_style_servers_through_the_ray_executor(tmp_path, monkeyp
     for _, row in target.iterrows():
         prompt = json.loads(row["messages"])[-1]["content"]
         assert row["text"] == stub_answer("llama8b", prompt, int(row["seed"]))
+
+
+class LoadCounting(Backend):
+    """A local-model stand-in that records (in a file) every time a process loads its 'weights'."""
+
+    name = "load-counting"
+    is_remote = False
+    batch_size = 4
+
+    def __init__(self, spec: str, *, log: str):
+        super().__init__(spec)
+        self.log = log
+        self._loaded = False
+
+    def generate(self, requests):
+        if not self._loaded:
+            with open(self.log, "a") as fh:
+                fh.write(f"{os.getpid()}\n")
+            self._loaded = True
+        return [ModelResponse(request_key="", model=self.spec, text=f"local answer to {r.prompt_text()}")
+                for r in requests]
+
+
+def test_a_local_model_is_loaded_once_per_actor(tmp_path):
+    log = tmp_path / "loads.txt"
+    runner = Runner(cache=ResponseCache(tmp_path / "cache.sqlite"), config=RunnerConfig(progress=False))
+    runner.add_backend(LoadCounting("load-counting:m", log=str(log)))
+    executor = RayExecutor(shards=2, chunk_size=4).attach(runner).executor
+    try:
+        for part in range(3):  # three batches of calls (e.g. three stages): the actors keep their model
+            reqs = [ModelRequest.chat("load-counting:m", f"q{part}-{i}", meta={"case_id": f"c{i}"}) for i in range(16)]
+            assert [r.text for r in runner.generate(reqs)] == [f"local answer to user: q{part}-{i}" for i in range(16)]
+    finally:
+        executor.close()
+    pids = log.read_text().split()
+    assert len(pids) == 2 and len(set(pids)) == 2 and str(os.getpid()) not in pids  # one load per actor
