@@ -52,8 +52,9 @@ from ..errors import InputError
 from ..records import Case
 from .base import DataSource, register_loader
 
-__all__ = ["load_mimic3", "ethnicity_group", "language_group", "MIMIC_OPTIONS", "NOTE_COLUMNS",
-           "ADMISSION_COLUMNS", "PATIENT_COLUMNS"]
+__all__ = ["load_mimic3", "ethnicity_group", "language_group", "insurance_group", "MIMIC_OPTIONS", "NOTE_COLUMNS",
+           "ADMISSION_COLUMNS", "PATIENT_COLUMNS", "iter_mimic_csv", "find_mimic_table", "parse_mimic_int",
+           "parse_mimic_datetime"]
 
 log = logging.getLogger("clinaudit.loaders.mimic")
 
@@ -103,6 +104,18 @@ def language_group(value: str | None) -> str | None:
     if value is None or not value.strip():
         return None
     return "English" if value.strip().upper() == "ENGL" else "Other"
+
+
+def insurance_group(value: str | None) -> str | None:
+    """MIMIC ``INSURANCE`` → Medicare, Medicaid, Private, or None for Government, Self Pay and empty.
+
+    P4 (§5.2, Table 4) drops the Self Pay and Government groups "due to their small relative class
+    sample size"; the raw value stays available as ``insurance``.
+    """
+    if value is None or not value.strip():
+        return None
+    v = value.strip().casefold()
+    return {"medicare": "Medicare", "medicaid": "Medicaid", "private": "Private"}.get(v)
 
 
 # --------------------------------------------------------------------------- reading
@@ -216,6 +229,13 @@ def _read_labels(path: Path, encoding: str) -> tuple[dict[int, dict[str, str]], 
             raise InputError(f"duplicate {names[key]} {k}", file=str(path), row=row, field=names[key])
         out[k] = {names[c]: v for c, v in rec.items() if c != key}  # type: ignore[index]
     return out, key
+
+
+# Public names of the readers, shared with the Hurtful Words cohort builder.
+iter_mimic_csv = _iter_csv
+find_mimic_table = _find_table
+parse_mimic_int = _int
+parse_mimic_datetime = _date
 
 
 @register_loader("mimic3", "MIMIC-III NOTEEVENTS + ADMISSIONS + PATIENTS (CSV or .csv.gz; a folder or the notes "

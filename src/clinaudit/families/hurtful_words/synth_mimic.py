@@ -93,7 +93,8 @@ PLANTED_EFFECTS: dict[str, Any] = {
     ],
 }
 
-_ETHNICITY = [("WHITE", 0.66), ("WHITE - RUSSIAN", 0.03), ("BLACK/AFRICAN AMERICAN", 0.08), ("BLACK/CAPE VERDEAN", 0.01),
+_ETHNICITY = [("WHITE", 0.66), ("WHITE - RUSSIAN", 0.03), ("BLACK/AFRICAN AMERICAN", 0.08),
+              ("BLACK/CAPE VERDEAN", 0.01),
               ("HISPANIC OR LATINO", 0.03), ("HISPANIC/LATINO - PUERTO RICAN", 0.01), ("ASIAN", 0.02),
               ("ASIAN - CHINESE", 0.01), ("OTHER", 0.02), ("MULTI RACE ETHNICITY", 0.01),
               ("UNKNOWN/NOT SPECIFIED", 0.07), ("UNABLE TO OBTAIN", 0.02), ("PATIENT DECLINED TO ANSWER", 0.03)]
@@ -257,7 +258,7 @@ class _Writer:
         self.day = admit.strftime("%Y-%m-%d")
         conditions = [g for g, p in BASE_PREVALENCE.items() if rng.random() < self._prevalence(g, p, attrs)]
         severity = sum(c in ("Shock", "Septicemia", "Resp Failure") for c in conditions)
-        p_die = self._prevalence("Inhosp Mort", 1 / (1 + math.exp(-(-3.2 + 0.03 * (age - 60) + 0.9 * severity))), attrs)
+        p_die = self._prevalence("Inhosp Mort", 1 / (1 + math.exp(-(-2.6 + 0.03 * (age - 60) + 0.9 * severity))), attrs)
         dies = bool(rng.random() < p_die) and last
         kind = rng.random()
         n_stays = 0 if kind < 0.05 else (2 if kind < 0.12 else 1)
