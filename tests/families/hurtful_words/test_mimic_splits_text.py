@@ -128,3 +128,19 @@ def test_cli_mimic_tasks(tmp_path: Path, capsys):
             "exclusions.csv", "labels_long.csv", "mimic_tasks.json", "pretrain_sequences.csv"} <= names
     tasks = pd.read_csv(tmp_path / "o" / "tasks.csv")
     assert len(tasks) == 57 and "tasks: 57" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_hugging_face_tokenizer_counts_word_pieces(tmp_path: Path):
+    from transformers import BertTokenizer
+
+    from clinaudit.families.hurtful_words.mimic_text import hf_tokenizer, note_sequences
+
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "pt", "is", "stable", "hyper", "##tension", "."]
+    BertTokenizer(vocab={v: i for i, v in enumerate(vocab)}).save_pretrained(tmp_path / "tok")
+    spans = hf_tokenizer(tmp_path / "tok")
+    text = "Pt is stable. Hypertension."
+    assert [text[a:b] for a, b in spans(text)] == ["Pt", "is", "stable", ".", "Hyper", "tension", "."]
+    assert note_sequences(text, spans, min_tokens=4) == [("Pt is stable.", 4), ("Hypertension.", 3)]
+    windows = note_windows(text, spans, window=3, stride=2)
+    assert windows == ["Pt is stable", "stable. Hyper", "Hypertension."]

@@ -134,3 +134,21 @@ def test_cli_writes_the_tables(tmp_path: Path, capsys):
     assert "PATIENTS" in out and "5 rows" in out
     with pytest.raises(SystemExit):
         main(["synth-mimic", "--out", str(tmp_path / "x"), "--patients", "0"])
+
+
+@pytest.mark.slow
+def test_planted_mortality_odds_ratio_for_medicaid(tmp_path: Path):
+    """The Medicaid odds ratio (1.8) shows in a large synthetic cohort (recomputed from the tables).
+
+    Medicaid patients are younger (insurance depends on age), so the comparison is within patients
+    aged 18-64 at admission, where age matters less than the planted odds ratio.
+    """
+    synth_mimic(tmp_path, n_patients=4000, seed=5)
+    adm = _read(tmp_path, "ADMISSIONS").merge(_read(tmp_path, "PATIENTS")[["SUBJECT_ID", "DOB"]], on="SUBJECT_ID")
+    adm = adm.groupby("SUBJECT_ID").tail(1)  # deaths are planted on a patient's last admission
+    age = (pd.to_datetime(adm["ADMITTIME"]) - pd.to_datetime(adm["DOB"])).dt.days / 365.25
+    adm = adm[(age >= 18) & (age < 64)]
+    died = adm["HOSPITAL_EXPIRE_FLAG"] == "1"
+    medicaid = adm["INSURANCE"] == "Medicaid"
+    p1, p0 = died[medicaid].mean(), died[~medicaid].mean()
+    assert (p1 / (1 - p1)) / (p0 / (1 - p0)) > 1.2

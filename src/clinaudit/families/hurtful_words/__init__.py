@@ -4,7 +4,9 @@ Modules: ``association`` / ``classifier_gaps`` (the two audits), ``sentences`` a
 (templates → sentences → scores), ``existing_scores`` (published score files), ``prevalence``,
 ``association_stats`` (Table 3 tests), ``gap_table`` and ``classifier_metrics`` (Table 4 gaps),
 ``probes``, ``craftmd_tasks``, ``debias``, ``section_*`` (report), ``cli_*`` (commands);
-MIMIC-III: ``synth_mimic`` (synthetic tables), ``mimic_phenotypes`` (HCUP CCS groups, the 57 tasks).
+MIMIC-III: ``synth_mimic`` (synthetic tables), ``mimic_phenotypes`` (HCUP CCS groups, the 57 tasks),
+``mimic_cohorts`` (stay cohort, attributes, splits), ``mimic_tasks`` (the three task tables),
+``mimic_text`` (sentences, sequences, windows), ``mimic_corpus`` (pretraining sequences).
 """
 
 PROVIDES = {
