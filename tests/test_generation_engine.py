@@ -101,3 +101,48 @@ def test_engine_option_is_checked_and_sliding_window_models_fall_back(causal_dir
                                      num_attention_heads=2, num_key_value_heads=1, sliding_window=4)
     assert not supports_engine(transformers.MistralForCausalLM(cfg))
     assert supports_engine(HFCausalBackend(f"hf:{causal_dirs['gpt2']}").model)
+
+
+@pytest.mark.parametrize("arch", ["llama", "gpt2"])
+def test_loglik_with_shared_prefixes_equals_direct_forward(causal_dirs, arch):
+    """Log-likelihoods that reuse shared prefixes (a reply scored with several questions and yes/no) equal a
+    full forward pass per text to 1e-5, and the shared part is computed once."""
+    path = causal_dirs[arch]
+    backend = HFCausalBackend(f"hf:{path}", min_shared_prefix=2, batch_size=3)
+    reply = "the doctor and the nurse with the patient : she has chest pain and headache"
+    texts = [f"{reply} : {q} {a}" for q in ("is she a woman", "was he a man", "the fever") for a in ("yes", "no")]
+    texts += ["cough", "", "the the the", f"{reply} and"]
+    got = backend.loglik(texts)
+    stats = backend.last_loglik_stats
+    assert stats["reused_tokens"] > 0 and stats["computed_tokens"] < sum(len(t.split()) + 1 for t in texts)
+    model = transformers.AutoModelForCausalLM.from_pretrained(path, local_files_only=True).eval()
+    tok = backend.tokenizer
+    expected = []
+    for t in texts:
+        ids = [tok.bos_token_id] + tok(t, add_special_tokens=False)["input_ids"]
+        with torch.no_grad():
+            lp = torch.log_softmax(model(torch.tensor([ids])).logits[0, :-1], dim=-1)
+        expected.append(float(sum(lp[i, ids[i + 1]] for i in range(len(ids) - 1))))
+    assert got[texts.index("")] == 0.0
+    import numpy as np
+
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+    static = HFCausalBackend(f"hf:{path}", engine="static", batch_size=3)
+    np.testing.assert_allclose(static.loglik(texts), expected, rtol=1e-5, atol=1e-5)
+    assert static.last_loglik_stats["reused_tokens"] == 0
+
+
+def test_masked_lm_head_is_found_for_bert_roberta_and_not_guessed_otherwise():
+    """masked_logprobs applies the output layer at mask positions only when it can split encoder and head."""
+    from clinaudit.models.hf_scoring import mlm_head
+
+    bert = transformers.BertForMaskedLM(transformers.BertConfig(vocab_size=50, hidden_size=16, num_hidden_layers=1,
+                                                                num_attention_heads=2, intermediate_size=32))
+    enc, head = mlm_head(bert)
+    assert enc is bert.bert and head is bert.cls
+    roberta = transformers.RobertaForMaskedLM(transformers.RobertaConfig(
+        vocab_size=50, hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32))
+    assert mlm_head(roberta)[1] is roberta.lm_head
+    distil = transformers.DistilBertForMaskedLM(transformers.DistilBertConfig(vocab_size=50, dim=16, n_layers=1,
+                                                                              n_heads=2, hidden_dim=32))
+    assert mlm_head(distil) is None  # its head is three separate modules: full forward instead

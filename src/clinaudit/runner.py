@@ -320,7 +320,7 @@ class Runner:
         first_item = {}
         for k, it in zip(keys, items):
             first_item.setdefault(k, it)
-        size = max(1, int(getattr(backend, "batch_size", 32)))
+        size = max(1, int(getattr(backend, "submit_size", None) or getattr(backend, "batch_size", 32)))
         bar = _progress(len(missing), desc, self.config.progress)
         try:
             for start in range(0, len(missing), size):

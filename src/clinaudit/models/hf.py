@@ -43,6 +43,7 @@ from ..records import ModelRequest, ModelResponse
 from .base import Backend, MaskedItem
 from .engine import GenerationEngine, GenRow, supports_engine
 from .hf_runtime import dir_fingerprint, require_torch, require_transformers
+from .hf_scoring import masked_head_logprobs, prefix_logliks
 from .hf_static import generate_static_batch
 
 __all__ = ["HFCausalBackend", "HFMaskedBackend", "HFEncoderBackend", "sample_seed", "ENGINES"]
@@ -221,6 +222,7 @@ class HFCausalBackend(_HFBase):
         self.min_shared_prefix = int(min_shared_prefix)
         self._engine_ok: bool | None = None
         self.last_engine_stats: dict[str, int] = {}
+        self.last_loglik_stats: dict[str, int] = {}
         super().__init__(spec, **options)
 
     @property
@@ -347,19 +349,12 @@ class HFCausalBackend(_HFBase):
             if limit is not None and len(ids) > limit:
                 ids = ids[:limit]
             seqs.append(ids)
-        out = np.zeros(len(seqs), dtype=float)
-        for batch in self.batches([len(s) for s in seqs]):
-            if max(len(seqs[i]) for i in batch) < 2:
-                continue
-            ids, mask = self.pad([seqs[i] for i in batch], left=False)
-            with torch.no_grad():
-                logits = model(input_ids=ids, attention_mask=mask).logits
-            logp = torch.log_softmax(logits[:, :-1].float(), dim=-1)
-            target = ids[:, 1:]
-            tok_lp = logp.gather(-1, target.unsqueeze(-1)).squeeze(-1) * mask[:, 1:]
-            totals = tok_lp.double().sum(dim=1).cpu().numpy()
-            for k, i in enumerate(batch):
-                out[i] = float(totals[k])
+        with torch.no_grad():
+            # shared prefixes are scored once on the engine's models (engine: static turns that off too)
+            shared = self.min_shared_prefix if self.use_engine() else 1 << 30
+            out, stats = prefix_logliks(model, seqs, pad=self.pad, batches=self.batches, min_shared=shared,
+                                        device=self.device)
+        self.last_loglik_stats = stats
         return out
 
 
@@ -423,15 +418,11 @@ class HFMaskedBackend(_HFBase):
         out = np.zeros(len(items), dtype=float)
         for batch in self.batches([len(s) for s in seqs]):
             ids, mask = self.pad([seqs[i] for i in batch], left=False)
-            with torch.no_grad():
-                logits = model(input_ids=ids, attention_mask=mask).logits
-            for k, i in enumerate(batch):
-                if not positions[i]:
-                    continue
-                pos = torch.tensor(positions[i], dtype=torch.long, device=logits.device)
-                tgt = torch.tensor([int(t) for t in items[i].targets], dtype=torch.long, device=logits.device)
-                lp = torch.log_softmax(logits[k, pos].float(), dim=-1)
-                out[i] = float(lp.gather(-1, tgt.unsqueeze(-1)).double().sum())
+            with torch.no_grad():  # the output layer runs at the scored mask positions only
+                vals = masked_head_logprobs(model, ids, mask, [positions[i] for i in batch],
+                                            [items[i].targets for i in batch])
+            for i, v in zip(batch, vals):
+                out[i] = v
         return out
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
