@@ -144,3 +144,29 @@ def test_hugging_face_tokenizer_counts_word_pieces(tmp_path: Path):
     assert note_sequences(text, spans, min_tokens=4) == [("Pt is stable.", 4), ("Hypertension.", 3)]
     windows = note_windows(text, spans, window=3, stride=2)
     assert windows == ["Pt is stable", "stable. Hyper", "Hypertension."]
+
+
+@pytest.mark.slow
+def test_planted_under_documentation_becomes_a_recall_gap(tmp_path: Path):
+    """Generator → task tables → a plain TF-IDF + logistic classifier: the planted effect shows as a recall gap.
+
+    Atherosclerosis is written in a woman's note with probability 0.35 (a man's 0.9): on the first-note
+    task the classifier misses far more women; Hypertension (no planted documentation effect) is the control.
+    """
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+
+    synth_mimic(tmp_path, n_patients=2000, seed=1)
+    res = build_mimic_tasks(tmp_path, options=TaskOptions(seed=0))
+    df = res.tables["phenotype_first"]
+    train, test = df[df["split"] != "test"], df[df["split"] == "test"]
+    recall = {}
+    for task in ("PF Atherosclerosis", "PF Hypertension"):
+        vec = TfidfVectorizer(min_df=2)
+        clf = LogisticRegression(max_iter=1000, class_weight="balanced").fit(vec.fit_transform(train["text"]),
+                                                                            train[task])
+        pred = clf.predict(vec.transform(test["text"]))
+        pos = test[task].to_numpy() == 1
+        recall[task] = {g: pred[pos & (test["gender"] == g).to_numpy()].mean() for g in ("M", "F")}
+    assert recall["PF Atherosclerosis"]["M"] > 0.85 and recall["PF Atherosclerosis"]["F"] < 0.6
+    assert abs(recall["PF Hypertension"]["M"] - recall["PF Hypertension"]["F"]) < 0.1
