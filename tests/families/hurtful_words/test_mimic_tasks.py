@@ -249,6 +249,16 @@ def test_bad_input_names_file_row_and_field(tmp_path):
     with pytest.raises(InputError) as e:
         build_mimic_tasks(m.write(tmp_path / "bad3"))
     assert e.value.file.endswith("NOTEEVENTS.csv") and e.value.row == 5 and e.value.field == "HADM_ID"
+    m = scenario()
+    m.rows["NOTEEVENTS"][5]["ROW_ID"] = 2
+    with pytest.raises(InputError) as e:
+        build_mimic_tasks(m.write(tmp_path / "dup"))
+    assert e.value.row == 6 and e.value.field == "ROW_ID" and "rows 2 and 6" in str(e.value)
+    m = scenario()
+    m.rows["NOTEEVENTS"][1]["SUBJECT_ID"] = 2  # note of admission 11 (patient 1) says patient 2
+    with pytest.raises(InputError) as e:
+        build_mimic_tasks(m.write(tmp_path / "owner"))
+    assert e.value.row == 2 and e.value.field == "SUBJECT_ID" and "belongs to subject 1" in str(e.value)
     folder = scenario().write(tmp_path / "bad4")
     (folder / "DIAGNOSES_ICD.csv").write_text("ROW_ID,SUBJECT_ID,HADM_ID\n1,1,11\n")
     with pytest.raises(InputError) as e:

@@ -128,8 +128,14 @@ def iter_notes(tables: MimicTables, *, hadm_ids: set[int] | None = None, categor
     path = tables.paths["NOTEEVENTS"]
     counts = Counter() if counts is None else counts
     owner = dict(zip(tables.admissions["hadm_id"], tables.admissions["subject_id"]))
+    seen: dict[int, int] = {}
     for row, r in iter_mimic_csv(path, tables.encoding, TABLE_REQUIRED["NOTEEVENTS"]):
         counts["read"] += 1
+        rid = parse_mimic_int(r["ROW_ID"], path, row, "ROW_ID")
+        if rid in seen:
+            raise InputError(f"duplicate ROW_ID {rid}: rows {seen[rid]} and {row}", file=str(path), row=row,
+                             field="ROW_ID")
+        seen[rid] = row  # type: ignore[index]
         hid = parse_mimic_int(r["HADM_ID"], path, row, "HADM_ID", required=False)
         if hid is None:
             counts["outpatient note (no HADM_ID)"] += 1
@@ -153,7 +159,7 @@ def iter_notes(tables: MimicTables, *, hadm_ids: set[int] | None = None, categor
         if ctime is None and cdate is None:
             raise InputError("a note needs a CHARTTIME or a CHARTDATE", file=str(path), row=row, field="CHARTDATE")
         counts["kept"] += 1
-        yield {"row_id": parse_mimic_int(r["ROW_ID"], path, row, "ROW_ID"), "subject_id": sid, "hadm_id": hid,
+        yield {"row_id": rid, "subject_id": sid, "hadm_id": hid,
                "category": cat, "cat": cat.casefold(), "charttime": ctime, "chartdate": cdate,
                "order": ctime if ctime is not None else end_of_day(cdate), "text": r["TEXT"]}  # type: ignore[arg-type]
 
