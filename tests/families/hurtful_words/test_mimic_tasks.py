@@ -267,3 +267,13 @@ def test_bad_input_names_file_row_and_field(tmp_path):
     (folder / "DIAGNOSES_ICD.csv").unlink()
     with pytest.raises(InputError, match="DIAGNOSES_ICD"):
         build_mimic_tasks(folder)
+
+
+def test_task_order_and_names_follow_table_1():
+    names = [t.name for t in task_definitions()]
+    table1 = ["Acute Renal", "Cerebrovascular", "Myocardial", "Dysrhythmias", "Chronic Kidney", "COPD",
+              "Comp. Surgical", "Conduction", "Heart Failure", "Atherosclerosis", "Diabetes Comp", "Diabetes No Comp",
+              "Lipid Metabolism", "Hypertension", "Fluid Disorder", "GI Hemorrhage", "Hypertension Comp",
+              "Other Liver", "Lower Resp", "Upper Resp", "Pleurisy", "Pneumonia", "Resp Failure", "Septicemia",
+              "Shock", "Chronic", "Acute", "Disease"]
+    assert names == ["Inhosp Mort"] + [f"PA {n}" for n in table1] + [f"PF {n}" for n in table1]

@@ -87,7 +87,7 @@ def phenotype_labels(codes: list[str] | set[str]) -> dict[str, int]:
     """0/1 per group shorthand and per OR task (``Chronic``, ``Acute``, ``Disease``) for one admission's codes."""
     cmap = _code_map()
     present = {cmap[c] for c in (normalize_icd9(x) for x in codes) if c in cmap}
-    groups = sorted(load_phenotype_groups().values(), key=lambda g: g.abbrev.casefold())
+    groups = sorted(load_phenotype_groups().values(), key=lambda g: g.name.casefold())
     out = {g.abbrev: int(g.abbrev in present) for g in groups}
     for name, typ in OR_TASKS.items():
         out[name] = int(any(out[g.abbrev] for g in groups if typ is None or g.type == typ))
@@ -96,8 +96,8 @@ def phenotype_labels(codes: list[str] | set[str]) -> dict[str, int]:
 
 @lru_cache(maxsize=1)
 def task_definitions() -> tuple[TaskDef, ...]:
-    """The 57 tasks in P4's Table 1 order within each cohort (mortality, 25 groups alphabetically, 3 ORs)."""
-    groups = sorted(load_phenotype_groups().values(), key=lambda g: g.abbrev.casefold())
+    """The 57 tasks in P4's Table 1 order: mortality; per cohort the 25 groups (by full name) and the 3 ORs."""
+    groups = sorted(load_phenotype_groups().values(), key=lambda g: g.name.casefold())
     out = [TaskDef(MORTALITY_TASK, "inhosp_mort", "mortality",
                    "in-hospital mortality from the notes of the first 48 h of the ICU stay")]
     for cohort, prefix in COHORT_PREFIX.items():
