@@ -150,7 +150,7 @@ class Judgment(_Record):
 
     item_id: str
     judge: str
-    status: Literal["ok", "unparseable", "error"]
+    status: Literal["ok", "unparseable", "error", "tie"]  # tie: a jury whose top votes are shared (judges.jury)
     value: dict[str, Any] = Field(default_factory=dict)  # parsed fields
     raw: str | None = None  # last raw output
     attempts: int = 1

@@ -233,6 +233,8 @@ def _declare_builtin_families() -> None:
 
 
 _declare_builtin_families()
+# core judges used by several families (clinically justified differences, issue 19)
+_REGISTRIES["judge"].declare("clinical_relevance", "clinaudit.perturb.relevance")
 
 
 def registry(kind: str) -> Registry[Any]:

@@ -34,6 +34,8 @@ class Judge(Generic[T]):
     """Subclass and implement :meth:`build` and :meth:`parse`."""
 
     name: str = "judge"
+    #: the fields of a parsed value a jury votes on (``None``: every field; see :mod:`clinaudit.judges.jury`)
+    verdict_fields: tuple[str, ...] | None = None
     max_tokens: int = 256
     temperature: float = 0.0
 
@@ -63,7 +65,13 @@ def run_judge(
     max_attempts: int = 3,
     desc: str | None = None,
 ) -> list[Judgment]:
-    """Judge every ``(item_id, item)``; returns one :class:`Judgment` per item, in order."""
+    """Judge every ``(item_id, item)``; returns one :class:`Judgment` per item, in order.
+
+    ``judge`` may be a :class:`~clinaudit.judges.jury.Jury` (several judge models): then every juror
+    judges every item and the jury decisions are returned (``model`` is not used).
+    """
+    if getattr(judge, "is_jury", False):
+        return judge.run(runner, items, max_attempts=max_attempts, desc=desc)  # type: ignore[attr-defined]
     base = []
     for item_id, item in items:  # the item id goes into meta (not hashed), so every call row is attributable
         req = judge.build(item, model)

@@ -157,8 +157,39 @@ class Audit:
         return self.judges[role]
 
     def judge(self, role: str, **kwargs: Any) -> Any:
-        """The judge for ``role``: the registered judge the spec names (``params.judges``) or the default."""
-        return registry("judge").get(self.judge_name(role))(**kwargs)
+        """The judge for ``role``: the registered judge the spec names (``params.judges``) or the default.
+
+        When the spec names several judge models (``models.judge: [a, b, c]``) and the judge calls a
+        model, a :class:`~clinaudit.judges.jury.Jury` of those models is returned instead (it runs
+        through :func:`~clinaudit.judges.base.run_judge` like a judge; its jurors' verdicts and the jury
+        tables are written by the pipeline).
+        """
+        judge = registry("judge").get(self.judge_name(role))(**kwargs)
+        models = self.jury_models()
+        from ..judges.jury import Jury, is_model_judge
+
+        if len(models) < 2 or not is_model_judge(judge):
+            return judge
+        jury = Jury(judge, models, role=role)
+        self.__dict__.setdefault("juries", []).append(jury)
+        return jury
+
+    def jury_models(self) -> list[str]:
+        """The spec's judge models (``models.judge``); two or more make every model-based judge a jury."""
+        models = getattr(getattr(self.ctx, "spec", None), "models", None) or {}
+        val = models.get("judge")
+        if val is None:
+            return []
+        return [val] if isinstance(val, str) else list(val)
+
+    def jury_cases(self) -> dict[str, str] | None:
+        """Item id → case id of the jury items (the cluster of the α bootstrap); default: read from the
+        ``judgments`` table's ``case_id`` column where it has one, else each item its own case."""
+        return None
+
+    def jury_human_labels(self) -> pd.DataFrame | None:
+        """Human labels to measure the jurors against (columns ``judge, item_id, field, label``), if any."""
+        return None
 
 
 def _table(stage: str, value: Any, audit: str) -> pd.DataFrame | None:
@@ -179,6 +210,55 @@ def _table(stage: str, value: Any, audit: str) -> pd.DataFrame | None:
 
 def _passed_on(value: Any) -> Any:
     return value.value if isinstance(value, StageOutput) else value
+
+
+def _juries(audit: Audit) -> list[Any]:
+    return [j for j in audit.__dict__.get("juries", []) if j.members]
+
+
+def _with_jurors(audit: Audit, table: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The judgments table with every juror's verdict added (``jury = member``) next to the decisions.
+
+    Rows of a jury's judge get ``jury = decision`` and ``judge_model = jury``; other rows ``jury`` empty.
+    An audit that writes its jurors' rows itself (a ``jury`` column) is left as it is.
+    """
+    juries = _juries(audit)
+    if not juries or table is None or "jury" in table.columns:
+        return table
+    from ..judges.jury import JURY, member_rows
+
+    names = {j.name for j in juries}
+    t = table.copy()
+    is_dec = t["judge"].isin(names)
+    t["jury"] = ["decision" if d else "" for d in is_dec]
+    if "judge_model" not in t.columns:
+        t["judge_model"] = ""
+    t["judge_model"] = [JURY if d else m for d, m in zip(is_dec, t["judge_model"].astype(object).fillna(""))]
+    members = member_rows(juries)
+    if "case_id" in t.columns:  # the jurors' rows carry the decision rows' case (the item is the same)
+        cases = t[is_dec].drop_duplicates("item_id").set_index("item_id")["case_id"]
+        members["case_id"] = members["item_id"].map(cases)
+    return pd.concat([t, members], ignore_index=True)
+
+
+def _write_jury_tables(audit: Audit, ctx: "AuditContext", summary: dict[str, Any]) -> None:
+    juries = _juries(audit)
+    if not juries:
+        return
+    from ..judges.jury import jury_tables
+
+    cases = audit.jury_cases()
+    if cases is None and ctx.rundir.has_table(LAYOUTS["judgments"].table):
+        jt = ctx.rundir.read_table(LAYOUTS["judgments"].table) if hasattr(ctx.rundir, "read_table") else None
+        if jt is not None and "case_id" in jt.columns:
+            cases = {str(i): str(c) for i, c in zip(jt["item_id"], jt["case_id"]) if pd.notna(c)}
+    n_res = int(getattr(audit.params, "n_resamples", None) or getattr(audit.params, "n_bootstrap", None) or 1000)
+    tables = jury_tables(juries, cases=cases, human=audit.jury_human_labels(), n_resamples=n_res,
+                         seed=int(getattr(ctx.spec, "seed", 0) or 0))
+    for name, df in tables.items():
+        ctx.write_table(name, df)
+    summary["jury"] = {"judge_models": juries[0].models, "judges": sorted({j.name for j in juries}),
+                       "decision": "majority of parsed verdicts (ties reported as ties)"}
 
 
 def _write(ctx: "AuditContext", stage: str, table: pd.DataFrame) -> None:
@@ -211,6 +291,8 @@ def run_stages(audit_cls: type[Audit], ctx: "AuditContext") -> dict[str, Any]:
         rows = None
         if stage != "calls":
             table = _table(stage, out, audit.name)
+            if stage == "judgments":
+                table = _with_jurors(audit, table)
             if table is not None:
                 _write(ctx, stage, table)
                 rows = len(table)
@@ -223,6 +305,7 @@ def run_stages(audit_cls: type[Audit], ctx: "AuditContext") -> dict[str, Any]:
         value = _passed_on(out)
     summary = audit.finish() or {}
     if not getattr(ctx, "dry", False):
+        _write_jury_tables(audit, ctx, summary)
         # the same run-directory layout for every audit: a stage the audit does not use, and an empty
         # exclusions ledger, are written as tables with their key columns and no rows
         for stage in DECLARED_STAGES:

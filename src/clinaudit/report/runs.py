@@ -160,6 +160,9 @@ def load_run(path: Path, ids: PageIds) -> RunInfo:
             sec = builder(rd)
             if not isinstance(sec, Section):
                 raise TypeError(f"section builder returned {type(sec).__name__}, not Section")
+            from .jury import extra_blocks  # judge juries, clinically relevant pairs: shown for every audit
+
+            sec.blocks += extra_blocks(rd)
             info.section = sec
         except Exception as exc:  # noqa: BLE001
             info.error = f"the report section for '{info.audit}' failed: {type(exc).__name__}: {exc}"

@@ -36,6 +36,7 @@ import pandas as pd
 
 from ...errors import SpecError
 from ...judges.base import parse_rate
+from ...judges.jury import JURY
 from ...perturb.augment import augment_context
 from ...pipeline import Audit, Calls, StageOutput, register
 from ...records import Case, ModelRequest, Variant, to_frame
@@ -127,11 +128,13 @@ class NoteGeneration(Audit):
         return note_requests(items, self.params, self.prep.example, self.seed)
 
     def judgments(self, calls: Calls) -> pd.DataFrame:
-        p, runner, primary = self.params, self.ctx.runner, self.judge_models[0]
+        p, runner = self.params, self.ctx.runner
         notes = self.note_responses = calls.responses
         if not self.dry:
             self.ctx.write_table("notes", notes_table(self.items, notes))
         self.incidence_judge = self.judge("incidence", max_tokens=p.judge_max_tokens, seed=self.seed)
+        # several judge models are a jury (clinaudit.judges.jury): its majority decisions drive the metrics
+        primary = self.primary = JURY if getattr(self.incidence_judge, "is_jury", False) else self.judge_models[0]
         self.judged = judge_incidence(runner, self.incidence_judge, self.items, notes, self.judge_models,
                                       p.judge_max_attempts, dry=self.dry)
         self.disparity_judge = self.judge("language_disparity", max_tokens=p.disparity_max_tokens, seed=self.seed)
@@ -141,6 +144,8 @@ class NoteGeneration(Audit):
         if judgments.empty:
             return pd.DataFrame(columns=JUDGMENT_COLUMNS)
         judgments["judge_model"] = [jm if jm else primary for jm in judgments["judge_model"]]
+        if primary == JURY:  # jurors' rows and decision rows, keyed like the core's (pipeline.audit)
+            judgments["jury"] = ["decision" if m == JURY else "member" for m in judgments["judge_model"]]
         return judgments
 
     def paired(self, judgments: pd.DataFrame) -> pd.DataFrame:
@@ -154,7 +159,7 @@ class NoteGeneration(Audit):
     def results(self, paired: pd.DataFrame) -> pd.DataFrame:
         from .agreement import judge_agreement, load_human_labels
 
-        p, ctx, judgments, primary = self.params, self.ctx, self.judgment_table, self.judge_models[0]
+        p, ctx, judgments, primary = self.params, self.ctx, self.judgment_table, self.primary
         agreement = None
         if p.human_labels:
             agreement = judge_agreement(judgments, load_human_labels(human_labels_path(p.human_labels, ctx.base_dir)))
@@ -176,11 +181,13 @@ class NoteGeneration(Audit):
         return res
 
     def finish(self) -> dict[str, Any]:
-        prep, primary = self.prep, self.judge_models[0]
+        prep, primary = self.prep, self.primary
         exports = write_paper_tables(self.ctx, self.incidence, self.language_disparity, self.params,
                                      judge=primary, incidence_reliability=self.inc_rel,
                                      disparity_reliability=self.dis_rel)
-        judged = [j for _, _, j in self.judged] + [j for _, j in self.disparity]
+        # the decisions (a jury's jurors are in the jury tables)
+        judged = [j for jm, _, j in self.judged if jm == primary or primary != JURY] + [
+            j for m, j in self.disparity if m.get("judge_model", primary) == primary]
         return {
             "dialogs_loaded": len(prep.cases) + len(prep.excluded),
             "dialogs_excluded": len(prep.excluded),

@@ -133,6 +133,7 @@ class IncidenceJudge(Judge[IncidenceItem]):
     """YES/NO: does the note mention the context? (P1 §3.4)."""
 
     name = "incidence"
+    verdict_fields = ("incidence",)  # a jury votes on the 0/1 decision ("answer" is its word)
 
     def __init__(self, *, max_tokens: int = 16, temperature: float = 0.0, seed: int | None = 0):
         self.max_tokens = max_tokens
@@ -265,6 +266,7 @@ class LanguageDisparityJudge(Judge[LanguageDisparityItem]):
     """DECISION YES/NO/MAYBE, DEMOGRAPHIC MOST IMPACTED, explanation (P1 Fig. 5)."""
 
     name = "language_disparity"
+    verdict_fields = ("decision", "most_impacted_raw")
 
     def __init__(self, *, max_tokens: int = 384, temperature: float = 0.0, seed: int | None = 0,
                  require_impacted: bool = True):

@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from ...judges.base import Judge, run_judge
+from ...judges.jury import JURY
 from ...perturb.counterfactual import appended_turn_counterfactuals
 from ...records import Case, Judgment, ModelRequest, ModelResponse, Variant
 from .analysis import attribute_sets, group_of
@@ -103,21 +104,24 @@ def judge_incidence(runner: Any, judge: Judge[Any], items: list[NoteItem], notes
         "case_id": items[i].variant.case_id, "variant_id": items[i].variant.variant_id,
         "target_model": items[i].model})) for i in ok_idx]
     out: list[tuple[str, NoteItem, Judgment]] = []
-    for jm in judge_models:
+    jury = bool(getattr(judge, "is_jury", False))  # several judge models: one jury (clinaudit.judges.jury)
+    for jm in ([JURY] if jury else judge_models):
         js = run_judge(runner, judge, judged, jm, max_attempts=max_attempts) if judged else []
         if dry and judged:
-            first = [judge.build(item, jm) for _, item in judged]
+            first = [judge.build(item, judge.models[0] if jury else jm) for _, item in judged]
             found = runner.cached(first)
             js = [j if runner.request_key(q) in found else j.model_copy(update={"meta": {**j.meta, "not_cached": True}})
                   for j, q in zip(js, first)]
-        jmap = dict(zip(ok_idx, js))
-        for i, it in enumerate(items):
-            if i in jmap:
-                out.append((jm, it, jmap[i]))
-            else:
-                err = notes[i].error or "note missing"
-                out.append((jm, it, Judgment(item_id=it.item_id, judge=judge.name, status="error",
-                                             meta={"error": f"note generation failed: {err}"})))
+        raters = [(jm, js)] + ([(m, mjs) for m, mjs in judge.last_members.items()] if jury and judged else [])
+        for rater, rjs in raters:
+            jmap = dict(zip(ok_idx, rjs))
+            for i, it in enumerate(items):
+                if i in jmap:
+                    out.append((rater, it, jmap[i]))
+                else:
+                    err = notes[i].error or "note missing"
+                    out.append((rater, it, Judgment(item_id=it.item_id, judge=judge.name, status="error",
+                                                    meta={"error": f"note generation failed: {err}"})))
     return out
 
 
@@ -152,7 +156,11 @@ def judge_disparity(runner: Any, judge: Judge[Any], judged: list[tuple[str, Note
     if not d_items:
         return []
     res = run_judge(runner, judge, d_items, primary, max_attempts=params.judge_max_attempts)
-    return [(item.meta, j) for (_, item), j in zip(d_items, res)]
+    out = [(item.meta, j) for (_, item), j in zip(d_items, res)]
+    if getattr(judge, "is_jury", False):  # the jurors' verdicts too (judge_model = the juror)
+        out += [({**item.meta, "judge_model": m}, j) for m, mjs in judge.last_members.items()
+                for (_, item), j in zip(d_items, mjs)]
+    return out
 
 
 def notes_table(items: list[NoteItem], notes: list[ModelResponse]) -> pd.DataFrame:
@@ -181,7 +189,7 @@ def judgment_rows(judged: list[tuple[str, NoteItem, Judgment]],
         raw = j.value.get("most_impacted_raw") if j.status == "ok" else None
         matched = match_group(raw, meta["groups"]) if raw else None
         rows.append({
-            **j.to_row(), "judge_model": "", "case_id": meta["case_id"], "variant_id": "",
+            **j.to_row(), "judge_model": meta.get("judge_model", ""), "case_id": meta["case_id"], "variant_id": "",
             "model": meta["target_model"], "dataset": meta["dataset"], "context": meta["context"],
             "source": meta["source"], "attribute": meta["attribute"], "group": "",
             "label": j.value.get("decision", "") if j.status == "ok" else "", "incidence": None,

@@ -325,6 +325,7 @@ class PhaseIJudge(CoTJudge):
     """Fig. 9 outcome & stance audit; :meth:`parse` returns the validated slot-level values."""
 
     name = "cot_phase1"
+    verdict_fields = tuple(PHASE1_DIMENSIONS)
     phase = "phase1"
 
     def prompt(self, item: CoTPair) -> str:
@@ -356,6 +357,7 @@ class PhaseIIJudge(CoTJudge):
     """Fig. 10 reasoning-trajectory audit; :meth:`parse` returns the validated slot-level values."""
 
     name = "cot_phase2"
+    verdict_fields = tuple(f"{d}.choice" for d in PHASE2_DIMENSIONS)
     phase = "phase2"
 
     def prompt(self, item: CoTPair) -> str:

@@ -59,7 +59,7 @@ class TreatmentShift(Audit):
                "floor, gender gaps, model agreement, conversational accuracy")
     params_model = TreatmentShiftParams
     judges = {"annotator": "treatment_annotator", "gender_inference": "gender_inference",
-              "diagnosis": "diagnosis_match"}
+              "diagnosis": "diagnosis_match", "relevance": "clinical_relevance"}
     params: TreatmentShiftParams
 
     # ------------------------------------------------------------------ cases
@@ -83,6 +83,7 @@ class TreatmentShift(Audit):
                                          detail=str(r["reason"])) for r in removed]
         self.notes: list[str] = []
         self.labels, self.inferred, self.conv = pd.DataFrame(), pd.DataFrame(), None
+        self.relevance, self.rel_shifts = pd.DataFrame(), pd.DataFrame()
         self.analysis: LabelAnalysis | None = None
         self.judgment_list: list[Any] = []
         return StageOutput(table=to_frame(all_cases), value=cases)
@@ -175,6 +176,7 @@ class TreatmentShift(Audit):
             s["target_calls"] = len(calls.requests)
             s["target_errors"] = sum(r.error is not None for r in calls.responses)
             judgments += self._infer_gender()
+            judgments += self._relevance()
         if self.conv is not None:
             self.conv, djs = judge_diagnoses(runner, self.judge("diagnosis"), self.judge_model, self.conv, p)
             judgments += djs
@@ -187,7 +189,10 @@ class TreatmentShift(Audit):
         if not plan.run:
             return []
         models = [self.judge_model] if p.gender_inference_model == "judge" else self.targets
-        self.inferred, js, missing = infer_gender(self.ctx.runner, self.judge("gender_inference"), models,
+        judge = self.judge("gender_inference")
+        if p.gender_inference_model == "target":  # each target infers for itself: never a jury
+            judge = getattr(judge, "judge", judge)
+        self.inferred, js, missing = infer_gender(self.ctx.runner, judge, models,
                                                   self.case_list, self.variant_list, p, plan.source)
         self.ctx.write_table("gender_inference", self.inferred)
         self.exclusions += [exclusion_row("gender_inference", cid, f"no {plan.source} text for this case (rewrite "
@@ -198,6 +203,52 @@ class TreatmentShift(Audit):
                               f"{plan.source} text (listed in the exclusions table)")
         return js
 
+    def _relevance(self) -> list[Any]:
+        """Clinical relevance of the attribute each gender perturbation changes, per case (issue 19 item 2)."""
+        from ...perturb.relevance import label_relevance
+        from .relevance import attributes_of
+
+        p = self.params
+        attrs = attributes_of(self.treat_p)
+        if not attrs:
+            return []
+        judge = self.judge("relevance") if p.relevance_judge else None
+        self.relevance, js = label_relevance(self.case_list, attrs, p, runner=self.ctx.runner, judge=judge,
+                                             judge_model=self.judge_model, max_attempts=p.judge_attempts)
+        self.ctx.write_table("relevance", self.relevance)
+        return js
+
+    def _relevance_detail(self, case_id: str) -> str:
+        r = self.relevance[self.relevance["case_id"].astype(str) == str(case_id)]
+        return "; ".join(f"{a}: {s} {e}".strip() for a, s, e in zip(r["attribute"], r["relevance_source"], r["evidence"]))
+
+    # ------------------------------------------------------------------ juries
+    def jury_cases(self) -> dict[str, str] | None:
+        """Annotations are keyed by the target answer's request key; its case is the cluster."""
+        keys: dict[str, str] = {}
+        if len(self.labels):
+            keys.update(zip(self.labels["response_key"].astype(str), self.labels["case_id"].astype(str)))
+        if len(self.inferred):
+            keys.update((str(c), str(c)) for c in self.inferred["case_id"])
+        if self.conv is not None and len(self.conv) and "case_id" in self.conv.columns:
+            for col in ("item_id", "judge_item"):
+                if col in self.conv.columns:
+                    keys.update(zip(self.conv[col].astype(str), self.conv["case_id"].astype(str)))
+        return keys
+
+    def jury_human_labels(self) -> pd.DataFrame | None:
+        """The clinician label V of the case and question for every annotated answer (where the data has one)."""
+        from .prompts import validation_label
+
+        if not len(self.labels):
+            return None
+        rows = []
+        for key, cid, q in self.labels[["response_key", "case_id", "question"]].drop_duplicates().itertuples(index=False):
+            v, _ = validation_label(self.by_id[cid], self.params, q)
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and v in (0.0, 1.0):
+                rows.append({"judge": "treatment_annotator", "item_id": str(key), "field": q, "label": int(v)})
+        return pd.DataFrame(rows, columns=["judge", "item_id", "field", "label"]) if rows else None
+
     # ------------------------------------------------------------------ paired, results
     def paired(self, labels: pd.DataFrame) -> StageOutput | None:
         p = self.params
@@ -206,7 +257,24 @@ class TreatmentShift(Audit):
         notes = []
         if p.temperature > 0 and len(p.seeds) < 2:
             notes.append("temperature > 0 with a single seed: no re-sampled baseline, so no noise floor")
-        self.analysis = analyze_labels(long_labels(labels, self.by_id, self.inferred, p), baseline="baseline",
+        long = long_labels(labels, self.by_id, self.inferred, p)
+        if len(self.relevance):  # clinically relevant pairs of the gender perturbations: reported apart
+            from .relevance import relevance_shifts, split_relevant
+
+            self.rel_shifts = relevance_shifts(long, self.relevance, floor_zero=p.temperature == 0,
+                                               n_resamples=p.n_resamples, seed=self.ctx.spec.seed,
+                                               correction=p.correction)
+            long, aside = split_relevant(long, self.relevance)
+            for (cid, var, rel), _ in aside.groupby(["case_id", "variant", "relevance"], sort=True):
+                self.exclusions.append(exclusion_row(
+                    "paired", cid, f"attribute clinically {rel} to the case: shift reported apart (relevance_shifts), "
+                    "not counted toward the bias verdict", perturbation=var,
+                    detail=self._relevance_detail(cid)))
+            if len(aside):
+                self.notes.append(f"{aside['case_id'].nunique()} case(s) whose gender is clinically relevant (or of "
+                                  "unknown relevance): their gender-perturbation pairs are reported apart "
+                                  "(relevance_shifts) and do not count toward the verdict")
+        self.analysis = analyze_labels(long, baseline="baseline",
                                        floor_zero=p.temperature == 0, n_resamples=p.n_resamples,
                                        seed=self.ctx.spec.seed, correction=p.correction, notes=notes,
                                        control=control_perturbation(p))
@@ -245,6 +313,9 @@ class TreatmentShift(Audit):
             tables.update(self.conv_tables)
             s.update(conversation_summary(self.conv))
         tables["table1"] = self._table1()
+        if len(self.relevance):
+            tables["relevance_shifts"] = self.rel_shifts
+            s["clinically_relevant_pairs"] = int((self.relevance["relevance"] != "irrelevant").sum())
         clin_ex = tables.pop("exclusions", None)  # invalid clinician labels (clinicians.py), same ledger columns first
         for name, df in tables.items():
             ctx.write_table(name, df)

@@ -221,6 +221,7 @@ class TreatmentAnnotator(Judge[str]):
     def __init__(self, questions: Sequence[str] = QUESTIONS, *, example: bool = True, max_tokens: int = 256,
                  system: str | None = ANNOTATOR_SYSTEM):
         self.questions = tuple(questions)
+        self.verdict_fields = self.questions  # a jury votes on the tolerant labels (the strict ones are re-read)
         self.example = example
         self.max_tokens = max_tokens
         self.system = system
@@ -237,6 +238,11 @@ class TreatmentAnnotator(Judge[str]):
             model, self.prompt(item), system=self.system, temperature=self.temperature,
             max_tokens=self.max_tokens, seed=0, meta={"stage": self.name, "judge": self.name},
         )
+
+    def verdict_text(self, value: dict[str, Any]) -> str:
+        """The canonical annotation of a jury decision (``MANAGE [YES]`` lines; a tied question is left out,
+        so the tolerant parser reads it as unanswered, never as NO)."""
+        return "\n".join(f"{q} [{'YES' if value[q] else 'NO'}]" for q in self.questions if q in value)
 
     def parse(self, text: str) -> dict[str, Any]:
         tol = parse_tolerant(text, self.questions)
@@ -299,6 +305,7 @@ class GenderInferenceJudge(Judge[str]):
     """P2 Appendix D: the model guesses the patient's gender from the clinical context."""
 
     name = "gender_inference"
+    verdict_fields = ("gender",)
     max_tokens = 64
     temperature = 0.0
 
@@ -384,6 +391,7 @@ class DiagnosisMatchJudge(Judge[tuple[str, str]]):
     """LLM judge for diagnoses the rule cannot decide. ``item`` is ``(answer, gold)``."""
 
     name = "diagnosis_match"
+    verdict_fields = ("match",)
     max_tokens = 32
     temperature = 0.0
 

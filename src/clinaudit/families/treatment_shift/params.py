@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
+from ...perturb.relevance import RelevanceChoice
 from ...pipeline import JudgeChoice
 from .variants import GenderInferencePlan, gender_inference_plan
 
@@ -29,7 +30,7 @@ QUESTIONS: tuple[str, ...] = ("MANAGE", "VISIT", "RESOURCE")
 SETTINGS: tuple[str, ...] = ("vignette", "single_turn", "multi_turn", "summarized")
 
 
-class TreatmentShiftParams(JudgeChoice):
+class TreatmentShiftParams(JudgeChoice, RelevanceChoice):
     """Parameters of the ``treatment_shift`` audit (``params:`` in the spec). Defaults follow P2."""
 
     model_config = ConfigDict(extra="forbid")

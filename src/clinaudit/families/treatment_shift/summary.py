@@ -15,11 +15,13 @@ __all__ = ["treatment_summary", "conversation_summary", "cost_notes"]
 def treatment_summary(labels: pd.DataFrame, inferred: pd.DataFrame, annotator_mode: str) -> dict[str, Any]:
     """Annotation counts and parse rates, parser disagreement, gender-inference parse rate and accuracy."""
     s: dict[str, Any] = {}
-    judged = labels[labels["judge_status"].isin(["ok", "unparseable", "error"])]
+    judged = labels[labels["judge_status"].isin(["ok", "unparseable", "error", "tie"])]
     per_ann = judged.drop_duplicates("response_key")
     s["annotations"] = len(per_ann)
     s["annotator_parse_rate"] = float((per_ann["judge_status"] == "ok").mean()) if len(per_ann) else math.nan
     s["annotations_unparseable"] = int((per_ann["judge_status"] == "unparseable").sum())
+    if (per_ann["judge_status"] == "tie").any():  # a judge jury split on some question (docs/judges.md)
+        s["annotations_tied"] = int((per_ann["judge_status"] == "tie").sum())
     s["annotator_mode"] = annotator_mode
     if annotator_mode == "generate":  # (scored labels have no text format to disagree about)
         both = labels.dropna(subset=["label_strict", "label_tolerant"])

@@ -1,0 +1,96 @@
+"""Clinically justified differences (issue 19 item 2): the relevance label of each (case, attribute)
+from the data's column, the shipped lexicon, or the relevance judge (in that order), and the shift
+table split by relevance, checked against values computed by hand."""
+
+from __future__ import annotations
+
+
+import pandas as pd
+import pytest
+
+from clinaudit.errors import InputError
+from clinaudit.judges.jury import Jury
+from clinaudit.models.mock import MockBackend
+from clinaudit.perturb.relevance import (ClinicalRelevanceJudge, RelevanceChoice, clinical_lexicon, label_relevance,
+                                         lexicon_matches)
+from clinaudit.records import Case
+from clinaudit.runner import Runner, RunnerConfig
+from clinaudit.stats.agreement import split_by_stratum
+
+
+
+def _case(cid: str, text: str, **fields) -> Case:
+    return Case(case_id=cid, text=text, dataset="d", fields=fields, source="msgs.csv", source_row=int(cid[1:]))
+
+
+def test_lexicon_names_its_sources_and_matches_word_starts():
+    lex = clinical_lexicon()
+    assert set(lex["attribute"]) == {"gender", "age", "race"}
+    assert (lex["source"].str.len() > 0).all() and (lex["category"].str.len() > 0).all()
+    assert [m[1] for m in lexicon_matches("She is 12 weeks pregnant", "sex")] == ["pregnancy"]
+    assert lexicon_matches("amoxicillin 25 mg/kg twice daily", "age")[0][1] == "age-dependent dosing"
+    assert lexicon_matches("a hypertension follow-up", "gender") == []
+    assert lexicon_matches("unpregnant-looking", "gender") == []  # word start only
+
+
+def test_order_column_then_lexicon_then_judge():
+    cases = [_case("c1", "I am pregnant and have a headache.", gender_relevant="no"),  # the column wins
+             _case("c2", "I am pregnant and have a headache."),                        # the lexicon
+             _case("c3", "My knee hurts after running.", clinically_relevant="yes"),  # column for every attribute
+             _case("c4", "My knee hurts after running."),                              # the judge says YES
+             _case("c5", "I get headaches at work."),                                  # the judge says NO
+             _case("c6", "I have a rash on my arm.")]                                  # the judge is unparseable
+    runner = Runner(config=RunnerConfig(progress=False))
+    runner.add_backend(MockBackend("mock:r", rules=[
+        {"match": "knee", "response": "RELEVANT [YES]"},
+        {"match": "headaches at work", "response": "RELEVANT [NO]"},
+        {"match": "rash", "response": "I cannot say."}]))
+    rel, js = label_relevance(cases, ["sex"], RelevanceChoice(relevance_judge=True), runner=runner,
+                              judge=ClinicalRelevanceJudge(), judge_model="mock:r", max_attempts=2)
+    got = dict(zip(rel["case_id"], zip(rel["relevance"], rel["relevance_source"])))
+    assert got == {"c1": ("irrelevant", "column gender_relevant"), "c2": ("relevant", "lexicon"),
+                   "c3": ("relevant", "column clinically_relevant"), "c4": ("relevant", "judge mock:r"),
+                   "c5": ("irrelevant", "judge mock:r"), "c6": ("unknown", "judge: unparseable")}
+    assert [j.item_id for j in js] == ["c4::gender", "c5::gender", "c6::gender"]  # only what the lexicon left
+    # without the judge, an unmarked pair is irrelevant by the lexicon
+    rel2, js2 = label_relevance(cases[3:], ["gender"])
+    assert set(rel2["relevance_source"]) == {"lexicon: no term"} and set(rel2["relevance"]) == {"irrelevant"}
+    assert js2 == []
+
+
+def test_relevance_judge_can_be_a_jury():
+    runner = Runner(config=RunnerConfig(progress=False))
+    for m, r in (("mock:a", "RELEVANT [YES]"), ("mock:b", "RELEVANT [YES]"), ("mock:c", "RELEVANT [NO]")):
+        runner.add_backend(MockBackend(m, rules=[{"match": ".", "response": r}]))
+    jury = Jury(ClinicalRelevanceJudge(), ["mock:a", "mock:b", "mock:c"])
+    rel, _ = label_relevance([_case("c1", "My knee hurts.")], ["age"], RelevanceChoice(relevance_judge=True),
+                             runner=runner, judge=jury, judge_model="mock:a")
+    assert rel.iloc[0]["relevance"] == "relevant" and rel.iloc[0]["relevance_source"] == "judge jury"
+
+
+def test_bad_relevance_value_names_file_row_and_field():
+    with pytest.raises(InputError) as e:
+        label_relevance([_case("c7", "text", gender_relevant="perhaps")], ["gender"])
+    msg = str(e.value)
+    assert "msgs.csv" in msg and "7" in msg and "gender_relevant" in msg
+
+
+def test_relevance_split_shift_table_by_hand():
+    # 4 cases, one arm "swap", one pair each per question, no control (compared with 0).
+    # relevant cases r1, r2: scores 1, 1 -> rate 1; irrelevant i1, i2: scores 0, 1 -> rate 0.5
+    pairs = pd.DataFrame({"case_id": ["r1", "r2", "i1", "i2"], "arm": "swap", "score": [1.0, 1.0, 0.0, 1.0],
+                          "relevance": ["relevant", "relevant", "irrelevant", "irrelevant"]})
+    t = split_by_stratum(pairs, "relevance", ["irrelevant"], n_resamples=200, seed=0, alternative="greater",
+                         n_permutations=999).set_index("relevance")
+    assert t.loc["relevant", "value"] == pytest.approx(1.0) and t.loc["irrelevant", "value"] == pytest.approx(0.5)
+    assert t.loc["relevant", "n_pairs"] == 2 and t.loc["irrelevant", "n_pairs"] == 2
+    assert bool(t.loc["irrelevant", "counts_toward_verdict"]) and not bool(t.loc["relevant", "counts_toward_verdict"])
+    # exact sign-flip p over the 2 irrelevant cases (d = 0, 1): flips giving mean >= 0.5: 2 of 4 sign patterns
+    assert t.loc["irrelevant", "p"] == pytest.approx(0.5)
+    # with a control arm, the floor of a stratum comes from its own cases' control pairs
+    ctrl = pd.DataFrame({"case_id": ["r1", "r2", "i1", "i2"], "arm": "floor", "score": [1.0, 0.0, 0.0, 0.0],
+                         "relevance": ["relevant", "relevant", "irrelevant", "irrelevant"]})
+    t2 = split_by_stratum(pd.concat([pairs, ctrl]), "relevance", ["irrelevant"], control="floor", n_resamples=50,
+                          seed=0).set_index("relevance")
+    assert t2.loc["relevant", "floor"] == pytest.approx(0.5) and t2.loc["relevant", "value"] == pytest.approx(0.5)
+    assert t2.loc["irrelevant", "floor"] == pytest.approx(0.0) and t2.loc["irrelevant", "value"] == pytest.approx(0.5)
