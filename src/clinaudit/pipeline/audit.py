@@ -53,6 +53,11 @@ __all__ = ["Audit", "Calls", "StageOutput", "JudgeChoice", "register", "run_stag
 
 log = logging.getLogger("clinaudit.pipeline")
 
+#: judge roles every audit has (role -> default registered judge); an audit's own ``judges`` and the
+#: spec's ``params.judges`` override them. ``relevance``: is an attribute clinically relevant to a case
+#: (clinaudit.perturb.relevance, docs/judges.md)
+CORE_JUDGES: dict[str, str] = {"relevance": "clinical_relevance"}
+
 #: the stages a declaration fills in, in the order the pipeline runs them
 DECLARED_STAGES = ("cases", "variants", "calls", "judgments", "paired", "results")
 
@@ -152,9 +157,10 @@ class Audit:
         chosen = dict(getattr(self.params, "judges", None) or {})
         if role in chosen:
             return chosen[role]
-        if role not in self.judges:
-            raise SpecError(f"audit '{self.name}' has no judge role '{role}'; roles: {', '.join(self.judges)}")
-        return self.judges[role]
+        roles = {**CORE_JUDGES, **self.judges}
+        if role not in roles:
+            raise SpecError(f"audit '{self.name}' has no judge role '{role}'; roles: {', '.join(roles)}")
+        return roles[role]
 
     def judge(self, role: str, **kwargs: Any) -> Any:
         """The judge for ``role``: the registered judge the spec names (``params.judges``) or the default.

@@ -59,7 +59,7 @@ class TreatmentShift(Audit):
                "floor, gender gaps, model agreement, conversational accuracy")
     params_model = TreatmentShiftParams
     judges = {"annotator": "treatment_annotator", "gender_inference": "gender_inference",
-              "diagnosis": "diagnosis_match", "relevance": "clinical_relevance"}
+              "diagnosis": "diagnosis_match"}
     params: TreatmentShiftParams
 
     # ------------------------------------------------------------------ cases
