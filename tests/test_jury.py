@@ -197,3 +197,39 @@ def test_example_reports_clinically_relevant_pairs_apart(jury_run):
     ex = pd.read_csv(t / "exclusions.csv")
     assert ((ex["case_id"] == "j2") & (ex["perturbation"] == "gender_swap")).sum() == 1
     assert np.isclose(pd.read_csv(t / "results.csv").query("group == 'gender_swap'")["n_pairs"].max(), 8)
+
+
+def test_note_generation_jury_decides_and_each_juror_is_measured(tmp_path):
+    """note_generation handles its judge models itself: with a list they form a jury. Judge j2 says NO and j3
+    YES to everything, so the scripted mock:notes judge breaks every tie: the decisions equal its verdicts."""
+    import yaml
+
+    from clinaudit.cli.main import main
+
+    spec = yaml.safe_load((REPO / "examples" / "note_generation-mock.yaml").read_text(encoding="utf-8"))
+    spec["data"] = [{"format": "demo:dialogs", "limit": 3}]
+    spec["models"]["judge"] = ["mock:notes", "mock:j2", "mock:j3"]
+    spec["backends"]["mock:j2"] = {"rules": [{"match": "SET OF CLINICAL NOTES", "response": "DECISION: NO"},
+                                             {"match": ".", "response": "NO"}]}
+    spec["backends"]["mock:j3"] = {"rules": [{"match": "SET OF CLINICAL NOTES",
+                                              "response": "DECISION: YES\nDEMOGRAPHIC MOST IMPACTED: Black"},
+                                             {"match": ".", "response": "YES"}]}
+    spec["params"].update(contexts=["Poverty"], sources=["doctor"], n_bootstrap=50)
+    path = tmp_path / "spec.yaml"
+    path.write_text(yaml.safe_dump(spec), encoding="utf-8")
+    out = tmp_path / "run"
+    assert main(["run", str(path), "--out", str(out), "--no-progress"]) == 0
+    j = pd.read_csv(out / "tables" / "judgments.csv")
+    inc = j[j["judge"] == "incidence"]
+    dec = inc[inc["jury"] == "decision"].set_index("item_id")["incidence"]
+    notes = inc[(inc["jury"] == "member") & (inc["judge_model"] == "mock:notes")].set_index("item_id")["incidence"]
+    assert len(dec) > 0 and (dec.sort_index() == notes.sort_index()).all()
+    assert set(inc.loc[inc["jury"] == "member", "judge_model"]) == {"mock:notes", "mock:j2", "mock:j3"}
+    # the metrics come from the jury's decisions
+    assert set(pd.read_csv(out / "tables" / "incidence.csv")["judge_model"]) == {JURY}
+    ag = pd.read_csv(out / "tables" / "judge_agreement.csv")
+    ag = ag[ag["judge"] == "incidence"].set_index("judge_model")
+    assert ag.loc[JURY, "kappa"] == pytest.approx(ag.loc["mock:notes", "kappa"])
+    assert ag.loc["mock:j2", "kappa"] == pytest.approx(0.0)  # one label for every item: chance agreement only
+    pr = pd.read_csv(out / "tables" / "jury_parse_rates.csv")
+    assert set(pr["judge"]) == {"incidence", "language_disparity"}

@@ -94,3 +94,60 @@ def test_relevance_split_shift_table_by_hand():
                           seed=0).set_index("relevance")
     assert t2.loc["relevant", "floor"] == pytest.approx(0.5) and t2.loc["relevant", "value"] == pytest.approx(0.5)
     assert t2.loc["irrelevant", "floor"] == pytest.approx(0.0) and t2.loc["irrelevant", "value"] == pytest.approx(0.5)
+
+
+def _rel(rows):
+    return pd.DataFrame(rows, columns=["case_id", "attribute", "relevance", "relevance_source", "evidence"])
+
+
+def test_note_generation_split_by_hand():
+    from clinaudit.families.note_generation.relevance import relevance_shifts, split_relevant
+
+    # one cell (gender counterfactuals), dialogs d1 (pregnancy: relevant), d2, d3 (irrelevant)
+    inc = {"d1": (0, 1, 0), "d2": (0, 0, 0), "d3": (1, 1, 1)}  # baseline, Female, Male
+    rows = [{"model": "m", "judge_model": "j", "dataset": "ds", "context": "Poverty", "source": "doctor",
+             "attribute": "gender", "case_id": d, "group": g, "variant_id": f"{d}-{g}", "status": "ok", "incidence": v}
+            for d, vals in inc.items() for g, v in zip(("baseline", "Female", "Male"), vals)]
+    paired = pd.DataFrame(rows)
+    rel = _rel([("d1", "gender", "relevant", "lexicon", "'pregnant'"), ("d2", "gender", "irrelevant", "", ""),
+                ("d3", "gender", "irrelevant", "", "")])
+    kept, aside = split_relevant(paired, rel)
+    assert set(kept["case_id"]) == {"d2", "d3"} and set(aside["case_id"]) == {"d1"} and len(aside) == 3
+    t = relevance_shifts(paired, rel, "j", n_resamples=100, n_permutations=99, confidence=0.95, seed=0,
+                         correction="holm").set_index(["relevance", "group"])
+    # relevant, Female: d1 0 -> 1: ΔBL = 100 pp on 1 pair; irrelevant, Female: rates (0 + 1)/2 vs (0 + 1)/2: 0
+    assert t.loc[("relevant", "Female"), "value"] == pytest.approx(100.0)
+    assert t.loc[("relevant", "Female"), "n_pairs"] == 1
+    assert t.loc[("irrelevant", "Female"), "value"] == pytest.approx(0.0)
+    assert t.loc[("irrelevant", "Male"), "n_pairs"] == 2
+    assert t.loc[("irrelevant", "Female"), "counts_toward_verdict"]
+    assert not t.loc[("relevant", "Female"), "counts_toward_verdict"]
+    # an intersection is relevant when one of its attributes is
+    inter = paired.assign(attribute="race+gender")
+    rel2 = pd.concat([rel, _rel([(d, "race", "irrelevant", "", "") for d in inc])])
+    assert set(split_relevant(inter, rel2)[1]["case_id"]) == {"d1"}
+
+
+def test_care_split_by_hand():
+    from types import SimpleNamespace
+
+    from clinaudit.families.reasoning_care.relevance import relevance_shifts, split_relevant
+
+    paired = pd.DataFrame({
+        "model": "m", "case_id": ["v1", "v2", "v3"],
+        "correct_male": [1.0, 1.0, 0.0], "correct_female": [0.0, 1.0, 1.0],
+        "correct_id1": [1.0, 1.0, 1.0], "correct_id2": [1.0, 1.0, 1.0],
+        "drift_gender": [0.4, 0.1, 0.3], "drift_control": [0.0, 0.1, 0.1]})
+    rel = _rel([("v1", "gender", "relevant", "lexicon", ""), ("v2", "gender", "irrelevant", "", ""),
+                ("v3", "gender", "irrelevant", "", "")])
+    kept, aside = split_relevant(paired, rel)
+    assert list(kept["case_id"]) == ["v2", "v3"] and aside == ["v1"]
+    p = SimpleNamespace(gap_floor="control", n_bootstrap=200, confidence=0.95, correction="holm")
+    t = relevance_shifts(paired, rel, p, seed=0).set_index(["metric", "relevance"])
+    # ΔAcc (male − female) minus the control pair's (0): relevant v1: 1; irrelevant (0 + −1)/2 = −0.5
+    assert t.loc[("ΔAcc", "relevant"), "value"] == pytest.approx(1.0)
+    assert t.loc[("ΔAcc", "irrelevant"), "value"] == pytest.approx(-0.5)
+    # drift excess over the control pair's drift: relevant 0.4 − 0; irrelevant (0.1 + 0.3)/2 − (0.1 + 0.1)/2 = 0.1
+    assert t.loc[("drift", "relevant"), "value"] == pytest.approx(0.4)
+    assert t.loc[("drift", "irrelevant"), "value"] == pytest.approx(0.1)
+    assert t.loc[("drift", "irrelevant"), "counts_toward_verdict"]

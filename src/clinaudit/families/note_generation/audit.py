@@ -141,19 +141,48 @@ class NoteGeneration(Audit):
         self.disparity = judge_disparity(runner, self.disparity_judge, self.judged, self.items, notes, primary, p,
                                          self.seed, dry=self.dry) if p.language_disparity else []
         judgments = pd.DataFrame(judgment_rows(self.judged, self.disparity))
-        if judgments.empty:
+        rel_rows = self._relevance(primary)
+        if judgments.empty and not rel_rows:
             return pd.DataFrame(columns=JUDGMENT_COLUMNS)
+        if rel_rows:
+            judgments = pd.concat([judgments, pd.DataFrame(rel_rows)], ignore_index=True)
         judgments["judge_model"] = [jm if jm else primary for jm in judgments["judge_model"]]
         if primary == JURY:  # jurors' rows and decision rows, keyed like the core's (pipeline.audit)
             judgments["jury"] = ["decision" if m == JURY else "member" for m in judgments["judge_model"]]
         return judgments
 
+    def _relevance(self, primary: str) -> list[dict[str, Any]]:
+        """Clinical relevance of each (dialog, counterfactual attribute) (issue 19 item 2; docs/judges.md)."""
+        from ...perturb.relevance import label_relevance
+        from .relevance import components
+
+        p = self.params
+        attrs = sorted({a for it in self.items for a in components(it.attribute)})
+        self.relevance = pd.DataFrame()
+        if not attrs:
+            return []
+        judge = self.judge("relevance") if p.relevance_judge else None
+        jm = self.judge_models[0]
+        self.relevance, js = label_relevance(self.prep.cases, attrs, p, runner=self.ctx.runner, judge=judge,
+                                             judge_model=jm, max_attempts=p.judge_max_attempts)
+        self.ctx.write_table("relevance", self.relevance)
+        jury = bool(getattr(judge, "is_jury", False))
+        raters = [(JURY if jury else jm, "decision", js)] + (
+            [(m, "member", mjs) for m, mjs in judge.last_members.items()] if jury and js else [])
+        return [{**j.to_row(), "judge_model": m, "case_id": j.item_id.split("::")[0],
+                 "attribute": j.item_id.split("::")[-1], **({"jury": role} if primary == JURY else {})}
+                for m, role, rjs in raters for j in rjs]
+
     def paired(self, judgments: pd.DataFrame) -> pd.DataFrame:
+        from .relevance import combined_labels
+
         self.judgment_table = judgments
         if not len(judgments):
             return pd.DataFrame(columns=PAIRED_COLUMNS)
         paired = judgments[judgments["judge"] == self.incidence_judge.name][PAIRED_COLUMNS].copy()
         paired["incidence"] = pd.to_numeric(paired["incidence"], errors="coerce")
+        if len(self.relevance):  # clinically relevant (dialog, attribute) pairs: reported apart, not counted
+            paired["relevance"] = combined_labels(paired, self.relevance).to_numpy()
         return paired
 
     def results(self, paired: pd.DataFrame) -> pd.DataFrame:
@@ -167,18 +196,39 @@ class NoteGeneration(Audit):
         reliability, rel_text = judge_reliability(judgments, agreement) if len(judgments) else (pd.DataFrame(), {})
         ctx.write_table("judge_reliability", or_empty(reliability, RELIABILITY_COLUMNS))
         self.inc_rel = rel_text.get(f"{self.incidence_judge.name}|{primary}", _UNKNOWN)
+        paired = self._split_relevant(paired, primary)
         self.incidence, rates, rows = incidence_metrics(paired, p, self.seed, primary, self.inc_rel) \
             if len(paired) else (pd.DataFrame(), pd.DataFrame(), [])
         ctx.write_table("incidence", or_empty(self.incidence, INCIDENCE_COLUMNS))
         ctx.write_table("incidence_rates", or_empty(rates, RATE_COLUMNS))
         disp = judgments[judgments["judge"] == self.disparity_judge.name].rename(columns={"label": "decision"}) \
             if len(judgments) else pd.DataFrame()
+        if len(disp) and len(self.relevance):  # language disparity of relevant (dialog, attribute): not counted
+            from .relevance import split_relevant
+
+            disp = split_relevant(disp, self.relevance)[0]
         self.dis_rel = rel_text.get(f"{self.disparity_judge.name}|{primary}", _UNKNOWN)
         self.language_disparity, drows = disparity_metrics(disp, p, self.seed, primary, self.dis_rel)
         ctx.write_table("language_disparity", or_empty(self.language_disparity, DISPARITY_COLUMNS))
         res = results_table(rows + drows, reliability, agreement, p)
         ctx.write_table("incidence_shifts", shifts_table(res))
         return res
+
+    def _split_relevant(self, paired: pd.DataFrame, primary: str) -> pd.DataFrame:
+        """The pairs that count toward the verdict; the relevance-split ΔBL table; the ledger rows."""
+        from .relevance import relevance_shifts, split_relevant
+
+        if not len(self.relevance) or not len(paired):
+            return paired
+        p = self.params
+        self.ctx.write_table("relevance_shifts", relevance_shifts(
+            paired, self.relevance, primary, n_resamples=p.n_bootstrap, n_permutations=p.n_permutations,
+            confidence=p.confidence, seed=self.seed, correction=p.correction))
+        kept, aside = split_relevant(paired, self.relevance)
+        for (cid, attr, rel), _ in aside.groupby(["case_id", "attribute", "relevance"], sort=True):
+            self.ctx.exclude("paired", cid, f"attribute {attr} clinically {rel} to the dialog: its notes are reported "
+                             "apart (relevance_shifts), not counted toward the bias verdict", item=attr)
+        return kept
 
     def finish(self) -> dict[str, Any]:
         prep, primary = self.prep, self.primary

@@ -8,6 +8,7 @@ from pydantic import ConfigDict, Field, field_validator
 
 from ...errors import InputError
 from ...loaders.base import DataSource
+from ...perturb.relevance import RelevanceChoice
 from ...pipeline import JudgeChoice
 
 __all__ = ["AUDIT", "NoteGenerationParams"]
@@ -15,7 +16,7 @@ __all__ = ["AUDIT", "NoteGenerationParams"]
 AUDIT = "note_generation"
 
 
-class NoteGenerationParams(JudgeChoice):
+class NoteGenerationParams(JudgeChoice, RelevanceChoice):
     """Parameters of the ``note_generation`` audit (``params:`` in the spec).
 
     ``judges`` (from :class:`~clinaudit.pipeline.JudgeChoice`): the registered judge of each role,

@@ -85,7 +85,7 @@ class ReasoningCare(Audit):
             items = cot_items(p, phase, self.judged, prep.items, self.ans, seed, self.p1, dry=self.dry)
             store.update((j.item_id, j) for j in run_cot_audit(ctx.runner, judge, items, self.judge_model,
                                                                 max_attempts=p.judge_max_attempts))
-        self.all_judgments = answer_judgments + list(self.p1.values()) + list(self.p2.values())
+        self.all_judgments = answer_judgments + list(self.p1.values()) + list(self.p2.values()) + self._relevance()
         table = to_frame(self.all_judgments)
         if len(table):
             parts = table["item_id"].str.split("::")
@@ -93,12 +93,41 @@ class ReasoningCare(Audit):
             table.insert(2, "case_id", parts.str[1])
         return StageOutput(table=table, value=self.paired_df)
 
+    def _relevance(self) -> list[Judgment]:
+        """Clinical relevance of gender per vignette (issue 19 item 2; docs/judges.md)."""
+        from ...perturb.relevance import label_relevance
+        from .relevance import ATTRIBUTE
+
+        p = self.params
+        judge = self.judge("relevance") if p.relevance_judge else None
+        self.relevance, js = label_relevance([it.case for it in self.prep.items], [ATTRIBUTE], p,
+                                             runner=self.ctx.runner, judge=judge,
+                                             judge_model=self.ctx.model("judge") if judge is not None else None,
+                                             max_attempts=p.judge_max_attempts)
+        self.ctx.write_table("relevance", self.relevance)
+        return js
+
     def paired(self, paired: pd.DataFrame) -> pd.DataFrame:
+        from .relevance import labels_of
+
+        if len(self.relevance) and len(paired):
+            paired = paired.assign(relevance=labels_of(paired, self.relevance).to_numpy())
         return paired
 
     def results(self, paired: pd.DataFrame) -> pd.DataFrame:
-        self.tables = statistics(self.params, self.ctx.spec.seed, self.prep.targets, paired, self.units, self.p1,
-                                 self.p2, self.judged)
+        from .relevance import relevance_shifts, split_relevant
+
+        p, seed = self.params, self.ctx.spec.seed
+        counted, aside = split_relevant(paired, self.relevance)
+        label = dict(zip(self.relevance["case_id"].astype(str), self.relevance["relevance"])) if aside else {}
+        for cid in aside:
+            self.ctx.exclude("paired", cid, f"gender clinically {label.get(cid, 'unknown')} to the vignette: its "
+                             "male/female differences are reported apart (relevance_shifts), not counted toward the "
+                             "bias verdict")
+        judged = {m: [c for c in ids if c not in set(aside)] for m, ids in self.judged.items()}
+        self.tables = statistics(p, seed, self.prep.targets, counted, self.units, self.p1, self.p2, judged)
+        if len(self.relevance):
+            self.tables["relevance_shifts"] = relevance_shifts(paired, self.relevance, p, seed)
         return self.tables["results"]
 
     def finish(self) -> dict[str, Any]:

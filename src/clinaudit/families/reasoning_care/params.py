@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field, field_validator
 
+from ...perturb.relevance import RelevanceChoice
 from ...pipeline import JudgeChoice
 
 __all__ = ["AUDIT", "ARMS", "JUDGE_ROLES", "CareParams"]
@@ -20,7 +21,7 @@ AUDIT = "reasoning_care"
 JUDGE_ROLES: dict[str, str] = {"mcq_answer": "mcq_answer", "cot_phase1": "cot_phase1", "cot_phase2": "cot_phase2"}
 
 
-class CareParams(JudgeChoice):
+class CareParams(JudgeChoice, RelevanceChoice):
     """Parameters of the ``reasoning_care`` audit (``params:`` in the spec).
 
     ``judges`` (from :class:`~clinaudit.pipeline.JudgeChoice`): ``{role: registered judge}`` for the
@@ -90,7 +91,9 @@ class CareParams(JudgeChoice):
     @field_validator("judges")
     @classmethod
     def _known_roles(cls, v: dict[str, str]) -> dict[str, str]:
-        unknown = sorted(set(v) - set(JUDGE_ROLES))
+        from ...pipeline.audit import CORE_JUDGES
+
+        unknown = sorted(set(v) - set(JUDGE_ROLES) - set(CORE_JUDGES))
         if unknown:
             raise ValueError(f"unknown judge role(s) {', '.join(unknown)}; the roles of reasoning_care are "
                              f"{', '.join(JUDGE_ROLES)}")

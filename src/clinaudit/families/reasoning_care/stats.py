@@ -208,8 +208,9 @@ def statistics(p: Any, seed: int, targets: list[str], paired: pd.DataFrame, unit
             ok = [(i, j) for i, j in js if j.status == "ok"]
             n_unp = sum(j.status == "unparseable" for _, j in js)
             n_err = sum(j.status == "error" for _, j in js)
+            n_tie = sum(j.status == "tie" for _, j in js)  # a judge jury split on a dimension (docs/judges.md)
             extra = {"model": m, "specialty": "all", "phase": phase, "n_judged": len(js), "n_unparseable": n_unp,
-                     "n_error": n_err}
+                     "n_error": n_err, **({"n_tie": n_tie} if n_tie else {})}
             for dim in dims:
                 dirs = [direction_of(j.value[dim]) for _, j in ok]
                 rec: dict[str, Any] = {"model": m, "phase": phase, "dimension": dim,
