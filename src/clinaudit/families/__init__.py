@@ -7,6 +7,7 @@ family                    audits                                                
 ``note_generation``       counterfactual note generation, stereotype incidence         000
 ``reasoning_care``        the CARE reasoning audit (gender quadruplets)               003
 ``hurtful_words``         association (log-probability bias) and classifier gaps      004
+``adaptive_attack``       adaptive attacker (non-clinical rewrites until a flip)      beyond
 ========================  =========================================================  =====
 
 Each family's ``__init__`` only *declares* what it provides (``PROVIDES``: registry
@@ -25,7 +26,7 @@ from types import ModuleType
 __all__ = ["BUILTIN_FAMILIES", "family_modules", "audit_order"]
 
 #: the built-in families, in the order the CLI help and the report list them
-BUILTIN_FAMILIES = ("treatment_shift", "note_generation", "reasoning_care", "hurtful_words")
+BUILTIN_FAMILIES = ("treatment_shift", "note_generation", "reasoning_care", "hurtful_words", "adaptive_attack")
 
 
 def family_modules() -> list[ModuleType]:
