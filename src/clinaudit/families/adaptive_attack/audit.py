@@ -128,13 +128,12 @@ class AdaptiveAttack(Audit):
     def finish(self) -> dict[str, Any]:
         t = self.transcripts
         asked = t[t["turn"] > 0]
-        return {"cases": len(self.items), "max_turns": self.params.max_turns,
-                "attacker_turns": int(len(asked)),
+        flips: dict[str, int] = {}
+        for o in self.outcomes:
+            flips[f"{o.model}|{o.arm}"] = flips.get(f"{o.model}|{o.arm}", 0) + o.flipped
+        return {"cases": len(self.items), "max_turns": self.params.max_turns, "attacker_turns": int(len(asked)),
                 "guard_rejected": int((asked["guard"] == "rejected").sum()),
-                "target_unparseable": int((t["status"] == "unparseable").sum()),
-                "flips": {f"{o.model}|{o.arm}": 0 for o in self.outcomes} | {
-                    f"{m}|{a}": int(g["flipped"].sum()) for (m, a), g in
-                    pd.DataFrame([o.to_row() for o in self.outcomes]).groupby(["model", "arm"])}}
+                "target_unparseable": int((t["status"] == "unparseable").sum()), "flips": flips}
 
     def estimate_notes(self) -> list[str]:
         return [f"upper bound: every case runs all {self.params.max_turns} attacker turns (a flip stops earlier)"]
