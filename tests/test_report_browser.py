@@ -181,6 +181,90 @@ def test_quick_demo_report_in_the_browser(tmp_path):
     runs = sorted(p.parent for p in out.glob("*/manifest.json"))
     assert len(runs) == 5
     check_page(page, tmp_path, runs)
+    # issue 20: findings.json has an entry (finding or inconclusive) for every audit of the demo
+    import json
+
+    doc = json.loads((out / "findings.json").read_text(encoding="utf-8"))
+    per_audit = {r["audit"]: r["findings"] + r["inconclusive"] for r in doc["runs"]}
+    assert len(per_audit) == 5 and all(per_audit.values()), per_audit
     png = tmp_path / "demo.png"
     shot = chromium(page, tmp_path, f"--screenshot={png}", "--window-size=1280,2400", "--hide-scrollbars")
     assert shot.returncode == 0 and png.stat().st_size > 10_000
+
+
+def make_large_generate_run(path: Path, n_responses: int = 100_000) -> Path:
+    """A synthetic ``clinaudit generate`` run directory with ``n_responses`` responses (two samples per input
+    row, 40–90 words each, from a pool of 500 texts), written through RunDir like a real run."""
+    import numpy as np
+    import pandas as pd
+
+    from clinaudit.rundir import RunDir
+
+    rng = np.random.default_rng(0)
+    words = np.array("the patient should rest drink fluids and call the clinic if fever persists above 38 C for "
+                     "two days take ibuprofen with food <b>not</b> & \"quoted\" =SUM(A1)".split())
+    pool = np.array([" ".join(words[rng.integers(0, len(words), size=k)]) for k in rng.integers(40, 90, size=500)],
+                    dtype=object)
+    n_ids = n_responses // 2
+    df = pd.DataFrame({"id": np.repeat(np.char.add("q", np.arange(n_ids).astype(str)), 2),
+                       "sample": np.tile([0, 1], n_ids), "seed": np.tile([0, 1], n_ids), "model": "mock",
+                       "response": pool[rng.integers(0, len(pool), size=2 * n_ids)], "finish_reason": "stop",
+                       "prompt_tokens": 20, "completion_tokens": rng.integers(40, 90, size=2 * n_ids),
+                       "cached": False, "error": None})
+    rd = RunDir(path)
+    rd.start(spec={"command": "generate", "id_column": "id", "model": "mock", "samples": 2, "temperature": 0.7,
+                   "input": "synthetic.csv"}, models=[{"spec": "mock"}], seeds=[0, 1], command="generate")
+    rd.write_table("responses", df)
+    rd.finish(usage={}, audit="generate", status="complete", summary={"responses": len(df)})
+    rd.close()
+    return path
+
+
+@pytest.mark.slow
+def test_a_100k_response_run_renders_small_fast_and_responsive(tmp_path):
+    """Issue 20 item 4: 100,000 responses -> under a minute, an HTML file under 20 MB that Chromium opens
+    without script errors; the table shows its first rows and the full CSV is a file next to the report."""
+    import time
+
+    import pandas as pd
+
+    run = make_large_generate_run(tmp_path / "big")
+    t0 = time.perf_counter()
+    files = build_report(run, tmp_path / "report.html")
+    render_s = time.perf_counter() - t0
+    size = files.html.stat().st_size
+    print(f"\n100k responses: render {render_s:.1f} s, report.html {size / 1e6:.2f} MB")
+    assert render_s < 60 and size < 20_000_000
+    html = files.html.read_text(encoding="utf-8")
+    assert "first 200 of 100000 rows; the CSV has all of them" in html
+    assert [p.name for p in files.downloads] == ["generate-responses.csv"]
+    assert 'href="report-files/generate-responses.csv"' in html
+    full = pd.read_csv(files.downloads[0])
+    assert len(full) == 100_000 and full["response"].str.startswith("=").sum() == 0  # formula cells neutralised
+    t0 = time.perf_counter()
+    dom = check_page(files.html, tmp_path, [run])
+    open_s = time.perf_counter() - t0
+    print(f"Chromium: page loaded and its script ran in {open_s:.1f} s")
+    assert open_s < 60 and dom.count("<tr>") < 1_000  # the page holds only the shown rows
+
+
+def test_compare_report_in_the_browser(tmp_path):
+    """``clinaudit compare``'s report: Findings first, no script error, every example it links exists."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_compare import _run
+
+    from clinaudit.report.compare import compare_runs
+
+    a = _run(tmp_path, "a", [0] * 8, model="old")
+    b = _run(tmp_path, "b", [1] * 8, model="new", texts={"c00": "<script>alert(1)</script>stay home"})
+    comp = compare_runs(a, b, tmp_path / "cmp", n_resamples=200)
+    dom, stderr = dump_dom(comp.files["html"], tmp_path)
+    assert html_attr(dom, "data-js-errors") == "" and not console_problems(stderr)
+    assert html_attr(dom, "data-js-ready") == "4"  # findings, comparability, metrics, examples
+    main = dom.split('<main id="top">', 1)[1]
+    assert re.findall(r'<section id="([^"]+)"', main) == ["findings", "comparability", "metrics", "examples"]
+    findings = main.split('id="comparability"', 1)[0]
+    assert "B is WORSE on TSR" in findings
+    for anchor in re.findall(r'href="#([^"]+)"', findings):
+        assert f'id="{anchor}"' in dom
+    assert "<script>alert" not in dom.split("<body", 1)[1]

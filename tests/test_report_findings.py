@@ -251,3 +251,86 @@ def test_malicious_names_are_escaped_and_neutralised(tmp_path):
     assert doc["findings"][0]["group"] == formula  # the JSON keeps the exact value
     md = files.markdown.read_text(encoding="utf-8").split("## Findings", 1)[1].split("\n## ", 1)[0]
     assert "<script" not in md and "<img" not in md and "&lt;script&gt;alert(1)&lt;/script&gt;" in md
+
+
+# --------------------------------------------------------------------------- inconclusive: what the data could show
+
+def _tiny_rows() -> list[dict]:
+    common = dict(audit="tiny", metric="TSR", reference="baseline (minus noise floor)", test=PERM,
+                  correction="bonferroni", family="F", model="m")
+    return [
+        # 2 cases, both changed: the bootstrap CI collapses to [0.5, 0.5] and the exact sign-flip p is 0.5.
+        # Nothing can be significant with 2 cases: the smallest p is 2 / 2^2 = 0.5 (x 3 tests under bonferroni).
+        dict(common, group="typo", value=0.5, ci_low=0.5, ci_high=0.5, n=4, n_cases=2, n_test_cases=2, p=0.5,
+             p_adj=1.0),
+        # 20 cases, none changed: CI [0, 0], p = 1. The test could detect an effect (2/2^20), but a zero-width
+        # bootstrap CI says nothing: the exact bound for "0 of 20 cases" is 1 - 0.025^(1/20) = 16.8 pp > 5 pp.
+        dict(common, group="uppercase", value=0.0, ci_low=0.0, ci_high=0.0, n=40, n_cases=20, n_test_cases=20,
+             p=1.0, p_adj=1.0),
+        # 200 cases, none changed: the exact bound 1 - 0.025^(1/200) = 1.8 pp <= margin: conclusive, not listed
+        dict(common, group="lowercase", value=0.0, ci_low=0.0, ci_high=0.0, n=400, n_cases=200, n_test_cases=200,
+             p=1.0, p_adj=1.0),
+        # a gap between 1 female and 1 male case: 2 relabellings, the permutation test's smallest p is 1
+        dict(common, metric="TSR_gap", group="female", reference="male", test="permutation of subgroup labels "
+             "over cases", value=0.0, ci_low=0.0, ci_high=0.0, n=4, n_cases_female=1, n_cases_male=1, p=1.0,
+             p_adj=1.0, family="G"),
+    ]
+
+
+def test_inconclusive_when_the_test_cannot_reach_significance_or_every_case_agrees(tmp_path):
+    """On main's rule (CI half-width > margin only) none of these rows was listed: the demo's treatment-shift
+    and note-generation runs (2–3 cases, collapsed bootstrap CIs) had no Findings entry at all."""
+    from scipy.stats import beta
+
+    run = _run(tmp_path, "tiny", "tiny", _tiny_rows())
+    doc = derive_findings([run])
+    assert doc["findings"] == []
+    got = {e["group"]: e for e in doc["inconclusive"]}
+    assert set(got) == {"typo", "uppercase", "female"}  # not lowercase (200 cases agreeing)
+    typo = got["typo"]
+    # smallest p with 2 cases = 0.5; x 3 tests in family F (bonferroni) -> 1.5 >= 0.05
+    assert "smallest possible p is 0.5 × 3 tests under bonferroni" in typo["reason"]
+    # cases for 2 / 2^n * 3 < 0.05: n = 7 (2/128*3 = 0.047); the exact bound needs more: 1 - 0.025^(1/n) <= 0.05
+    n_bound = next(n for n in range(1, 1000) if beta.ppf(0.975, 1, n) <= 0.05)
+    assert n_bound == 72 and typo["n_needed"] == max(7, n_bound)
+    up = got["uppercase"]
+    bound = beta.ppf(0.975, 1, 20)  # Clopper-Pearson upper bound for 0 of 20, computed independently
+    assert bound == pytest.approx(1 - 0.025 ** (1 / 20))
+    assert f"±{bound * 100:.1f} pp" in up["reason"] and "smallest possible p" not in up["reason"]
+    assert up["n_needed"] == 72 and "inconclusive" in up["sentence"]
+    assert "smallest possible p is 1" in got["female"]["reason"]
+    by_dir = {r["run_dir"]: r for r in doc["runs"]}
+    assert by_dir[str(run)]["skipped"]["not_significant"] == 1  # lowercase
+
+
+def test_findings_link_side_by_side_examples_of_their_cases(tmp_path):
+    """A finding on perturbation 'typo' shows the model's baseline and typo answers of the cases whose answers
+    differ most (at most three), in the page and in findings.json."""
+    rows = [dict(audit="shift_audit", metric="TSR", group="typo", reference="baseline (minus noise floor)",
+                 value=0.75, ci_low=0.5, ci_high=1.0, n=4, n_cases=4, test=PERM, p=0.01, correction="",
+                 family="", model="m1")]
+    cases = ["c1", "c2", "c3", "c4"]
+    variants = pd.DataFrame({
+        "variant_id": [f"{c}::baseline" for c in cases] + [f"{c}::typo" for c in cases],
+        "case_id": cases * 2, "family": ["baseline"] * 4 + ["perturbation"] * 4,
+        "name": ["baseline"] * 4 + ["typo"] * 4, "text": [f"input {c}" for c in cases] * 2})
+    base = "Please come to the clinic today so we can examine you"
+    typo_answers = {"c1": base, "c2": "Stay home and rest <script>x</script>", "c3": "Please stay home today",
+                    "c4": "Stay at home, drink fluids and rest; nothing to worry about"}
+    responses = pd.DataFrame({
+        "request_key": [f"k{i}" for i in range(10)], "stage": ["target"] * 8 + ["judge", "judge"],
+        "model": ["m1"] * 10, "case_id": cases * 2 + ["c1", "c2"],
+        "variant_id": [f"{c}::baseline" for c in cases] + [f"{c}::typo" for c in cases] + ["c1::typo", "c2::typo"],
+        "seed": [0] * 10, "text": [base] * 4 + [typo_answers[c] for c in cases] + ["VISIT [NO]", "VISIT [NO]"]})
+    run = _run(tmp_path, "ex", "shift_audit", rows, {"variants": variants, "responses": responses})
+    files = build_report([run], tmp_path / "report.html")
+    doc = json.loads(files.findings_json.read_text(encoding="utf-8"))
+    (f,) = doc["findings"]
+    # ranked by how much the typo answer differs from the baseline answer: c4 and c2 share no word, then c3
+    assert [x["case_id"] for x in f["examples"]] == ["c2", "c4", "c3"]
+    html = files.html.read_text(encoding="utf-8")
+    block = html.split('id="findings"', 1)[1].split('id="summary"', 1)[0]
+    for x in f["examples"]:
+        assert f'id="{x["id"]}"' in block and f'href="#{x["id"]}"' in block
+    assert "&lt;script&gt;x&lt;/script&gt;" in block and "<script>x" not in block and "VISIT [NO]" not in block
+    assert "3 side-by-side examples" in block

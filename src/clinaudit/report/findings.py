@@ -15,11 +15,22 @@ The rules (also in docs/report.md, *Findings*):
   name, or note generation's ``ΔBL``/``maxΔBL``/``ΔCF``) are divided by 100. Effects on any other unit
   (lengths, log-probability scores, Cohen's d, ratios; or values outside [-1, 1]) cannot be compared
   with them and are ranked after them by ``|value|``. Ties: smaller p first.
-* **Inconclusive.** A tested, non-significant proportion-scale effect whose 95% CI half-width
-  ``h = (ci_high - ci_low) / 2`` exceeds the ``margin`` (0.05 = 5 percentage points) is listed apart,
-  with the cases needed to narrow the CI to the margin, ``ceil(n * (h / margin)**2)`` (a CI's width
-  shrinks as 1/sqrt(n); ``n`` is ``n_cases`` when the row has it, else ``n``). Other scales have no
-  common margin and are not judged inconclusive.
+* **Inconclusive.** A tested, non-significant row is listed apart ("inconclusive", with ``reason`` and
+  ``n_needed``) when the data could not have shown an effect (rules in :mod:`clinaudit.stats.resolution`):
+
+  1. *the test cannot reach significance with its cases*: the smallest p a sign-flip test over n cases
+     can give is 2 / 2^n (subgroup permutation: 2 / C(n_a + n_b, n_a)), times the family size under a
+     Bonferroni/Holm-type correction; when that is ≥ ``alpha`` (2 cases: 0.5) no effect, however large,
+     could be significant. ``n_needed``: the fewest cases for which it is below ``alpha``. Any scale;
+  2. *the CI is wider than the margin* (proportion scale): half-width ``h = (ci_high - ci_low) / 2`` >
+     ``margin`` (0.05 = 5 percentage points); ``n_needed = ceil(n * (h / margin)**2)`` (a CI's width
+     shrinks as 1/sqrt(n); ``n`` is ``n_cases`` when the row has it, else ``n``);
+  3. *every case agrees* (proportion scale): a bootstrap CI of zero width says nothing about precision;
+     the difference is then known to ± the exact (Clopper–Pearson) bound for a share when none of n
+     cases differs, 1 − 0.025^(1/n) (0.37 with 8 cases); above the margin → inconclusive, ``n_needed``
+     the fewest cases that bring it to the margin (72).
+
+  Without any of these a non-significant row is counted under ``skipped.not_significant``.
 * **Mirrors.** A row that repeats another of the same run, metric, family and stratum with group and
   reference swapped and the value negated (e.g. ``F vs M`` and ``M vs F``) is listed once.
 * **Judge caveats.** When a run has ``tables/judge_reliability.csv``, ``tables/parse_rates.csv`` or
@@ -77,7 +88,7 @@ FINDING_FIELDS = (
     "kind", "rank", "audit", "run_dir", "metric", "group", "reference", "stratum", "value", "scale", "size",
     "raw", "floor", "ci_low", "ci_high", "ci_half_width", "n_cases", "test", "p", "p_adj", "correction",
     "family", "margin", "n_needed", "judge_caveats", "sentence", "source", "source_row",
-    "section_anchor", "table_anchor",
+    "section_anchor", "table_anchor", "examples", "reason",
 )
 
 
@@ -225,9 +236,58 @@ def _sentence(e: dict[str, Any], alpha: float = ALPHA) -> str:
         p = f"p {format_p(e['p'], alpha)} (no multiplicity correction)"
     if e["kind"] == "finding":
         return f"{head}: {_fmt(e['value'], scale)}{beyond} ({ci}; {n}; {e['test']}; {p})."
-    return (f"{head}: {_fmt(e['value'], scale)}{beyond}, not significant ({p}) but uncertain: {ci} "
-            f"(half-width {_fmt(e['ci_half_width'], scale).lstrip('+')} > margin {_fmt(e['margin'], scale).lstrip('+')}) "
-            f"with {n}; about {e['n_needed']} cases would narrow it to the margin.")
+    need = f"; about {e['n_needed']} cases would be needed" if e["n_needed"] else ""
+    return (f"{head}: {_fmt(e['value'], scale)}{beyond}, not significant ({p}; {ci}; {n}; {e['test']}) "
+            f"but inconclusive: {e['reason']}{need}.")
+
+
+def _subgroup_counts(rec: dict[str, Any]) -> tuple[float | None, float | None]:
+    """(n_a, n_b) of a subgroup-gap row: ``n_cases_a``/``n_cases_b``, else the two ``n_cases_<value>`` columns."""
+    if as_float(rec.get("n_cases_a")) is not None:
+        return as_float(rec.get("n_cases_a")), as_float(rec.get("n_cases_b"))
+    vals = [as_float(v) for k, v in rec.items() if str(k).startswith("n_cases_") and as_float(v) is not None]
+    return (vals[0], vals[1]) if len(vals) == 2 else (None, None)
+
+
+def _inconclusive(e: dict[str, Any], rec: dict[str, Any], alpha: float, margin: float,
+                  family_size: int) -> dict[str, Any] | None:
+    """Why a non-significant row is inconclusive (``reason``, ``n_needed``), or None: see the module doc."""
+    from ..stats.resolution import (
+        all_equal_half_width,
+        cases_for_half_width,
+        cases_for_p,
+        correction_factor,
+        smallest_p,
+    )
+
+    n = e["n_cases"]
+    n_test = as_float(rec.get("n_test_cases"))
+    n_a, n_b = _subgroup_counts(rec)
+    alternative = _text(rec.get("alternative")) or "two-sided"
+    factor = correction_factor(e["correction"], family_size) if e["correction"] else 1.0
+    p_min = smallest_p(e["test"], n_cases=n_test if n_test is not None else n, n_a=n_a, n_b=n_b,
+                       alternative=alternative)
+    reasons, needed = [], []
+    if p_min is not None and p_min * factor >= alpha:
+        fam = f" × {family_size} tests under {e['correction']}" if factor > 1 else ""
+        reasons.append(f"the test cannot reach p < {alpha:g} with these cases: its smallest possible p is "
+                       f"{p_min:.3g}{fam}")
+        k = cases_for_p(e["test"], alpha, factor, alternative)
+        if k is not None:
+            needed.append(k)
+    h = e["ci_half_width"]
+    if e["scale"] == "proportion" and n:
+        if h is not None and h > margin:
+            reasons.append(f"95% CI half-width {h * 100:.1f} pp > margin {margin * 100:.1f} pp with {int(n)} cases")
+            needed.append(int(math.ceil(n * (h / margin) ** 2)))
+        elif h is not None and h == 0 and all_equal_half_width(n) > margin:
+            reasons.append(f"every case shows the same difference, so the bootstrap CI has no width; with {int(n)} "
+                           f"cases the difference is known only to ±{all_equal_half_width(n) * 100:.1f} pp "
+                           f"(exact bound when no case differs) > margin {margin * 100:.1f} pp")
+            needed.append(cases_for_half_width(margin))
+    if not reasons:
+        return None
+    return {"reason": "; ".join(reasons), "n_needed": max(needed) if needed else None}
 
 
 def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = MARGIN,
@@ -244,6 +304,9 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
               for m, g in df.groupby(df["metric"].astype(str), sort=False)}
     out: list[dict[str, Any]] = []
     seen: dict[tuple, float] = {}
+    fam = df["family"].astype(str) if "family" in df.columns else pd.Series("", index=df.index)
+    has_p = pd.to_numeric(df["p"], errors="coerce").notna()
+    family_sizes = fam[has_p].value_counts().to_dict()
     for i, rec in enumerate(df.to_dict("records")):
         if is_descriptive(rec.get("test")):
             skipped["descriptive"] += 1
@@ -283,14 +346,14 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
             "correction": _text(rec.get("correction")) if corrected else "", "family": _text(rec.get("family")),
             "margin": None, "n_needed": None, "judge_caveats": _caveats_for(rec, caveats),
             "sentence": "", "source": "tables/results.csv", "source_row": i + 1,
-            "section_anchor": "", "table_anchor": "",
+            "section_anchor": "", "table_anchor": "", "examples": [], "reason": "",
         }
         if p_eff < alpha:
             out.append(e)
             continue
-        h = e["ci_half_width"]
-        if scale == "proportion" and h is not None and h > margin and n_cases:
-            e.update(kind="inconclusive", margin=margin, n_needed=int(math.ceil(n_cases * (h / margin) ** 2)))
+        why = _inconclusive(e, rec, alpha, margin, family_sizes.get(_text(rec.get("family")), 1))
+        if why is not None:
+            e.update(kind="inconclusive", margin=margin, **why)
             out.append(e)
         else:
             skipped["not_significant"] += 1
@@ -339,8 +402,11 @@ def derive_findings(run_dirs: Sequence[Path | str], *, alpha: float = ALPHA, mar
                             "rows without a test, or with a NaN p-value, are never findings",
             "ranking": "|effect| on the proportion scale (percent metrics / 100), proportion-scale effects first, "
                        "then other units by |value|; ties by p",
-            "inconclusive": f"not significant, proportion scale, 95% CI half-width h > {margin}: "
-                            "n_needed = ceil(n_cases * (h / margin)^2)",
+            "inconclusive": f"not significant, and (1) the test cannot reach p < {alpha} with its cases (smallest "
+                            "possible p x family size under Bonferroni/Holm >= alpha), or (2) proportion scale and "
+                            f"95% CI half-width h > {margin} (n_needed = ceil(n_cases * (h / margin)^2)), or (3) "
+                            "proportion scale, every case shows the same difference and the exact bound "
+                            f"1 - 0.025^(1/n_cases) > {margin}",
         },
         "runs": runs, "findings": findings, "inconclusive": inconclusive,
     }
@@ -353,6 +419,7 @@ def findings_frame(doc: dict[str, Any]) -> pd.DataFrame:
         r = {k: e.get(k) for k in FINDING_FIELDS}
         r["stratum"] = "; ".join(f"{k}={v}" for k, v in (e.get("stratum") or {}).items())
         r["judge_caveats"] = " | ".join(e.get("judge_caveats") or [])
+        r["examples"] = " | ".join(f"{x['case_id']} (#{x['id']})" for x in e.get("examples") or [])
         rows.append(r)
     df = pd.DataFrame(rows, columns=list(FINDING_FIELDS))
     for c in ("rank", "n_needed", "source_row"):
@@ -407,11 +474,18 @@ def link_anchors(doc: dict[str, Any], runs: Sequence[Any]) -> None:
         e["table_anchor"] = best or info.anchor
 
 
-def findings_view(doc: dict[str, Any]) -> dict[str, Any]:
-    """What the template's Findings section shows (plain strings; the template escapes them)."""
-    def item(e: dict[str, Any]) -> dict[str, Any]:
+def findings_view(doc: dict[str, Any], examples: dict[int, list[dict[str, Any]]] | None = None) -> dict[str, Any]:
+    """What the template's Findings section shows (plain strings; the template escapes them).
+    ``examples``: side-by-side example views by finding rank (:func:`clinaudit.report.examples.finding_examples`),
+    shown under the finding; a finding whose ``examples`` point at its section's own blocks links to them."""
+    examples = examples or {}
+
+    def item(e: dict[str, Any], kind: str) -> dict[str, Any]:
+        views = examples.get(e["rank"], []) if kind == "finding" else []
         return {"rank": e["rank"], "audit": e["audit"].replace("_", " "), "sentence": e["sentence"],
                 "caveats": list(e["judge_caveats"]), "href": "#" + (e["table_anchor"] or e["section_anchor"] or "top"),
-                "section": "#" + (e["section_anchor"] or "top")}
-    return {"findings": [item(e) for e in doc["findings"]], "inconclusive": [item(e) for e in doc["inconclusive"]],
+                "section": "#" + (e["section_anchor"] or "top"), "examples": views,
+                "example_links": list(e.get("examples") or [])}
+    return {"findings": [item(e, "finding") for e in doc["findings"]],
+            "inconclusive": [item(e, "inconclusive") for e in doc["inconclusive"]],
             "rules": doc["rules"], "error": doc.get("error", "")}

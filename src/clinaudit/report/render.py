@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ..families import audit_order
+from .examples import finding_examples
 from .exports import latex_export, markdown_export
 from .findings import derive_findings, findings_view, link_anchors, write_findings
 from .formatting import format_value
@@ -111,6 +112,7 @@ class ReportFiles:
     failed_sections: list[str] = field(default_factory=list)
     findings_json: Path | None = None
     findings_csv: Path | None = None
+    downloads: list[Path] = field(default_factory=list)  # CSVs too large to inline, in <stem>-files/
 
 
 def _default_out(paths: Sequence[Path | str]) -> Path:
@@ -154,7 +156,10 @@ def build_report(
     if out_path.is_dir():
         out_path = out_path / "report.html"
     out_path.parent.mkdir(parents=True, exist_ok=True)
-    ids = PageIds()
+    files_dir = out_path.parent / f"{out_path.stem}-files"
+    for stale in files_dir.glob("*.csv") if files_dir.is_dir() else []:
+        stale.unlink()  # downloads of an earlier render of this report
+    ids = PageIds(files_dir)
     ids.used.update({"findings", "summary", "toc", "top", "footer"})
     runs = [load_run(d, ids) for d in dirs]
     audits = [r.audit for r in runs]
@@ -164,7 +169,7 @@ def build_report(
     generated = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     overview = [run_overview(r) for r in runs]
     totals = {k: sum(o[k] for o in overview) for k in ("calls", "cache_hits", "failures", "tokens", "retries")}
-    findings_doc, findings_paths = _findings(runs, out_path)
+    findings_doc, findings_paths, examples = _findings(runs, out_path, ids)
     script = (_TEMPLATES / "report.js").read_text(encoding="utf-8").strip()
     css = (_TEMPLATES / "report.css").read_text(encoding="utf-8")
     script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
@@ -173,7 +178,7 @@ def build_report(
         title=title, generated=generated, version=__version__, runs=runs, overview=overview, totals=totals,
         toc=[{"anchor": r.anchor, "title": (r.section.title if r.section is not None else r.audit),
               "failed": r.section is None, "entries": toc_entries(r)} for r in runs],
-        notes=list(notes), findings=findings_view(findings_doc),
+        notes=list(notes), findings=findings_view(findings_doc, examples),
         # our own static CSS/JS (no model text): inlined verbatim; the CSP allows only this script's hash
         css=Markup(css), script=Markup(script), script_hash=script_hash,
     )
@@ -184,25 +189,27 @@ def build_report(
     tex_path.write_text(latex_export(title, runs, generated), encoding="utf-8")
     return ReportFiles(html=out_path, markdown=md_path, latex=tex_path,
                        failed_sections=[f"{r.audit} ({r.path})" for r in runs if r.section is None],
-                       findings_json=findings_paths[0], findings_csv=findings_paths[1])
+                       findings_json=findings_paths[0], findings_csv=findings_paths[1], downloads=list(ids.files))
 
 
-def _findings(runs: list[Any], out_path: Path) -> tuple[dict[str, Any], tuple[Path | None, Path | None]]:
-    """The report's findings (:mod:`.findings`), written as ``findings.json``/``findings.csv`` next to the
-    HTML (``<stem>-findings.*`` for another ``--out`` name). A failure shows in the section, never breaks
-    the report."""
+def _findings(runs: list[Any], out_path: Path, ids: PageIds
+              ) -> tuple[dict[str, Any], tuple[Path | None, Path | None], dict[int, list[dict[str, Any]]]]:
+    """The report's findings (:mod:`.findings`) with their side-by-side examples (:mod:`.examples`),
+    written as ``findings.json``/``findings.csv`` next to the HTML (``<stem>-findings.*`` for another
+    ``--out`` name). A failure shows in the section, never breaks the report."""
     import traceback
 
     stem = "findings" if out_path.stem == "report" else f"{out_path.stem}-findings"
     try:
         doc = derive_findings([r.path for r in runs], audits=[r.audit for r in runs])
         link_anchors(doc, runs)
+        examples = finding_examples(doc, runs, ids)
         paths = write_findings(doc, out_path.parent / f"{stem}.json", out_path.parent / f"{stem}.csv")
-        return doc, (paths[0], paths[1])
+        return doc, (paths[0], paths[1]), examples
     except Exception as exc:  # noqa: BLE001 - the report still renders
         doc = derive_findings([])
         doc["error"] = f"findings could not be derived: {type(exc).__name__}: {exc}\n{traceback.format_exc()}"
-        return doc, (None, None)
+        return doc, (None, None), {}
 
 
 def render_report(run_dirs: Path | str | list, out: Path | None = None, title: str | None = None) -> Path:

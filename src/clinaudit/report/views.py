@@ -63,11 +63,40 @@ class RunInfo:
     tables: list[tuple[str, pd.DataFrame, str, str]] = field(default_factory=list)  # (title, display df, caption, stem)
 
 
-class PageIds:
-    """Unique HTML ids of one page (slugs, numbered on collision)."""
+#: a table's CSV larger than this is written next to the report instead of inlined as a data: link
+INLINE_CSV_MAX = 1_000_000
+#: at most this many bytes of CSV are inlined in one page; later tables go next to the report
+INLINE_CSV_BUDGET = 8_000_000
 
-    def __init__(self) -> None:
+
+class PageIds:
+    """Unique HTML ids of one page (slugs, numbered on collision), and where its CSV downloads go.
+
+    ``files_dir``: the folder next to the report for CSVs too large to inline (:data:`INLINE_CSV_MAX`,
+    or once the page has inlined :data:`INLINE_CSV_BUDGET` bytes); ``None`` inlines every CSV."""
+
+    def __init__(self, files_dir: Path | None = None) -> None:
         self.used: set[str] = set()
+        self.files_dir = files_dir
+        self.inline_left = INLINE_CSV_BUDGET
+        self.files: list[Path] = []
+
+    def csv_link(self, df: pd.DataFrame, name: str) -> dict[str, Any]:
+        """``{"href", "file", "bytes"}`` for a table's CSV download: a ``data:`` URI, or (too large) a file
+        written into ``files_dir`` linked by its relative path (``file`` is then its path)."""
+        text = csv_text(df)
+        size = len(text.encode("utf-8"))
+        if self.files_dir is None or (size <= INLINE_CSV_MAX and size <= self.inline_left):
+            self.inline_left -= size
+            return {"href": data_uri(text), "file": None, "bytes": size}
+        self.files_dir.mkdir(parents=True, exist_ok=True)
+        stem, k = slug(name.removesuffix(".csv"), "table"), 2
+        path = self.files_dir / f"{stem}.csv"
+        while path in self.files:
+            path, k = self.files_dir / f"{stem}-{k}.csv", k + 1
+        path.write_text(text, encoding="utf-8")
+        self.files.append(path)
+        return {"href": f"{self.files_dir.name}/{path.name}", "file": str(path), "bytes": size}
 
     def make(self, base: str) -> str:
         base = slug(base, "block")
@@ -103,9 +132,14 @@ def table_view(block: Table, audit: str, ids: PageIds, info: RunInfo) -> dict[st
     return {
         "type": "table", "id": ids.make(f"{audit}-{stem}"), "title": block.title, "caption": block.caption,
         "header": header_rows(shown.columns), "rows": rows, "total": total, "shown": len(shown),
-        "csv_href": data_uri(csv_text(df)), "csv_name": f"{audit}-{slug(stem)}.csv",
-        "ncols": len(cols),
+        "ncols": len(cols), **_download(ids, df, f"{audit}-{slug(stem)}.csv"),
     }
+
+
+def _download(ids: PageIds, df: pd.DataFrame, name: str) -> dict[str, Any]:
+    link = ids.csv_link(df, name)
+    return {"csv_href": link["href"], "csv_name": name, "csv_file": link["file"],
+            "csv_mb": f"{link['bytes'] / 1e6:.1f} MB"}
 
 
 def figure_view(block: Figure, audit: str, ids: PageIds) -> dict[str, Any]:
@@ -117,8 +151,7 @@ def figure_view(block: Figure, audit: str, ids: PageIds) -> dict[str, Any]:
     stem = block.name or slug(block.title, "figure")
     return {"type": "figure", "id": fid, "title": block.title, "caption": block.caption,
             "svg": Markup(svg),  # sanitised and re-serialised by sanitize_svg: all text escaped
-            "csv_href": data_uri(csv_text(data)), "csv_name": f"{audit}-{slug(stem)}-numbers.csv",
-            "n_rows": len(data)}
+            "n_rows": len(data), **_download(ids, data, f"{audit}-{slug(stem)}-numbers.csv")}
 
 
 def metric_view(block: Metric) -> dict[str, Any]:

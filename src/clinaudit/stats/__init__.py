@@ -6,6 +6,9 @@
 - :mod:`clinaudit.stats.results` — the tidy result table every audit writes
   (one row per reported number) and ``apply_correction`` over declared families
   (also importable as :mod:`clinaudit.results`).
+- :mod:`clinaudit.stats.resolution` — what a test or CI *can* say with its cases (the smallest
+  attainable permutation p, the exact bound when every case agrees), for the report's
+  "inconclusive" rule.
 - :mod:`clinaudit.stats.core` — the building blocks (scipy / statsmodels /
   scikit-learn wrappers with the degenerate cases guarded, the vectorised
   bootstrap, the stratified group-metric bootstrap of classifier gaps).
@@ -36,6 +39,7 @@ from .core import (
 from .groups import GROUP_METRICS, bootstrap_group_metrics, metrics_from_counts
 from .results import RESULT_COLUMNS, apply_correction, result_row, results_frame
 from .paired import ALTERNATIVES, PairedFrame, sign_flip_test, two_sample_permutation_test
+from .resolution import all_equal_half_width, correction_factor, smallest_p
 
 __all__ = [
     "PairedFrame",
@@ -65,4 +69,7 @@ __all__ = [
     "cohens_d",
     "cohens_kappa",
     "percent_agreement",
+    "smallest_p",
+    "correction_factor",
+    "all_equal_half_width",
 ]

@@ -1,0 +1,87 @@
+"""How much a test or a CI *can* say with the cases it had — the report's "inconclusive" rule reads these.
+
+* :func:`smallest_p` — the smallest p-value the paired layer's permutation tests can return with n
+  cases, whatever the data: the sign-flip test over n cases has 2^n equally likely sign patterns, and
+  the observed one and its mirror image are the most extreme, so a two-sided p is at least 2 / 2^n
+  (one-sided: 1 / 2^n); the permutation of subgroup labels over n_a + n_b cases has C(n_a + n_b, n_a)
+  relabellings, so p ≥ 2 / C (one-sided 1 / C). With 2 cases no sign-flip p is below 0.5: such a test
+  cannot find anything, however large the effect.
+* :func:`correction_factor` — how a correction family of m tests scales the smallest p: × m for
+  Bonferroni / Holm / Šidák-type corrections (the smallest p of a family is multiplied by m), × 1 for
+  Benjamini–Hochberg (when every p of the family is that small, BH leaves them unchanged).
+* :func:`all_equal_half_width` — when every case shows the same difference the percentile bootstrap CI
+  has zero width, which says nothing about precision. The half-width used instead is the upper bound
+  of the Clopper–Pearson 95% interval for a share of cases when none of n cases differs from the rest,
+  1 − (α/2)^(1/n) (``statsmodels.stats.proportion.proportion_confint(0, n, method="beta")``): a share
+  of the cases up to that bound could still move either way, so the difference is known to ± that.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["smallest_p", "correction_factor", "all_equal_half_width", "cases_for_p", "cases_for_half_width",
+           "SIGN_FLIP_TEST", "SUBGROUP_TEST"]
+
+#: the ``test`` names :class:`clinaudit.stats.PairedFrame` writes
+SIGN_FLIP_TEST = "sign-flip permutation over cases"
+SUBGROUP_TEST = "permutation of subgroup labels over cases"
+
+
+def smallest_p(test: str, n_cases: float | None = None, n_a: float | None = None, n_b: float | None = None,
+               alternative: str = "two-sided") -> float | None:
+    """The smallest p ``test`` can give with its cases (see the module doc); ``None`` for a test whose
+    smallest p is not known here, or without the case counts."""
+    sides = 1.0 if alternative in ("greater", "less") else 2.0
+    name = (test or "").strip().lower()
+    if name == SIGN_FLIP_TEST and n_cases is not None and n_cases >= 1:
+        return min(1.0, sides / 2.0 ** int(n_cases))
+    if name == SUBGROUP_TEST and n_a is not None and n_b is not None and n_a >= 1 and n_b >= 1:
+        return min(1.0, sides / math.comb(int(n_a) + int(n_b), int(n_a)))
+    return None
+
+
+def correction_factor(method: str, family_size: int) -> float:
+    """The factor a correction applies to a family's smallest p (1 without a correction)."""
+    m = (method or "").strip().lower()
+    if family_size <= 1 or m in ("", "none", "nan") or m.startswith("fdr"):
+        return 1.0
+    return float(family_size)
+
+
+def cases_for_p(test: str, alpha: float, factor: float = 1.0, alternative: str = "two-sided") -> int | None:
+    """The fewest cases with which a sign-flip test's smallest p, times ``factor``, is below ``alpha``
+    (for the subgroup test: the fewest cases per subgroup, two equal subgroups); ``None`` for other tests."""
+    for n in range(1, 200):
+        p = smallest_p(test, n_cases=n, n_a=n, n_b=n, alternative=alternative)
+        if p is None:
+            return None
+        if p * factor < alpha:
+            return n if (test or "").strip().lower() == SIGN_FLIP_TEST else 2 * n
+    return None
+
+
+def all_equal_half_width(n: float, confidence: float = 0.95) -> float:
+    """± range of a difference when all ``n`` cases agree: the upper bound 1 − (α/2)^(1/n) of the exact
+    (Clopper–Pearson) interval for a share with 0 of ``n`` cases."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    if n is None or n < 1:
+        return math.nan
+    _, hi = proportion_confint(0, int(n), alpha=1 - confidence, method="beta")
+    return float(hi)
+
+
+def cases_for_half_width(margin: float, confidence: float = 0.95) -> int:
+    """The fewest cases for which :func:`all_equal_half_width` is at most ``margin``."""
+    n = 1
+    while all_equal_half_width(n, confidence) > margin and n < 100_000:
+        n = n * 2
+    lo, hi = n // 2, n
+    while lo + 1 < hi:
+        mid = (lo + hi) // 2
+        if all_equal_half_width(mid, confidence) > margin:
+            lo = mid
+        else:
+            hi = mid
+    return hi
