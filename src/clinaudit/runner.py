@@ -135,7 +135,7 @@ class Runner:
         return total
 
     def request_key(self, request: ModelRequest) -> str:
-        return request.key(self.backend(request.model).identity())
+        return self.backend(request.model).request_key(request)  # the backend's (openai-batch shares openai's)
 
     # ---- generation ---------------------------------------------------------
     def generate(self, requests: Sequence[ModelRequest], desc: str = "model calls") -> list[ModelResponse]:
@@ -216,7 +216,9 @@ class Runner:
             chunk = keys[start : start + size]
             t0 = time.monotonic()
             try:
-                resps = await asyncio.to_thread(backend.generate, [reqs[k] for k in chunk])
+                whole = getattr(backend, "agenerate_batch", None)  # e.g. openai-batch: awaited here, cancellable
+                resps = await (whole([reqs[k] for k in chunk]) if whole is not None
+                               else asyncio.to_thread(backend.generate, [reqs[k] for k in chunk]))
             except Exception as exc:  # a local failure is not retried: it would fail again
                 err = backend.redact(f"{type(exc).__name__}: {exc}")
                 if self.config.fail_fast:

@@ -278,11 +278,16 @@ def load_spec(path: str | Path) -> tuple[AuditSpec, BaseModel]:
     return parse_spec_dict(data, source=str(p))
 
 
+def _used_models(spec: AuditSpec) -> list[str]:
+    return [m for v in spec.models.values() for m in ([v] if isinstance(v, str) else v)]
+
+
 def make_context(
     spec: AuditSpec, params: BaseModel, out_dir: str | Path, *, base_dir: Path | None = None, progress: bool = True,
     runner: Runner | None = None,
 ) -> AuditContext:
     from .cache import default_cache_path
+    from .models.options import with_state_dir
 
     cache_path = None if spec.cache == "run" else (default_cache_path() if spec.cache == "user" else Path(spec.cache))
     rundir = RunDir(out_dir, cache_path=cache_path)
@@ -295,7 +300,9 @@ def make_context(
                 rate_limit_per_min=r.rate_limit_per_min, retry_after_max_s=r.retry_after_max_s, progress=progress,
                 fail_fast=r.fail_fast,
             ),
-            backend_options=spec.backends,
+            # backends that keep state between runs (openai-batch: its batch ids) keep it in the run directory
+            backend_options=with_state_dir(spec.backends, _used_models(spec), rundir.path / "batches",
+                                           params=spec.params),
         )
     from .pipeline.calls import CallLog
 

@@ -128,6 +128,11 @@ def add_backend_args(p: argparse.ArgumentParser) -> None:
                    help="name of the environment variable holding the API key (default OPENAI_API_KEY); "
                    "the key itself is never written anywhere")
     g.add_argument("--completion", action="store_true", help="use plain completions instead of chat (openai:)")
+    g.add_argument("--batch-poll-interval", type=positive_float, default=None, metavar="SECONDS",
+                   help="openai-batch:<model>: first wait between two looks at a batch (default 10; grows to 300)")
+    g.add_argument("--batch-max-wait", type=_seconds, default=None, metavar="SECONDS",
+                   help="openai-batch:<model>: stop waiting after this long; unfinished requests are reported as "
+                   "failed and a re-run re-attaches to their batches (default: wait until they end)")
     g.add_argument("--mock-rules", default=None, help="YAML/JSON rules file for the mock backend")
     g.add_argument("--batch-size", type=positive_int, default=None, help="batch size for local models")
 
@@ -143,6 +148,14 @@ def backend_options_from_args(args: argparse.Namespace, spec: str) -> dict:
         opts["api_key_env"] = args.api_key_env
         if getattr(args, "completion", False):
             opts["completion"] = True
+    if prefix == "openai-batch":
+        if args.base_url:
+            opts["base_url"] = args.base_url
+        opts["api_key_env"] = args.api_key_env
+        if getattr(args, "batch_poll_interval", None) is not None:
+            opts["poll_interval_s"] = args.batch_poll_interval
+        if getattr(args, "batch_max_wait", None) is not None:
+            opts["max_wait_s"] = args.batch_max_wait
     if prefix == "mock" and args.mock_rules:
         opts["rules_file"] = args.mock_rules
     if args.batch_size and prefix in {"hf", "hf-mlm", "embedded", "embedded-embedder"}:

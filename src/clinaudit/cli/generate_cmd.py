@@ -144,7 +144,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
         raise
     rundir.attach_log()
     try:
-        opts = backend_options_from_args(args, args.model)
+        from ..models.options import with_state_dir
+
+        # backends that keep state between runs (openai-batch: its batch ids) keep it in the run directory
+        opts = with_state_dir({args.model: backend_options_from_args(args, args.model)}, [args.model],
+                              rundir.path / "batches")[args.model]
         runner = Runner(cache=rundir.cache, config=runner_config_from_args(args), backend_options={args.model: opts})
         backend = runner.backend(args.model)  # fails early on an unknown or missing model
         rundir.start(spec=settings, models=[backend.describe()], seeds=seeds, data_files=[args.input],

@@ -85,6 +85,11 @@ class Backend:
     def identity(self) -> str:
         return self.spec
 
+    def request_key(self, request: ModelRequest) -> str:
+        """The cache key of ``request``: its hash with this backend's identity. A backend that answers
+        exactly like another one (``openai-batch:m`` and ``openai:m``) overrides it to share that one's keys."""
+        return request.key(self.identity())
+
     def describe(self) -> dict[str, Any]:
         """Manifest entry (no secrets)."""
         return {"spec": self.spec, "backend": self.name}

@@ -11,6 +11,14 @@ register_backend(
     capabilities=["generate"],
 )
 register_backend(
+    "openai-batch",
+    module="clinaudit.models.openai_batch",
+    attr="OpenAIBatchBackend",
+    summary="OpenAI Batch API (files + batches, half price, within 24 h; same cache keys as openai:<model>): "
+    "openai-batch:<model>",
+    capabilities=["generate"],
+)
+register_backend(
     "hf",
     module="clinaudit.models.hf",
     attr="HFCausalBackend",

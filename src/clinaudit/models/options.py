@@ -21,7 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..errors import SpecError
 from .base import backend_entry, backend_prefixes, parse_spec
 
-__all__ = ["BACKEND_OPTION_MODELS", "validate_backend_options", "options_model_for", "looks_like_secret_field"]
+__all__ = ["BACKEND_OPTION_MODELS", "validate_backend_options", "options_model_for", "looks_like_secret_field",
+           "effective_prices", "with_state_dir"]
 
 log = logging.getLogger("clinaudit.spec")
 
@@ -43,17 +44,39 @@ class _Common(BaseModel):
     price_per_1k_output: float | None = Field(default=None, ge=0, description="cost estimate only")
 
 
-class OpenAIOptions(_Common):
+class _OpenAIAccess(_Common):
+    """What every OpenAI-protocol backend takes: the key's variable name and extra headers (never a key)."""
+
+    api_key_env: str = "OPENAI_API_KEY"
+    headers: dict[str, str] = Field(default_factory=dict)
+    http_timeout_s: float = Field(default=600.0, gt=0)
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _env_name(cls, v: str) -> str:
+        if not _ENV_NAME.match(v):
+            raise ValueError("must be the NAME of an environment variable holding the key (e.g. OPENAI_API_KEY), "
+                             "not the key itself")
+        return v
+
+    @field_validator("headers")
+    @classmethod
+    def _no_secret_headers(cls, v: dict[str, str]) -> dict[str, str]:
+        bad = [k for k in v if k.lower() in _SECRET_HEADERS or looks_like_secret_field(k)]
+        if bad:
+            raise ValueError(f"header {bad[0]!r} would carry a credential; a spec must not hold secrets: the key "
+                             "is read from the environment variable named by `api_key_env`")
+        return v
+
+
+class OpenAIOptions(_OpenAIAccess):
     base_url: str | list[str] | None = None  # several (a list, or "URL1,URL2"): an endpoint pool
     endpoint_concurrency: int | None = Field(default=None, ge=1, description="pool: calls in flight per endpoint")
     endpoint_max_failures: int = Field(default=3, ge=1, description="pool: failures in a row that take one out")
     endpoint_cooldown_s: float = Field(default=30.0, ge=0, description="pool: seconds out before a probe call")
-    api_key_env: str = "OPENAI_API_KEY"
     azure_api_version: str | None = None
     completion: bool = False
-    headers: dict[str, str] = Field(default_factory=dict)
     max_connections: int = Field(default=64, ge=1)
-    http_timeout_s: float = Field(default=600.0, gt=0)
 
     @field_validator("base_url")
     @classmethod
@@ -71,21 +94,25 @@ class OpenAIOptions(_Common):
             raise ValueError(f"lists the endpoint {dupes[0]} more than once")
         return v
 
-    @field_validator("api_key_env")
-    @classmethod
-    def _env_name(cls, v: str) -> str:
-        if not _ENV_NAME.match(v):
-            raise ValueError("must be the NAME of an environment variable holding the key (e.g. OPENAI_API_KEY), "
-                             "not the key itself")
-        return v
 
-    @field_validator("headers")
+class OpenAIBatchOptions(_OpenAIAccess):
+    """``openai-batch:<model>`` (clinaudit.models.openai_batch); limits default to OpenAI's documented ones."""
+
+    base_url: str | None = None
+    state_dir: str | None = None  # default: RUN_DIR/batches in runs, else next to the user cache
+    max_requests_per_batch: int = Field(default=50_000, ge=1)
+    max_bytes_per_batch: int = Field(default=200_000_000, ge=1)
+    completion_window: str = "24h"
+    poll_interval_s: float = Field(default=10.0, gt=0)
+    poll_max_interval_s: float = Field(default=300.0, gt=0)
+    max_wait_s: float | None = Field(default=None, ge=0)
+    batch_discount: float = Field(default=0.5, ge=0, lt=1, description="price factor of the estimate: 1 - discount")
+
+    @field_validator("base_url")
     @classmethod
-    def _no_secret_headers(cls, v: dict[str, str]) -> dict[str, str]:
-        bad = [k for k in v if k.lower() in _SECRET_HEADERS or looks_like_secret_field(k)]
-        if bad:
-            raise ValueError(f"header {bad[0]!r} would carry a credential; a spec must not hold secrets: the key "
-                             "is read from the environment variable named by `api_key_env`")
+    def _url(cls, v: str | None) -> str | None:
+        if v is not None and not v.startswith(("http://", "https://")):
+            raise ValueError(f"must start with http:// or https://, got {v!r} (one URL: a batch lives on one server)")
         return v
 
 
@@ -120,6 +147,7 @@ class MockOptions(_Common):
 #: Backend prefix -> its options model.
 BACKEND_OPTION_MODELS: dict[str, type[BaseModel]] = {
     "openai": OpenAIOptions,
+    "openai-batch": OpenAIBatchOptions,
     "hf": HFOptions,
     "hf-mlm": HFOptions,
     "hf-embed": HFOptions,
@@ -137,6 +165,39 @@ def options_model_for(prefix: str) -> type[BaseModel] | None:
         return getattr(backend_entry(prefix), "options_model", None)
     except KeyError:
         return None
+
+
+_PRICE_FIELDS = ("price_per_1k_input", "price_per_1k_output")
+
+
+def effective_prices(model: str, options: Mapping[str, Any]) -> tuple[dict[str, float], float | None]:
+    """The prices an estimate uses for ``model``, and the batch discount applied (``None``: not a batch backend).
+
+    A backend whose options declare ``batch_discount`` (``openai-batch``: 0.5 unless given) is priced
+    at ``(1 - batch_discount)`` times its ``price_per_1k_input`` / ``price_per_1k_output``.
+    """
+    prefix = parse_spec(model)[0] if str(model).strip() else ""
+    cls = options_model_for(prefix)
+    discount = options.get("batch_discount")
+    if discount is None and cls is not None and "batch_discount" in cls.model_fields:
+        discount = cls.model_fields["batch_discount"].default
+    factor = 1.0 - float(discount or 0.0)
+    prices = {k: float(options[k]) * factor for k in _PRICE_FIELDS if options.get(k) is not None}
+    return prices, (float(discount) if discount is not None else None)
+
+
+def with_state_dir(backends: Mapping[str, Mapping[str, Any]], models: Iterable[str], state_dir: Any,
+                   params: Any = None) -> dict[str, dict[str, Any]]:
+    """``backends`` with ``state_dir`` set (where not given) for every used model whose backend keeps
+    state between runs (``openai-batch``: its batch ids), so a run keeps it in its run directory."""
+    out = {m: dict(o) for m, o in backends.items()}
+    for model in dict.fromkeys([*models, *_strings(params)]):
+        if not isinstance(model, str) or not model.strip():
+            continue
+        cls = options_model_for(parse_spec(model)[0])
+        if cls is not None and "state_dir" in cls.model_fields and not out.get(model, {}).get("state_dir"):
+            out.setdefault(model, {})["state_dir"] = str(state_dir)
+    return out
 
 
 def _known_prefixes() -> list[str]:

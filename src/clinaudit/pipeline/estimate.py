@@ -24,6 +24,8 @@ class Estimate:
         return sum(self.calls.values())
 
     def to_text(self, prices: dict[str, dict[str, float]] | None = None) -> str:
+        from ..models.options import effective_prices
+
         lines = ["Estimated model calls:"]
         for spec, n in sorted(self.calls.items()):
             hit = self.cached.get(spec, 0)
@@ -31,9 +33,11 @@ class Estimate:
             line = f"  {spec:40s} {n:8d} calls ({hit} cached, {n - hit} new)"
             if toks:
                 line += f", ~{toks:,} prompt tokens"
-            price = (prices or {}).get(spec, {})
+            price, discount = effective_prices(spec, (prices or {}).get(spec, {}))  # batch backends: discounted
             if toks and price.get("price_per_1k_input"):
                 line += f", ~${toks / 1000 * price['price_per_1k_input'] * max(0, n - hit) / max(1, n):.2f} input"
+                if discount:
+                    line += f" (batch price: {discount:.0%} off)"
             lines.append(line)
         lines.append(f"  total: {self.total_calls()} calls")
         lines.extend(f"  note: {n}" for n in self.notes)

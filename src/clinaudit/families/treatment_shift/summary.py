@@ -47,6 +47,8 @@ def cost_notes(ctx: Any, params: TreatmentShiftParams, targets: list[str], judge
     Input: the prompt tokens of the new (not cached) calls; output priced at the ``max_tokens``
     upper bound (``judge_max_tokens`` for the judge model).
     """
+    from ...models.options import effective_prices
+
     count = getattr(ctx.runner, "count", None)  # the framework's dry-run count (clinaudit.pipeline.CallLog)
     if count is None:
         return []
@@ -54,7 +56,7 @@ def cost_notes(ctx: Any, params: TreatmentShiftParams, targets: list[str], judge
     max_out[judge] = params.judge_max_tokens
     notes, total, priced = [], 0.0, False
     for m, keys in sorted(count.keys.items()):
-        opts = ctx.spec.backends.get(m, {})
+        opts, discount = effective_prices(m, ctx.spec.backends.get(m, {}))  # a batch backend's price: discounted
         pin, pout = opts.get("price_per_1k_input"), opts.get("price_per_1k_output")
         if pin is None and pout is None:
             continue
@@ -65,7 +67,8 @@ def cost_notes(ctx: Any, params: TreatmentShiftParams, targets: list[str], judge
         cost = (toks * (new / n if n else 0.0) / 1000) * float(pin or 0) + \
             new * max_out.get(m, params.max_tokens) / 1000 * float(pout or 0)
         total += cost
-        notes.append(f"cost {m}: ~${cost:.2f} for {new} new calls (output priced at the max_tokens upper bound)")
+        batch = f"; batch price, {discount:.0%} off" if discount else ""
+        notes.append(f"cost {m}: ~${cost:.2f} for {new} new calls (output priced at the max_tokens upper bound{batch})")
     if priced:
         notes.append(f"estimated cost, all priced models: ~${total:.2f}")
     return notes
