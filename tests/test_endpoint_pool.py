@@ -53,7 +53,10 @@ def keyed(monkeypatch):
 # ---- construction, identity, options ---------------------------------------------------------------
 
 
-def test_a_list_or_comma_separated_base_url_makes_a_pool_and_one_url_stays_a_single_endpoint():
+def test_a_list_or_comma_separated_base_url_makes_a_pool_and_one_url_stays_a_single_endpoint(monkeypatch):
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://e:1/v1,http://f:2/v1")
+    assert openai_backend(MODEL).base_urls == ["http://e:1/v1", "http://f:2/v1"]
+    monkeypatch.delenv("OPENAI_BASE_URL")
     single = openai_backend(MODEL, base_url="http://a:1/v1")
     assert type(single) is OpenAICompatBackend
     for given in ("http://a:1/v1,http://b:2/v1/", ["http://a:1/v1", " http://b:2/v1 "]):

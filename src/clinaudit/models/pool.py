@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from typing import Any
 
@@ -37,6 +38,8 @@ from ..records import ModelRequest, ModelResponse
 from .base import Backend, RetryableError
 
 __all__ = ["OpenAIPoolBackend", "openai_backend", "split_base_urls", "POOL_OPTIONS"]
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"  # as clinaudit.models.openai_compat
 
 log = logging.getLogger("clinaudit.pool")
 
@@ -61,6 +64,9 @@ def split_base_urls(base_url: Any) -> list[str] | None:
 
 def openai_backend(spec: str, **options: Any) -> Backend:
     """The ``openai`` backend: one endpoint, or a pool when ``base_url`` lists several (or pool options are given)."""
+    env_url = os.environ.get("OPENAI_BASE_URL") or ""
+    if options.get("base_url") is None and ("," in env_url or any(options.get(k) is not None for k in POOL_OPTIONS)):
+        options = {**options, "base_url": env_url or DEFAULT_BASE_URL}  # OPENAI_BASE_URL=U1,U2 is a pool too
     urls = split_base_urls(options.get("base_url"))
     pooled = (urls is not None and (len(urls) > 1 or not isinstance(options.get("base_url"), str))) or any(
         options.get(k) is not None for k in POOL_OPTIONS)
