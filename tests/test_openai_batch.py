@@ -18,7 +18,7 @@ import pytest
 
 from clinaudit.cache import ResponseCache
 from clinaudit.cli.main import main
-from clinaudit.errors import BackendError
+from clinaudit.errors import BackendError, SpecError
 from clinaudit.models.base import get_backend
 from clinaudit.models.openai_batch import BatchLimits, OpenAIBatchBackend
 from clinaudit.models.openai_compat import OpenAICompatBackend
@@ -28,7 +28,7 @@ from clinaudit.records import ModelRequest
 from clinaudit.runner import Runner, RunnerConfig
 
 from stub_batch_server import StubBatchAPI
-from stub_openai_server import StubOpenAI, stub_answer
+from stub_openai_server import stub_answer
 
 KEY = "sk-batch-test-secret-1f2e3d4c5b6a"
 SPEC = "openai-batch:stub-model"
@@ -238,7 +238,7 @@ def test_a_spec_run_keeps_batch_state_in_its_run_directory(tmp_path):
     finally:
         ctx.rundir.close()
     bad = {**spec, "backends": {**spec["backends"], "openai-batch:judge-model": {"max_request_per_batch": 10}}}
-    with pytest.raises(Exception, match="did you mean 'max_requests_per_batch'"):
+    with pytest.raises(SpecError, match="did you mean .max_requests_per_batch."):
         parse_spec_dict(bad, "spec.yaml")
 
 
