@@ -339,6 +339,7 @@ class OpenAIBatchBackend(Backend):
             if not up.get("id"):
                 raise BackendError(f"upload to {self.base_url}/files answered without a file id")
             rec["input_file_id"] = up["id"]
+            rec.pop("_content", None)  # up to 200 MB per batch: not kept while the batch runs
             self._save(_public(rec))
         made = await self._json(client, "POST", "/batches", json={
             "input_file_id": rec["input_file_id"], "endpoint": rec["endpoint"],
