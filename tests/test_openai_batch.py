@@ -291,3 +291,29 @@ def test_a_batch_the_server_no_longer_knows_fails_its_requests_and_the_next_run_
         stub.hold = False
         out = _runner(tmp_path, stub.base_url).generate(reqs)
         assert stub.created == 2 and all(r.error is None for r in out)
+
+
+def test_with_another_executor_batch_requests_stay_in_this_process_as_one_list(tmp_path):
+    """An executor (e.g. Ray) gets the other models' calls; openai-batch's stay whole, here (one batch, not one
+    per chunk of an actor)."""
+    from clinaudit.executors.local import Executor
+    from clinaudit.records import ModelResponse
+
+    class Recording(Executor):
+        name = "recording"
+
+        def __init__(self):
+            self.sent: list[str] = []
+
+        async def dispatch(self, runner, requests, bar):
+            self.sent += [r.model for r in requests.values()]
+            return {k: runner.store(k, r, ModelResponse(request_key=k, model=r.model, text="elsewhere"))
+                    for k, r in requests.items()}
+
+    with StubBatchAPI(api_key=KEY) as stub:
+        runner = _runner(tmp_path, stub.base_url)
+        executor = Recording().attach(runner).executor
+        out = runner.generate(_requests(4) + _requests(3, model="mock"))
+        assert stub.created == 1 and stub.lines_per_file == [4]
+    assert executor.sent == ["mock"] * 3
+    assert [r.text for r in out[4:]] == ["elsewhere"] * 3 and all(r.error is None for r in out[:4])

@@ -161,9 +161,13 @@ class Runner:
             bar = _progress(len(todo), desc, self.config.progress)
             try:
                 coros = []
-                if self.executor is not None:  # another executor (e.g. Ray) sends the uncached calls
-                    by_backend = {}
-                    coros.append(self.executor.dispatch(self, {k: requests[i[0]] for k, i in todo.items()}, bar))
+                if self.executor is not None:  # another executor (e.g. Ray) sends the uncached calls ...
+                    # ... except those of batch-API backends (openai-batch): they take the whole list, here
+                    whole = {m for m in by_backend if getattr(self.backend(m), "agenerate_batch", None) is not None}
+                    sent = {k: requests[i[0]] for k, i in todo.items() if requests[i[0]].model not in whole}
+                    by_backend = {m: ks for m, ks in by_backend.items() if m in whole}
+                    if sent:
+                        coros.append(self.executor.dispatch(self, sent, bar))
                 for spec, bkeys in by_backend.items():
                     backend = self.backend(spec)
                     first = {k: requests[todo[k][0]] for k in bkeys}
