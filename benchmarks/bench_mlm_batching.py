@@ -16,10 +16,16 @@ Both ways call :meth:`clinaudit.models.hf.HFMaskedBackend.masked_logprobs` on
 the same model and the same items, in the same process, one after the other:
 
 * *batched* — ``batch_size = --batch-size`` (length-sorted batches, padded);
-* *one per forward* — ``batch_size = 1``: every item its own forward pass.
+* *one per forward* — ``batch_size = 1``: every item its own forward pass;
+* *output layer everywhere* — the batched way as it was before issue 16: the masked-LM
+  head (hidden x 30,522 vocabulary) applied at every token of the batch and the logits
+  then read at the mask positions; today's ``masked_logprobs`` applies it only at the
+  scored mask positions (:func:`clinaudit.models.hf_scoring.masked_head_logprobs`).
 
-It prints both times, items per second, the largest absolute difference
-between the two score vectors (they must agree to 1e-5) and a ``RATIO`` line.
+It prints the times, items per second, the largest absolute difference
+between the score vectors (they must agree to 1e-5) and two ``RATIO`` lines
+(``bench_mlm_batching``: one per forward / batched; ``bench_mlm_head``: output
+layer everywhere / at the mask positions only).
 Absolute times depend on the machine and its load; only the ratio is meant to
 be compared, and nothing gates on it.
 """
@@ -72,6 +78,27 @@ def masked_items(backend, templates: Path, attributes: Path, mask_mode: str) -> 
     return items
 
 
+def full_head_scores(backend, items) -> "list[float]":
+    """Before issue 16: logits of the whole batch (output layer at every token), read at the mask positions."""
+    import numpy as np
+    import torch
+
+    tok, model = backend.tokenizer, backend.model
+    seqs = [list(tok(it.text, add_special_tokens=True)["input_ids"]) for it in items]
+    out = np.zeros(len(items))
+    for batch in backend.batches([len(s) for s in seqs]):
+        ids, mask = backend.pad([seqs[i] for i in batch], left=False)
+        with torch.no_grad():
+            logits = model(input_ids=ids, attention_mask=mask).logits
+        for k, i in enumerate(batch):
+            pos = [p for p, t in enumerate(seqs[i]) if t == tok.mask_token_id]
+            if items[i].score_masks is not None:
+                pos = [pos[j] for j in items[i].score_masks]
+            lp = torch.log_softmax(logits[k, pos].float(), dim=-1)
+            out[i] = float(lp.gather(-1, torch.tensor(list(items[i].targets)).unsqueeze(-1)).double().sum())
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--templates", type=Path, default=DATA / "templates.txt")
@@ -112,16 +139,23 @@ def main() -> int:
         t0 = time.perf_counter()
         b = single.masked_logprobs(items)
         t_single = time.perf_counter() - t0
+        full_head_scores(batched, items[:8])
+        t0 = time.perf_counter()
+        c = full_head_scores(batched, items)
+        t_full = time.perf_counter() - t0
 
-    diff = float(np.max(np.abs(a - b))) if len(items) else 0.0
+    diff = float(max(np.max(np.abs(a - b)), np.max(np.abs(a - c)))) if len(items) else 0.0
     n = len(items)
     print(f"model: random BERT, {args.layers} layers, hidden {args.hidden}, vocab 30522; torch {torch.__version__}, "
           f"{torch.get_num_threads()} threads; items: {n} masked sentences (targets and priors, "
           f"mask mode {args.mask_mode})")
     print(f"batched (batch {args.batch_size}): {t_batched:.2f} s, {n / t_batched:.0f} items/s")
     print(f"one per forward pass:      {t_single:.2f} s, {n / t_single:.0f} items/s")
-    print(f"max |batched - one per forward| = {diff:.2e} ({'OK' if diff < 1e-5 else 'MISMATCH'}, tolerance 1e-5)")
+    print(f"output layer everywhere:   {t_full:.2f} s, {n / t_full:.0f} items/s (batched, as before issue 16)")
+    print(f"max |batched - other ways| = {diff:.2e} ({'OK' if diff < 1e-5 else 'MISMATCH'}, tolerance 1e-5)")
     print(f"RATIO bench_mlm_batching: one-per-forward / batched = {t_single / t_batched:.1f}x "
+          f"({n} items, batch {args.batch_size})")
+    print(f"RATIO bench_mlm_head: output layer everywhere / at mask positions only = {t_full / t_batched:.2f}x "
           f"({n} items, batch {args.batch_size})")
     return 0 if diff < 1e-5 else 2
 

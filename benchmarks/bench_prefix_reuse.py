@@ -68,7 +68,7 @@ def main() -> int:
     ap.add_argument("--data", type=Path, default=DATA, help="ACI-Bench csv with a 'dialogue' column")
     ap.add_argument("--dialogs", type=int, default=8)
     ap.add_argument("--variants", type=int, default=8, help=f"appended turns per dialog (at most {len(TURNS)})")
-    ap.add_argument("--dialog-tokens", type=int, default=400)
+    ap.add_argument("--dialog-tokens", type=int, default=900)
     ap.add_argument("--max-tokens", type=int, default=24)
     ap.add_argument("--batch-size", type=int, default=8)
     ap.add_argument("--repeats", type=int, default=3)
