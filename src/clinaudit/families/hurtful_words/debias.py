@@ -47,6 +47,7 @@ __all__ = [
     "DebiasConfig",
     "DebiasedModel",
     "train_adversarial",
+    "grad_reverse",
     "attribute_recovery_auc",
     "DebiasReport",
     "debias_experiment",
@@ -102,8 +103,8 @@ def _build(d: int, n_attr: int, cfg: DebiasConfig) -> tuple[Any, Any, Any]:
     return encoder, task, adversary
 
 
-def _grad_reverse(z: Any, lam: float) -> Any:
-    """Identity forward, gradient × (−λ) backward."""
+def grad_reverse(z: Any, lam: float) -> Any:
+    """Gradient reversal: identity forward, gradient × (−λ) backward (also used by :mod:`.adversarial`)."""
     torch = _torch()
 
     class _Reverse(torch.autograd.Function):
@@ -219,7 +220,7 @@ def _train(torch: Any, X: np.ndarray, y_arr: np.ndarray, codes: np.ndarray, valu
             opt.zero_grad()
             z = encoder(xt)
             task_loss = bce(task(z).squeeze(1), yt)
-            adv_loss = ce(adversary(_grad_reverse(z[known], cfg.lambda_)), at)
+            adv_loss = ce(adversary(grad_reverse(z[known], cfg.lambda_)), at)
             (task_loss + adv_loss).backward()
             opt.step()
             if epoch % 10 == 0 or epoch == cfg.epochs - 1:
