@@ -226,3 +226,44 @@ def test_adversarial_head_makes_the_attribute_less_recoverable(tmp_path: Path) -
     assert (df["baseline"] - df["debiased"]).mean() > 0.05, df
     # the discriminator learns without reversal (CE below chance) and is fooled with it (CE near ln 2)
     assert (df["baseline_adv_loss"] < df["debiased_adv_loss"]).all(), df
+
+
+def test_pretrain_cli_tiny_model(corpus, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``clinaudit pretrain --model tiny`` with the adversarial head, on a notes CSV; a few steps."""
+    from clinaudit.cli.main import main
+
+    texts, groups = corpus
+    notes = tmp_path / "notes.csv"
+    pd.DataFrame({"text": texts[:64], "gender": groups[:64], "split": ["train"] * 60 + ["test"] * 4}).to_csv(
+        notes, index=False)
+    out = tmp_path / "run"
+    assert main(["pretrain", "--notes", str(notes), "--model", "tiny", "--out", str(out), "--max-steps", "2",
+                 "--batch-size", "8", "--max-length", "48", "--split-column", "split", "--adversary-attribute",
+                 "gender", "--adversary-normalize", "--no-progress", "--device", "cpu"]) == 0
+    info = json.loads((out / "pretrain.json").read_text())
+    assert info["info"]["steps"] == 2 and info["info"]["texts"] == 60
+    assert info["config"]["adversary"]["lambda"] == 1.0 and info["info"]["attribute_values"] == ["F", "M"]
+    assert (out / "adversary.pt").is_file() and (out / "model" / "config.json").is_file()
+    assert main(["pretrain", "--notes", str(notes), "--model", "tiny", "--out", str(tmp_path / "x"),
+                 "--adversary-attribute", "sex"]) != 0
+    assert "field 'sex': column 'sex' not found" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_full_finetuning_option_learns_a_planted_label(corpus, tiny_base: Path) -> None:
+    """finetune_task: the whole encoder + a classification head; label = the planted group of each 'stay'."""
+    from sklearn.metrics import roc_auc_score
+
+    from clinaudit.families.hurtful_words.finetune import finetune_task
+
+    texts, groups = corpus
+    n = 120
+    windows = [[texts[i], texts[(i + n) % len(texts)] if groups[(i + n) % len(texts)] == groups[i] else texts[i]]
+               for i in range(n)]
+    y = [int(g == "F") for g in groups[:n]]
+    split = ["train"] * 80 + ["valid"] * 20 + ["test"] * 20
+    scores, info = finetune_task(str(tiny_base), windows, y, split, epochs=3, learning_rate=1e-3, batch_size=16,
+                                 max_length=48, seed=0)
+    assert scores.shape == (n,) and ((scores >= 0) & (scores <= 1)).all()
+    assert info["c"] in (0.5, 1.0, 2.0, 4.0, 8.0) and info["train_windows"] == 160
+    assert roc_auc_score(y[100:], scores[100:]) > 0.8

@@ -6,18 +6,22 @@ Modules: ``association`` / ``classifier_gaps`` (the two audits), ``sentences`` a
 ``probes``, ``craftmd_tasks``, ``debias``, ``section_*`` (report), ``cli_*`` (commands);
 MIMIC-III: ``synth_mimic`` (synthetic tables), ``mimic_phenotypes`` (HCUP CCS groups, the 57 tasks),
 ``mimic_cohorts`` (stay cohort, attributes, splits), ``mimic_tasks`` (the three task tables),
-``mimic_text`` (sentences, sequences, windows), ``mimic_corpus`` (pretraining sequences).
+``mimic_text`` (sentences, sequences, windows), ``mimic_corpus`` (pretraining sequences);
+encoders: ``pretrain`` (continued MLM pretraining), ``adversarial`` (its gradient-reversal head),
+``finetune`` (task heads on an encoder), ``chain`` (``hurtfulwords_pipeline``: the whole system, Tables 3–5).
 """
 
 PROVIDES = {
     "audit": {
         "association": "clinaudit.families.hurtful_words.association",
         "classifier_gaps": "clinaudit.families.hurtful_words.classifier_gaps",
+        "hurtfulwords_pipeline": "clinaudit.families.hurtful_words.chain",
     },
     "section": {
         "association": "clinaudit.families.hurtful_words.section_association",
         "classifier_gaps": "clinaudit.families.hurtful_words.section_classifier_gaps",
+        "hurtfulwords_pipeline": "clinaudit.families.hurtful_words.section_chain",
     },
 }
 COMMANDS = ["clinaudit.families.hurtful_words.cli_association", "clinaudit.families.hurtful_words.cli_classifier",
-            "clinaudit.families.hurtful_words.cli_mimic"]
+            "clinaudit.families.hurtful_words.cli_mimic", "clinaudit.families.hurtful_words.cli_pretrain"]

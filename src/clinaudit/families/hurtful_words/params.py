@@ -8,6 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .pretrain import AdversaryConfig, PretrainConfig
+
 __all__ = [
     "AssociationParams",
     "PrevalenceSource",
@@ -16,6 +18,11 @@ __all__ = [
     "ClassifierGapsParams",
     "ProbeParams",
     "DebiasParams",
+    "HurtfulWordsPipelineParams",
+    "SyntheticSource",
+    "TinyModel",
+    "TaskWindows",
+    "ChainAssociation",
 ]
 
 
@@ -118,6 +125,8 @@ class ProbeParams(BaseModel):
     window_words: int = Field(default=0, ge=0, description="words per window; 0 = one window per text")
     window_stride: int | None = Field(default=None, ge=1, description="words between window starts (default: length)")
     max_windows: int = Field(default=10, ge=1)
+    windows_field: str | None = Field(default=None, description="case field holding a JSON list of window texts "
+                                      "made upstream (replaces window_words)")
     hidden_sizes: list[list[int]] = Field(default_factory=lambda: [[64], [128, 64]])
     alphas: list[float] = Field(default_factory=lambda: [1e-4, 1e-2])
     c_grid: list[float] = Field(default_factory=lambda: [0.5, 1.0, 2.0, 4.0, 8.0])
@@ -164,3 +173,85 @@ class ClassifierGapsParams(BaseModel):
             if not self.group_columns:
                 raise ValueError("group_columns must name at least one protected attribute")
         return self
+
+
+# --------------------------------------------------------------------------- the whole chain (hurtfulwords_pipeline)
+
+
+class SyntheticSource(BaseModel):
+    """Synthetic MIMIC-III-schema tables written into the run directory (``clinaudit synth-mimic``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    patients: int = Field(default=150, ge=10)
+    seed: int = 0
+
+
+class TinyModel(BaseModel):
+    """A randomly initialised small BERT with a WordPiece tokenizer trained on the pretraining corpus."""
+
+    model_config = ConfigDict(extra="forbid")
+    vocab_size: int = Field(default=800, ge=50)
+    hidden: int = Field(default=32, ge=8)
+    layers: int = Field(default=4, ge=4, description="at least 4: the task heads read the last four layers' [CLS]")
+    heads: int = Field(default=2, ge=1)
+    intermediate: int = Field(default=64, ge=8)
+    max_position: int = Field(default=256, ge=16)
+
+
+class TaskWindows(BaseModel):
+    """How the task tables cut notes into windows (:class:`.mimic_tasks.TaskOptions`; defaults: P4's)."""
+
+    model_config = ConfigDict(extra="forbid")
+    window: int = Field(default=510, ge=8)
+    stride: int = Field(default=256, ge=1)
+    max_windows: int = Field(default=10, ge=1)
+    max_sequences: int = Field(default=30, ge=1)
+
+
+class ChainAssociation(BaseModel):
+    """Association scores (P4 Table 3) of both encoders; files default to the project's demo templates."""
+
+    model_config = ConfigDict(extra="forbid")
+    templates: str | None = None
+    attributes: str | None = None
+    targets: str | None = None
+    mask_mode: Literal["word", "token"] = "word"
+    tests: list[TestName] = Field(default_factory=lambda: ["signed-rank"], min_length=1)
+    correction: Literal["bonferroni", "fdr_bh", "holm"] = "bonferroni"
+    alpha: float = Field(default=0.01, gt=0, lt=1)
+    n_bootstrap: int = Field(default=1000, ge=0)
+
+
+class HurtfulWordsPipelineParams(BaseModel):
+    """Parameters of ``hurtfulwords_pipeline``: MIMIC (or synthetic) tables → 57 tasks → two encoders → Tables 3–5."""
+
+    model_config = ConfigDict(extra="forbid")
+    mimic: str | None = Field(default=None, description="folder of the MIMIC-III CSV(.gz) tables (your copy)")
+    synthetic: SyntheticSource | None = Field(default=None, description="or: synthetic tables (no credentials)")
+    test_subjects: str | None = Field(default=None, description="held-out test patients (SUBJECT_ID list)")
+    windows: TaskWindows = Field(default_factory=TaskWindows)
+    base_model: str = Field(default="tiny", description="local masked LM folder, or 'tiny' (built here)")
+    tiny: TinyModel = Field(default_factory=TinyModel)
+    pretrain: PretrainConfig = Field(default_factory=PretrainConfig)
+    debias: AdversaryConfig = Field(default_factory=AdversaryConfig,
+                                      description="the adversarial head of the debiased encoder (P4: gender, λ=1)")
+    pretrain_splits: list[Literal["train", "valid", "test"]] = Field(
+        default_factory=lambda: ["train"], description="whose notes the encoders are pretrained on (P4: all notes)")
+    group_columns: list[str] = Field(default_factory=lambda: ["gender", "language_group", "ethnicity_group",
+                                                              "insurance_group"])
+    probe: dict[str, object] = Field(default_factory=dict, description="ProbeParams fields for the task heads; "
+                                     "hidden_sizes: paper = P4's grid")
+    association: ChainAssociation = Field(default_factory=ChainAssociation)
+    n_resamples: int = Field(default=1000, ge=1)
+    confidence: float = Field(default=0.95, gt=0, lt=1)
+    correction: str = "fdr_bh"
+    alpha: float = Field(default=0.05, gt=0, lt=1)
+
+    @model_validator(mode="after")
+    def _check(self) -> "HurtfulWordsPipelineParams":
+        if (self.mimic is None) == (self.synthetic is None):
+            raise ValueError("give exactly one of mimic (a MIMIC-III folder) or synthetic")
+        if self.debias.attribute not in self.group_columns:
+            raise ValueError(f"debias.attribute '{self.debias.attribute}' must be one of group_columns")
+        return self
+

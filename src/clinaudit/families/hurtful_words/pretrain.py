@@ -58,6 +58,7 @@ __all__ = [
     "WholeWordCollator",
     "pretrain",
     "cpu_threads",
+    "resolve_device",
     "mlm_loss",
     "cls_embeddings",
 ]
@@ -282,7 +283,8 @@ class WholeWordCollator:
         return batch
 
 
-def _device(name: str) -> str:
+def resolve_device(name: str) -> str:
+    """``auto`` → ``cuda`` when a GPU is visible, else ``cpu``; ``cuda`` without a GPU is an error."""
     torch = _torch()
     if name == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
@@ -330,7 +332,7 @@ def pretrain(texts: Sequence[str], base: str | Path, out: str | Path, config: Pr
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    device = _device(cfg.device)
+    device = resolve_device(cfg.device)
     transformers.set_seed(cfg.seed)
     model, tok = load_mlm(base)
     if cfg.adversary is not None:

@@ -52,6 +52,7 @@ __all__ = [
     "seeded_split",
     "seeded_sample",
     "embed_windows",
+    "embed_given_windows",
     "ProbeResult",
     "probe_cases",
     "probe_frame",
@@ -131,6 +132,31 @@ def embed_windows(
     if X.ndim != 2 or X.shape[0] != len(windows):
         raise InputError(f"encoder '{encoder}' returned features of shape {X.shape} for {len(windows)} windows")
     return X, np.asarray(owner, dtype=np.intp)
+
+
+def embed_given_windows(runner: "Runner", encoder: str, windows: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`embed_windows` for texts already cut into windows (one list of window texts per text)."""
+    flat = [w for ws in windows for w in ws]
+    owner = np.asarray([i for i, ws in enumerate(windows) for _ in ws], dtype=np.intp)
+    X = np.asarray(runner.embed(encoder, flat, desc="probe embeddings"), dtype=float)
+    if X.ndim != 2 or X.shape[0] != len(flat):
+        raise InputError(f"encoder '{encoder}' returned features of shape {X.shape} for {len(flat)} windows")
+    return X, owner
+
+
+def _windows(case: Case, fieldname: str, max_windows: int) -> list[str]:
+    import json
+
+    v = case.fields.get(fieldname)
+    try:
+        ws = json.loads(v) if isinstance(v, str) else v
+    except ValueError:
+        ws = None
+    if not isinstance(ws, list) or not ws or not all(isinstance(w, str) for w in ws):
+        file, row = _case_where(case)
+        raise InputError(f"expected a non-empty JSON list of window texts (case {case.case_id})", file=file, row=row,
+                         field=fieldname)
+    return ws[:max_windows]
 
 
 # --------------------------------------------------------------------------- probe training
@@ -388,8 +414,12 @@ def probe_cases(
     groups = {g: [_group(c, g) for c in cases] for g in group_fields}
     cov = np.asarray([[_number(c, f) for f in p.covariates] for c in cases], dtype=float).reshape(len(cases), -1)
 
-    X_w, owner = embed_windows(runner, encoder, [c.text for c in cases], p.window_words, p.window_stride,
-                               p.max_windows)
+    if p.windows_field:  # windows made upstream (e.g. mimic_tasks' token windows): a JSON list per case
+        X_w, owner = embed_given_windows(runner, encoder, [_windows(c, p.windows_field, p.max_windows)
+                                                           for c in cases])
+    else:
+        X_w, owner = embed_windows(runner, encoder, [c.text for c in cases], p.window_words, p.window_stride,
+                                   p.max_windows)
     if cov.shape[1]:
         tr = split_arr == "train"
         mu, sd = cov[tr].mean(axis=0), cov[tr].std(axis=0)
