@@ -98,14 +98,17 @@ def test_chain_writes_tables_3_to_5_for_both_encoders(chain_run: Path) -> None:
 def test_probe_tasks_cli_writes_classifier_gaps_input(chain_run: Path, tmp_path: Path) -> None:
     """mimic-tasks tables + a chain encoder -> probe-tasks -> classifier-gaps reads the predictions."""
     from clinaudit.cli.main import main
-    from clinaudit.families.hurtful_words.mimic_tasks import build_mimic_tasks
+    from clinaudit.families.hurtful_words.mimic_tasks import TaskOptions, build_mimic_tasks
 
-    build_mimic_tasks(chain_run / "data" / "mimic").write(tmp_path / "tasks")
+    opts = TaskOptions(window=120, stride=100, max_windows=3, max_sequences=6)
+    build_mimic_tasks(chain_run / "data" / "mimic", options=opts).write(tmp_path / "tasks")
     enc = json.loads((chain_run / "manifest.json").read_text())["summary"]["encoders"]["baseline"]
     pred = tmp_path / "pred.csv"
-    assert main(["probe-tasks", "--tasks", str(tmp_path / "tasks"), "--encoder", enc, "--out", str(pred)]) == 0
+    assert main(["probe-tasks", "--tasks", str(tmp_path / "tasks"), "--encoder", enc, "--out", str(pred),
+                 "--cohorts", "inhosp_mort"]) == 0
     df = pd.read_csv(pred)
     assert {"case_id", "task", "split", "label", "score", "gender", "insurance_group"} <= set(df.columns)
+    assert set(df["task"]) == {"Inhosp Mort"} and df["case_id"].str.startswith("inhosp_mort:").all()
     assert main(["classifier-gaps", "--predictions", str(pred), "--score-column", "score", "--split-column", "split",
                  "--group-column", "gender", "--n-resamples", "50", "--out", str(tmp_path / "gaps"),
                  "--no-progress"]) == 0

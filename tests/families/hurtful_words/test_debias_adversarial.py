@@ -22,7 +22,7 @@ torch = pytest.importorskip("torch")
 
 from clinaudit.families.hurtful_words.debias import (  # noqa: E402
     DebiasConfig,
-    _grad_reverse,
+    grad_reverse,
     attribute_recovery_auc,
     debias_experiment,
     train_adversarial,
@@ -44,9 +44,9 @@ def planted(n: int = 1200, d: int = 20, seed: int = 0) -> tuple[np.ndarray, np.n
 
 def test_gradient_reversal_flips_and_scales_the_gradient():
     x = torch.ones(3, requires_grad=True)
-    (_grad_reverse(x, 2.5) * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+    (grad_reverse(x, 2.5) * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
     assert x.grad.tolist() == [-2.5, -5.0, -7.5]
-    y = _grad_reverse(torch.tensor([1.0, -2.0]), 1.0)
+    y = grad_reverse(torch.tensor([1.0, -2.0]), 1.0)
     assert y.tolist() == [1.0, -2.0]  # identity forward
 
 

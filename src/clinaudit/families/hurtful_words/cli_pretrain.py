@@ -101,6 +101,8 @@ def add_probe_tasks(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tasks", type=Path, required=True, help="folder written by clinaudit mimic-tasks")
     p.add_argument("--encoder", required=True, help="encoder folder (e.g. a pretrain run's OUT/model)")
     p.add_argument("--out", type=Path, required=True, help="predictions CSV to write")
+    p.add_argument("--cohorts", default="inhosp_mort,phenotype_all,phenotype_first",
+                   help="comma-separated cohorts (default all three: the 57 tasks)")
     p.add_argument("--paper-grid", action="store_true", help="P4's MLP grid (slower) instead of the small default")
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.set_defaults(func=cmd_probe_tasks)
@@ -115,7 +117,7 @@ def cmd_probe_tasks(args: argparse.Namespace) -> int:
     from .mimic_phenotypes import task_definitions
 
     tables, cols = {}, {}
-    for cohort in ("inhosp_mort", "phenotype_all", "phenotype_first"):
+    for cohort in [c.strip() for c in args.cohorts.split(",") if c.strip()]:
         path = args.tasks / f"{cohort}.csv"
         if not path.is_file():
             raise InputError("task table not found (run clinaudit mimic-tasks first)", file=str(path))
@@ -127,8 +129,11 @@ def cmd_probe_tasks(args: argparse.Namespace) -> int:
 
         probe["hidden_sizes"] = paper_grid(4 * AutoConfig.from_pretrained(args.encoder, local_files_only=True)
                                            .hidden_size)
-    res = probe_tasks(tables, cols, f"hf-embed:{Path(args.encoder).resolve()}", runner=Runner(),
-                      group_columns=GROUP_COLUMNS, probe=probe, seed=args.seed)
+    from .pretrain import cpu_threads, resolve_device
+
+    with cpu_threads(1 if resolve_device("auto") == "cpu" else None):
+        res = probe_tasks(tables, cols, f"hf-embed:{Path(args.encoder).resolve()}", runner=Runner(),
+                          group_columns=GROUP_COLUMNS, probe=probe, seed=args.seed)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     res.predictions.to_csv(args.out, index=False)
     print(f"{res.info['tasks']} tasks, {res.info['rows']} rows -> {args.out}", file=sys.stdout)
