@@ -214,7 +214,7 @@ def test_builtin_families_declare_what_they_provide():
 
     assert [m.__name__.rsplit(".", 1)[1] for m in family_modules()] == list(BUILTIN_FAMILIES)
     assert audit_order() == ["treatment_shift", "note_generation", "reasoning_care", "association",
-                             "classifier_gaps", "adaptive_attack"]
+                             "classifier_gaps", "hurtfulwords_pipeline", "adaptive_attack"]
     for fam in family_modules():
         for kind, declared in fam.PROVIDES.items():
             names = declared if isinstance(declared, dict) else {}
