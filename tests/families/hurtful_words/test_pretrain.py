@@ -240,10 +240,18 @@ def test_pretrain_cli_tiny_model(corpus, tmp_path: Path, capsys: pytest.CaptureF
     assert main(["pretrain", "--notes", str(notes), "--model", "tiny", "--out", str(out), "--max-steps", "2",
                  "--batch-size", "8", "--max-length", "48", "--split-column", "split", "--adversary-attribute",
                  "gender", "--adversary-normalize", "--no-progress", "--device", "cpu"]) == 0
+    from clinaudit.models.hf_runtime import dir_fingerprint
+
+    first = dir_fingerprint(out / "model")
     info = json.loads((out / "pretrain.json").read_text())
     assert info["info"]["steps"] == 2 and info["info"]["texts"] == 60
     assert info["config"]["adversary"]["lambda"] == 1.0 and info["info"]["attribute_values"] == ["F", "M"]
     assert (out / "adversary.pt").is_file() and (out / "model" / "config.json").is_file()
+    # retrained into the same folder with another seed: same file sizes, but a new cache identity
+    assert main(["pretrain", "--notes", str(notes), "--model", str(out / "model"), "--out", str(out),
+                 "--max-steps", "2", "--batch-size", "8", "--max-length", "48", "--seed", "1", "--no-progress",
+                 "--device", "cpu"]) == 0
+    assert dir_fingerprint(out / "model") != first
     assert main(["pretrain", "--notes", str(notes), "--model", "tiny", "--out", str(tmp_path / "x"),
                  "--adversary-attribute", "sex"]) != 0
     assert "field 'sex': column 'sex' not found" in capsys.readouterr().err

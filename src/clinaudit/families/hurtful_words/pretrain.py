@@ -364,6 +364,12 @@ def pretrain(texts: Sequence[str], base: str | Path, out: str | Path, config: Pr
     model = trainer.model
     adversary = detach_adversary(model)
     model_dir = out / "model"
+    # which training made these weights, in config.json: the hf backends' cache identity includes
+    # config.json, so encoders retrained into the same folder never reuse each other's cached outputs
+    from ...records import stable_hash
+
+    model.config.clinaudit_pretrain = stable_hash("pretrain", str(base), cfg.model_dump_json(), len(texts),
+                                                  stable_hash("texts", *texts), trainer.state.global_step, length=16)
     model.save_pretrained(model_dir)
     tok.save_pretrained(model_dir)
     if adversary is not None:
