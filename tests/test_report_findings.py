@@ -334,3 +334,13 @@ def test_findings_link_side_by_side_examples_of_their_cases(tmp_path):
         assert f'id="{x["id"]}"' in block and f'href="#{x["id"]}"' in block
     assert "&lt;script&gt;x&lt;/script&gt;" in block and "<script>x" not in block and "VISIT [NO]" not in block
     assert "3 side-by-side examples" in block
+
+
+def test_a_control_arm_is_not_called_a_noise_floor(tmp_path):
+    """Note generation's ΔBL has the baseline notes' rate as its floor: the sentence names the baseline."""
+    row = dict(audit="note_generation", metric="ΔBL", group="Black", reference="baseline", value=-50.0, raw=50.0,
+               floor=100.0, ci_low=-80.0, ci_high=-20.0, n=12, n_cases=12, test=PERM, p=0.001, p_adj=0.002,
+               correction="bonferroni", family="ΔBL")
+    (e,) = derive_findings([_run(tmp_path, "ng", "note_generation", [row])])["findings"]
+    assert "-50.0 pp against baseline's 100.0% (95% CI -80.0 pp to -20.0 pp" in e["sentence"]
+    assert "noise floor" not in e["sentence"]

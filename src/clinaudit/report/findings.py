@@ -223,8 +223,11 @@ def _sentence(e: dict[str, Any], alpha: float = ALPHA) -> str:
         who += f" for {e['group']}" + (f" vs {e['reference']}" if e["reference"] else "")
     where = ", ".join(f"{k} {v}" for k, v in e["stratum"].items())
     head = f"{who}" + (f" ({where})" if where else "")
-    if e["floor"] is not None and (e["floor"] != 0 or "floor" in e["reference"].lower()):
+    if e["floor"] is not None and ("floor" in e["reference"].lower() or (e["floor"] != 0 and not e["reference"])):
         beyond = f" beyond its noise floor of {_fmt(e['floor'], scale).lstrip('+')}"
+    elif e["floor"] is not None and e["floor"] != 0:  # a control arm, e.g. the baseline notes' rate (note generation)
+        level = f"{e['floor']:.1%}" if scale == "proportion" else f"{e['floor']:.3g}"
+        beyond = f" against {e['reference']}'s {level}"
     else:
         beyond = ""
     ci = f"95% CI {_fmt(e['ci_low'], scale)} to {_fmt(e['ci_high'], scale)}" \
