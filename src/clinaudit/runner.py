@@ -17,12 +17,13 @@ the same way, per text.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import random
 import re
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -32,6 +33,7 @@ from .cache import ResponseCache
 from .errors import BackendError
 from .models.base import Backend, MaskedItem, RetryableError, get_backend
 from .records import ModelRequest, ModelResponse, stable_hash
+from .workers import CommitBuffer, RateLimiter, WorkerPool, wait_all
 
 __all__ = ["Runner", "RunnerConfig", "Usage"]
 
@@ -49,6 +51,12 @@ class RunnerConfig:
     rate_limit_per_min: float | None = None
     progress: bool = True
     fail_fast: bool = False
+    # group commit of the cache: answers are committed every commit_rows rows or within ~2 x commit_s seconds,
+    # whichever comes first (a killed run keeps every committed answer and redoes the rest)
+    commit_rows: int = 512
+    commit_s: float = 0.5
+    # generate_each: at most this many requests between the oldest unanswered one and the newest taken in
+    window: int = 8192
 
 
 @dataclass
@@ -64,23 +72,6 @@ class Usage:
     def add(self, other: "Usage") -> None:
         for k, v in asdict(other).items():
             setattr(self, k, getattr(self, k) + v)
-
-
-class _RateLimiter:
-    """Evenly spaced starts: at most ``per_min`` call starts per minute."""
-
-    def __init__(self, per_min: float):
-        self.interval = 60.0 / per_min
-        self._next = 0.0
-        self._lock = asyncio.Lock()
-
-    async def wait(self) -> None:
-        async with self._lock:
-            now = time.monotonic()
-            start = max(now, self._next)
-            self._next = start + self.interval
-        if start > now:
-            await asyncio.sleep(start - now)
 
 
 def _progress(total: int, desc: str, enabled: bool):
@@ -147,60 +138,194 @@ class Runner:
         keys = [self.request_key(r) for r in requests]
         results: list[ModelResponse | None] = [None] * len(requests)
         cached = self.cache.get_many(keys) if self.cache is not None else {}
+        used: dict[str, ModelResponse] = {}
         todo: dict[str, list[int]] = {}
         for i, (req, key) in enumerate(zip(requests, keys)):
-            if key in cached:
-                results[i] = cached[key].model_copy(update={"request_key": key, "meta": dict(req.meta)})
+            if key in cached or key in used:
+                results[i] = _answer(cached, used, key, req)
                 self._usage(req.model).cache_hits += 1
             else:
                 todo.setdefault(key, []).append(i)
+        del cached, used
         if todo:
-            by_backend: dict[str, list[str]] = {}
-            for key, idxs in todo.items():
-                by_backend.setdefault(requests[idxs[0]].model, []).append(key)
-            bar = _progress(len(todo), desc, self.config.progress)
-            try:
-                coros = []
-                if self.executor is not None:  # another executor (e.g. Ray) sends the uncached calls ...
-                    # ... except those of batch-API backends (openai-batch): they take the whole list, here
-                    whole = {m for m in by_backend if getattr(self.backend(m), "agenerate_batch", None) is not None}
-                    sent = {k: requests[i[0]] for k, i in todo.items() if requests[i[0]].model not in whole}
-                    by_backend = {m: ks for m, ks in by_backend.items() if m in whole}
-                    if sent:
-                        coros.append(self.executor.dispatch(self, sent, bar))
-                for spec, bkeys in by_backend.items():
-                    backend = self.backend(spec)
-                    first = {k: requests[todo[k][0]] for k in bkeys}
-                    if backend.is_remote:
-                        coros.append(self._run_remote(backend, first, bar))
-                    else:
-                        coros.append(self._run_local(backend, first, bar))
-                outcomes = await asyncio.gather(*coros)
-            finally:
-                bar.close()
-            for outcome in outcomes:
+            def done(key: str, req: ModelRequest, resp: ModelResponse) -> None:
+                idxs = todo.pop(key)
+                resp.meta = dict(req.meta)
+                results[idxs[0]] = resp
+                for i in idxs[1:]:  # the same request made twice in this batch: answered once
+                    results[i] = resp.model_copy(update={"meta": dict(requests[i].meta)})
+
+            sent: dict[str, ModelRequest] = {}
+            if self.executor is not None:  # another executor (e.g. Ray) sends the uncached calls ...
+                # ... except those of batch-API backends (openai-batch): they take the whole list, here
+                sent = {k: requests[i[0]] for k, i in todo.items()
+                        if getattr(self.backend(requests[i[0]].model), "agenerate_batch", None) is None}
+            own = [k for k in todo if k not in sent]
+
+            async def feed(submit: Callable[[str, ModelRequest], Any]) -> None:
+                for key in own:
+                    await submit(key, requests[todo[key][0]])
+
+            async def via_executor() -> None:
+                bar = _progress(len(sent), desc, self.config.progress)
+                try:
+                    outcome = await self.executor.dispatch(self, sent, bar)
+                finally:
+                    bar.close()
                 for key, resp in outcome.items():
-                    for i in todo[key]:
-                        results[i] = resp.model_copy(update={"meta": dict(requests[i].meta)})
-        elapsed = time.monotonic() - started
-        for spec in {r.model for r in requests}:
-            self._usage(spec).wall_s += elapsed / max(1, len({r.model for r in requests}))
+                    done(key, sent[key], resp)
+
+            await asyncio.gather(*([via_executor()] if sent else []),
+                                 *([self._dispatch(feed, done, len(own), desc)] if own else []))
+        self._add_wall(requests, time.monotonic() - started)
         return [r for r in results if r is not None]
+
+    def generate_each(self, requests: Iterable[ModelRequest], on_response: Callable[[ModelRequest, ModelResponse], Any],
+                      desc: str = "model calls", total: int | None = None) -> None:
+        """Streaming :meth:`generate`: ``on_response(request, response)`` in request order, holding no more than a
+        window of requests (``RunnerConfig.window``) at once. ``requests`` may be a generator."""
+        _run_sync(self.agenerate_each(requests, on_response, desc=desc, total=total))
+
+    async def agenerate_each(self, requests: Iterable[ModelRequest],
+                             on_response: Callable[[ModelRequest, ModelResponse], Any],
+                             desc: str = "model calls", total: int | None = None) -> None:
+        """See :meth:`generate_each`. Cached answers are read a chunk of keys at a time, never all at once."""
+        if self.executor is not None:  # an executor takes lists of calls: a window of requests at a time
+            it = iter(requests)
+            while chunk := list(itertools.islice(it, max(1, self.config.window))):
+                for q, r in zip(chunk, await self.agenerate(chunk, desc=desc)):
+                    on_response(q, r)
+            return
+        started = time.monotonic()
+        window = asyncio.Semaphore(max(1, self.config.window))
+        ready: dict[int, tuple[ModelRequest, ModelResponse]] = {}  # finished, waiting for an earlier one
+        waiting: dict[str, list[tuple[int, ModelRequest]]] = {}  # key in flight -> (index, request) asking for it
+        state = {"next": 0, "models": set()}
+
+        def emit(i: int, req: ModelRequest, resp: ModelResponse) -> None:
+            ready[i] = (req, resp)
+            while state["next"] in ready:
+                q, r = ready.pop(state["next"])
+                state["next"] += 1
+                window.release()
+                on_response(q, r)
+
+        def done(key: str, req: ModelRequest, resp: ModelResponse) -> None:
+            asking = waiting.pop(key)
+            resp.meta = dict(asking[0][1].meta)
+            emit(asking[0][0], asking[0][1], resp)
+            for i, q in asking[1:]:
+                emit(i, q, resp.model_copy(update={"meta": dict(q.meta)}))
+
+        async def feed(submit: Callable[[str, ModelRequest], Any], pending: Callable[[str], Any]) -> None:
+            it = iter(requests)
+            index = 0
+            while True:
+                chunk = list(itertools.islice(it, _CHUNK))
+                if not chunk:
+                    return
+                keys = [self.request_key(r) for r in chunk]
+                cached = self.cache.get_many([k for k in keys if k not in waiting]) if self.cache is not None else {}
+                for key in keys:  # answered earlier in this run, not committed yet
+                    if key not in cached and key not in waiting and (resp := pending(key)) is not None:
+                        cached[key] = resp
+                used: dict[str, ModelResponse] = {}
+                for req, key in zip(chunk, keys):
+                    await window.acquire()
+                    state["models"].add(req.model)
+                    if key in waiting:
+                        waiting[key].append((index, req))
+                    elif key in cached or key in used:
+                        self._usage(req.model).cache_hits += 1
+                        bar.update(1)
+                        emit(index, req, _answer(cached, used, key, req))
+                    else:
+                        waiting[key] = [(index, req)]
+                        await submit(key, req)
+                    index += 1
+
+        bar = _progress(total or 0, desc, self.config.progress and bool(total))
+        try:
+            await self._dispatch(feed, done, total or 0, desc, bar=bar, with_pending=True)
+        finally:
+            bar.close()
+        self._add_wall(state["models"], time.monotonic() - started)
+
+    def _add_wall(self, requests_or_specs: Iterable[Any], elapsed: float) -> None:
+        specs = {getattr(r, "model", r) for r in requests_or_specs}
+        for spec in specs:
+            self._usage(spec).wall_s += elapsed / max(1, len(specs))
+
+    async def _dispatch(self, feed: Callable[..., Any], done: Callable[[str, ModelRequest, ModelResponse], None],
+                        total: int, desc: str, bar: Any = None, with_pending: bool = False) -> None:
+        """Run every request ``feed`` submits: a fixed pool of worker tasks per backend pulls from a bounded queue
+        (``concurrency`` workers for a remote backend, one batching worker for a local one); each answer is
+        handed to the cache's group commit and then to ``done(key, request, response)``."""
+        own_bar = bar is None
+        if own_bar:
+            bar = _progress(total, desc, self.config.progress)
+        writer = CommitBuffer(self.cache, self.config.commit_rows)
+        pools: dict[str, WorkerPool] = {}
+        tasks: list[asyncio.Task] = []
+
+        def finish(backend: Backend, key: str, req: ModelRequest, resp: ModelResponse) -> None:
+            resp = self._store(backend, key, req, resp, writer)
+            bar.update(1)
+            done(key, req, resp)
+
+        async def submit(key: str, req: ModelRequest) -> None:
+            pool = pools.get(req.model)
+            if pool is None:
+                pool = pools[req.model] = WorkerPool(self.config, self.backend(req.model), self._call_with_retries,
+                                                     self._run_local_batch, finish, bar)
+                tasks.extend(pool.start())
+            await pool.put(key, req)
+
+        async def feeder() -> None:
+            try:
+                await (feed(submit, writer.get) if with_pending else feed(submit))
+            finally:
+                for pool in pools.values():
+                    await pool.close_input()
+
+        async def ticker() -> None:  # group commit by time: nothing waits longer than commit_s to be committed
+            while True:
+                await asyncio.sleep(self.config.commit_s)
+                writer.flush_older_than(self.config.commit_s)
+
+        feed_task = asyncio.create_task(feeder())
+        tick_task = asyncio.create_task(ticker())
+        try:
+            await wait_all(feed_task, tasks)
+        finally:
+            tick_task.cancel()
+            for t in [feed_task, *tasks]:
+                t.cancel()
+            await asyncio.gather(feed_task, tick_task, *tasks, return_exceptions=True)
+            writer.flush()
+            if own_bar:
+                bar.close()
+            for pool in pools.values():
+                await pool.release()
 
     def store(self, key: str, request: ModelRequest, resp: ModelResponse) -> ModelResponse:
         """Account for and cache one completed call sent by an executor, exactly as if sent from here."""
         return self._store(self.backend(request.model), key, request, resp)
 
-    def _store(self, backend: Backend, key: str, request: ModelRequest, resp: ModelResponse) -> ModelResponse:
-        resp = resp.model_copy(update={"request_key": key, "model": request.model})
+    def _store(self, backend: Backend, key: str, request: ModelRequest, resp: ModelResponse,
+               writer: "CommitBuffer | None" = None) -> ModelResponse:
+        resp.request_key = key  # the backend's fresh response object, completed in place (no copies)
+        resp.model = request.model
         if resp.error is not None:  # every stored or logged error text passes the backend's redaction
-            resp = resp.model_copy(update={"error": backend.redact(resp.error)})
+            resp.error = backend.redact(resp.error)
         usage = self._usage(request.model)
         if resp.error is None:
             usage.calls += 1
             usage.prompt_tokens += resp.prompt_tokens
             usage.completion_tokens += resp.completion_tokens
-            if self.cache is not None:
+            if writer is not None:
+                writer.add(key, backend.identity(), request, resp)
+            elif self.cache is not None:
                 self.cache.put(key, backend.identity(), request, resp)
         else:
             usage.failures += 1
@@ -210,48 +335,24 @@ class Runner:
                                    f"{resp.error}")
         return resp
 
-    async def _run_local(self, backend: Backend, reqs: dict[str, ModelRequest], bar) -> dict[str, ModelResponse]:
-        out: dict[str, ModelResponse] = {}
-        keys = list(reqs)
-        # requests handed to one generate() call: the backend's submit_size (a wider window for an
-        # in-flight engine that keeps batch_size rows decoding), else its batch_size
-        size = max(1, int(getattr(backend, "submit_size", None) or getattr(backend, "batch_size", 8)))
-        for start in range(0, len(keys), size):
-            chunk = keys[start : start + size]
-            t0 = time.monotonic()
-            try:
-                whole = getattr(backend, "agenerate_batch", None)  # e.g. openai-batch: awaited here, cancellable
-                resps = await (whole([reqs[k] for k in chunk]) if whole is not None
-                               else asyncio.to_thread(backend.generate, [reqs[k] for k in chunk]))
-            except Exception as exc:  # a local failure is not retried: it would fail again
-                err = backend.redact(f"{type(exc).__name__}: {exc}")
-                if self.config.fail_fast:
-                    raise BackendError(f"runner.fail_fast: stopping at the first failed model call ({backend.spec}): "
-                                       f"{err}") from None
-                resps = [ModelResponse(request_key=k, model=backend.spec, error=err) for k in chunk]
-            dt = (time.monotonic() - t0) / max(1, len(chunk))
-            for k, resp in zip(chunk, resps):
-                out[k] = self._store(backend, k, reqs[k], resp.model_copy(update={"latency_s": dt}))
-                bar.update(1)
-        return out
-
-    async def _run_remote(self, backend: Backend, reqs: dict[str, ModelRequest], bar) -> dict[str, ModelResponse]:
-        sem = asyncio.Semaphore(max(1, self.config.concurrency))
-        limiter = _RateLimiter(self.config.rate_limit_per_min) if self.config.rate_limit_per_min else None
-        out: dict[str, ModelResponse] = {}
-
-        async def one(key: str, req: ModelRequest) -> None:
-            async with sem:
-                resp = await self._call_with_retries(backend, req, limiter, bar)
-            out[key] = self._store(backend, key, req, resp)
-            bar.update(1)
-
+    async def _run_local_batch(self, backend: Backend, chunk: list[tuple[str, ModelRequest]]) -> list[ModelResponse]:
+        t0 = time.monotonic()
         try:
-            await asyncio.gather(*(one(k, r) for k, r in reqs.items()))
-        finally:
-            closer = getattr(backend, "aclose", None)  # release HTTP connections before this event loop ends
-            if closer is not None:
-                await closer()
+            whole = getattr(backend, "agenerate_batch", None)  # e.g. openai-batch: awaited here, cancellable
+            reqs = [r for _, r in chunk]
+            resps = await (whole(reqs) if whole is not None else asyncio.to_thread(backend.generate, reqs))
+        except Exception as exc:  # a local failure is not retried: it would fail again
+            err = backend.redact(f"{type(exc).__name__}: {exc}")
+            if self.config.fail_fast:
+                raise BackendError(f"runner.fail_fast: stopping at the first failed model call ({backend.spec}): "
+                                   f"{err}") from None
+            resps = [ModelResponse(request_key=k, model=backend.spec, error=err) for k, _ in chunk]
+        dt = (time.monotonic() - t0) / max(1, len(chunk))
+        out = []
+        for resp in resps:
+            resp = resp.model_copy()  # a local backend may hand back shared objects: completed on a copy
+            resp.latency_s = dt
+            out.append(resp)
         return out
 
     async def _wait_before_retry(self, backend: Backend, delay: float, why: str, bar: Any = None) -> None:
@@ -271,7 +372,7 @@ class Runner:
                 bar.set_postfix_str("", refresh=True)
 
     async def _call_with_retries(
-        self, backend: Backend, req: ModelRequest, limiter: _RateLimiter | None, bar: Any = None
+        self, backend: Backend, req: ModelRequest, limiter: RateLimiter | None, bar: Any = None
     ) -> ModelResponse:
         cfg = self.config
         last_error = ""
@@ -281,8 +382,11 @@ class Runner:
             t0 = time.monotonic()
             retry_after: float | None = None
             try:
-                resp = await asyncio.wait_for(backend.agenerate(req), timeout=cfg.timeout_s)
-                return resp.model_copy(update={"latency_s": time.monotonic() - t0, "attempts": attempt + 1})
+                async with asyncio.timeout(cfg.timeout_s):  # no extra task per call (asyncio.wait_for made one)
+                    resp = await backend.agenerate(req)
+                resp.latency_s = time.monotonic() - t0
+                resp.attempts = attempt + 1
+                return resp
             except RetryableError as exc:
                 last_error, retry_after = backend.redact(str(exc)), exc.retry_after
             except asyncio.TimeoutError:
@@ -333,11 +437,14 @@ class Runner:
                 chunk = missing[start : start + size]
                 arr = np.asarray(compute([first_item[k] for k in chunk]))
                 usage.calls += len(chunk)
+                rows = []
                 for k, val in zip(chunk, arr):
                     values[k] = np.asarray(val)
                     if self.cache is not None:
                         req = ModelRequest(model=spec, kind=kind, prompt=str(item_key(first_item[k]))[:2000])
-                        self.cache.put(k, ident, req, ModelResponse(request_key=k, model=spec, text=_encode_value(val)))
+                        rows.append((k, ident, req, ModelResponse(request_key=k, model=spec, text=_encode_value(val))))
+                if rows:
+                    self.cache.put_many(rows)  # one transaction per computed chunk
                 bar.update(len(chunk))
         finally:
             bar.close()
@@ -356,6 +463,21 @@ class Runner:
         return self._cached_vectors(
             spec, "masked", list(items), _masked_key, backend.masked_logprobs, desc
         ).reshape(-1)
+
+
+_CHUNK = 512  # generate_each: requests keyed and looked up in the cache per chunk
+
+
+def _answer(cached: dict[str, ModelResponse], used: dict[str, ModelResponse], key: str,
+            req: ModelRequest) -> ModelResponse:
+    """The cached answer to ``req``: the loaded object itself the first time, a copy for a repeat of the key."""
+    resp = cached.pop(key, None)
+    if resp is None:
+        return used[key].model_copy(update={"meta": dict(req.meta)})
+    used[key] = resp
+    resp.request_key = key
+    resp.meta = dict(req.meta)
+    return resp
 
 
 def _short_reason(error: str) -> str:

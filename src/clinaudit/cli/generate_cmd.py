@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -93,28 +94,84 @@ def read_input_rows(path: Path, id_column: str, text_column: str, limit: int | N
     return [(c.case_id, c.text) for c in load_cases(source)]
 
 
-def _build_requests(args: argparse.Namespace, rows: list[tuple[str, str]], seeds: list[int]) -> list[Any]:
+def _build_requests(args: argparse.Namespace, rows: list[tuple[str, str]], seeds: list[int]) -> Iterator[Any]:
+    """The requests, one per input row and sample, made as the runner takes them (never all at once)."""
     from ..records import ModelRequest
 
     common: dict[str, Any] = {"temperature": args.temperature, "max_tokens": args.max_tokens, "top_p": args.top_p}
-    requests = []
     for row_id, text in rows:
         for i, seed in enumerate(seeds):
             meta = {"id": row_id, "sample": i}
             if args.completion:
                 prompt = f"{args.system}\n\n{text}" if args.system else text
-                req = ModelRequest(model=args.model, kind="completion", prompt=prompt, seed=seed, meta=meta, **common)
+                yield ModelRequest(model=args.model, kind="completion", prompt=prompt, seed=seed, meta=meta, **common)
             else:
-                req = ModelRequest.chat(args.model, text, system=args.system, seed=seed, meta=meta, **common)
-            requests.append(req)
-    return requests
+                yield ModelRequest.chat(args.model, text, system=args.system, seed=seed, meta=meta, **common)
+
+
+class _ResponseWriter:
+    """Writes the responses table as answers arrive (in request order), a block of rows at a time, to
+    ``OUT/responses.csv`` (the export: formula cells neutralised) and ``OUT/tables/responses.csv`` (the run
+    store: exact); both are written under a temporary name and renamed when the run completes."""
+
+    BLOCK = 2048
+
+    def __init__(self, targets: list[tuple[Path, bool]], columns: list[str], id_column: str, model: str):
+        self.targets = [(path, path.with_suffix(".csv.tmp"), safe) for path, safe in targets]
+        self.columns, self.id_column, self.model = columns, id_column, model
+        self.block: list[dict[str, Any]] = []
+        self.written = 0
+        self.failed = 0
+        self.handles = [open(tmp, "w", encoding="utf-8", newline="") for _, tmp, _ in self.targets]
+
+    def add(self, req: Any, resp: Any) -> None:
+        self.block.append({
+            self.id_column: req.meta["id"],
+            "sample": req.meta["sample"],
+            "seed": req.seed,
+            "model": self.model,
+            "response": resp.text if resp.error is None else None,
+            "finish_reason": resp.finish_reason,
+            "prompt_tokens": resp.prompt_tokens,
+            "completion_tokens": resp.completion_tokens,
+            "cached": resp.cached,
+            "error": resp.error,
+            "request_key": resp.request_key,
+        })
+        self.failed += resp.error is not None
+        if len(self.block) >= self.BLOCK:
+            self.flush()
+
+    def flush(self) -> None:
+        import pandas as pd
+
+        from ..export import neutralize_frame
+
+        if not self.block and self.written:
+            return
+        df = pd.DataFrame(self.block, columns=self.columns)
+        for (_, _, safe), fh in zip(self.targets, self.handles):
+            (neutralize_frame(df) if safe else df).to_csv(fh, index=False, header=self.written == 0)
+        self.written += len(self.block)
+        self.block = []
+
+    def close(self, complete: bool) -> None:
+        """Flush and close; ``complete``: move the files into place (else remove the partial ones)."""
+        try:
+            if complete:
+                self.flush()
+        finally:
+            for fh in self.handles:
+                fh.close()
+        for path, tmp, _ in self.targets:
+            if complete:
+                tmp.replace(path)
+            else:
+                tmp.unlink(missing_ok=True)
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    import pandas as pd
-
     from ..errors import ClinauditError
-    from ..export import to_csv
     from ..rundir import RunDir, check_reuse
     from ..runner import Runner
 
@@ -153,37 +210,23 @@ def cmd_generate(args: argparse.Namespace) -> int:
         backend = runner.backend(args.model)  # fails early on an unknown or missing model
         rundir.start(spec=settings, models=[backend.describe()], seeds=seeds, data_files=[args.input],
                      command="clinaudit generate")
-        requests = _build_requests(args, rows, seeds)
-        responses = runner.generate(requests, desc="generate")
-
-        records = []
-        for req, resp in zip(requests, responses):
-            records.append({
-                args.id_column: req.meta["id"],
-                "sample": req.meta["sample"],
-                "seed": req.seed,
-                "model": args.model,
-                "response": resp.text if resp.error is None else None,
-                "finish_reason": resp.finish_reason,
-                "prompt_tokens": resp.prompt_tokens,
-                "completion_tokens": resp.completion_tokens,
-                "cached": resp.cached,
-                "error": resp.error,
-                "request_key": resp.request_key,
-            })
         columns = [args.id_column] + [c for c in _RESPONSE_COLUMNS if c != args.id_column]
-        df = pd.DataFrame(records, columns=columns)
         out_path = rundir.path / "responses.csv"  # the user-facing copy: an export (formula cells neutralised)
-        tmp = out_path.with_suffix(".csv.tmp")
-        to_csv(df, tmp)
-        tmp.replace(out_path)
-        rundir.write_table("responses", df)  # the run store: exact
+        writer = _ResponseWriter([(out_path, True), (rundir.table_path("responses"), False)], columns,
+                                 args.id_column, args.model)
+        complete = False
+        try:
+            runner.generate_each(_build_requests(args, rows, seeds), writer.add, desc="generate",
+                                 total=len(rows) * len(seeds))
+            complete = True
+        finally:
+            writer.close(complete)
         usage = runner.total_usage()
-        failed = int(df["error"].notna().sum())
+        failed, total = writer.failed, writer.written
         rundir.finish(usage=runner.usage, outputs={"responses": str(out_path)})
     finally:
         rundir.close()
-    print(f"{len(df) - failed}/{len(df)} responses ({len(rows)} rows x {len(seeds)} sample(s)); "
+    print(f"{total - failed}/{total} responses ({len(rows)} rows x {len(seeds)} sample(s)); "
           f"model calls: {usage.calls} new, {usage.cache_hits} from cache, {usage.failures} failed")
     print(f"responses: {out_path}")
     if failed:

@@ -84,8 +84,26 @@ def parse_retry_after(headers: Mapping[str, str]) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+_AIOHTTP: Any = None
+
+
+def _aiohttp() -> Any:
+    """The HTTP client package, imported on first use (not at ``import clinaudit``)."""
+    global _AIOHTTP
+    if _AIOHTTP is None:
+        import aiohttp
+
+        _AIOHTTP = aiohttp
+    return _AIOHTTP
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", errors="replace")
+
+
 class OpenAICompatBackend(Backend):
-    """Chat or completion calls to an OpenAI-compatible server, asynchronous (``httpx``)."""
+    """Chat or completion calls to an OpenAI-compatible server, asynchronous (``aiohttp``: of the async
+    clients measured in ``benchmarks/bench_orchestration.py`` the fastest per call, see docs/backends.md)."""
 
     name = "openai"
     is_remote = True
@@ -166,16 +184,18 @@ class OpenAICompatBackend(Backend):
         return headers
 
     def _client(self):
-        import httpx
-
+        aiohttp = _aiohttp()
         loop = asyncio.get_running_loop()
         entry = self._clients.get(id(loop))
-        if entry is not None and entry[0]() is loop and not entry[1].is_closed:
+        if entry is not None and entry[0]() is loop and not entry[1].closed:
             return entry[1]
         # Clients of event loops that have finished are dropped (their sockets die with the loop).
         self._clients = {k: e for k, e in self._clients.items() if e[0]() is not None and not e[0]().is_closed()}
-        limits = httpx.Limits(max_connections=self.max_connections, max_keepalive_connections=self.max_connections)
-        client = httpx.AsyncClient(timeout=httpx.Timeout(self.http_timeout_s, connect=30.0), limits=limits)
+        # One keep-alive pool of max_connections sockets to the endpoint; idle sockets are kept 60 s.
+        connector = aiohttp.TCPConnector(limit=self.max_connections, limit_per_host=self.max_connections,
+                                         keepalive_timeout=60.0, ttl_dns_cache=300)
+        timeout = aiohttp.ClientTimeout(total=self.http_timeout_s, sock_connect=30.0)
+        client = aiohttp.ClientSession(connector=connector, timeout=timeout)
         self._clients[id(loop)] = (weakref.ref(loop), client)
         return client
 
@@ -218,36 +238,39 @@ class OpenAICompatBackend(Backend):
         return path, body
 
     async def agenerate(self, request: ModelRequest) -> ModelResponse:
-        import httpx
-
+        aiohttp = _aiohttp()
         path, body = self.build_payload(request)
         params = {"api-version": self.azure_api_version} if self.azure_api_version else None
         url = self.base_url + path
         loop_id = id(asyncio.get_running_loop())
         self._in_flight[loop_id] = self._in_flight.get(loop_id, 0) + 1
         try:
-            resp = await self._client().post(url, json=body, headers=self._headers(), params=params)
-        except httpx.TimeoutException as exc:
+            async with self._client().post(url, data=json.dumps(body).encode(), headers=self._headers(),
+                                           params=params) as resp:
+                status = resp.status
+                raw = await resp.read()
+                headers = resp.headers
+        except asyncio.TimeoutError as exc:  # aiohttp's ServerTimeoutError is one too
             raise RetryableError(f"timeout calling {url}: {type(exc).__name__}") from None
-        except httpx.TransportError as exc:  # refused, reset, dropped (RemoteProtocolError), DNS ...
+        except (aiohttp.ClientConnectionError, aiohttp.ClientPayloadError) as exc:
+            # refused, reset, dropped (ServerDisconnectedError), DNS, a body cut short ...
             raise RetryableError(self.redact(f"connection error calling {url}: {type(exc).__name__}: {exc}")) from None
         finally:
             self._in_flight[loop_id] -= 1
-        status = resp.status_code
         if status == 429 or status >= 500:
             raise RetryableError(
-                f"HTTP {status} from {url}: {self._server_text(resp.text)}", retry_after=parse_retry_after(resp.headers)
+                f"HTTP {status} from {url}: {self._server_text(_text(raw))}", retry_after=parse_retry_after(headers)
             )
         if status >= 400:
             hint = ""
             if status in (401, 403) and not self._api_key():
                 hint = f" (the environment variable {self.api_key_env} is not set)"
-            raise BackendError(f"HTTP {status} from {url}{hint}: {self._server_text(resp.text)}")
+            raise BackendError(f"HTTP {status} from {url}{hint}: {self._server_text(_text(raw))}")
         try:
-            data = resp.json()
+            data = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError):
             # A 200 with a broken body is usually a proxy hiccup: worth another try.
-            raise RetryableError(f"unreadable JSON from {url}: {self._server_text(resp.text)!r}") from None
+            raise RetryableError(f"unreadable JSON from {url}: {self._server_text(_text(raw))!r}") from None
         return self.parse_response(data, request)
 
     def parse_response(self, data: Any, request: ModelRequest) -> ModelResponse:
@@ -289,4 +312,4 @@ class OpenAICompatBackend(Backend):
             return
         del self._clients[id(loop)]  # taken out before awaiting: new calls get a fresh client
         self._in_flight.pop(id(loop), None)
-        await entry[1].aclose()
+        await entry[1].close()
