@@ -277,7 +277,7 @@ class Runner:
             pool = pools.get(req.model)
             if pool is None:
                 pool = pools[req.model] = WorkerPool(self.config, self.backend(req.model), self._call_with_retries,
-                                                     self._run_local_batch, finish, bar)
+                                                     self._run_local_batch, finish, bar, commit=writer.flush)
                 tasks.extend(pool.start())
             await pool.put(key, req)
 

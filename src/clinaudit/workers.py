@@ -79,12 +79,14 @@ class CommitBuffer:
 class WorkerPool:
     """The worker tasks of one backend, pulling from one bounded queue (no task per call).
 
-    Remote: ``concurrency`` workers, each making one call at a time with retries. Local: one worker
-    running chunks of ``batch_size`` requests (in request order, as before) in a thread."""
+    Remote: ``concurrency`` workers, each making one call at a time with retries (their answers committed
+    in groups). Local: one worker running chunks of ``batch_size`` requests (in request order, as before)
+    in a thread, each chunk committed when it is done."""
 
     def __init__(self, config: Any, backend: Backend, call: Callable[..., Any], run_batch: Callable[..., Any],
-                 finish: Callable[..., None], bar: Any):
+                 finish: Callable[..., None], bar: Any, commit: Callable[[], None] = lambda: None):
         self.backend, self.call, self.run_batch, self.finish, self.bar = backend, call, run_batch, finish, bar
+        self.commit = commit
         cfg = config
         self.remote = bool(backend.is_remote)
         self.workers = max(1, int(cfg.concurrency)) if self.remote else 1
@@ -127,6 +129,7 @@ class WorkerPool:
             resps = await self.run_batch(self.backend, chunk)
             for (key, req), resp in zip(chunk, resps):
                 self.finish(self.backend, key, req, resp)
+            self.commit()  # a local batch is slow to make: committed as soon as it is done
 
     async def release(self) -> None:
         closer = getattr(self.backend, "aclose", None) if self.remote else None
@@ -175,10 +178,12 @@ class Channel:
 
 async def wait_all(feed_task: asyncio.Task, workers: list[asyncio.Task]) -> None:
     """Wait for the feeder and every worker (workers may start while we wait); raise the first failure at once."""
-    pending: set[asyncio.Task] = {feed_task, *workers}
-    while pending:
-        done, pending = await asyncio.wait(pending, timeout=0.5, return_when=asyncio.FIRST_EXCEPTION)
-        for t in done:
-            if not t.cancelled() and t.exception() is not None:
+    while True:
+        tasks = [feed_task, *workers]
+        for t in tasks:  # every task, also those that ended between two looks
+            if t.done() and not t.cancelled() and t.exception() is not None:
                 raise t.exception()  # type: ignore[misc]
-        pending |= {t for t in workers if not t.done()}
+        pending = {t for t in tasks if not t.done()}
+        if not pending:
+            return
+        await asyncio.wait(pending, timeout=0.5, return_when=asyncio.FIRST_EXCEPTION)
