@@ -26,6 +26,13 @@ register_backend(
     capabilities=["generate", "loglik"],
 )
 register_backend(
+    "vllm",
+    module="clinaudit.models.vllm_backend",  # imports vllm on first use only
+    attr="VLLMBackend",
+    summary="in-process vLLM on a CUDA GPU, prefix caching on (optional: pip install vllm): vllm:<path-or-name>",
+    capabilities=["generate"],
+)
+register_backend(
     "hf-mlm",
     module="clinaudit.models.hf",
     attr="HFMaskedBackend",

@@ -136,6 +136,17 @@ class EmbedderOptions(_Common):
     normalize: bool = True
 
 
+class VLLMOptions(_Common):
+    """``vllm:<path-or-name>`` (clinaudit.models.vllm_backend): engine options passed to ``vllm.LLM``."""
+
+    batch_size: int | None = Field(default=None, ge=1, description="requests per generate() call (default 256)")
+    tensor_parallel_size: int = Field(default=1, ge=1)
+    gpu_memory_utilization: float = Field(default=0.9, gt=0, le=1)
+    max_model_len: int | None = Field(default=None, ge=1)
+    dtype: str = "auto"
+    trust_remote_code: bool = False
+
+
 class MockOptions(_Common):
     rules: list[dict[str, Any]] | None = None
     rules_file: str | None = None
@@ -154,6 +165,7 @@ BACKEND_OPTION_MODELS: dict[str, type[BaseModel]] = {
     "embedded": EmbeddedOptions,
     "embedded-embedder": EmbedderOptions,
     "mock": MockOptions,
+    "vllm": VLLMOptions,
 }
 
 
