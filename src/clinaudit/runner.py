@@ -31,7 +31,7 @@ import numpy as np
 
 from .cache import ResponseCache
 from .errors import BackendError
-from .models.base import Backend, MaskedItem, RetryableError, get_backend
+from .models.base import Backend, MaskedItem, RetryableError, get_backend, run_sync
 from .records import ModelRequest, ModelResponse, stable_hash
 from .workers import CommitBuffer, RateLimiter, WorkerPool, wait_all
 
@@ -131,7 +131,7 @@ class Runner:
     # ---- generation ---------------------------------------------------------
     def generate(self, requests: Sequence[ModelRequest], desc: str = "model calls") -> list[ModelResponse]:
         """Synchronous entry point; responses come back in request order."""
-        return _run_sync(self.agenerate(requests, desc=desc))
+        return run_sync(self.agenerate(requests, desc=desc))
 
     async def agenerate(self, requests: Sequence[ModelRequest], desc: str = "model calls") -> list[ModelResponse]:
         started = time.monotonic()
@@ -184,7 +184,7 @@ class Runner:
                       desc: str = "model calls", total: int | None = None) -> None:
         """Streaming :meth:`generate`: ``on_response(request, response)`` in request order, holding no more than a
         window of requests (``RunnerConfig.window``) at once. ``requests`` may be a generator."""
-        _run_sync(self.agenerate_each(requests, on_response, desc=desc, total=total))
+        run_sync(self.agenerate_each(requests, on_response, desc=desc, total=total))
 
     async def agenerate_each(self, requests: Iterable[ModelRequest],
                              on_response: Callable[[ModelRequest, ModelResponse], Any],
@@ -505,23 +505,3 @@ def _decode_value(resp: ModelResponse) -> np.ndarray:
     return np.asarray(json.loads(resp.text or "null"), dtype=float)
 
 
-def _run_sync(coro):
-    """``asyncio.run`` that also works when called from inside a running loop (notebooks)."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    result: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            result["value"] = asyncio.run(coro)
-        except BaseException as exc:  # pragma: no cover - re-raised below
-            result["error"] = exc
-
-    t = threading.Thread(target=target)
-    t.start()
-    t.join()
-    if "error" in result:
-        raise result["error"]
-    return result["value"]

@@ -37,6 +37,7 @@ __all__ = [
     "get_backend",
     "list_backends",
     "parse_spec",
+    "run_sync",
 ]
 
 
@@ -212,3 +213,29 @@ def clear_instances() -> None:
 
 
 BackendFactory = Callable[..., Backend]
+
+
+def run_sync(coro: Any) -> Any:
+    """``asyncio.run`` that also works when called from inside a running loop (notebooks, a backend's
+    synchronous method called from the runner's loop): then the coroutine runs in a new thread's loop."""
+    import asyncio
+    import threading
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    result: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            result["value"] = asyncio.run(coro)
+        except BaseException as exc:  # pragma: no cover - re-raised below
+            result["error"] = exc
+
+    t = threading.Thread(target=target)
+    t.start()
+    t.join()
+    if "error" in result:
+        raise result["error"]
+    return result["value"]

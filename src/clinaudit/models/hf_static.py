@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .engine import pick_token
 from .hf_runtime import require_torch, require_transformers
 
 __all__ = ["PerRowSampler", "PerRowStop", "generate_static_batch"]
@@ -32,21 +33,11 @@ class PerRowSampler:
         self.temperatures, self.top_ps, self.generators = temperatures, top_ps, generators
 
     def __call__(self, input_ids: Any, scores: Any) -> Any:
-        torch = require_torch()
         out = scores.clone()
         for i, temp in enumerate(self.temperatures):
             if temp <= 0:
                 continue
-            logits = scores[i].float() / temp
-            probs = torch.softmax(logits, dim=-1)
-            top_p = self.top_ps[i]
-            if top_p is not None and 0 < top_p < 1:
-                sorted_p, sorted_ix = torch.sort(probs, descending=True)
-                cum = torch.cumsum(sorted_p, dim=-1)
-                drop = (cum - sorted_p) > top_p  # keep the smallest prefix whose mass reaches top_p
-                sorted_p = sorted_p.masked_fill(drop, 0.0)
-                probs = torch.zeros_like(probs).scatter(0, sorted_ix, sorted_p)
-            choice = torch.multinomial(probs.cpu(), 1, generator=self.generators[i]).item()
+            choice = pick_token(scores[i], temp, self.top_ps[i], self.generators[i])
             out[i] = float("-inf")
             out[i, choice] = 0.0
         return out

@@ -39,7 +39,6 @@ import asyncio
 import json
 import logging
 import os
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -48,7 +47,7 @@ from typing import Any
 from ..errors import BackendError
 from ..records import ModelRequest, ModelResponse, stable_hash
 from ..redact import redact, redact_and_cut
-from .base import Backend
+from .base import Backend, run_sync
 
 __all__ = ["OpenAIBatchBackend", "BatchLimits", "default_state_dir", "TERMINAL"]
 
@@ -221,24 +220,7 @@ class OpenAIBatchBackend(Backend):
     # ---- the run ---------------------------------------------------------------------------------------
     def generate(self, requests: Sequence[ModelRequest]) -> list[ModelResponse]:
         """Synchronous form of :meth:`agenerate_batch` (the runner calls that one in its event loop)."""
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return asyncio.run(self.agenerate_batch(requests))
-        box: dict[str, Any] = {}
-
-        def target() -> None:
-            try:
-                box["out"] = asyncio.run(self.agenerate_batch(requests))
-            except BaseException as exc:  # pragma: no cover - re-raised below
-                box["err"] = exc
-
-        t = threading.Thread(target=target)
-        t.start()
-        t.join()
-        if "err" in box:
-            raise box["err"]
-        return box["out"]
+        return run_sync(self.agenerate_batch(requests))
 
     async def agenerate_batch(self, requests: Sequence[ModelRequest]) -> list[ModelResponse]:
         """Every request through batches; answers in request order. Cancelling it (Ctrl-C) stops the
