@@ -29,6 +29,7 @@ calls run concurrently and are cached; seeds are per turn, so a re-run is a cach
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -149,7 +150,9 @@ def _norm(s: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", s.casefold()).split())
 
 
-def _term_regex(terms: Sequence[str]) -> re.Pattern[str]:
+@functools.lru_cache(maxsize=16)
+def _term_regex(terms: tuple[str, ...]) -> re.Pattern[str]:
+    """One compiled pattern per lexicon (the guard checks every passage of every turn against it)."""
     parts = [re.escape(t[:-1]).replace(r"\?", "?") + r"\w*" if t.endswith("*") else re.escape(t) for t in terms]
     return re.compile(r"\b(?:" + "|".join(parts) + r")\b", re.IGNORECASE)
 
@@ -171,7 +174,7 @@ def guard_reasons(background: str, choices: Sequence[str], *, max_words: int = 6
         reasons.append("names an answer option: " + "; ".join(named))
     if any(is_tabular_line(line, headers=False) for line in text.splitlines() if line.strip()):
         reasons.append("contains an EHR-style 'Key: value' line")
-    hits = sorted({m.group(0).lower() for m in _term_regex(CLINICAL_TERMS if terms is None else terms).finditer(text)})
+    hits = sorted({m.group(0).lower() for m in _term_regex(tuple(CLINICAL_TERMS if terms is None else terms)).finditer(text)})
     if hits:
         reasons.append("clinical term(s): " + ", ".join(hits))
     for pat in patterns:
