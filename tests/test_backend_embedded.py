@@ -240,3 +240,15 @@ def test_engine_greedy_identical_to_static_batches_on_the_embedded_model(generat
     assert [(r.text, r.completion_tokens, r.finish_reason) for r in new] == \
            [(r.text, r.completion_tokens, r.finish_reason) for r in old]
     assert generator.last_engine_stats["reused_tokens"] >= 3 * 60  # the dialog was encoded once for 4 variants
+
+
+@pytest.mark.slow
+def test_count_tokens_without_weights_matches_the_loaded_tokenizer(generator):
+    """A re-run reads cached answers: counting tokens loads tokenizer.json alone, and counts the same."""
+    fresh = emb.EmbeddedGenerator("embedded")
+    texts = ["the patient has a fever", "", "Option (B): 40 mg  daily\n\nReasoning: ...",
+             "<|im_start|>user\nhello<|im_end|>", "naïve café résumé — 37.5 °C", "日本語のテキスト"]
+    counts = [fresh.count_tokens(t) for t in texts]
+    assert fresh._model is None  # the weights were not loaded
+    assert counts == [len(generator.tokenizer(t, add_special_tokens=False)["input_ids"]) for t in texts]
+    assert counts[0] == 5 and counts[1] == 0

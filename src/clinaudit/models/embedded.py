@@ -213,6 +213,22 @@ class EmbeddedGenerator(HFCausalBackend):
             ensure_converted(self.gguf_path, self.cache_dir)
         super()._load()
 
+    def _token_counter(self) -> Any:
+        """The converted folder's ``tokenizer.json`` through the ``tokenizers`` library alone.
+
+        SmolLM2's tokenizer is a fast (``tokenizers``) one, so this counts exactly what
+        ``AutoTokenizer(text, add_special_tokens=False)`` counts (tested) without importing
+        transformers or loading weights.
+        """
+        with self._load_lock:
+            if self._counter is None:
+                folder = Path(ensure_converted(self.gguf_path, self.cache_dir))
+                from tokenizers import Tokenizer
+
+                tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
+                self._counter = lambda text: len(tok.encode(text, add_special_tokens=False).ids)
+            return self._counter
+
 
 class EmbeddedEmbedder(Backend):
     """all-MiniLM-L6-v2 sentence embeddings, offline (spec ``embedded-embedder``). Options: ``batch_size`` (64)."""

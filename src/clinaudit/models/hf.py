@@ -89,6 +89,7 @@ class _HFBase(Backend):
         self.source = self._resolve_source()
         self._model: Any = None
         self._tokenizer: Any = None
+        self._counter: Any = None  # a tokenizer loaded without the weights, for count_tokens
         self._load_lock = threading.Lock()
 
     # ---- where the weights are ------------------------------------------------------
@@ -170,7 +171,28 @@ class _HFBase(Backend):
         return self._tokenizer
 
     def count_tokens(self, text: str) -> int:
+        """Tokens of ``text`` without special tokens; loads only the tokenizer when the weights are not loaded.
+
+        Reading cached answers (a re-run) then costs a tokenizer load, not a model load.
+        """
+        if self._model is None:
+            counter = self._token_counter()
+            if counter is not None:
+                return counter(text)
         return len(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    def _token_counter(self) -> Any:
+        """A ``str -> int`` counter from the tokenizer alone (``None``: load the model instead)."""
+        with self._load_lock:
+            if self._counter is None:
+                transformers = require_transformers()
+                try:
+                    tok = transformers.AutoTokenizer.from_pretrained(
+                        self.source, local_files_only=True, trust_remote_code=self.trust_remote_code)
+                except OSError:
+                    return None  # _load raises the clear error
+                self._counter = lambda text: len(tok(text, add_special_tokens=False)["input_ids"])
+            return self._counter
 
     def pad_id(self) -> int:
         tok = self.tokenizer
