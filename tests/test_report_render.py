@@ -270,7 +270,7 @@ def test_run_demo_skips_and_survives_failures(tmp_path, monkeypatch):
 
     monkeypatch.setattr(demo, "demo_spec_for", _mock_demo_spec)
     log = io.StringIO()
-    res = demo.run_demo(tmp_path / "d", ["association", "reasoning_care"], progress=False, stream=log)
+    res = demo.run_demo(tmp_path / "d", ["association", "reasoning_care"], progress=False, stream=log, jobs=1)
     text = log.getvalue()
     assert [o.status for o in res.outcomes] == ["skipped", "failed"]
     assert "[1/2] association: skipped" in text
@@ -286,15 +286,44 @@ def test_run_demo_reports_failures_and_reuses_the_cache(tmp_path, monkeypatch):
 
     monkeypatch.setattr(demo, "demo_spec_for", _mock_demo_spec)
     res = demo.run_demo(tmp_path / "d", ["treatment_shift", "association", "reasoning_care"], progress=False,
-                        stream=io.StringIO())
+                        stream=io.StringIO(), jobs=1)
     assert [o.status for o in res.outcomes] == ["ok", "skipped", "failed"]
     assert not res.ok and res.report == tmp_path / "d" / "report.html"
     html = res.report.read_text(encoding="utf-8")
     assert "The demo could not run reasoning_care" in html and "The demo skipped association" in html
     assert (tmp_path / "d" / "treatment_shift" / "spec.yaml").is_file()
     assert res.outcomes[0].calls > 0
-    res2 = demo.run_demo(tmp_path / "d", ["treatment_shift"], progress=False, stream=io.StringIO())
+    res2 = demo.run_demo(tmp_path / "d", ["treatment_shift"], progress=False, stream=io.StringIO(), jobs=1)
     assert res2.ok and res2.outcomes[0].calls == 0 and res2.outcomes[0].cache_hits >= res.outcomes[0].calls
+
+
+def test_run_demo_in_worker_processes_keeps_the_order_and_the_outcomes(tmp_path, monkeypatch):
+    """jobs=2: the audits run in two forked worker processes; outcomes and report as with jobs=1."""
+    import io
+
+    import clinaudit.demo as demo
+
+    monkeypatch.setattr(demo, "demo_spec_for", _mock_demo_spec)
+    monkeypatch.setattr(demo, "_START_METHOD", "fork")  # the workers inherit the patched specs
+    log = io.StringIO()
+    res = demo.run_demo(tmp_path / "d", ["treatment_shift", "association", "reasoning_care"], progress=False,
+                        stream=log, jobs=2)
+    text = log.getvalue()
+    assert [o.audit for o in res.outcomes] == ["treatment_shift", "association", "reasoning_care"]
+    assert [o.status for o in res.outcomes] == ["ok", "skipped", "failed"]
+    assert "in 2 worker processes" in text and "[1/3] treatment_shift: done in" in text
+    assert "[2/3] association: skipped" in text and "[3/3] reasoning_care: FAILED" in text
+    assert res.outcomes[0].calls > 0 and res.outcomes[0].seconds > 0
+    assert res.report == tmp_path / "d" / "report.html" and "The demo could not run reasoning_care" in \
+        res.report.read_text(encoding="utf-8")
+
+
+def test_default_jobs_splits_the_cpus(monkeypatch):
+    import clinaudit.demo as demo
+
+    for cpus, n, want in [(1, 5, (1, 1)), (2, 5, (2, 1)), (4, 5, (3, 1)), (16, 5, (3, 5)), (16, 1, (1, 16))]:
+        monkeypatch.setattr(demo.os, "sched_getaffinity", lambda _pid, c=cpus: set(range(c)))
+        assert demo.default_jobs(n) == want
 
 
 def test_quick_variant_shrinks_only_known_params():

@@ -52,6 +52,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quick", action="store_true",
                    help="a smaller demo (two cases per data source, one seed, fewer resamples)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="worker processes running audits side by side (default: up to 3, one per usable CPU, the "
+                        "CPUs split between them; 1 runs the audits one after the other in this process, with "
+                        "progress bars)")
     p.set_defaults(func=cmd_demo)
 
 
@@ -71,7 +75,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from ..demo import run_demo
 
     out = args.out or Path("runs/demo-quick" if args.quick else "runs/demo")
-    result = run_demo(out, args.audits, quick=args.quick, progress=not args.no_progress)
+    result = run_demo(out, args.audits, quick=args.quick, progress=not args.no_progress, jobs=args.jobs)
     if result.report is not None:
         print(f"report: {result.report}")
     return 0 if result.ok else 1
