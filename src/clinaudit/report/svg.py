@@ -84,12 +84,20 @@ def sanitize_svg(svg: str, id_prefix: str) -> str:
 
 
 def figure_svg(fig: Any, id_prefix: str) -> str:
+    """The figure as sanitised inline SVG, drawn once at its own size.
+
+    Every section lays its figures out with ``tight_layout`` when it builds them, so the
+    figure is saved as it is (``bbox_inches="tight"`` would draw it a second time only to
+    crop a few pixels of margin). A figure made through pyplot is closed afterwards.
+    """
+    import sys
+
     import matplotlib
 
     buf = io.StringIO()
-    import matplotlib.pyplot as plt
-
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "clinaudit"}):
-        fig.savefig(buf, format="svg", bbox_inches="tight")
-    plt.close(fig)  # a report renders each figure once; pyplot would otherwise keep every one open
+        fig.savefig(buf, format="svg")
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is not None:
+        plt.close(fig)  # a report renders each figure once; pyplot would otherwise keep every one open
     return sanitize_svg(buf.getvalue(), id_prefix)

@@ -87,10 +87,11 @@ def _hist_figure(title: str, data: pd.DataFrame, value: str, group: str, caption
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure as MplFigure
     import numpy as np
 
-    fig, ax = plt.subplots(figsize=(6, 3.2))
+    fig = MplFigure(figsize=(6, 3.2))
+    ax = fig.subplots()
     vals = data[value].astype(float).dropna()
     bins = np.histogram_bin_edges(vals, bins=min(20, max(5, len(vals)))) if len(vals) else 10
     for g, sub in data.groupby(group, sort=False):
@@ -101,7 +102,6 @@ def _hist_figure(title: str, data: pd.DataFrame, value: str, group: str, caption
     ax.set_ylabel("items")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    plt.close(fig)
     return Figure(title=title, fig=fig, data=data.reset_index(drop=True), caption=caption, name=name)
 
 
@@ -109,11 +109,12 @@ def _direction_figure(direction: pd.DataFrame) -> Figure:
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure as MplFigure
 
     d = direction.copy()
     labels = [f"{r.model}: {r.title}" for r in d.itertuples()]
-    fig, ax = plt.subplots(figsize=(7, 0.35 * len(d) + 1.2))
+    fig = MplFigure(figsize=(7, 0.35 * len(d) + 1.2))
+    ax = fig.subplots()
     left = [0.0] * len(d)
     for col, color, lab in (("female_share", "#d6604d", "Female-leaning"), ("male_share", "#4393c3", "Male-leaning"),
                             ("tie_share", "#bababa", "Tie / no difference")):
@@ -125,7 +126,6 @@ def _direction_figure(direction: pd.DataFrame) -> Figure:
     ax.set_xlabel("share of parsed verdicts")
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
-    plt.close(fig)
     data = d[["model", "phase", "dimension", "female_share", "male_share", "tie_share", "n_ok", "n_judged"]]
     return Figure(title="Direction of bias per dimension", fig=fig, data=data.reset_index(drop=True),
                   caption="Share of the judge's parsed verdicts leaning Female / Male / neither, per dimension "

@@ -92,7 +92,7 @@ def _bar_figure(m: pd.DataFrame, metric: str) -> Figure | None:
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure as MplFigure
     import numpy as np
 
     d = m[(m["metric"] == metric) & m["reported"].notna()]
@@ -101,7 +101,8 @@ def _bar_figure(m: pd.DataFrame, metric: str) -> Figure | None:
     questions = [q for q in _QUESTIONS if q in set(d["question"])]
     models = sorted(d["model"].unique())
     perts = list(dict.fromkeys(d.sort_values("perturbation")["perturbation"]))
-    fig, axes = plt.subplots(1, len(questions), figsize=(4.2 * len(questions), 3.4), sharey=True, squeeze=False)
+    fig = MplFigure(figsize=(4.2 * len(questions), 3.4))
+    axes = fig.subplots(1, len(questions), sharey=True, squeeze=False)
     width = 0.8 / max(1, len(models))
     x = np.arange(len(perts))
     for ax, q in zip(axes[0], questions):
@@ -131,14 +132,15 @@ def _gap_figure(sub: pd.DataFrame) -> Figure | None:
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure as MplFigure
     import numpy as np
 
     d = sub[sub["metric"] == "TSR_gap"].dropna(subset=["value"])
     if d.empty:
         return None
     sources = list(dict.fromkeys(d["gender_source"]))
-    fig, axes = plt.subplots(1, len(sources), figsize=(5 * len(sources), 3.4), squeeze=False, sharey=True)
+    fig = MplFigure(figsize=(5 * len(sources), 3.4))
+    axes = fig.subplots(1, len(sources), squeeze=False, sharey=True)
     for ax, src in zip(axes[0], sources):
         s = d[d["gender_source"] == src].groupby("perturbation")[["value", "ci_low", "ci_high"]].mean()
         x = np.arange(len(s))

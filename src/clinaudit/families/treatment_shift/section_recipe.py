@@ -76,14 +76,15 @@ def _gap_figure(gaps: pd.DataFrame) -> Figure | None:
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure as MplFigure
     import numpy as np
 
     d = gaps[(gaps["metric"] == "accuracy_gap")].dropna(subset=["value"])
     if d.empty:
         return None
     settings = list(dict.fromkeys(d["setting"]))
-    fig, axes = plt.subplots(1, len(settings), figsize=(4.2 * len(settings), 3.4), squeeze=False, sharey=True)
+    fig = MplFigure(figsize=(4.2 * len(settings), 3.4))
+    axes = fig.subplots(1, len(settings), squeeze=False, sharey=True)
     for ax, setting in zip(axes[0], settings):
         s = d[d["setting"] == setting].groupby("perturbation", sort=False)[["value", "ci_low", "ci_high"]].mean()
         order = (["baseline"] if "baseline" in s.index else []) + [p for p in s.index if p != "baseline"]
