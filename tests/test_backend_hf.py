@@ -365,3 +365,30 @@ def test_long_prompts_fit_the_context_window(causal_dirs):
                                              max_tokens=50)])
     assert resp.prompt_tokens == 100 and resp.completion_tokens <= 28
     assert np.isfinite(backend.loglik([long_prompt])[0])
+
+
+def test_thread_budget_is_followed_before_each_forward_pass():
+    """clinaudit demo's workers: a model loaded under a thread budget sets torch's threads before each forward."""
+    import torch
+
+    from clinaudit.models import hf_runtime
+
+    before = torch.get_num_threads()
+    share = {"n": 1}
+    layer = torch.nn.Linear(4, 2)
+    hf_runtime.follow_thread_budget(layer)  # no budget: nothing is hooked
+    assert not layer._forward_pre_hooks
+    hf_runtime.set_thread_budget(lambda: share["n"])
+    try:
+        hf_runtime.follow_thread_budget(layer)
+        layer(torch.zeros(1, 4))
+        assert torch.get_num_threads() == 1
+        share["n"] = 2
+        layer(torch.zeros(1, 4))
+        assert torch.get_num_threads() == 2
+        share["n"] = 0  # 0: leave the setting alone
+        layer(torch.zeros(1, 4))
+        assert torch.get_num_threads() == 2
+    finally:
+        hf_runtime.set_thread_budget(None)
+        torch.set_num_threads(before)

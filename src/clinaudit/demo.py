@@ -158,13 +158,18 @@ def run_guarded(audit: str, out_dir: Path, quick: bool, progress: bool) -> Audit
     return outcome
 
 
-def _worker_init(threads: int) -> None:
-    """A demo worker process: its share of the CPUs for torch (set before torch is imported, and after)."""
+def _worker_init(threads: int, budget: Any = None) -> None:
+    """A demo worker process: its share of the CPUs for torch (set before torch is imported, and after);
+    ``budget`` (a shared integer) then moves that share while the worker runs."""
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = str(threads)
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(threads)
+    if budget is not None:
+        from .models.hf_runtime import set_thread_budget
+
+        set_thread_budget(lambda: budget.value)
 
 
 def _run_parallel(names: list[str], out: Path, quick: bool, jobs: int, threads: int, stream: IO[str],
@@ -185,8 +190,11 @@ def _run_parallel(names: list[str], out: Path, quick: bool, jobs: int, threads: 
     order = sorted(names, key=lambda a: -_COST.get(a, 1))
     outcomes: dict[str, AuditOutcome] = {}
     started = time.monotonic()
-    with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context(method), initializer=_worker_init,
-                                initargs=(threads,)) as pool:
+    ctx = mp.get_context(method)
+    cpus = threads * jobs
+    budget = ctx.Value("i", threads)  # torch threads per worker; grows as audits finish and CPUs free up
+    with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
+                                initargs=(threads, budget)) as pool:
         futures = {pool.submit(run_guarded, audit, out / audit, quick, False): audit for audit in order}
         pending = set(futures)
         try:
@@ -201,6 +209,8 @@ def _run_parallel(names: list[str], out: Path, quick: bool, jobs: int, threads: 
                                                seconds=time.monotonic() - started)
                     outcomes[audit] = outcome
                     _say_outcome(stream, tags[audit], outcome)
+                if finished and pending:
+                    budget.value = max(1, cpus // min(jobs, len(pending)))
                 if pending and not finished:
                     left = ", ".join(futures[f] for f in futures if f in pending)
                     _say(stream, f"... {time.monotonic() - started:.0f} s: still running or queued: {left}")

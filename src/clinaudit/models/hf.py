@@ -42,7 +42,7 @@ from ..errors import BackendError
 from ..records import ModelRequest, ModelResponse
 from .base import Backend, MaskedItem
 from .engine import GenerationEngine, GenRow, supports_engine
-from .hf_runtime import dir_fingerprint, require_torch, require_transformers
+from .hf_runtime import dir_fingerprint, follow_thread_budget, require_torch, require_transformers
 from .hf_scoring import masked_head_logprobs, prefix_logliks
 from .hf_static import generate_static_batch
 
@@ -151,6 +151,7 @@ class _HFBase(Backend):
                 ) from None
             model.to(self.device)
             model.eval()
+            follow_thread_budget(model)
             self._tokenizer = tok
             self._model = model
 

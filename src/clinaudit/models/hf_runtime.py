@@ -9,12 +9,43 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..errors import MissingDependencyError
 
-__all__ = ["require_torch", "require_transformers", "dir_fingerprint"]
+__all__ = ["require_torch", "require_transformers", "dir_fingerprint", "set_thread_budget", "follow_thread_budget"]
+
+#: how many torch threads this process may use right now (None: leave torch's setting alone)
+_thread_budget: Callable[[], int] | None = None
+
+
+def set_thread_budget(budget: Callable[[], int] | None) -> None:
+    """Let a process's share of the CPUs change while it runs (``clinaudit demo``'s worker processes:
+    an audit left running alone takes the CPUs the finished ones gave back). Models loaded afterwards
+    follow it (:func:`follow_thread_budget`)."""
+    global _thread_budget
+    _thread_budget = budget
+
+
+def follow_thread_budget(model: Any) -> None:
+    """Before each forward pass of ``model``, set torch's thread count to the budget when it changed.
+
+    Runs in the thread that makes the forward pass (OpenMP thread counts are per calling thread).
+    A no-op unless :func:`set_thread_budget` gave a budget.
+    """
+    budget = _thread_budget
+    if budget is None or not hasattr(model, "register_forward_pre_hook"):
+        return
+    torch = require_torch()
+
+    def _hook(_module: Any, _args: Any) -> None:
+        n = int(budget())
+        if n > 0 and n != torch.get_num_threads():
+            torch.set_num_threads(n)
+
+    model.register_forward_pre_hook(_hook)
 
 
 def require_torch() -> Any:
