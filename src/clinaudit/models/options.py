@@ -124,6 +124,7 @@ class HFOptions(_Common):
     trust_remote_code: bool = False
     engine: Literal["continuous", "static"] = "continuous"
     min_shared_prefix: int = Field(default=16, ge=1)
+    max_batch: int | None = Field(default=None, ge=1)
 
 
 class EmbeddedOptions(HFOptions):
