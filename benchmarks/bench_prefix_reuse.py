@@ -71,6 +71,8 @@ def main() -> int:
     ap.add_argument("--dialog-tokens", type=int, default=900)
     ap.add_argument("--max-tokens", type=int, default=24)
     ap.add_argument("--batch-size", type=int, default=8)
+    ap.add_argument("--max-batch", type=int, default=None,
+                    help="engine: sequences decoding together (default: the backend's, 32 for embedded)")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     ap.add_argument("--quick", action="store_true", help="2 dialogs, 1 repeat")
@@ -89,7 +91,7 @@ def main() -> int:
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    engine = EmbeddedGenerator("embedded", batch_size=args.batch_size)
+    engine = EmbeddedGenerator("embedded", batch_size=args.batch_size, max_batch=args.max_batch)
     static = EmbeddedGenerator("embedded", batch_size=args.batch_size, engine="static")
     static._model, static._tokenizer = engine.model, engine.tokenizer  # the very same weights
     tok = engine.tokenizer
@@ -120,7 +122,8 @@ def main() -> int:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"workload: {len(dialogs)} dialogs x {len(turns)} variants = {len(reqs)} greedy requests, prompts "
           f"{min(prompt_tokens)}-{max(prompt_tokens)} tokens ({sum(prompt_tokens)} in all), max_tokens "
-          f"{args.max_tokens}, batch {args.batch_size}; torch {torch.__version__}, {torch.get_num_threads()} "
+          f"{args.max_tokens}, static batch {args.batch_size}, engine max_batch {engine.max_batch}; "
+          f"torch {torch.__version__}, {torch.get_num_threads()} "
           f"threads; load average {load:.2f}")
     print(f"engine: {st.get('prefill_tokens')} prompt tokens computed, {st.get('reused_tokens')} reused from shared "
           f"prefixes, {st.get('decode_steps')} decode steps")
