@@ -163,6 +163,7 @@ def _worker_init(threads: int, budget: Any = None) -> None:
     ``budget`` (a shared integer) then moves that share while the worker runs."""
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = str(threads)
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bars from two processes
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(threads)
@@ -176,14 +177,14 @@ def _run_parallel(names: list[str], out: Path, quick: bool, jobs: int, threads: 
                   tags: dict[str, str]) -> list[AuditOutcome]:
     """The audits in ``jobs`` worker processes, the costliest first; outcomes in the order of ``names``.
 
-    Workers are forked while this process has not loaded torch (no re-import, nothing torch-related
-    to inherit), else spawned. No progress bars (they would overwrite each other): a line per
+    On Linux, workers are forked while this process has not loaded torch (no re-import, nothing
+    torch-related to inherit), else spawned. No progress bars (they would overwrite each other): a line per
     finished audit, and every ``_HEARTBEAT_S`` seconds the ones still running.
     """
     import concurrent.futures as cf
     import multiprocessing as mp
 
-    method = _START_METHOD or ("fork" if "fork" in mp.get_all_start_methods() and "torch" not in sys.modules
+    method = _START_METHOD or ("fork" if sys.platform.startswith("linux") and "torch" not in sys.modules
                                else "spawn")
     if method == "fork":
         _preload(names)
@@ -215,6 +216,10 @@ def _run_parallel(names: list[str], out: Path, quick: bool, jobs: int, threads: 
                     left = ", ".join(futures[f] for f in futures if f in pending)
                     _say(stream, f"... {time.monotonic() - started:.0f} s: still running or queued: {left}")
         except KeyboardInterrupt:
+            # stop the workers now (each has stored every model call it completed) instead of waiting for
+            # their audits to finish; the executor has no public way to do this
+            for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                proc.terminate()
             pool.shutdown(wait=False, cancel_futures=True)
             raise
     return [outcomes[a] for a in names]
