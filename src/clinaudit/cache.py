@@ -44,20 +44,30 @@ CREATE TABLE IF NOT EXISTS responses (
 
 
 class ResponseCache:
+    """The cache file. Reads and writes go through two SQLite connections (WAL lets a reader and a writer
+    work at once): a commit in progress, which may wait on the disk, never holds up a lookup, and the
+    runner can commit from its writer thread (:class:`~clinaudit.workers.CommitBuffer`)."""
+
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the read connection
+        self._wlock = threading.Lock()  # the write connection (opened on the first write)
+        self._wconn: sqlite3.Connection | None = None
         try:
-            self._conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=30)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            # WAL + NORMAL is durable against process crashes (kill -9); only power loss can drop the last commits.
-            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn = self._connect()
             self._conn.execute(_SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise InputError(
                 f"not a usable response cache ({exc}); move it aside to start a fresh cache", file=str(self.path)
             ) from None
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=30)
+        conn.execute("PRAGMA journal_mode=WAL")
+        # WAL + NORMAL is durable against process crashes (kill -9); only power loss can drop the last commits.
+        conn.execute("PRAGMA synchronous=NORMAL")
+        return conn
 
     def get(self, key: str) -> ModelResponse | None:
         with self._lock:
@@ -87,22 +97,34 @@ class ResponseCache:
 
         Returns how many rows were handed to SQLite (duplicates of stored keys are ignored, not counted out).
         """
-        rows = [_row(key, backend, request, response) for key, backend, request, response in items
+        return self.put_rows(self.encode_rows(items))
+
+    @staticmethod
+    def encode_rows(items: Iterable[tuple[str, str, ModelRequest, ModelResponse]]) -> list[tuple[Any, ...]]:
+        """The table rows of ``(key, backend identity, request, response)`` items, failed calls left out (for
+        :meth:`put_rows`; encoded at once, so later changes to the objects cannot reach the cache)."""
+        return [_row(key, backend, request, response) for key, backend, request, response in items
                 if response.error is None]  # never cache failures
+
+    def put_rows(self, rows: list[tuple[Any, ...]]) -> int:
+        """Store rows made by :meth:`encode_rows` in ONE transaction (safe to call from another thread)."""
         if not rows:
             return 0
-        with self._lock:
+        with self._wlock:
+            if self._wconn is None:
+                self._wconn = self._connect()
+            conn = self._wconn
             # INSERT OR IGNORE: a key is stored once; a duplicate completion never adds a row.
             # isolation_level=None: the BEGIN/COMMIT pair is ours; the group is durable once COMMIT returns.
-            self._conn.execute("BEGIN")
+            conn.execute("BEGIN")
             try:
-                self._conn.executemany(
+                conn.executemany(
                     "INSERT OR IGNORE INTO responses(key, backend, request, response, created) VALUES (?,?,?,?,?)", rows
                 )
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                conn.execute("ROLLBACK")
                 raise
-            self._conn.execute("COMMIT")
+            conn.execute("COMMIT")
         return len(rows)
 
     def __len__(self) -> int:
@@ -110,6 +132,10 @@ class ResponseCache:
             return int(self._conn.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
 
     def close(self) -> None:
+        with self._wlock:
+            if self._wconn is not None:
+                self._wconn.close()
+                self._wconn = None
         with self._lock:
             self._conn.close()
 

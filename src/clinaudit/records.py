@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
 import pandas as pd
@@ -27,6 +27,7 @@ __all__ = [
     "to_frame",
     "canonical_json",
     "stable_hash",
+    "TextSplicer",
 ]
 
 
@@ -110,6 +111,17 @@ class ModelRequest(_Record):
     meta: dict[str, Any] = Field(default_factory=dict)  # not hashed
 
     def key(self, backend_identity: str = "") -> str:
+        """sha256 of the canonical JSON of ``["clinaudit-request-v1", backend_identity, <every field but meta>]``.
+
+        That JSON is made through a template per request shape (:class:`TextSplicer`: the same bytes, ~4x
+        faster); :meth:`reference_key` is the definition, used for requests no template covers."""
+        text = _KEY_JSON(self, backend_identity)
+        if text is None:
+            return self.reference_key(backend_identity)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def reference_key(self, backend_identity: str = "") -> str:
+        """The cache key by its definition (what :meth:`key` computes faster)."""
         payload = self.model_dump(mode="json", exclude={"meta"})
         return stable_hash("clinaudit-request-v1", backend_identity, payload)
 
@@ -124,6 +136,98 @@ class ModelRequest(_Record):
         if self.prompt is not None:
             return self.prompt
         return "\n".join(f"{m.role}: {m.content}" for m in self.messages)
+
+
+# ---- JSON of requests through templates ---------------------------------------------------------------------
+_MISSING = object()
+
+
+def _shape(req: "ModelRequest") -> tuple[tuple[Any, ...], list[str]] | None:
+    """``(shape, texts)``: the texts are the message contents and then the prompt; the shape is every other
+    field (by ``repr``: 0, 0.0 and False, or 0.0 and -0.0, are equal values but not equal JSON). None for a
+    request with ``extra`` or ``stop`` set or with objects other than ``Message``/``str`` in those places."""
+    d = req.__dict__
+    if d["extra"] or d["stop"] is not None:
+        return None
+    texts = []
+    roles = []
+    for m in d["messages"]:
+        if type(m) is not Message:
+            return None
+        md = m.__dict__
+        texts.append(md["content"])
+        roles.append(md["role"])
+    prompt = d["prompt"]
+    if prompt is not None:
+        texts.append(prompt)
+    for t in texts:
+        if type(t) is not str:
+            return None
+    return (d["model"], d["kind"], *roles, prompt is None,
+            f"{d['temperature']!r} {d['max_tokens']!r} {d['seed']!r} {d['n']!r} {d['top_p']!r}"), texts
+
+
+class TextSplicer:
+    """A JSON text made from a request (``render(request, context)``), made fast through templates.
+
+    For requests of one shape (every field but the texts: message contents and prompt, see :func:`_shape`)
+    and one ``context`` the rendered JSON differs only where the texts stand, and a JSON string is encoded
+    the same wherever it stands. So the request is rendered once per shape with sentinel texts, split at the
+    (encoded) sentinels, and every later request of that shape is ``head + encode(text 1) + tail 1 + ...``:
+    byte for byte what ``render`` returns, at a fraction of the cost. ``encode`` must be the string encoder
+    ``render``'s JSON uses (``json.encoder.encode_basestring`` for ``ensure_ascii=False``, ``..._ascii``
+    otherwise). Returns None for requests it does not cover (then render them yourself)."""
+
+    _SLOT = "\x00clinaudit-text-slot-%d\x00"
+    MAX_TEMPLATES = 4096
+
+    def __init__(self, render: Callable[["ModelRequest", Any], str], encode: Callable[[str], str]):
+        self.render, self.encode = render, encode
+        self.templates: dict[Any, tuple[str, tuple[str, ...]] | None] = {}
+
+    def __call__(self, req: "ModelRequest", context: Any = None) -> str | None:
+        found = _shape(req)
+        if found is None:
+            return None
+        shape, texts = found
+        template = self.templates.get((context, shape), _MISSING)
+        if template is _MISSING:
+            template = self._make(req, len(texts), context)
+            if len(self.templates) >= self.MAX_TEMPLATES:
+                self.templates.clear()
+            self.templates[(context, shape)] = template
+        if template is None:
+            return None
+        head, tails = template  # type: ignore[misc]
+        parts = [head]
+        encode = self.encode
+        for text, tail in zip(texts, tails):
+            parts.append(encode(text))
+            parts.append(tail)
+        return "".join(parts)
+
+    def _make(self, req: "ModelRequest", n_texts: int, context: Any) -> tuple[str, tuple[str, ...]] | None:
+        slots = [self._SLOT % i for i in range(n_texts)]
+        update: dict[str, Any] = {"messages": [Message(role=m.role, content=slots[i])
+                                               for i, m in enumerate(req.messages)]}
+        if req.prompt is not None:
+            update["prompt"] = slots[-1]
+        text = self.render(req.model_copy(update=update), context)
+        pieces: list[str] = []
+        rest = text
+        for slot in slots:
+            enc = self.encode(slot)
+            if text.count(enc) != 1 or enc not in rest:
+                return None  # a text used twice, not at all or out of order: not a template
+            before, rest = rest.split(enc)
+            pieces.append(before)
+        pieces.append(rest)
+        return pieces[0], tuple(pieces[1:])
+
+
+_KEY_JSON = TextSplicer(
+    lambda req, ident: canonical_json(["clinaudit-request-v1", ident, req.model_dump(mode="json", exclude={"meta"})]),
+    json.encoder.encode_basestring)  # type: ignore[attr-defined]  # what json.dumps(ensure_ascii=False) uses
 
 
 class ModelResponse(_Record):

@@ -33,7 +33,7 @@ from .cache import ResponseCache
 from .errors import BackendError
 from .models.base import Backend, MaskedItem, RetryableError, get_backend, run_sync
 from .records import ModelRequest, ModelResponse, stable_hash
-from .workers import CommitBuffer, RateLimiter, WorkerPool, wait_all
+from .workers import CommitBuffer, Deadlines, RateLimiter, WorkerPool, fewer_gc_passes, wait_all
 
 __all__ = ["Runner", "RunnerConfig", "Usage"]
 
@@ -51,8 +51,9 @@ class RunnerConfig:
     rate_limit_per_min: float | None = None
     progress: bool = True
     fail_fast: bool = False
-    # group commit of the cache: answers are committed every commit_rows rows or within ~2 x commit_s seconds,
-    # whichever comes first (a killed run keeps every committed answer and redoes the rest)
+    # group commit of the cache: answers are committed in groups of commit_rows // 2 by a writer thread, or
+    # within ~2 x commit_s seconds, whichever comes first; never more than commit_rows answers uncommitted
+    # (a killed run keeps every committed answer and redoes the rest)
     commit_rows: int = 512
     commit_s: float = 0.5
     # generate_each: at most this many requests between the oldest unanswered one and the newest taken in
@@ -296,13 +297,14 @@ class Runner:
         feed_task = asyncio.create_task(feeder())
         tick_task = asyncio.create_task(ticker())
         try:
-            await wait_all(feed_task, tasks)
+            with fewer_gc_passes():
+                await wait_all(feed_task, tasks)
         finally:
             tick_task.cancel()
             for t in [feed_task, *tasks]:
                 t.cancel()
             await asyncio.gather(feed_task, tick_task, *tasks, return_exceptions=True)
-            writer.flush()
+            writer.close()  # everything answered is committed before this returns
             if own_bar:
                 bar.close()
             for pool in pools.values():
@@ -372,8 +374,11 @@ class Runner:
                 bar.set_postfix_str("", refresh=True)
 
     async def _call_with_retries(
-        self, backend: Backend, req: ModelRequest, limiter: RateLimiter | None, bar: Any = None
+        self, backend: Backend, req: ModelRequest, limiter: RateLimiter | None, bar: Any = None,
+        deadlines: Deadlines | None = None,
     ) -> ModelResponse:
+        """One call with retries; each attempt limited to ``timeout_s`` (by the pool's watchdog, ``deadlines``,
+        else by ``asyncio.timeout``)."""
         cfg = self.config
         last_error = ""
         for attempt in range(cfg.max_retries + 1):
@@ -382,8 +387,19 @@ class Runner:
             t0 = time.monotonic()
             retry_after: float | None = None
             try:
-                async with asyncio.timeout(cfg.timeout_s):  # no extra task per call (asyncio.wait_for made one)
-                    resp = await backend.agenerate(req)
+                if deadlines is None:
+                    async with asyncio.timeout(cfg.timeout_s):  # no extra task per call (wait_for made one)
+                        resp = await backend.agenerate(req)
+                else:
+                    task = deadlines.begin()
+                    try:
+                        resp = await backend.agenerate(req)
+                    except asyncio.CancelledError:
+                        if not deadlines.expired(task):
+                            raise
+                        raise asyncio.TimeoutError from None
+                    finally:
+                        deadlines.end(task)
                 resp.latency_s = time.monotonic() - t0
                 resp.attempts = attempt + 1
                 return resp

@@ -46,7 +46,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import BackendError
-from ..records import ModelRequest, ModelResponse
+from ..records import ModelRequest, ModelResponse, TextSplicer
 from ..redact import redact, redact_and_cut
 from .base import Backend, RetryableError
 
@@ -148,6 +148,10 @@ class OpenAICompatBackend(Backend):
         self.http_timeout_s = float(http_timeout_s)
         # One client per event loop: the runner may call us from successive asyncio.run() loops.
         self._clients: dict[int, Any] = {}
+        # the JSON body of a request: json.dumps(build_payload(request)), made through a template per shape
+        self._body_json = TextSplicer(lambda req, _: json.dumps(self.build_payload(req)[1]),
+                                      json.encoder.encode_basestring_ascii)  # type: ignore[attr-defined]
+        self._urls: dict[str, Any] = {}  # path -> parsed URL (parsed once, not on every call)
         self._in_flight: dict[int, int] = {}  # requests running per event loop (aclose waits for 0)
 
     # ---- identity -------------------------------------------------------------
@@ -237,16 +241,29 @@ class OpenAICompatBackend(Backend):
                 body[k] = v
         return path, body
 
+    def body(self, request: ModelRequest) -> tuple[str, bytes]:
+        """The endpoint path and the JSON body as sent: ``json.dumps`` of :meth:`build_payload`'s body."""
+        text = self._body_json(request)
+        if text is None:
+            path, payload = self.build_payload(request)
+            return path, json.dumps(payload).encode()
+        use_completion = self.completion or request.kind == "completion"
+        return ("/completions" if use_completion else "/chat/completions"), text.encode()
+
     async def agenerate(self, request: ModelRequest) -> ModelResponse:
         aiohttp = _aiohttp()
-        path, body = self.build_payload(request)
+        path, data = self.body(request)
         params = {"api-version": self.azure_api_version} if self.azure_api_version else None
         url = self.base_url + path
+        target = self._urls.get(path)
+        if target is None:
+            import yarl  # aiohttp's URL type: a str would be parsed again on every call
+
+            target = self._urls[path] = yarl.URL(url)
         loop_id = id(asyncio.get_running_loop())
         self._in_flight[loop_id] = self._in_flight.get(loop_id, 0) + 1
         try:
-            async with self._client().post(url, data=json.dumps(body).encode(), headers=self._headers(),
-                                           params=params) as resp:
+            async with self._client().post(target, data=data, headers=self._headers(), params=params) as resp:
                 status = resp.status
                 raw = await resp.read()
                 headers = resp.headers
@@ -277,7 +294,9 @@ class OpenAICompatBackend(Backend):
         """Turn an OpenAI-style JSON answer into a :class:`ModelResponse`."""
         if not isinstance(data, dict) or not isinstance(data.get("choices"), list) or not data["choices"]:
             raise BackendError(f"response from {self.base_url} has no 'choices': {self._server_text(json.dumps(data))}")
-        choices = sorted(data["choices"], key=lambda c: c.get("index", 0) if isinstance(c, dict) else 0)
+        choices = data["choices"]
+        if len(choices) > 1:
+            choices = sorted(choices, key=lambda c: c.get("index", 0) if isinstance(c, dict) else 0)
         texts: list[str] = []
         for choice in choices:
             if not isinstance(choice, dict):
