@@ -11,6 +11,7 @@ credentials and backend identities exclude them.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
-from .records import ModelRequest, ModelResponse
+from .records import ModelRequest, ModelResponse, TextSplicer
 
 __all__ = ["ResponseCache", "default_cache_path"]
 
@@ -140,10 +141,15 @@ class ResponseCache:
             self._conn.close()
 
 
+# the stored request: its hashed fields as JSON (the same fields the key is computed from), serialised by
+# pydantic-core in field order, made through a template per request shape (pydantic-core escapes a string as
+# json's encode_basestring does: the same text, checked in tests/test_call_path.py)
+_REQUEST_JSON = TextSplicer(lambda req, _: req.model_dump_json(exclude={"meta"}),
+                            json.encoder.encode_basestring)  # type: ignore[attr-defined]
+
+
 def _row(key: str, backend: str, request: ModelRequest, response: ModelResponse) -> tuple[Any, ...]:
-    # the stored request: its hashed fields as JSON (the same fields the key is computed from), serialised by
-    # pydantic-core in field order (before: json.dumps(..., sort_keys=True) of the same dict, 4x slower)
-    req_json = request.model_dump_json(exclude={"meta"})
+    req_json = _REQUEST_JSON(request) or request.model_dump_json(exclude={"meta"})
     # the stored response: never its meta, never marked cached (no copy of the response is made for this)
     resp_json = response.model_dump_json(exclude={"meta", "cached"})
     return (key, backend, req_json, resp_json, time.time())

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -98,18 +98,18 @@ def sample_seeds(samples: int | None, seeds: list[int] | None) -> list[int]:
 
 def read_input_rows(path: Path, id_column: str, text_column: str, limit: int | None = None) -> list[tuple[str, str]]:
     """``(id, text)`` per input row; bad input raises InputError naming file, row and field."""
-    from ..errors import InputError
-    from ..loaders.base import DataSource, load_cases
-
-    if not path.is_file():
-        raise InputError("file not found", file=str(path))
-    fmt = "jsonl" if path.suffix.lower() in {".jsonl", ".ndjson"} else "csv"
-    source = DataSource(format=fmt, path=str(path), columns={"id": id_column, "text": text_column},
-                        options={"keep_columns": False}, limit=limit)
-    return [(c.case_id, c.text) for c in load_cases(source)]
+    return list(open_input(path, id_column, text_column, limit))
 
 
-def _build_requests(args: argparse.Namespace, rows: list[tuple[str, str]], seeds: list[int]) -> Iterator[Any]:
+def open_input(path: Path, id_column: str, text_column: str, limit: int | None = None) -> Any:
+    """The input rows as :class:`~clinaudit.loaders.stream.InputRows`: checked now, read again row by row as the
+    runner takes them (memory flat in the number of rows)."""
+    from ..loaders.stream import open_input_rows
+
+    return open_input_rows(path, id_column, text_column, limit)
+
+
+def _build_requests(args: argparse.Namespace, rows: Iterable[tuple[str, str]], seeds: list[int]) -> Iterator[Any]:
     """The requests, one per input row and sample, made as the runner takes them (never all at once)."""
     from ..records import ModelRequest
 
@@ -120,8 +120,11 @@ def _build_requests(args: argparse.Namespace, rows: list[tuple[str, str]], seeds
             if args.completion:
                 prompt = f"{args.system}\n\n{text}" if args.system else text
                 yield ModelRequest(model=args.model, kind="completion", prompt=prompt, seed=seed, meta=meta, **common)
-            else:
-                yield ModelRequest.chat(args.model, text, system=args.system, seed=seed, meta=meta, **common)
+            else:  # ModelRequest.chat, with the messages validated from dicts (a third less time per request)
+                messages = [{"role": "user", "content": text}]
+                if args.system:
+                    messages.insert(0, {"role": "system", "content": args.system})
+                yield ModelRequest(model=args.model, kind="chat", messages=messages, seed=seed, meta=meta, **common)
 
 
 class _ResponseWriter:
@@ -149,9 +152,19 @@ class _ResponseWriter:
         self.handles = [open(tmp, "w", encoding="utf-8", newline="") for _, tmp, _ in self.targets]
         self.writers = [csv.writer(fh, lineterminator="\n") for fh in self.handles]
         self._cells = operator.itemgetter(*columns)
+        self._plain = columns == [id_column, *_RESPONSE_COLUMNS]
 
     def add(self, req: Any, resp: Any) -> None:
         ok = resp.error is None
+        if self._plain:  # the columns in their order, straight
+            meta = req.meta
+            self.block.append([meta["id"], meta["sample"], req.seed, self.model, resp.text if ok else None,
+                               resp.finish_reason, resp.prompt_tokens, resp.completion_tokens, resp.cached,
+                               resp.error, resp.request_key])
+            self.failed += not ok
+            if len(self.block) >= self.BLOCK:
+                self.flush()
+            return
         row = {  # a dict first: an id column named like a response column is overwritten, as it always was
             self.id_column: req.meta["id"],
             "sample": req.meta["sample"],
@@ -223,7 +236,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if len(seeds) > 1 and args.temperature == 0:
         print("note: several samples at temperature 0 (greedy) are usually identical; "
               "pass --temperature (e.g. 0.7) for varied samples", file=sys.stderr)
-    rows = read_input_rows(args.input, args.id_column, args.text_column, args.limit)
+    rows = open_input(args.input, args.id_column, args.text_column, args.limit)
 
     settings = {"command": "generate", "input": str(args.input), "id_column": args.id_column,
                 "text_column": args.text_column, "model": args.model, "system": args.system,

@@ -39,6 +39,8 @@ from .base import DataSource, register_loader
 
 __all__ = [
     "Table",
+    "text_codec",
+    "allow_large_csv_fields",
     "read_csv_table",
     "read_jsonl_rows",
     "merge_options",
@@ -77,6 +79,18 @@ def _codec(encoding: str, path: Path) -> str:
     except LookupError:
         raise InputError(f"unknown text encoding {encoding!r}", file=str(path), field="options.encoding") from None
     return "utf-8-sig" if name == "utf-8" else name  # a UTF-8 byte-order mark is dropped
+
+
+def text_codec(encoding: str, path: Path) -> str:
+    """The codec the readers decode ``encoding`` with (UTF-8: ``utf-8-sig``, a byte-order mark dropped);
+    an unknown encoding is an InputError."""
+    return _codec(encoding, path)
+
+
+def allow_large_csv_fields() -> None:
+    """Let the ``csv`` module read fields of any size (its default limit is 128 KiB)."""
+    if csv.field_size_limit() < _MAX_FIELD:
+        csv.field_size_limit(min(_MAX_FIELD, sys.maxsize))
 
 
 def _read_text(path: Path, encoding: str, *, csv_rows: bool) -> str:
@@ -121,8 +135,7 @@ def read_csv_table(path: Path, encoding: str = "utf-8") -> Table:
     surrounding whitespace in header names is removed; duplicate names are an error.
     """
     text = _read_text(path, encoding, csv_rows=True)
-    if csv.field_size_limit() < _MAX_FIELD:
-        csv.field_size_limit(min(_MAX_FIELD, sys.maxsize))
+    allow_large_csv_fields()
     # strict: a quote that is never closed, or closed in the middle of a field, is an error instead of
     # silently swallowing the following rows into one field
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)

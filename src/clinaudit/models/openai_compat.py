@@ -97,6 +97,9 @@ def _aiohttp() -> Any:
     return _AIOHTTP
 
 
+_validate_response = ModelResponse.__pydantic_validator__.validate_python
+
+
 def _text(raw: bytes) -> str:
     return raw.decode("utf-8", errors="replace")
 
@@ -149,8 +152,7 @@ class OpenAICompatBackend(Backend):
         # One client per event loop: the runner may call us from successive asyncio.run() loops.
         self._clients: dict[int, Any] = {}
         # the JSON body of a request: json.dumps(build_payload(request)), made through a template per shape
-        self._body_json = TextSplicer(lambda req, _: json.dumps(self.build_payload(req)[1]),
-                                      json.encoder.encode_basestring_ascii)  # type: ignore[attr-defined]
+        self._body_json = TextSplicer(self._render_body, json.encoder.encode_basestring_ascii)  # type: ignore
         self._urls: dict[str, Any] = {}  # path -> parsed URL (parsed once, not on every call)
         self._in_flight: dict[int, int] = {}  # requests running per event loop (aclose waits for 0)
 
@@ -241,6 +243,9 @@ class OpenAICompatBackend(Backend):
                 body[k] = v
         return path, body
 
+    def _render_body(self, request: ModelRequest, _context: Any) -> str:
+        return json.dumps(self.build_payload(request)[1])
+
     def body(self, request: ModelRequest) -> tuple[str, bytes]:
         """The endpoint path and the JSON body as sent: ``json.dumps`` of :meth:`build_payload`'s body."""
         text = self._body_json(request)
@@ -308,15 +313,15 @@ class OpenAICompatBackend(Backend):
                 text = choice.get("text")
             texts.append(text if isinstance(text, str) else "")
         usage = data.get("usage") or {}
-        return ModelResponse(
-            request_key="",
-            model=self.spec,
-            text=texts[0],
-            choices=texts,
-            prompt_tokens=int(usage.get("prompt_tokens") or 0),
-            completion_tokens=int(usage.get("completion_tokens") or 0),
-            finish_reason=choices[0].get("finish_reason"),
-        )
+        return _validate_response({  # ModelResponse(**...) without the Python-level __init__ frame
+            "request_key": "",
+            "model": self.spec,
+            "text": texts[0],
+            "choices": texts,
+            "prompt_tokens": int(usage.get("prompt_tokens") or 0),
+            "completion_tokens": int(usage.get("completion_tokens") or 0),
+            "finish_reason": choices[0].get("finish_reason"),
+        })
 
     async def aclose(self) -> None:
         """Close the HTTP connections of the running event loop, unless requests are still in flight.
