@@ -75,10 +75,27 @@ class Usage:
             setattr(self, k, getattr(self, k) + v)
 
 
+class _NoBar:
+    """The progress bar when none is shown (tqdm is then not imported at all)."""
+
+    n = 0
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def set_postfix_str(self, s: str = "", refresh: bool = True) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
 def _progress(total: int, desc: str, enabled: bool):
+    if not enabled or total == 0:
+        return _NoBar()
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, desc=desc, disable=not enabled or total == 0, leave=False, dynamic_ncols=True)
+    return tqdm(total=total, desc=desc, leave=False, dynamic_ncols=True)
 
 
 class Runner:
@@ -222,7 +239,7 @@ class Runner:
             it = iter(requests)
             index = 0
             while True:
-                chunk = list(itertools.islice(it, _CHUNK))
+                chunk = list(itertools.islice(it, _FIRST_CHUNK if index == 0 else _CHUNK))
                 if not chunk:
                     return
                 keys = [self.request_key(r) for r in chunk]
@@ -482,6 +499,7 @@ class Runner:
 
 
 _CHUNK = 512  # generate_each: requests keyed and looked up in the cache per chunk
+_FIRST_CHUNK = 64  # ... the first chunk smaller: the first calls go out sooner
 
 
 def _answer(cached: dict[str, ModelResponse], used: dict[str, ModelResponse], key: str,

@@ -149,6 +149,7 @@ class OpenAICompatBackend(Backend):
         self.extra_headers = {str(k): str(v) for k, v in (headers or {}).items()}
         self.max_connections = int(max_connections)
         self.http_timeout_s = float(http_timeout_s)
+        _aiohttp()  # imported with the first backend made, not in the middle of the first call
         # One client per event loop: the runner may call us from successive asyncio.run() loops.
         self._clients: dict[int, Any] = {}
         # the JSON body of a request: json.dumps(build_payload(request)), made through a template per shape
