@@ -134,6 +134,9 @@ class Runner:
         return self._backends[spec]
 
     def _usage(self, spec: str) -> Usage:
+        usage = self.usage.get(spec)  # (a dict read is atomic; the lock only guards adding a spec)
+        if usage is not None:
+            return usage
         with self._lock:
             return self.usage.setdefault(spec, Usage())
 

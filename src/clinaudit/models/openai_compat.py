@@ -190,6 +190,13 @@ class OpenAICompatBackend(Backend):
                 headers["Authorization"] = f"Bearer {key}"
         return headers
 
+    def _auth_headers(self) -> dict[str, str] | None:
+        """The per-call headers: the credentials only (read now; the others are the session's defaults)."""
+        key = self._api_key()
+        if not key:
+            return None
+        return {"api-key": key} if self.azure_api_version else {"Authorization": f"Bearer {key}"}
+
     def _client(self):
         aiohttp = _aiohttp()
         loop = asyncio.get_running_loop()
@@ -202,7 +209,9 @@ class OpenAICompatBackend(Backend):
         connector = aiohttp.TCPConnector(limit=self.max_connections, limit_per_host=self.max_connections,
                                          keepalive_timeout=60.0, ttl_dns_cache=300)
         timeout = aiohttp.ClientTimeout(total=self.http_timeout_s, sock_connect=30.0)
-        client = aiohttp.ClientSession(connector=connector, timeout=timeout)
+        # the headers every call sends (those of _headers() but the credentials, which are read per call)
+        client = aiohttp.ClientSession(connector=connector, timeout=timeout,
+                                       headers={"Content-Type": "application/json", **self.extra_headers})
         self._clients[id(loop)] = (weakref.ref(loop), client)
         return client
 
@@ -269,7 +278,7 @@ class OpenAICompatBackend(Backend):
         loop_id = id(asyncio.get_running_loop())
         self._in_flight[loop_id] = self._in_flight.get(loop_id, 0) + 1
         try:
-            async with self._client().post(target, data=data, headers=self._headers(), params=params) as resp:
+            async with self._client().post(target, data=data, headers=self._auth_headers(), params=params) as resp:
                 status = resp.status
                 raw = await resp.read()
                 headers = resp.headers
