@@ -32,7 +32,7 @@ import numpy as np
 from .cache import ResponseCache
 from .errors import BackendError
 from .models.base import Backend, MaskedItem, RetryableError, get_backend, run_sync
-from .records import ModelRequest, ModelResponse, stable_hash
+from .records import ModelRequest, ModelResponse, set_fields, stable_hash
 from .workers import CommitBuffer, Deadlines, RateLimiter, WorkerPool, fewer_gc_passes, wait_all
 
 __all__ = ["Runner", "RunnerConfig", "Usage"]
@@ -233,7 +233,7 @@ class Runner:
 
         def done(key: str, req: ModelRequest, resp: ModelResponse) -> None:
             asking = waiting.pop(key)
-            resp.meta = dict(asking[0][1].meta)
+            set_fields(resp, meta=dict(asking[0][1].meta))
             emit(asking[0][0], asking[0][1], resp)
             for i, q in asking[1:]:
                 emit(i, q, resp.model_copy(update={"meta": dict(q.meta)}))
@@ -336,8 +336,8 @@ class Runner:
 
     def _store(self, backend: Backend, key: str, request: ModelRequest, resp: ModelResponse,
                writer: "CommitBuffer | None" = None) -> ModelResponse:
-        resp.request_key = key  # the backend's fresh response object, completed in place (no copies)
-        resp.model = request.model
+        # the backend's fresh response object, completed in place (no copies)
+        set_fields(resp, request_key=key, model=request.model)
         if resp.error is not None:  # every stored or logged error text passes the backend's redaction
             resp.error = backend.redact(resp.error)
         usage = self._usage(request.model)
@@ -420,8 +420,7 @@ class Runner:
                         raise asyncio.TimeoutError from None
                     finally:
                         deadlines.end(task)
-                resp.latency_s = time.monotonic() - t0
-                resp.attempts = attempt + 1
+                set_fields(resp, latency_s=time.monotonic() - t0, attempts=attempt + 1)
                 return resp
             except RetryableError as exc:
                 last_error, retry_after = backend.redact(str(exc)), exc.retry_after
