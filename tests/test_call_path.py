@@ -220,3 +220,21 @@ def test_stored_request_json_is_pydantics_byte_for_byte():
     for req in _requests(rng, 3000):
         (row,) = ResponseCache.encode_rows([("k", "ident", req, resp)])
         assert row[2] == req.model_dump_json(exclude={"meta"})
+
+
+def test_request_templates_account_for_every_request_field():
+    """A new ModelRequest field must be added to records._shape (and SHAPED_FIELDS): until then the
+    templates are off, so that two requests differing only in the new field never share a cache key."""
+    from clinaudit import records
+    from clinaudit.records import ModelRequest
+
+    assert records.TEMPLATES_COVER_REQUESTS, (
+        f"ModelRequest fields {sorted(set(ModelRequest.model_fields) ^ records.SHAPED_FIELDS)} are not handled by "
+        "records._shape: add them to the shape and to SHAPED_FIELDS")
+
+    class Tagged(ModelRequest):  # a subclass may carry fields the shape does not know
+        tag: str = "a"
+
+    a, b = Tagged(model="m", prompt="p", tag="a"), Tagged(model="m", prompt="p", tag="b")
+    assert records._shape(a) is None
+    assert a.key() == a.reference_key() and a.key() != b.key()

@@ -152,10 +152,21 @@ def _scalar(x: Any) -> Any:
     return x
 
 
+#: the ModelRequest fields :func:`_shape` accounts for. A field added to ModelRequest and not to _shape would
+#: let two requests that differ in it share a template (and a cache key): until both are updated, templates
+#: are off (every key is made by its definition) and tests/test_call_path.py fails.
+SHAPED_FIELDS = frozenset({"model", "kind", "messages", "prompt", "temperature", "max_tokens", "seed", "n", "top_p",
+                           "stop", "extra", "meta"})
+TEMPLATES_COVER_REQUESTS = frozenset(ModelRequest.model_fields) == SHAPED_FIELDS
+
+
 def _shape(req: "ModelRequest") -> tuple[tuple[Any, ...], list[str]] | None:
     """``(shape, texts)``: the texts are the message contents and then the prompt; the shape is every other
     field. None for a request with ``extra`` or ``stop`` set or with objects other than ``Message``/``str``
-    in those places."""
+    in those places, for a subclass of ModelRequest (it may have fields of its own), and while
+    :data:`SHAPED_FIELDS` is not ModelRequest's field set."""
+    if req.__class__ is not ModelRequest or not TEMPLATES_COVER_REQUESTS:
+        return None
     d = req.__dict__
     if d["extra"] or d["stop"] is not None:
         return None
