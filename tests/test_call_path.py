@@ -238,3 +238,26 @@ def test_request_templates_account_for_every_request_field():
     a, b = Tagged(model="m", prompt="p", tag="a"), Tagged(model="m", prompt="p", tag="b")
     assert records._shape(a) is None
     assert a.key() == a.reference_key() and a.key() != b.key()
+
+
+def test_a_failed_commit_is_raised_and_still_releases_the_connections(tmp_path, monkeypatch):
+    """The cache's writer thread fails: the run raises that error, and the HTTP session and the timeout
+    watchdog are still released (they were skipped when the final commit raised)."""
+    from clinaudit.cache import ResponseCache
+    from clinaudit.runner import Runner, RunnerConfig
+
+    from fast_stub_server import FastStubProcess
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+
+    class FullDisk(ResponseCache):
+        def put_rows(self, rows):
+            raise RuntimeError("disk full")
+
+    with FastStubProcess() as stub:
+        runner = Runner(cache=FullDisk(tmp_path / "c.sqlite"), config=RunnerConfig(progress=False, concurrency=4),
+                        backend_options={"openai:stub": {"base_url": stub.base_url}})
+        with pytest.raises(RuntimeError, match="disk full"):
+            runner.generate([ModelRequest.chat("openai:stub", f"q{i}") for i in range(50)])
+        backend = runner.backend("openai:stub")
+        assert backend._clients == {}  # the session was closed

@@ -324,11 +324,13 @@ class Runner:
             for t in [feed_task, *tasks]:
                 t.cancel()
             await asyncio.gather(feed_task, tick_task, *tasks, return_exceptions=True)
-            writer.close()  # everything answered is committed before this returns
-            if own_bar:
-                bar.close()
-            for pool in pools.values():
-                await pool.release()
+            try:
+                writer.close()  # everything answered is committed before this returns
+            finally:  # a failed commit still releases the watchdogs and connections
+                if own_bar:
+                    bar.close()
+                for pool in pools.values():
+                    await pool.release()
 
     def store(self, key: str, request: ModelRequest, resp: ModelResponse) -> ModelResponse:
         """Account for and cache one completed call sent by an executor, exactly as if sent from here."""
