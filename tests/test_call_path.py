@@ -261,3 +261,23 @@ def test_a_failed_commit_is_raised_and_still_releases_the_connections(tmp_path, 
             runner.generate([ModelRequest.chat("openai:stub", f"q{i}") for i in range(50)])
         backend = runner.backend("openai:stub")
         assert backend._clients == {}  # the session was closed
+
+
+def test_answers_are_read_as_json_loads_of_the_bytes_reads_them():
+    """The body is decoded as UTF-8 before json.loads (skipping its encoding test), except when it is not
+    plain UTF-8: the result, or the error, is json.loads(bytes)'s."""
+    from clinaudit.models.openai_compat import _loads
+
+    cases = [b'{"a": 1}', '\ufeff{"a": "\u00e9"}'.encode("utf-8"), b"\xef\xbb\xbf[1]", b' {"a": "\xc3\xa9"}',
+             b'{"a": "\xff"}', b"not json", b"", b"\x00"]
+    for enc in ("utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"):
+        cases += [t.encode(enc) for t in ('{"a": "x"}', "[1, 2]", '"s"', "7", ' {"b": "é"}')]
+
+    def outcome(fn, raw):
+        try:
+            return fn(raw)
+        except ValueError as e:  # JSONDecodeError and UnicodeDecodeError
+            return type(e).__name__
+
+    for raw in cases:
+        assert outcome(_loads, raw) == outcome(json.loads, raw), raw

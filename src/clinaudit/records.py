@@ -187,8 +187,11 @@ def _shape(req: "ModelRequest") -> tuple[tuple[Any, ...], list[str]] | None:
             return None
         texts.append(prompt)
     t, mt, seed, n, tp = d["temperature"], d["max_tokens"], d["seed"], d["n"], d["top_p"]
-    return (d["model"], d["kind"], tuple(roles), prompt is None, t.__class__, _scalar(t), mt.__class__, mt,
-            seed.__class__, seed, n.__class__, n, tp.__class__, _scalar(tp)), texts
+    # (_scalar, inlined for the usual temperature and top_p)
+    return (d["model"], d["kind"], tuple(roles), prompt is None,
+            t.__class__, t if t.__class__ is not float or (t != 0.0 and t == t) else repr(t), mt.__class__, mt,
+            seed.__class__, seed, n.__class__, n,
+            tp.__class__, tp if tp.__class__ is not float or (tp != 0.0 and tp == tp) else repr(tp)), texts
 
 
 class TextSplicer:

@@ -100,6 +100,18 @@ def _aiohttp() -> Any:
 _validate_response = ModelResponse.__pydantic_validator__.validate_python
 
 
+def _loads(raw: bytes) -> Any:
+    """``json.loads(raw)``: UTF-8 decoded here (json.loads of bytes first works out their encoding); a body
+    that is not plain UTF-8 (a byte-order mark, UTF-16 or -32) still goes to json.loads as bytes."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return json.loads(raw)
+    if text[:1] == "\ufeff" or "\x00" in text[:4]:  # a BOM, or UTF-16/32 without one (json's own test)
+        return json.loads(raw)
+    return json.loads(text)
+
+
 def _text(raw: bytes) -> str:
     return raw.decode("utf-8", errors="replace")
 
@@ -299,7 +311,7 @@ class OpenAICompatBackend(Backend):
                 hint = f" (the environment variable {self.api_key_env} is not set)"
             raise BackendError(f"HTTP {status} from {url}{hint}: {self._server_text(_text(raw))}")
         try:
-            data = json.loads(raw)
+            data = _loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError):
             # A 200 with a broken body is usually a proxy hiccup: worth another try.
             raise RetryableError(f"unreadable JSON from {url}: {self._server_text(_text(raw))!r}") from None
