@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import subprocess
+import tempfile
 import sys
 import time
 from pathlib import Path
@@ -169,17 +170,35 @@ def _gen_args(inp: Path, out: Path, url: str) -> list[str]:
 
 
 def _start_cli(args: list[str]) -> subprocess.Popen:
+    """The CLI in its own process; its output goes to a file (a pipe nobody reads could fill up and block it)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1] / "src"),
                                                         os.environ.get("PYTHONPATH", "")])}
-    return subprocess.Popen([sys.executable, "-m", "clinaudit", *args], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen([sys.executable, "-m", "clinaudit", *args], env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc.log = log  # type: ignore[attr-defined]
+    return proc
+
+
+def _output(proc: subprocess.Popen) -> str:
+    proc.log.seek(0)  # type: ignore[attr-defined]
+    return proc.log.read().decode(errors="replace")[-4000:]  # type: ignore[attr-defined]
+
+
+def _stops_after_ctrl_c(proc: subprocess.Popen, timeout: float = 30) -> int:
+    proc.send_signal(signal.SIGINT)
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        pytest.fail(f"clinaudit did not stop within {timeout:g} s of Ctrl-C; its output:\n{_output(proc)}")
 
 
 def _wait_for_polls(stub: StubBatchAPI, proc: subprocess.Popen, polls: int) -> None:
     deadline = time.monotonic() + 60
     while stub.polls < polls and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.02)
-    assert stub.polls >= polls, proc.stderr.read().decode() if proc.poll() is not None else "no poll within 60 s"
+    assert stub.polls >= polls, _output(proc) if proc.poll() is not None else "no poll within 60 s"
 
 
 def test_generate_killed_after_the_batch_is_created_reattaches_on_rerun(tmp_path):
@@ -189,8 +208,7 @@ def test_generate_killed_after_the_batch_is_created_reattaches_on_rerun(tmp_path
         proc = _start_cli(_gen_args(inp, out, stub.base_url))
         try:
             _wait_for_polls(stub, proc, 2)
-            proc.send_signal(signal.SIGINT)
-            assert proc.wait(timeout=30) == 130
+            assert _stops_after_ctrl_c(proc) == 130, _output(proc)
         finally:
             proc.kill()
         # kill -9 while waiting, in the re-attached run
