@@ -173,8 +173,10 @@ def _start_cli(args: list[str]) -> subprocess.Popen:
     """The CLI in its own process; its output goes to a file (a pipe nobody reads could fill up and block it)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1] / "src"),
                                                         os.environ.get("PYTHONPATH", "")])}
+    env["PYTHONFAULTHANDLER"] = "1"  # SIGABRT then dumps every thread's stack into the log (see _stops_after_ctrl_c)
     log = tempfile.TemporaryFile()
-    proc = subprocess.Popen([sys.executable, "-m", "clinaudit", *args], env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen([sys.executable, "-m", "clinaudit", *args], env=env, stdout=log, stderr=subprocess.STDOUT,
+                            preexec_fn=_default_sigint)
     proc.log = log  # type: ignore[attr-defined]
     return proc
 
@@ -184,14 +186,28 @@ def _output(proc: subprocess.Popen) -> str:
     return proc.log.read().decode(errors="replace")[-4000:]  # type: ignore[attr-defined]
 
 
-def _stops_after_ctrl_c(proc: subprocess.Popen, timeout: float = 30) -> int:
-    proc.send_signal(signal.SIGINT)
+def _default_sigint() -> None:
+    """In the child before exec: SIGINT delivered and handled as in a terminal, whatever this test process's
+    threads have set (an ignored or blocked signal would be inherited)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+
+
+def _stops_after_ctrl_c(proc: subprocess.Popen, timeout: float = 20) -> int:
+    """Ctrl-C, and a second one (as a user would) if the first has not stopped it within ``timeout`` s."""
+    for _ in range(2):
+        proc.send_signal(signal.SIGINT)
+        try:
+            return proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            pass
+    proc.send_signal(signal.SIGABRT)  # faulthandler: where every thread is
     try:
-        return proc.wait(timeout=timeout)
+        proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
-        pytest.fail(f"clinaudit did not stop within {timeout:g} s of Ctrl-C; its output:\n{_output(proc)}")
+    pytest.fail(f"clinaudit did not stop after two Ctrl-C ({timeout:g} s each); its output:\n{_output(proc)}")
 
 
 def _wait_for_polls(stub: StubBatchAPI, proc: subprocess.Popen, polls: int) -> None:
