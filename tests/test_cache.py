@@ -52,6 +52,54 @@ def test_get_many_over_chunk_boundary(tmp_path):
     assert len(found) == 1203 and found["k1202"].text == "1202" and all(r.cached for r in found.values())
 
 
+def test_one_group_over_several_insert_statements_keeps_the_first_of_each_key(tmp_path, monkeypatch):
+    # put_rows inserts many rows per statement (ROWS_PER_INSERT); a group of 1,203 rows crosses two statement
+    # boundaries, repeats keys inside one statement, across statements and of rows stored before, and holds a
+    # failed call: every key is stored once, the first answer kept, the failure left out, the count of rows
+    # handed over as before
+    import sqlite3
+
+    from clinaudit import cache as cache_mod
+
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    req = ModelRequest.chat("mock", "q")
+    cache.put("k7", "b", req, _resp("k7", "stored before"))
+    items = [(f"k{i}", "b", req, _resp(f"k{i}", f"first {i}")) for i in range(1200)]
+    items += [("k3", "b", req, _resp("k3", "again, same statement")),
+              ("k1100", "b", req, _resp("k1100", "again, later statement")),
+              ("k-failed", "b", req, _resp("k-failed", error="HTTP 500"))]
+    items.insert(10, ("k5", "b", req, _resp("k5", "again, after its first")))
+    assert cache_mod.ROWS_PER_INSERT == 500
+    assert cache.put_many(items) == 1203
+    assert len(cache) == 1200
+    got = cache.get_many([f"k{i}" for i in range(1200)] + ["k-failed"])
+    assert len(got) == 1200 and "k-failed" not in got
+    assert got["k7"].text == "stored before" and got["k5"].text == "first 5"
+    assert got["k3"].text == "first 3" and got["k1100"].text == "first 1100" and got["k1199"].text == "first 1199"
+    with sqlite3.connect(tmp_path / "c.sqlite") as conn:  # the other columns as stored row by row
+        key, backend, request, response = conn.execute(
+            "SELECT key, backend, request, response FROM responses WHERE key='k999'").fetchone()
+    assert (key, backend) == ("k999", "b") and ModelRequest.model_validate_json(request) == req
+    assert ModelResponse.model_validate_json(response).text == "first 999"
+
+
+def test_rows_per_insert_stays_within_the_parameter_limit(tmp_path):
+    # SQLite before 3.32 takes at most 999 parameters per statement: 199 rows of 5 columns
+    import sqlite3
+
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    conn = sqlite3.connect(tmp_path / "other.sqlite")
+    conn.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 999)
+    assert ResponseCache._rows_per_insert(conn) == 199
+    conn.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 3)
+    assert ResponseCache._rows_per_insert(conn) == 1
+    cache.put("k", "b", ModelRequest.chat("mock", "q"), _resp("k", "kept"))
+    cache._wconn.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 999)  # then a group of 450 rows: 3 statements
+    req = ModelRequest.chat("mock", "q")
+    assert cache.put_many([(f"r{i}", "b", req, _resp(f"r{i}", str(i))) for i in range(450)]) == 450
+    assert len(cache) == 451 and cache.get("r449").text == "449"
+
+
 def test_persists_across_reopen(tmp_path):
     path = tmp_path / "c.sqlite"
     cache = ResponseCache(path)
