@@ -218,3 +218,55 @@ def test_one_backend_works_across_successive_event_loops(stub, keyed):
     assert texts == [stub_answer("m", f"q{i}", None) for i in range(3)]
     prompt_only = ModelRequest(model="openai:m", prompt="last")  # a chat request given as a bare prompt
     assert _call(b, prompt_only).text == stub_answer("m", "last", None)
+
+
+def test_a_request_has_its_own_timer_unless_a_run_limits_the_attempt_as_tightly(stub, keyed, monkeypatch):
+    # http_timeout_s is a timer armed and cancelled on every call. Inside a runner worker (ATTEMPT_LIMIT_S
+    # set) whose limit on each attempt is no longer than http_timeout_s the request goes without it; a
+    # direct call, or a run with a looser limit, keeps it.
+    import aiohttp
+
+    from clinaudit.models.base import ATTEMPT_LIMIT_S
+    from clinaudit.runner import Runner, RunnerConfig
+
+    b = OpenAICompatBackend("openai:m", base_url=stub.base_url, api_key_env=keyed, http_timeout_s=60.0)
+    used = []
+    real_post = aiohttp.ClientSession.post
+
+    def post(self, url, **kw):
+        used.append(kw["timeout"])
+        return real_post(self, url, **kw)
+
+    monkeypatch.setattr(aiohttp.ClientSession, "post", post)
+
+    async def call(limit):
+        if limit is not None:
+            ATTEMPT_LIMIT_S.set(limit)
+        return await b.agenerate(ModelRequest.chat("openai:m", "q"))
+
+    for limit in (None, 60.0, 30.0, 61.0):
+        assert asyncio.run(call(limit)).text == stub_answer("m", "q", None)
+    assert [t.total for t in used] == [60.0, None, None, 60.0]
+    assert all(t.sock_connect == 30.0 for t in used)  # a new connection is always limited
+    assert ATTEMPT_LIMIT_S.get() is None  # set only in those calls' own contexts
+    for timeout_s, total in ((2.0, None), (90.0, 60.0)):  # the runner's workers set it: timeout_s
+        used.clear()
+        runner = Runner(config=RunnerConfig(timeout_s=timeout_s, progress=False),
+                        backend_options={"openai:m": {"base_url": stub.base_url, "api_key_env": keyed,
+                                                      "http_timeout_s": 60.0}})
+        assert all(r.ok for r in runner.generate([ModelRequest.chat("openai:m", f"r{i}") for i in range(3)]))
+        assert [t.total for t in used] == [total] * 3
+
+
+def test_http_timeout_s_tighter_than_the_runners_limit_still_applies_in_a_run(keyed):
+    # The first answer to the prompt is held back 6 s; http_timeout_s=0.5 gives up on it (runner.timeout_s
+    # is 30 s) and the retry gets the answer: the backend's own limit was kept inside the run.
+    from clinaudit.runner import Runner, RunnerConfig
+
+    with StubOpenAI(api_key=KEY, fault_rate=1.0, max_faults_per_prompt=1, fault_kinds=("slow",), slow_s=6.0) as s:
+        runner = Runner(config=RunnerConfig(timeout_s=30.0, backoff_base_s=0.01, progress=False),
+                        backend_options={"openai:m": {"base_url": s.base_url, "api_key_env": keyed,
+                                                      "http_timeout_s": 0.5}})
+        t0 = time.monotonic()
+        (resp,) = runner.generate([ModelRequest.chat("openai:m", "q")])
+    assert resp.ok and resp.attempts == 2 and time.monotonic() - t0 < 6.0

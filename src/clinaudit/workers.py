@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .cache import ResponseCache
-from .models.base import Backend
+from .models.base import ATTEMPT_LIMIT_S, Backend
 from .records import ModelRequest, ModelResponse
 
 __all__ = ["Channel", "CommitBuffer", "Deadlines", "RateLimiter", "WorkerPool", "fewer_gc_passes", "wait_all"]
@@ -194,6 +194,7 @@ class WorkerPool:
         self.queue = Channel(max(64, 4 * self.workers))
         self.chunk: list[tuple[str, ModelRequest]] = []
         self.limiter = RateLimiter(cfg.rate_limit_per_min) if self.remote and cfg.rate_limit_per_min else None
+        self.timeout_s = float(cfg.timeout_s)
         self.deadlines = Deadlines(cfg.timeout_s) if self.remote else None
         self._watchdog: asyncio.Task | None = None
 
@@ -222,6 +223,7 @@ class WorkerPool:
             await self.queue.put(None)
 
     async def _remote(self) -> None:
+        ATTEMPT_LIMIT_S.set(self.timeout_s)  # in this task's context only: call() limits each attempt to it
         backend, get, call = self.backend, self.queue.get, self.call
         while (item := await get()) is not None:
             resp = await call(backend, item[1], self.limiter, self.bar, self.deadlines)

@@ -18,6 +18,7 @@ modules, which the registry imports only when a spec asks for them.
 
 from __future__ import annotations
 
+import contextvars
 import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from ..registry import Registry, registry
 from ..records import ModelRequest, ModelResponse
 
 __all__ = [
+    "ATTEMPT_LIMIT_S",
     "Backend",
     "RetryableError",
     "MaskedItem",
@@ -39,6 +41,14 @@ __all__ = [
     "parse_spec",
     "run_sync",
 ]
+
+
+#: Inside a runner worker: the limit in seconds the runner itself puts on every attempt (``runner.timeout_s``,
+#: kept by the pool's watchdog, :class:`clinaudit.workers.Deadlines`); None elsewhere. A backend whose own
+#: per-request limit is no tighter may leave its timer out (the openai backend's ``http_timeout_s``: a timer
+#: armed and cancelled on every call); a direct call of ``agenerate`` outside a run always keeps it.
+ATTEMPT_LIMIT_S: contextvars.ContextVar[float | None] = contextvars.ContextVar("clinaudit_attempt_limit_s",
+                                                                               default=None)
 
 
 class RetryableError(Exception):

@@ -48,7 +48,7 @@ from typing import Any
 from ..errors import BackendError
 from ..records import ModelRequest, ModelResponse, TextSplicer
 from ..redact import redact, redact_and_cut
-from .base import Backend, RetryableError
+from .base import ATTEMPT_LIMIT_S, Backend, RetryableError
 
 __all__ = ["OpenAICompatBackend", "parse_retry_after"]
 
@@ -161,7 +161,11 @@ class OpenAICompatBackend(Backend):
         self.extra_headers = {str(k): str(v) for k, v in (headers or {}).items()}
         self.max_connections = int(max_connections)
         self.http_timeout_s = float(http_timeout_s)
-        _aiohttp()  # imported with the first backend made, not in the middle of the first call
+        aiohttp = _aiohttp()  # imported with the first backend made, not in the middle of the first call
+        # the whole request within http_timeout_s; in a run whose own limit on each attempt (runner.timeout_s,
+        # ATTEMPT_LIMIT_S) is no longer than that, the request goes without a timer of its own (~15 us per call)
+        self._timed = aiohttp.ClientTimeout(total=self.http_timeout_s, sock_connect=30.0)
+        self._untimed = aiohttp.ClientTimeout(total=None, sock_connect=30.0)
         # One client per event loop: the runner may call us from successive asyncio.run() loops.
         self._clients: dict[int, Any] = {}
         # the JSON body of a request: json.dumps(build_payload(request)), made through a template per shape
@@ -220,9 +224,8 @@ class OpenAICompatBackend(Backend):
         # One keep-alive pool of max_connections sockets to the endpoint; idle sockets are kept 60 s.
         connector = aiohttp.TCPConnector(limit=self.max_connections, limit_per_host=self.max_connections,
                                          keepalive_timeout=60.0, ttl_dns_cache=300)
-        timeout = aiohttp.ClientTimeout(total=self.http_timeout_s, sock_connect=30.0)
         # the headers every call sends (those of _headers() but the credentials, which are read per call)
-        client = aiohttp.ClientSession(connector=connector, timeout=timeout,
+        client = aiohttp.ClientSession(connector=connector, timeout=self._timed,
                                        headers={"Content-Type": "application/json", **self.extra_headers})
         self._clients[id(loop)] = (weakref.ref(loop), client)
         return client
@@ -287,10 +290,13 @@ class OpenAICompatBackend(Backend):
             import yarl  # aiohttp's URL type: a str would be parsed again on every call
 
             target = self._urls[path] = yarl.URL(url)
+        limit = ATTEMPT_LIMIT_S.get()
+        timeout = self._untimed if limit is not None and limit <= self.http_timeout_s else self._timed
         loop_id = id(asyncio.get_running_loop())
         self._in_flight[loop_id] = self._in_flight.get(loop_id, 0) + 1
         try:
-            async with self._client().post(target, data=data, headers=self._auth_headers(), params=params) as resp:
+            async with self._client().post(target, data=data, headers=self._auth_headers(), params=params,
+                                           timeout=timeout) as resp:
                 status = resp.status
                 raw = await resp.read()
                 headers = resp.headers
