@@ -326,6 +326,16 @@ def test_default_jobs_splits_the_cpus(monkeypatch):
         assert demo.default_jobs(n) == want
 
 
+def test_thread_share_gives_the_freed_cpus_to_the_audits_left():
+    # 4 CPUs, 3 workers: one thread each at first (4 // 3); with 2 audits left, 2 threads each. (The share
+    # was once worked out from threads x workers = 3 CPUs, which left one CPU idle: 1 thread each.)
+    from clinaudit.demo import thread_share
+
+    assert [thread_share(4, 3, left) for left in (5, 3, 2, 1)] == [1, 1, 2, 4]
+    assert [thread_share(2, 2, left) for left in (5, 1)] == [1, 2]
+    assert thread_share(1, 3, 3) == 1 and thread_share(16, 3, 0) == 16
+
+
 def test_quick_variant_shrinks_only_known_params():
     from clinaudit.demo import quick_variant
 

@@ -173,9 +173,10 @@ def _worker_init(threads: int, budget: Any = None) -> None:
         set_thread_budget(lambda: budget.value)
 
 
-def _run_parallel(names: list[str], out: Path, quick: bool, jobs: int, threads: int, stream: IO[str],
+def _run_parallel(names: list[str], out: Path, quick: bool, jobs: int, cpus: int, stream: IO[str],
                   tags: dict[str, str]) -> list[AuditOutcome]:
-    """The audits in ``jobs`` worker processes, the costliest first; outcomes in the order of ``names``.
+    """The audits in ``jobs`` worker processes sharing ``cpus`` CPUs (:func:`thread_share`), the costliest
+    first; outcomes in the order of ``names``.
 
     On Linux, workers are forked while this process has not loaded torch (no re-import, nothing
     torch-related to inherit), else spawned. No progress bars (they would overwrite each other): a line per
@@ -192,7 +193,7 @@ def _run_parallel(names: list[str], out: Path, quick: bool, jobs: int, threads: 
     outcomes: dict[str, AuditOutcome] = {}
     started = time.monotonic()
     ctx = mp.get_context(method)
-    cpus = threads * jobs
+    threads = thread_share(cpus, jobs, len(names))
     budget = ctx.Value("i", threads)  # torch threads per worker; grows as audits finish and CPUs free up
     with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
                                 initargs=(threads, budget)) as pool:
@@ -211,7 +212,7 @@ def _run_parallel(names: list[str], out: Path, quick: bool, jobs: int, threads: 
                     outcomes[audit] = outcome
                     _say_outcome(stream, tags[audit], outcome)
                 if finished and pending:
-                    budget.value = max(1, cpus // min(jobs, len(pending)))
+                    budget.value = thread_share(cpus, jobs, len(pending))
                 if pending and not finished:
                     left = ", ".join(futures[f] for f in futures if f in pending)
                     _say(stream, f"... {time.monotonic() - started:.0f} s: still running or queued: {left}")
@@ -260,6 +261,19 @@ def _run_one(audit: str, out_dir: Path, quick: bool, progress: bool) -> AuditOut
                         cache_hits=int(usage.get("cache_hits", 0)), failures=int(usage.get("failures", 0)))
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask on Linux, else the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def thread_share(cpus: int, jobs: int, audits_left: int) -> int:
+    """Torch threads per worker while ``audits_left`` audits are still to finish on ``jobs`` workers."""
+    return max(1, cpus // max(1, min(jobs, audits_left)))
+
+
 def default_jobs(n_audits: int = len(DEMO_AUDITS)) -> tuple[int, int]:
     """``(worker processes, torch threads each)`` for this machine's usable CPUs.
 
@@ -268,10 +282,7 @@ def default_jobs(n_audits: int = len(DEMO_AUDITS)) -> tuple[int, int]:
     so two audits on one thread each get more done than one audit on two. At most three workers
     (each holds its own copy of the models); the CPUs are split between them.
     """
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        cpus = os.cpu_count() or 1
+    cpus = usable_cpus()
     jobs = max(1, min(_MAX_JOBS, cpus, n_audits))
     return jobs, max(1, cpus // jobs)
 
@@ -303,10 +314,7 @@ def run_demo(
         raise ClinauditError(f"unknown demo audit(s) {', '.join(unknown)}; choose from {', '.join(DEMO_AUDITS)}")
     if jobs is not None and int(jobs) < 1:
         raise ClinauditError(f"jobs must be at least 1, got {jobs}")
-    auto_jobs, threads = default_jobs(len(names))
-    n_jobs = min(int(jobs), len(names)) if jobs is not None else auto_jobs
-    if jobs is not None:
-        threads = max(1, default_jobs(1)[1] // n_jobs)
+    n_jobs = min(int(jobs), len(names)) if jobs is not None else default_jobs(len(names))[0]
     result = DemoResult(out=out)
     t_all = time.monotonic()
     where = f" in {n_jobs} worker processes" if n_jobs > 1 else ""
@@ -320,7 +328,7 @@ def run_demo(
             result.outcomes.append(outcome)
             _say_outcome(stream, tags[audit], outcome)
     else:
-        result.outcomes = _run_parallel(names, out, quick, n_jobs, threads, stream, tags)
+        result.outcomes = _run_parallel(names, out, quick, n_jobs, usable_cpus(), stream, tags)
     if report:
         from .report.render import build_report
 
