@@ -174,16 +174,17 @@ def test_endpoint_killed_mid_run_every_answer_stored_exactly_once(tmp_path, keye
 
 
 class _Fake:
-    """A stand-in endpoint backend: fails with ``error`` while ``failing``; counts calls."""
+    """A stand-in endpoint backend: fails with ``error`` (and its HTTP ``status``) while ``failing``; counts
+    calls."""
 
-    def __init__(self, name: str, error: str = "HTTP 500 from x: boom"):
-        self.name, self.error, self.failing, self.calls = name, error, False, 0
+    def __init__(self, name: str, error: str = "HTTP 500 from x: boom", status: int | None = 500):
+        self.name, self.error, self.status, self.failing, self.calls = name, error, status, False, 0
 
     async def agenerate(self, request: ModelRequest) -> ModelResponse:
         self.calls += 1
         await asyncio.sleep(0)
         if self.failing:
-            raise RetryableError(self.error)
+            raise RetryableError(self.error, status=self.status)
         return ModelResponse(request_key="", model=request.model, text=self.name)
 
     def redact(self, text: str) -> str:
@@ -241,9 +242,43 @@ def test_a_failed_probe_doubles_the_cooldown_and_all_endpoints_out_raises_retrya
 
 def test_http_429_goes_to_another_endpoint_without_taking_the_first_out():
     pool, fa, fb = _fake_pool(endpoint_max_failures=1)
-    fa.failing, fa.error = True, "HTTP 429 from x: slow down"
+    fa.failing, fa.error, fa.status = True, "HTTP 429 from x: slow down", 429
     assert asyncio.run(pool.agenerate(_requests(1)[0])).text == "b"
     assert not pool.stats()[0]["out"]
+
+
+def test_an_endpoint_that_refuses_connections_is_taken_out_at_its_first_failure(tmp_path, keyed):
+    # A closed port refuses the connection: the pool takes that endpoint out at once (a timeout or a 5xx
+    # needs endpoint_max_failures in a row). Before, a refusal was recognised by httpx's "ConnectError" in
+    # the message; aiohttp names it ClientConnectorError, so a refused endpoint stayed in for 3 failures.
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+    with StubOpenAI(api_key=KEY) as live:
+        runner = _runner(tmp_path, [closed, live.base_url], concurrency=1, endpoint_max_failures=3)
+        out = runner.generate(_requests(6))
+        stats = {s["url"]: s for s in runner.backend(MODEL).stats()}
+    assert all(r.error is None for r in out) and live.total == 6
+    assert stats[closed]["failed"] == 1 and stats[closed]["out"]
+    assert runner.usage[MODEL].retries == 0  # the call went to the other endpoint within the same attempt
+
+
+def test_a_refused_connection_is_marked_unreachable_and_an_http_error_carries_its_status(keyed):
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+    with pytest.raises(RetryableError) as refused:
+        asyncio.run(OpenAICompatBackend(MODEL, base_url=closed).agenerate(_requests(1)[0]))
+    assert refused.value.unreachable and refused.value.status is None
+    with StubOpenAI(api_key=KEY, fault_rate=1.0, fault_kinds=("500",)) as failing:
+        b = OpenAICompatBackend(MODEL, base_url=failing.base_url, api_key_env="POOL_TEST_KEY")
+        with pytest.raises(RetryableError) as http:
+            asyncio.run(b.agenerate(_requests(1)[0]))
+    assert http.value.status == 500 and not http.value.unreachable
 
 
 # ---- the CLI --------------------------------------------------------------------------------------

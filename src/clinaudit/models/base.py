@@ -52,11 +52,18 @@ ATTEMPT_LIMIT_S: contextvars.ContextVar[float | None] = contextvars.ContextVar("
 
 
 class RetryableError(Exception):
-    """Transient failure (HTTP 429/5xx, timeout, dropped connection): the runner retries it."""
+    """Transient failure (HTTP 429/5xx, timeout, dropped connection): the runner retries it.
 
-    def __init__(self, message: str, retry_after: float | None = None):
+    ``retry_after``: the server's Retry-After in seconds; ``status``: the HTTP status when the server
+    answered; ``unreachable``: no connection could be made (refused, DNS, TLS handshake), as opposed to one
+    that was made and then failed (an endpoint pool takes an unreachable endpoint out at once)."""
+
+    def __init__(self, message: str, retry_after: float | None = None, *, status: int | None = None,
+                 unreachable: bool = False):
         super().__init__(message)
         self.retry_after = retry_after
+        self.status = status
+        self.unreachable = unreachable
 
 
 @dataclass(frozen=True)

@@ -304,12 +304,14 @@ class OpenAICompatBackend(Backend):
             raise RetryableError(f"timeout calling {url}: {type(exc).__name__}") from None
         except (aiohttp.ClientConnectionError, aiohttp.ClientPayloadError) as exc:
             # refused, reset, dropped (ServerDisconnectedError), DNS, a body cut short ...
-            raise RetryableError(self.redact(f"connection error calling {url}: {type(exc).__name__}: {exc}")) from None
+            raise RetryableError(self.redact(f"connection error calling {url}: {type(exc).__name__}: {exc}"),
+                                 unreachable=isinstance(exc, aiohttp.ClientConnectorError)) from None
         finally:
             self._in_flight[loop_id] -= 1
         if status == 429 or status >= 500:
             raise RetryableError(
-                f"HTTP {status} from {url}: {self._server_text(_text(raw))}", retry_after=parse_retry_after(headers)
+                f"HTTP {status} from {url}: {self._server_text(_text(raw))}", retry_after=parse_retry_after(headers),
+                status=status,
             )
         if status >= 400:
             hint = ""

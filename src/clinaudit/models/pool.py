@@ -259,11 +259,10 @@ class OpenAIPoolBackend(Backend):
                 outcome = "ok"
                 return resp
             except RetryableError as exc:
-                text = str(exc)
-                # refused (ConnectError): the server is gone; dropped, timed out, 5xx: one more failure
-                outcome = "neutral" if text.startswith("HTTP 429") else (
-                    "dead" if text.startswith("connection error") and "ConnectError" in text else "fail")
-                last_error, last_retry_after = text, exc.retry_after
+                # no connection could be made (refused, DNS): the server is gone; dropped, timed out, 5xx: one
+                # more failure; 429: busy, not failing
+                outcome = "neutral" if exc.status == 429 else ("dead" if exc.unreachable else "fail")
+                last_error, last_retry_after = str(exc), exc.retry_after
                 tried.add(e.index)
             except BackendError:  # not retried (400, 401, ...): the request's fault, not the endpoint's
                 outcome = "neutral"
