@@ -34,6 +34,7 @@ from clinaudit.families.hurtful_words.pretrain import (  # noqa: E402
     phi_type,
     pretrain,
     replace_phi,
+    tiny_vocab,
 )
 
 WORDS = ("patient admitted with chest pain shortness of breath hypertension diabetes renal failure sepsis "
@@ -69,6 +70,66 @@ def tiny_base(corpus: tuple[list[str], list[str]], tmp_path_factory: pytest.Temp
 
 
 # --------------------------------------------------------------------------- fast
+
+
+_VOCAB = """
+import hashlib, json, sys
+from clinaudit.families.hurtful_words.pretrain import PHI_TOKENS, tiny_vocab
+texts = json.loads(open(sys.argv[1], encoding="utf-8").read())
+vocab = tiny_vocab(texts, 90, ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *PHI_TOKENS.values()])
+print(hashlib.sha256(json.dumps(vocab).encode()).hexdigest())
+"""
+
+
+def test_the_tiny_vocabulary_is_the_same_in_every_process(tmp_path: Path) -> None:
+    # tokenizers' WordPieceTrainer broke frequency ties in hash order: another vocabulary (and so another
+    # model: build_tiny_mlm seeds the weights) in every process for the same texts. Three processes now agree
+    # on a vocabulary that has to cut (90 of 122 tokens) and so to break ties.
+    import json
+    import subprocess
+    import sys
+
+    texts = tmp_path / "texts.json"
+    texts.write_text(json.dumps([replace_phi(t) for t in synthetic_notes(60, 3)[0]]), encoding="utf-8")
+    digests = {subprocess.run([sys.executable, "-c", _VOCAB, str(texts)], capture_output=True, text=True,
+                              check=True).stdout.strip() for _ in range(3)}
+    assert len(digests) == 1 and len(next(iter(digests))) == 64
+
+
+def test_tiny_vocab_splits_the_texts_as_bert_does_and_a_cut_keeps_every_word_spellable(corpus) -> None:
+    from clinaudit.models.embedded import locate_embedder
+
+    texts = [replace_phi(t) for t in corpus[0][:80]]
+    specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *PHI_TOKENS.values()]
+    bert = transformers.AutoTokenizer.from_pretrained(str(locate_embedder()))  # independent: BERT uncased
+    bert.add_special_tokens({"additional_special_tokens": list(PHI_TOKENS.values())})
+    full = tiny_vocab(texts, 100_000, specials)
+    assert list(full)[: len(specials)] == specials and sorted(full.values()) == list(range(len(full)))
+    used = {t for text in texts for t in bert.tokenize(text)}
+    assert used - set(full) == set() and len(full) < 600  # every piece BERT uses on the texts, and few more
+
+    def pieces(vocab, text):
+        tok = transformers.BertTokenizerFast(vocab_file=None, tokenizer_object=_wordpiece(vocab, specials))
+        return tok.tokenize(text)
+
+    assert all(pieces(full, t) == bert.tokenize(t) for t in texts[:20])
+    small = tiny_vocab(texts, 40, specials)  # fewer than specials + characters: those are all kept
+    chars = {c for t in texts for c in t.lower() if not c.isspace()}
+    assert len(small) == len(specials) + len({t for c in chars for t in (c, "##" + c) if t in bert.vocab})
+    assert all("[UNK]" not in pieces(small, t) for t in texts[:20])
+    cut = tiny_vocab(texts, len(small) + 25, specials)  # 25 pieces more: the most frequent ones
+    assert len(cut) == len(small) + 25 and list(cut)[: len(small)] == list(small)
+
+
+def _wordpiece(vocab, specials):
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
+
+    tok = Tokenizer(models.WordPiece(vocab=vocab, unk_token="[UNK]"))
+    tok.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tok.add_special_tokens(specials)
+    return tok
+
 
 
 @pytest.mark.parametrize("inner, kind", [
@@ -274,8 +335,7 @@ def test_full_finetuning_option_learns_a_planted_label(corpus, tiny_base: Path) 
                                  max_length=48, seed=0)
     assert scores.shape == (n,) and ((scores >= 0) & (scores <= 1)).all()
     assert info["c"] in (0.5, 1.0, 2.0, 4.0, 8.0) and info["train_windows"] == 160
-    # held-out stays (validation + test, 40): chance is 0.5. build_tiny_mlm's WordPiece vocabulary is not the
-    # same in every process (the tokenizers trainer breaks frequency ties in hash order), so the tiny model and
-    # its fine-tuned AUC vary between runs (0.76 to 0.93 seen); fine-tuning itself is deterministic for a
-    # given model. The bar is therefore 'learned the planted label', not a fixed high AUC.
+    # held-out stays (validation + test, 40): chance is 0.5. (While build_tiny_mlm's vocabulary came from the
+    # tokenizers trainer, which breaks frequency ties in hash order, the tiny model and this AUC varied between
+    # runs: 0.76 to 0.93 seen. The bar stays 'learned the planted label', not a fixed high AUC.)
     assert roc_auc_score(y[80:], scores[80:]) > 0.6

@@ -187,7 +187,9 @@ class SyntheticSource(BaseModel):
 
 
 class TinyModel(BaseModel):
-    """A randomly initialised small BERT with a WordPiece tokenizer trained on the pretraining corpus."""
+    """A randomly initialised small BERT whose WordPiece vocabulary is BERT's uncased one cut down to the pieces
+    the pretraining corpus uses (``vocab_size`` at most; ``pretrain.tiny_vocab``): the same model for the same
+    corpus and seed."""
 
     model_config = ConfigDict(extra="forbid")
     vocab_size: int = Field(default=800, ge=50)

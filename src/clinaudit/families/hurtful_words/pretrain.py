@@ -21,8 +21,9 @@ tokenizer, loadable as ``hf-mlm:OUT/model`` or ``hf-embed:OUT/model``), ``loss.c
 ``loss.png`` (training curves), ``progress.json`` (updated at every log step) and
 ``pretrain.json`` (the configuration and the summary).
 
-:func:`build_tiny_mlm` makes a small randomly initialised BERT whose WordPiece tokenizer is
-trained on the given texts (offline, seconds): the base model of the tests and of the
+:func:`build_tiny_mlm` makes a small randomly initialised BERT whose WordPiece vocabulary is
+BERT's uncased one cut down to the pieces the given texts use (offline, seconds; the same
+model in every process for the same texts and seed): the base model of the tests and of the
 synthetic example spec.
 """
 
@@ -53,6 +54,7 @@ __all__ = [
     "PretrainConfig",
     "PretrainResult",
     "build_tiny_mlm",
+    "tiny_vocab",
     "load_mlm",
     "encode_texts",
     "WholeWordCollator",
@@ -157,10 +159,49 @@ def _tokenizer_class() -> Any:
     return getattr(transformers, "BertTokenizerFast", None) or transformers.BertTokenizer
 
 
+def tiny_vocab(texts: Sequence[str], vocab_size: int, specials: Sequence[str]) -> dict[str, int]:
+    """The tiny model's WordPiece vocabulary (token -> id), the same in every process.
+
+    BERT's uncased vocabulary (the one the embedded all-MiniLM-L6-v2 ships), cut down to what ``texts`` use:
+    the ``specials`` first, then every single character of the texts in both forms (``x`` and ``##x``, where
+    BERT has them: any word can still be spelled when the cut drops its longer pieces), then the pieces BERT
+    splits the texts into, most frequent first (ties in BERT's order), ``vocab_size`` tokens in all at most (more
+    only if the specials and characters alone exceed it). On the texts, with nothing cut, it splits every word
+    as BERT does. (tokenizers' WordPieceTrainer breaks frequency ties in hash order, which differs between
+    processes: another vocabulary, and another model, in every run.)"""
+    from collections import Counter
+
+    from tokenizers import Tokenizer
+
+    from ...models.embedded import locate_embedder
+
+    bert = Tokenizer.from_file(str(locate_embedder() / "tokenizer.json"))
+    bert.no_truncation()
+    bert.no_padding()
+    base = bert.get_vocab_size(with_added_tokens=False)
+    bert.add_special_tokens(list(specials))  # PHI tokens stay whole, as in the tiny model's tokenizer
+    counts: Counter[int] = Counter()
+    chars: set[str] = set()
+    for text, enc in zip(texts, bert.encode_batch(list(texts), add_special_tokens=False)):
+        counts.update(i for i in enc.ids if i < base)
+        chars.update(bert.normalizer.normalize_str(text))
+    char_ids = sorted({i for c in chars if not c.isspace() for t in (c, "##" + c)
+                       if (i := bert.token_to_id(t)) is not None and i < base})
+    vocab: dict[str, int] = {}
+    for token in (*specials, *(bert.id_to_token(i) for i in char_ids)):
+        vocab.setdefault(token, len(vocab))
+    for i in sorted(counts, key=lambda i: (-counts[i], i)):
+        if len(vocab) >= vocab_size:
+            break
+        vocab.setdefault(bert.id_to_token(i), len(vocab))
+    return vocab
+
+
 def build_tiny_mlm(texts: Sequence[str], out: str | Path, *, vocab_size: int = 600, hidden: int = 32,
                    layers: int = 2, heads: int = 2, intermediate: int = 64, max_position: int = 256,
                    dropout: float = 0.0, initializer_range: float = 0.2, seed: int = 0) -> Path:
-    """A randomly initialised ``BertForMaskedLM`` with a WordPiece tokenizer trained on ``texts`` (no download).
+    """A randomly initialised ``BertForMaskedLM`` with a WordPiece tokenizer made for ``texts`` (:func:`tiny_vocab`;
+    no download): the same model for the same texts and seed in every process.
 
     No dropout and a wide initialisation by default: a few hundred steps of a tiny model then
     give [CLS] vectors that differ between texts by more than dropout noise (with BERT's 0.02
@@ -168,15 +209,15 @@ def build_tiny_mlm(texts: Sequence[str], out: str | Path, *, vocab_size: int = 6
     """
     torch = _torch()
     import transformers
-    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers
 
     specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *PHI_TOKENS.values()]
-    tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    vocab = tiny_vocab([replace_phi(t) for t in texts], vocab_size, specials)
+    tok = Tokenizer(models.WordPiece(vocab=vocab, unk_token="[UNK]"))
     tok.normalizer = normalizers.BertNormalizer(lowercase=True)
     tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
     tok.decoder = decoders.WordPiece()
-    tok.train_from_iterator([replace_phi(t) for t in texts],
-                            trainers.WordPieceTrainer(vocab_size=vocab_size, special_tokens=specials))
+    tok.add_special_tokens(specials)
     fast = _tokenizer_class()(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]",
                               sep_token="[SEP]", mask_token="[MASK]", do_lower_case=True,
                               additional_special_tokens=list(PHI_TOKENS.values()))
