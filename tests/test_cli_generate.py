@@ -126,6 +126,15 @@ def test_bad_input_is_one_clear_error(tmp_path, capsys, rows, argv, message):
     assert err.startswith("clinaudit: error: ") and message in err
 
 
+def test_ray_options_without_the_ray_executor_are_refused_before_anything_runs(tmp_path, rules, capsys):
+    data = _csv(tmp_path, [("a", "q")])
+    out = tmp_path / "out"
+    assert _run("--input", str(data), "--id-column", "pid", "--text-column", "question", "--model", "mock",
+                "--out", str(out), "--shards", "2") == 2
+    assert "--ray-address and --shards only apply to the ray executor" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_help_lists_the_options(capsys):
     with pytest.raises(SystemExit) as info:
         main(["generate", "--help"])

@@ -93,6 +93,30 @@ def test_ray_run_writes_the_tables_of_a_local_run(tmp_path, example, capsys):
     assert int(usage["calls"]) == 0 and int(usage["cache_hits"]) > 0
 
 
+def test_generate_on_ray_writes_the_responses_of_a_local_generate(tmp_path, capsys):
+    # clinaudit generate --executor ray --shards 2: the same responses.csv, byte for byte, as the same command
+    # run locally (each into its own directory and cache); the stub answers every prompt once per run
+    from clinaudit.cli.main import main
+
+    data = tmp_path / "q.csv"
+    pd.DataFrame({"id": [f"r{i}" for i in range(30)], "q": [f"question {i}" for i in range(30)]}).to_csv(
+        data, index=False)
+    with StubOpenAI() as stub:
+        common = ["generate", "--input", str(data), "--id-column", "id", "--text-column", "q", "--model",
+                  "openai:stub", "--base-url", stub.base_url, "--samples", "2", "--no-progress"]
+        assert main([*common, "--out", str(tmp_path / "local")]) == 0
+        assert main([*common, "--out", str(tmp_path / "ray"), "--executor", "ray", "--shards", "2"]) == 0
+        answered = Counter(stub.ok_by_prompt)
+    out = capsys.readouterr().out
+    assert out.count("60/60 responses") == 2 and "model calls: 60 new, 0 from cache, 0 failed" in out
+    local = (tmp_path / "local" / "responses.csv").read_bytes()
+    assert (tmp_path / "ray" / "responses.csv").read_bytes() == local
+    assert (tmp_path / "ray" / "tables" / "responses.csv").read_bytes() == (
+        tmp_path / "local" / "tables" / "responses.csv").read_bytes()
+    assert set(answered) == {f"question {i}" for i in range(30)} and set(answered.values()) == {4}
+    assert len(ResponseCache(tmp_path / "ray" / "cache.sqlite")) == 60
+
+
 class CrashOnce(Backend):
     """The loopback stub's model, through the real openai backend; the worker process that completes
     its ``crash_at``-th call exits at once (``os._exit``) — once per marker file, across all workers."""

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from ..runner import RunnerConfig
 
-__all__ = ["add_runner_args", "runner_config_from_args", "add_backend_args", "backend_options_from_args",
+__all__ = ["add_executor_args", "add_runner_args", "runner_config_from_args", "add_backend_args", "backend_options_from_args",
            "parse_int_list", "int_at_least", "positive_int", "nonneg_int", "positive_float", "nonneg_float",
            "float_between", "probability", "open_unit", "regex"]
 
@@ -90,6 +90,21 @@ def _seconds(text: str) -> float:
     if not value >= 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"expected a finite number of seconds >= 0, got {text!r}")
     return value
+
+
+def add_executor_args(p: argparse.ArgumentParser, overrides: str = "",
+                      split: str = "split the calls by case_id into N shards") -> None:
+    """``--executor``, ``--ray-address`` and ``--shards``: where the uncached calls are sent from
+    (:mod:`clinaudit.executors`)."""
+    p.add_argument("--executor", choices=["local", "ray"], default=None,
+                   help="where the uncached model calls are sent from: this process (local, the default) or a Ray "
+                   f"cluster (ray; needs `pip install 'clinaudit[ray]'`){overrides}. See docs/scale-out.md")
+    p.add_argument("--ray-address", default=None, metavar="ADDR",
+                   help="with --executor ray: a running Ray cluster (e.g. ray://head:10001 or auto); "
+                   "without it a local Ray instance sized to this machine is started for the run")
+    p.add_argument("--shards", type=positive_int, default=None, metavar="N",
+                   help=f"with --executor ray: {split}, one Ray actor each "
+                   "(default: the cluster's CPUs, or its GPUs for local models)")
 
 
 def add_runner_args(p: argparse.ArgumentParser) -> None:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .common import nonneg_int, positive_int
+from .common import add_executor_args, nonneg_int
 
 __all__ = ["register"]
 
@@ -37,16 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="refuse to start if the run needs more new model calls than this")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--report", action="store_true", help="render RUN_DIR/report.html when the run ends")
-    p.add_argument("--executor", choices=["local", "ray"], default=None,
-                   help="where the uncached model calls are sent from: this process (local, the default) or a Ray "
-                   "cluster (ray; needs `pip install 'clinaudit[ray]'`); overrides the spec's runner.executor. "
-                   "See docs/scale-out.md")
-    p.add_argument("--ray-address", default=None, metavar="ADDR",
-                   help="with --executor ray: a running Ray cluster (e.g. ray://head:10001 or auto); "
-                   "without it a local Ray instance sized to this machine is started for the run")
-    p.add_argument("--shards", type=positive_int, default=None, metavar="N",
-                   help="with --executor ray: split the calls by case_id into N shards, one Ray actor each "
-                   "(default: the cluster's CPUs, or its GPUs for local models)")
+    add_executor_args(p, overrides="; overrides the spec's runner.executor")
     reuse = p.add_mutually_exclusive_group()
     reuse.add_argument("--resume", action="store_true",
                        help="only resume: fail unless --out already holds a run of this same spec "

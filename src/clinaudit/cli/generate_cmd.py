@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .common import (add_backend_args, add_runner_args, backend_options_from_args, float_between, nonneg_float,
+from .common import (add_backend_args, add_executor_args, add_runner_args, backend_options_from_args, float_between, nonneg_float,
                      parse_int_list, positive_int, runner_config_from_args)
 
 __all__ = ["register_generate", "cmd_generate", "sample_seeds", "read_input_rows"]
@@ -79,6 +79,7 @@ def register_generate(sub: argparse._SubParsersAction) -> None:
                    "stored answers are kept)")
     add_backend_args(p)
     add_runner_args(p)
+    add_executor_args(p, split="spread the calls over N shards by request key")
     p.set_defaults(func=cmd_generate)
 
 
@@ -236,6 +237,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if len(seeds) > 1 and args.temperature == 0:
         print("note: several samples at temperature 0 (greedy) are usually identical; "
               "pass --temperature (e.g. 0.7) for varied samples", file=sys.stderr)
+    from ..executors import make_executor
+
+    # an unusable executor (Ray not installed, --shards without --executor ray) is refused before anything runs
+    execution = make_executor(args.executor or "local", address=args.ray_address, shards=args.shards)
     rows = open_input(args.input, args.id_column, args.text_column, args.limit)
 
     settings = {"command": "generate", "input": str(args.input), "id_column": args.id_column,
@@ -260,6 +265,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
                               rundir.path / "batches")[args.model]
         runner = Runner(cache=rundir.cache, config=runner_config_from_args(args), backend_options={args.model: opts})
         backend = runner.backend(args.model)  # fails early on an unknown or missing model
+        execution.attach(runner)
         rundir.start(spec=settings, models=[backend.describe()], seeds=seeds, data_files=[args.input],
                      command="clinaudit generate")
         columns = [args.id_column] + [c for c in _RESPONSE_COLUMNS if c != args.id_column]
@@ -277,7 +283,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
         failed, total = writer.failed, writer.written
         rundir.finish(usage=runner.usage, outputs={"responses": str(out_path)})
     finally:
-        rundir.close()
+        try:
+            execution.close()
+        finally:
+            rundir.close()
     print(f"{total - failed}/{total} responses ({len(rows)} rows x {len(seeds)} sample(s)); "
           f"model calls: {usage.calls} new, {usage.cache_hits} from cache, {usage.failures} failed")
     print(f"responses: {out_path}")
