@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 __all__ = ["DEMO_AUDITS", "AuditOutcome", "DemoResult", "default_jobs", "demo_spec_for", "quick_variant", "run_demo",
-           "run_guarded"]
+           "run_guarded", "thread_share", "usable_cpus"]
 
 #: The audit families the demo runs, in report order.
 DEMO_AUDITS: tuple[str, ...] = ("treatment_shift", "note_generation", "reasoning_care", "association",
