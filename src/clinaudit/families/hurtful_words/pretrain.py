@@ -182,9 +182,13 @@ def tiny_vocab(texts: Sequence[str], vocab_size: int, specials: Sequence[str]) -
     bert.add_special_tokens(list(specials))  # PHI tokens stay whole, as in the tiny model's tokenizer
     counts: Counter[int] = Counter()
     chars: set[str] = set()
-    for text, enc in zip(texts, bert.encode_batch(list(texts), add_special_tokens=False)):
-        counts.update(i for i in enc.ids if i < base)
-        chars.update(bert.normalizer.normalize_str(text))
+    for start in range(0, len(texts), 1024):  # a block at a time: memory flat in the size of the corpus
+        block = list(texts[start : start + 1024])
+        for text, enc in zip(block, bert.encode_batch(block, add_special_tokens=False)):
+            counts.update(enc.ids)
+            chars.update(bert.normalizer.normalize_str(text))
+    for i in [i for i in counts if i >= base]:  # the specials added above (the PHI tokens)
+        del counts[i]
     char_ids = sorted({i for c in chars if not c.isspace() for t in (c, "##" + c)
                        if (i := bert.token_to_id(t)) is not None and i < base})
     vocab: dict[str, int] = {}
