@@ -21,8 +21,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .common import (add_backend_args, add_executor_args, add_runner_args, backend_options_from_args, float_between, nonneg_float,
-                     parse_int_list, positive_int, runner_config_from_args)
+from .common import (add_backend_args, add_executor_args, add_runner_args, backend_options_from_args, float_between,
+                     nonneg_float, parse_int_list, positive_int, runner_config_from_args)
 
 __all__ = ["register_generate", "cmd_generate", "sample_seeds", "read_input_rows"]
 
