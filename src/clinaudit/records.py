@@ -143,15 +143,6 @@ class ModelRequest(_Record):
 _MISSING = object()
 
 
-def _scalar(x: Any) -> Any:
-    """A hashable stand-in for a scalar field that is equal only for values written as the same JSON: floats
-    that are 0 (0.0 and -0.0) or NaN by their ``repr``; everything else is paired with its class in the shape
-    (0, 0.0 and False are equal values but not equal JSON)."""
-    if x.__class__ is float and (x == 0.0 or x != x):
-        return repr(x)
-    return x
-
-
 #: the ModelRequest fields :func:`_shape` accounts for. A field added to ModelRequest and not to _shape would
 #: let two requests that differ in it share a template (and a cache key): until both are updated, templates
 #: are off (every key is made by its definition) and tests/test_call_path.py fails.
@@ -187,7 +178,8 @@ def _shape(req: "ModelRequest") -> tuple[tuple[Any, ...], list[str]] | None:
             return None
         texts.append(prompt)
     t, mt, seed, n, tp = d["temperature"], d["max_tokens"], d["seed"], d["n"], d["top_p"]
-    # (_scalar, inlined for the usual temperature and top_p)
+    # Each scalar stands in the shape with its class (0, 0.0 and False are equal values but not equal JSON),
+    # and a float that is 0 (0.0 and -0.0) or NaN by its repr: equal in the shape only if written the same.
     return (d["model"], d["kind"], tuple(roles), prompt is None,
             t.__class__, t if t.__class__ is not float or (t != 0.0 and t == t) else repr(t), mt.__class__, mt,
             seed.__class__, seed, n.__class__, n,
