@@ -194,7 +194,6 @@ class WorkerPool:
         self.queue = Channel(max(64, 4 * self.workers))
         self.chunk: list[tuple[str, ModelRequest]] = []
         self.limiter = RateLimiter(cfg.rate_limit_per_min) if self.remote and cfg.rate_limit_per_min else None
-        self.timeout_s = float(cfg.timeout_s)
         self.deadlines = Deadlines(cfg.timeout_s) if self.remote else None
         self._watchdog: asyncio.Task | None = None
 
@@ -223,7 +222,8 @@ class WorkerPool:
             await self.queue.put(None)
 
     async def _remote(self) -> None:
-        ATTEMPT_LIMIT_S.set(self.timeout_s)  # in this task's context only: call() limits each attempt to it
+        assert self.deadlines is not None  # a remote pool's
+        ATTEMPT_LIMIT_S.set(self.deadlines.timeout_s)  # in this task's context only: each attempt's limit
         backend, get, call = self.backend, self.queue.get, self.call
         while (item := await get()) is not None:
             resp = await call(backend, item[1], self.limiter, self.bar, self.deadlines)
