@@ -284,7 +284,7 @@ def default_jobs(n_audits: int = len(DEMO_AUDITS)) -> tuple[int, int]:
     """
     cpus = usable_cpus()
     jobs = max(1, min(_MAX_JOBS, cpus, n_audits))
-    return jobs, max(1, cpus // jobs)
+    return jobs, thread_share(cpus, jobs, n_audits)
 
 
 def run_demo(
