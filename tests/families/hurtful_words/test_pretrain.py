@@ -35,6 +35,7 @@ from clinaudit.families.hurtful_words.pretrain import (  # noqa: E402
     pretrain,
     replace_phi,
     tiny_vocab,
+    wordpiece_tokenizer,
 )
 
 WORDS = ("patient admitted with chest pain shortness of breath hypertension diabetes renal failure sepsis "
@@ -109,7 +110,7 @@ def test_tiny_vocab_splits_the_texts_as_bert_does_and_a_cut_keeps_every_word_spe
     assert used - set(full) == set() and len(full) < 600  # every piece BERT uses on the texts, and few more
 
     def pieces(vocab, text):
-        tok = transformers.BertTokenizerFast(vocab_file=None, tokenizer_object=_wordpiece(vocab, specials))
+        tok = transformers.BertTokenizerFast(vocab_file=None, tokenizer_object=wordpiece_tokenizer(vocab, specials))
         return tok.tokenize(text)
 
     assert all(pieces(full, t) == bert.tokenize(t) for t in texts[:20])
@@ -119,16 +120,6 @@ def test_tiny_vocab_splits_the_texts_as_bert_does_and_a_cut_keeps_every_word_spe
     assert all("[UNK]" not in pieces(small, t) for t in texts[:20])
     cut = tiny_vocab(texts, len(small) + 25, specials)  # 25 pieces more: the most frequent ones
     assert len(cut) == len(small) + 25 and list(cut)[: len(small)] == list(small)
-
-
-def _wordpiece(vocab, specials):
-    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
-
-    tok = Tokenizer(models.WordPiece(vocab=vocab, unk_token="[UNK]"))
-    tok.normalizer = normalizers.BertNormalizer(lowercase=True)
-    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    tok.add_special_tokens(specials)
-    return tok
 
 
 

@@ -55,6 +55,7 @@ __all__ = [
     "PretrainResult",
     "build_tiny_mlm",
     "tiny_vocab",
+    "wordpiece_tokenizer",
     "load_mlm",
     "encode_texts",
     "WholeWordCollator",
@@ -201,6 +202,18 @@ def tiny_vocab(texts: Sequence[str], vocab_size: int, specials: Sequence[str]) -
     return vocab
 
 
+def wordpiece_tokenizer(vocab: dict[str, int], specials: Sequence[str]) -> Any:
+    """A BERT-style (uncased) WordPiece ``tokenizers.Tokenizer`` over ``vocab``, ``specials`` kept whole."""
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers
+
+    tok = Tokenizer(models.WordPiece(vocab=vocab, unk_token="[UNK]"))
+    tok.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tok.decoder = decoders.WordPiece()
+    tok.add_special_tokens(list(specials))
+    return tok
+
+
 def build_tiny_mlm(texts: Sequence[str], out: str | Path, *, vocab_size: int = 600, hidden: int = 32,
                    layers: int = 2, heads: int = 2, intermediate: int = 64, max_position: int = 256,
                    dropout: float = 0.0, initializer_range: float = 0.2, seed: int = 0) -> Path:
@@ -213,15 +226,9 @@ def build_tiny_mlm(texts: Sequence[str], out: str | Path, *, vocab_size: int = 6
     """
     torch = _torch()
     import transformers
-    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers
 
     specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *PHI_TOKENS.values()]
-    vocab = tiny_vocab([replace_phi(t) for t in texts], vocab_size, specials)
-    tok = Tokenizer(models.WordPiece(vocab=vocab, unk_token="[UNK]"))
-    tok.normalizer = normalizers.BertNormalizer(lowercase=True)
-    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    tok.decoder = decoders.WordPiece()
-    tok.add_special_tokens(specials)
+    tok = wordpiece_tokenizer(tiny_vocab([replace_phi(t) for t in texts], vocab_size, specials), specials)
     fast = _tokenizer_class()(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]",
                               sep_token="[SEP]", mask_token="[MASK]", do_lower_case=True,
                               additional_special_tokens=list(PHI_TOKENS.values()))
