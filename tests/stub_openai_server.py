@@ -41,7 +41,7 @@ from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["StubOpenAI", "StubProcess", "prompt_of", "stub_answer"]
+__all__ = ["StubOpenAI", "StubProcess", "closed_base_url", "prompt_of", "stub_answer"]
 
 FAULT_KINDS = ("429", "500", "slow", "drop")
 
@@ -57,6 +57,13 @@ def prompt_of(body: dict[str, Any]) -> str:
         return users[-1] if users else ""
     prompt = body.get("prompt", "")
     return prompt if isinstance(prompt, str) else json.dumps(prompt)
+
+
+def closed_base_url() -> str:
+    """A loopback base URL on a port nobody listens on (taken from the OS, then closed): connections are refused."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
 
 
 def stub_answer(model: str, prompt: str, seed: Any, index: int = 0) -> str:

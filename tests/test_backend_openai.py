@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
-import socket
 import time
 
 import pytest
@@ -14,7 +13,7 @@ from clinaudit.models.base import RetryableError, get_backend
 from clinaudit.models.openai_compat import OpenAICompatBackend, parse_retry_after
 from clinaudit.records import ModelRequest
 
-from stub_openai_server import StubOpenAI, stub_answer
+from stub_openai_server import StubOpenAI, closed_base_url, stub_answer
 
 KEY = "sk-test-very-secret-0123456789"
 
@@ -194,10 +193,7 @@ def test_unknown_path_is_a_clear_non_retryable_error(stub, keyed):
 
 
 def test_connection_refused_is_retryable():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    b = OpenAICompatBackend("openai:m", base_url=f"http://127.0.0.1:{port}/v1")
+    b = OpenAICompatBackend("openai:m", base_url=closed_base_url())
     with pytest.raises(RetryableError, match="connection error"):
         _call(b, ModelRequest.chat("openai:m", "q"))
 

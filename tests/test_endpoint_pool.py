@@ -27,7 +27,7 @@ from clinaudit.records import ModelRequest, ModelResponse
 from clinaudit.runner import Runner, RunnerConfig
 from clinaudit.spec import parse_spec_dict
 
-from stub_openai_server import StubOpenAI, stub_answer
+from stub_openai_server import StubOpenAI, closed_base_url, stub_answer
 
 KEY = "sk-pool-test-secret-9a8b7c6d5e4f"
 MODEL = "openai:pool-model"
@@ -251,11 +251,7 @@ def test_an_endpoint_that_refuses_connections_is_taken_out_at_its_first_failure(
     # A closed port refuses the connection: the pool takes that endpoint out at once (a timeout or a 5xx
     # needs endpoint_max_failures in a row). Before, a refusal was recognised by httpx's "ConnectError" in
     # the message; aiohttp names it ClientConnectorError, so a refused endpoint stayed in for 3 failures.
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        closed = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+    closed = closed_base_url()
     with StubOpenAI(api_key=KEY) as live:
         runner = _runner(tmp_path, [closed, live.base_url], concurrency=1, endpoint_max_failures=3)
         out = runner.generate(_requests(6))
@@ -266,11 +262,7 @@ def test_an_endpoint_that_refuses_connections_is_taken_out_at_its_first_failure(
 
 
 def test_a_refused_connection_is_marked_unreachable_and_an_http_error_carries_its_status(keyed):
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        closed = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+    closed = closed_base_url()
     with pytest.raises(RetryableError) as refused:
         asyncio.run(OpenAICompatBackend(MODEL, base_url=closed).agenerate(_requests(1)[0]))
     assert refused.value.unreachable and refused.value.status is None
