@@ -12,10 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:  # pandas is imported where a frame is made, not with the records (a worker process needs none)
+    import pandas as pd
 
 __all__ = [
     "Case",
@@ -293,6 +295,8 @@ class Judgment(_Record):
 
 def to_frame(records: Iterable[_Record] | Sequence[_Record], columns: Sequence[str] | None = None) -> pd.DataFrame:
     """Records -> tidy DataFrame (nested fields as JSON strings)."""
+    import pandas as pd
+
     rows = [r.to_row() for r in records]
     if not rows:
         return pd.DataFrame(columns=list(columns) if columns else None)
