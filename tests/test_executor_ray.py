@@ -160,7 +160,8 @@ class CrashOnce(Backend):
 
 
 class CountingRunner(Runner):
-    """Counts how often each answer is stored (``store`` is the executor's only way into the cache)."""
+    """Counts how often each answer is stored (``store`` and ``store_many`` are the executor's only ways into
+    the cache)."""
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -169,6 +170,11 @@ class CountingRunner(Runner):
     def store(self, key: str, request: ModelRequest, resp: ModelResponse) -> ModelResponse:
         self.stored[key] += 1
         return super().store(key, request, resp)
+
+    def store_many(self, items: Any) -> list[ModelResponse]:
+        items = list(items)
+        self.stored.update(key for key, _, _ in items)
+        return super().store_many(items)
 
 
 def _requests(n_cases: int, per_case: int) -> list[ModelRequest]:

@@ -211,11 +211,27 @@ class Runner:
                              on_response: Callable[[ModelRequest, ModelResponse], Any],
                              desc: str = "model calls", total: int | None = None) -> None:
         """See :meth:`generate_each`. Cached answers are read a chunk of keys at a time, never all at once."""
-        if self.executor is not None:  # an executor takes lists of calls: a window of requests at a time
+        if self.executor is not None:  # an executor takes lists of calls: a window of requests at a time ...
             it = iter(requests)
-            while chunk := list(itertools.islice(it, max(1, self.config.window))):
-                for q, r in zip(chunk, await self.agenerate(chunk, desc=desc)):
-                    on_response(q, r)
+
+            def next_window() -> tuple[list[ModelRequest], asyncio.Task] | None:
+                chunk = list(itertools.islice(it, max(1, self.config.window)))
+                return (chunk, asyncio.ensure_future(self.agenerate(chunk, desc=desc))) if chunk else None
+
+            now = next_window()
+            try:
+                while now is not None:
+                    chunk, answers = now
+                    resps = await answers
+                    now = next_window()  # ... the next one sent while this one is handed over (two at most)
+                    for i, (q, r) in enumerate(zip(chunk, resps)):
+                        on_response(q, r)
+                        if i % 256 == 255:
+                            await asyncio.sleep(0)  # let the next window's calls go out
+            finally:
+                if now is not None and not now[1].done():  # stopped (an error, Ctrl-C): the next window too
+                    now[1].cancel()
+                    await asyncio.gather(now[1], return_exceptions=True)
             return
         started = time.monotonic()
         window = asyncio.Semaphore(max(1, self.config.window))
@@ -336,8 +352,18 @@ class Runner:
         """Account for and cache one completed call sent by an executor, exactly as if sent from here."""
         return self._store(self.backend(request.model), key, request, resp)
 
+    def store_many(self, items: Iterable[tuple[str, ModelRequest, ModelResponse]]) -> list[ModelResponse]:
+        """:meth:`store` for a group of completed calls ``(key, request, response)``, cached in ONE transaction
+        (an executor's chunk); what was accounted before an error (``fail_fast``) is still committed."""
+        group = _Group()
+        try:
+            return [self._store(self.backend(req.model), key, req, resp, group) for key, req, resp in items]
+        finally:
+            if self.cache is not None and group:
+                self.cache.put_many(group)
+
     def _store(self, backend: Backend, key: str, request: ModelRequest, resp: ModelResponse,
-               writer: "CommitBuffer | None" = None) -> ModelResponse:
+               writer: "CommitBuffer | _Group | None" = None) -> ModelResponse:
         # the backend's fresh response object, completed in place (no copies)
         set_fields(resp, request_key=key, model=request.model)
         if resp.error is not None:  # every stored or logged error text passes the backend's redaction
@@ -504,6 +530,14 @@ class Runner:
 
 _CHUNK = 512  # generate_each: requests keyed and looked up in the cache per chunk
 _FIRST_CHUNK = 64  # ... the first chunk smaller: the first calls go out sooner
+
+
+class _Group(list):
+    """Completed calls collected for one cache transaction (:meth:`Runner.store_many`; the ``add`` of a
+    :class:`~clinaudit.workers.CommitBuffer`)."""
+
+    def add(self, key: str, backend: str, request: ModelRequest, response: ModelResponse) -> None:
+        self.append((key, backend, request, response))
 
 
 def _answer(cached: dict[str, ModelResponse], used: dict[str, ModelResponse], key: str,

@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 from collections import deque
-from dataclasses import asdict, replace
 from typing import Any
 
 from ..errors import BackendError, ClinauditError, InputError
 from .local import Executor
+from .shard_worker import ShardWorker, backend_recipes, worker_config
 from .sharding import chunked, split_by_shard
 
 __all__ = ["RayExecutor", "ShardWorker", "backend_recipes", "require_ray"]
@@ -48,58 +47,6 @@ def require_ray() -> Any:
         raise InputError("the ray executor needs the optional package 'ray': install it with "
                          "`pip install 'clinaudit[ray]'` (ray==2.60.0), or run with --executor local") from None
     return ray
-
-
-def backend_recipes(runner: Any, specs: set[str]) -> dict[str, tuple[str, Any, str]]:
-    """How a worker rebuilds each backend: ``(kind, payload, identity)`` per model spec.
-
-    ``("options", options, identity)`` when the runner built the backend from its options (the spec's
-    ``backends:`` entry — names of key variables, never keys); ``("instance", backend, identity)`` for a
-    backend instance given to the runner directly (``Runner.add_backend``), which is pickled as is.
-    The identity lets the worker check that it rebuilt the same backend (same request keys)."""
-    from ..models.base import get_backend
-
-    out: dict[str, tuple[str, Any, str]] = {}
-    for spec in sorted(specs):
-        inst = runner.backend(spec)
-        opts = dict(runner.backend_options.get(spec, {}))
-        try:
-            same = get_backend(spec, **opts) is inst
-        except ClinauditError:
-            same = False
-        out[spec] = ("options", opts, inst.identity()) if same else ("instance", inst, inst.identity())
-    return out
-
-
-class ShardWorker:
-    """One Ray actor: answers chunks of requests with a cache-less runner (backends built once)."""
-
-    def __init__(self, config: dict[str, Any]):
-        from ..runner import Runner, RunnerConfig
-
-        self.runner = Runner(cache=None, config=RunnerConfig(**config))
-        self.built: set[str] = set()
-
-    def _build(self, recipes: dict[str, tuple[str, Any, str]], specs: set[str]) -> None:
-        from ..models.base import get_backend
-
-        for spec in sorted(specs - self.built):
-            kind, payload, identity = recipes[spec]
-            backend = get_backend(spec, **payload) if kind == "options" else payload
-            if backend.identity() != identity:
-                raise BackendError(f"the Ray worker built {spec} as {backend.identity()!r}, the driver as "
-                                   f"{identity!r}: set the same environment (e.g. OPENAI_BASE_URL) on every node, "
-                                   "or give base_url in the spec's backends")
-            self.runner.add_backend(backend)
-            self.built.add(spec)
-
-    def run_chunk(self, recipes: dict[str, tuple[str, Any, str]], requests: list[Any]) -> tuple[list[Any], dict[str, int]]:
-        """Answers to ``requests`` (in order) and the retries they took, per model."""
-        self._build(recipes, {r.model for r in requests})
-        before = {s: u.retries for s, u in self.runner.usage.items()}
-        resps = self.runner.generate(requests, desc="ray chunk")
-        retries = {s: u.retries - before.get(s, 0) for s, u in self.runner.usage.items()}
-        return resps, {s: n for s, n in retries.items() if n}
 
 
 class RayExecutor(Executor):
@@ -156,11 +103,8 @@ class RayExecutor(Executor):
         local_models = any(not runner.backend(s).is_remote for s in specs)
         num_gpus = self.num_gpus if self.num_gpus is not None else (1 if gpus and local_models else 0)
         n = self.shards or max(1, gpus if num_gpus else int(resources.get("CPU", 1)))
-        cfg = runner.config
-        per_actor = max(1, math.ceil(cfg.concurrency / n))  # the spec's limits are totals for the run
-        rate = cfg.rate_limit_per_min / n if cfg.rate_limit_per_min else None
-        worker_cfg = asdict(replace(cfg, concurrency=per_actor, rate_limit_per_min=rate, progress=False,
-                                    fail_fast=False))
+        worker_cfg = worker_config(runner.config, n)
+        per_actor = worker_cfg["concurrency"]
         self._chunk = self.chunk_size or min(64, max(8, 2 * per_actor))
         options: dict[str, Any] = {"max_restarts": self.max_restarts, "max_task_retries": self.max_task_retries,
                                    "num_cpus": 0, "scheduling_strategy": "SPREAD"}
@@ -210,8 +154,8 @@ class RayExecutor(Executor):
                         raise BackendError(
                             f"Ray worker {i} died more than {self.max_restarts} times ({type(exc).__name__}); "
                             "the calls it completed are stored: re-run the same command to resume") from None
-                    for key, resp in zip(keys, resps):
-                        out[key] = runner.store(key, requests[key], resp)
+                    stored = runner.store_many((key, requests[key], resp) for key, resp in zip(keys, resps))
+                    out.update(zip(keys, stored))
                     bar.update(len(keys))
                     for spec, n in retries.items():
                         runner.usage.setdefault(spec, Usage()).retries += n
