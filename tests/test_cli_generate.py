@@ -131,7 +131,7 @@ def test_ray_options_without_the_ray_executor_are_refused_before_anything_runs(t
     out = tmp_path / "out"
     assert _run("--input", str(data), "--id-column", "pid", "--text-column", "question", "--model", "mock",
                 "--out", str(out), "--shards", "2") == 2
-    assert "--ray-address and --shards only apply to the ray executor" in capsys.readouterr().err
+    assert "--ray-address and --shards only apply to the processes and ray executors" in capsys.readouterr().err
     assert not out.exists()
 
 

@@ -79,7 +79,7 @@ def test_make_executor_errors_name_the_fix(monkeypatch):
     assert isinstance(make_executor("local"), LocalExecutor)
     with pytest.raises(InputError, match="unknown executor 'dask'"):
         make_executor("dask")
-    with pytest.raises(InputError, match="only apply to the ray executor"):
+    with pytest.raises(InputError, match="only apply to the processes and ray executors"):
         make_executor("local", shards=2)
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` fails as if it were not installed
     with pytest.raises(InputError, match=r"pip install 'clinaudit\[ray\]'"):

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from .executors.processes import usable_cpus
+
 __all__ = ["DEMO_AUDITS", "AuditOutcome", "DemoResult", "default_jobs", "demo_spec_for", "quick_variant", "run_demo",
            "run_guarded", "thread_share", "usable_cpus"]
 
@@ -259,14 +261,6 @@ def _run_one(audit: str, out_dir: Path, quick: bool, progress: bool) -> AuditOut
     usage = (rundir.manifest.get("runs") or [{}])[-1].get("usage_total", {}) or {}
     return AuditOutcome(audit, "ok", run_dir=out_dir, calls=int(usage.get("calls", 0)),
                         cache_hits=int(usage.get("cache_hits", 0)), failures=int(usage.get("failures", 0)))
-
-
-def usable_cpus() -> int:
-    """The CPUs this process may run on (its affinity mask on Linux, else the machine's count)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
 
 
 def thread_share(cpus: int, jobs: int, audits_left: int) -> int:

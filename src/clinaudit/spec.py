@@ -63,9 +63,9 @@ class RunnerSettings(BaseModel):
     retry_after_max_s: float = Field(default=60.0, ge=0)  # cap on a server's Retry-After (seconds)
     fail_fast: bool = False
     # where the uncached calls are sent from (docs/scale-out.md); `clinaudit run --executor` overrides it
-    executor: Literal["local", "ray"] = "local"
+    executor: Literal["local", "processes", "ray"] = "local"
     ray_address: str | None = None  # a running Ray cluster; none: a local Ray instance for the run
-    shards: int | None = Field(default=None, ge=1)  # ray: shards (= actors); default: the cluster's CPUs/GPUs
+    shards: int | None = Field(default=None, ge=1)  # ray: actors (default: cluster CPUs/GPUs); processes: workers
 
 
 class AuditSpec(BaseModel):

@@ -96,15 +96,17 @@ def add_executor_args(p: argparse.ArgumentParser, overrides: str = "",
                       split: str = "split the calls by case_id into N shards") -> None:
     """``--executor``, ``--ray-address`` and ``--shards``: where the uncached calls are sent from
     (:mod:`clinaudit.executors`)."""
-    p.add_argument("--executor", choices=["local", "ray"], default=None,
-                   help="where the uncached model calls are sent from: this process (local, the default) or a Ray "
+    p.add_argument("--executor", choices=["local", "processes", "ray"], default=None,
+                   help="where the uncached model calls are sent from: this process (local, the default), worker "
+                   "processes of this machine (processes: every core makes calls, for fast local endpoints) or a Ray "
                    f"cluster (ray; needs `pip install 'clinaudit[ray]'`){overrides}. See docs/scale-out.md")
     p.add_argument("--ray-address", default=None, metavar="ADDR",
                    help="with --executor ray: a running Ray cluster (e.g. ray://head:10001 or auto); "
                    "without it a local Ray instance sized to this machine is started for the run")
     p.add_argument("--shards", type=positive_int, default=None, metavar="N",
-                   help=f"with --executor ray: {split}, one Ray actor each "
-                   "(default: the cluster's CPUs, or its GPUs for local models)")
+                   help=f"with --executor ray: {split}, one Ray actor each (default: the cluster's CPUs, or its "
+                   "GPUs for local models); with --executor processes: N worker processes (default: this "
+                   "machine's CPUs)")
 
 
 def add_runner_args(p: argparse.ArgumentParser) -> None:

@@ -268,6 +268,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         execution.attach(runner)
         rundir.start(spec=settings, models=[backend.describe()], seeds=seeds, data_files=[args.input],
                      command="clinaudit generate")
+        rundir.manifest["runs"][-1]["executor"] = execution.describe()  # how this run's calls were sent
         columns = [args.id_column] + [c for c in _RESPONSE_COLUMNS if c != args.id_column]
         out_path = rundir.path / "responses.csv"  # the user-facing copy: an export (formula cells neutralised)
         writer = _ResponseWriter([(out_path, True), (rundir.table_path("responses"), False)], columns,

@@ -1,0 +1,165 @@
+"""The ``processes`` executor: a run's uncached calls from several processes of this machine.
+
+One Python process drives one event loop on one core: against a fast endpoint (a local vLLM server,
+a pool of them) the client's own CPU is the limit. This executor spreads the calls over a stdlib
+process pool (:class:`concurrent.futures.ProcessPoolExecutor`, ``spawn`` start), so every core
+makes calls:
+
+1. the driver's runner looks every request up in the cache and hands :meth:`ProcessExecutor.dispatch`
+   only the distinct requests not stored yet;
+2. they are cut, in request order, into chunks, all handed to the pool at once (it queues them);
+3. each worker process (:class:`~clinaudit.executors.shard_worker.ShardWorker`, built once per process
+   when the executor is attached, before the run starts) answers a chunk with the same runner code a
+   local run uses, without a cache, on one event loop kept for its life; the run's concurrency and
+   rate limit are totals, split over the workers;
+4. the driver stores each chunk that comes back in the run's cache in one transaction
+   (``Runner.store_many``) and hands it on.
+
+A chunk is the unit that is stored: if the run is killed, the calls of the chunks not yet returned
+are made again on the re-run; every returned chunk is in the cache. API keys never travel: a worker
+gets the backend options (``api_key_env`` is a variable's *name*) and reads the key from the
+environment it inherits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from ..errors import BackendError, ClinauditError, InputError
+from .local import Executor
+from .shard_worker import ShardWorker, backend_recipes, worker_config
+from .sharding import chunked
+
+__all__ = ["ProcessExecutor", "default_workers", "usable_cpus"]
+
+log = logging.getLogger("clinaudit.executors.processes")
+
+#: the most calls in one chunk (the unit stored at once, and made again after a crash)
+MAX_CHUNK = 256
+
+_WORKER: ShardWorker | None = None  # in a worker process: its runner
+
+
+def _start_worker(config: dict[str, Any]) -> None:
+    global _WORKER
+    _WORKER = ShardWorker(config)
+    importlib.import_module("aiohttp")  # the remote backends' HTTP client: imported now, not on the first call
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+def _run_chunk(recipes: dict[str, tuple[str, Any, str]], requests: list[Any]) -> tuple[list[Any], dict[str, int]]:
+    assert _WORKER is not None, "the pool's initializer builds the worker"
+    return _WORKER.run_chunk(recipes, requests)
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask on Linux, else the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def default_workers() -> int:
+    """Worker processes when ``--shards`` is not given: the usable CPUs, at least 2."""
+    return max(2, usable_cpus())
+
+
+class ProcessExecutor(Executor):
+    """Send a run's uncached calls from ``shards`` worker processes (see the module docstring).
+
+    ``shards``: worker processes (default: this machine's usable CPUs, at least 2). ``chunk_size``: calls
+    per chunk (default: 8 per worker connection, at most ``MAX_CHUNK``)."""
+
+    name = "processes"
+
+    def __init__(self, shards: int | None = None, *, chunk_size: int | None = None):
+        if shards is not None and int(shards) < 1:
+            raise InputError(f"--shards must be at least 1, got {shards}", field="runner.shards")
+        if chunk_size is not None and int(chunk_size) < 1:
+            raise InputError(f"chunk_size must be at least 1, got {chunk_size}")
+        self.shards = int(shards) if shards is not None else None
+        self.chunk_size = int(chunk_size) if chunk_size is not None else None
+        self._pool: ProcessPoolExecutor | None = None
+        self._workers = 0
+        self._chunk = 1
+
+    def attach(self, runner: Any) -> Any:
+        """Install on ``runner`` and start the workers now: this returns once each has built its runner (a
+        worker that cannot start fails here, before any call is made)."""
+        super().attach(runner)
+        self._start(runner)
+        return runner
+
+    def _start(self, runner: Any) -> ProcessPoolExecutor:
+        if self._pool is None:
+            n = self.shards or default_workers()
+            cfg = worker_config(runner.config, n)
+            self._workers = n
+            self._chunk = self.chunk_size or min(MAX_CHUNK, max(8, 8 * cfg["concurrency"]))
+            self._pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_start_worker, initargs=(cfg,))
+            try:  # one task per worker starts them all at once (each builds its runner first)
+                for fut in [self._pool.submit(_ready) for _ in range(n)]:
+                    fut.result()
+            except BrokenProcessPool as exc:
+                self.close()
+                raise BackendError(f"the processes executor could not start its workers ({exc}); a Python script "
+                                   "that starts a run with it must do so under `if __name__ == '__main__':`, as "
+                                   "for any spawned process pool") from None
+            log.info("processes executor: %d worker(s), %d call(s) per chunk, concurrency %d per worker", n,
+                     self._chunk, cfg["concurrency"])
+        return self._pool
+
+    async def dispatch(self, runner: Any, requests: dict[str, Any], bar: Any) -> dict[str, Any]:
+        from ..runner import Usage
+
+        pool = self._start(runner)
+        recipes = backend_recipes(runner, {r.model for r in requests.values()})
+        loop = asyncio.get_running_loop()
+        pending = {loop.run_in_executor(pool, _run_chunk, recipes, [requests[k] for k in keys]): keys
+                   for keys in chunked(list(requests), self._chunk)}
+        out: dict[str, Any] = {}
+        try:
+            while pending:
+                done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                for fut in done:
+                    keys = pending.pop(fut)
+                    try:
+                        resps, retries = fut.result()
+                    except BrokenProcessPool as exc:
+                        raise BackendError(f"a worker process of the processes executor died ({exc}); the calls "
+                                           "of the chunks it returned are stored: re-run the same command to "
+                                           "resume") from None
+                    except ClinauditError:
+                        raise
+                    except Exception as exc:  # noqa: BLE001 - a worker's unexpected error, with its type
+                        raise BackendError(f"a worker process failed: {type(exc).__name__}: {exc}") from None
+                    out.update(zip(keys, runner.store_many(
+                        (key, requests[key], resp) for key, resp in zip(keys, resps))))
+                    bar.update(len(keys))
+                    for spec, n in retries.items():
+                        runner.usage.setdefault(spec, Usage()).retries += n
+        finally:
+            for fut in pending:  # stopped early (error, Ctrl-C): queued chunks need not run
+                fut.cancel()
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        return {"executor": self.name, "shards": self._workers or self.shards, "chunk_size": self.chunk_size}
+
+    def close(self) -> None:
+        """Stop the workers (a chunk already running is finished first; queued ones are dropped)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
