@@ -42,7 +42,7 @@ __all__ = ["ProcessExecutor", "default_workers", "usable_cpus"]
 log = logging.getLogger("clinaudit.executors.processes")
 
 #: the most calls in one chunk (the unit stored at once, and made again after a crash)
-MAX_CHUNK = 256
+MAX_CHUNK = 512
 
 _WORKER: ShardWorker | None = None  # in a worker process: its runner
 
@@ -79,7 +79,7 @@ class ProcessExecutor(Executor):
     """Send a run's uncached calls from ``shards`` worker processes (see the module docstring).
 
     ``shards``: worker processes (default: this machine's usable CPUs, at least 2). ``chunk_size``: calls
-    per chunk (default: 8 per worker connection, at most ``MAX_CHUNK``)."""
+    per chunk (default: 16 per worker connection, at most ``MAX_CHUNK``)."""
 
     name = "processes"
 
@@ -106,7 +106,7 @@ class ProcessExecutor(Executor):
             n = self.shards or default_workers()
             cfg = worker_config(runner.config, n)
             self._workers = n
-            self._chunk = self.chunk_size or min(MAX_CHUNK, max(8, 8 * cfg["concurrency"]))
+            self._chunk = self.chunk_size or min(MAX_CHUNK, max(16, 16 * cfg["concurrency"]))
             self._pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_start_worker, initargs=(cfg,))
             try:  # one task per worker starts them all at once (each builds its runner first)
