@@ -11,8 +11,9 @@
 
 Whatever the executor, the cache stays the source of truth: the runner looks every request up
 first and hands an executor only the calls not yet stored, and the executor stores each answer
-through :meth:`clinaudit.runner.Runner.store` as if the runner had made the call. A run started
-with one executor can be resumed with the other.
+through :meth:`clinaudit.runner.Runner.store` (or a chunk at once, in one transaction, through
+:meth:`~clinaudit.runner.Runner.store_many`) as if the runner had made the call. A run started
+with one executor can be resumed with another.
 
 Nothing here imports Ray; ``ray`` is an optional extra (``pip install 'clinaudit[ray]'``).
 """

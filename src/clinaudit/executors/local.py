@@ -8,7 +8,8 @@ __all__ = ["Executor", "LocalExecutor"]
 
 
 class Executor:
-    """Sends a runner's uncached calls somewhere and stores every answer through ``runner.store``.
+    """Sends a runner's uncached calls somewhere and stores every answer through ``runner.store``
+    (or ``runner.store_many``: a chunk in one transaction).
 
     ``attach(runner)`` installs the executor on a runner (``runner.executor``); the runner then calls
     ``await dispatch(runner, requests_by_key, bar)`` with the distinct requests the cache could not

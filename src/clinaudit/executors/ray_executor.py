@@ -11,7 +11,7 @@ How a call travels:
    gets a client with the run's retry, timeout and rate settings, its concurrency split over the
    actors) and answers a chunk with the same runner code a local run uses, without a cache;
 4. the driver keeps two chunks in flight per actor and takes them back with ``ray.wait`` as they
-   complete, storing every answer in the run's cache at once (``Runner.store``).
+   complete, storing its answers in the run's cache at once, in one transaction (``Runner.store_many``).
 
 A worker that dies mid-chunk is restarted by Ray (``max_restarts``) and its unfinished chunks are
 retried (``max_task_retries``); chunks already returned were stored and are never sent again.
