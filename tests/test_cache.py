@@ -83,6 +83,35 @@ def test_one_group_over_several_insert_statements_keeps_the_first_of_each_key(tm
     assert ModelResponse.model_validate_json(response).text == "first 999"
 
 
+def test_one_choice_is_stored_once_and_every_response_comes_back_as_it_was(tmp_path):
+    import json
+    import sqlite3
+
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    req = ModelRequest.chat("mock", "q")
+    cases = {
+        "one": _resp("one", "the answer " * 50),  # choices == [text]: the text is stored once
+        "several": ModelResponse(request_key="several", model="m", text="a", choices=["a", "b"]),
+        "none": ModelResponse(request_key="none", model="m", text="x"),  # a backend that sets no choices
+        "empty": _resp("empty", ""),
+        "null": ModelResponse(request_key="null", model="m", text=None),
+    }
+    cache.put_many([(k, "b", req, r) for k, r in cases.items()])
+    with sqlite3.connect(tmp_path / "c.sqlite") as conn:
+        stored = {k: json.loads(v) for k, v in conn.execute("SELECT key, response FROM responses")}
+    assert "choices" not in stored["one"] and "choices" not in stored["empty"]
+    assert stored["several"]["choices"] == ["a", "b"] and stored["none"]["choices"] == []
+    got = cache.get_many(list(cases))
+    for k, r in cases.items():
+        assert got[k].model_dump(exclude={"cached"}) == r.model_dump(exclude={"cached"}), k
+    # a row written before this change (choices stored in full) reads the same
+    old = _resp("old", "t").model_dump_json(exclude={"meta", "cached"})
+    assert '"choices":["t"]' in old
+    with sqlite3.connect(tmp_path / "c.sqlite") as conn:
+        conn.execute("INSERT INTO responses VALUES ('old', 'b', '{}', ?, 0)", (old,))
+    assert cache.get("old").choices == ["t"] and cache.get("old").text == "t"
+
+
 def test_rows_per_insert_stays_within_the_parameter_limit(tmp_path):
     # SQLite before 3.32 takes at most 999 parameters per statement: 199 rows of 5 columns
     import sqlite3

@@ -174,12 +174,20 @@ def _insert_sql(n: int) -> str:
 
 def _row(key: str, backend: str, request: ModelRequest, response: ModelResponse) -> tuple[Any, ...]:
     req_json = _REQUEST_JSON(request) or request.model_dump_json(exclude={"meta"})
-    # the stored response: never its meta, never marked cached (no copy of the response is made for this)
-    resp_json = response.model_dump_json(exclude={"meta", "cached"})
+    # the stored response: never its meta, never marked cached (no copy of the response is made for this); its
+    # choices only when they are not just [text] (one choice: the text is not stored twice, _decode restores it)
+    one = response.choices == [response.text]
+    resp_json = response.model_dump_json(exclude=_ONE_CHOICE if one else _STORED_BUT)
     return (key, backend, req_json, resp_json, time.time())
+
+
+_STORED_BUT = frozenset({"meta", "cached"})
+_ONE_CHOICE = _STORED_BUT | {"choices"}
 
 
 def _decode(payload: str | bytes) -> ModelResponse:
     resp = ModelResponse.model_validate_json(payload)
+    if "choices" not in resp.model_fields_set and resp.text is not None:  # stored with one choice, its text
+        resp.choices = [resp.text]
     resp.cached = True
     return resp
