@@ -245,3 +245,35 @@ def test_make_executor_processes_settings():
     with pytest.raises(InputError, match="--shards must be at least 1"):
         ProcessExecutor(shards=0)
     ex.close()  # never started: nothing to stop
+
+
+def test_a_worker_keeps_its_connections_from_chunk_to_chunk_and_closes_them_at_the_end():
+    # ShardWorker answers each chunk on one loop kept for its life: the openai backend's client (its pool of
+    # keep-alive connections) is the same object for the second chunk; close() closes it. A runner whose loop
+    # ends with the batch (keep_connections False, the default) closes the client at the end of each batch.
+    from clinaudit.executors.shard_worker import ShardWorker, backend_recipes
+
+    with StubOpenAI() as stub:
+        driver = Runner(config=RunnerConfig(progress=False),
+                        backend_options={"openai:stub": {"base_url": stub.base_url,
+                                                         "api_key_env": "CLINAUDIT_TEST_UNSET_KEY"}})
+        recipes = backend_recipes(driver, {"openai:stub"})
+        worker = ShardWorker({"concurrency": 4, "progress": False})
+        clients = []
+        for c in range(2):
+            resps, _ = worker.run_chunk(recipes, [ModelRequest.chat("openai:stub", f"chunk {c} q{i}", seed=0)
+                                                  for i in range(6)])
+            assert [r.text for r in resps] == [stub_answer("stub", f"chunk {c} q{i}", 0) for i in range(6)]
+            backend = worker.runner.backend("openai:stub")
+            (entry,) = backend._clients.values()
+            clients.append(entry[1])
+        assert clients[0] is clients[1] and not clients[1].closed
+        worker.close()
+        assert clients[1].closed and worker._loop.is_closed()
+        # the default runner closes its client when the batch ends (and drops it: the next batch opens a new one)
+        seen = []
+        backend = driver.backend("openai:stub")
+        real_client = backend._client
+        backend._client = lambda: seen.append(real_client()) or seen[-1]
+        assert driver.generate([ModelRequest.chat("openai:stub", "once", seed=0)])[0].error is None
+        assert seen and seen[-1].closed and backend._clients == {}

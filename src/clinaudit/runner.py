@@ -122,6 +122,9 @@ class Runner:
         #: ``None``: send uncached calls from this process; else an executor (:mod:`clinaudit.executors`)
         #: whose ``dispatch(runner, requests_by_key, bar)`` sends them and stores each through :meth:`store`
         self.executor: Any = None
+        #: ``True`` where this runner's event loop outlives each batch of calls (an executor's worker): the remote
+        #: backends' HTTP connections are then kept from batch to batch instead of closed at the end of each
+        self.keep_connections = False
 
     # ---- backends ---------------------------------------------------------
     def add_backend(self, backend: Backend) -> None:
@@ -346,7 +349,7 @@ class Runner:
                 if own_bar:
                     bar.close()
                 for pool in pools.values():
-                    await pool.release()
+                    await pool.release(close=not self.keep_connections)
 
     def store(self, key: str, request: ModelRequest, resp: ModelResponse) -> ModelResponse:
         """Account for and cache one completed call sent by an executor, exactly as if sent from here."""

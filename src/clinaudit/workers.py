@@ -236,13 +236,14 @@ class WorkerPool:
                 self.finish(self.backend, key, req, resp)
             self.commit()  # a local batch is slow to make: committed as soon as it is done
 
-    async def release(self) -> None:
+    async def release(self, close: bool = True) -> None:
+        """Stop the watchdog and (``close``) the backend's HTTP connections: before this event loop ends."""
         if self._watchdog is not None:
             self._watchdog.cancel()
             await asyncio.gather(self._watchdog, return_exceptions=True)
             self._watchdog = None
-        closer = getattr(self.backend, "aclose", None) if self.remote else None
-        if closer is not None:  # release HTTP connections before this event loop ends
+        closer = getattr(self.backend, "aclose", None) if self.remote and close else None
+        if closer is not None:
             await closer()
 
 

@@ -24,6 +24,7 @@ environment it inherits.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import importlib
 import logging
 import multiprocessing
@@ -50,6 +51,7 @@ _WORKER: ShardWorker | None = None  # in a worker process: its runner
 def _start_worker(config: dict[str, Any]) -> None:
     global _WORKER
     _WORKER = ShardWorker(config)
+    atexit.register(_WORKER.close)  # the worker's connections closed as its process ends
     importlib.import_module("aiohttp")  # the remote backends' HTTP client: imported now, not on the first call
 
 

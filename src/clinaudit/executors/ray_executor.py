@@ -176,6 +176,10 @@ class RayExecutor(Executor):
         if not self._actors and not self._started:
             return
         ray = require_ray()
+        try:  # each actor closes its connections first (best effort: a dead or busy actor is killed anyway)
+            ray.get([actor.close.remote() for actor in self._actors], timeout=5)
+        except Exception:  # noqa: BLE001
+            pass
         for actor in self._actors:
             try:
                 ray.kill(actor)

@@ -87,7 +87,19 @@ class ShardWorker:
         except RuntimeError:
             if self._loop is None or self._loop.is_closed():
                 self._loop = asyncio.new_event_loop()
+            self.runner.keep_connections = True
             return self._loop.run_until_complete(coro)
         from ..models.base import run_sync
 
+        self.runner.keep_connections = False  # that loop ends with the chunk: so do its connections
         return run_sync(coro)
+
+    def close(self) -> None:
+        """Close the backends' connections and the worker's loop (the worker is done)."""
+        if self._loop is None or self._loop.is_closed():
+            return
+        for spec in sorted(self.built):
+            closer = getattr(self.runner.backend(spec), "aclose", None)
+            if closer is not None:
+                self._loop.run_until_complete(closer())
+        self._loop.close()
