@@ -1,6 +1,6 @@
 """Orchestration overhead: ``clinaudit generate`` against the fastest raw async HTTP client, same stub, same run.
 
-    python benchmarks/bench_orchestration.py            # 20,000 calls per measurement, 3 rounds
+    python benchmarks/bench_orchestration.py            # 20,000 calls per measurement, 5 rounds
     python benchmarks/bench_orchestration.py --quick    # 3,000 calls, 2 rounds
     python benchmarks/bench_orchestration.py --rss 10000,50000,100000   # peak RSS of clinaudit generate per N
 
@@ -13,15 +13,22 @@ after the other (never at the same time):
   connection pool, timed from the first request to the last answer (the clients measured at
   under a fifth of aiohttp's rate make a quarter of the calls, to keep the run short);
 * ``clinaudit generate --model openai:stub --concurrency CONCURRENCY --no-progress`` on a CSV of
-  N distinct questions into a fresh run directory (fresh cache): calls/s = N / the runner's wall
-  time as recorded in the run's manifest (from the first request to the last answer written),
-  and end to end (process start to exit, imports and input reading included); its peak RSS
-  (``ru_maxrss``) is recorded too.
+  N distinct questions into a fresh run directory (fresh cache), twice: from one process (the
+  default ``local`` executor) and from worker processes (``--executor processes``: this machine's
+  CPUs, the concurrency split over them). calls/s = N / the runner's wall time as recorded in the
+  run's manifest (from the first request to the last answer written; the workers are started
+  before it, like the interpreter and its imports), and end to end (process start to exit,
+  imports, worker start and input reading included); its peak RSS (``ru_maxrss``) is recorded too.
+
+Before each measurement the files of the one before are flushed to disk (``os.sync``) and the
+machine left alone for a second.
 
 Prints the medians over the rounds as JSON, then
-``RATIO bench_orchestration: <clinaudit calls/s / fastest raw client calls/s>`` (medians of the
-same rounds). On a shared machine the absolute numbers move with the load; the ratio of
-neighbouring measurements moves much less.
+``RATIO bench_orchestration: <clinaudit calls/s / fastest raw client calls/s>`` for
+``--executor processes`` (medians of the same rounds), with the one-process ratio on the same line.
+The raw clients are one process each: on a 2-core machine the stub takes part of the second core,
+and the worker processes use what is left of both. On a shared machine the absolute numbers move
+with the load; the ratio of neighbouring measurements moves much less.
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 CLIENTS = ("httpx", "httpx2", "aiohttp", "openai")
 FAST_CLIENTS = ("aiohttp",)
 CONCURRENCY = 64
+SETTLE_S = 1.0  # pause before each measurement
 
 _RUN_CLI = """
 import resource, sys, time
@@ -62,7 +70,16 @@ def _env() -> dict[str, str]:
     return env
 
 
+def _settle() -> None:
+    """Before each measurement: the previous one's files flushed to disk (``sync``) and a short pause, so that
+    no measurement pays for the writeback of the one before it."""
+    if hasattr(os, "sync"):
+        os.sync()
+    time.sleep(SETTLE_S)
+
+
 def raw_client(client: str, url: str, n: int) -> dict | None:
+    _settle()
     proc = subprocess.run([sys.executable, str(HERE / "raw_clients.py"), client, url, str(n), str(CONCURRENCY)],
                           capture_output=True, text=True, env=_env(), timeout=1800)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
@@ -72,8 +89,9 @@ def raw_client(client: str, url: str, n: int) -> dict | None:
     return None if "missing" in out else out
 
 
-def clinaudit_generate(url: str, n: int, tag: str, workdir: Path) -> dict:
-    """One ``clinaudit generate`` of n fresh questions; calls/s from the manifest's runner wall time."""
+def clinaudit_generate(url: str, n: int, tag: str, workdir: Path, executor: str = "local") -> dict:
+    """One ``clinaudit generate`` of n fresh questions (``--executor executor``); calls/s from the manifest's
+    runner wall time."""
     data = workdir / f"questions-{tag}.csv"
     with open(data, "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
@@ -83,9 +101,10 @@ def clinaudit_generate(url: str, n: int, tag: str, workdir: Path) -> dict:
     out = workdir / f"run-{tag}"
     argv = ["generate", "--input", str(data), "--id-column", "id", "--text-column", "question",
             "--model", "openai:stub", "--base-url", url, "--concurrency", str(CONCURRENCY), "--no-progress",
-            "--out", str(out)]
+            "--out", str(out), "--executor", executor]
     env = _env()
     env["OPENAI_API_KEY"] = ""
+    _settle()
     t0 = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", _RUN_CLI, *argv], capture_output=True, text=True, env=env,
                           timeout=3600)
@@ -106,13 +125,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="3,000 calls per measurement, 2 rounds")
     ap.add_argument("--calls", type=int, default=None, help="calls per measurement (default 20,000; quick 3,000)")
-    ap.add_argument("--rounds", type=int, default=None, help="rounds (default 3; quick 2)")
+    ap.add_argument("--rounds", type=int, default=None, help="rounds (default 5; quick 2)")
     ap.add_argument("--rss", default=None, help="comma-separated N: only measure clinaudit generate at each N")
     args = ap.parse_args()
     from fast_stub_server import FastStubProcess
 
     n = args.calls or (3000 if args.quick else 20000)
-    rounds = args.rounds or (2 if args.quick else 3)
+    rounds = args.rounds or (2 if args.quick else 5)
     result: dict = {"machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
                                 "python": platform.python_version(), "load_average_at_start": os.getloadavg()},
                     "concurrency": CONCURRENCY}
@@ -130,31 +149,37 @@ def main() -> None:
                   f"{last['peak_rss_mb']:.0f} MB")
             return
         raw: dict[str, list[dict]] = {}
-        ours: list[dict] = []
+        ours: dict[str, list[dict]] = {"local": [], "processes": []}
         for r in range(rounds):
             for client in CLIENTS:  # the slow clients on a quarter of the calls (their rate does not depend on N)
                 got = raw_client(client, stub.base_url, n if client in FAST_CLIENTS else max(500, n // 4))
                 if got is not None:
                     raw.setdefault(client, []).append(got)
-            ours.append(clinaudit_generate(stub.base_url, n, f"r{r}", Path(tmp)))
+            for executor in ours:
+                ours[executor].append(clinaudit_generate(stub.base_url, n, f"r{r}-{executor}", Path(tmp), executor))
             print(f"round {r + 1}/{rounds}: " + ", ".join(f"{c} {v[-1]['calls_per_s']:.0f}/s" for c, v in raw.items())
-                  + f", clinaudit {ours[-1]['calls_per_s']:.0f}/s", file=sys.stderr, flush=True)
+                  + "".join(f", clinaudit {e} {v[-1]['calls_per_s']:.0f}/s" for e, v in ours.items()),
+                  file=sys.stderr, flush=True)
     med = {c: statistics.median(x["calls_per_s"] for x in v) for c, v in raw.items()}
     fastest = max(med, key=med.get)
     result["raw_clients_calls_per_s_median"] = med
     result["raw_clients_rounds"] = raw
-    result["clinaudit_generate_rounds"] = ours
-    result["clinaudit_calls_per_s_median"] = statistics.median(x["calls_per_s"] for x in ours)
-    result["clinaudit_end_to_end_calls_per_s_median"] = statistics.median(x["end_to_end_calls_per_s"] for x in ours)
-    # per-round ratio against the fastest client of the same round, then the median
-    per_round = [o["calls_per_s"] / max(v[i]["calls_per_s"] for v in raw.values()) for i, o in enumerate(ours)]
-    result["ratio_per_round"] = [round(x, 3) for x in per_round]
+    ratio: dict[str, float] = {}
+    for executor, runs in ours.items():
+        # per-round ratio against the fastest client of the same round, then the median
+        per_round = [o["calls_per_s"] / max(v[i]["calls_per_s"] for v in raw.values()) for i, o in enumerate(runs)]
+        ratio[executor] = statistics.median(per_round)
+        result[f"clinaudit_{executor}"] = {
+            "rounds": runs, "calls_per_s_median": statistics.median(x["calls_per_s"] for x in runs),
+            "end_to_end_calls_per_s_median": statistics.median(x["end_to_end_calls_per_s"] for x in runs),
+            "ratio_per_round": [round(x, 3) for x in per_round]}
     result["machine"]["load_average_at_end"] = os.getloadavg()
     print(json.dumps(result, indent=2))
-    print(f"RATIO bench_orchestration: clinaudit generate {result['clinaudit_calls_per_s_median']:.0f} calls/s / "
-          f"fastest raw client ({fastest}) {med[fastest]:.0f} calls/s = {statistics.median(per_round):.2f} "
-          f"(median of {rounds} rounds; each client alone against the same zero-latency stub, concurrency "
-          f"{CONCURRENCY})")
+    procs, local = result["clinaudit_processes"], result["clinaudit_local"]
+    print(f"RATIO bench_orchestration: clinaudit generate --executor processes {procs['calls_per_s_median']:.0f} "
+          f"calls/s / fastest raw client ({fastest}) {med[fastest]:.0f} calls/s = {ratio['processes']:.2f} "
+          f"(one process: {local['calls_per_s_median']:.0f} calls/s = {ratio['local']:.2f}; median of {rounds} "
+          f"rounds; each alone against the same zero-latency stub, concurrency {CONCURRENCY})")
 
 
 if __name__ == "__main__":
