@@ -17,11 +17,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 import pytest
 
 from clinaudit.cache import ResponseCache
@@ -33,40 +31,22 @@ from clinaudit.records import ModelRequest, ModelResponse
 from clinaudit.runner import Runner, RunnerConfig
 from clinaudit.spec import run_spec
 
+from executor_checks import assert_same_tables, generate_locally_and_with
 from stub_openai_server import StubOpenAI, stub_answer
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
-def _tables(run: Path) -> dict[str, pd.DataFrame]:
-    out = {}
-    for path in sorted((run / "tables").glob("*.csv")):
-        df = pd.read_csv(path, dtype=str, keep_default_na=False)
-        df = df[[c for c in df.columns if c != "latency_s"]]
-        out[path.name] = df.sort_values(list(df.columns)).reset_index(drop=True)
-    return out
-
-
 def test_generate_from_worker_processes_writes_the_responses_of_a_local_generate(tmp_path, capsys):
-    from clinaudit.cli.main import main
-
-    data = tmp_path / "q.csv"
-    pd.DataFrame({"id": [f"r{i}" for i in range(40)], "q": [f"question {i}" for i in range(40)]}).to_csv(
-        data, index=False)
-    with StubOpenAI() as stub:
-        common = ["generate", "--input", str(data), "--id-column", "id", "--text-column", "q", "--model",
-                  "openai:stub", "--base-url", stub.base_url, "--samples", "2", "--no-progress"]
-        assert main([*common, "--out", str(tmp_path / "local")]) == 0
-        assert main([*common, "--out", str(tmp_path / "procs"), "--executor", "processes", "--shards", "2"]) == 0
-        answered = Counter(stub.ok_by_prompt)
+    answered = generate_locally_and_with(tmp_path, ["--executor", "processes", "--shards", "2"], rows=40)
     out = capsys.readouterr().out
     assert out.count("80/80 responses") == 2 and "model calls: 80 new, 0 from cache, 0 failed" in out
     for name in ("responses.csv", "tables/responses.csv"):
-        assert (tmp_path / "procs" / name).read_bytes() == (tmp_path / "local" / name).read_bytes(), name
+        assert (tmp_path / "other" / name).read_bytes() == (tmp_path / "local" / name).read_bytes(), name
     # each run asked every prompt twice (two seeds): nothing sent twice by the executor
     assert set(answered) == {f"question {i}" for i in range(40)} and set(answered.values()) == {4}
-    assert len(ResponseCache(tmp_path / "procs" / "cache.sqlite")) == 80
-    manifest = json.loads((tmp_path / "procs" / "manifest.json").read_text())
+    assert len(ResponseCache(tmp_path / "other" / "cache.sqlite")) == 80
+    manifest = json.loads((tmp_path / "other" / "manifest.json").read_text())
     assert manifest["runs"][-1]["executor"] == {"executor": "processes", "shards": 2, "chunk_size": None}
 
 
@@ -80,10 +60,7 @@ def test_run_with_the_processes_executor_writes_the_tables_of_a_local_run(tmp_pa
                  "--shards", "2"]) == 0
     calls = int(local.manifest["runs"][-1]["usage_total"]["calls"])
     assert f"model calls: {calls} new, 0 from cache, 0 failed" in capsys.readouterr().out
-    a, b = _tables(tmp_path / "local"), _tables(tmp_path / "procs")
-    assert sorted(a) == sorted(b) and len(a["responses.csv"]) > 0
-    for name in a:
-        pd.testing.assert_frame_equal(a[name], b[name], obj=name)
+    assert_same_tables(tmp_path / "local", tmp_path / "procs")
     manifest = json.loads((tmp_path / "procs" / "manifest.json").read_text())
     assert manifest["spec"]["runner"]["executor"] == "processes" and manifest["spec"]["runner"]["shards"] == 2
 

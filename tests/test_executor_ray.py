@@ -29,6 +29,7 @@ from clinaudit.records import ModelRequest, ModelResponse
 from clinaudit.runner import Runner, RunnerConfig
 from clinaudit.spec import run_spec
 
+from executor_checks import assert_same_tables, generate_locally_and_with
 from stub_openai_server import StubOpenAI, stub_answer
 
 ray = pytest.importorskip("ray")
@@ -36,7 +37,6 @@ ray = pytest.importorskip("ray")
 pytestmark = pytest.mark.slow  # Ray startup (~10 s) and actor startup (~2 s each) on 2 cores
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-TIMING_COLUMNS = {"latency_s"}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -52,23 +52,6 @@ def local_ray():
         ray.shutdown()
 
 
-def _tables(run: Path) -> dict[str, pd.DataFrame]:
-    out = {}
-    for path in sorted((run / "tables").glob("*.csv")):
-        df = pd.read_csv(path, dtype=str, keep_default_na=False)
-        df = df[[c for c in df.columns if c not in TIMING_COLUMNS]]
-        out[path.name] = df.sort_values(list(df.columns)).reset_index(drop=True)
-    return out
-
-
-def _assert_same_tables(local: Path, distributed: Path) -> None:
-    a, b = _tables(local), _tables(distributed)
-    assert sorted(a) == sorted(b)
-    assert "responses.csv" in a and len(a["responses.csv"]) > 0
-    for name in a:
-        pd.testing.assert_frame_equal(a[name], b[name], obj=name)
-
-
 @pytest.mark.parametrize("example", ["treatment_shift-mock.yaml", "note_generation-mock.yaml"])
 def test_ray_run_writes_the_tables_of_a_local_run(tmp_path, example, capsys):
     from clinaudit.cli.main import main
@@ -82,7 +65,7 @@ def test_ray_run_writes_the_tables_of_a_local_run(tmp_path, example, capsys):
     out = capsys.readouterr().out
     calls = int(local.manifest["runs"][-1]["usage_total"]["calls"])
     assert f"model calls: {calls} new, 0 from cache, 0 failed" in out  # the same calls, none answered twice
-    _assert_same_tables(tmp_path / "local", tmp_path / "ray")
+    assert_same_tables(tmp_path / "local", tmp_path / "ray")
     import json
 
     manifest = json.loads((tmp_path / "ray" / "manifest.json").read_text())
@@ -96,25 +79,15 @@ def test_ray_run_writes_the_tables_of_a_local_run(tmp_path, example, capsys):
 def test_generate_on_ray_writes_the_responses_of_a_local_generate(tmp_path, capsys):
     # clinaudit generate --executor ray --shards 2: the same responses.csv, byte for byte, as the same command
     # run locally (each into its own directory and cache); the stub answers every prompt once per run
-    from clinaudit.cli.main import main
-
-    data = tmp_path / "q.csv"
-    pd.DataFrame({"id": [f"r{i}" for i in range(30)], "q": [f"question {i}" for i in range(30)]}).to_csv(
-        data, index=False)
-    with StubOpenAI() as stub:
-        common = ["generate", "--input", str(data), "--id-column", "id", "--text-column", "q", "--model",
-                  "openai:stub", "--base-url", stub.base_url, "--samples", "2", "--no-progress"]
-        assert main([*common, "--out", str(tmp_path / "local")]) == 0
-        assert main([*common, "--out", str(tmp_path / "ray"), "--executor", "ray", "--shards", "2"]) == 0
-        answered = Counter(stub.ok_by_prompt)
+    answered = generate_locally_and_with(tmp_path, ["--executor", "ray", "--shards", "2"], rows=30)
     out = capsys.readouterr().out
     assert out.count("60/60 responses") == 2 and "model calls: 60 new, 0 from cache, 0 failed" in out
     local = (tmp_path / "local" / "responses.csv").read_bytes()
-    assert (tmp_path / "ray" / "responses.csv").read_bytes() == local
-    assert (tmp_path / "ray" / "tables" / "responses.csv").read_bytes() == (
+    assert (tmp_path / "other" / "responses.csv").read_bytes() == local
+    assert (tmp_path / "other" / "tables" / "responses.csv").read_bytes() == (
         tmp_path / "local" / "tables" / "responses.csv").read_bytes()
     assert set(answered) == {f"question {i}" for i in range(30)} and set(answered.values()) == {4}
-    assert len(ResponseCache(tmp_path / "ray" / "cache.sqlite")) == 60
+    assert len(ResponseCache(tmp_path / "other" / "cache.sqlite")) == 60
 
 
 class CrashOnce(Backend):
