@@ -240,3 +240,19 @@ def test_killed_run_resumes_without_repeating_stored_calls_and_never_writes_the_
     for p in files:
         assert secret not in p.read_bytes(), f"API key found in {p}"
     assert KEY not in second.stdout and KEY not in second.stderr
+
+
+def test_an_interrupted_command_exits_130_and_says_what_is_kept(tmp_path, monkeypatch, capsys):
+    from clinaudit.cli import generate_cmd
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(generate_cmd, "cmd_generate", interrupted)
+    data = _csv(tmp_path, [("a", "q")])
+    assert _run("--input", str(data), "--id-column", "pid", "--text-column", "question", "--model", "mock",
+                "--out", str(tmp_path / "out")) == 130
+    err = capsys.readouterr().err
+    assert "interrupted; completed model calls are stored" in err
+    assert "with --executor processes or ray: those of the chunks that came back" in err
+    assert "re-run the same command to resume" in err

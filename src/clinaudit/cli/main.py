@@ -77,8 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"clinaudit: error: {redacting.redact(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\nclinaudit: interrupted; completed model calls are stored, re-run the same command to resume.",
-              file=sys.stderr)
+        print("\nclinaudit: interrupted; completed model calls are stored (with --executor processes or ray: those "
+              "of the chunks that came back), re-run the same command to resume.", file=sys.stderr)
         return 130
     except OSError as exc:
         # the file system refused (unwritable folder, a file where a folder should be, disk full ...)
