@@ -120,7 +120,8 @@ class Runner:
         self._waiting = 0  # remote calls now sleeping before a retry (shown on the progress line)
         self._capped: set[str] = set()  # models already warned about a Retry-After above the cap
         #: ``None``: send uncached calls from this process; else an executor (:mod:`clinaudit.executors`)
-        #: whose ``dispatch(runner, requests_by_key, bar)`` sends them and stores each through :meth:`store`
+        #: whose ``dispatch(runner, requests_by_key, bar)`` sends them and stores them through :meth:`store` or
+        #: :meth:`store_many`
         self.executor: Any = None
         #: ``True`` where this runner's event loop outlives each batch of calls (an executor's worker): the remote
         #: backends' HTTP connections are then kept from batch to batch instead of closed at the end of each

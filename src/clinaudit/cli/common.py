@@ -10,8 +10,8 @@ from collections.abc import Callable
 from ..runner import RunnerConfig
 
 __all__ = ["add_executor_args", "add_runner_args", "runner_config_from_args", "add_backend_args",
-           "backend_options_from_args", "parse_int_list", "int_at_least", "positive_int", "nonneg_int", "positive_float", "nonneg_float",
-           "float_between", "probability", "open_unit", "regex"]
+           "backend_options_from_args", "parse_int_list", "int_at_least", "positive_int", "nonneg_int",
+           "positive_float", "nonneg_float", "float_between", "probability", "open_unit", "regex"]
 
 
 # --------------------------------------------------------------------------- argparse value types

@@ -35,7 +35,7 @@ from typing import Any
 
 from ..errors import BackendError, ClinauditError, InputError
 from .local import Executor
-from .shard_worker import ShardWorker, backend_recipes, worker_config
+from .shard_worker import ShardWorker, backend_recipes, store_chunk, worker_config
 from .sharding import chunked
 
 __all__ = ["ProcessExecutor", "default_workers", "usable_cpus"]
@@ -124,8 +124,6 @@ class ProcessExecutor(Executor):
         return self._pool
 
     async def dispatch(self, runner: Any, requests: dict[str, Any], bar: Any) -> dict[str, Any]:
-        from ..runner import Usage
-
         pool = self._start(runner)
         recipes = backend_recipes(runner, {r.model for r in requests.values()})
         loop = asyncio.get_running_loop()
@@ -147,11 +145,7 @@ class ProcessExecutor(Executor):
                         raise
                     except Exception as exc:  # noqa: BLE001 - a worker's unexpected error, with its type
                         raise BackendError(f"a worker process failed: {type(exc).__name__}: {exc}") from None
-                    out.update(zip(keys, runner.store_many(
-                        (key, requests[key], resp) for key, resp in zip(keys, resps))))
-                    bar.update(len(keys))
-                    for spec, n in retries.items():
-                        runner.usage.setdefault(spec, Usage()).retries += n
+                    out.update(store_chunk(runner, requests, keys, resps, retries, bar))
         finally:
             for fut in pending:  # stopped early (error, Ctrl-C): queued chunks need not run
                 fut.cancel()

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..errors import BackendError, ClinauditError, InputError
 from .local import Executor
-from .shard_worker import ShardWorker, backend_recipes, worker_config
+from .shard_worker import ShardWorker, backend_recipes, store_chunk, worker_config
 from .sharding import chunked, split_by_shard
 
 __all__ = ["RayExecutor", "ShardWorker", "backend_recipes", "require_ray"]
@@ -119,8 +119,6 @@ class RayExecutor(Executor):
     async def dispatch(self, runner: Any, requests: dict[str, Any], bar: Any) -> dict[str, Any]:
         from ray.exceptions import RayActorError, RayTaskError
 
-        from ..runner import Usage
-
         specs = {r.model for r in requests.values()}
         self._ensure_actors(runner, specs)
         ray = self._ray()
@@ -154,11 +152,7 @@ class RayExecutor(Executor):
                         raise BackendError(
                             f"Ray worker {i} died more than {self.max_restarts} times ({type(exc).__name__}); "
                             "the calls it completed are stored: re-run the same command to resume") from None
-                    stored = runner.store_many((key, requests[key], resp) for key, resp in zip(keys, resps))
-                    out.update(zip(keys, stored))
-                    bar.update(len(keys))
-                    for spec, n in retries.items():
-                        runner.usage.setdefault(spec, Usage()).retries += n
+                    out.update(store_chunk(runner, requests, keys, resps, retries, bar))
                     submit(i)
         finally:
             for ref in in_flight:  # stopped early (error, Ctrl-C): queued chunks need not run

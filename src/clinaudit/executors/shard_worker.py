@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import BackendError, ClinauditError
 
-__all__ = ["ShardWorker", "backend_recipes", "worker_config"]
+__all__ = ["ShardWorker", "backend_recipes", "store_chunk", "worker_config"]
 
 
 def worker_config(config: Any, workers: int) -> dict[str, Any]:
@@ -46,6 +46,20 @@ def backend_recipes(runner: Any, specs: set[str]) -> dict[str, tuple[str, Any, s
             same = False
         out[spec] = ("options", opts, inst.identity()) if same else ("instance", inst, inst.identity())
     return out
+
+
+def store_chunk(runner: Any, requests: dict[str, Any], keys: list[str], answers: list[Any],
+                retries: dict[str, int], bar: Any) -> dict[str, Any]:
+    """The driver's side of a chunk a worker returned (:meth:`ShardWorker.run_chunk`): its answers stored in one
+    transaction (``Runner.store_many``), the progress bar moved on, the worker's retries counted; the stored
+    answers by key."""
+    from ..runner import Usage
+
+    stored = dict(zip(keys, runner.store_many((key, requests[key], resp) for key, resp in zip(keys, answers))))
+    bar.update(len(keys))
+    for spec, n in retries.items():
+        runner.usage.setdefault(spec, Usage()).retries += n
+    return stored
 
 
 class ShardWorker:
