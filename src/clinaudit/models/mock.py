@@ -19,7 +19,12 @@ Rule forms (YAML/JSON or Python dicts)::
         error: "HTTP 503: overloaded"   # the call fails with this error (to test failure handling)
 
 ``responder=callable(request) -> str | None`` (Python only) takes precedence.
-Unmatched requests get ``default`` (default: ``"MOCK RESPONSE"``).
+Unmatched requests get ``answer`` (or its older name ``default``; default: ``"MOCK RESPONSE"``), so
+"answer X to everything" needs no rule at all::
+
+    backends:
+      mock:target:
+        answer: "Please come to the clinic today."
 ``loglik`` and ``embed`` are deterministic functions of the text, so identical
 texts score and embed identically.
 """
@@ -96,6 +101,7 @@ class MockBackend(Backend):
         rules: list[dict[str, Any]] | None = None,
         rules_file: str | None = None,
         default: str = "MOCK RESPONSE",
+        answer: str | None = None,
         responder: Callable[[ModelRequest], str | None] | None = None,
         embed_dim: int = 64,
         **options: Any,
@@ -103,13 +109,14 @@ class MockBackend(Backend):
         super().__init__(spec, **options)
         self.model_name = spec.partition(":")[2] or "mock"
         self.rules = _load_rules(rules, rules_file)
-        self.default = default
+        self.default = default if answer is None else answer
         self.responder = responder
         self.embed_dim = embed_dim
         self.calls = 0  # generation calls actually made (cache hits never reach here)
         self.loglik_calls = 0
         self.embed_calls = 0
-        self._rules_id = stable_hash([{k: v for k, v in r.items() if k != "_re"} for r in self.rules], default)[:16]
+        rules = [{k: v for k, v in r.items() if k != "_re"} for r in self.rules]
+        self._rules_id = stable_hash(rules, self.default)[:16]
 
     def identity(self) -> str:
         # Different rule sets must not share cache entries.

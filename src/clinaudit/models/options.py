@@ -152,6 +152,8 @@ class MockOptions(_Common):
     rules: list[dict[str, Any]] | None = None
     rules_file: str | None = None
     default: str = "MOCK RESPONSE"
+    answer: str | None = Field(default=None, description="the answer to every generation call no rule matches "
+                               "(the same as `default`; no regular expressions needed)")
     embed_dim: int = Field(default=64, ge=1)
     batch_size: int | None = Field(default=None, ge=1)
 
