@@ -214,8 +214,11 @@ def test_store_many_with_fail_fast_commits_what_came_before_the_failure(tmp_path
 
 
 def test_make_executor_processes_settings():
-    ex = make_executor("processes", shards=3)
-    assert isinstance(ex, ProcessExecutor) and ex.describe() == {"executor": "processes", "shards": 3,
+    from clinaudit.executors.processes import default_workers
+
+    ex = make_executor("processes", shards=3)  # at most the usable CPUs (at least 2)
+    assert isinstance(ex, ProcessExecutor) and ex.describe() == {"executor": "processes",
+                                                                 "shards": min(3, default_workers()),
                                                                  "chunk_size": None}
     with pytest.raises(InputError, match="--ray-address only applies to the ray executor"):
         make_executor("processes", address="auto")

@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from .errors import SpecError
 from .loaders.base import DataSource, load_sources, resolve_path
 from .exclusions import Exclusions
+from .executors.sharding import MAX_SHARDS
 from .records import Case, to_frame
 from .registry import Registry, registry
 from .rundir import RunDir, check_reuse
@@ -65,7 +66,8 @@ class RunnerSettings(BaseModel):
     # where the uncached calls are sent from (docs/scale-out.md); `clinaudit run --executor` overrides it
     executor: Literal["local", "processes", "ray"] = "local"
     ray_address: str | None = None  # a running Ray cluster; none: a local Ray instance for the run
-    shards: int | None = Field(default=None, ge=1)  # ray: actors (default: cluster CPUs/GPUs); processes: workers
+    # ray: actors (default: cluster CPUs/GPUs); processes: workers; both capped at the CPUs and at the work
+    shards: int | None = Field(default=None, ge=1, le=MAX_SHARDS)
 
 
 class AuditSpec(BaseModel):

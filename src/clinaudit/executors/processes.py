@@ -7,9 +7,12 @@ makes calls:
 
 1. the driver's runner looks every request up in the cache and hands :meth:`ProcessExecutor.dispatch`
    only the distinct requests not stored yet;
-2. they are cut, in request order, into chunks, all handed to the pool at once (it queues them);
+2. they are cut, in request order, into chunks, all handed to the pool at once (it queues them); the
+   pool has ``shards`` workers (default: the usable CPUs), never more than the usable CPUs (at least 2)
+   nor than the chunks there are, started with the first calls (restarted larger between two batches of
+   calls when a later batch has more chunks); ``--shards`` above ``MAX_SHARDS`` is refused;
 3. each worker process (:class:`~clinaudit.executors.shard_worker.ShardWorker`, built once per process
-   when the executor is attached, before the run starts) answers a chunk with the same runner code a
+   when the first calls come, before any is sent) answers a chunk with the same runner code a
    local run uses, without a cache, on one event loop kept for its life; the run's concurrency and
    rate limit are totals, split over the workers;
 4. the driver stores each chunk that comes back in the run's cache in one transaction
@@ -36,9 +39,9 @@ from typing import Any
 from ..errors import BackendError, ClinauditError, InputError
 from .local import Executor
 from .shard_worker import ShardWorker, backend_recipes, store_chunk, worker_config
-from .sharding import chunked
+from .sharding import MAX_SHARDS, check_shards, chunked
 
-__all__ = ["ProcessExecutor", "default_workers", "usable_cpus"]
+__all__ = ["MAX_SHARDS", "ProcessExecutor", "check_shards", "default_workers", "usable_cpus", "worker_count"]
 
 log = logging.getLogger("clinaudit.executors.processes")
 
@@ -77,6 +80,12 @@ def default_workers() -> int:
     return max(2, usable_cpus())
 
 
+def worker_count(requested: int | None, chunks: int) -> int:
+    """The worker processes to start for ``chunks`` chunks of calls: ``requested`` (default
+    :func:`default_workers`), capped at the usable CPUs (at least 2) and at the chunks there are."""
+    return max(1, min(requested or default_workers(), default_workers(), chunks))
+
+
 class ProcessExecutor(Executor):
     """Send a run's uncached calls from ``shards`` worker processes (see the module docstring).
 
@@ -86,8 +95,7 @@ class ProcessExecutor(Executor):
     name = "processes"
 
     def __init__(self, shards: int | None = None, *, chunk_size: int | None = None):
-        if shards is not None and int(shards) < 1:
-            raise InputError(f"--shards must be at least 1, got {shards}", field="runner.shards")
+        check_shards(shards)
         if chunk_size is not None and int(chunk_size) < 1:
             raise InputError(f"chunk_size must be at least 1, got {chunk_size}")
         self.shards = int(shards) if shards is not None else None
@@ -97,38 +105,49 @@ class ProcessExecutor(Executor):
         self._chunk = 1
 
     def attach(self, runner: Any) -> Any:
-        """Install on ``runner`` and start the workers now: this returns once each has built its runner (a
-        worker that cannot start fails here, before any call is made)."""
+        """Install on ``runner``. The workers start with the first calls, as many as there is work for
+        (:func:`worker_count`); a worker that cannot start fails then, before any call is made."""
         super().attach(runner)
-        self._start(runner)
+        if self.shards and self.shards > default_workers():
+            log.warning("processes executor: --shards %d is more than this machine's %d usable CPU(s); "
+                        "starting at most %d worker processes", self.shards, usable_cpus(), default_workers())
         return runner
 
-    def _start(self, runner: Any) -> ProcessPoolExecutor:
-        if self._pool is None:
-            n = self.shards or default_workers()
-            cfg = worker_config(runner.config, n)
-            self._workers = n
-            self._chunk = self.chunk_size or min(MAX_CHUNK, max(16, 16 * cfg["concurrency"]))
-            self._pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_start_worker, initargs=(cfg,))
-            try:  # one task per worker starts them all at once (each builds its runner first)
-                for fut in [self._pool.submit(_ready) for _ in range(n)]:
-                    fut.result()
-            except BrokenProcessPool as exc:
-                self.close()
-                raise BackendError(f"the processes executor could not start its workers ({exc}); a Python script "
-                                   "that starts a run with it must do so under `if __name__ == '__main__':`, as "
-                                   "for any spawned process pool") from None
-            log.info("processes executor: %d worker(s), %d call(s) per chunk, concurrency %d per worker", n,
-                     self._chunk, cfg["concurrency"])
+    def _start(self, runner: Any, chunks: int) -> ProcessPoolExecutor:
+        """The pool, started (or restarted larger, between two batches of calls) for ``chunks`` chunks."""
+        n = worker_count(self.shards, chunks)
+        if self._pool is not None and n <= self._workers:
+            return self._pool
+        self.close()
+        cfg = worker_config(runner.config, n)
+        self._workers = n
+        self._pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_start_worker, initargs=(cfg,))
+        try:  # one task per worker starts them all at once (each builds its runner first)
+            for fut in [self._pool.submit(_ready) for _ in range(n)]:
+                fut.result()
+        except BrokenProcessPool as exc:
+            self.close()
+            raise BackendError(f"the processes executor could not start its workers ({exc}); a Python script "
+                               "that starts a run with it must do so under `if __name__ == '__main__':`, as "
+                               "for any spawned process pool") from None
+        log.info("processes executor: %d worker(s), %d call(s) per chunk, concurrency %d per worker", n,
+                 self._chunk, cfg["concurrency"])
         return self._pool
 
+    def _chunk_size(self, runner: Any) -> int:
+        """Calls per chunk: ``chunk_size``, else 16 per connection of one worker (at most ``MAX_CHUNK``)."""
+        per_worker = worker_config(runner.config, worker_count(self.shards, MAX_SHARDS))["concurrency"]
+        return self.chunk_size or min(MAX_CHUNK, max(16, 16 * per_worker))
+
     async def dispatch(self, runner: Any, requests: dict[str, Any], bar: Any) -> dict[str, Any]:
-        pool = self._start(runner)
+        self._chunk = self._chunk_size(runner)
+        keys_in_chunks = list(chunked(list(requests), self._chunk))
+        pool = self._start(runner, len(keys_in_chunks))
         recipes = backend_recipes(runner, {r.model for r in requests.values()})
         loop = asyncio.get_running_loop()
         pending = {loop.run_in_executor(pool, _run_chunk, recipes, [requests[k] for k in keys]): keys
-                   for keys in chunked(list(requests), self._chunk)}
+                   for keys in keys_in_chunks}
         out: dict[str, Any] = {}
         try:
             while pending:
@@ -152,7 +171,8 @@ class ProcessExecutor(Executor):
         return out
 
     def describe(self) -> dict[str, Any]:
-        return {"executor": self.name, "shards": self._workers or self.shards, "chunk_size": self.chunk_size}
+        planned = self._workers or (min(self.shards, default_workers()) if self.shards else None)
+        return {"executor": self.name, "shards": planned, "chunk_size": self.chunk_size}
 
     def close(self) -> None:
         """Stop the workers (a chunk already running is finished first; queued ones are dropped)."""

@@ -4,7 +4,8 @@ How a call travels:
 
 1. the driver's runner looks every request up in the cache and hands :meth:`RayExecutor.dispatch`
    only the distinct requests not stored yet;
-2. they are split into ``shards`` by a stable hash of their ``case_id`` (all calls of one case in one
+2. they are split into ``shards`` (capped at the cluster's CPUs, or GPUs for local models on GPUs, and
+   at the cases there are; ``--shards`` above ``MAX_SHARDS`` is refused) by a stable hash of their ``case_id`` (all calls of one case in one
    shard), and each shard into small chunks;
 3. shard *i* runs on actor *i* (:class:`ShardWorker`): the actor builds each backend once (a local
    model is loaded once per actor, on its own device slot when ``num_gpus`` is set; a remote endpoint
@@ -29,7 +30,7 @@ from typing import Any
 from ..errors import BackendError, ClinauditError, InputError
 from .local import Executor
 from .shard_worker import ShardWorker, backend_recipes, store_chunk, worker_config
-from .sharding import chunked, split_by_shard
+from .sharding import check_shards, chunked, split_by_shard
 
 __all__ = ["RayExecutor", "ShardWorker", "backend_recipes", "require_ray"]
 
@@ -66,8 +67,7 @@ class RayExecutor(Executor):
     def __init__(self, address: str | None = None, shards: int | None = None, *, chunk_size: int | None = None,
                  num_gpus: float | None = None, max_restarts: int = 4, max_task_retries: int = 4,
                  init_options: dict[str, Any] | None = None):
-        if shards is not None and int(shards) < 1:
-            raise InputError(f"--shards must be at least 1, got {shards}", field="runner.shards")
+        check_shards(shards)
         if chunk_size is not None and int(chunk_size) < 1:
             raise InputError(f"chunk_size must be at least 1, got {chunk_size}")
         self.address = address
@@ -80,6 +80,7 @@ class RayExecutor(Executor):
         self._started = False  # this executor called ray.init (and shuts Ray down at close)
         self._actors: list[Any] = []
         self._chunk = 1
+        self._num_gpus: float | None = None  # GPUs per actor, decided with the first actors
 
     # ---- the cluster and its actors ----------------------------------------------------------
     def _ray(self) -> Any:
@@ -94,24 +95,32 @@ class RayExecutor(Executor):
             self._started = True
         return ray
 
-    def _ensure_actors(self, runner: Any, specs: set[str]) -> None:
-        if self._actors:
-            return
+    def _ensure_actors(self, runner: Any, specs: set[str], units: int) -> None:
+        """Actors for ``units`` cases to send: ``shards`` (default: the cluster's GPUs for local models on
+        GPUs, else its CPUs), never more than the cluster's CPUs (GPUs) nor than the cases; a later batch
+        with more cases adds actors up to that cap."""
         ray = self._ray()
         resources = ray.cluster_resources()
         gpus = int(resources.get("GPU", 0))
-        local_models = any(not runner.backend(s).is_remote for s in specs)
-        num_gpus = self.num_gpus if self.num_gpus is not None else (1 if gpus and local_models else 0)
-        n = self.shards or max(1, gpus if num_gpus else int(resources.get("CPU", 1)))
-        worker_cfg = worker_config(runner.config, n)
+        if self._num_gpus is None:
+            local_models = any(not runner.backend(s).is_remote for s in specs)
+            self._num_gpus = self.num_gpus if self.num_gpus is not None else (1 if gpus and local_models else 0)
+        cap = max(1, gpus if self._num_gpus else int(resources.get("CPU", 1)))
+        if self.shards and self.shards > cap and not self._actors:
+            log.warning("ray executor: --shards %d is more than the cluster's %d %s; starting at most %d actors",
+                        self.shards, cap, "GPUs" if self._num_gpus else "CPUs", cap)
+        n = max(1, min(self.shards or cap, cap, units))
+        if n <= len(self._actors):
+            return
+        worker_cfg = worker_config(runner.config, min(self.shards or cap, cap))
         per_actor = worker_cfg["concurrency"]
         self._chunk = self.chunk_size or min(64, max(8, 2 * per_actor))
         options: dict[str, Any] = {"max_restarts": self.max_restarts, "max_task_retries": self.max_task_retries,
                                    "num_cpus": 0, "scheduling_strategy": "SPREAD"}
-        if num_gpus:
-            options["num_gpus"] = num_gpus
+        if self._num_gpus:
+            options["num_gpus"] = self._num_gpus
         actor_cls = ray.remote(ShardWorker)
-        self._actors = [actor_cls.options(**options).remote(worker_cfg) for _ in range(n)]
+        self._actors += [actor_cls.options(**options).remote(worker_cfg) for _ in range(n - len(self._actors))]
         log.info("ray executor: %d actor(s), %d call(s) per chunk, concurrency %d per actor", n, self._chunk,
                  per_actor)
 
@@ -120,7 +129,8 @@ class RayExecutor(Executor):
         from ray.exceptions import RayActorError, RayTaskError
 
         specs = {r.model for r in requests.values()}
-        self._ensure_actors(runner, specs)
+        units = {(getattr(r, "meta", None) or {}).get("case_id") or f"key:{k}" for k, r in requests.items()}
+        self._ensure_actors(runner, specs, len(units))
         ray = self._ray()
         recipes = ray.put(backend_recipes(runner, specs))
         queues = [deque(chunked(shard, self._chunk)) for shard in split_by_shard(requests, len(self._actors))]

@@ -5,9 +5,29 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ..errors import InputError
 from ..records import stable_hash
 
-__all__ = ["shard_of", "split_by_shard", "chunked"]
+__all__ = ["MAX_SHARDS", "check_shards", "shard_of", "split_by_shard", "chunked"]
+
+#: the most shards (worker processes, Ray actors) a run may ask for; more is refused, not attempted
+MAX_SHARDS = 1024
+
+
+def check_shards(shards: Any) -> int | None:
+    """``shards`` as given to an executor (``--shards``, ``runner.shards``), checked: a whole number from 1 to
+    :data:`MAX_SHARDS`, or ``None`` (the executor's default)."""
+    if shards is None:
+        return None
+    if isinstance(shards, bool) or not isinstance(shards, int):
+        raise InputError(f"--shards must be a whole number, got {shards!r}", field="runner.shards")
+    if shards < 1:
+        raise InputError(f"--shards must be at least 1, got {shards}", field="runner.shards")
+    if shards > MAX_SHARDS:
+        raise InputError(f"--shards {shards} is more than {MAX_SHARDS}, the most clinaudit starts; the workers are "
+                         "capped at the usable CPUs (processes) or the cluster's CPUs/GPUs (ray) anyway, and at "
+                         "the calls there are: leave --shards out for the default", field="runner.shards")
+    return shards
 
 
 def shard_of(case_id: Any, shards: int) -> int:
