@@ -19,7 +19,7 @@ import pytest
 from clinaudit.cli.main import main
 from clinaudit.errors import InputError
 from clinaudit.report.compare import compare_runs, verdict
-from clinaudit.report.compare_metrics import COMPARE_METRICS, DIRECTIONS
+from clinaudit.report.compare_metrics import DIRECTIONS, declared_compare_metrics
 from clinaudit.rundir import RunDir
 
 
@@ -130,7 +130,9 @@ def test_verdict_signs_by_direction(direction, diff, expected):
 
 
 def test_every_declared_metric_has_a_direction():
-    assert COMPARE_METRICS and all(m.direction in DIRECTIONS for ms in COMPARE_METRICS.values() for m in ms)
+    audits = ("treatment_shift", "note_generation", "reasoning_care", "association", "classifier_gaps")
+    found = {a: declared_compare_metrics(a) for a in audits}
+    assert all(found.values()) and all(m.direction in DIRECTIONS for ms in found.values() for m in ms)
 
 
 def test_runs_of_two_audits_are_refused(tmp_path):

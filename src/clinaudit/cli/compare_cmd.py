@@ -18,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Compare run B with run A, two runs of the same audit spec that differ in the model. For each "
         "metric of the audit: the paired difference B − A per case, a 95%% bootstrap CI over cases, a sign-flip "
         "permutation test over cases, Holm over the metrics, and a verdict (better / worse / no detectable change; "
-        "each metric's direction is declared in clinaudit.report.compare_metrics). Writes DIR/comparison.csv, "
+        "each metric's direction is declared with the audit's metrics, clinaudit.metrics.declared). Writes DIR/comparison.csv, "
         "DIR/comparison_cases.csv, DIR/comparison.json and DIR/report.html. Differences between the runs other than "
         "the model (spec fields, data, cases) are printed and shown in the report.",
         epilog="Example:\n  clinaudit compare runs/model-v1 runs/model-v2 --out runs/v1-vs-v2",

@@ -5,7 +5,7 @@ Both runs must be runs of the same audit; they should come from the same spec ap
 differs is listed in the comparison (``differences``) and printed by the CLI — the comparison is still
 made, on the cases both runs have.
 
-For every metric of the audit (:data:`clinaudit.report.compare_metrics.COMPARE_METRICS`, each with its
+For every metric of the audit (:func:`clinaudit.report.compare_metrics.declared_compare_metrics`, each with its
 direction) the per-pair scores of both runs go into one :class:`clinaudit.stats.PairedFrame` with the
 run as the arm and run A as the control, clustered by ``case_id``:
 

@@ -9,5 +9,6 @@ PROVIDES = {
     "audit": {"adaptive_attack": "clinaudit.families.adaptive_attack.audit"},
     "section": {"adaptive_attack": "clinaudit.families.adaptive_attack.section"},
     "judge": ["clinaudit.families.adaptive_attack.attack"],
+    "metric": ["clinaudit.families.adaptive_attack.metric_decls"],
 }
 COMMANDS: list[str] = []

@@ -22,6 +22,7 @@ PROVIDES = {
         "classifier_gaps": "clinaudit.families.hurtful_words.section_classifier_gaps",
         "hurtfulwords_pipeline": "clinaudit.families.hurtful_words.section_chain",
     },
+    "metric": ["clinaudit.families.hurtful_words.metric_decls"],
 }
 COMMANDS = ["clinaudit.families.hurtful_words.cli_association", "clinaudit.families.hurtful_words.cli_classifier",
             "clinaudit.families.hurtful_words.cli_mimic", "clinaudit.families.hurtful_words.cli_pretrain"]

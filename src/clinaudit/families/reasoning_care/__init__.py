@@ -13,5 +13,6 @@ PROVIDES = {
     "audit": {"reasoning_care": "clinaudit.families.reasoning_care.audit"},
     "section": {"reasoning_care": "clinaudit.families.reasoning_care.section"},
     "judge": ["clinaudit.families.reasoning_care.judges", "clinaudit.families.reasoning_care.mcq"],
+    "metric": ["clinaudit.families.reasoning_care.metric_decls"],
 }
 COMMANDS = ["clinaudit.families.reasoning_care.cli"]

@@ -15,5 +15,6 @@ PROVIDES = {
     "audit": {"treatment_shift": "clinaudit.families.treatment_shift.audit"},
     "section": {"treatment_shift": "clinaudit.families.treatment_shift.section"},
     "judge": ["clinaudit.families.treatment_shift.judges"],
+    "metric": ["clinaudit.families.treatment_shift.metric_decls"],
 }
 COMMANDS = ["clinaudit.families.treatment_shift.cli"]
