@@ -1,6 +1,7 @@
 # clinaudit: two commands on a fresh clone.
 #   make demo   install what is needed, run the demo audits on the embedded offline models, write the HTML report
 #   make test   install what is needed (incl. headless Chromium for the browser test), run the whole test suite
+#   make lint   ruff and mypy as configured in pyproject.toml
 # Re-running a target on a ready machine does not reinstall (stamp files in .venv/).
 
 PYTHON ?= python3
@@ -86,6 +87,11 @@ test: $(TEST_STAMP) $(BROWSER_STAMP)
 
 test-fast: $(TEST_STAMP)
 	$(PY) -m pytest -q -m "not slow and not browser"
+
+# ruff and mypy as configured in pyproject.toml (docs/development.md)
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench: $(TEST_STAMP)
 	$(PY) benchmarks/run_all.py

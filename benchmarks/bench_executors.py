@@ -136,7 +136,7 @@ def main() -> None:
         import ray  # noqa: F401
     except ImportError:
         print("ray is not installed (pip install 'clinaudit[ray]'); nothing to compare")
-        raise SystemExit(1)
+        raise SystemExit(1) from None
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, load {load}, python {platform.python_version()}")
     result = bench(400 if args.quick else 2000, 160 if args.quick else 800)

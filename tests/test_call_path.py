@@ -10,7 +10,6 @@ import json
 import random
 import threading
 import time
-from pathlib import Path
 
 import pandas as pd
 import pytest

@@ -211,7 +211,7 @@ def test_perturb_rejects_an_unterminated_quote(tmp_path: Path, capsys) -> None:
     rc, _, err = _run_cli(["perturb", "--input", str(p), "--id-column", "id", "--text-column", "text",
                            "--perturbation", "uppercase", "--out", str(out)], capsys)
     assert rc == 2 and not out.exists()
-    assert _error_lines(err) == [l for l in err.splitlines() if "row 2" in l]
+    assert _error_lines(err) == [line for line in err.splitlines() if "row 2" in line]
 
 
 _JUDGMENTS = pd.DataFrame({

@@ -24,10 +24,10 @@ def _synthetic(n_cases=12, seeds=3, p_arm=0.45, p_floor=0.15, seed=3):
     rows = []
     for c in range(n_cases):
         shift = rng.normal(0, 0.15)
-        for s in range(seeds):
+        for _s in range(seeds):
             rows.append(dict(case_id=f"c{c}", arm="typo", score=float(rng.random() < np.clip(p_arm + shift, 0, 1)), model="m"))
             rows.append(dict(case_id=f"c{c}", arm="caps", score=float(rng.random() < np.clip(p_floor + shift, 0, 1)), model="m"))
-        for s in range(seeds):  # unordered seed pairs of the baseline: the floor
+        for _s in range(seeds):  # unordered seed pairs of the baseline: the floor
             rows.append(dict(case_id=f"c{c}", arm="noise_floor", score=float(rng.random() < np.clip(p_floor + shift, 0, 1)), model="m"))
     return pd.DataFrame(rows)
 
@@ -97,7 +97,7 @@ def test_shift_rate_is_tested_for_amount_not_direction():
     """Half the answers flip, in both directions equally: McNemar p = 1, the excess test is significant."""
     rows = []
     for c in range(12):
-        for s in range(2):  # 1→0 for even cases, 0→1 for odd: symmetric flips, rate 100 % vs floor 0
+        for _s in range(2):  # 1→0 for even cases, 0→1 for odd: symmetric flips, rate 100 % vs floor 0
             rows.append(dict(case_id=c, arm="uncertain", ref=c % 2, alt=1 - c % 2))
             rows.append(dict(case_id=c, arm="noise_floor", ref=c % 2, alt=c % 2))
     pairs = pd.DataFrame(rows)

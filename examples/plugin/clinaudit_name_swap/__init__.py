@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from clinaudit.judges.base import Judge, Unparseable, run_judge
 from clinaudit.perturb.registry import register_transform

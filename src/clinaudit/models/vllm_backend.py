@@ -146,7 +146,7 @@ class VLLMBackend(Backend):
         if len(outputs) != len(requests):
             raise BackendError(f"vLLM returned {len(outputs)} outputs for {len(requests)} prompts")
         out: list[ModelResponse] = []
-        for req, res in zip(requests, outputs):
+        for res in outputs:
             completions = list(res.outputs)
             if not completions:
                 raise BackendError(f"vLLM returned no completion for request {res.request_id}")

@@ -123,7 +123,7 @@ _AGE_PATTERNS: tuple[str, ...] = (
     rf"{_NUM}[- ](?:year|yr|month|week|day)s?[- ]old",
     rf"{_NUM} years? of age",
     rf"(?:aged?|age:)\s*{_NUM}(?: years?(?: old)?)?",
-    rf"\d{{1,3}}\s*(?:yo|y/o|y\.o\.)",
+    r"\d{1,3}\s*(?:yo|y/o|y\.o\.)",
 )
 _FIRST_PERSON_AGE = re.compile(rf"(?i)\b(?:i'm|i am|i’m)\s+{_NUM}\b(?!\s*(?:%|percent|pounds|lbs|kg|feet|foot|inches|cm|times|weeks pregnant))")
 _AGE_QUESTION = re.compile(r"(?i)\bhow old\b|\bwhat is your age\b|\bdate of birth\b|\bbirthday\b")

@@ -27,6 +27,7 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -172,6 +173,12 @@ def _metric_row(m: CompareMetric, pa: pd.DataFrame, pb: pd.DataFrame, audit: str
     return row, per_case
 
 
+def _number_or_nan(rec: dict[str, Any], key: str) -> float:
+    """``rec[key]`` as a float; NaN where it is missing, None or NaN."""
+    v = rec.get(key)
+    return float(v) if v is not None and v == v else math.nan
+
+
 def _fmt(v: float, scale: str) -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "–"
@@ -250,7 +257,7 @@ def compare_runs(run_a: str | Path, run_b: str | Path, out: str | Path | None = 
         table = apply_correction(table, family=f"compare {audit}: every metric", method="holm")
     out_rows = []
     for r in table.to_dict("records"):
-        g = lambda k: float(r.get(k)) if r.get(k) is not None and r.get(k) == r.get(k) else math.nan  # noqa: E731
+        g = partial(_number_or_nan, r)
         rec = {"audit": audit, "metric": r["metric"], "direction": r["direction"], "value_a": g("floor"),
                "value_b": g("rate"), "difference": g("value"), "ci_low": g("ci_low"), "ci_high": g("ci_high"),
                "ci_method": r.get("ci_method", ""), "test": r.get("test", "") or "", "p": g("p"),

@@ -242,7 +242,7 @@ ZERO_RTOL = 1e-9
 def zero_small_differences(
     d: np.ndarray, scale: np.ndarray | float = 0.0, atol: float = ZERO_ATOL, rtol: float = ZERO_RTOL
 ) -> np.ndarray:
-    """``d`` with every \|d\| ≤ atol + rtol · \|scale\| set to exactly 0 (NaN stays NaN).
+    r"""``d`` with every \|d\| ≤ atol + rtol · \|scale\| set to exactly 0 (NaN stays NaN).
 
     ``scale`` is the magnitude of the values that were subtracted (elementwise
     max of \|x\| and \|y\| for d = x − y), so the tolerance is relative to them.
@@ -261,7 +261,7 @@ def wilcoxon_test(
     atol: float = ZERO_ATOL,
     rtol: float = ZERO_RTOL,
 ) -> StatResult:
-    """Wilcoxon signed-rank test on paired values (or on ``x`` alone against 0).
+    r"""Wilcoxon signed-rank test on paired values (or on ``x`` alone against 0).
 
     Uses :func:`scipy.stats.wilcoxon` (zero differences dropped, ``zero_method="wilcox"``).
     A difference with \|d\| ≤ ``atol + rtol · max(|x|, |y|)`` counts as zero

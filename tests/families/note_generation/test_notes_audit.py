@@ -132,7 +132,7 @@ def hand_run(tmp_path_factory):
     runner, backend = _runner(tmp)
     est_before = get_recipe("note_generation").estimate(make_context(spec, params, tmp / "run", runner=runner,
                                                                      progress=False))
-    rd = run_spec(spec, tmp / "run", params=params, runner=runner, progress=False)
+    run_spec(spec, tmp / "run", params=params, runner=runner, progress=False)
     calls_first = backend.calls
     # a re-run with the same cache makes no model calls
     runner2, backend2 = _runner(tmp)

@@ -26,6 +26,7 @@ from clinaudit.families.treatment_shift.clinicians import (
     normalize_clinicians,
     parse_clinician_label,
     read_medperturb_clinicians,
+    validation_exclusions,
 )
 from clinaudit.families.treatment_shift.analysis import analyze_labels, build_paired
 from clinaudit.families.treatment_shift.labels import read_medperturb_labels
@@ -182,6 +183,24 @@ def test_invalid_validation_labels_are_counted_and_listed():
     assert any("3 invalid clinician label value(s)" in n for n in a.notes)
     rcer = a.metrics[(a.metrics["metric"] == "RCER") & (a.metrics["model"] == "m")]
     assert set(rcer["n"]) == {2}  # c2 is not validated, and says why
+
+
+def test_each_invalid_label_row_names_its_own_file_row_and_field():
+    """Every ledger row reads its own label row: the per-row lookup binds the row it was made for (it was a
+    closure over the loop variable, which would give every row the last row's file, row and field if it
+    were ever called after the loop)."""
+    labels = pd.DataFrame({
+        "case_id": ["a", "b", "c"], "question": ["manage", "visit", "resource"], "variant": ["baseline"] * 3,
+        "validation": ["maybe", "1", "2"], "validation_file": ["first.csv", "", "third.csv"],
+        "source_file": ["s1.csv", "s2.csv", "s3.csv"], "validation_row": [7, None, 9], "source_row": [1, 2, 3],
+        "validation_field": ["V_manage", None, ""],
+    })
+    ex = validation_exclusions(labels, default_file="fallback.csv")
+    got = list(zip(ex["case_id"], ex["question"], ex["source"], ex["row"], ex["field"], ex["value"]))
+    # row "b" holds a valid label; "c" has no validation_field, so the default field name
+    assert got == [("a", "MANAGE", "first.csv", 7, "V_manage", "maybe"),
+                   ("c", "RESOURCE", "third.csv", 9, "validation", "2")]
+    assert ex["dataset"].tolist() == ["data", "data"]
 
 
 def test_invalid_clinician_label_in_clinician_table():

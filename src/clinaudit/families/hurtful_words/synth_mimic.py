@@ -265,7 +265,7 @@ class _Writer:
         transfer = n_stays == 1 and rng.random() < 0.08
         intime = admit + timedelta(hours=rng.uniform(0.5, 20))
         stays = []
-        for s in range(n_stays):
+        for _s in range(n_stays):
             los_h = min(max(rng.lognormvariate(math.log(70), 0.7), 12.0), 300.0)
             outtime = intime + timedelta(hours=los_h)
             stays.append((intime, outtime))
@@ -287,7 +287,7 @@ class _Writer:
         codes += rng.sample(self.fillers, rng.randrange(1, 4))
         for k, code in enumerate(dict.fromkeys(codes)):
             self.rows["DIAGNOSES_ICD"].append([len(self.rows["DIAGNOSES_ICD"]) + 1, sid, hid, k + 1, code])
-        for s, (tin, tout) in enumerate(stays):
+        for _s, (tin, tout) in enumerate(stays):
             unit = _CARE_UNITS[rng.randrange(len(_CARE_UNITS))]
             last_unit = _CARE_UNITS[(_CARE_UNITS.index(unit) + 1) % len(_CARE_UNITS)] if transfer else unit
             ward = rng.randrange(7, 60)

@@ -404,7 +404,7 @@ def run_cot_audit(
     """
     judgments = run_judge(runner, judge, items, model, max_attempts=max_attempts, desc=f"CoT audit {judge.phase}")
     out = []
-    for (item_id, item), j in zip(items, judgments):
+    for (_item_id, item), j in zip(items, judgments):
         meta = dict(j.meta)
         meta["order"] = "male_first" if item.male_first else "female_first"
         meta["phase"] = judge.phase

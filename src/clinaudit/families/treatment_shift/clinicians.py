@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -156,13 +157,7 @@ def validation_exclusions(labels: pd.DataFrame, default_file: str = "") -> pd.Da
     rows = []
     for i, reason in bad:
         r = labels.loc[i]
-
-        def get(*names: str, default: Any = "") -> Any:
-            for n in names:
-                if n in labels.columns and pd.notna(r[n]) and str(r[n]) != "":
-                    return r[n]
-            return default
-
+        get = partial(_first_filled, r)
         row = get("validation_row", "source_row", default=None)
         q = str(get("question")).upper()
         rows.append({"case_id": str(r["case_id"]), "item": q, "detail": reason,
@@ -176,6 +171,14 @@ def validation_exclusions(labels: pd.DataFrame, default_file: str = "") -> pd.Da
     # one row per invalid value (the same case field is repeated on every model / seed / variant row)
     return out.drop_duplicates(subset=["dataset", "case_id", "question", "source", "row", "field", "value"])\
         .reset_index(drop=True)
+
+
+def _first_filled(row: pd.Series, *names: str, default: Any = "") -> Any:
+    """The value of the first of ``names`` that ``row`` has and that is neither missing nor empty."""
+    for n in names:
+        if n in row.index and pd.notna(row[n]) and str(row[n]) != "":
+            return row[n]
+    return default
 
 
 def _ledger(rows: list[dict[str, Any]]) -> pd.DataFrame:
