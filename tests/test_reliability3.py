@@ -6,7 +6,6 @@ error line that names the file, field or option (or the capped behaviour)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
