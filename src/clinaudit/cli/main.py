@@ -16,7 +16,8 @@ from .. import __version__
 from ..errors import ClinauditError
 
 # The core's command modules; each family's come between them (clinaudit.families, COMMANDS).
-CORE_COMMANDS = ["clinaudit.cli.core", "clinaudit.cli.perturb_cmd"]  # models, audits, run, generate; perturb
+CORE_COMMANDS = ["clinaudit.cli.init_cmd", "clinaudit.cli.core",  # init; models, audits, run, generate
+                 "clinaudit.cli.perturb_cmd"]  # perturb
 LAST_COMMANDS = ["clinaudit.cli.report_cmd", "clinaudit.cli.compare_cmd"]  # report, demo; compare
 
 

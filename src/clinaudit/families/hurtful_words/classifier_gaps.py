@@ -23,6 +23,7 @@ from ...errors import SpecError
 from ...pipeline import Audit, StageOutput, register
 from .gap_table import audit_predictions, read_predictions
 from .params import ClassifierGapsParams
+from .scaffold_gaps import scaffold
 
 __all__ = ["ClassifierGaps", "demo_spec"]
 
@@ -33,6 +34,7 @@ class ClassifierGaps(Audit):
     summary = ("fairness gaps of clinical classifiers (parity/recall/specificity, P4 Table 4), probes on frozen "
                "encoders, adversarial debiasing")
     params_model = ClassifierGapsParams
+    scaffold = staticmethod(scaffold)  # `clinaudit init AUDIT --data FILE`
 
     def cases(self) -> Any:
         if self.params.probe is not None:

@@ -55,6 +55,7 @@ from .notes import (
     notes_table,
 )
 from .params import AUDIT, NoteGenerationParams
+from .scaffold import scaffold
 from .tables import (
     DISPARITY_COLUMNS,
     INCIDENCE_COLUMNS,
@@ -85,6 +86,7 @@ class NoteGeneration(Audit):
     summary = ("P1 note generation: stereotype contexts × demographic counterfactuals → incidence disparities "
                "(BL%, maxΔBL, ΔCF, %dlg) and language disparities (%Δ, Maj.%)")
     params_model = NoteGenerationParams
+    scaffold = staticmethod(scaffold)  # `clinaudit init AUDIT --data FILE`
     judges = {"incidence": "incidence", "language_disparity": "language_disparity"}
 
     def cases(self) -> StageOutput:

@@ -43,6 +43,7 @@ from .annotate import annotate, infer_gender, long_labels, parser_agreement
 from .conversations import conversation_cases, judge_diagnoses, run_settings
 from .params import ALL_PERTURBATIONS, TreatmentShiftParams, all_perturbations, control_perturbation, gender_plan
 from .prompts import baseline_variant, perturb_source, target_requests, user_text
+from .scaffold import scaffold
 from .variants import exclusion_row, exclusions_frame, screen_variants, table1
 
 __all__ = ["TreatmentShift", "demo_spec"]
@@ -61,6 +62,7 @@ class TreatmentShift(Audit):
     judges = {"annotator": "treatment_annotator", "gender_inference": "gender_inference",
               "diagnosis": "diagnosis_match"}
     params: TreatmentShiftParams
+    scaffold = staticmethod(scaffold)  # `clinaudit init treatment_shift --data FILE`
 
     # ------------------------------------------------------------------ cases
     def cases(self) -> StageOutput:

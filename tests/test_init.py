@@ -1,0 +1,106 @@
+"""`clinaudit init AUDIT --data FILE`: a commented spec for one's own CSV / JSONL that runs without edits."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from clinaudit.cli.main import main
+from clinaudit.errors import InputError
+from clinaudit.scaffold import detect_columns
+
+MESSAGES = (
+    "msg_id,message,sex\n"
+    'm1,"I have had a headache for three days and ibuprofen is not helping. Should I come in?",F\n'
+    'm2,"My chest feels tight when I climb stairs, and I am out of breath. What should I do?",M\n'
+    'm3,"I was started on chemotherapy last week and now I have a fever of 38.5. Is that serious?",F\n'
+    'm4,"My blood sugar readings have been above 250 all week despite taking my metformin.",M\n'
+)
+
+
+def test_columns_are_guessed_from_names_and_values(tmp_path):
+    data = tmp_path / "my.csv"
+    data.write_text(MESSAGES, encoding="utf-8")
+    cols = detect_columns(data)
+    assert (cols.id, cols.text, cols.gender, cols.n_rows, cols.format) == ("msg_id", "message", "sex", 4, "csv")
+    # by values when the names say nothing: the longest text column, a column of F/M values
+    rows = [{"k": f"r{i}", "body_txt": "a patient message that is long enough " * 2, "who": "FM"[i % 2]}
+            for i in range(6)]
+    jl = tmp_path / "x.jsonl"
+    jl.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    cols = detect_columns(jl)
+    assert (cols.format, cols.id, cols.text, cols.gender) == ("jsonl", None, "body_txt", "who")
+    assert any("longest values" in n for n in cols.notes) and any("values of 'who'" in n for n in cols.notes)
+
+
+def test_an_id_column_whose_values_repeat_is_not_taken_as_the_id(tmp_path):
+    data = tmp_path / "d.csv"
+    data.write_text("id,text\n1,first message here\n1,second message here\n", encoding="utf-8")
+    cols = detect_columns(data)
+    assert cols.id is None and any("repeat" in n for n in cols.notes)
+
+
+def test_init_then_run_dry_run_works_without_edits(tmp_path, capsys):
+    data = tmp_path / "my.csv"
+    data.write_text(MESSAGES, encoding="utf-8")
+    spec = tmp_path / "spec.yaml"
+    assert main(["init", "treatment_shift", "--data", str(data), "--out", str(spec)]) == 0
+    out = capsys.readouterr().out
+    assert "text         <- column 'message'" in out and "gender       <- column 'sex'" in out
+    doc = yaml.safe_load(spec.read_text())
+    assert doc["data"] == [{"format": "csv", "path": "my.csv",
+                            "columns": {"id": "msg_id", "text": "message", "gender": "sex"}}]
+    assert doc["models"] == {"target": "embedded", "judge": "embedded"}
+    assert "# " in spec.read_text().splitlines()[0]  # commented
+    assert main(["run", str(spec), "--out", str(tmp_path / "r"), "--dry-run"]) == 0
+    err = capsys.readouterr().err
+    assert "Estimated model calls" in err and "4 cases loaded" in err
+
+
+def test_init_refuses_to_overwrite_and_names_missing_columns(tmp_path):
+    data = tmp_path / "my.csv"
+    data.write_text(MESSAGES, encoding="utf-8")
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("keep me", encoding="utf-8")
+    assert main(["init", "treatment_shift", "--data", str(data), "--out", str(spec)]) == 2
+    assert spec.read_text() == "keep me"
+    nums = tmp_path / "nums.csv"
+    nums.write_text("a,b\n1,2\n3,4\n", encoding="utf-8")
+    with pytest.raises(InputError, match="no column holds text.*columns: a, b"):
+        from clinaudit.scaffold import init_spec
+
+        init_spec("treatment_shift", nums, tmp_path / "n.yaml")
+    assert not (tmp_path / "n.yaml").exists()
+    assert main(["init", "association", "--data", str(data), "--out", str(tmp_path / "a.yaml")]) == 2
+
+
+def test_init_for_predictions_writes_a_classifier_gaps_spec_that_runs(tmp_path):
+    rows = ["task,split,label,score,sex,race"]
+    for i in range(80):
+        rows.append(f"t1,{'valid' if i < 40 else 'test'},{i % 2},{(i % 10) / 10},{'FM'[i % 2 ^ (i // 3) % 2]},"
+                    f"{'ab'[(i // 2) % 2]}")
+    data = tmp_path / "preds.csv"
+    data.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    spec = tmp_path / "cg.yaml"
+    assert main(["init", "classifier_gaps", "--data", str(data), "--out", str(spec)]) == 0
+    params = yaml.safe_load(spec.read_text())["params"]
+    assert params["group_columns"] == ["sex", "race"] and params["score_column"] == "score"
+    assert params["split_column"] == "split" and params["predictions"] == "preds.csv"
+    assert main(["run", str(spec), "--out", str(tmp_path / "r"), "--no-progress"]) == 0
+    assert (tmp_path / "r" / "tables" / "results.csv").stat().st_size > 0
+
+
+def test_init_for_dialogs_writes_a_note_generation_spec_whose_dry_run_counts_calls(tmp_path, capsys):
+    from pathlib import Path
+
+    import clinaudit
+
+    dialogs = Path(clinaudit.__file__).parent / "data" / "demo" / "dialogs.csv"
+    spec = tmp_path / "ng.yaml"
+    assert main(["init", "note_generation", "--data", str(dialogs), "--out", str(spec), "--limit", "2"]) == 0
+    doc = yaml.safe_load(spec.read_text())
+    assert doc["data"][0]["limit"] == 2 and doc["models"]["augmenter"] == "embedded"
+    assert main(["run", str(spec), "--out", str(tmp_path / "r"), "--dry-run"]) == 0
+    assert "Estimated model calls" in capsys.readouterr().err
