@@ -80,3 +80,46 @@ def test_a_spec_with_absurd_shards_is_refused_naming_the_field(tmp_path):
     bad.write_text(yaml.safe_dump(doc))
     with pytest.raises(SpecError, match=r"runner\.shards"):
         load_spec(bad)
+
+
+# ---- item 3: one validation for CLI and API ---------------------------------------------------------------
+@pytest.fixture(scope="module")
+def mock_run(tmp_path_factory):
+    from clinaudit.spec import run_spec
+
+    out = tmp_path_factory.mktemp("run") / "ts"
+    run_spec(Path(__file__).resolve().parents[1] / "examples" / "treatment_shift-mock.yaml", out, progress=False)
+    return out
+
+
+@pytest.mark.parametrize("name", ["../../../x", "../manifest", "/etc/passwd", "..", ".hidden", "a\\b", "", 3])
+def test_a_table_name_cannot_leave_the_run_directory(mock_run, tmp_path, name):
+    from clinaudit.api import open_run
+
+    (mock_run.parent / "manifest.csv").write_text("secret\n1\n")
+    with pytest.raises(InputError, match="field 'table': a table name is a plain name"):
+        open_run(mock_run).table(name)
+
+
+def test_findings_and_compare_refuse_what_the_cli_refuses(mock_run, tmp_path):
+    from clinaudit.api import compare_runs, open_run
+
+    run = open_run(mock_run)
+    for bad in (7, 0, 1, -0.1, float("nan"), "0.05", True):
+        with pytest.raises(InputError, match="field 'alpha': alpha must be a number > 0 and < 1"):
+            run.findings_doc(alpha=bad)
+        with pytest.raises(InputError, match="field 'alpha'"):
+            compare_runs(mock_run, mock_run, alpha=bad)
+    with pytest.raises(InputError, match="field 'margin'"):
+        run.findings_doc(margin=0)
+    with pytest.raises(InputError, match="field 'n_resamples'"):
+        compare_runs(mock_run, mock_run, n_resamples=0)
+    with pytest.raises(InputError, match="field 'seed'"):
+        compare_runs(mock_run, mock_run, seed=-1)
+    # the same rule on the command line: exit 2, one line naming the option
+    rc, _, err = invoke(["compare", str(mock_run), str(mock_run), "--out", str(tmp_path / "c"), "--alpha", "5"])
+    assert rc == 2 and "--alpha" in err and "must be a number > 0 and < 1" in err
+    rc, _, err = invoke(["compare", str(mock_run), str(mock_run), "--out", str(tmp_path / "c"), "--seed", "-1"])
+    assert rc == 2 and "seed" in err and "Traceback" not in err
+    # a good value still works
+    assert run.findings_doc(alpha=0.01)["rules"]["alpha"] == 0.01

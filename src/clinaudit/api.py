@@ -219,7 +219,9 @@ class RunResults:
         A standard table the run lacks is an empty frame with its key columns; any other missing table
         is an :class:`~clinaudit.errors.InputError` listing the tables there are.
         """
-        path = self.path / "tables" / f"{name}.csv"
+        from .checks import check_table_name
+
+        path = self.path / "tables" / f"{check_table_name(name)}.csv"
         if not path.is_file():
             if name in STANDARD_TABLES:
                 return pd.DataFrame(columns=_key_columns(name))

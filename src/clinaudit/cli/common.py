@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import math
 import re
 from collections.abc import Callable
 
+from ..checks import in_range, number_rule
 from ..runner import RunnerConfig
 
 __all__ = ["add_executor_args", "add_runner_args", "runner_config_from_args", "add_backend_args",
@@ -41,25 +41,16 @@ nonneg_int = int_at_least(0)
 
 def float_between(low: float | None = None, high: float | None = None, *, low_open: bool = False,
                   high_open: bool = False) -> Callable[[str], float]:
-    """``type=`` for a finite number in ``[low, high]`` (``low_open``/``high_open`` exclude the bound)."""
-    parts = []
-    if low is not None:
-        parts.append(f"{'>' if low_open else '>='} {low:g}")
-    if high is not None:
-        parts.append(f"{'<' if high_open else '<='} {high:g}")
-    what = "a number" + (" " + " and ".join(parts) if parts else "")
+    """``type=`` for a finite number in ``[low, high]`` (``low_open``/``high_open`` exclude the bound); the
+    rule of :mod:`clinaudit.checks`, which the Python API applies to the same options."""
+    what = number_rule(low, high, low_open=low_open, high_open=high_open)
 
     def conv(text: str) -> float:
         try:
             value = float(text.strip())
         except (ValueError, AttributeError):
             raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}") from None
-        bad = not math.isfinite(value)
-        if low is not None:
-            bad |= value <= low if low_open else value < low
-        if high is not None:
-            bad |= value >= high if high_open else value > high
-        if bad:
+        if not in_range(value, low, high, low_open=low_open, high_open=high_open):
             raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}")
         return value
 

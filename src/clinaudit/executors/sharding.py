@@ -8,7 +8,7 @@ from typing import Any
 from ..errors import InputError
 from ..records import stable_hash
 
-__all__ = ["MAX_SHARDS", "check_shards", "shard_of", "split_by_shard", "chunked"]
+__all__ = ["MAX_SHARDS", "check_shards", "chunked", "shard_of", "split_by_shard"]
 
 #: the most shards (worker processes, Ray actors) a run may ask for; more is refused, not attempted
 MAX_SHARDS = 1024

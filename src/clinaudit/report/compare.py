@@ -230,8 +230,12 @@ def compare_runs(run_a: str | Path, run_b: str | Path, out: str | Path | None = 
                  seed: int = 0) -> Comparison:
     """Compare run B with run A (see the module doc); with ``out``, write ``comparison.csv``,
     ``comparison_cases.csv``, ``comparison.json`` and ``report.html`` into that folder."""
+    from ..checks import check_alpha, check_int, check_margin
     from ..stats import apply_correction
 
+    alpha, margin = check_alpha(alpha), check_margin(margin)
+    n_resamples, n_permutations = check_int(n_resamples, "n_resamples"), check_int(n_permutations, "n_permutations")
+    seed = check_int(seed, "seed", minimum=0)
     run_a, run_b = Path(run_a), Path(run_b)
     for r in (run_a, run_b):
         if not r.is_dir():

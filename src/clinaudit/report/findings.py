@@ -50,6 +50,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..checks import check_alpha, check_margin
 from .formatting import as_float
 
 __all__ = [
@@ -296,6 +297,7 @@ def _inconclusive(e: dict[str, Any], rec: dict[str, Any], alpha: float, margin: 
 def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = MARGIN,
                  audit: str | None = None) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """Findings and inconclusive entries of one run directory (unranked), and the counts of skipped rows."""
+    alpha, margin = check_alpha(alpha), check_margin(margin)
     run_dir = Path(run_dir)
     df = _read_results(run_dir)
     skipped = {"descriptive": 0, "no_p": 0, "not_significant": 0, "mirror": 0}
@@ -378,6 +380,7 @@ def derive_findings(run_dirs: Sequence[Path | str], *, alpha: float = ALPHA, mar
 
     Findings are ranked by :func:`_rank_key` (proportion-scale effects first by |effect|, then other
     units by |value|; ties by p); inconclusive entries likewise, numbered separately."""
+    alpha, margin = check_alpha(alpha), check_margin(margin)
     findings: list[dict[str, Any]] = []
     inconclusive: list[dict[str, Any]] = []
     runs = []
