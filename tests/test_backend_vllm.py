@@ -29,7 +29,7 @@ def _fresh_instances():
 
 
 def test_registering_and_constructing_never_imports_vllm():
-    code = ("import sys, clinaudit.models.builtin\n"
+    code = ("import sys, clinaudit.models.base\n"
             "from clinaudit.models.base import get_backend\n"
             "b = get_backend('vllm:some/model')\n"
             "print(type(b).__name__, 'vllm' in sys.modules)")

@@ -21,7 +21,6 @@ Errors name the spec file and the field path (``params.seeds[1]``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -45,7 +44,6 @@ __all__ = [
     "RunnerSettings",
     "AuditContext",
     "Estimate",
-    "register_audit",
     "get_recipe",
     "list_audits",
     "load_spec",
@@ -182,19 +180,9 @@ class AuditContext:
         return self.rundir.write_table(EXCLUSIONS_TABLE, self.exclusions_frame())
 
 
-# The shared registry of audits (clinaudit.registry, kind "audit"): built-ins declared by their
-# family (clinaudit.families), plugins by entry point (group "clinaudit.plugins").
+# The shared registry of audits (clinaudit.registry, kind "audit"): an audit's module (built-in or
+# plugin) registers it with @clinaudit.pipeline.register.
 _RECIPES: Registry[AuditRecipe] = registry("audit")
-
-
-def register_audit(
-    name: str, *, summary: str, params_model: type[BaseModel], estimate: Callable[[AuditContext], Estimate] | None = None
-) -> Callable[[Callable[[AuditContext], Any]], Callable[[AuditContext], Any]]:
-    def deco(fn: Callable[[AuditContext], Any]) -> Callable[[AuditContext], Any]:
-        _RECIPES.add(name, AuditRecipe(name, summary, params_model, fn, estimate))
-        return fn
-
-    return deco
 
 
 def get_recipe(name: str) -> AuditRecipe:

@@ -6,9 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..registry import register_command
+
 __all__ = ["register", "cmd_compare"]
 
 
+@register_command("compare")
 def register(sub: argparse._SubParsersAction) -> None:
     from .common import open_unit, positive_int
 

@@ -6,11 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..registry import register_command
 from .common import add_executor_args, nonneg_int
 
 __all__ = ["register"]
 
 
+@register_command("core")
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("models", help="list model backends", description="List the model backends and their spec syntax.")
     p.set_defaults(func=cmd_models)

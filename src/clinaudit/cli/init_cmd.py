@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..registry import register_command
 from .common import positive_int
 
 __all__ = ["register"]
 
 
+@register_command("init")
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "init", help="write a ready-to-run spec for your own CSV/JSONL file",

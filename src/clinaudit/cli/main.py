@@ -7,7 +7,6 @@ Each command lives in its own module under :mod:`clinaudit.cli` exposing
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 import sys
 import traceback
@@ -15,17 +14,32 @@ import traceback
 from .. import __version__
 from ..errors import ClinauditError
 
-# The core's command modules; each family's come between them (clinaudit.families, COMMANDS).
-CORE_COMMANDS = ["clinaudit.cli.init_cmd", "clinaudit.cli.core",  # init; models, audits, run, generate
-                 "clinaudit.cli.perturb_cmd"]  # perturb
-LAST_COMMANDS = ["clinaudit.cli.report_cmd", "clinaudit.cli.compare_cmd"]  # report, demo; compare
+# Where the core's commands come in `clinaudit --help`: these first and last, each family's
+# between them (in the family's ORDER), then the plugins'. Every command module registers its
+# `register(subparsers)` with @register_command (clinaudit.registry, kind "command").
+FIRST_COMMANDS = ("init", "core", "perturb")  # init; models, audits, run, generate; perturb
+LAST_COMMANDS = ("report", "compare")  # report, demo; compare
 
 
-def command_modules() -> list[str]:
-    """Every built-in command module, in the order `clinaudit --help` lists them."""
-    from ..families import family_modules
+def command_order() -> list[str]:
+    """Every registered command (built-in and plugin), in the order `clinaudit --help` lists them."""
+    from ..families import family_modules, family_of
+    from ..registry import registry
 
-    return CORE_COMMANDS + [m for fam in family_modules() for m in fam.COMMANDS] + LAST_COMMANDS
+    commands = registry("command")
+    rank = {m.__name__.rsplit(".", 1)[1]: i for i, m in enumerate(family_modules())}
+
+    def key(name: str) -> tuple[int, int, str]:
+        if name in FIRST_COMMANDS:
+            return (0, FIRST_COMMANDS.index(name), name)
+        if name in LAST_COMMANDS:
+            return (2, LAST_COMMANDS.index(name), name)
+        module = commands.module_of(name)
+        if module is None:  # a plugin's
+            return (3, 0, name)
+        return (1, rank.get(family_of(module) or "", len(rank)), module)
+
+    return sorted(commands.names(), key=key)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,19 +53,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"clinaudit {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details to stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for mod_name in command_modules():
-        try:
-            mod = importlib.import_module(mod_name)
-        except ModuleNotFoundError as exc:
-            if exc.name == mod_name:
-                continue
-            raise
-        mod.register(sub)
-    # commands added by plugins (clinaudit.registry, kind "command"): `register(subparsers)` functions
     from ..registry import registry
 
-    for _name, add in registry("command").items():
-        add(sub)
+    commands = registry("command")
+    for name in command_order():
+        commands.get(name)(sub)
     return parser
 
 

@@ -16,12 +16,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..registry import register_command
 from .common import (add_backend_args, add_runner_args, backend_options_from_args, nonneg_float, positive_int,
                      probability, regex, runner_config_from_args)
 
 __all__ = ["register", "cmd_perturbations", "cmd_perturb"]
 
 
+@register_command("perturb")
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("perturbations", help="list the registered perturbations",
                        description="List the registered input transformations with one-line descriptions.")

@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..registry import register_command
+
 __all__ = ["register", "cmd_report", "cmd_demo"]
 
 
@@ -16,6 +18,7 @@ def _audit_list(text: str) -> list[str]:
     return names
 
 
+@register_command("report")
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "report",

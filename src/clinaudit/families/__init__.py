@@ -10,30 +10,45 @@ family                    audits                                                
 ``adaptive_attack``       adaptive attacker (non-clinical rewrites until a flip)      beyond
 ========================  =========================================================  =====
 
-Each family's ``__init__`` only *declares* what it provides (``PROVIDES``: registry
-kind -> ``{name: module}`` for named pieces, or a list of modules that register
-several pieces when imported, and ``COMMANDS``: CLI modules with ``register(subparsers)``);
-:mod:`clinaudit.registry` reads the declarations, and nothing heavy is imported until a
-piece is asked for. A plugin family outside clinaudit uses the entry-point group
+A family is a package here; its modules register their pieces (audits, judges, sections,
+commands, metrics ...) with the same decorators a plugin uses, and :mod:`clinaudit.registry`
+finds those declarations without importing anything heavy. A family's ``__init__`` holds
+its docstring and ``ORDER`` (where its audits and commands come in the report and in
+``clinaudit --help``); no family imports another, and no module outside ``families/``
+imports a family's modules. A plugin family outside clinaudit uses the entry-point group
 ``clinaudit.plugins`` instead (docs/extending.md).
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from types import ModuleType
 
-__all__ = ["BUILTIN_FAMILIES", "family_modules", "audit_order"]
-
-#: the built-in families, in the order the CLI help and the report list them
-BUILTIN_FAMILIES = ("treatment_shift", "note_generation", "reasoning_care", "hurtful_words", "adaptive_attack")
+__all__ = ["family_modules", "family_of", "audit_order"]
 
 
 def family_modules() -> list[ModuleType]:
-    """The built-in family packages (their ``__init__`` holds declarations only)."""
-    return [importlib.import_module(f"{__name__}.{name}") for name in BUILTIN_FAMILIES]
+    """The built-in family packages, in their ``ORDER`` (their ``__init__`` holds declarations only)."""
+    mods = [importlib.import_module(f"{__name__}.{info.name}") for info in pkgutil.iter_modules(__path__)
+            if info.ispkg]
+    return sorted(mods, key=lambda m: (getattr(m, "ORDER", 100), m.__name__))
+
+
+def family_of(module: str | None) -> str | None:
+    """The built-in family a module belongs to (``clinaudit.families.<name>....`` -> name), else None."""
+    prefix = f"{__name__}."
+    if not module or not module.startswith(prefix):
+        return None
+    return module[len(prefix):].split(".", 1)[0]
 
 
 def audit_order() -> list[str]:
-    """Built-in audit names in family order (the report's section order)."""
-    return [audit for fam in family_modules() for audit in fam.PROVIDES.get("audit", {})]
+    """Built-in audit names in family order, then by name (the report's section order)."""
+    from ..registry import builtin_index
+
+    declared, _ = builtin_index()["audit"]
+    rank = {m.__name__.rsplit(".", 1)[1]: i for i, m in enumerate(family_modules())}
+    audits = [(rank[fam], name) for name, module in declared.items()
+              if (fam := family_of(module)) is not None and fam in rank]
+    return [name for _, name in sorted(audits)]

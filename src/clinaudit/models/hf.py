@@ -40,7 +40,7 @@ import numpy as np
 
 from ..errors import BackendError
 from ..records import ModelRequest, ModelResponse
-from .base import Backend, MaskedItem
+from .base import Backend, MaskedItem, register_backend
 from .engine import GenerationEngine, GenRow, supports_engine
 from .hf_runtime import dir_fingerprint, follow_thread_budget, require_torch, require_transformers
 from .hf_scoring import masked_head_logprobs, prefix_logliks
@@ -232,6 +232,8 @@ class _HFBase(Backend):
 # ============================================================================ causal LMs
 
 
+@register_backend("hf", capabilities=["generate", "loglik"],
+                  summary="local Hugging Face causal LM, batched: hf:<path-or-name>")
 class HFCausalBackend(_HFBase):
     """Local causal LM: batched generation (greedy or per-request seeded sampling) and log-likelihoods."""
 
@@ -398,6 +400,8 @@ class HFCausalBackend(_HFBase):
 # ============================================================================ masked LMs
 
 
+@register_backend("hf-mlm", capabilities=["masked_logprobs", "embed"],
+                  summary="local Hugging Face masked LM (token log-probs at [MASK], batched): hf-mlm:<path>")
 class HFMaskedBackend(_HFBase):
     """Local masked LM: log-probs of target tokens at mask positions, and mean-pooled embeddings."""
 
@@ -482,6 +486,8 @@ class HFMaskedBackend(_HFBase):
 # ============================================================================ encoders
 
 
+@register_backend("hf-embed", capabilities=["embed"],
+                  summary="local Hugging Face encoder as feature extractor (last-4-layer [CLS] concat): hf-embed:<path>")
 class HFEncoderBackend(_HFBase):
     """Encoder features: [CLS] vectors of the last 4 hidden layers, concatenated (4 x hidden size)."""
 

@@ -41,7 +41,7 @@ import numpy as np
 
 from ..errors import BackendError
 from ..records import ModelRequest, ModelResponse, stable_hash
-from .base import Backend
+from .base import Backend, register_backend
 
 __all__ = ["MockBackend"]
 
@@ -89,6 +89,8 @@ class _MockFailure(Exception):
     """A rule with ``error:`` matched: the call fails with that text."""
 
 
+@register_backend("mock", capabilities=["generate", "loglik", "embed"],
+                  summary="deterministic scripted backend for tests: rules map prompt patterns to responses")
 class MockBackend(Backend):
     name = "mock"
     is_remote = False

@@ -47,7 +47,7 @@ from typing import Any
 from ..errors import BackendError
 from ..records import ModelRequest, ModelResponse, stable_hash
 from ..redact import redact, redact_and_cut
-from .base import Backend, run_sync
+from .base import Backend, register_backend, run_sync
 
 __all__ = ["OpenAIBatchBackend", "BatchLimits", "default_state_dir", "TERMINAL"]
 
@@ -72,6 +72,9 @@ def default_state_dir() -> Path:
     return default_cache_path().parent / "openai-batch"
 
 
+@register_backend("openai-batch", capabilities=["generate"],
+                  summary="OpenAI Batch API (files + batches, half price, within 24 h; same cache keys as openai:<model>): "
+                  "openai-batch:<model>")
 class OpenAIBatchBackend(Backend):
     """``openai-batch:<model>``: chat requests sent through ``/files`` + ``/batches`` (see the module docstring)."""
 

@@ -35,7 +35,7 @@ from typing import Any
 
 from ..errors import BackendError
 from ..records import ModelRequest, ModelResponse
-from .base import Backend, RetryableError
+from .base import Backend, RetryableError, register_backend
 
 __all__ = ["OpenAIPoolBackend", "openai_backend", "split_base_urls", "POOL_OPTIONS"]
 
@@ -62,6 +62,9 @@ def split_base_urls(base_url: Any) -> list[str] | None:
     return urls
 
 
+@register_backend("openai", capabilities=["generate"],
+                  summary="any OpenAI-compatible endpoint (OpenAI, Azure, vLLM, Ollama, llama.cpp server), or a pool of them "
+                  "(base_url URL1,URL2,...): openai:<model>")
 def openai_backend(spec: str, **options: Any) -> Backend:
     """The ``openai`` backend: one endpoint, or a pool when ``base_url`` lists several (or pool options are given)."""
     env_url = os.environ.get("OPENAI_BASE_URL") or ""

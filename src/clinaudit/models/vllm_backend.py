@@ -26,7 +26,7 @@ from typing import Any
 
 from ..errors import BackendError
 from ..records import ModelRequest, ModelResponse
-from .base import Backend
+from .base import Backend, register_backend
 from .hf_runtime import dir_fingerprint
 
 __all__ = ["VLLMBackend", "require_vllm", "INSTALL_HINT"]
@@ -44,6 +44,8 @@ def require_vllm() -> Any:
                            "`vllm serve` and use the openai: backend with its base_url.") from None
 
 
+@register_backend("vllm", capabilities=["generate"],
+                  summary="in-process vLLM on a CUDA GPU, prefix caching on (optional: pip install vllm): vllm:<path-or-name>")
 class VLLMBackend(Backend):
     """In-process vLLM engine (see the module docstring). Options: ``batch_size`` (requests per
     ``generate`` call, default 256), ``tensor_parallel_size``, ``gpu_memory_utilization``,

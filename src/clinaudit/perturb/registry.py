@@ -79,11 +79,9 @@ class Transform:
         return self.apply(case, rng, **params)
 
 
-# The shared registry of transforms (clinaudit.registry, kind "transform"): the built-in
-# modules below register theirs when first asked for; plugins add more by entry point.
+# The shared registry of transforms (clinaudit.registry, kind "transform"): each built-in module
+# declares its own with @register_transform (imported when first asked for); plugins by entry point.
 _TRANSFORMS: Registry[Transform] = registry("transform")
-for _mod in ("deid", "llm_rewrite", "neutralize", "regex", "audit_transforms", "cognitive"):
-    _TRANSFORMS.declare_module(f"{__package__}.{_mod}")
 
 
 def register_transform(
@@ -119,9 +117,8 @@ def get_transform(name: str) -> Transform:
     try:
         return _TRANSFORMS.get(name)
     except KeyError:
-        raise InputError(
-            f"unknown perturbation '{name}'; known: {', '.join(_TRANSFORMS.names())}", field="perturbation"
-        ) from None
+        raise InputError(_TRANSFORMS.unknown(name).replace("unknown transform", "unknown perturbation", 1),
+                         field="perturbation") from None
 
 
 def list_transforms() -> dict[str, Transform]:

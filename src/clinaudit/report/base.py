@@ -96,11 +96,9 @@ class Section:
 
 SectionBuilder = Callable[[Any], Section]
 
-# The shared registry of report sections (clinaudit.registry, kind "section"): each family
-# declares its sections (clinaudit.families); a plugin's audit registers its section with
-# @register_section("<audit>"). The `generate` command's section is the core's own.
+# The shared registry of report sections (clinaudit.registry, kind "section"): an audit's module
+# (built-in or plugin) registers its section with @register_section("<audit>").
 _SECTIONS: Registry[SectionBuilder] = registry("section")
-_SECTIONS.declare("generate", "clinaudit.report.sections.generate")
 
 
 def register_section(audit: str) -> Callable[[SectionBuilder], SectionBuilder]:

@@ -5,10 +5,5 @@ attacker and control prompts, the clinical-content guard and its judge, the turn
 ``section`` (report).
 """
 
-PROVIDES = {
-    "audit": {"adaptive_attack": "clinaudit.families.adaptive_attack.audit"},
-    "section": {"adaptive_attack": "clinaudit.families.adaptive_attack.section"},
-    "judge": ["clinaudit.families.adaptive_attack.attack"],
-    "metric": ["clinaudit.families.adaptive_attack.metric_decls"],
-}
-COMMANDS: list[str] = []
+#: where this family's audits and commands come in the report and in `clinaudit --help`
+ORDER = 50

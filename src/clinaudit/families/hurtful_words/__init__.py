@@ -11,18 +11,5 @@ encoders: ``pretrain`` (continued MLM pretraining), ``adversarial`` (its gradien
 ``finetune`` (task heads on an encoder), ``chain`` (``hurtfulwords_pipeline``: the whole system, Tables 3–5).
 """
 
-PROVIDES = {
-    "audit": {
-        "association": "clinaudit.families.hurtful_words.association",
-        "classifier_gaps": "clinaudit.families.hurtful_words.classifier_gaps",
-        "hurtfulwords_pipeline": "clinaudit.families.hurtful_words.chain",
-    },
-    "section": {
-        "association": "clinaudit.families.hurtful_words.section_association",
-        "classifier_gaps": "clinaudit.families.hurtful_words.section_classifier_gaps",
-        "hurtfulwords_pipeline": "clinaudit.families.hurtful_words.section_chain",
-    },
-    "metric": ["clinaudit.families.hurtful_words.metric_decls"],
-}
-COMMANDS = ["clinaudit.families.hurtful_words.cli_association", "clinaudit.families.hurtful_words.cli_classifier",
-            "clinaudit.families.hurtful_words.cli_mimic", "clinaudit.families.hurtful_words.cli_pretrain"]
+#: where this family's audits and commands come in the report and in `clinaudit --help`
+ORDER = 40

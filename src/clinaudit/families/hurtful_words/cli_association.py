@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ...cli.common import open_unit, positive_int
+from ...registry import register_command
 
 __all__ = ["register", "COMMANDS", "add_association", "cmd_association", "add_prevalence", "cmd_prevalence"]
 
@@ -238,6 +239,7 @@ def cmd_prevalence(args: argparse.Namespace) -> int:
 COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_association, add_prevalence]
 
 
+@register_command("hurtful_words_association")
 def register(sub: argparse._SubParsersAction) -> None:
     """Add this module's commands to the ``clinaudit`` parser."""
     for add in COMMANDS:

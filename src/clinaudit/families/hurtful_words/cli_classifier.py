@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ...cli.common import float_between, nonneg_float, nonneg_int, open_unit, positive_int
+from ...registry import register_command
 
 __all__ = ["register", "COMMANDS", "add_classifier_gaps", "cmd_classifier_gaps", "add_probe", "cmd_probe",
            "add_debias", "cmd_debias"]
@@ -284,6 +285,7 @@ def cmd_debias(args: argparse.Namespace) -> int:
 COMMANDS = [add_classifier_gaps, add_probe, add_debias]
 
 
+@register_command("hurtful_words_classifier")
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``classifier-gaps``, ``probe`` and ``debias`` to the ``clinaudit`` command line."""
     for add in COMMANDS:

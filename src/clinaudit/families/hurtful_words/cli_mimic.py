@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 
 from ...cli.common import nonneg_float, positive_int
+from ...registry import register_command
 
 __all__ = ["register", "COMMANDS", "add_synth_mimic", "cmd_synth_mimic", "add_mimic_tasks", "cmd_mimic_tasks"]
 
@@ -109,6 +110,7 @@ def cmd_mimic_tasks(args: argparse.Namespace) -> int:
 COMMANDS = [add_synth_mimic, add_mimic_tasks]
 
 
+@register_command("hurtful_words_mimic")
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the MIMIC commands to the ``clinaudit`` command line."""
     for add in COMMANDS:

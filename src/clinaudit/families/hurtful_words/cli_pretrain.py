@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from ...cli.common import open_unit, positive_int
+from ...registry import register_command
 
 __all__ = ["register", "COMMANDS", "add_pretrain", "cmd_pretrain", "add_probe_tasks", "cmd_probe_tasks"]
 
@@ -143,6 +144,7 @@ def cmd_probe_tasks(args: argparse.Namespace) -> int:
 COMMANDS = [add_pretrain, add_probe_tasks]
 
 
+@register_command("hurtful_words_pretrain")
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``pretrain`` and ``probe-tasks`` to the ``clinaudit`` command line."""
     for add in COMMANDS:

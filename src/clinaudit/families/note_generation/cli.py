@@ -13,12 +13,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from ...registry import register_command
 
 __all__ = ["register"]
 
 _SUFFIX = {"csv": ".csv", "md": ".md", "latex": ".tex"}
 
 
+@register_command("note_generation")
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "judge-agreement",

@@ -9,10 +9,5 @@ Figs. 9-10), ``mcq`` (the Fig. 8 protocol and its answer parser), ``metrics`` (Î
 semantic drift, rethink ratio), ``section`` (report), ``cli`` (``clinaudit care-tables``).
 """
 
-PROVIDES = {
-    "audit": {"reasoning_care": "clinaudit.families.reasoning_care.audit"},
-    "section": {"reasoning_care": "clinaudit.families.reasoning_care.section"},
-    "judge": ["clinaudit.families.reasoning_care.judges", "clinaudit.families.reasoning_care.mcq"],
-    "metric": ["clinaudit.families.reasoning_care.metric_decls"],
-}
-COMMANDS = ["clinaudit.families.reasoning_care.cli"]
+#: where this family's audits and commands come in the report and in `clinaudit --help`
+ORDER = 30

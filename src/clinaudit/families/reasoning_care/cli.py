@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from ...registry import register_command
 
 __all__ = ["register", "CARE_TABLES"]
 
@@ -27,6 +28,7 @@ _EPILOG = """examples:
   clinaudit care-tables runs/care --compare c12         # the four arms' answers to one case"""
 
 
+@register_command("reasoning_care")
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "care-tables",

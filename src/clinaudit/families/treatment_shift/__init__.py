@@ -11,10 +11,5 @@ gender inference, diagnosis match), ``section`` / ``section_recipe`` (the report
 ``cli`` (``clinaudit treatment-shift``).
 """
 
-PROVIDES = {
-    "audit": {"treatment_shift": "clinaudit.families.treatment_shift.audit"},
-    "section": {"treatment_shift": "clinaudit.families.treatment_shift.section"},
-    "judge": ["clinaudit.families.treatment_shift.judges"],
-    "metric": ["clinaudit.families.treatment_shift.metric_decls"],
-}
-COMMANDS = ["clinaudit.families.treatment_shift.cli"]
+#: where this family's audits and commands come in the report and in `clinaudit --help`
+ORDER = 10

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ...cli.common import positive_int
+from ...registry import register_command
 
 __all__ = ["register"]
 
@@ -20,6 +21,7 @@ validation; see docs/audits/treatment_shift.md. To run models as well, write a s
 `audit: treatment_shift` and use `clinaudit run`."""
 
 
+@register_command("treatment_shift")
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "treatment-shift",
