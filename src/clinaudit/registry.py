@@ -208,7 +208,7 @@ def builtin_index() -> dict[str, tuple[dict[str, str], tuple[str, ...]]]:
             source = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):  # pragma: no cover - unreadable file in an install
             continue
-        if "register" not in source:
+        if "register" not in source and not any(helper in source for helper in _HELPERS):
             continue
         module = _module_name(path)
         for kind, name in scan_declarations(source, path):

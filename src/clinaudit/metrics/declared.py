@@ -24,7 +24,7 @@ A :class:`MetricDecl` says
   behind each row's groups (e.g. positives per group for a recall gap); the validity gates hold
   it against ``verdicts.min_per_group``.
 
-Declaring (in the family's own module, listed under ``PROVIDES["metric"]``)::
+Declaring (in the family's own module; the registry finds the ``declare_metrics`` call there)::
 
     from clinaudit.metrics.declared import MetricDecl, declare_metrics
 
