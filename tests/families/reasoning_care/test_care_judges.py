@@ -19,7 +19,7 @@ from clinaudit.families.reasoning_care.judges import (
     phase1_schema,
     run_cot_audit,
 )
-from clinaudit.families.reasoning_care.mcq import MCQAnswerParser, build_mcq_prompt, extract_think, parse_mcq
+from clinaudit.judges.mcq import MCQAnswerParser, build_mcq_prompt, extract_think, parse_mcq
 from clinaudit.models.mock import MockBackend
 from clinaudit.runner import Runner, RunnerConfig
 

@@ -187,7 +187,7 @@ def attacker_request(model: str, item: Item, arm: str, turn: int, history: Seque
                      *, max_turns: int, max_words: int, temperature: float, max_tokens: int,
                      target: str) -> ModelRequest:
     """The attacker's (or the control attacker's) request for ``turn`` (1-based)."""
-    from ..reasoning_care.mcq import format_options
+    from ...judges.mcq import format_options
 
     lines = [_ARMS_TEXT[arm], _RULES.format(max_words=max_words), "", "QUESTION:", item.text.strip(), "",
              "OPTIONS:", format_options(item.choices)]
@@ -220,7 +220,7 @@ def run_attacks(runner: Any, items: Sequence[Item], *, target: str, attacker: st
                 dry: bool = False) -> tuple[list[Outcome], list[Turn], list[Judgment]]:
     """Run the loop for one target model: one :class:`Outcome` per item × arm, every turn, every verdict
     (the target's parsed answers, the rule guard's and the guard judge's; ``meta`` names case, arm, turn)."""
-    from ..reasoning_care.mcq import mcq_request
+    from ...judges.mcq import mcq_request
 
     verdicts: list[Judgment] = []
 

@@ -42,7 +42,7 @@ class AdaptiveAttack(Audit):
     judges = {"answer": "mcq_answer", "guard": "clinical_guard"}
 
     def variants(self, cases: list[Any]) -> StageOutput:
-        from ..reasoning_care.cases import mcq_fields
+        from ...judges.mcq import mcq_fields
 
         p: AttackParams = self.params
         items = []

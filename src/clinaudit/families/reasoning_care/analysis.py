@@ -23,11 +23,11 @@ import numpy as np
 import pandas as pd
 
 from ...judges.base import apply_parser
+from ...judges.mcq import format_options, parse_mcq
 from ...models.base import Backend
 from ...records import Judgment, ModelRequest, ModelResponse
 from .cases import Item
 from .judges import PHASE1_DIMENSIONS, PHASE2_DIMENSIONS, CoTPair, male_first
-from .mcq import format_options, parse_mcq
 from .metrics import CJK_LANGUAGES, normalize_language, rethink_ratio, semantic_drift
 from .params import ARMS, CareParams
 

@@ -10,99 +10,23 @@ filter, reason) and of the exclusions ledger (:func:`exclusions_table`).
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
 from ...errors import InputError, SpecError
+from ...judges.mcq import mcq_fields, mcq_request
 from ...perturb import care_quadruplet, filter_sex_specific
 from ...perturb.deid import DEFAULT_SEX_SPECIFIC
 from ...perturb.neutralize import residual_terms
 from ...records import Case, ModelRequest, Variant, canonical_json
 from ...spec import AuditContext
-from .mcq import mcq_request, option_letters
 from .metrics import RETHINK_LEXICONS, normalize_language
 from .params import ARMS, CareParams
 from .specialty import OTHER, SpecialtyTagger
 
 __all__ = ["Item", "Prepared", "mcq_fields", "prepare", "answer_request", "exclusions_table", "language_warnings"]
-
-
-def _as_json(value: Any) -> Any:
-    if isinstance(value, str) and value.strip()[:1] in ("[", "{"):
-        try:
-            return json.loads(value)
-        except json.JSONDecodeError:
-            return value
-    return value
-
-
-def mcq_fields(case: Case) -> tuple[list[str], str | None]:
-    """``(choices, gold letter)`` of an MCQ case; :class:`InputError` naming file, row and field if unusable.
-
-    Choices come from ``fields["choices"]`` (a list or a JSON list; the ``craftmd`` loader),
-    ``fields["options"]`` (MedQA style: ``{"A": text, ...}`` or a list, also as JSON) or
-    ``choice_1`` … ``choice_N`` fields (generic CSV). The gold letter comes from
-    ``answer_letter`` / ``answer_idx``, else from ``answer`` given as a letter or as the text
-    of one choice; ``None`` when the loader kept an answer that matches no choice (such
-    items are unscored).
-    """
-    where = {"file": case.source or case.dataset or None, "row": case.source_row}
-    f = case.fields
-    field_name = "choices"
-    choices: Any = None
-    if "choices" in f:
-        choices = _as_json(f["choices"])
-    elif "options" in f:
-        field_name = "options"
-        opts = _as_json(f["options"])
-        if isinstance(opts, dict):
-            keys = sorted(opts, key=lambda k: str(k))
-            expected = option_letters(len(keys)) if 1 <= len(keys) <= 26 else None
-            if expected is None or [str(k).upper() for k in keys] != expected:
-                raise InputError(f"case {case.case_id}: options must be keyed A, B, C, ... in order",
-                                 field="options", **where)
-            choices = [opts[k] for k in keys]
-        else:
-            choices = opts
-    else:
-        numbered = sorted((int(k.split("_", 1)[1]), k) for k in f if re.fullmatch(r"choice_\d+", k))
-        if numbered:
-            field_name = numbered[0][1]
-            choices = [str(f[k]).strip() for _, k in numbered if str(f[k] or "").strip()]
-    if isinstance(choices, str) or not isinstance(choices, list):
-        raise InputError(f"case {case.case_id}: an MCQ case needs its choices as a list "
-                         "(fields choices / options / choice_1..N)", field=field_name, **where)
-    if len(choices) < 2 or not all(isinstance(c, str) and c.strip() for c in choices):
-        raise InputError(f"case {case.case_id}: an MCQ case needs at least two non-empty choices",
-                         field=field_name, **where)
-    if len(choices) > 26:
-        raise InputError(f"case {case.case_id}: at most 26 choices are supported", field=field_name, **where)
-    choices = [c.strip() for c in choices]
-    letters = option_letters(len(choices))
-    for key in ("answer_letter", "answer_idx"):
-        letter = f.get(key)
-        if isinstance(letter, str) and letter.strip().upper() in letters:
-            return choices, letter.strip().upper()
-    answer = f.get("answer")
-    if not isinstance(answer, str) or not answer.strip():
-        if "answer_letter" in f:  # the loader kept an unmatched answer
-            return choices, None
-        raise InputError(f"case {case.case_id}: no gold answer", field="answer", **where)
-    a = answer.strip()
-    if len(a) == 1 and a.upper() in letters:
-        return choices, a.upper()
-    norm = [" ".join(c.split()).casefold() for c in choices]
-    key = " ".join(a.split()).casefold()
-    if key in norm:
-        return choices, letters[norm.index(key)]
-    if "answer_letter" in f:
-        return choices, None
-    raise InputError(f"case {case.case_id}: answer {a!r} is neither an option letter nor one of the choices",
-                     field="answer", **where)
 
 
 @dataclass

@@ -1,4 +1,7 @@
-"""Multiple-choice answering with the P3 Fig. 8 protocol, and its answer parser.
+"""Multiple-choice answering with the P3 Fig. 8 protocol, its answer parser, and an MCQ case's fields.
+
+Core, because two families ask multiple-choice questions: ``reasoning_care`` (the CARE
+arms) and ``adaptive_attack`` (the target's answers under attack).
 
 The prompt asks for the reasoning inside ``<think>…</think>`` and the final answer
 as one uppercase letter inside ``<answer>…</answer>`` (P3 Fig. 8; the paper
@@ -20,15 +23,17 @@ answer.
 
 from __future__ import annotations
 
+import json
 import re
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...records import ModelRequest
-from ...registry import register_judge
-from ...judges.base import Judge, Unparseable
+from ..errors import InputError
+from ..records import Case, ModelRequest
+from ..registry import register_judge
+from .base import Judge, Unparseable
 
 __all__ = [
     "MCQ_INSTRUCTION",
@@ -40,6 +45,7 @@ __all__ = [
     "parse_mcq",
     "extract_think",
     "MCQAnswerParser",
+    "mcq_fields",
 ]
 
 #: P3 Fig. 8 with the language as a slot ({language}).
@@ -221,3 +227,77 @@ class MCQAnswerParser(Judge[Any]):
         out.pop("think")
         out["answer"] = letter
         return out
+
+
+def _as_json(value: Any) -> Any:
+    if isinstance(value, str) and value.strip()[:1] in ("[", "{"):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return value
+    return value
+
+
+def mcq_fields(case: Case) -> tuple[list[str], str | None]:
+    """``(choices, gold letter)`` of an MCQ case; :class:`InputError` naming file, row and field if unusable.
+
+    Choices come from ``fields["choices"]`` (a list or a JSON list; the ``craftmd`` loader),
+    ``fields["options"]`` (MedQA style: ``{"A": text, ...}`` or a list, also as JSON) or
+    ``choice_1`` … ``choice_N`` fields (generic CSV). The gold letter comes from
+    ``answer_letter`` / ``answer_idx``, else from ``answer`` given as a letter or as the text
+    of one choice; ``None`` when the loader kept an answer that matches no choice (such
+    items are unscored).
+    """
+    where = {"file": case.source or case.dataset or None, "row": case.source_row}
+    f = case.fields
+    field_name = "choices"
+    choices: Any = None
+    if "choices" in f:
+        choices = _as_json(f["choices"])
+    elif "options" in f:
+        field_name = "options"
+        opts = _as_json(f["options"])
+        if isinstance(opts, dict):
+            keys = sorted(opts, key=lambda k: str(k))
+            expected = option_letters(len(keys)) if 1 <= len(keys) <= 26 else None
+            if expected is None or [str(k).upper() for k in keys] != expected:
+                raise InputError(f"case {case.case_id}: options must be keyed A, B, C, ... in order",
+                                 field="options", **where)
+            choices = [opts[k] for k in keys]
+        else:
+            choices = opts
+    else:
+        numbered = sorted((int(k.split("_", 1)[1]), k) for k in f if re.fullmatch(r"choice_\d+", k))
+        if numbered:
+            field_name = numbered[0][1]
+            choices = [str(f[k]).strip() for _, k in numbered if str(f[k] or "").strip()]
+    if isinstance(choices, str) or not isinstance(choices, list):
+        raise InputError(f"case {case.case_id}: an MCQ case needs its choices as a list "
+                         "(fields choices / options / choice_1..N)", field=field_name, **where)
+    if len(choices) < 2 or not all(isinstance(c, str) and c.strip() for c in choices):
+        raise InputError(f"case {case.case_id}: an MCQ case needs at least two non-empty choices",
+                         field=field_name, **where)
+    if len(choices) > 26:
+        raise InputError(f"case {case.case_id}: at most 26 choices are supported", field=field_name, **where)
+    choices = [c.strip() for c in choices]
+    letters = option_letters(len(choices))
+    for key in ("answer_letter", "answer_idx"):
+        letter = f.get(key)
+        if isinstance(letter, str) and letter.strip().upper() in letters:
+            return choices, letter.strip().upper()
+    answer = f.get("answer")
+    if not isinstance(answer, str) or not answer.strip():
+        if "answer_letter" in f:  # the loader kept an unmatched answer
+            return choices, None
+        raise InputError(f"case {case.case_id}: no gold answer", field="answer", **where)
+    a = answer.strip()
+    if len(a) == 1 and a.upper() in letters:
+        return choices, a.upper()
+    norm = [" ".join(c.split()).casefold() for c in choices]
+    key = " ".join(a.split()).casefold()
+    if key in norm:
+        return choices, letters[norm.index(key)]
+    if "answer_letter" in f:
+        return choices, None
+    raise InputError(f"case {case.case_id}: answer {a!r} is neither an option letter nor one of the choices",
+                     field="answer", **where)
