@@ -381,6 +381,7 @@ _NUMBER_FLAGS: dict[str, tuple[list[str], list[tuple[str, list[str]]]]] = {
     "debias": (["--input", "x.csv", "--encoder", "mock", "--attribute", "g", "--out", "o"],
                [("--epochs", _INT_BAD), ("--adversary-steps", ["-1", "x"]), ("--lambda", ["-1"] + _FLOAT_BAD)]),
     "compare": (["run_a", "run_b", "--out", "o"], [("--n-resamples", _INT_BAD), ("--alpha", ["0", "1"] + _FLOAT_BAD),
+                                                   ("--margin", ["0", "1"] + _FLOAT_BAD),
                                                    ("--seed", ["x", "1.5"])]),
     "association": (["--templates", "t", "--attributes", "a", "--model", "mock", "--out", "o"],
                     [("--batch-size", _INT_BAD), ("--max-templates-per-category", _INT_BAD),

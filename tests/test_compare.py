@@ -1,9 +1,10 @@
-"""``clinaudit compare``: per-metric paired differences of two runs, their CIs, tests, verdicts and files.
+"""``clinaudit compare``: per-metric paired differences of two runs, pooled and per stratum, their CIs,
+tests, verdicts, refusals and files.
 
 Hand-built run directories (treatment-shift paired layout) give hand-computed rates and an exact
 sign-flip p recomputed here by enumerating every sign pattern in plain numpy; two real mock runs
 (a planted treatment shift) check the acceptance: *worse* with a CI excluding 0, and an identical
-pair as *no detectable change*."""
+pair as no change (*inconclusive* with 8 cases: the CI of "no case of 8 moved" is too wide)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pandas as pd
 import pytest
 
 from clinaudit.cli.main import main
-from clinaudit.errors import InputError
+from clinaudit.errors import InputError, NotComparableError
 from clinaudit.report.compare import compare_runs, verdict
 from clinaudit.report.compare_metrics import DIRECTIONS, declared_compare_metrics
 from clinaudit.rundir import RunDir
@@ -37,7 +38,7 @@ def _paired(shift: list[int], model: str = "m") -> pd.DataFrame:
 
 def _run(base: Path, name: str, shift: list[int], *, model: str = "m", params: dict | None = None,
          audit: str = "treatment_shift", texts: dict[str, str] | None = None,
-         paired: pd.DataFrame | None = None) -> Path:
+         paired: pd.DataFrame | None = None, status: str | None = "complete") -> Path:
     rd = RunDir(base / name)
     spec = {"audit": audit, "name": name, "models": {"target": model}, "params": params or {"seeds": [0, 1]}}
     rd.start(spec=spec, models=[{"spec": model}], seeds=[0], command="test")
@@ -50,7 +51,8 @@ def _run(base: Path, name: str, shift: list[int], *, model: str = "m", params: d
         "request_key": [f"k{i}" for i in range(n)], "stage": "target", "model": model,
         "case_id": [f"c{i:02d}" for i in range(n)], "variant_id": [f"c{i:02d}::typo" for i in range(n)],
         "seed": 0, "text": [texts.get(f"c{i:02d}", f"{model} says: come to the clinic") for i in range(n)]}))
-    rd.finish(usage={}, audit=audit, status="complete", summary={})
+    if status is not None:
+        rd.finish(usage={}, audit=audit, status=status, summary={})
     rd.close()
     return rd.path
 
@@ -82,26 +84,33 @@ def test_planted_shift_is_worse_with_a_ci_excluding_zero(tmp_path):
     pc = comp.per_case[comp.per_case["metric"] == "TSR"].set_index("case_id")["difference"]
     assert pc.to_dict() == {f"c{i:02d}": float(s) for i, s in enumerate(shift)}
     # files
-    csv = pd.read_csv(comp.files["csv"])
+    csv = pd.read_csv(comp.files["csv"], keep_default_na=False)
+    # one perturbation and one question: no stratum with two levels, so the pooled rows only
     assert list(csv["metric"]) == ["TSR", "RCR"] and list(csv["verdict"]) == ["worse", "worse"]
+    assert list(csv["stratum"]) == ["pooled", "pooled"]
     doc = json.loads(comp.files["json"].read_text(encoding="utf-8"))
-    assert doc["schema"] == "clinaudit.comparison/1" and doc["comparability"]["differences"] == []
+    assert doc["schema"] == "clinaudit.comparison/2" and doc["comparability"]["differences"] == []
     assert [f["metric"] for f in doc["findings"]] == ["TSR", "RCR"]
     assert len(doc["examples"]["TSR"]) == 3  # three side-by-side examples of cases that changed
     html = comp.files["html"].read_text(encoding="utf-8")
     assert "B is WORSE on TSR" in html and 'id="findings"' in html.split('id="comparability"')[0]
 
 
-def test_identical_runs_show_no_detectable_change(tmp_path):
-    shift = [1, 0, 1, 1, 0, 0, 1, 0]
-    a = _run(tmp_path, "a", shift)
-    b = _run(tmp_path, "b", shift)
-    comp = compare_runs(a, b, tmp_path / "cmp", n_resamples=200)
+def test_identical_runs_are_within_margin_only_with_enough_cases(tmp_path):
+    """Identical runs: every per-case difference is 0 and the bootstrap CI is [0, 0]. That zero width says
+    nothing about precision: the exact bound for "no case of n moved" is 1 − 0.025^(1/n), inside the 5 pp
+    margin from n = 72 on (0.0500 at 71.9). 8 cases: inconclusive; 80 cases: within_margin."""
+    small = [1, 0, 1, 1, 0, 0, 1, 0]
+    comp = compare_runs(_run(tmp_path, "a", small), _run(tmp_path, "b", small), tmp_path / "cmp", n_resamples=200)
     for rec in comp.table.to_dict("records"):
         assert rec["difference"] == 0.0 and rec["ci_low"] == 0.0 and rec["ci_high"] == 0.0
-        assert rec["p"] == 1.0 and rec["verdict"] == "no detectable change"
-    assert comp.findings == [] and comp.inconclusive == []
-    assert "No detectable change" in comp.files["html"].read_text(encoding="utf-8")
+        assert rec["p"] == 1.0 and rec["verdict"] == "inconclusive" and rec["margin"] == 0.05
+    assert comp.findings == [] and len(comp.inconclusive) == 2
+    assert 1 - 0.025 ** (1 / 8) > 0.05 and 1 - 0.025 ** (1 / 80) < 0.05
+    assert "No change shown" in comp.files["html"].read_text(encoding="utf-8")
+    big = [i % 2 for i in range(80)]
+    comp = compare_runs(_run(tmp_path, "a80", big), _run(tmp_path, "b80", big), n_resamples=200)
+    assert set(comp.table["verdict"]) == {"within_margin"} and comp.findings == [] and comp.inconclusive == []
 
 
 def test_noisy_small_difference_is_inconclusive_not_a_verdict(tmp_path):
@@ -112,7 +121,7 @@ def test_noisy_small_difference_is_inconclusive_not_a_verdict(tmp_path):
     assert tsr["difference"] == pytest.approx(1 / 6)
     d = np.array([1, -1, 1, 0, 0, 0], dtype=float)
     assert tsr["p"] == pytest.approx(exact_sign_flip_p(d))
-    assert tsr["verdict"] == "no detectable change"
+    assert tsr["verdict"] == "inconclusive"
     unsure = {e["metric"]: e for e in comp.inconclusive}
     half = (tsr["ci_high"] - tsr["ci_low"]) / 2
     assert unsure["TSR"]["n_needed"] == math.ceil(6 * (half / 0.05) ** 2)
@@ -125,8 +134,12 @@ def test_noisy_small_difference_is_inconclusive_not_a_verdict(tmp_path):
 def test_verdict_signs_by_direction(direction, diff, expected):
     lo, hi = (0.1, 0.3) if diff > 0 else (-0.3, -0.1)
     assert verdict(direction, diff, lo, hi, 0.01) == expected
-    assert verdict(direction, diff, lo, hi, 0.2) == "no detectable change"  # not significant after Holm
-    assert verdict(direction, diff, -0.05, 0.3, 0.01) == "no detectable change"  # CI includes 0
+    assert verdict(direction, diff, lo, hi, 0.2) == "inconclusive"  # not significant after Holm
+    assert verdict(direction, diff, -0.05, 0.3, 0.01) == "inconclusive"  # CI includes 0
+    # inside the margin: within_margin; reaching it or without a margin: inconclusive
+    assert verdict(direction, 0.01, -0.03, 0.04, 0.5, margin=0.05) == "within_margin"
+    assert verdict(direction, 0.01, -0.03, 0.05, 0.5, margin=0.05) == "inconclusive"
+    assert verdict(direction, 0.01, -0.03, 0.04, 0.5, margin=None) == "inconclusive"
 
 
 def test_every_declared_metric_has_a_direction():
@@ -156,14 +169,104 @@ def test_differences_beyond_the_model_are_listed(tmp_path, capsys):
     assert "differ beyond the model" in err and "params.seeds" in err
 
 
-def test_a_run_with_several_models_needs_a_choice(tmp_path, capsys):
-    two = pd.concat([_paired([1, 1, 0], "x"), _paired([0, 0, 0], "y")], ignore_index=True)
-    a = _run(tmp_path, "a", [0, 0, 0], paired=two)
-    b = _run(tmp_path, "b", [0, 0, 0])
-    assert main(["compare", str(a), str(b), "--out", str(tmp_path / "c")]) == 2
-    assert "several models (x, y)" in capsys.readouterr().err
-    comp = compare_runs(a, b, model_a="x")
+def test_several_models_are_compared_with_their_namesakes(tmp_path, capsys):
+    two_a = pd.concat([_paired([1, 1, 0], "x"), _paired([0, 0, 0], "y"), _paired([0, 0, 0], "z")], ignore_index=True)
+    two_b = pd.concat([_paired([1, 1, 0], "x"), _paired([1, 1, 1], "y")], ignore_index=True)
+    a = _run(tmp_path, "a", [0, 0, 0], paired=two_a)
+    b = _run(tmp_path, "b", [0, 0, 0], paired=two_b)
+    comp = compare_runs(a, b, n_resamples=100)
+    pooled = comp.table[comp.table["stratum"] == "pooled"].set_index(["model_b", "metric"])
+    assert set(pooled.index.get_level_values(0)) == {"x", "y"}
+    assert (pooled["model_a"] == pooled.index.get_level_values(0)).all()  # each with its namesake
+    assert pooled.loc[("x", "TSR"), "value_a"] == pytest.approx(2 / 3) and pooled.loc[("x", "TSR"), "difference"] == 0
+    assert pooled.loc[("y", "TSR"), "value_b"] == 1.0 and pooled.loc[("y", "TSR"), "difference"] == 1.0
+    # each model pair is its own Holm family
+    assert pooled["family"].nunique() == 2
+    assert comp.info["model_pairs"] == [["x", "x"], ["y", "y"]]
+    assert comp.info["model_notes"] == ["model 'z' of run A has no namesake in run B (not compared)"]
+    assert set(comp.verdicts()) == {"x: TSR", "x: RCR", "y: TSR", "y: RCR"}
+    # a multi-model run against a one-model run of another name: choose (exit 2); with a choice it compares
+    c = _run(tmp_path, "c", [0, 0, 0])
+    assert main(["compare", str(a), str(c), "--out", str(tmp_path / "c1")]) == 2
+    assert "several models (x, y, z)" in capsys.readouterr().err
+    comp = compare_runs(a, c, model_a="x")
     assert comp.table.set_index("metric").loc["TSR", "value_a"] == pytest.approx(2 / 3)
+    # two multi-model runs without a common name: not comparable (exit 3)
+    d = _run(tmp_path, "d", [0], paired=pd.concat([_paired([0], "p"), _paired([0], "q")], ignore_index=True))
+    assert main(["compare", str(a), str(d), "--out", str(tmp_path / "c2")]) == 3
+    assert "none has a namesake" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("status,words", [(None, "unfinished"), ("running", "unfinished"),
+                                          ("failed: every model call failed", "failed")])
+def test_unfinished_and_failed_runs_are_refused_with_exit_3(tmp_path, capsys, status, words):
+    a = _run(tmp_path, "a", [0, 1, 0])
+    b = _run(tmp_path, "b", [0, 1, 0], status=status)
+    with pytest.raises(NotComparableError, match=words):
+        compare_runs(a, b)
+    assert main(["compare", str(a), str(b), "--out", str(tmp_path / "cmp")]) == 3
+    err = capsys.readouterr().err
+    assert f"run {b}" in err and words in err
+    assert not (tmp_path / "cmp").exists()
+
+
+def test_a_run_without_usable_pairs_is_refused_with_exit_3(tmp_path, capsys):
+    a = _run(tmp_path, "a", [0, 1, 0])
+    empty = _run(tmp_path, "b", [], paired=pd.DataFrame(columns=["case_id", "model", "perturbation", "T_b", "T_p"]))
+    assert main(["compare", str(a), str(empty), "--out", str(tmp_path / "cmp")]) == 3
+    assert "no usable pairs" in capsys.readouterr().err
+    # pairs whose labels are all missing: no usable score in both runs
+    unparsed = _paired([0, 1, 0]).assign(T_p=np.nan)
+    b = _run(tmp_path, "c", [0, 1, 0], paired=unparsed)
+    with pytest.raises(NotComparableError, match="no usable pairs"):
+        compare_runs(a, b)
+
+
+def _strata_paired(flip_on: str, n: int = 12) -> pd.DataFrame:
+    """Every case under two perturbations; the model changes its MANAGE answer under ``flip_on`` only."""
+    rows = [dict(case_id=f"c{i:02d}", dataset="d", model="m", perturbation=pert, question="MANAGE", seed=0,
+                 seed_b=1, T_b=0, T_p=int(pert == flip_on))
+            for i in range(n) for pert in ("exclamation", "uppercase")]
+    return pd.DataFrame(rows)
+
+
+def test_a_change_that_cancels_out_in_the_pool_is_shown_per_stratum(tmp_path, capsys):
+    """The acceptance case: A is sensitive to "!" and B to UPPERCASE. Pooled, both flip in half the pairs
+    (every per-case difference 0): not a change. Per perturbation: B is worse under uppercase (+100 pp)
+    and better under exclamation (−100 pp); exact sign-flip p = 2 / 2^12 each, Holm over the 2 strata
+    of TSR: p_adj = 2 · p."""
+    a = _run(tmp_path, "a", [0] * 12, paired=_strata_paired("exclamation"))
+    b = _run(tmp_path, "b", [0] * 12, paired=_strata_paired("uppercase"))
+    comp = compare_runs(a, b, tmp_path / "cmp", n_resamples=200)
+    t = comp.table.set_index(["metric", "stratum", "level"])
+    pooled = t.loc[("TSR", "pooled", "")]
+    assert pooled["value_a"] == 0.5 and pooled["value_b"] == 0.5 and pooled["difference"] == 0
+    assert pooled["verdict"] != "no detectable change" and pooled["verdict"] == "inconclusive"
+    up, ex = t.loc[("TSR", "perturbation", "uppercase")], t.loc[("TSR", "perturbation", "exclamation")]
+    p = exact_sign_flip_p(np.ones(12))
+    assert p == pytest.approx(2 / 2 ** 12)
+    assert up["p"] == pytest.approx(p) and ex["p"] == pytest.approx(p)
+    assert up["p_adj"] == pytest.approx(2 * p) and ex["p_adj"] == pytest.approx(2 * p)
+    assert up["family"] == ex["family"] and up["family"] != pooled["family"] and up["correction"] == "holm"
+    assert (up["difference"], up["verdict"]) == (1.0, "worse") and (ex["difference"], ex["verdict"]) == (-1.0, "better")
+    # question has one level (MANAGE): no per-question rows
+    assert "question" not in set(comp.table["stratum"])
+    assert comp.findings[0]["verdict"] == "worse" and "under perturbation = uppercase" in comp.findings[0]["sentence"]
+    assert comp.verdicts(strata=True)["TSR [perturbation=uppercase]"] == "worse"
+    assert "B is WORSE on TSR under perturbation = uppercase" in comp.files["html"].read_text(encoding="utf-8")
+    assert main(["compare", str(a), str(b), "--out", str(tmp_path / "cmp2"), "--n-resamples", "100"]) == 0
+    out = capsys.readouterr().out
+    assert "TSR [perturbation = uppercase]: worse" in out and "TSR: inconclusive" in out
+
+
+def test_the_notebook_display_shows_verdicts_escaped(tmp_path):
+    a = _run(tmp_path, "a", [0] * 12, paired=_strata_paired("exclamation"))
+    b = _run(tmp_path, "b", [0] * 12, paired=_strata_paired("uppercase").assign(model="<b>m</b>"))
+    comp = compare_runs(a, b, n_resamples=100)
+    html = comp._repr_html_()
+    assert "worse: 2" in html and "better: 2" in html and "inconclusive: 2" in html  # TSR and RCR
+    assert "B is WORSE on TSR under perturbation = uppercase" in html
+    assert "<b>m</b>" not in html and "&lt;b&gt;m&lt;/b&gt;" in html
 
 
 def test_model_text_in_examples_is_escaped(tmp_path):
@@ -181,7 +284,7 @@ def test_compare_runs_is_in_the_python_api(tmp_path):
 
     a = _run(tmp_path, "a", [0] * 4)
     comp = clinaudit.compare_runs(clinaudit.open_run(a), a)
-    assert set(comp.verdicts().values()) == {"no detectable change"}
+    assert set(comp.verdicts().values()) == {"inconclusive"}
 
 
 @pytest.mark.slow
@@ -207,8 +310,11 @@ def test_two_mock_runs_planted_difference_and_identical_pair(tmp_path):
     old2 = clinaudit.run_audit(spec("mock:old", steady), tmp_path / "old2")
     new = clinaudit.run_audit(spec("mock:new", planted), tmp_path / "new")
     assert main(["compare", str(old.path), str(new.path), "--out", str(tmp_path / "cmp")]) == 0
-    tsr = pd.read_csv(tmp_path / "cmp" / "comparison.csv").set_index("metric").loc["TSR"]
+    t = pd.read_csv(tmp_path / "cmp" / "comparison.csv", keep_default_na=False)
+    tsr = t[t["stratum"] == "pooled"].set_index("metric").loc["TSR"]
     assert tsr["verdict"] == "worse" and tsr["ci_low"] > 0 and tsr["difference"] > 0 and tsr["n_cases"] == 8
+    # per question (MANAGE, VISIT, RESOURCE): every answer flips, so each is worse too
+    assert set(t[(t["metric"] == "TSR") & (t["stratum"] == "question")]["level"]) == {"MANAGE", "VISIT", "RESOURCE"}
     same = clinaudit.compare_runs(old, old2, tmp_path / "same")
-    assert set(same.verdicts().values()) == {"no detectable change"}
+    assert not set(same.verdicts().values()) & {"better", "worse"}
     assert same.info["differences"] == []

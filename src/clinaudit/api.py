@@ -386,12 +386,15 @@ def open_runs(*paths: str | Path) -> RunSet:
 def compare_runs(run_a: str | Path | RunResults, run_b: str | Path | RunResults, out: str | Path | None = None,
                  **options: Any) -> Any:
     """``clinaudit compare RUN_A RUN_B --out OUT``: run B against run A (two models, or two versions of one
-    model, audited with the same spec), one row per metric with the paired difference B − A, its CI over
-    cases, test, Holm-adjusted p and verdict (better / worse / no detectable change).
+    model, audited with the same spec), one row per metric and stratum (and pooled) with the paired
+    difference B − A, its CI over cases, test, Holm-adjusted p and verdict (better / worse / within_margin /
+    inconclusive).
 
     Returns a :class:`clinaudit.report.compare.Comparison` (``table``, ``per_case``, ``info`` with the
-    differences between the runs, ``findings``, ``verdicts()``); with ``out`` the files are written there.
-    ``options``: ``model_a``, ``model_b``, ``alpha``, ``margin``, ``n_resamples``, ``n_permutations``, ``seed``.
+    differences between the runs, ``findings``, ``verdicts()``, ``changed()``; shown with its verdicts in a
+    notebook); with ``out`` the files are written there. ``options``: ``model_a``, ``model_b``, ``alpha``,
+    ``margin``, ``margins``, ``n_resamples``, ``n_permutations``, ``seed``. Raises
+    :class:`~clinaudit.errors.NotComparableError` for unfinished or failed runs and runs without usable pairs.
     """
     from .report.compare import compare_runs as _compare
 

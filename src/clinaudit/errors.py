@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-__all__ = ["ClinauditError", "InputError", "SpecError", "BackendError", "MissingDependencyError"]
+__all__ = ["ClinauditError", "InputError", "SpecError", "BackendError", "MissingDependencyError", "NotComparableError"]
 
 
 class ClinauditError(Exception):
-    """Base class of every error clinaudit raises on purpose."""
+    """Base class of every error clinaudit raises on purpose.
+
+    ``exit_code`` is the status the CLI exits with when the error reaches it: 2 (bad input) unless a
+    subclass says otherwise."""
+
+    exit_code: int = 2
 
 
 class InputError(ClinauditError):
@@ -38,3 +43,14 @@ class MissingDependencyError(ClinauditError):
             f"this feature needs the optional package '{package}'. Install it with "
             f"`make install` (or `pip install 'clinaudit[{extra}]'`; torch must be `torch==2.13.0`)."
         )
+
+
+class NotComparableError(ClinauditError):
+    """Runs that cannot be compared or gated: unfinished (manifest ``running`` or no status), failed, or
+    with no usable pairs; two runs with several models and no model name in common. The CLI exits 3."""
+
+    exit_code = 3
+
+    def __init__(self, message: str, *, run: str | None = None):
+        self.run = run
+        super().__init__((f"run {run}: " if run else "") + message)

@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except ClinauditError as exc:
         print(f"clinaudit: error: {redacting.redact(str(exc))}", file=sys.stderr)
-        return 2
+        return int(getattr(exc, "exit_code", 2))
     except KeyboardInterrupt:
         print("\nclinaudit: interrupted; completed model calls are stored (with --executor processes or ray: those "
               "of the chunks that came back), re-run the same command to resume.", file=sys.stderr)

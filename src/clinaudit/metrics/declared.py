@@ -43,6 +43,7 @@ from typing import Any
 import pandas as pd
 
 __all__ = [
+    "COMPARE_STRATA",
     "DEFAULT_MARGINS",
     "DIRECTIONS",
     "SCALES",
@@ -148,12 +149,21 @@ def declaration_for(audit: str, metric: str, declared: Mapping[str, Mapping[str,
 
 # ---- helpers for declarations (per-pair scores for compare, group counts for the gates)
 
+#: the paired-table columns ``clinaudit compare`` compares a metric within (each level as well as pooled)
+COMPARE_STRATA = ("perturbation", "attribute", "question")
+
+
 def pair_scores_frame(paired: pd.DataFrame, score: Any) -> pd.DataFrame:
-    """``DataFrame[case_id, score]`` from a paired table's rows and one score per row."""
+    """``DataFrame[case_id, score]`` from a paired table's rows and one score per row, with the rows'
+    stratum columns (:data:`COMPARE_STRATA`) that the table has."""
     import numpy as np
 
-    return pd.DataFrame({"case_id": paired["case_id"].astype(str).to_numpy(),
-                         "score": np.asarray(score, dtype=float)})
+    out = pd.DataFrame({"case_id": paired["case_id"].astype(str).to_numpy(),
+                        "score": np.asarray(score, dtype=float)})
+    for col in COMPARE_STRATA:
+        if col in paired.columns:
+            out[col] = paired[col].to_numpy()
+    return out
 
 
 def numeric_column(table: pd.DataFrame, col: str) -> pd.Series:

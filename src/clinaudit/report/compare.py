@@ -1,211 +1,203 @@
 """``clinaudit compare RUN_A RUN_B``: is run B (a new model, a model update) better or worse than run A?
 
-Both runs must be runs of the same audit; they should come from the same spec apart from the model
-(``models``, ``backends`` and ``name`` may differ) and hold the same cases. Everything else that
-differs is listed in the comparison (``differences``) and printed by the CLI — the comparison is still
-made, on the cases both runs have.
+Both runs must be finished runs of the same audit (:mod:`clinaudit.report.compare_check` refuses runs
+that are unfinished, failed or hold no usable pairs, exit 3); they should come from the same spec apart
+from the model (``models``, ``backends`` and ``name`` may differ) and hold the same cases. Everything else
+that differs is listed in the comparison (``differences``) and printed by the CLI — the comparison is
+still made, on the cases both runs have. When both runs hold several models, each model is compared with
+its namesake in the other run.
 
-For every metric of the audit (:func:`clinaudit.report.compare_metrics.declared_compare_metrics`, each with its
-direction) the per-pair scores of both runs go into one :class:`clinaudit.stats.PairedFrame` with the
-run as the arm and run A as the control, clustered by ``case_id``:
+For every metric of the audit (:func:`clinaudit.report.compare_metrics.metrics_for`: the metrics the
+audit declares with per-pair scores, :mod:`clinaudit.metrics.declared`, each with its direction and margin) and every model pair, the per-pair scores of both runs go into one
+:class:`clinaudit.stats.PairedFrame` with the run as the arm and run A as the control, clustered by
+``case_id``, once **pooled** over every pair and once **per stratum** (each level of each of the metric's
+stratum columns: perturbation, attribute, question …), so a change that cancels out in the pool (more
+flips under UPPERCASE, fewer under "!") is not hidden:
 
-* ``value`` = rate(B) − rate(A) (pooled scores), its 95% CI a percentile bootstrap that resamples
-  **cases** (every pair of a case, in both runs, moves together);
+* ``value`` = rate(B) − rate(A), its 95% CI a percentile bootstrap that resamples **cases** (every pair
+  of a case, in both runs, moves together);
 * ``p`` = sign-flip permutation test of the per-case differences d_c = mean_B(c) − mean_A(c)
   (H0: d_c symmetric about 0 — the runs are exchangeable within each case);
-* ``p_adj`` = Holm over every metric of the comparison (one family).
+* ``p_adj`` = Holm (statsmodels ``multipletests``): the pooled rows of a model pair form one family (every
+  metric); the stratum rows of one metric and model pair form another (every stratum of that metric).
 
-Verdict per metric: **better** / **worse** when ``p_adj < alpha`` *and* the CI excludes 0, signed by
-the metric's direction; **no detectable change** otherwise (a metric without a declared direction gets
-**higher** / **lower**). A "no detectable change" whose CI half-width exceeds the margin (proportion
-metrics) is also listed as *inconclusive*, with the cases a CI as narrow as the margin would need.
+Verdict per row (:func:`verdict`): **better** / **worse** when ``p_adj < alpha`` *and* the CI excludes 0,
+signed by the metric's direction (a metric without a declared direction gets **higher** / **lower**);
+otherwise **within_margin** when the 95% CI lies inside ± the metric's margin (a CI of zero width — every
+case moved by the same amount — is widened to the exact Clopper–Pearson bound for "no case of n differs",
+:func:`clinaudit.stats.all_equal_half_width`), else **inconclusive** (with the cases a CI as narrow as the
+margin would need). ``compare`` only reports; ``clinaudit gate`` decides what fails.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
-from .compare_metrics import CompareMetric, metrics_for, read_run_table
-from .findings import ALPHA, MARGIN, format_p
+from ..errors import NotComparableError
+from .compare_check import SPEC_MAY_DIFFER, check_finished, comparability, model_pairs, paired_table, read_run_manifest
+from .compare_metrics import CHANGED, POOLED, VERDICTS, CompareMetric, metrics_for
+from .findings import ALPHA, format_p
 
-__all__ = ["Comparison", "compare_runs", "comparability", "COMPARISON_COLUMNS", "SPEC_MAY_DIFFER", "verdict"]
+__all__ = ["Comparison", "compare_runs", "comparability", "COMPARISON_COLUMNS", "SPEC_MAY_DIFFER", "verdict",
+           "POOLED", "VERDICTS", "CHANGED"]
 
-#: spec fields two compared runs may differ in (the model under test and how it is reached)
-SPEC_MAY_DIFFER = ("models", "backends", "name")
 
 COMPARISON_COLUMNS = [
-    "audit", "metric", "direction", "value_a", "value_b", "difference", "ci_low", "ci_high", "ci_method", "test",
-    "p", "p_adj", "correction", "family", "verdict", "n_cases", "n_pairs_a", "n_pairs_b", "effect_size",
-    "model_a", "model_b", "scale", "description", "null_hypothesis",
+    "audit", "model_a", "model_b", "metric", "stratum", "level", "direction", "value_a", "value_b", "difference",
+    "ci_low", "ci_high", "ci_method", "test", "p", "p_adj", "correction", "family", "margin", "verdict", "n_cases",
+    "n_pairs_a", "n_pairs_b", "effect_size", "scale", "description", "null_hypothesis",
 ]
+_CASE_COLUMNS = ["model_a", "model_b", "metric", "case_id", "a_mean", "b_mean", "difference"]
 
 
-# --------------------------------------------------------------------------- reading runs
-
-def _manifest(run: Path) -> dict[str, Any]:
-    from .runs import read_manifest
-
-    if not (run / "manifest.json").is_file():
-        raise InputError("not a run directory (no manifest.json in it)", file=str(run))
-    return read_manifest(run)
+def _nan(x: Any) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
 
 
-def _flatten(d: Any, prefix: str = "") -> dict[str, Any]:
-    if isinstance(d, dict):
-        out: dict[str, Any] = {}
-        for k, v in d.items():
-            out.update(_flatten(v, f"{prefix}.{k}" if prefix else str(k)))
-        return out
-    return {prefix: d}
+def verdict(direction: str, diff: float, lo: float, hi: float, p_adj: float, alpha: float = ALPHA,
+            margin: float | None = None, n_cases: int = 0) -> str:
+    """``better`` / ``worse`` (``higher`` / ``lower`` without a direction) when ``p_adj < alpha`` and the CI
+    [lo, hi] excludes 0; else ``within_margin`` when the CI lies inside ± ``margin`` (a zero-width CI is
+    widened to the exact all-cases-agree bound for ``n_cases``); else ``inconclusive``."""
+    from ..stats import all_equal_half_width
 
-
-def _models(manifest: dict[str, Any]) -> list[str]:
-    spec = manifest.get("spec") or {}
-    target = (spec.get("models") or {}).get("target")
-    if isinstance(target, str):
-        return [target]
-    if isinstance(target, list) and target:
-        return [str(t) for t in target]
-    return [str(m.get("spec")) for m in manifest.get("models") or [] if isinstance(m, dict)]
-
-
-def _case_hashes(run: Path) -> dict[str, str]:
-    cases = read_run_table(run, "cases")
-    if "case_id" not in cases.columns:
-        return {}
-    text = cases["text"].astype(str) if "text" in cases.columns else pd.Series("", index=cases.index)
-    return {str(c): hashlib.sha256(t.encode("utf-8")).hexdigest()[:16] for c, t in zip(cases["case_id"], text)}
-
-
-def comparability(run_a: Path, run_b: Path) -> dict[str, Any]:
-    """What the two runs share and where they differ: ``audit``, ``models_a``/``models_b``,
-    ``differences`` (spec fields other than :data:`SPEC_MAY_DIFFER`, data fingerprints, cases), the
-    cases only in A / only in B / with a different text. Raises :class:`InputError` for two audits."""
-    from .runs import audit_of
-
-    ma, mb = _manifest(run_a), _manifest(run_b)
-    audit_a, audit_b = audit_of(ma), audit_of(mb)
-    if audit_a != audit_b:
-        raise InputError(f"the runs are of different audits ({audit_a} vs {audit_b}); compare runs of one spec",
-                         file=f"{run_a}, {run_b}")
-    fa = {k: v for k, v in _flatten(ma.get("spec") or {}).items() if k.split(".")[0] not in SPEC_MAY_DIFFER}
-    fb = {k: v for k, v in _flatten(mb.get("spec") or {}).items() if k.split(".")[0] not in SPEC_MAY_DIFFER}
-    diffs = [f"spec field '{k}': A = {json.dumps(fa.get(k), default=str)}, B = {json.dumps(fb.get(k), default=str)}"
-             for k in sorted(set(fa) | set(fb)) if fa.get(k) != fb.get(k)]
-    if json.dumps(ma.get("data"), sort_keys=True, default=str) != json.dumps(mb.get("data"), sort_keys=True, default=str):
-        diffs.append("the data files' fingerprints differ (manifest 'data')")
-    ha, hb = _case_hashes(run_a), _case_hashes(run_b)
-    only_a, only_b = sorted(set(ha) - set(hb)), sorted(set(hb) - set(ha))
-    changed = sorted(c for c in set(ha) & set(hb) if ha[c] != hb[c])
-    if only_a or only_b:
-        diffs.append(f"cases: {len(only_a)} only in A, {len(only_b)} only in B (compared on the {len(set(ha) & set(hb))} "
-                     "cases both have)")
-    if changed:
-        diffs.append(f"{len(changed)} case(s) have the same id but a different text: " + ", ".join(changed[:10]))
-    ma_models, mb_models = _models(ma), _models(mb)
-    return {"audit": audit_a, "models_a": ma_models, "models_b": mb_models, "differences": diffs,
-            "comparable": not diffs, "cases_only_a": only_a, "cases_only_b": only_b, "cases_changed": changed,
-            "status_a": str(ma.get("status") or ""), "status_b": str(mb.get("status") or "")}
-
-
-def _select_model(paired: pd.DataFrame, model: str | None, which: str, run: Path) -> tuple[pd.DataFrame, str]:
-    if "model" not in paired.columns or not len(paired):
-        return paired, model or ""
-    models = sorted(paired["model"].astype(str).unique())
-    if model is None:
-        if len(models) > 1:
-            raise InputError(f"run {which} holds several models ({', '.join(models)}); choose one with "
-                             f"--model-{which.lower()}", file=str(run))
-        return paired, models[0] if models else ""
-    if model not in models:
-        raise InputError(f"model '{model}' is not in run {which} (its models: {', '.join(models)})", file=str(run))
-    return paired[paired["model"].astype(str) == model].reset_index(drop=True), model
+    if any(_nan(x) for x in (diff, lo, hi)):
+        return "inconclusive"
+    if not _nan(p_adj) and p_adj < alpha and (lo > 0 or hi < 0) and diff != 0:
+        up = diff > 0
+        if direction == "higher":
+            return "better" if up else "worse"
+        if direction == "lower":
+            return "worse" if up else "better"
+        return "higher" if up else "lower"
+    if margin is None or _nan(margin) or margin <= 0:
+        return "inconclusive"
+    if hi - lo <= 1e-12:  # every case moved by the same amount: the bootstrap CI says nothing about precision
+        half = all_equal_half_width(n_cases) if n_cases else math.inf
+        lo, hi = diff - half, diff + half
+    return "within_margin" if -margin < lo and hi < margin else "inconclusive"
 
 
 # --------------------------------------------------------------------------- statistics
 
-def verdict(direction: str, diff: float, lo: float, hi: float, p_adj: float, alpha: float = ALPHA) -> str:
-    """``better`` / ``worse`` (``higher`` / ``lower`` without a direction) when ``p_adj < alpha`` and the CI
-    [lo, hi] excludes 0; else ``no detectable change``."""
-    if any(x is None or (isinstance(x, float) and math.isnan(x)) for x in (diff, lo, hi, p_adj)):
-        return "no detectable change"
-    if not (p_adj < alpha and (lo > 0 or hi < 0)) or diff == 0:
-        return "no detectable change"
-    up = diff > 0
-    if direction == "higher":
-        return "better" if up else "worse"
-    if direction == "lower":
-        return "worse" if up else "better"
-    return "higher" if up else "lower"
-
-
-def _metric_row(m: CompareMetric, pa: pd.DataFrame, pb: pd.DataFrame, audit: str, *, n_resamples: int,
-                n_permutations: int, seed: int) -> tuple[dict[str, Any], pd.DataFrame]:
-    from ..stats import PairedFrame
-
-    sa, sb = m.score(pa), m.score(pb)
-    sa, sb = sa.dropna(subset=["score"]), sb.dropna(subset=["score"])
+def _scores(m: CompareMetric, pa: pd.DataFrame, pb: pd.DataFrame) -> pd.DataFrame:
+    sa, sb = m.score(pa).dropna(subset=["score"]), m.score(pb).dropna(subset=["score"])
     common = set(sa["case_id"]) & set(sb["case_id"])
     sa, sb = sa[sa["case_id"].isin(common)], sb[sb["case_id"].isin(common)]
-    frame = pd.concat([sa.assign(run="A"), sb.assign(run="B")], ignore_index=True)
+    return pd.concat([sa.assign(run="A"), sb.assign(run="B")], ignore_index=True)
+
+
+def _compare(frame: pd.DataFrame, by: list[str], metric: str, audit: str, **kw: Any) -> list[dict[str, Any]]:
+    from ..stats import PairedFrame
+
+    pf = PairedFrame(frame, case="case_id", arm="run", score="score", control="A", by=by)
+    return list(pf.compare(metric=metric, audit=audit, **kw).to_dict("records"))
+
+
+def _metric_rows(m: CompareMetric, frame: pd.DataFrame, audit: str, kw: dict[str, Any]) -> list[dict[str, Any]]:
+    """The pooled row and one row per level of each stratum column (levels both runs have)."""
+    empty = {"value": math.nan, "n_test_cases": 0, "n_pairs": 0, "n_control_pairs": 0, "rate": math.nan,
+             "floor": math.nan, "p": math.nan}
     if not len(frame):
-        row = {"audit": audit, "metric": m.name, "value": math.nan, "n_cases": 0, "n_pairs": 0,
-               "n_control_pairs": 0, "rate": math.nan, "floor": math.nan, "p": math.nan}
-        return row, pd.DataFrame(columns=["metric", "case_id", "a_mean", "b_mean", "difference"])
-    pf = PairedFrame(frame, case="case_id", arm="run", score="score", control="A")
-    row = pf.compare(metric=m.name, audit=audit, n_resamples=n_resamples, n_permutations=n_permutations,
-                     seed=seed).iloc[0].to_dict()
-    ct = pf.case_table().pivot(index="case_id", columns="run", values="mean")
-    per_case = pd.DataFrame({"metric": m.name, "case_id": ct.index.astype(str),
-                             "a_mean": ct.get("A", pd.Series(np.nan, index=ct.index)).to_numpy(),
-                             "b_mean": ct.get("B", pd.Series(np.nan, index=ct.index)).to_numpy()})
-    per_case["difference"] = per_case["b_mean"] - per_case["a_mean"]
-    return row, per_case
+        return [dict(empty, stratum=POOLED, level="")]
+    rows = [dict(r, stratum=POOLED, level="") for r in _compare(frame, [], m.name, audit, **kw)]
+    for col in m.strata:
+        if col not in frame.columns:
+            continue
+        f = frame.assign(**{col: frame[col].astype(str)})
+        f = f[~frame[col].isna().to_numpy()]
+        levels = set(f.loc[f["run"] == "A", col]) & set(f.loc[f["run"] == "B", col])
+        if len(levels) < 2:  # one level is the pooled row again
+            continue
+        f = f[f[col].isin(levels)]
+        rows += [dict(r, stratum=col, level=str(r[col])) for r in _compare(f, [col], m.name, audit, **kw)]
+    return rows
 
 
-def _number_or_nan(rec: dict[str, Any], key: str) -> float:
-    """``rec[key]`` as a float; NaN where it is missing, None or NaN."""
-    v = rec.get(key)
-    return float(v) if v is not None and v == v else math.nan
+def _per_case(m: CompareMetric, frame: pd.DataFrame) -> pd.DataFrame:
+    if not len(frame):
+        return pd.DataFrame(columns=_CASE_COLUMNS)
+    ct = frame.groupby(["case_id", "run"])["score"].mean().unstack("run")
+    out = pd.DataFrame({"metric": m.name, "case_id": ct.index.astype(str),
+                        "a_mean": ct.get("A", pd.Series(np.nan, index=ct.index)).to_numpy(),
+                        "b_mean": ct.get("B", pd.Series(np.nan, index=ct.index)).to_numpy()})
+    out["difference"] = out["b_mean"] - out["a_mean"]
+    return out
+
+
+def _correct(table: pd.DataFrame, audit: str) -> pd.DataFrame:
+    """Holm within each family: a model pair's pooled rows; a model pair's stratum rows of one metric."""
+    from ..stats.core import correct_pvalues
+
+    table = table.copy()
+    table["p_adj"], table["correction"], table["family"] = math.nan, "", ""
+    pooled = table["stratum"] == POOLED
+    fam = np.where(pooled, "compare " + audit + " " + table["model_b"].astype(str) + ": every metric (pooled)",
+                   "compare " + audit + " " + table["model_b"].astype(str) + " " + table["metric"].astype(str)
+                   + ": every stratum")
+    table["family"] = fam
+    for idx in table.groupby("family").groups.values():
+        p = table.loc[idx, "p"].astype(float).to_numpy()
+        table.loc[idx, "p_adj"] = correct_pvalues(p, method="holm")
+        table.loc[idx, "correction"] = "holm"
+    return table
+
+
+def _g(r: dict[str, Any], k: str) -> float:
+    v = r.get(k)
+    try:
+        v = float(v)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return math.nan
+    return v
 
 
 def _fmt(v: float, scale: str) -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
+    if _nan(v):
         return "–"
     return f"{v * 100:+.1f} pp" if scale == "proportion" else f"{v:+.3g}"
 
 
-def _sentence(r: dict[str, Any], alpha: float) -> str:
-    sc = r["scale"]
-    a = "–" if math.isnan(r["value_a"]) else (f"{r['value_a']:.1%}" if sc == "proportion" else f"{r['value_a']:.3g}")
-    b = "–" if math.isnan(r["value_b"]) else (f"{r['value_b']:.1%}" if sc == "proportion" else f"{r['value_b']:.3g}")
-    ci = f"95% CI {_fmt(r['ci_low'], sc)} to {_fmt(r['ci_high'], sc)}"
-    p = "p_adj –" if math.isnan(r["p_adj"]) else f"p_adj {format_p(r['p_adj'], alpha)} (Holm over {r['n_metrics']} metrics)"
-    way = {"lower": "lower is better", "higher": "higher is better"}.get(r["direction"], "no declared direction")
-    head = f"{r['metric']} ({way}): {a} in A ({r['model_a'] or 'run A'}) vs {b} in B ({r['model_b'] or 'run B'}), " \
-           f"difference B − A {_fmt(r['difference'], sc)} ({ci}; {r['n_cases']} cases; {r['test'] or 'no test'}; {p})"
-    if r["verdict"] in ("better", "worse"):
-        return f"B is {r['verdict'].upper()} on {head}."
-    if r["verdict"] in ("higher", "lower"):
-        return f"B is {r['verdict']} on {head}."
-    return f"No detectable change in {head}."
+def _where(r: dict[str, Any]) -> str:
+    return "" if r["stratum"] == POOLED else f" under {r['stratum']} = {r['level']}"
 
+
+def _sentence(r: dict[str, Any], alpha: float, family_size: int) -> str:
+    sc = r["scale"]
+    a = "–" if _nan(r["value_a"]) else (f"{r['value_a']:.1%}" if sc == "proportion" else f"{r['value_a']:.3g}")
+    b = "–" if _nan(r["value_b"]) else (f"{r['value_b']:.1%}" if sc == "proportion" else f"{r['value_b']:.3g}")
+    ci = f"95% CI {_fmt(r['ci_low'], sc)} to {_fmt(r['ci_high'], sc)}"
+    what = "metrics" if r["stratum"] == POOLED else "strata"
+    p = "p_adj –" if _nan(r["p_adj"]) else f"p_adj {format_p(r['p_adj'], alpha)} (Holm over {family_size} {what})"
+    way = {"lower": "lower is better", "higher": "higher is better"}.get(r["direction"], "no declared direction")
+    head = f"{r['metric']}{_where(r)} ({way}): {a} in A ({r['model_a'] or 'run A'}) vs {b} in B " \
+           f"({r['model_b'] or 'run B'}), difference B − A {_fmt(r['difference'], sc)} ({ci}; {r['n_cases']} cases; " \
+           f"{r['test'] or 'no test'}; {p})"
+    v = r["verdict"]
+    if v in ("better", "worse"):
+        return f"B is {v.upper()} on {head}."
+    if v in ("higher", "lower"):
+        return f"B is {v} on {head}."
+    if v == "within_margin":
+        return f"Within the margin (±{_fmt(r['margin'], sc).lstrip('+')}): {head}."
+    return f"Inconclusive: {head}."
+
+
+# --------------------------------------------------------------------------- the result
 
 @dataclass
 class Comparison:
-    """The result of :func:`compare_runs`: ``table`` (one row per metric, :data:`COMPARISON_COLUMNS`),
-    ``per_case`` (metric, case_id, a_mean, b_mean, difference), ``info`` (:func:`comparability`),
-    ``findings`` / ``inconclusive`` (sentences) and the files written (``out``)."""
+    """The result of :func:`compare_runs`: ``table`` (one row per model pair, metric and stratum level,
+    :data:`COMPARISON_COLUMNS`; the pooled rows have ``stratum == "pooled"``), ``per_case`` (model pair,
+    metric, case_id, a_mean, b_mean, difference; pooled), ``info`` (:func:`comparability`, plus
+    ``model_pairs`` and ``model_notes``), ``findings`` / ``inconclusive`` (sentences) and the files written
+    (``out``)."""
 
     run_a: Path
     run_b: Path
@@ -216,88 +208,120 @@ class Comparison:
     inconclusive: list[dict[str, Any]] = field(default_factory=list)
     files: dict[str, Path] = field(default_factory=dict)
 
-    def verdicts(self) -> dict[str, str]:
-        return dict(zip(self.table["metric"], self.table["verdict"]))
+    def verdicts(self, strata: bool = False) -> dict[str, str]:
+        """``{metric: verdict}`` of the pooled rows (keys ``model: metric`` when several models were
+        compared); with ``strata``, every row (keys ``… [stratum=level]``)."""
+        t = self.table if strata else self.table[self.table["stratum"] == POOLED]
+        several = self.table["model_b"].nunique() > 1
+        out = {}
+        for r in t.to_dict("records"):
+            key = (f"{r['model_b']}: " if several else "") + str(r["metric"])
+            if r["stratum"] != POOLED:
+                key += f" [{r['stratum']}={r['level']}]"
+            out[key] = str(r["verdict"])
+        return out
+
+    def changed(self) -> pd.DataFrame:
+        """The rows, pooled or per stratum, whose verdict says the runs differ (:data:`CHANGED`)."""
+        return self.table[self.table["verdict"].isin(CHANGED)].reset_index(drop=True)
 
     def __repr__(self) -> str:
         v = ", ".join(f"{k}: {x}" for k, x in self.verdicts().items())
-        return f"Comparison({self.info['audit']}: {self.run_a} -> {self.run_b}; {v})"
+        n = len(self.changed())
+        return f"Comparison({self.info['audit']}: {self.run_a} -> {self.run_b}; {v}; {n} row(s) changed)"
+
+    def _repr_html_(self) -> str:
+        from .compare_render import comparison_html
+
+        return comparison_html(self)
 
 
 def compare_runs(run_a: str | Path, run_b: str | Path, out: str | Path | None = None, *,
                  model_a: str | None = None, model_b: str | None = None, alpha: float = ALPHA,
-                 margin: float = MARGIN, n_resamples: int = 2000, n_permutations: int = 9999,
-                 seed: int = 0) -> Comparison:
+                 margin: float | None = None, margins: dict[str, float] | None = None, n_resamples: int = 2000,
+                 n_permutations: int = 9999, seed: int = 0) -> Comparison:
     """Compare run B with run A (see the module doc); with ``out``, write ``comparison.csv``,
-    ``comparison_cases.csv``, ``comparison.json`` and ``report.html`` into that folder."""
-    from ..checks import check_alpha, check_int, check_margin
-    from ..stats import apply_correction
+    ``comparison_cases.csv``, ``comparison.json`` and ``report.html`` into that folder.
 
-    alpha, margin = check_alpha(alpha), check_margin(margin)
+    ``margin`` overrides every metric's declared margin, ``margins`` (``{metric: margin}``) single ones.
+    Raises :class:`~clinaudit.errors.NotComparableError` (CLI exit 3) for unfinished or failed runs, runs
+    without usable pairs, or two multi-model runs without a namesake."""
+    from ..checks import check_alpha, check_int, check_margin
+
+    alpha = check_alpha(alpha)
+    margin = None if margin is None else check_margin(margin)
+    margins = {str(k): check_margin(v, f"margins.{k}") for k, v in (margins or {}).items()}
     n_resamples, n_permutations = check_int(n_resamples, "n_resamples"), check_int(n_permutations, "n_permutations")
     seed = check_int(seed, "seed", minimum=0)
     run_a, run_b = Path(run_a), Path(run_b)
-    for r in (run_a, run_b):
-        if not r.is_dir():
-            raise InputError("no such run directory", file=str(r))
-    info = comparability(run_a, run_b)
+    ma, mb = read_run_manifest(run_a), read_run_manifest(run_b)
+    info = comparability(run_a, run_b, ma, mb)
+    check_finished(run_a, ma)
+    check_finished(run_b, mb)
     audit = info["audit"]
-    pa, model_a = _select_model(read_run_table(run_a, "paired"), model_a, "A", run_a)
-    pb, model_b = _select_model(read_run_table(run_b, "paired"), model_b, "B", run_b)
-    for r, p in ((run_a, pa), (run_b, pb)):
-        if "case_id" not in p.columns:
-            raise InputError("the run has no paired table with a case_id column (did it finish?)",
-                             file=str(r / "tables" / "paired.csv"), field="case_id")
-    metrics = metrics_for(audit, pa)
-    rows, cases = [], []
-    for m in metrics:
-        row, per_case = _metric_row(m, pa, pb, audit, n_resamples=n_resamples, n_permutations=n_permutations,
-                                    seed=seed)
-        row.update(metric=m.name, direction=m.direction, scale=m.scale, description=m.description)
-        rows.append(row)
-        cases.append(per_case)
-    table = pd.DataFrame(rows)
-    if len(table) and "p" in table.columns:
-        table = apply_correction(table, family=f"compare {audit}: every metric", method="holm")
+    pa, pb = paired_table(run_a), paired_table(run_b)
+    pairs, notes = model_pairs(pa, pb, run_a, run_b, model_a=model_a, model_b=model_b)
+    info.update(model_pairs=[list(p) for p in pairs], model_notes=notes)
+    info["differences"] = info["differences"] + notes
+    kw = {"n_resamples": n_resamples, "n_permutations": n_permutations, "seed": seed}
+    rows: list[dict[str, Any]] = []
+    cases = []
+    for mod_a, mod_b in pairs:
+        sub_a = pa[pa["model"].astype(str) == mod_a] if "model" in pa.columns else pa
+        sub_b = pb[pb["model"].astype(str) == mod_b] if "model" in pb.columns else pb
+        for m in metrics_for(audit, sub_a.reset_index(drop=True)):
+            frame = _scores(m, sub_a.reset_index(drop=True), sub_b.reset_index(drop=True))
+            mg = m.margin if margin is None else margin
+            mg = (margins or {}).get(m.name, mg)
+            for r in _metric_rows(m, frame, audit, kw):
+                rows.append(dict(r, metric=m.name, direction=m.direction, scale=m.scale, description=m.description,
+                                 model_a=mod_a, model_b=mod_b, margin=math.nan if mg is None else float(mg)))
+            cases.append(_per_case(m, frame).assign(model_a=mod_a, model_b=mod_b))
+    if not any(int(r.get("n_test_cases") or 0) for r in rows):
+        raise NotComparableError("no case has a usable score in both runs (no usable pairs), so there is nothing "
+                                 "to compare", run=f"{run_a}, {run_b}")
+    table = _correct(pd.DataFrame(rows), audit)
     out_rows = []
     for r in table.to_dict("records"):
-        g = partial(_number_or_nan, r)
-        rec = {"audit": audit, "metric": r["metric"], "direction": r["direction"], "value_a": g("floor"),
-               "value_b": g("rate"), "difference": g("value"), "ci_low": g("ci_low"), "ci_high": g("ci_high"),
-               "ci_method": r.get("ci_method", ""), "test": r.get("test", "") or "", "p": g("p"),
-               "p_adj": g("p_adj"), "correction": r.get("correction", ""), "family": r.get("family", ""),
-               "n_cases": int(r.get("n_test_cases") or 0), "n_pairs_a": int(r.get("n_control_pairs") or 0),
-               "n_pairs_b": int(r.get("n_pairs") or 0), "effect_size": g("effect_size"), "model_a": model_a,
-               "model_b": model_b, "scale": r["scale"], "description": r["description"],
-               "null_hypothesis": r.get("null_hypothesis", "")}
-        rec["verdict"] = verdict(rec["direction"], rec["difference"], rec["ci_low"], rec["ci_high"], rec["p_adj"], alpha)
+        rec = {"audit": audit, "model_a": r["model_a"], "model_b": r["model_b"], "metric": r["metric"],
+               "stratum": r["stratum"], "level": r["level"], "direction": r["direction"], "value_a": _g(r, "floor"),
+               "value_b": _g(r, "rate"), "difference": _g(r, "value"), "ci_low": _g(r, "ci_low"),
+               "ci_high": _g(r, "ci_high"), "ci_method": r.get("ci_method") or "", "test": r.get("test") or "",
+               "p": _g(r, "p"), "p_adj": _g(r, "p_adj"), "correction": r["correction"], "family": r["family"],
+               "margin": r["margin"], "n_cases": int(r.get("n_test_cases") or 0),
+               "n_pairs_a": int(r.get("n_control_pairs") or 0), "n_pairs_b": int(r.get("n_pairs") or 0),
+               "effect_size": _g(r, "effect_size"), "scale": r["scale"], "description": r["description"],
+               "null_hypothesis": r.get("null_hypothesis") or ""}
+        rec["verdict"] = verdict(rec["direction"], rec["difference"], rec["ci_low"], rec["ci_high"], rec["p_adj"],
+                                 alpha, rec["margin"], rec["n_cases"])
         out_rows.append(rec)
     result = pd.DataFrame(out_rows, columns=COMPARISON_COLUMNS)
-    per_case = pd.concat(cases, ignore_index=True) if cases else pd.DataFrame(
-        columns=["metric", "case_id", "a_mean", "b_mean", "difference"])
+    per_case = pd.concat(cases, ignore_index=True)[_CASE_COLUMNS] if cases else pd.DataFrame(columns=_CASE_COLUMNS)
     comp = Comparison(run_a, run_b, result, per_case, info)
-    _derive_findings(comp, alpha, margin)
+    _derive_findings(comp, alpha)
     if out is not None:
         from .compare_render import write_comparison
 
-        comp.files = write_comparison(comp, Path(out), alpha=alpha, margin=margin)
+        comp.files = write_comparison(comp, Path(out), alpha=alpha)
     return comp
 
 
-def _derive_findings(comp: Comparison, alpha: float, margin: float) -> None:
-    n_metrics = int(comp.table["p"].notna().sum()) if len(comp.table) else 0
+def _derive_findings(comp: Comparison, alpha: float) -> None:
+    sizes = comp.table.groupby("family")["p"].apply(lambda s: s.notna().sum()).to_dict()
     for rec in comp.table.to_dict("records"):
-        rec = dict(rec, n_metrics=n_metrics)
-        half = (rec["ci_high"] - rec["ci_low"]) / 2 if not (math.isnan(rec["ci_low"]) or math.isnan(rec["ci_high"])) \
-            else math.nan
-        entry = {"metric": rec["metric"], "verdict": rec["verdict"], "difference": rec["difference"],
-                 "ci_low": rec["ci_low"], "ci_high": rec["ci_high"], "p_adj": rec["p_adj"], "n_cases": rec["n_cases"],
-                 "scale": rec["scale"], "sentence": _sentence(rec, alpha), "ci_half_width": half}
-        if rec["verdict"] != "no detectable change":
+        half = math.nan if _nan(rec["ci_low"]) or _nan(rec["ci_high"]) else (rec["ci_high"] - rec["ci_low"]) / 2
+        entry = {k: rec[k] for k in ("model_a", "model_b", "metric", "stratum", "level", "verdict", "difference",
+                                     "ci_low", "ci_high", "p_adj", "n_cases", "scale", "margin")}
+        entry.update(sentence=_sentence(rec, alpha, sizes.get(rec["family"], 0)), ci_half_width=half)
+        if rec["verdict"] in CHANGED:
             comp.findings.append(entry)
-        elif rec["scale"] == "proportion" and not math.isnan(half) and half > margin and rec["n_cases"]:
-            entry["n_needed"] = int(math.ceil(rec["n_cases"] * (half / margin) ** 2))
-            entry["sentence"] += (f" The CI half-width {half * 100:.1f} pp exceeds the margin {margin * 100:g} pp: "
-                                  f"about {entry['n_needed']} cases would narrow it to the margin.")
+        elif rec["verdict"] == "inconclusive":
+            mg = rec["margin"]
+            if not _nan(mg) and mg > 0 and not _nan(half) and half > 0 and rec["n_cases"]:
+                entry["n_needed"] = int(math.ceil(rec["n_cases"] * (half / mg) ** 2))
+                entry["sentence"] += (f" The CI half-width {_fmt(half, rec['scale']).lstrip('+')} exceeds the margin "
+                                      f"{_fmt(mg, rec['scale']).lstrip('+')}: about {entry['n_needed']} cases would "
+                                      "narrow it to the margin.")
             comp.inconclusive.append(entry)
-    comp.findings.sort(key=lambda e: (e["scale"] != "proportion", -abs(e["difference"])))
+    comp.findings.sort(key=lambda e: (e["verdict"] != "worse", e["stratum"] != POOLED, e["scale"] != "proportion",
+                                      -abs(e["difference"])))

@@ -9,23 +9,37 @@ more is better) or ``""`` (no declared direction: the verdict then says only *hi
 
 An audit that declares no compared metric is compared on every numeric column of its
 paired table (direction unknown).
+
+Besides pooled, every metric is compared per level of each stratum column its scores carry
+(:data:`STRATA`: ``perturbation``, ``attribute``, ``question``; a declaration's ``compare`` function keeps
+them with :func:`clinaudit.metrics.declared.pair_scores_frame`). The margin is the declaration's
+(:attr:`clinaudit.metrics.declared.MetricDecl.default_margin`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..metrics.declared import COMPARE_STRATA
 
-__all__ = ["read_run_table", "CompareMetric", "declared_compare_metrics", "DIRECTIONS", "metrics_for", "generic_metrics", "KEY_COLUMNS"]
+__all__ = ["CHANGED", "DIRECTIONS", "KEY_COLUMNS", "POOLED", "STRATA", "VERDICTS", "CompareMetric",
+           "declared_compare_metrics", "generic_metrics", "metrics_for", "read_run_table"]
 
 DIRECTIONS = ("lower", "higher", "")
+
+#: the per-pair score columns a metric is compared within, level by level, as well as pooled
+STRATA = COMPARE_STRATA
+POOLED = "pooled"  #: the ``stratum`` of a comparison row over every pair
+#: every verdict a comparison row can carry
+VERDICTS = ("better", "worse", "higher", "lower", "within_margin", "inconclusive")
+#: the verdicts that say the runs differ
+CHANGED = ("better", "worse", "higher", "lower")
 
 #: paired-table columns that identify a pair rather than measure it (never compared as metrics)
 KEY_COLUMNS = frozenset({"case_id", "seed", "seed_b", "target_index", "position", "row", "source_row", "index",
@@ -54,6 +68,9 @@ class CompareMetric:
     description: str
     score: Callable[[pd.DataFrame], pd.DataFrame]
     scale: str = "proportion"  # "proportion" (0–1 rates: printed in percentage points) or "other"
+    #: ± difference B − A that counts as no change (None: none, so never ``within_margin``)
+    margin: float | None = None
+    strata: tuple[str, ...] = STRATA  #: columns of the scored pairs compared level by level
 
     def __post_init__(self) -> None:
         if self.direction not in DIRECTIONS:
@@ -61,8 +78,9 @@ class CompareMetric:
 
 
 def _frame(paired: pd.DataFrame, score: np.ndarray | pd.Series) -> pd.DataFrame:
-    return pd.DataFrame({"case_id": paired["case_id"].astype(str).to_numpy(),
-                         "score": np.asarray(score, dtype=float)})
+    from ..metrics.declared import pair_scores_frame
+
+    return pair_scores_frame(paired, score)
 
 
 def _column(col: str) -> Callable[[pd.DataFrame], pd.DataFrame]:
@@ -80,7 +98,8 @@ def declared_compare_metrics(audit: str) -> tuple[CompareMetric, ...]:
     for d in declared_metrics(audit).values():
         if d.compare is not None:
             out.append(CompareMetric(d.name, d.compare_direction, d.description, d.compare,
-                                     scale="proportion" if d.scale == "proportion" else "other"))
+                                     scale="proportion" if d.scale == "proportion" else "other",
+                                     margin=d.default_margin))
     return tuple(out)
 
 
@@ -96,7 +115,7 @@ def generic_metrics(paired: pd.DataFrame) -> tuple[CompareMetric, ...]:
         finite = vals.dropna()
         scale = "proportion" if finite.between(0, 1).all() else "other"
         out.append(CompareMetric(str(col), "", f"mean of the paired table's column '{col}'", _column(str(col)),
-                                 scale=scale))
+                                 scale=scale, margin=0.05 if scale == "proportion" else None))
     return tuple(out)
 
 
