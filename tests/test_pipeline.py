@@ -62,7 +62,7 @@ FAIL = {"results": False}  # a test sets it to kill the run after the model call
 
 
 @register
-class ProbeAudit(Audit):
+class ProbeAudit(Audit[ProbeParams]):
     name = AUDIT
     summary = "test audit: two prompts per case, one judge"
     params_model = ProbeParams

@@ -90,7 +90,7 @@ class NameSwapParams(JudgeChoice):
 
 
 @register
-class NameSwap(Audit):
+class NameSwap(Audit[NameSwapParams]):
     """The audit, declared over clinaudit's stages; the framework runs them and writes every table."""
 
     name = AUDIT

@@ -248,7 +248,7 @@ def mcq_fields(case: Case) -> tuple[list[str], str | None]:
     of one choice; ``None`` when the loader kept an answer that matches no choice (such
     items are unscored).
     """
-    where = {"file": case.source or case.dataset or None, "row": case.source_row}
+    where: dict[str, Any] = {"file": case.source or case.dataset or None, "row": case.source_row}
     f = case.fields
     field_name = "choices"
     choices: Any = None

@@ -11,7 +11,7 @@ running the same stages against the cache only::
     from clinaudit.pipeline import Audit, register
 
     @register
-    class NameSwap(Audit):
+    class NameSwap(Audit[NameSwapParams]):
         name = "name_swap"
         summary = "Patient messages with the name swapped: does the urgency answer change?"
         params_model = NameSwapParams
@@ -34,7 +34,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -107,8 +107,17 @@ class NoParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class Audit:
-    """Subclass to declare an audit (see the module docstring)."""
+#: an audit's parameters model (the spec's ``params:``, validated)
+P = TypeVar("P", bound=BaseModel)
+
+
+class Audit(Generic[P]):
+    """Subclass to declare an audit (see the module docstring), typed over its parameters.
+
+    ``class MyAudit(Audit[MyParams])`` with ``params_model = MyParams``: ``self.params`` is then a
+    ``MyParams`` for the type checker as it is at run time (the spec's ``params:`` validated
+    against ``params_model``).
+    """
 
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
@@ -118,7 +127,7 @@ class Audit:
 
     def __init__(self, ctx: "AuditContext"):
         self.ctx = ctx
-        self.params = ctx.params
+        self.params: P = cast(P, ctx.params)
 
     # ---- the stages (override those the audit uses)
     def cases(self) -> Any:
@@ -285,7 +294,7 @@ def _run_stage(audit: Audit, stage: str, value: Any, send: Callable[[list[ModelR
     return getattr(audit, stage)(value)
 
 
-def run_stages(audit_cls: type[Audit], ctx: "AuditContext") -> dict[str, Any]:
+def run_stages(audit_cls: type[Audit[Any]], ctx: "AuditContext") -> dict[str, Any]:
     """Run a declared audit: every stage in order, each table written as soon as it exists."""
     audit = audit_cls(ctx)
     value: Any = None
@@ -324,7 +333,7 @@ def run_stages(audit_cls: type[Audit], ctx: "AuditContext") -> dict[str, Any]:
     return summary
 
 
-def estimate_stages(audit_cls: type[Audit], ctx: "AuditContext") -> "Estimate":
+def estimate_stages(audit_cls: type[Audit[Any]], ctx: "AuditContext") -> "Estimate":
     """The dry-run estimate of a declared audit: its stages run against the cache only.
 
     Every distinct request the stages would send is counted once per model (first
@@ -362,7 +371,7 @@ def estimate_stages(audit_cls: type[Audit], ctx: "AuditContext") -> "Estimate":
     return est
 
 
-def register(cls: type[Audit]) -> type[Audit]:
+def register(cls: type[Audit[Any]]) -> type[Audit[Any]]:
     """Class decorator: register a declared audit under ``cls.name`` (kind ``audit``)."""
     if not cls.name:
         raise ValueError(f"{cls.__name__}: a declared audit needs a name")

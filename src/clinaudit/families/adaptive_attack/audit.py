@@ -34,7 +34,7 @@ AUDIT = "adaptive_attack"
 
 
 @register
-class AdaptiveAttack(Audit):
+class AdaptiveAttack(Audit[AttackParams]):
     name = AUDIT
     summary = ("adaptive attacker (MedFuzz-style): non-clinical background rewritten up to K turns until the "
                "answer flips, against a neutral-edit control; clinical-content guard")

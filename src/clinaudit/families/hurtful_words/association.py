@@ -34,7 +34,7 @@ _LOCAL = {"hf", "hf-mlm", "embedded", "mock"}  # backends whose scoring batch si
 
 
 @register
-class Association(Audit):
+class Association(Audit[AssociationParams]):
     name = "association"
     summary = ("LM association (P4 Table 3): prior-adjusted log-probability bias scores per category and group "
                "(masked LMs as published, causal LMs by sentence likelihood, or existing scores), Wilcoxon "

@@ -46,7 +46,7 @@ def _demo(name: str) -> Path:
 
 
 @register
-class HurtfulWordsPipeline(Audit):
+class HurtfulWordsPipeline(Audit[HurtfulWordsPipelineParams]):
     name = "hurtfulwords_pipeline"
     summary = ("P4 end to end: MIMIC-III (or synthetic) tables -> 57 tasks -> baseline and adversarially debiased "
                "encoders by continued MLM pretraining -> association (Table 3), task-head gaps (Table 4), "

@@ -29,7 +29,7 @@ __all__ = ["ClassifierGaps", "demo_spec"]
 
 
 @register
-class ClassifierGaps(Audit):
+class ClassifierGaps(Audit[ClassifierGapsParams]):
     name = "classifier_gaps"
     summary = ("fairness gaps of clinical classifiers (parity/recall/specificity, P4 Table 4), probes on frozen "
                "encoders, adversarial debiasing")

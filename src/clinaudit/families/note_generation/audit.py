@@ -79,7 +79,7 @@ _UNKNOWN = "reliability unknown (no human labels)"
 
 
 @register
-class NoteGeneration(Audit):
+class NoteGeneration(Audit[NoteGenerationParams]):
     """P1's note-generation audit, declared over the shared stages."""
 
     name = AUDIT

@@ -40,7 +40,7 @@ __all__ = ["ReasoningCare", "demo_spec"]
 
 
 @register
-class ReasoningCare(Audit):
+class ReasoningCare(Audit[CareParams]):
     """The CARE audit (see the module docstring); one instance per run."""
 
     name = AUDIT

@@ -52,7 +52,7 @@ AUDIT = "treatment_shift"
 
 
 @register
-class TreatmentShift(Audit):
+class TreatmentShift(Audit[TreatmentShiftParams]):
     """The treatment-shift audit (see the module docstring); every table is listed in docs/audits/treatment_shift.md."""
 
     name = AUDIT
