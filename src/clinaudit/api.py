@@ -285,7 +285,7 @@ class RunResults:
     def report(self, path: str | Path | None = None, title: str | None = None) -> Path:
         """Render the HTML report (plus report.md, tables.tex, findings.json/.csv next to it);
         ``path`` defaults to ``RUN_DIR/report.html``. Returns the HTML path."""
-        from .report import render_report
+        from .report.render import render_report
 
         return render_report(self.path, Path(path) if path is not None else None, title)
 
@@ -317,7 +317,7 @@ class RunSet(Sequence[RunResults]):
     """
 
     def __init__(self, paths: str | Path | Sequence[str | Path]):
-        from .report import discover_run_dirs
+        from .report.render import discover_run_dirs
 
         self.paths = discover_run_dirs(paths)
         self.runs = [RunResults(p) for p in self.paths]
@@ -355,7 +355,7 @@ class RunSet(Sequence[RunResults]):
 
     def report(self, path: str | Path = "report.html", title: str | None = None) -> Path:
         """One report over every run (as ``clinaudit report PATHS --out path``); returns the HTML path."""
-        from .report import render_report
+        from .report.render import render_report
 
         return render_report(list(self.paths), Path(path), title)
 

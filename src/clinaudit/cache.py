@@ -156,7 +156,7 @@ class ResponseCache:
 # pydantic-core in field order, made through a template per request shape (pydantic-core escapes a string as
 # json's encode_basestring does: the same text, checked in tests/test_call_path.py)
 _REQUEST_JSON = TextSplicer(lambda req, _: req.model_dump_json(exclude={"meta"}),
-                            json.encoder.encode_basestring)  # type: ignore[attr-defined]
+                            json.encoder.encode_basestring)
 
 
 #: most rows one INSERT statement of :meth:`ResponseCache.put_rows` carries
@@ -181,8 +181,9 @@ def _row(key: str, backend: str, request: ModelRequest, response: ModelResponse)
     return (key, backend, req_json, resp_json, time.time())
 
 
-_STORED_BUT = frozenset({"meta", "cached"})
-_ONE_CHOICE = _STORED_BUT | {"choices"}
+# sets (pydantic's exclude= takes set or mapping), never changed
+_STORED_BUT: set[str] = {"meta", "cached"}
+_ONE_CHOICE: set[str] = _STORED_BUT | {"choices"}
 
 
 def _decode(payload: str | bytes) -> ModelResponse:

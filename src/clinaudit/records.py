@@ -25,6 +25,7 @@ __all__ = [
     "Message",
     "ModelRequest",
     "ModelResponse",
+    "RequestKind",
     "Judgment",
     "to_frame",
     "canonical_json",
@@ -93,6 +94,10 @@ class Message(BaseModel):
     content: str
 
 
+#: what a request asks for (the scoring kinds loglik / embed / masked are cached as requests too)
+RequestKind = Literal["chat", "completion", "loglik", "embed", "masked"]
+
+
 class ModelRequest(_Record):
     """A fully specified model call. Its hash (``key``) addresses the cache.
 
@@ -101,7 +106,7 @@ class ModelRequest(_Record):
     """
 
     model: str  # backend spec, e.g. "openai:gpt-4o-mini", "embedded", "mock"
-    kind: Literal["chat", "completion", "loglik", "embed", "masked"] = "chat"
+    kind: RequestKind = "chat"
     messages: list[Message] = Field(default_factory=list)
     prompt: str | None = None
     temperature: float = 0.0
@@ -142,7 +147,6 @@ class ModelRequest(_Record):
 
 
 # ---- JSON of requests through templates ---------------------------------------------------------------------
-_MISSING = object()
 
 
 #: the ModelRequest fields :func:`_shape` accounts for. A field added to ModelRequest and not to _shape would
@@ -211,15 +215,16 @@ class TextSplicer:
         if found is None:
             return None
         shape, texts = found
-        template = self.templates.get((context, shape), _MISSING)
-        if template is _MISSING:
+        try:
+            template = self.templates[(context, shape)]
+        except KeyError:
             template = self._make(req, len(texts), context)
             if len(self.templates) >= self.MAX_TEMPLATES:
                 self.templates.clear()
             self.templates[(context, shape)] = template
         if template is None:
             return None
-        head, tails = template  # type: ignore[misc]
+        head, tails = template
         encode = self.encode
         if len(texts) == 1:
             return head + encode(texts[0]) + tails[0]
@@ -250,7 +255,7 @@ class TextSplicer:
 
 _KEY_JSON = TextSplicer(
     lambda req, ident: canonical_json(["clinaudit-request-v1", ident, req.model_dump(mode="json", exclude={"meta"})]),
-    json.encoder.encode_basestring)  # type: ignore[attr-defined]  # what json.dumps(ensure_ascii=False) uses
+    json.encoder.encode_basestring)  # what json.dumps(ensure_ascii=False) uses
 
 
 def set_fields(record: BaseModel, **values: Any) -> None:

@@ -53,15 +53,15 @@ def redact(text: str, secrets: Iterable[str | None], whole_only: Iterable[str | 
     ``whole_only`` values are replaced only where they appear whole."""
     if not text:
         return text
-    secrets = sorted({s for s in secrets if s}, key=len, reverse=True)
-    whole = sorted({s for s in whole_only if s} | set(secrets), key=len, reverse=True)
+    fragmented = sorted({s for s in secrets if s}, key=len, reverse=True)
+    whole = sorted({s for s in whole_only if s} | set(fragmented), key=len, reverse=True)
     if not whole:
         return text
     for s in whole:  # whole values first (also the short ones)
         if s in text:
             text = text.replace(s, MASK)
     grams: set[str] = set()
-    for s in secrets:
+    for s in fragmented:
         for i in range(len(s) - MIN_FRAGMENT + 1):
             grams.add(s[i : i + MIN_FRAGMENT])
     if not grams:

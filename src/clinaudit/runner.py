@@ -32,7 +32,7 @@ import numpy as np
 from .cache import ResponseCache
 from .errors import BackendError
 from .models.base import Backend, MaskedItem, RetryableError, get_backend, run_sync
-from .records import ModelRequest, ModelResponse, set_fields, stable_hash
+from .records import ModelRequest, ModelResponse, RequestKind, set_fields, stable_hash
 from .workers import CommitBuffer, Deadlines, RateLimiter, WorkerPool, fewer_gc_passes, wait_all
 
 __all__ = ["Runner", "RunnerConfig", "Usage"]
@@ -241,7 +241,8 @@ class Runner:
         window = asyncio.Semaphore(max(1, self.config.window))
         ready: dict[int, tuple[ModelRequest, ModelResponse]] = {}  # finished, waiting for an earlier one
         waiting: dict[str, list[tuple[int, ModelRequest]]] = {}  # key in flight -> (index, request) asking for it
-        state = {"next": 0, "models": set()}
+        state = {"next": 0}
+        models: set[str] = set()
 
         def emit(i: int, req: ModelRequest, resp: ModelResponse) -> None:
             ready[i] = (req, resp)
@@ -273,7 +274,7 @@ class Runner:
                 used: dict[str, ModelResponse] = {}
                 for req, key in zip(chunk, keys):
                     await window.acquire()
-                    state["models"].add(req.model)
+                    models.add(req.model)
                     if key in waiting:
                         waiting[key].append((index, req))
                     elif key in cached or key in used:
@@ -290,7 +291,7 @@ class Runner:
             await self._dispatch(feed, done, total or 0, desc, bar=bar, with_pending=True)
         finally:
             bar.close()
-        self._add_wall(state["models"], time.monotonic() - started)
+        self._add_wall(models, time.monotonic() - started)
 
     def _add_wall(self, requests_or_specs: Iterable[Any], elapsed: float) -> None:
         specs = {getattr(r, "model", r) for r in requests_or_specs}
@@ -484,7 +485,7 @@ class Runner:
         return stable_hash("clinaudit-score-v1", kind, ident, _masked_key(item) if kind == "masked" else item)
 
     def _cached_vectors(
-        self, spec: str, kind: str, items: Sequence[Any], item_key: Callable[[Any], Any], compute: Callable[[list[Any]], np.ndarray], desc: str
+        self, spec: str, kind: RequestKind, items: Sequence[Any], item_key: Callable[[Any], Any], compute: Callable[[list[Any]], np.ndarray], desc: str
     ) -> np.ndarray:
         backend = self.backend(spec)
         ident = backend.identity()
@@ -494,10 +495,10 @@ class Runner:
         values: dict[str, Any] = {k: _decode_value(found[k]) for k in keys if k in found}
         usage.cache_hits += sum(1 for k in keys if k in found)
         missing = list(dict.fromkeys(k for k in keys if k not in values))
-        first_item = {}
+        first_item: dict[str, Any] = {}
         for k, it in zip(keys, items):
             first_item.setdefault(k, it)
-        size = max(1, int(getattr(backend, "submit_size", None) or getattr(backend, "batch_size", 32)))
+        size = max(1, int(getattr(backend, "submit_size", None) or getattr(backend, "batch_size", None) or 32))
         bar = _progress(len(missing), desc, self.config.progress)
         try:
             for start in range(0, len(missing), size):
@@ -510,7 +511,7 @@ class Runner:
                     if self.cache is not None:
                         req = ModelRequest(model=spec, kind=kind, prompt=str(item_key(first_item[k]))[:2000])
                         rows.append((k, ident, req, ModelResponse(request_key=k, model=spec, text=_encode_value(val))))
-                if rows:
+                if rows and self.cache is not None:
                     self.cache.put_many(rows)  # one transaction per computed chunk
                 bar.update(len(chunk))
         finally:
@@ -564,7 +565,7 @@ def _short_reason(error: str) -> str:
 
 def _masked_key(it: MaskedItem) -> list[Any]:
     """Cache key of a masked item (unchanged for items that score every mask)."""
-    if getattr(it, "score_masks", None) is None:
+    if it.score_masks is None:
         return [it.text, list(it.targets)]
     return [it.text, list(it.targets), list(it.score_masks)]
 

@@ -190,7 +190,7 @@ class WorkerPool:
         # requests handed to one generate() call: the backend's submit_size (a wider window for an in-flight
         # engine that keeps batch_size rows decoding), else its batch_size
         self.size = 1 if self.remote else max(1, int(getattr(backend, "submit_size", None)
-                                                     or getattr(backend, "batch_size", 8)))
+                                                     or getattr(backend, "batch_size", None) or 8))
         self.queue = Channel(max(64, 4 * self.workers))
         self.chunk: list[tuple[str, ModelRequest]] = []
         self.limiter = RateLimiter(cfg.rate_limit_per_min) if self.remote and cfg.rate_limit_per_min else None
@@ -300,7 +300,7 @@ async def wait_all(feed_task: asyncio.Task, workers: list[asyncio.Task]) -> None
 
 
 _GC_LOCK = threading.Lock()
-_GC_STATE = {"depth": 0, "saved": None}
+_GC_STATE: dict[str, Any] = {"depth": 0, "saved": None}  # saved: the thresholds before the outermost block
 #: young-generation threshold while calls run (CPython's default is 700 allocations)
 GC_YOUNG_THRESHOLD = 20000
 
@@ -318,8 +318,8 @@ def fewer_gc_passes() -> Iterator[None]:
     steps (a young generation of 20,000 objects is a few MB at most)."""
     with _GC_LOCK:
         if _GC_STATE["depth"] == 0:
-            _GC_STATE["saved"] = gc.get_threshold()
-            old = _GC_STATE["saved"]
+            old = gc.get_threshold()
+            _GC_STATE["saved"] = old
             gc.set_threshold(max(old[0], GC_YOUNG_THRESHOLD), *old[1:])
         _GC_STATE["depth"] += 1
     try:

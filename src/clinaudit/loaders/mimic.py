@@ -344,11 +344,12 @@ def load_mimic3(source: DataSource, path: Path | None) -> list[Case]:
         case_id = rec["ROW_ID"].strip()
         label_fields: dict[str, str] = {}
         if labels is not None:
-            key = {"ROW_ID": _int(rec["ROW_ID"], notes, row, "ROW_ID"), "HADM_ID": hid, "SUBJECT_ID": sid}[label_key]
-            if key not in labels:
+            label_id = {"ROW_ID": _int(rec["ROW_ID"], notes, row, "ROW_ID"), "HADM_ID": hid,
+                        "SUBJECT_ID": sid}[label_key]
+            if label_id is None or label_id not in labels:
                 skipped["no_labels"] += 1
                 continue
-            label_fields = labels[key]  # type: ignore[index]
+            label_fields = labels[label_id]
         if not case_id:
             raise InputError("empty ROW_ID", file=str(notes), row=row, field="ROW_ID")
         if case_id in seen:

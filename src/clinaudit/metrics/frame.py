@@ -80,12 +80,14 @@ class Disaggregate:
             metrics = {getattr(metrics, "__name__", "metric"): metrics}
         self.metrics: dict[str, MetricFn] = dict(metrics)
         sf = _as_frame(sensitive_features, "sensitive_feature")
+        if sf is None:
+            raise ValueError("sensitive_features is required")
         cf = _as_frame(control_features, "control_feature")
         yt = np.asarray(y_true).ravel()
         yp = np.asarray(y_pred).ravel()
         if not (len(yt) == len(yp) == len(sf)) or (cf is not None and len(cf) != len(yt)):
             raise ValueError("y_true, y_pred and the features must have the same number of rows")
-        keep = np.array(sf.notna().all(axis=1).to_numpy(), dtype=bool)
+        keep = np.array(sf.notna().all(axis=1).to_numpy(), dtype=np.bool_)
         if cf is not None:
             keep = keep & cf.notna().all(axis=1).to_numpy()
         self._keep = keep
@@ -380,7 +382,7 @@ class Disaggregate:
                     rk = tuple(ctl.values()) + (r["reference"] if isinstance(r["reference"], tuple) else (r["reference"],))
                     n += int(sizes.loc[rk if len(rk) > 1 else rk[0]])
             else:
-                n = int(len(self.y_true)) if not self.control_names else int(
+                n = int(len(self.y_true)) if self.control is None or not self.control_names else int(
                     (self.control.astype(str).agg("|".join, axis=1) == "|".join(str(v) for v in ctl.values())).sum()
                 )
             out.append(

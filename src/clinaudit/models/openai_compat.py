@@ -169,7 +169,7 @@ class OpenAICompatBackend(Backend):
         # One client per event loop: the runner may call us from successive asyncio.run() loops.
         self._clients: dict[int, Any] = {}
         # the JSON body of a request: json.dumps(build_payload(request)), made through a template per shape
-        self._body_json = TextSplicer(self._render_body, json.encoder.encode_basestring_ascii)  # type: ignore
+        self._body_json = TextSplicer(self._render_body, json.encoder.encode_basestring_ascii)
         self._urls: dict[str, Any] = {}  # path -> parsed URL (parsed once, not on every call)
         self._in_flight: dict[int, int] = {}  # requests running per event loop (aclose waits for 0)
 

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import InputError
+from ..loaders.dialog import DialogStyle
 from ..records import Case, Variant, stable_hash
 
 __all__ = [
@@ -69,7 +70,7 @@ def concrete_age(case_id: str, age_bin: str, seed: int = 0) -> int:
     return lo + h % (hi - lo + 1)
 
 
-def detect_style(text: str) -> str:
+def detect_style(text: str) -> DialogStyle:
     """``"aci"`` when the dialog uses ``[doctor]``-style tags, else ``"mts"``."""
     import re
 
@@ -151,7 +152,7 @@ def appended_turn_counterfactuals(
         )
     )
     for combo in itertools.product(*(vals[a] for a in attrs)):
-        answers = dict(zip(attrs, combo))
+        answers: dict[str, str | None] = dict(zip(attrs, combo))
         name = "|".join(f"{a}={v}" for a, v in answers.items())
         text, prov = build(answers)
         out.append(

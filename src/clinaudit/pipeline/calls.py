@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from ..models.base import MaskedItem
-from ..records import ModelRequest, ModelResponse
+from ..records import ModelRequest, ModelResponse, RequestKind
 from .stages import RESPONSE_COLUMNS
 
 __all__ = ["CallLog", "NOT_CACHED", "PLACEHOLDER_PREFIX", "DryCount", "response_row", "is_placeholder"]
@@ -207,7 +207,7 @@ class CallLog:
                                          finish_reason=NOT_CACHED))
         return out
 
-    def _scores(self, kind: str, model: str, items: Sequence[Any], desc: str, shape: tuple[int, ...]) -> np.ndarray:
+    def _scores(self, kind: RequestKind, model: str, items: Sequence[Any], desc: str, shape: tuple[int, ...]) -> np.ndarray:
         method = {"loglik": "loglik", "embed": "embed", "masked": "masked_logprobs"}[kind]
         if self.dry:
             keys = [self.score_key(model, kind, it) for it in items]

@@ -339,12 +339,13 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
         n_cases = as_float(rec.get("n_cases"))
         if n_cases is None:
             n_cases = as_float(rec.get("n"))
+        floor = as_float(rec.get("floor"))
         e: dict[str, Any] = {
             "kind": "finding", "rank": 0, "audit": _text(rec.get("audit")) or (audit or ""),
             "run_dir": str(run_dir), "metric": metric, "group": group, "reference": reference, "stratum": stratum,
             "value": value / div, "scale": scale, "size": abs(value / div),
             "raw": None if raw is None else raw / div,
-            "floor": None if as_float(rec.get("floor")) is None else as_float(rec.get("floor")) / div,
+            "floor": None if floor is None else floor / div,
             "ci_low": None if lo is None else lo / div, "ci_high": None if hi is None else hi / div,
             "ci_half_width": None if lo is None or hi is None else (hi - lo) / 2 / div,
             "n_cases": n_cases, "test": _text(rec.get("test")), "p": p, "p_adj": p_adj if corrected else None,

@@ -46,7 +46,7 @@ def read_manifest(path: Path) -> dict[str, Any]:
 def audit_of(manifest: dict[str, Any]) -> str:
     """The audit a manifest describes: its ``audit`` field, the spec's, ``generate`` for
     ``clinaudit generate`` runs, else ``"unknown"``."""
-    spec = manifest.get("spec") if isinstance(manifest.get("spec"), dict) else {}
+    spec = _dict(manifest.get("spec"))
     if manifest.get("audit"):
         return str(manifest["audit"])
     if spec.get("audit"):
@@ -54,6 +54,11 @@ def audit_of(manifest: dict[str, Any]) -> str:
     if spec.get("command") == "generate" or (manifest.get("outputs") or {}).get("responses"):
         return "generate"
     return "unknown"
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    """``value`` if it is a dict (a manifest field as written), else an empty dict."""
+    return value if isinstance(value, dict) else {}
 
 
 def _count_rows(path: Path) -> int | None:
@@ -65,7 +70,7 @@ def _count_rows(path: Path) -> int | None:
 
 def run_overview(info: RunInfo) -> dict[str, Any]:
     m = info.manifest
-    spec = m.get("spec") if isinstance(m.get("spec"), dict) else {}
+    spec = _dict(m.get("spec"))
     runs = m.get("runs") or [{}]
     last = runs[-1] if isinstance(runs[-1], dict) else {}
     usage = last.get("usage_total") or {}
@@ -73,7 +78,7 @@ def run_overview(info: RunInfo) -> dict[str, Any]:
     status = str(m.get("status") or ("complete" if last.get("finished") else "unfinished (interrupted or running)"))
     if info.audit == "generate" and "finished" in last and not m.get("status"):
         status = "complete"
-    summary = m.get("summary") if isinstance(m.get("summary"), dict) else {}
+    summary = _dict(m.get("summary"))
     n_cases: Any = summary.get("cases")
     if not isinstance(n_cases, (int, float)):
         n_cases = None
@@ -86,7 +91,7 @@ def run_overview(info: RunInfo) -> dict[str, Any]:
                 n_cases = None
     models = [str(x.get("spec") or x.get("name") or x.get("model") or x) if isinstance(x, dict) else str(x)
               for x in (m.get("models") or [])]
-    roles = spec.get("models") if isinstance(spec.get("models"), dict) else {}
+    roles = _dict(spec.get("models"))
     role_text = [f"{r}: {', '.join(v) if isinstance(v, list) else v}" for r, v in roles.items()]
     data = []
     for d in m.get("data") or []:
@@ -113,7 +118,7 @@ def run_overview(info: RunInfo) -> dict[str, Any]:
     all_usage = [r.get("usage_total") or {} for r in runs if isinstance(r, dict)]
     all_calls = sum(int(u.get("calls", 0) or 0) for u in all_usage)
     all_tokens = sum(int(u.get("prompt_tokens", 0) or 0) + int(u.get("completion_tokens", 0) or 0) for u in all_usage)
-    sec_summary = info.section.summary if info.section is not None and isinstance(info.section.summary, dict) else {}
+    sec_summary = _dict(info.section.summary) if info.section is not None else {}
     return {
         "audit": info.audit, "anchor": info.anchor, "path": str(info.path),
         "title": info.section.title if info.section is not None else info.audit,

@@ -185,7 +185,7 @@ def compare_view(block: Compare, audit: str, ids: PageIds) -> dict[str, Any]:
         words = variants[label].split()
         shared = difflib.SequenceMatcher(None, ref_words, words, autojunk=False).ratio() if not is_ref else 1.0
         # a text that shares little with the reference reads better with only its own words marked
-        segs = diff_segments(variants[label], None if is_ref else variants.get(ref), block.highlight or [],
+        segs = diff_segments(variants[label], None if is_ref or ref is None else variants.get(ref), block.highlight or [],
                              show_deleted=shared >= 0.5)
         n_changed = sum(1 for s in segs if s["ins"] or s["del"])
         cols.append({"label": label, "segments": segs, "reference": is_ref, "changes": n_changed,
