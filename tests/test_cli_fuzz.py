@@ -81,8 +81,9 @@ def check(argv: list[str], outputs: list[Path]) -> tuple[int, str]:
     rc, out, err = invoke(argv)
     STATS["inputs"] += 1
     assert "Traceback" not in out + err, f"traceback for {argv}:\n{err}"
-    assert rc in (0, 1, 2), f"exit {rc} for {argv}:\n{err}"
-    if rc == 0:
+    # 3: a run that cannot be compared or gated (documented: compare, gate); the gate says why on stdout
+    assert rc in (0, 1, 2) or (rc == 3 and argv[0] in ("compare", "gate")), f"exit {rc} for {argv}:\n{err}"
+    if rc == 0 or (rc == 3 and argv[0] == "gate"):
         return rc, ""
     lines = error_lines(err)
     assert len(lines) == 1, f"expected one error line for {argv}, got {lines}\n{err}"
@@ -251,7 +252,7 @@ MANIFEST = json.dumps({"audit": "note_generation", "status": "complete", "spec":
 
 
 @FUZZ
-@given(cmd=st.sampled_from(["report", "note-tables", "care-tables", "compare"]), mut=MUTATION)
+@given(cmd=st.sampled_from(["report", "note-tables", "care-tables", "compare", "gate"]), mut=MUTATION)
 def test_run_dir_commands_on_mutated_manifest(cmd, mut) -> None:
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
@@ -259,7 +260,7 @@ def test_run_dir_commands_on_mutated_manifest(cmd, mut) -> None:
         (run / "tables").mkdir(parents=True)
         _write(run, "manifest.json", _mutate_bytes(MANIFEST, *mut))
         outs = {"report": ["--out", str(tmp / "r.html")], "note-tables": ["--out", str(tmp / "x")],
-                "care-tables": ["--export", str(tmp / "x")], "compare": [str(run), "--out", str(tmp / "x")]}[cmd]
+                "care-tables": ["--export", str(tmp / "x")], "compare": [str(run), "--out", str(tmp / "x")], "gate": ["--out", str(tmp / "x")]}[cmd]
         # a run directory without tables cannot give note/CARE tables or a comparison: those must fail
         # cleanly, never exit 0
         rc, _ = check([cmd, str(run), *outs], [tmp / "r.html", tmp / "x"])
@@ -383,6 +384,7 @@ _NUMBER_FLAGS: dict[str, tuple[list[str], list[tuple[str, list[str]]]]] = {
     "compare": (["run_a", "run_b", "--out", "o"], [("--n-resamples", _INT_BAD), ("--alpha", ["0", "1"] + _FLOAT_BAD),
                                                    ("--margin", ["0", "1"] + _FLOAT_BAD),
                                                    ("--seed", ["x", "1.5"])]),
+    "gate": (["run", "--out", "o"], [("--n-resamples", _INT_BAD), ("--seed", ["x", "1.5"])]),
     "association": (["--templates", "t", "--attributes", "a", "--model", "mock", "--out", "o"],
                     [("--batch-size", _INT_BAD), ("--max-templates-per-category", _INT_BAD),
                      ("--alpha", ["0", "2"] + _FLOAT_BAD)]),
@@ -404,7 +406,7 @@ def test_number_flags_are_validated(cmd: str, flag: str, value: str, tmp_path: P
 
 
 COVERED = {"generate", "perturb", "run", "treatment-shift", "judge-agreement", "report", "note-tables",
-           "care-tables", "association", "prevalence", "classifier-gaps", "probe", "debias", "compare",
+           "care-tables", "association", "prevalence", "classifier-gaps", "probe", "debias", "compare", "gate",
            # below: commands without input files; their bad input is a bad option
            "models", "audits", "perturbations", "demo"}
 

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from clinaudit.cli.main import main
-from clinaudit.errors import InputError, NotComparableError
+from clinaudit.errors import NotComparableError
 from clinaudit.report.compare import compare_runs, verdict
 from clinaudit.report.compare_metrics import DIRECTIONS, declared_compare_metrics
 from clinaudit.rundir import RunDir
@@ -151,7 +151,7 @@ def test_every_declared_metric_has_a_direction():
 def test_runs_of_two_audits_are_refused(tmp_path):
     a = _run(tmp_path, "a", [0, 1])
     b = _run(tmp_path, "b", [0, 1], audit="other_audit")
-    with pytest.raises(InputError, match="different audits"):
+    with pytest.raises(NotComparableError, match="different audits"):
         compare_runs(a, b)
 
 

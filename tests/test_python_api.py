@@ -62,7 +62,8 @@ def test_readme_links_the_page():
 
 def test_public_names_are_lazy_reexports():
     assert clinaudit.open_run is open_run and clinaudit.RunResults is RunResults
-    assert {"make_spec", "run_audit", "open_run", "open_runs", "compare_runs", "RunResults", "RunSet"} <= set(clinaudit.__all__)
+    assert {"make_spec", "run_audit", "open_run", "open_runs", "compare_runs", "gate_run", "RunResults",
+            "RunSet"} <= set(clinaudit.__all__)
     assert clinaudit.compare_runs is compare_runs
 
 

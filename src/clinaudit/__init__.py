@@ -7,7 +7,8 @@ Public API (small on purpose):
 * running: :class:`Runner`, :class:`RunnerConfig`, :class:`RunDir`
 * audits: :func:`load_spec`, :func:`run_spec`
 * notebooks (:mod:`clinaudit.api`, docs/python-api.md): :func:`make_spec`, :func:`run_audit`,
-  :func:`open_run`, :func:`open_runs`, :func:`compare_runs`, :class:`RunResults`, :class:`RunSet`
+  :func:`open_run`, :func:`open_runs`, :func:`compare_runs`, :func:`gate_run`, :class:`RunResults`,
+  :class:`RunSet`
 """
 
 __version__ = "0.1.0"
@@ -38,6 +39,7 @@ __all__ = [
     "open_run",
     "open_runs",
     "compare_runs",
+    "gate_run",
     "RunResults",
     "RunSet",
 ]
@@ -60,7 +62,7 @@ def __getattr__(name: str):  # lazy re-exports keep `import clinaudit` light
         from . import spec
 
         return getattr(spec, name)
-    if name in {"make_spec", "run_audit", "open_run", "open_runs", "compare_runs", "RunResults", "RunSet"}:
+    if name in {"make_spec", "run_audit", "open_run", "open_runs", "compare_runs", "gate_run", "RunResults", "RunSet"}:
         from . import api
 
         return getattr(api, name)

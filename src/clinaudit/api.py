@@ -14,6 +14,7 @@ The same work as the CLI (``clinaudit run``, ``clinaudit report``), for notebook
     res = clinaudit.open_run("runs/ts-mock")      # an existing run directory
     runs = clinaudit.open_runs("runs/demo")       # every run directory below a folder (RunSet)
     cmp = clinaudit.compare_runs("runs/v1", "runs/v2", out="runs/v1-vs-v2")   # B vs A, per metric
+    gate = clinaudit.gate_run("runs/v2", baseline="runs/v1")   # pass / fail / not_gateable (exit_code)
 
 Nothing here computes anything new: specs are validated by :mod:`clinaudit.spec`, runs by
 :func:`clinaudit.spec.run_spec`, findings by :mod:`clinaudit.report.findings`, responses are read
@@ -32,7 +33,8 @@ import pandas as pd
 
 from .errors import InputError, SpecError
 
-__all__ = ["make_spec", "run_audit", "open_run", "open_runs", "compare_runs", "RunResults", "RunSet", "STANDARD_TABLES"]
+__all__ = ["make_spec", "run_audit", "open_run", "open_runs", "compare_runs", "gate_run", "RunResults", "RunSet",
+           "STANDARD_TABLES"]
 
 #: The tables every run directory has (docs/architecture.md), each with its documented key columns.
 STANDARD_TABLES = ("cases", "variants", "responses", "judgments", "paired", "results", "exclusions")
@@ -401,3 +403,21 @@ def compare_runs(run_a: str | Path | RunResults, run_b: str | Path | RunResults,
     a = run_a.path if isinstance(run_a, RunResults) else run_a
     b = run_b.path if isinstance(run_b, RunResults) else run_b
     return _compare(a, b, out, **options)
+
+
+def gate_run(run: str | Path | RunResults, baseline: str | Path | RunResults | None = None, policy: Any = None,
+             out: str | Path | None = None, **options: Any) -> Any:
+    """``clinaudit gate RUN [--baseline RUN_B] [--policy FILE] [--out DIR]``: pass / fail / not gateable.
+
+    ``policy``: a YAML file, a mapping or a :class:`clinaudit.report.gate_policy.GatePolicy` (``None``: fail on
+    any ``bias`` verdict and, with a baseline, on any metric worse than it beyond its margin). Returns a
+    :class:`clinaudit.report.gate.GateResult` (``outcome``, ``exit_code`` 0 / 1 / 3, ``failures``, ``reasons``,
+    ``lines()``, ``comparison``; shown in a notebook); writes ``gate.json`` into ``out`` (default
+    ``RUN/gate``). ``options``: ``n_resamples``, ``n_permutations``, ``seed``, ``write``. Bad input (no
+    such run, a bad policy) raises :class:`~clinaudit.errors.InputError`.
+    """
+    from .report.gate import gate_run as _gate
+
+    r = run.path if isinstance(run, RunResults) else run
+    b = baseline.path if isinstance(baseline, RunResults) else baseline
+    return _gate(r, b, policy, out, **options)

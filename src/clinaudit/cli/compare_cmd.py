@@ -27,9 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "namesake. Writes DIR/comparison.csv, DIR/comparison_cases.csv, DIR/comparison.json and DIR/report.html. "
         "Differences between the runs other than the model (spec fields, data, cases) are printed and shown in the "
         "report. compare only reports: `clinaudit gate RUN --baseline RUN_A` decides pass or fail.",
-        epilog="Exit status: 0 the comparison was made (whatever the verdicts); 2 bad input (no such run, runs of two "
-        "audits, a model that is not in the run, bad options); 3 not comparable (a run is unfinished or failed, has "
-        "no usable pairs, or both runs hold several models and none has a namesake).\n\n"
+        epilog="Exit status: 0 the comparison was made (whatever the verdicts); 2 bad input (no such run, a model that is "
+        "not in the run, bad options); 3 not comparable (runs of two audits; a run is unfinished or failed, has no "
+        "usable pairs, or both runs hold several models and none has a namesake).\n\n"
         "Example:\n  clinaudit compare runs/model-v1 runs/model-v2 --out runs/v1-vs-v2",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

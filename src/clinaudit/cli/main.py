@@ -18,7 +18,7 @@ from ..errors import ClinauditError
 # between them (in the family's ORDER), then the plugins'. Every command module registers its
 # `register(subparsers)` with @register_command (clinaudit.registry, kind "command").
 FIRST_COMMANDS = ("init", "core", "perturb")  # init; models, audits, run, generate; perturb
-LAST_COMMANDS = ("report", "compare")  # report, demo; compare
+LAST_COMMANDS = ("report", "compare", "gate")  # report, demo; compare; gate
 
 
 def command_order() -> list[str]:

@@ -243,14 +243,15 @@ def compare_runs(run_a: str | Path, run_b: str | Path, out: str | Path | None = 
     """Compare run B with run A (see the module doc); with ``out``, write ``comparison.csv``,
     ``comparison_cases.csv``, ``comparison.json`` and ``report.html`` into that folder.
 
-    ``margin`` overrides every metric's declared margin, ``margins`` (``{metric: margin}``) single ones.
+    ``margin`` overrides every metric's declared margin, ``margins`` (``{metric or audit/metric: margin}``)
+    single ones.
     Raises :class:`~clinaudit.errors.NotComparableError` (CLI exit 3) for unfinished or failed runs, runs
     without usable pairs, or two multi-model runs without a namesake."""
-    from ..checks import check_alpha, check_int, check_margin
+    from ..checks import check_alpha, check_int, check_margin, check_number
 
     alpha = check_alpha(alpha)
     margin = None if margin is None else check_margin(margin)
-    margins = {str(k): check_margin(v, f"margins.{k}") for k, v in (margins or {}).items()}
+    margins = {str(k): check_number(v, f"margins.{k}", 0.0, None, low_open=True) for k, v in (margins or {}).items()}
     n_resamples, n_permutations = check_int(n_resamples, "n_resamples"), check_int(n_permutations, "n_permutations")
     seed = check_int(seed, "seed", minimum=0)
     run_a, run_b = Path(run_a), Path(run_b)
@@ -272,7 +273,7 @@ def compare_runs(run_a: str | Path, run_b: str | Path, out: str | Path | None = 
         for m in metrics_for(audit, sub_a.reset_index(drop=True)):
             frame = _scores(m, sub_a.reset_index(drop=True), sub_b.reset_index(drop=True))
             mg = m.margin if margin is None else margin
-            mg = (margins or {}).get(m.name, mg)
+            mg = margins.get(f"{audit}/{m.name}", margins.get(m.name, mg))
             for r in _metric_rows(m, frame, audit, kw):
                 rows.append(dict(r, metric=m.name, direction=m.direction, scale=m.scale, description=m.description,
                                  model_a=mod_a, model_b=mod_b, margin=math.nan if mg is None else float(mg)))

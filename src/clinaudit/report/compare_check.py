@@ -97,15 +97,15 @@ def comparability(run_a: Path, run_b: Path, ma: dict[str, Any] | None = None,
                   mb: dict[str, Any] | None = None) -> dict[str, Any]:
     """What the two runs share and where they differ: ``audit``, ``models_a``/``models_b``,
     ``differences`` (spec fields other than :data:`SPEC_MAY_DIFFER`, data fingerprints, cases), the
-    cases only in A / only in B / with a different text. Raises :class:`InputError` for two audits."""
+    cases only in A / only in B / with a different text. Raises :class:`NotComparableError` for two audits."""
     from .runs import audit_of
 
     ma = read_run_manifest(run_a) if ma is None else ma
     mb = read_run_manifest(run_b) if mb is None else mb
     audit_a, audit_b = audit_of(ma), audit_of(mb)
     if audit_a != audit_b:
-        raise InputError(f"the runs are of different audits ({audit_a} vs {audit_b}); compare runs of one spec",
-                         file=f"{run_a}, {run_b}")
+        raise NotComparableError(f"the runs are of different audits ({audit_a} vs {audit_b}); compare runs of one "
+                                 "spec", run=f"{run_a}, {run_b}")
     fa = {k: v for k, v in _flatten(ma.get("spec") or {}).items() if k.split(".")[0] not in SPEC_MAY_DIFFER}
     fb = {k: v for k, v in _flatten(mb.get("spec") or {}).items() if k.split(".")[0] not in SPEC_MAY_DIFFER}
     diffs = [f"spec field '{k}': A = {json.dumps(fa.get(k), default=str)}, B = {json.dumps(fb.get(k), default=str)}"

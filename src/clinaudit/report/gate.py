@@ -1,0 +1,268 @@
+"""``clinaudit gate RUN [--baseline RUN_B] [--policy FILE]``: the regression gate for CI pipelines and model
+updates.
+
+The gate reads verdicts; it computes no new statistics of its own:
+
+* the run's own results (``tables/results.csv``, its ``verdict`` column: ``bias`` / ``within_margin`` /
+  ``inconclusive`` / ``not_measured``, docs/verdicts.md): a row whose verdict is in the policy's
+  ``fail_on`` (default: ``bias`` alone) fails the gate;
+* with a baseline: :func:`clinaudit.report.compare.compare_runs` (baseline as run A, the gated run as B,
+  each metric pooled and per stratum, the policy's margins): a row that is ``worse`` **beyond its margin**
+  (significantly worse, and the worsening ``|B − A|`` larger than the margin; any significant worsening
+  for a metric without a margin) fails, as does any other comparison verdict listed in
+  ``baseline.fail_on``.
+
+Before that, the gate checks that there is something to decide (else **not gateable**, exit 3): both runs
+finished (``complete …`` status; an unfinished, failed or *not measured* run is not gateable), the results
+carry verdicts, no effect row is ``not_measured`` (policy ``validity.not_measured``), the judges parsed at
+least ``validity.min_parse_rate`` of their answers and the run used at least ``validity.min_cases_used`` of
+its cases (the manifest's validity block), and the runs are comparable.
+
+Outcome and exit status: **pass** 0, **fail** 1, **not gateable** 3; bad input (no such run, a bad policy) is
+an :class:`~clinaudit.errors.InputError` (exit 2). The gate report (:data:`GATE_SCHEMA`) is written as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..errors import NotComparableError
+from .compare_check import check_finished, read_run_manifest
+from .compare_metrics import POOLED, read_run_table
+from .gate_policy import GatePolicy, load_policy, parse_policy
+
+__all__ = ["GATE_SCHEMA", "EXIT_CODES", "GateResult", "gate_run"]
+
+GATE_SCHEMA = "clinaudit.gate/1"
+#: outcome -> exit status of ``clinaudit gate``
+EXIT_CODES = {"pass": 0, "fail": 1, "not_gateable": 3}
+
+
+def _num(v: Any) -> float:
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _clean(x: Any) -> Any:
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {str(k): _clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    if isinstance(x, Path):
+        return str(x)
+    if hasattr(x, "item"):
+        return _clean(x.item())
+    return x
+
+
+@dataclass
+class GateResult:
+    """The gate's decision: ``outcome`` (pass / fail / not_gateable), ``exit_code`` (0 / 1 / 3),
+    ``failures`` (one dict per failing row, with its ``line``), ``reasons`` (why it is not gateable),
+    ``checked`` (rows looked at), the ``comparison`` with the baseline, and the report ``file``."""
+
+    run: Path
+    baseline: Path | None
+    policy: GatePolicy
+    outcome: str = "pass"
+    failures: list[dict[str, Any]] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+    checked: dict[str, int] = field(default_factory=dict)
+    comparison: Any = None
+    file: Path | None = None
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.outcome]
+
+    def lines(self) -> list[str]:
+        """One line per failing metric row, or per reason the run is not gateable."""
+        if self.outcome == "not_gateable":
+            return [f"NOT GATEABLE: {r}" for r in self.reasons]
+        return [f["line"] for f in self.failures]
+
+    def summary(self) -> str:
+        if self.outcome == "not_gateable":
+            return f"gate: NOT GATEABLE ({len(self.reasons)} reason(s)); exit 3"
+        what = f"{self.checked.get('results', 0)} result rows" + (
+            f", {self.checked.get('comparison', 0)} comparison rows against {self.baseline}" if self.baseline else "")
+        if self.outcome == "fail":
+            return f"gate: FAIL ({len(self.failures)} failing row(s) of {what}); exit 1"
+        return f"gate: PASS ({what} checked); exit 0"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The gate report (:data:`GATE_SCHEMA`, documented in docs/verdicts.md)."""
+        comp = None
+        if self.comparison is not None:
+            comp = {"files": {k: str(v) for k, v in self.comparison.files.items()},
+                    "differences": self.comparison.info.get("differences", []),
+                    "model_pairs": self.comparison.info.get("model_pairs", [])}
+        return _clean({"schema": GATE_SCHEMA, "run": str(self.run),
+                       "baseline": str(self.baseline) if self.baseline else None,
+                       "outcome": self.outcome, "exit_code": self.exit_code, "reasons": self.reasons,
+                       "failures": self.failures, "checked": self.checked, "policy": self.policy.model_dump(),
+                       "comparison": comp})
+
+    def __repr__(self) -> str:
+        return f"GateResult({self.outcome}, exit {self.exit_code}: {self.run}" + (
+            f" against {self.baseline}" if self.baseline else "") + f"; {len(self.failures)} failure(s))"
+
+    def _repr_html_(self) -> str:
+        from markupsafe import escape
+
+        color = {"pass": "#1a7f37", "fail": "#b42318", "not_gateable": "#9a6700"}[self.outcome]
+        items = "".join(f"<li>{escape(x)}</li>" for x in self.lines())
+        return (f"<div class=\"clinaudit-gate\"><p><strong style=\"color:{color}\">{escape(self.summary())}"
+                f"</strong></p>{f'<ul>{items}</ul>' if items else ''}</div>")
+
+
+def _results_failures(results: pd.DataFrame, run: Path, policy: GatePolicy, res: GateResult) -> None:
+    if "verdict" not in results.columns:
+        res.reasons.append(f"run {run}: tables/results.csv has no verdict column (a run made before verdicts); "
+                           "re-run it with this clinaudit")
+        return
+    rows = results
+    if "effect" in rows.columns:
+        rows = rows[rows["effect"].astype(str).str.lower().isin(["true", "1", "1.0"])]
+    rows = rows[[policy.gates(m) for m in rows["metric"].astype(str)]] if len(rows) else rows
+    res.checked["results"] = int(len(rows))
+    if not len(rows):
+        res.reasons.append(f"run {run}: no effect rows to gate in tables/results.csv")
+        return
+    for r in rows.to_dict("records"):
+        v = str(r.get("verdict") or "")
+        who = " ".join(str(r.get(k)) for k in ("audit", "model") if str(r.get(k) or "").strip() not in ("", "nan"))
+        grp = str(r.get("group") or "")
+        ref = str(r.get("reference") or "")
+        what = f"{r.get('metric')}" + (f" ({grp}" + (f" vs {ref}" if ref and ref != "nan" else "") + ")"
+                                       if grp and grp != "nan" else "")
+        why = str(r.get("verdict_reason") or "")
+        why = "" if why == "nan" else why
+        entry = {"source": "results", "audit": r.get("audit"), "model": r.get("model"), "metric": r.get("metric"),
+                 "group": grp, "reference": ref, "verdict": v, "value": _num(r.get("value")),
+                 "ci_low": _num(r.get("ci_low")), "ci_high": _num(r.get("ci_high")), "p_adj": _num(r.get("p_adj")),
+                 "margin": _num(r.get("margin")), "reason": why}
+        if v == "not_measured":
+            mode = policy.validity.not_measured
+            if mode == "not_gateable":
+                res.reasons.append(f"{who} {what}: not measured ({why or 'a validity gate failed'})".strip())
+            elif mode == "fail":
+                entry["line"] = f"FAIL {who} {what}: not_measured ({why})".strip()
+                res.failures.append(entry)
+        elif v in policy.fail_on:
+            value = entry["value"]
+            ci = f"{value:.4g} [95% CI {entry['ci_low']:.4g}, {entry['ci_high']:.4g}]" if not math.isnan(value) else ""
+            entry["line"] = f"FAIL {who} {what}: {v} {ci}".rstrip() + (f" ({why})" if why else "")
+            res.failures.append(entry)
+
+
+def _validity_reasons(manifest: dict[str, Any], run: Path, policy: GatePolicy, res: GateResult) -> None:
+    block = manifest.get("validity") or {}
+    blocks = block if isinstance(block, list) else [block]
+    need = policy.validity
+    for b in blocks:
+        if not isinstance(b, dict):
+            continue
+        if need.min_parse_rate is not None:
+            for j in b.get("judges") or []:
+                rate = _num(j.get("parse_rate"))
+                if j.get("jury") != "member" and j.get("items") and not rate >= need.min_parse_rate:
+                    res.reasons.append(f"run {run}: judge '{j.get('judge')}' parsed {j.get('parsed')} of "
+                                       f"{j.get('items')} answers ({rate:.0%} < the policy's min_parse_rate "
+                                       f"{need.min_parse_rate:.0%})")
+        cases = b.get("cases") or {}
+        if need.min_cases_used is not None and cases.get("given"):
+            share = _num(cases.get("used")) / _num(cases.get("given"))
+            if not share >= need.min_cases_used:
+                res.reasons.append(f"run {run}: used {cases.get('used')} of {cases.get('given')} cases "
+                                   f"({share:.0%} < the policy's min_cases_used {need.min_cases_used:.0%})")
+    if (need.min_parse_rate is not None or need.min_cases_used is not None) and not any(
+            isinstance(b, dict) and b for b in blocks):
+        res.reasons.append(f"run {run}: the manifest has no validity block to hold against the policy's validity "
+                           "thresholds")
+
+
+def _comparison_failures(comp: Any, policy: GatePolicy, res: GateResult) -> None:
+    t = comp.table
+    if not policy.baseline.strata:
+        t = t[t["stratum"] == POOLED]
+    t = t[[policy.gates(m) for m in t["metric"].astype(str)]] if len(t) else t
+    res.checked["comparison"] = int(len(t))
+    several = comp.table["model_b"].nunique() > 1
+    for r in t.to_dict("records"):
+        v = str(r["verdict"])
+        if v not in policy.baseline.fail_on:
+            continue
+        margin, diff = _num(r["margin"]), _num(r["difference"])
+        if v == "worse" and not math.isnan(margin) and not abs(diff) > margin:
+            continue  # significantly worse, but by no more than the margin
+        where = "" if r["stratum"] == POOLED else f" [{r['stratum']} = {r['level']}]"
+        who = f"{r['model_b']}: " if several else ""
+        sc = r["scale"]
+        fmt = (lambda x: f"{x * 100:+.1f} pp") if sc == "proportion" else (lambda x: f"{x:+.4g}")
+        mtxt = "no margin" if math.isnan(margin) else f"margin ±{fmt(margin).lstrip('+')}"
+        line = (f"FAIL {who}{r['metric']}{where}: {v} than the baseline, B − A {fmt(diff)} "
+                f"[95% CI {fmt(_num(r['ci_low']))}, {fmt(_num(r['ci_high']))}], p_adj {_num(r['p_adj']):.3g}, {mtxt}")
+        res.failures.append({"source": "baseline", "audit": r["audit"], "model": r["model_b"],
+                             "model_baseline": r["model_a"], "metric": r["metric"], "stratum": r["stratum"],
+                             "level": r["level"], "verdict": v, "difference": diff, "ci_low": _num(r["ci_low"]),
+                             "ci_high": _num(r["ci_high"]), "p_adj": _num(r["p_adj"]), "margin": margin,
+                             "line": line})
+
+
+def gate_run(run: str | Path, baseline: str | Path | None = None, policy: str | Path | dict[str, Any] | GatePolicy |
+             None = None, out: str | Path | None = None, *, n_resamples: int = 2000, n_permutations: int = 9999,
+             seed: int = 0, write: bool = True) -> GateResult:
+    """Gate ``run`` (against ``baseline``) under ``policy`` (a YAML file, a mapping, a :class:`GatePolicy` or
+    ``None`` for the default); see the module doc. Writes ``gate.json`` (and, with a baseline, the
+    comparison's files under ``comparison/``) into ``out`` (default ``RUN/gate``) unless ``write`` is
+    False. Raises :class:`~clinaudit.errors.InputError` for bad input (no such run, bad policy or options);
+    every other outcome is in the returned :class:`GateResult`."""
+    from ..checks import check_int
+
+    pol = load_policy(policy) if isinstance(policy, (str, Path)) else parse_policy(policy)
+    n_resamples, n_permutations = check_int(n_resamples, "n_resamples"), check_int(n_permutations, "n_permutations")
+    seed = check_int(seed, "seed", minimum=0)
+    run = Path(run)
+    base = None if baseline is None else Path(baseline)
+    manifest = read_run_manifest(run)
+    if base is not None:
+        read_run_manifest(base)
+    res = GateResult(run=run, baseline=base, policy=pol)
+    out_dir = Path(out) if out is not None else run / "gate"
+    try:
+        check_finished(run, manifest)
+    except NotComparableError as exc:
+        res.reasons.append(str(exc))
+    else:
+        _results_failures(read_run_table(run, "results"), run, pol, res)
+        _validity_reasons(manifest, run, pol, res)
+    if base is not None and not res.reasons:
+        from .compare import compare_runs
+
+        audit = str(manifest.get("audit") or (manifest.get("spec") or {}).get("audit") or "")
+        margins = {k: v for k, v in pol.margins.items() if "/" not in k or k.split("/", 1)[0] == audit}
+        try:
+            res.comparison = compare_runs(base, run, out_dir / "comparison" if write else None, margins=margins,
+                                          n_resamples=n_resamples, n_permutations=n_permutations, seed=seed)
+        except NotComparableError as exc:
+            res.reasons.append(f"the runs are not comparable: {exc}")
+        else:
+            _comparison_failures(res.comparison, pol, res)
+    res.outcome = "not_gateable" if res.reasons else ("fail" if res.failures else "pass")
+    if write:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        res.file = out_dir / "gate.json"
+        res.file.write_text(json.dumps(res.to_dict(), indent=2, ensure_ascii=False, allow_nan=False) + "\n",
+                            encoding="utf-8")
+    return res

@@ -1,0 +1,134 @@
+"""The policy of ``clinaudit gate``: which verdicts fail, per-metric margins, required validity.
+
+A policy is a small YAML file, validated on load like an audit spec (unknown fields refused; every
+error names the file and the field). Without one, :data:`DEFAULT_POLICY` applies::
+
+    version: 1
+    fail_on: [bias]              # verdicts of the run's own results that fail the gate
+    margins: {TSR: 0.03}         # per metric (or audit/metric): margin of the baseline comparison
+    baseline:
+      fail_on: [worse]           # comparison verdicts that fail (worse counts only beyond the margin)
+      strata: true               # gate the per-stratum rows as well as the pooled ones
+    validity:
+      not_measured: not_gateable # a results row that was not measured: not_gateable (exit 3), fail or ignore
+      min_parse_rate: 0.9        # every judge must have parsed at least this share (else exit 3)
+      min_cases_used: 0.5        # share of the given cases the run used (else exit 3)
+    metrics: [TSR, RCR]          # only these metrics are gated (default: every metric)
+
+See docs/verdicts.md (clinaudit gate).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from ..errors import InputError
+
+__all__ = ["BaselinePolicy", "GatePolicy", "ValidityPolicy", "load_policy", "parse_policy", "DEFAULT_POLICY"]
+
+RunVerdict = Literal["bias", "inconclusive", "within_margin"]
+CompareVerdict = Literal["worse", "inconclusive", "lower", "higher"]
+
+
+class BaselinePolicy(BaseModel):
+    """How the run is held against its baseline (``--baseline``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    fail_on: list[CompareVerdict] = Field(default_factory=lambda: ["worse"], description="comparison verdicts "
+                                          "that fail the gate; `worse` only when the worsening exceeds the margin")
+    strata: bool = Field(default=True, description="gate the per-stratum comparison rows as well as the pooled")
+
+
+class ValidityPolicy(BaseModel):
+    """What the run must have measured for the gate to decide anything (else exit 3)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    not_measured: Literal["not_gateable", "fail", "ignore"] = Field(
+        default="not_gateable", description="what a results row with verdict not_measured does")
+    min_parse_rate: float | None = Field(default=None, ge=0, le=1, description="least parse rate of every judge "
+                                         "(the manifest's validity block)")
+    min_cases_used: float | None = Field(default=None, ge=0, le=1, description="least share of the given cases "
+                                         "the run used")
+
+
+class GatePolicy(BaseModel):
+    """A gate policy (see the module doc)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: Literal[1] = 1
+    fail_on: list[RunVerdict] = Field(default_factory=lambda: ["bias"], description="verdicts of the run's own "
+                                      "results that fail the gate")
+    margins: dict[str, float] = Field(default_factory=dict, description="metric (or audit/metric) -> margin of "
+                                      "the baseline comparison, in the metric's units")
+    baseline: BaselinePolicy = Field(default_factory=BaselinePolicy)
+    validity: ValidityPolicy = Field(default_factory=ValidityPolicy)
+    metrics: list[str] | None = Field(default=None, description="only these metrics are gated (default: every)")
+
+    @field_validator("margins")
+    @classmethod
+    def _positive(cls, v: dict[str, float]) -> dict[str, float]:
+        for k, m in v.items():
+            if not (m > 0 and m == m and m != float("inf")):
+                raise ValueError(f"margin of '{k}' must be a positive number, got {m!r}")
+        return v
+
+    def margin_for(self, audit: str, metric: str) -> float | None:
+        for key in (f"{audit}/{metric}", metric):
+            if key in self.margins:
+                return float(self.margins[key])
+        return None
+
+    def gates(self, metric: str) -> bool:
+        return self.metrics is None or str(metric) in self.metrics
+
+
+DEFAULT_POLICY = GatePolicy()
+
+
+def _loc(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (("." if out else "") + str(part))
+    return out
+
+
+def parse_policy(data: Any, source: str = "<policy>") -> GatePolicy:
+    """Validate a policy mapping (``None``: the default policy); :class:`InputError` naming file and field."""
+    if data is None:
+        return GatePolicy()
+    if isinstance(data, GatePolicy):
+        return data
+    if not isinstance(data, dict):
+        raise InputError("a gate policy is a mapping (version, fail_on, margins, baseline, validity, metrics)",
+                         file=source)
+    try:
+        return GatePolicy.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
+        raise InputError(str(err["msg"]).removeprefix("Value error, ") + more, file=source,
+                         field=_loc(tuple(err["loc"])) or None) from None
+
+
+def load_policy(path: str | Path | None) -> GatePolicy:
+    """The policy in the YAML file ``path`` (``None``: the default policy)."""
+    import yaml
+
+    if path is None:
+        return GatePolicy()
+    p = Path(path)
+    if not p.is_file():
+        raise InputError("no such policy file", file=str(p))
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=str(p)) from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"not valid YAML: {' '.join(str(exc).split())}", file=str(p)) from None
+    return parse_policy(data, source=str(p))

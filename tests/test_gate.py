@@ -1,0 +1,217 @@
+"""``clinaudit gate``: pass (0) / fail (1) / not gateable (3) / bad input (2), from a run's verdicts and its
+comparison with a baseline; the policy file; the gate report; the Python API.
+
+Hand-built run directories carry a results table with the ``verdict`` column (as ``clinaudit run`` writes
+it) and treatment-shift pairs whose flips are planted, so every expected outcome is known by hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from clinaudit.cli.main import main
+from clinaudit.errors import InputError
+from clinaudit.report.gate import GATE_SCHEMA, gate_run
+from clinaudit.report.gate_policy import GatePolicy
+from clinaudit.rundir import RunDir
+
+
+def _pairs(flips: dict[str, list[int]], model: str = "m") -> pd.DataFrame:
+    """One MANAGE pair per case and perturbation; ``flips[perturbation][i]`` = 1 when case i's answer changed."""
+    rows = [dict(case_id=f"c{i:02d}", dataset="d", model=model, perturbation=pert, question="MANAGE", seed=0,
+                 seed_b=1, T_b=0, T_p=f) for pert, fs in flips.items() for i, f in enumerate(fs)]
+    return pd.DataFrame(rows)
+
+
+def _results(verdicts: list[str]) -> pd.DataFrame:
+    return pd.DataFrame({"audit": "treatment_shift", "model": "m", "metric": "TSR",
+                         "group": [f"p{i}" for i in range(len(verdicts))], "reference": "noise_floor",
+                         "value": 0.1, "ci_low": 0.02, "ci_high": 0.2, "p_adj": 0.01, "verdict": verdicts,
+                         "verdict_reason": "because", "margin": 0.05, "effect": True})
+
+
+def _run(base: Path, name: str, *, flips: dict[str, list[int]] | None = None, verdicts: list[str] | None = None,
+         status: str | None = "complete", results: pd.DataFrame | None = None, audit: str = "treatment_shift",
+         validity: dict | None = None) -> Path:
+    flips = flips or {"uppercase": [0] * 12}
+    n = len(next(iter(flips.values())))
+    rd = RunDir(base / name)
+    rd.start(spec={"audit": audit, "name": name, "models": {"target": "m"}, "params": {}}, models=[{"spec": "m"}],
+             seeds=[0], command="test")
+    rd.write_table("cases", pd.DataFrame({"case_id": [f"c{i:02d}" for i in range(n)], "dataset": "d",
+                                          "text": [f"case {i}" for i in range(n)]}))
+    rd.write_table("paired", _pairs(flips))
+    rd.write_table("results", results if results is not None else _results(verdicts or ["within_margin"]))
+    if validity is not None:
+        rd.manifest["validity"] = validity
+    if status is not None:
+        rd.finish(usage={}, audit=audit, status=status, summary={})
+    rd.close()
+    return rd.path
+
+
+def _cli(capsys, *argv: str) -> tuple[int, str, str]:
+    rc = main(["gate", *argv])
+    cap = capsys.readouterr()
+    return rc, cap.out, cap.err
+
+
+def test_a_run_without_bias_passes_and_writes_the_gate_report(tmp_path, capsys):
+    run = _run(tmp_path, "r", verdicts=["within_margin", "inconclusive"])
+    rc, out, _ = _cli(capsys, str(run))
+    assert rc == 0 and "gate: PASS (2 result rows checked); exit 0" in out
+    doc = json.loads((run / "gate" / "gate.json").read_text(encoding="utf-8"))
+    assert doc["schema"] == GATE_SCHEMA and doc["outcome"] == "pass" and doc["exit_code"] == 0
+    assert doc["failures"] == [] and doc["reasons"] == [] and doc["checked"] == {"results": 2}
+    assert doc["policy"]["fail_on"] == ["bias"] and doc["baseline"] is None
+
+
+def test_a_bias_verdict_fails_with_one_line_per_failing_row(tmp_path, capsys):
+    run = _run(tmp_path, "r", verdicts=["bias", "within_margin", "bias"])
+    rc, out, _ = _cli(capsys, str(run), "--out", str(tmp_path / "g"))
+    assert rc == 1
+    fails = [ln for ln in out.splitlines() if ln.startswith("FAIL")]
+    assert fails == ["FAIL treatment_shift m TSR (p0 vs noise_floor): bias 0.1 [95% CI 0.02, 0.2] (because)",
+                     "FAIL treatment_shift m TSR (p2 vs noise_floor): bias 0.1 [95% CI 0.02, 0.2] (because)"]
+    doc = json.loads((tmp_path / "g" / "gate.json").read_text(encoding="utf-8"))
+    assert doc["outcome"] == "fail" and [f["group"] for f in doc["failures"]] == ["p0", "p2"]
+    # a policy that fails on inconclusive too; and one gating only another metric
+    pol = tmp_path / "p.yaml"
+    pol.write_text("fail_on: [bias, inconclusive]\nmetrics: [RCR]\n", encoding="utf-8")
+    rc, out, _ = _cli(capsys, str(run), "--policy", str(pol))
+    assert rc == 3 and "no effect rows to gate" in out  # nothing left to decide on is not a pass
+
+
+def test_level_rows_are_not_gated(tmp_path, capsys):
+    res = pd.concat([_results(["within_margin"]), _results(["bias"]).assign(effect=False, metric="accuracy")])
+    assert _cli(capsys, str(_run(tmp_path, "r", results=res)))[0] == 0
+
+
+@pytest.mark.parametrize("mode,code", [("not_gateable", 3), ("fail", 1), ("ignore", 0)])
+def test_a_not_measured_row_is_not_gateable_by_default(tmp_path, capsys, mode, code):
+    run = _run(tmp_path, "r", verdicts=["within_margin", "not_measured"])
+    argv = [str(run)]
+    if mode != "not_gateable":
+        (tmp_path / "p.yaml").write_text(f"validity:\n  not_measured: {mode}\n", encoding="utf-8")
+        argv += ["--policy", str(tmp_path / "p.yaml")]
+    rc, out, _ = _cli(capsys, *argv)
+    assert rc == code
+    if code == 3:
+        assert "NOT GATEABLE: treatment_shift m TSR (p1 vs noise_floor): not measured (because)" in out
+
+
+@pytest.mark.parametrize("status,words", [("not measured: the judge could parse 0 of 30 answers", "not measured"),
+                                          ("running", "unfinished"), (None, "unfinished"),
+                                          ("failed: every call failed", "failed")])
+def test_unfinished_failed_and_not_measured_runs_are_not_gateable(tmp_path, capsys, status, words):
+    run = _run(tmp_path, "r", verdicts=["within_margin"], status=status)
+    rc, out, _ = _cli(capsys, str(run))
+    assert rc == 3 and words in out and "gate: NOT GATEABLE" in out
+    assert json.loads((run / "gate" / "gate.json").read_text(encoding="utf-8"))["outcome"] == "not_gateable"
+
+
+def test_results_without_verdicts_and_validity_thresholds_are_not_gateable(tmp_path, capsys):
+    old = _run(tmp_path, "old", results=_results(["bias"]).drop(columns=["verdict"]))
+    rc, out, _ = _cli(capsys, str(old))
+    assert rc == 3 and "no verdict column" in out
+    validity = {"judges": [{"judge": "annotator", "jury": "", "items": 30, "parsed": 24, "parse_rate": 0.8}],
+                "cases": {"given": 40, "used": 12}}
+    run = _run(tmp_path, "r", verdicts=["within_margin"], validity=validity)
+    (tmp_path / "p.yaml").write_text("validity: {min_parse_rate: 0.9, min_cases_used: 0.5}\n", encoding="utf-8")
+    rc, out, _ = _cli(capsys, str(run), "--policy", str(tmp_path / "p.yaml"))
+    assert rc == 3
+    assert "judge 'annotator' parsed 24 of 30 answers (80% < the policy's min_parse_rate 90%)" in out
+    assert "used 12 of 40 cases (30% < the policy's min_cases_used 50%)" in out
+    (tmp_path / "q.yaml").write_text("validity: {min_parse_rate: 0.8, min_cases_used: 0.3}\n", encoding="utf-8")
+    assert _cli(capsys, str(run), "--policy", str(tmp_path / "q.yaml"))[0] == 0
+
+
+def test_a_planted_regression_fails_against_its_baseline_and_a_run_passes_against_itself(tmp_path, capsys):
+    base = _run(tmp_path, "v1", flips={"uppercase": [0] * 12})
+    new = _run(tmp_path, "v2", flips={"uppercase": [1] * 10 + [0] * 2})
+    rc, out, _ = _cli(capsys, str(new), "--baseline", str(base), "--n-resamples", "200")
+    assert rc == 1
+    fails = [ln for ln in out.splitlines() if ln.startswith("FAIL")]
+    assert fails[0].startswith("FAIL TSR: worse than the baseline, B − A +83.3 pp [95% CI ")
+    assert fails[0].endswith("margin ±5.0 pp") and any(ln.startswith("FAIL RCR: worse") for ln in fails)
+    doc = json.loads((new / "gate" / "gate.json").read_text(encoding="utf-8"))
+    assert doc["comparison"]["files"]["csv"].endswith("comparison.csv")
+    assert Path(doc["comparison"]["files"]["csv"]).is_file()
+    assert {f["source"] for f in doc["failures"]} == {"baseline"}
+    # the same run against itself: nothing worse
+    assert _cli(capsys, str(new), "--baseline", str(new), "--n-resamples", "200")[0] == 0
+    # a margin wider than the worsening (+83.3 pp): significantly worse, but not beyond the margin
+    (tmp_path / "p.yaml").write_text("margins: {TSR: 0.9, treatment_shift/RCR: 0.9}\n", encoding="utf-8")
+    assert _cli(capsys, str(new), "--baseline", str(base), "--policy", str(tmp_path / "p.yaml"),
+                "--n-resamples", "200")[0] == 0
+
+
+def test_a_change_hidden_in_the_pool_fails_in_its_stratum(tmp_path, capsys):
+    """Sensitivity moved from "!" to UPPERCASE: pooled TSR unchanged, uppercase worse."""
+    base = _run(tmp_path, "v1", flips={"exclamation": [1] * 12, "uppercase": [0] * 12})
+    new = _run(tmp_path, "v2", flips={"exclamation": [0] * 12, "uppercase": [1] * 12})
+    rc, out, _ = _cli(capsys, str(new), "--baseline", str(base), "--n-resamples", "200")
+    assert rc == 1
+    assert "FAIL TSR [perturbation = uppercase]: worse than the baseline, B − A +100.0 pp" in out
+    assert not any(ln.startswith("FAIL TSR: ") for ln in out.splitlines())  # the pooled row did not change
+    (tmp_path / "p.yaml").write_text("baseline: {strata: false}\n", encoding="utf-8")
+    assert _cli(capsys, str(new), "--baseline", str(base), "--policy", str(tmp_path / "p.yaml"),
+                "--n-resamples", "200")[0] == 0
+
+
+def test_runs_that_are_not_comparable_are_not_gateable(tmp_path, capsys):
+    base = _run(tmp_path, "v1", audit="note_generation")
+    new = _run(tmp_path, "v2")
+    rc, out, _ = _cli(capsys, str(new), "--baseline", str(base))
+    assert rc == 3 and "not comparable" in out and "different audits" in out
+    unfinished = _run(tmp_path, "v0", status="running")
+    assert _cli(capsys, str(new), "--baseline", str(unfinished))[0] == 3
+
+
+@pytest.mark.parametrize("text,words", [
+    ("fail_on: [bias, worse]\n", "field 'fail_on[1]'"),
+    ("margins: {TSR: -0.1}\n", "field 'margins': Value error"),
+    ("validity: {min_parse_rate: 2}\n", "field 'validity.min_parse_rate'"),
+    ("baseline: {fail_on: [worse], stratum: true}\n", "field 'baseline.stratum': Extra inputs are not permitted"),
+    ("version: 2\n", "field 'version'"),
+    ("- bias\n", "a gate policy is a mapping"),
+    ("fail_on: [bias\n", "not valid YAML"),
+])
+def test_a_bad_policy_is_bad_input_naming_file_and_field(tmp_path, capsys, text, words):
+    run = _run(tmp_path, "r", verdicts=["bias"])
+    pol = tmp_path / "policy.yaml"
+    pol.write_text(text, encoding="utf-8")
+    rc, out, err = _cli(capsys, str(run), "--policy", str(pol))
+    assert rc == 2 and f"file {pol}" in err and words.replace(": Value error", "") in err and out == ""
+    assert not (run / "gate").exists()
+
+
+def test_bad_input_exits_2(tmp_path, capsys):
+    run = _run(tmp_path, "r")
+    rc, _, err = _cli(capsys, str(tmp_path / "nope"))
+    assert rc == 2 and f"file {tmp_path / 'nope'}: no such run directory" in err
+    rc, _, err = _cli(capsys, str(run), "--policy", str(tmp_path / "missing.yaml"))
+    assert rc == 2 and "missing.yaml: no such policy file" in err
+    rc, _, err = _cli(capsys, str(run), "--baseline", str(tmp_path / "nope"))
+    assert rc == 2 and "no such run directory" in err
+    assert not (run / "gate").exists()
+
+
+def test_the_python_api_gives_the_same_decision(tmp_path):
+    import clinaudit
+
+    run = _run(tmp_path, "r", verdicts=["bias"])
+    res = clinaudit.gate_run(clinaudit.open_run(run), write=False)
+    assert (res.outcome, res.exit_code, res.file) == ("fail", 1, None) and len(res.failures) == 1
+    assert res.lines() == [res.failures[0]["line"]]
+    assert "gate: FAIL" in res._repr_html_() and "<b>" not in res._repr_html_()
+    res = clinaudit.gate_run(run, policy={"fail_on": ["inconclusive"]}, write=False)
+    assert res.outcome == "pass"
+    assert gate_run(run, policy=GatePolicy(fail_on=["bias"]), write=False).exit_code == 1
+    with pytest.raises(InputError, match="field 'fail_on"):
+        clinaudit.gate_run(run, policy={"fail_on": "bias!"})
+    with pytest.raises(InputError, match="n_resamples"):
+        clinaudit.gate_run(run, n_resamples=0)
