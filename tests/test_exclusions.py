@@ -37,7 +37,7 @@ def test_audit_context_ledger_merges_exclude_and_the_audits_table(tmp_path):
     import json
     from pathlib import Path
 
-    from clinaudit.spec import run_spec
+    from clinaudit.pipeline import run_spec
 
     example = Path(__file__).resolve().parents[1] / "examples" / "reasoning_care-mock.yaml"
     rd = run_spec(example, tmp_path / "run", progress=False)
@@ -52,7 +52,7 @@ def test_exclude_writes_the_ledger_at_once(tmp_path):
     from types import SimpleNamespace
 
     from clinaudit.rundir import RunDir
-    from clinaudit.spec import AuditContext
+    from clinaudit.pipeline import AuditContext
 
     rd = RunDir(tmp_path / "r")
     ctx = AuditContext(spec=SimpleNamespace(audit="x"), params=None, rundir=rd, runner=None)

@@ -27,7 +27,7 @@ from clinaudit.executors.ray_executor import RayExecutor
 from clinaudit.models.base import Backend
 from clinaudit.records import ModelRequest, ModelResponse
 from clinaudit.runner import Runner, RunnerConfig
-from clinaudit.spec import run_spec
+from clinaudit.pipeline import run_spec
 
 from executor_checks import assert_same_tables, generate_locally_and_with
 from stub_openai_server import StubOpenAI, stub_answer

@@ -256,7 +256,8 @@ def test_generate_killed_after_the_batch_is_created_reattaches_on_rerun(tmp_path
 def test_a_spec_run_keeps_batch_state_in_its_run_directory(tmp_path):
     import yaml
 
-    from clinaudit.spec import make_context, parse_spec_dict
+    from clinaudit.spec import parse_spec_dict
+    from clinaudit.pipeline import make_context
 
     spec = yaml.safe_load((Path(__file__).parents[1] / "examples" / "note_generation-mock.yaml").read_text(encoding="utf-8"))
     spec["models"]["target"] = SPEC  # no backends entry: the run directory still holds its state
@@ -280,7 +281,7 @@ def test_a_spec_run_keeps_batch_state_in_its_run_directory(tmp_path):
 def test_a_spec_runs_its_target_through_batches_and_a_rerun_creates_none(tmp_path):
     import yaml
 
-    from clinaudit.spec import run_spec
+    from clinaudit.pipeline import run_spec
 
     spec = yaml.safe_load((Path(__file__).parents[1] / "examples" / "note_generation-mock.yaml").read_text(encoding="utf-8"))
     spec["models"]["target"] = SPEC

@@ -20,7 +20,8 @@ from clinaudit.pipeline.stages import StageLayoutError
 from clinaudit.records import Case, ModelRequest, Variant, to_frame
 from clinaudit.registry import register_judge, registry
 from clinaudit.rundir import RunDir
-from clinaudit.spec import get_recipe, make_context, parse_spec_dict, run_spec
+from clinaudit.spec import get_recipe, parse_spec_dict
+from clinaudit.pipeline import make_context, run_spec
 
 AUDIT = "pipeline_probe"
 

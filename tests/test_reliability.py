@@ -86,7 +86,8 @@ def test_duplicate_ids_across_sources_are_an_error(tmp_path: Path) -> None:
 
 def test_spec_context_uses_namespaced_ids(tmp_path: Path) -> None:
     # the recipes read cases through AuditContext.cases(): 8 cases from two id-less files of 4 rows
-    from clinaudit.spec import make_context, parse_spec_dict
+    from clinaudit.spec import parse_spec_dict
+    from clinaudit.pipeline import make_context
 
     _idless(tmp_path, "a.csv", 4)
     _idless(tmp_path, "b.csv", 4)
@@ -163,7 +164,7 @@ def test_run_with_some_failed_calls_says_how_many(tmp_path: Path, capsys) -> Non
 
 def test_call_status_accounting() -> None:
     from clinaudit.runner import Usage
-    from clinaudit.spec import call_status
+    from clinaudit.pipeline import call_status
 
     assert call_status({"a": Usage(calls=3)}) == ("complete", None)
     status, reason = call_status({"a": Usage(failures=4), "j": Usage(calls=2)})

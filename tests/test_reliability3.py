@@ -85,7 +85,7 @@ def test_a_spec_with_absurd_shards_is_refused_naming_the_field(tmp_path):
 # ---- item 3: one validation for CLI and API ---------------------------------------------------------------
 @pytest.fixture(scope="module")
 def mock_run(tmp_path_factory):
-    from clinaudit.spec import run_spec
+    from clinaudit.pipeline import run_spec
 
     out = tmp_path_factory.mktemp("run") / "ts"
     run_spec(Path(__file__).resolve().parents[1] / "examples" / "treatment_shift-mock.yaml", out, progress=False)

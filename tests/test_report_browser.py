@@ -90,7 +90,8 @@ def _mock_runs(base: Path) -> list[Path]:
     """Run dirs in seconds: every examples/*-mock.yaml, the classifier-gaps demo (no model calls), a generate run."""
     from clinaudit.cli.main import main
     from clinaudit.demo import demo_spec_for
-    from clinaudit.spec import parse_spec_dict, run_spec
+    from clinaudit.spec import parse_spec_dict
+    from clinaudit.pipeline import run_spec
 
     runs = []
     for spec_file in sorted((ROOT / "examples").glob("*-mock.yaml")):

@@ -109,7 +109,8 @@ def test_malicious_responses_through_a_real_audit_section(tmp_path):
     """A treatment-shift run (mock model answering with the payloads) rendered by its own section."""
     import yaml
 
-    from clinaudit.spec import parse_spec_dict, run_spec
+    from clinaudit.spec import parse_spec_dict
+    from clinaudit.pipeline import run_spec
 
     spec = yaml.safe_load(Path("examples/treatment_shift-mock.yaml").read_text(encoding="utf-8"))
     spec["backends"]["mock:a"]["rules"] = [{"match": ".", "response": BAD}]

@@ -17,7 +17,7 @@ The same work as the CLI (``clinaudit run``, ``clinaudit report``), for notebook
     gate = clinaudit.gate_run("runs/v2", baseline="runs/v1")   # pass / fail / not_gateable (exit_code)
 
 Nothing here computes anything new: specs are validated by :mod:`clinaudit.spec`, runs by
-:func:`clinaudit.spec.run_spec`, findings by :mod:`clinaudit.report.findings`, responses are read
+:func:`clinaudit.pipeline.run_spec`, findings by :mod:`clinaudit.report.findings`, responses are read
 through :func:`clinaudit.pipeline.normalize_responses` and reports rendered by
 :func:`clinaudit.report.render_report`. Tables are read fresh from the run directory on each access.
 """
@@ -91,7 +91,8 @@ def run_audit(spec: str | Path | Mapping[str, Any] | Any, out: str | Path, *, fo
     run of another spec is refused (:class:`~clinaudit.rundir.RunDirReuseError`) unless ``force``.
     ``progress`` shows the progress bars (off by default: they clutter notebook output).
     """
-    from .spec import AuditSpec, run_spec
+    from .spec import AuditSpec
+    from .pipeline import run_spec
 
     if isinstance(spec, Mapping):
         spec = make_spec(spec)

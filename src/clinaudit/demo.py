@@ -37,7 +37,7 @@ _QUICK_CASES = 2  # data rows per source in the quick demo
 _MAX_JOBS = 3  # demo worker processes at most (each loads its own models)
 _HEARTBEAT_S = 30.0
 #: modules the audits and the report import (never torch: forked workers must load it themselves)
-_PRELOAD = ("scipy.stats", "statsmodels.stats.multitest", "sklearn.metrics", "clinaudit.spec", "clinaudit.stats")
+_PRELOAD = ("scipy.stats", "statsmodels.stats.multitest", "sklearn.metrics", "clinaudit.pipeline", "clinaudit.stats")
 _START_METHOD: str | None = None  # worker start method; None: fork unless torch is loaded here, else spawn
 #: relative cost of each demo audit on the embedded model (measured), so the longest start first
 _COST = {"note_generation": 4, "treatment_shift": 3, "reasoning_care": 2, "association": 2, "classifier_gaps": 0}
@@ -245,7 +245,8 @@ def _run_one(audit: str, out_dir: Path, quick: bool, progress: bool) -> AuditOut
     import yaml
 
     from .registry import registry
-    from .spec import parse_spec_dict, run_spec
+    from .spec import parse_spec_dict
+    from .pipeline import run_spec
 
     spec_dict = demo_spec_for(audit, quick=quick)
     if spec_dict is None:

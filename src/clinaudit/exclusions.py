@@ -14,7 +14,7 @@ one row of ``tables/exclusions.csv``:
 ``source``  file the case came from, and ``row`` its 1-based data row, when known
 ==========  ==================================================================
 
-The audit records rows with :meth:`clinaudit.spec.AuditContext.exclude`; the ledger
+The audit records rows with :meth:`clinaudit.pipeline.AuditContext.exclude`; the ledger
 is written to the run directory as rows arrive (a killed run keeps what it had), and
 the report lists it under every audit.
 """

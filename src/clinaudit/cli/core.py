@@ -101,7 +101,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _run_locked(args: argparse.Namespace, spec, params) -> int:
-    from ..spec import get_recipe, make_context, run_spec
+    from ..spec import get_recipe
+    from ..pipeline import make_context, run_spec
 
     recipe = get_recipe(spec.audit)
     if recipe.estimate is not None:

@@ -4,14 +4,22 @@
 - :mod:`.calls`: :class:`CallLog`, the framework's record of every model call
   (the ``responses`` table) and the dry-run call count;
 - :mod:`.audit`: :class:`Audit`, the declaration an audit family writes, and the
-  driver that runs its stages (:func:`run_stages`) or estimates them
-  (:func:`estimate_stages`).
+  functions that run its stages (:func:`run_stages`) or estimate them
+  (:func:`estimate_stages`);
+- :mod:`.context`: :class:`AuditContext`, what every stage of a run reaches, and
+  :func:`make_context`;
+- :mod:`.driver`: :func:`run_spec`, a spec into a run directory (lock, manifest,
+  status), and :func:`call_status`.
+
+The spec's schema is :mod:`clinaudit.spec`.
 """
 
 from __future__ import annotations
 
 from .audit import Audit, Calls, JudgeChoice, StageOutput, estimate_stages, register, run_stages
 from .calls import NOT_CACHED, CallLog, is_placeholder, response_row
+from .context import AuditContext, make_context
+from .driver import call_status, run_spec
 from .stages import LAYOUTS, RESPONSE_COLUMNS, STAGES, conform, normalize_responses
 
 __all__ = [
@@ -22,6 +30,10 @@ __all__ = [
     "register",
     "run_stages",
     "estimate_stages",
+    "AuditContext",
+    "make_context",
+    "run_spec",
+    "call_status",
     "CallLog",
     "NOT_CACHED",
     "is_placeholder",

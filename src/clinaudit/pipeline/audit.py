@@ -47,7 +47,7 @@ from .estimate import AuditRecipe, Estimate
 from .stages import LAYOUTS, conform
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..spec import AuditContext
+    from .context import AuditContext
 
 __all__ = ["Audit", "Calls", "StageOutput", "JudgeChoice", "register", "run_stages", "estimate_stages"]
 

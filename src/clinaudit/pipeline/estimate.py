@@ -49,7 +49,7 @@ class AuditRecipe:
     name: str
     summary: str
     params_model: type[BaseModel]
-    #: ``run(ctx)`` and ``estimate(ctx)`` take the run's :class:`clinaudit.spec.AuditContext`
+    #: ``run(ctx)`` and ``estimate(ctx)`` take the run's :class:`clinaudit.pipeline.AuditContext`
     run: Callable[[Any], dict[str, Any] | None]
     estimate: Callable[[Any], Estimate] | None = None
     #: the :class:`clinaudit.pipeline.Audit` subclass, for audits declared as stages

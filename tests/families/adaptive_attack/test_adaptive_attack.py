@@ -9,7 +9,8 @@ import pytest
 import yaml
 
 from clinaudit.families.adaptive_attack.attack import guard_reasons
-from clinaudit.spec import parse_spec_dict, run_spec
+from clinaudit.spec import parse_spec_dict
+from clinaudit.pipeline import run_spec
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "adaptive_attack-mock.yaml"

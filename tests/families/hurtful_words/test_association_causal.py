@@ -54,7 +54,8 @@ def _write_inputs(tmp_path: Path) -> dict[str, str]:
 
 def _run(tmp_path: Path, params: dict, backend: Backend | None = None, name: str = "run", model: str = "mock:scripted",
          seed: int = 0) -> Path:
-    from clinaudit.spec import parse_spec_dict, run_spec
+    from clinaudit.spec import parse_spec_dict
+    from clinaudit.pipeline import run_spec
 
     spec, p = parse_spec_dict({"audit": "association", "seed": seed, "models": {"target": model}, "params": params})
     runner = Runner(config=RunnerConfig(progress=False))
@@ -177,7 +178,8 @@ def test_spec_and_input_errors(tmp_path: Path) -> None:
 def test_mock_backend_end_to_end_and_cache(tmp_path: Path) -> None:
     """The registered mock (whole-sentence hash likelihood) through run_spec twice: the second run is all cache."""
     from clinaudit.models.mock import MockBackend
-    from clinaudit.spec import parse_spec_dict, run_spec
+    from clinaudit.spec import parse_spec_dict
+    from clinaudit.pipeline import run_spec
 
     inputs = _write_inputs(tmp_path)
     spec, p = parse_spec_dict({"audit": "association", "models": {"target": "mock"}, "params": inputs})
@@ -194,7 +196,8 @@ def test_mock_backend_end_to_end_and_cache(tmp_path: Path) -> None:
 
 
 def test_estimate_counts_sentences(tmp_path: Path) -> None:
-    from clinaudit.spec import get_recipe, make_context, parse_spec_dict
+    from clinaudit.spec import get_recipe, parse_spec_dict
+    from clinaudit.pipeline import make_context
 
     spec, p = parse_spec_dict({"audit": "association", "models": {"target": ["mock", "hf-mlm:/nowhere"]},
                                "params": _write_inputs(tmp_path)})
@@ -256,7 +259,8 @@ def test_report_section(tmp_path: Path) -> None:
 
 def test_demo_spec_valid_and_runs_with_mock(tmp_path: Path) -> None:
     from clinaudit.families.hurtful_words.association import demo_spec
-    from clinaudit.spec import parse_spec_dict, run_spec
+    from clinaudit.spec import parse_spec_dict
+    from clinaudit.pipeline import run_spec
 
     d = demo_spec()
     assert d["models"]["target"] == "embedded"
@@ -271,7 +275,8 @@ def test_demo_spec_valid_and_runs_with_mock(tmp_path: Path) -> None:
 
 
 def test_examples_parse_and_mock_example_runs(tmp_path: Path) -> None:
-    from clinaudit.spec import load_spec, run_spec
+    from clinaudit.spec import load_spec
+    from clinaudit.pipeline import run_spec
 
     root = Path(__file__).resolve().parents[3] / "examples"
     paths = sorted(root.glob("association-*.yaml"))

@@ -102,7 +102,8 @@ class Direct:
 
 
 def _run(tmp_path: Path, model: str, params: dict, name: str = "run") -> Path:
-    from clinaudit.spec import parse_spec_dict, run_spec
+    from clinaudit.spec import parse_spec_dict
+    from clinaudit.pipeline import run_spec
 
     spec, p = parse_spec_dict({"audit": "association", "models": {"target": model}, "params": params})
     return run_spec(spec, tmp_path / name, params=p, progress=False).path

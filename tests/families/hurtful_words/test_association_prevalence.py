@@ -107,7 +107,8 @@ def test_load_notes_jsonl_errors(tmp_path: Path) -> None:
 
 
 def test_association_summary_gets_prevalence_columns(tmp_path: Path) -> None:
-    from clinaudit.spec import parse_spec_dict, run_spec
+    from clinaudit.spec import parse_spec_dict
+    from clinaudit.pipeline import run_spec
 
     (tmp_path / "t.txt").write_text("[GEND] has a hx of [CVD]\n[GEND] has [HIV]\n", encoding="utf-8")
     (tmp_path / "a.csv").write_text("attribute,category,subgroup\nchf,CVD,-\nheart failure,CVD,-\nhiv,HIV,-\n"

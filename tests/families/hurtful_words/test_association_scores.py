@@ -233,7 +233,8 @@ def test_cli_rejects_unknown_test_and_mixed_modes(tmp_path: Path, capsys: pytest
 def test_tidy_round_trip_of_a_model_run(tmp_path: Path) -> None:
     """An association run's scores.csv is a tidy scores file: re-analysing it gives the same summary."""
     from clinaudit.families.hurtful_words.association import demo_spec
-    from clinaudit.spec import parse_spec_dict, run_spec
+    from clinaudit.spec import parse_spec_dict
+    from clinaudit.pipeline import run_spec
 
     d = demo_spec()
     spec, params = parse_spec_dict({**d, "models": {"target": "mock"},
@@ -258,7 +259,8 @@ def test_float_noise_differences_are_not_ranked_mock_backend(tmp_path: Path) -> 
     run) for a mean difference of 3e-16; now every category has p = 1.0 with a note, and the means are equal.
     """
     from clinaudit.families.hurtful_words.association import demo_spec
-    from clinaudit.spec import parse_spec_dict, run_spec
+    from clinaudit.spec import parse_spec_dict
+    from clinaudit.pipeline import run_spec
 
     d = demo_spec()
     (tmp_path / "g.yaml").write_text("groups:\n  male: [man, he, male, m]\n  female: [woman, she, female, f]\n",

@@ -10,7 +10,8 @@ import pytest
 from clinaudit.families.hurtful_words.classifier_gaps import demo_spec
 from clinaudit.errors import SpecError
 from clinaudit.results import RESULT_COLUMNS
-from clinaudit.spec import load_spec, parse_spec_dict, run_spec
+from clinaudit.spec import load_spec, parse_spec_dict
+from clinaudit.pipeline import run_spec
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 DEMO = Path(__file__).resolve().parents[3] / "src" / "clinaudit" / "data" / "demo" / "classifier_predictions.csv"
@@ -115,7 +116,8 @@ def test_report_section_and_html(tmp_path: Path):
 
 
 def test_estimate_counts_distinct_windows(tmp_path: Path):
-    from clinaudit.spec import get_recipe, make_context
+    from clinaudit.spec import get_recipe
+    from clinaudit.pipeline import make_context
 
     notes = tmp_path / "notes.csv"
     pd.DataFrame({"id": [1, 2, 3], "text": ["a b c d e f", "a b c d e f", "x y"], "y": [0, 1, 0],

@@ -104,7 +104,8 @@ def _probe_spec(encoder: str, sample: int, **probe) -> dict:
 @needs_craftmd
 def test_craftmd_probe_recipe_with_mock_encoder(tmp_path: Path):
     from clinaudit.report.base import get_section_builder
-    from clinaudit.spec import parse_spec_dict, run_spec
+    from clinaudit.spec import parse_spec_dict
+    from clinaudit.pipeline import run_spec
 
     spec, params = parse_spec_dict(_probe_spec("mock", 200, hidden_sizes=[[32]], alphas=[1e-2]))
     rd = run_spec(spec, tmp_path / "run", params=params, progress=False)

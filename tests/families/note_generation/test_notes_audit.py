@@ -24,7 +24,8 @@ import pytest
 from clinaudit.models.mock import MockBackend
 from clinaudit.rundir import RunDir
 from clinaudit.runner import Runner, RunnerConfig
-from clinaudit.spec import get_recipe, make_context, parse_spec_dict, run_spec
+from clinaudit.spec import get_recipe, parse_spec_dict
+from clinaudit.pipeline import make_context, run_spec
 
 CODES = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"]
 

@@ -9,7 +9,8 @@ import pytest
 from clinaudit.cli.main import main
 from clinaudit.report.base import Compare, Figure, Metric, Table, Text, get_section_builder
 from clinaudit.rundir import RunDir
-from clinaudit.spec import parse_spec_dict, run_spec
+from clinaudit.spec import parse_spec_dict
+from clinaudit.pipeline import run_spec
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "note_generation-mock.yaml"
 

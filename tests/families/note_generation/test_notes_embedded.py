@@ -25,7 +25,8 @@ pytestmark = pytest.mark.slow
                     reason=f"public data not found under {DATA}")
 def test_embedded_end_to_end_and_rerun(tmp_path):
     from clinaudit.rundir import RunDir
-    from clinaudit.spec import parse_spec_dict, run_spec
+    from clinaudit.spec import parse_spec_dict
+    from clinaudit.pipeline import run_spec
 
     spec_dict = {
         "audit": "note_generation",

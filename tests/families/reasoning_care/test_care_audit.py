@@ -34,7 +34,8 @@ from clinaudit.cache import ResponseCache
 from clinaudit.families.reasoning_care.judges import male_first
 from clinaudit.models.base import Backend
 from clinaudit.runner import Runner, RunnerConfig
-from clinaudit.spec import get_recipe, make_context, parse_spec_dict, run_spec
+from clinaudit.spec import get_recipe, parse_spec_dict
+from clinaudit.pipeline import make_context, run_spec
 
 CSV = """case_id,case_vignette,choice_1,choice_2,choice_3,choice_4,answer,category,dataset
 c1,"A 60-year-old man has chest pain and a raised troponin CASE1.",Myocardial infarction,Panic attack,Costochondritis,Reflux,Myocardial infarction,x,demo

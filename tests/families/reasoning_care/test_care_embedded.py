@@ -13,7 +13,8 @@ import pytest
 
 from clinaudit.families.reasoning_care.metrics import semantic_drift
 from clinaudit.runner import Runner, RunnerConfig
-from clinaudit.spec import parse_spec_dict, run_spec
+from clinaudit.spec import parse_spec_dict
+from clinaudit.pipeline import run_spec
 
 DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
 CRAFTMD = DATA / "craft-md" / "usmle_and_derm_dataset.csv"

@@ -16,7 +16,8 @@ import pytest
 
 from clinaudit.models.base import Backend
 from clinaudit.runner import Runner, RunnerConfig
-from clinaudit.spec import parse_spec_dict, run_spec
+from clinaudit.spec import parse_spec_dict
+from clinaudit.pipeline import run_spec
 
 CSV = """case_id,case_vignette,choice_1,choice_2,choice_3,choice_4,answer,category,dataset
 c1,"A 60-year-old man has chest pain and a raised troponin CASE1.",Myocardial infarction,Panic attack,Costochondritis,Reflux,Myocardial infarction,x,demo

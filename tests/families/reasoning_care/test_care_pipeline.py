@@ -19,7 +19,8 @@ from clinaudit.judges.base import Unparseable
 from clinaudit.pipeline import normalize_responses
 from clinaudit.registry import register_judge
 from clinaudit.runner import Runner, RunnerConfig
-from clinaudit.spec import get_recipe, make_context, parse_spec_dict, run_spec
+from clinaudit.spec import get_recipe, parse_spec_dict
+from clinaudit.pipeline import make_context, run_spec
 
 
 def _t(rd, name):

@@ -324,7 +324,8 @@ def test_recipe_lists_invalid_validation_labels(tmp_path):
     from clinaudit.cache import ResponseCache
     from clinaudit.models.mock import MockBackend
     from clinaudit.runner import Runner, RunnerConfig
-    from clinaudit.spec import parse_spec_dict, run_spec
+    from clinaudit.spec import parse_spec_dict
+    from clinaudit.pipeline import run_spec
 
     data = tmp_path / "cases.csv"
     data.write_text("case_id,message,validation_MANAGE,validation_VISIT\n"

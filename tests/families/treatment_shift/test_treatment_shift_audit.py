@@ -13,7 +13,8 @@ from clinaudit.cache import ResponseCache
 from clinaudit.models.mock import MockBackend
 from clinaudit.records import ModelRequest
 from clinaudit.runner import Runner, RunnerConfig
-from clinaudit.spec import parse_spec_dict, run_spec
+from clinaudit.spec import parse_spec_dict
+from clinaudit.pipeline import run_spec
 
 # MANAGE labels the judge gives each answer of model a (VISIT and RESOURCE are always YES).
 # Model b answers "upper" exactly like the baseline.

@@ -60,7 +60,7 @@ def test_accuracy_change_vs_control_hand_computed():
 
 def test_cognitive_mock_example_runs(tmp_path, monkeypatch):
     from clinaudit.report import render_report
-    from clinaudit.spec import run_spec
+    from clinaudit.pipeline import run_spec
 
     monkeypatch.setenv("CLINAUDIT_CACHE_DIR", str(tmp_path / "cache"))
     out = tmp_path / "run"

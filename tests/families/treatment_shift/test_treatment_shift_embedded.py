@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from clinaudit.spec import parse_spec_dict, run_spec
+from clinaudit.spec import parse_spec_dict
+from clinaudit.pipeline import run_spec
 
 
 @pytest.mark.slow

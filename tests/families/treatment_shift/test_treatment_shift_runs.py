@@ -13,7 +13,8 @@ from clinaudit.cache import ResponseCache
 from clinaudit.models.mock import MockBackend
 from clinaudit.records import ModelRequest
 from clinaudit.runner import Runner, RunnerConfig
-from clinaudit.spec import get_recipe, make_context, parse_spec_dict, run_spec
+from clinaudit.spec import get_recipe, parse_spec_dict
+from clinaudit.pipeline import make_context, run_spec
 
 
 def _runner(tmp_path: Path, backends: dict[str, MockBackend]) -> Runner:
@@ -424,7 +425,8 @@ from pathlib import Path
 from clinaudit.cache import ResponseCache
 from clinaudit.models.mock import MockBackend
 from clinaudit.runner import Runner, RunnerConfig
-from clinaudit.spec import parse_spec_dict, run_spec
+from clinaudit.spec import parse_spec_dict
+from clinaudit.pipeline import run_spec
 
 tmp, limit = Path(sys.argv[1]), int(sys.argv[2])
 seen_log = open(tmp / "seen.log", "a", encoding="utf-8")

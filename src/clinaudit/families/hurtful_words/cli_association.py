@@ -107,7 +107,8 @@ def _tests_list(text: str) -> list[str]:
 
 def cmd_association(args: argparse.Namespace) -> int:
     from ...errors import InputError
-    from ...spec import parse_spec_dict, run_spec
+    from ...spec import parse_spec_dict
+    from ...pipeline import run_spec
 
     tests = _tests_list(args.tests)
     placeholders = {}

@@ -63,7 +63,8 @@ def _stats_params(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _run(spec_dict: dict[str, Any], out: Path, no_progress: bool, copy: list[str]) -> Path:
-    from ...spec import parse_spec_dict, run_spec
+    from ...spec import parse_spec_dict
+    from ...pipeline import run_spec
 
     spec, params = parse_spec_dict(spec_dict, source="command line")
     rundir = run_spec(spec, out, params=params, progress=not no_progress, command=" ".join(sys.argv))

@@ -9,7 +9,7 @@ from typing import Any
 
 from ...errors import InputError, SpecError
 from ...records import Case, Variant
-from ...spec import AuditContext
+from ...pipeline import AuditContext
 from .params import AUDIT, NoteGenerationParams
 
 __all__ = ["Prepared", "style_of", "note_style", "check_dialogs", "find_example", "prepare"]

@@ -16,7 +16,7 @@ from .cases import Prepared
 from .params import NoteGenerationParams
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...spec import AuditContext
+    from ...pipeline import AuditContext
 
 __all__ = ["KEY_COLUMNS", "SHIFT_RENAME", "SHIFT_COLUMNS", "INCIDENCE_COLUMNS", "RATE_COLUMNS", "DISPARITY_COLUMNS",
            "RELIABILITY_COLUMNS", "PAIRED_COLUMNS", "REJECTION_COLUMNS", "EXCLUDED_COLUMNS", "RESIDUAL_COLUMNS",

@@ -21,7 +21,7 @@ from ...perturb import care_quadruplet, filter_sex_specific
 from ...perturb.deid import DEFAULT_SEX_SPECIFIC
 from ...perturb.neutralize import residual_terms
 from ...records import Case, ModelRequest, Variant, canonical_json
-from ...spec import AuditContext
+from ...pipeline import AuditContext
 from .metrics import RETHINK_LEXICONS, normalize_language
 from .params import ARMS, CareParams
 from .specialty import OTHER, SpecialtyTagger

@@ -1,0 +1,136 @@
+"""The run context: what every stage of a run reaches (spec, parameters, run directory, call log, ledger).
+
+:func:`make_context` builds it for a spec and a run directory; :mod:`clinaudit.pipeline.driver`
+runs an audit with it. The spec's schema stays in :mod:`clinaudit.spec`.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from pydantic import BaseModel
+
+from ..errors import SpecError
+from ..exclusions import Exclusions
+from ..loaders.base import load_sources, resolve_path
+from ..records import Case, to_frame
+from ..rundir import RunDir
+from ..runner import Runner, RunnerConfig
+from ..spec import AuditSpec
+from .calls import CallLog
+
+__all__ = ["AuditContext", "make_context", "EXCLUSIONS_TABLE"]
+
+
+EXCLUSIONS_TABLE = "exclusions"
+
+
+@dataclass
+class AuditContext:
+    spec: AuditSpec
+    params: BaseModel
+    rundir: RunDir
+    runner: Runner
+    base_dir: Path | None = None
+    progress: bool = True
+    log: logging.Logger = field(default_factory=lambda: logging.getLogger("clinaudit.audit"))
+    _cases: list[Case] | None = None
+    #: the run's exclusions ledger (tables/exclusions.csv): rows from exclude() and the audit's own table
+    exclusions: Exclusions = field(default_factory=Exclusions)
+    _excluded_table: pd.DataFrame | None = None
+    #: True while the pipeline counts calls for the dry-run estimate (nothing is written)
+    dry: bool = False
+
+    def cases(self) -> list[Case]:
+        """All cases of all data sources (loaded once)."""
+        if self._cases is None:
+            self._cases = load_sources(list(self.spec.data), self.base_dir)
+        return self._cases
+
+    def resolve_path(self, path: str | Path | None) -> Path | None:
+        """A path from the spec's params, relative paths taken from the spec file's folder."""
+        return resolve_path(path, self.base_dir)
+
+    def model(self, role: str, default: str | None = None) -> str:
+        val = self.spec.models.get(role, default)
+        if val is None:
+            raise SpecError(f"spec field 'models.{role}' is required for audit '{self.spec.audit}'")
+        return val[0] if isinstance(val, list) else val
+
+    def models(self, role: str, default: list[str] | None = None) -> list[str]:
+        val = self.spec.models.get(role, default)
+        if val is None:
+            raise SpecError(f"spec field 'models.{role}' is required for audit '{self.spec.audit}'")
+        return [val] if isinstance(val, str) else list(val)
+
+    def write_table(self, name: str, df: pd.DataFrame | list) -> Path:
+        if isinstance(df, list):
+            df = to_frame(df)
+        if self.dry:  # counting calls for the estimate: the run store is not touched
+            return self.rundir.table_path(name)
+        if name == EXCLUSIONS_TABLE:
+            # an audit's own exclusions table joins the one ledger (the last write replaces the earlier one)
+            self._excluded_table = df
+            return self._write_exclusions()
+        return self.rundir.write_table(name, df)
+
+    def exclude(self, stage: str, case_id: Any, reason: str, **detail: Any) -> None:
+        """Record one exclusion (see :mod:`clinaudit.exclusions`); the ledger is written at once."""
+        self.exclusions.add(stage, case_id, reason, **detail)
+        self._write_exclusions()
+
+    def exclusions_frame(self) -> pd.DataFrame:
+        """The ledger: rows recorded with :meth:`exclude`, then the audit's own exclusions table."""
+        ledger = Exclusions()
+        ledger.extend(self.exclusions.frame())
+        if self._excluded_table is not None and len(self._excluded_table):
+            table = self._excluded_table.copy()
+            if "stage" not in table.columns:
+                table["stage"] = "cases"
+            table["stage"] = table["stage"].fillna("cases").replace("", "cases")
+            if "reason" not in table.columns:
+                table["reason"] = "excluded"
+            ledger.extend(table)
+        return ledger.frame()
+
+    def _write_exclusions(self) -> Path:
+        if self.dry:
+            return self.rundir.table_path(EXCLUSIONS_TABLE)
+        return self.rundir.write_table(EXCLUSIONS_TABLE, self.exclusions_frame())
+
+
+
+
+def _used_models(spec: AuditSpec) -> list[str]:
+    return [m for v in spec.models.values() for m in ([v] if isinstance(v, str) else v)]
+
+
+def make_context(
+    spec: AuditSpec, params: BaseModel, out_dir: str | Path, *, base_dir: Path | None = None, progress: bool = True,
+    runner: Runner | None = None,
+) -> AuditContext:
+    from ..cache import default_cache_path
+    from ..models.options import with_state_dir
+
+    cache_path = None if spec.cache == "run" else (default_cache_path() if spec.cache == "user" else Path(spec.cache))
+    rundir = RunDir(out_dir, cache_path=cache_path)
+    if runner is None:
+        r = spec.runner
+        runner = Runner(
+            cache=rundir.cache,
+            config=RunnerConfig(
+                concurrency=r.concurrency, max_retries=r.max_retries, timeout_s=r.timeout_s,
+                rate_limit_per_min=r.rate_limit_per_min, retry_after_max_s=r.retry_after_max_s, progress=progress,
+                fail_fast=r.fail_fast,
+            ),
+            # backends that keep state between runs (openai-batch: its batch ids) keep it in the run directory
+            backend_options=with_state_dir(spec.backends, _used_models(spec), rundir.path / "batches",
+                                           params=spec.params),
+        )
+    if not isinstance(runner, CallLog):  # the framework records every call (the responses table)
+        runner = CallLog(runner, path=rundir.table_path("responses"))
+    return AuditContext(spec=spec, params=params, rundir=rundir, runner=runner, base_dir=base_dir, progress=progress)
