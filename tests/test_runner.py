@@ -232,3 +232,22 @@ def test_connections_are_released_after_each_run_even_with_concurrent_runs(keyed
         first, second = asyncio.run(two_runs())  # the short run ending must not cut off the long one
     assert all(r.ok for r in first + second) and len(first) == 20
     assert runner.backend(SPEC)._clients == {}
+
+
+def test_runner_defaults_are_declared_once():
+    """The spec's `runner:`, the CLI's model-call options and the runner itself agree on every default."""
+    import argparse
+
+    from clinaudit.cli.common import add_runner_args, runner_config_from_args
+    from clinaudit.runner import RunnerConfig
+    from clinaudit.spec import RunnerSettings
+
+    parser = argparse.ArgumentParser()
+    add_runner_args(parser)
+    from_cli = runner_config_from_args(parser.parse_args([]))
+    spec, runner = RunnerSettings(), RunnerConfig()
+    for name in ("concurrency", "max_retries", "timeout_s", "rate_limit_per_min", "retry_after_max_s"):
+        assert getattr(from_cli, name) == getattr(spec, name) == getattr(runner, name), name
+    assert spec.fail_fast is runner.fail_fast is False
+    assert (runner.concurrency, runner.max_retries, runner.timeout_s, runner.retry_after_max_s) == (8, 6, 120.0, 60.0)
+    assert "(default 120)" in parser.format_help() and "(default 8)" in parser.format_help()

@@ -33,6 +33,7 @@ from .errors import SpecError
 from .executors.sharding import MAX_SHARDS
 from .loaders.base import DataSource
 from .registry import Registry, registry
+from .runner import RunnerConfig
 
 if TYPE_CHECKING:  # pragma: no cover
     from .pipeline.estimate import AuditRecipe
@@ -49,13 +50,15 @@ __all__ = [
 
 
 class RunnerSettings(BaseModel):
+    """The spec's ``runner:``; every default is the runner's own (:class:`clinaudit.runner.RunnerConfig`)."""
+
     model_config = ConfigDict(extra="forbid")
-    concurrency: int = Field(default=8, ge=1)
-    max_retries: int = Field(default=6, ge=0)
-    timeout_s: float = Field(default=120.0, gt=0)
-    rate_limit_per_min: float | None = Field(default=None, gt=0)
-    retry_after_max_s: float = Field(default=60.0, ge=0)  # cap on a server's Retry-After (seconds)
-    fail_fast: bool = False
+    concurrency: int = Field(default=RunnerConfig.concurrency, ge=1)
+    max_retries: int = Field(default=RunnerConfig.max_retries, ge=0)
+    timeout_s: float = Field(default=RunnerConfig.timeout_s, gt=0)
+    rate_limit_per_min: float | None = Field(default=RunnerConfig.rate_limit_per_min, gt=0)
+    retry_after_max_s: float = Field(default=RunnerConfig.retry_after_max_s, ge=0)  # cap on a server's Retry-After
+    fail_fast: bool = RunnerConfig.fail_fast
     # where the uncached calls are sent from (docs/scale-out.md); `clinaudit run --executor` overrides it
     executor: Literal["local", "processes", "ray"] = "local"
     ray_address: str | None = None  # a running Ray cluster; none: a local Ray instance for the run

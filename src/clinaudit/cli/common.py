@@ -102,14 +102,18 @@ def add_executor_args(p: argparse.ArgumentParser, overrides: str = "",
 
 def add_runner_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("model calls")
-    g.add_argument("--concurrency", type=positive_int, default=8,
-                   help="concurrent calls to remote endpoints (default 8)")
-    g.add_argument("--max-retries", type=nonneg_int, default=6, help="retries on 429/5xx/timeouts (default 6)")
-    g.add_argument("--timeout", type=positive_float, default=120.0, help="per-call timeout in seconds (default 120)")
-    g.add_argument("--rate-limit", type=positive_float, default=None,
+    d = RunnerConfig  # the defaults are the runner's own (declared once, in clinaudit.runner)
+    g.add_argument("--concurrency", type=positive_int, default=d.concurrency,
+                   help=f"concurrent calls to remote endpoints (default {d.concurrency})")
+    g.add_argument("--max-retries", type=nonneg_int, default=d.max_retries,
+                   help=f"retries on 429/5xx/timeouts (default {d.max_retries})")
+    g.add_argument("--timeout", type=positive_float, default=d.timeout_s,
+                   help=f"per-call timeout in seconds (default {d.timeout_s:g})")
+    g.add_argument("--rate-limit", type=positive_float, default=d.rate_limit_per_min,
                    help="max call starts per minute (default: none)")
-    g.add_argument("--retry-after-max", type=_seconds, default=60.0, metavar="SECONDS",
-                   help="wait at most this long when a server's Retry-After asks for more (default 60)")
+    g.add_argument("--retry-after-max", type=_seconds, default=d.retry_after_max_s, metavar="SECONDS",
+                   help=f"wait at most this long when a server's Retry-After asks for more "
+                   f"(default {d.retry_after_max_s:g})")
     g.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
@@ -119,7 +123,7 @@ def runner_config_from_args(args: argparse.Namespace) -> RunnerConfig:
         max_retries=args.max_retries,
         timeout_s=args.timeout,
         rate_limit_per_min=args.rate_limit,
-        retry_after_max_s=getattr(args, "retry_after_max", 60.0),
+        retry_after_max_s=getattr(args, "retry_after_max", RunnerConfig.retry_after_max_s),
         progress=not args.no_progress,
     )
 
