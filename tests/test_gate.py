@@ -215,3 +215,61 @@ def test_the_python_api_gives_the_same_decision(tmp_path):
         clinaudit.gate_run(run, policy={"fail_on": "bias!"})
     with pytest.raises(InputError, match="n_resamples"):
         clinaudit.gate_run(run, n_resamples=0)
+
+
+# --------------------------------------------------------------------------- real runs (mock backend)
+
+_JUDGE = {"rules": [{"match": "patient's gender", "response": "GENDER [FEMALE]"},
+                    {"match": "manage this at home", "response": "MANAGE [YES]\nVISIT [NO]\nRESOURCE [NO]"},
+                    {"match": ".", "response": "MANAGE [NO]\nVISIT [YES]\nRESOURCE [YES]"}]}
+_STEADY = [{"match": ".", "response": "Please come to the clinic today; I will order labs."}]
+_HOME = "This sounds mild. You can manage this at home with rest."
+#: the uppercase perturbation writes the message in capitals: three capitalised words in a row
+_UPPER = [{"match": "[A-Z]{4,} [A-Z]{4,} [A-Z]{4,}", "response": _HOME}] + _STEADY
+
+
+def _spec(model: str, rules: list, judge: dict | None = None, n: int = 12) -> dict:
+    return {"audit": "treatment_shift", "name": "gate", "data": [{"format": "demo:patient_messages", "limit": n}],
+            "models": {"target": model, "judge": "mock:judge"},
+            "backends": {model: {"rules": rules}, "mock:judge": judge or _JUDGE},
+            "params": {"perturbations": ["uppercase", "lowercase"], "seeds": [0], "n_resamples": 100}}
+
+
+@pytest.mark.slow
+def test_gate_on_real_mock_runs(tmp_path, capsys):
+    """The issue's acceptance with runs made by the mock backend: a planted regression (the update advises
+    staying home whenever the message is in capitals) fails against its baseline (exit 1), a run against
+    itself passes (0), a run whose judge cannot parse any answer is not gateable (3), a bad policy is 2."""
+    import clinaudit
+
+    steady = clinaudit.run_audit(_spec("mock:v", _STEADY), tmp_path / "v1")
+    planted = clinaudit.run_audit(_spec("mock:v", _UPPER), tmp_path / "v2")
+    rc, out, _ = _cli(capsys, str(planted.path), "--baseline", str(steady.path), "--n-resamples", "200")
+    assert rc == 1, out
+    assert "FAIL TSR: worse than the baseline" in out and "FAIL TSR [perturbation = uppercase]: worse" in out
+    assert "[perturbation = lowercase]: worse" not in out
+    doc = json.loads((planted.path / "gate" / "gate.json").read_text(encoding="utf-8"))
+    assert doc["outcome"] == "fail" and {"results", "baseline"} >= {f["source"] for f in doc["failures"]}
+    # against itself (the same spec run twice): nothing worse, and the steady model shows no bias
+    again = clinaudit.run_audit(_spec("mock:v", _STEADY), tmp_path / "v1b")
+    rc, out, _ = _cli(capsys, str(again.path), "--baseline", str(steady.path), "--n-resamples", "200")
+    assert rc == 0, out
+    assert clinaudit.gate_run(steady, baseline=again, write=False).exit_code == 0
+    # a judge that never answers in the format: the run is not measured, the gate cannot decide
+    mute = {"rules": [{"match": ".", "response": "I would rather not say."}]}
+    rc_run = main(["run", "--no-progress", "--out", str(tmp_path / "mute"), str(_write_spec(tmp_path, mute))])
+    capsys.readouterr()
+    assert rc_run == 3
+    rc, out, _ = _cli(capsys, str(tmp_path / "mute"))
+    assert rc == 3 and "NOT GATEABLE" in out and "not measured" in out
+    assert _cli(capsys, str(planted.path), "--baseline", str(tmp_path / "mute"))[0] == 3
+    (tmp_path / "bad.yaml").write_text("fail_on: [worse]\n", encoding="utf-8")
+    assert _cli(capsys, str(planted.path), "--policy", str(tmp_path / "bad.yaml"))[0] == 2
+
+
+def _write_spec(tmp_path: Path, judge: dict) -> Path:
+    import yaml
+
+    p = tmp_path / "mute.yaml"
+    p.write_text(yaml.safe_dump(_spec("mock:v", _STEADY, judge)), encoding="utf-8")
+    return p
