@@ -90,17 +90,32 @@ def test_level_rows_are_not_gated(tmp_path, capsys):
     assert _cli(capsys, str(_run(tmp_path, "r", results=res)))[0] == 0
 
 
-@pytest.mark.parametrize("mode,code", [("not_gateable", 3), ("fail", 1), ("ignore", 0)])
-def test_a_not_measured_row_is_not_gateable_by_default(tmp_path, capsys, mode, code):
+@pytest.mark.parametrize("mode,code", [(None, 0), ("not_gateable", 3), ("fail", 1), ("ignore", 0)])
+def test_a_not_measured_row_in_a_measured_run_is_a_warning_by_default(tmp_path, capsys, mode, code):
     run = _run(tmp_path, "r", verdicts=["within_margin", "not_measured"])
     argv = [str(run)]
-    if mode != "not_gateable":
+    if mode is not None:
         (tmp_path / "p.yaml").write_text(f"validity:\n  not_measured: {mode}\n", encoding="utf-8")
         argv += ["--policy", str(tmp_path / "p.yaml")]
-    rc, out, _ = _cli(capsys, *argv)
+    rc, out, err = _cli(capsys, *argv)
     assert rc == code
+    text = "treatment_shift m TSR (p1 vs noise_floor): not measured (because)"
     if code == 3:
-        assert "NOT GATEABLE: treatment_shift m TSR (p1 vs noise_floor): not measured (because)" in out
+        assert f"NOT GATEABLE: {text}" in out
+    elif code == 1:
+        assert "FAIL treatment_shift m TSR (p1 vs noise_floor): not_measured (because)" in out
+    else:
+        assert f"clinaudit gate: warning: not gated: {text}" in err
+        doc = json.loads((run / "gate" / "gate.json").read_text(encoding="utf-8"))
+        assert doc["not_measured"] == [text] and doc["outcome"] == "pass"
+
+
+def test_a_run_or_model_that_measured_nothing_is_not_gateable(tmp_path, capsys):
+    rc, out, _ = _cli(capsys, str(_run(tmp_path, "r", verdicts=["not_measured", "not_measured"])))
+    assert rc == 3 and "none of its 2 effect rows was measured" in out
+    validity = {"models": {"m": {"measured": False, "reasons": ["every call to m failed or came back empty"]}}}
+    rc, out, _ = _cli(capsys, str(_run(tmp_path, "s", verdicts=["within_margin"], validity=validity)))
+    assert rc == 3 and "model m was not measured (every call to m failed or came back empty)" in out
 
 
 @pytest.mark.parametrize("status,words", [("not measured: the judge could parse 0 of 30 answers", "not measured"),

@@ -25,13 +25,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "one line per failing metric and writes the gate report, DIR/gate.json (default RUN/gate/gate.json; with "
         "--baseline also the comparison's files under DIR/comparison/).",
         epilog="Exit status: 0 pass; 1 fail; 2 bad input (no such run, a bad policy file or option); 3 not "
-        "gateable (a run is unfinished, failed or not measured, a result row is not_measured, a validity threshold "
-        "of the policy is not met, or the runs are not comparable).\n\n"
+        "gateable (a run or one of its models is unfinished, failed or not measured, no effect row was measured, a "
+        "validity threshold of the policy is not met, or the runs are not comparable). Effect rows not measured in "
+        "a measured run are printed as warnings and not gated unless the policy says otherwise.\n\n"
         "Examples:\n  clinaudit gate runs/model-v2\n"
         "  clinaudit gate runs/model-v2 --baseline runs/model-v1 --policy gate-policy.yaml\n\n"
         "Policy (every field optional):\n  version: 1\n  fail_on: [bias]\n  margins: {TSR: 0.03}\n"
         "  baseline: {fail_on: [worse], strata: true}\n"
-        "  validity: {not_measured: not_gateable, min_parse_rate: 0.9, min_cases_used: 0.5}\n"
+        "  validity: {not_measured: ignore, min_parse_rate: 0.9, min_cases_used: 0.5}\n"
         "  metrics: [TSR, RCR]\nSee docs/verdicts.md.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -54,6 +55,8 @@ def cmd_gate(args: argparse.Namespace) -> int:
     if res.comparison is not None:
         for d in res.comparison.info["differences"]:
             print(f"clinaudit gate: warning: the runs differ beyond the model: {d}", file=sys.stderr)
+    for text in res.not_measured:
+        print(f"clinaudit gate: warning: not gated: {text}", file=sys.stderr)
     for line in res.lines():
         print(line)
     print(res.summary())

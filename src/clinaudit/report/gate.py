@@ -13,10 +13,13 @@ The gate reads verdicts; it computes no new statistics of its own:
   ``baseline.fail_on``.
 
 Before that, the gate checks that there is something to decide (else **not gateable**, exit 3): both runs
-finished (``complete …`` status; an unfinished, failed or *not measured* run is not gateable), the results
-carry verdicts, no effect row is ``not_measured`` (policy ``validity.not_measured``), the judges parsed at
-least ``validity.min_parse_rate`` of their answers and the run used at least ``validity.min_cases_used`` of
-its cases (the manifest's validity block), and the runs are comparable.
+finished (``complete …`` status; an unfinished, failed or *not measured* run is not gateable), every gated
+model measured (the manifest's validity block), the results carry verdicts and at least one measured effect
+row, the judges parsed at least ``validity.min_parse_rate`` of their answers and the run used at least
+``validity.min_cases_used`` of its cases, and the runs are comparable. Single effect rows that are
+``not_measured`` in a run measured as a whole (a metric the run's data cannot give) are listed in
+``not_measured`` and printed as warnings; the policy's ``validity.not_measured`` makes them fail the gate
+(``fail``) or make it not gateable (``not_gateable``).
 
 Outcome and exit status: **pass** 0, **fail** 1, **not gateable** 3; bad input (no such run, a bad policy) is
 an :class:`~clinaudit.errors.InputError` (exit 2). The gate report (:data:`GATE_SCHEMA`) is written as JSON.
@@ -78,6 +81,7 @@ class GateResult:
     failures: list[dict[str, Any]] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
     checked: dict[str, int] = field(default_factory=dict)
+    not_measured: list[str] = field(default_factory=list)
     comparison: Any = None
     file: Path | None = None
 
@@ -110,7 +114,8 @@ class GateResult:
         return _clean({"schema": GATE_SCHEMA, "run": str(self.run),
                        "baseline": str(self.baseline) if self.baseline else None,
                        "outcome": self.outcome, "exit_code": self.exit_code, "reasons": self.reasons,
-                       "failures": self.failures, "checked": self.checked, "policy": self.policy.model_dump(),
+                       "failures": self.failures, "not_measured": self.not_measured, "checked": self.checked,
+                       "policy": self.policy.model_dump(),
                        "comparison": comp})
 
     def __repr__(self) -> str:
@@ -139,6 +144,8 @@ def _results_failures(results: pd.DataFrame, run: Path, policy: GatePolicy, res:
     if not len(rows):
         res.reasons.append(f"run {run}: no effect rows to gate in tables/results.csv")
         return
+    if (rows["verdict"].astype(str) == "not_measured").all():
+        res.reasons.append(f"run {run}: none of its {len(rows)} effect rows was measured")
     for r in rows.to_dict("records"):
         v = str(r.get("verdict") or "")
         who = " ".join(str(r.get(k)) for k in ("audit", "model") if str(r.get(k) or "").strip() not in ("", "nan"))
@@ -154,11 +161,14 @@ def _results_failures(results: pd.DataFrame, run: Path, policy: GatePolicy, res:
                  "margin": _num(r.get("margin")), "reason": why}
         if v == "not_measured":
             mode = policy.validity.not_measured
+            text = f"{who} {what}: not measured ({why or 'a validity gate failed'})".strip()
             if mode == "not_gateable":
-                res.reasons.append(f"{who} {what}: not measured ({why or 'a validity gate failed'})".strip())
+                res.reasons.append(text)
             elif mode == "fail":
                 entry["line"] = f"FAIL {who} {what}: not_measured ({why})".strip()
                 res.failures.append(entry)
+            elif text not in res.not_measured:
+                res.not_measured.append(text)
         elif v in policy.fail_on:
             value = entry["value"]
             ci = f"{value:.4g} [95% CI {entry['ci_low']:.4g}, {entry['ci_high']:.4g}]" if not math.isnan(value) else ""
@@ -173,6 +183,10 @@ def _validity_reasons(manifest: dict[str, Any], run: Path, policy: GatePolicy, r
     for b in blocks:
         if not isinstance(b, dict):
             continue
+        for model, m in (b.get("models") or {}).items():
+            if isinstance(m, dict) and m.get("measured") is False:
+                why = "; ".join(str(x) for x in m.get("reasons") or []) or "its validity gates failed"
+                res.reasons.append(f"run {run}: model {model} was not measured ({why})")
         if need.min_parse_rate is not None:
             for j in b.get("judges") or []:
                 rate = _num(j.get("parse_rate"))

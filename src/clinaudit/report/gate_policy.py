@@ -10,7 +10,7 @@ error names the file and the field). Without one, :data:`DEFAULT_POLICY` applies
       fail_on: [worse]           # comparison verdicts that fail (worse counts only beyond the margin)
       strata: true               # gate the per-stratum rows as well as the pooled ones
     validity:
-      not_measured: not_gateable # a results row that was not measured: not_gateable (exit 3), fail or ignore
+      not_measured: ignore       # an effect row not measured in a measured run: ignore (a warning), fail, not_gateable
       min_parse_rate: 0.9        # every judge must have parsed at least this share (else exit 3)
       min_cases_used: 0.5        # share of the given cases the run used (else exit 3)
     metrics: [TSR, RCR]          # only these metrics are gated (default: every metric)
@@ -49,7 +49,8 @@ class ValidityPolicy(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     not_measured: Literal["not_gateable", "fail", "ignore"] = Field(
-        default="not_gateable", description="what a results row with verdict not_measured does")
+        default="ignore", description="what an effect row with verdict not_measured does when the run as a whole "
+        "was measured (ignore: listed as a warning, not gated)")
     min_parse_rate: float | None = Field(default=None, ge=0, le=1, description="least parse rate of every judge "
                                          "(the manifest's validity block)")
     min_cases_used: float | None = Field(default=None, ge=0, le=1, description="least share of the given cases "
