@@ -270,7 +270,8 @@ def _inconclusive(e: dict[str, Any], rec: dict[str, Any], alpha: float, margin: 
     alternative = _text(rec.get("alternative")) or "two-sided"
     factor = correction_factor(e["correction"], family_size) if e["correction"] else 1.0
     p_min = smallest_p(e["test"], n_cases=n_test if n_test is not None else n, n_a=n_a, n_b=n_b,
-                       alternative=alternative)
+                       alternative=alternative, p_method=_text(rec.get("p_method")),
+                       n_permutations=as_float(rec.get("n_permutations")))
     reasons, needed = [], []
     if p_min is not None and p_min * factor >= alpha:
         fam = f" × {family_size} tests under {e['correction']}" if factor > 1 else ""

@@ -3,6 +3,9 @@
 - :mod:`clinaudit.stats.paired` — :class:`PairedFrame`: excess over a control /
   noise floor, case-clustered bootstrap CIs, case-level permutation tests,
   correction families. Every audit's comparisons go through it.
+- :mod:`clinaudit.stats.permutation` — the layer's permutation tests: sign flips over cases
+  (exact for any number of cases when the case-level differences lie on a lattice, else exact
+  enumeration or a Monte Carlo estimate / bound) and the studentised relabelling of subgroups.
 - :mod:`clinaudit.stats.results` — the tidy result table every audit writes
   (one row per reported number) and ``apply_correction`` over declared families
   (also importable as :mod:`clinaudit.results`).
@@ -38,7 +41,7 @@ from .core import (
 )
 from .groups import GROUP_METRICS, bootstrap_group_metrics, metrics_from_counts
 from .results import RESULT_COLUMNS, apply_correction, result_row, results_frame
-from .paired import ALTERNATIVES, PairedFrame, sign_flip_test, two_sample_permutation_test
+from .paired import ALTERNATIVES, PairedFrame, sign_flip_test, studentised_permutation_test, two_sample_permutation_test
 from .resolution import all_equal_half_width, correction_factor, smallest_p
 
 __all__ = [
@@ -46,6 +49,7 @@ __all__ = [
     "ALTERNATIVES",
     "sign_flip_test",
     "two_sample_permutation_test",
+    "studentised_permutation_test",
     "apply_correction",
     "RESULT_COLUMNS",
     "result_row",

@@ -51,105 +51,19 @@ import numpy as np
 import pandas as pd
 
 from .core import ZERO_ATOL, bootstrap_indices, percentile_ci
+from .resolution import SIGN_FLIP_TEST, SUBGROUP_TEST
+from .permutation import (
+    ALTERNATIVES,
+    check_alternative,
+    sign_flip_test,
+    studentised_permutation_test,
+    two_sample_permutation_test,
+)
 
-__all__ = ["PairedFrame", "sign_flip_test", "two_sample_permutation_test", "ALTERNATIVES"]
+__all__ = ["PairedFrame", "sign_flip_test", "two_sample_permutation_test", "studentised_permutation_test",
+           "ALTERNATIVES"]
 
-ALTERNATIVES = ("two-sided", "greater", "less")
 _H1 = {"two-sided": "≠", "greater": ">", "less": "<"}
-
-
-def _check_alternative(alternative: str) -> None:
-    if alternative not in ALTERNATIVES:
-        raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
-
-
-def _mean_stat(x: np.ndarray, axis: int = -1) -> np.ndarray:
-    return np.mean(x, axis=axis)
-
-
-def sign_flip_test(
-    d: Sequence[float] | np.ndarray,
-    alternative: str = "two-sided",
-    n_permutations: int = 9999,
-    seed: int | np.random.Generator | None = 0,
-) -> tuple[float, float, str]:
-    """Sign-flip permutation test of mean(d) = 0 for per-case differences ``d``.
-
-    Returns ``(statistic, p, note)`` with statistic = mean(d). Uses
-    :func:`scipy.stats.permutation_test` with ``permutation_type="samples"`` on
-    one sample (which flips signs); exact enumeration when
-    2^len(d) ≤ ``n_permutations``. \\|d\\| ≤ 1e-12 counts as 0. All d = 0 → p = 1;
-    no d → NaN.
-    """
-    from scipy.stats import permutation_test
-
-    _check_alternative(alternative)
-    d = np.asarray(d, dtype=float)
-    d = d[~np.isnan(d)]
-    d = np.where(np.abs(d) <= ZERO_ATOL, 0.0, d)
-    if d.size == 0:
-        return math.nan, math.nan, "no case with a usable pair"
-    stat = float(d.mean())
-    if np.all(d == 0):
-        return stat, 1.0, "every case-level difference is zero"
-    if d.size == 1:  # scipy needs two observations; the two flips give ±d, each with probability 1/2
-        half = {"two-sided": 1.0, "greater": 0.5 if stat > 0 else 1.0, "less": 0.5 if stat < 0 else 1.0}
-        return stat, half[alternative], "exact (one case: two sign flips)"
-    exact = 2 ** min(d.size, 62) <= n_permutations
-    res = permutation_test(
-        (d,),
-        _mean_stat,
-        permutation_type="samples",
-        vectorized=True,
-        n_resamples=n_permutations,
-        alternative=alternative,
-        rng=np.random.default_rng(seed) if not isinstance(seed, np.random.Generator) else seed,
-    )
-    note = "exact (all sign flips)" if exact else f"Monte Carlo ({n_permutations} sign flips)"
-    return stat, float(min(1.0, res.pvalue)), note
-
-
-def two_sample_permutation_test(
-    a: Sequence[float] | np.ndarray,
-    b: Sequence[float] | np.ndarray,
-    alternative: str = "two-sided",
-    n_permutations: int = 9999,
-    seed: int | np.random.Generator | None = 0,
-) -> tuple[float, float, str]:
-    """Permutation test of mean(a) − mean(b) = 0, permuting group labels across units.
-
-    :func:`scipy.stats.permutation_test` with ``permutation_type="independent"``
-    (exact when the number of distinct relabellings ≤ ``n_permutations``).
-    H0: the values of both groups come from one distribution.
-    """
-    from scipy.stats import permutation_test
-
-    _check_alternative(alternative)
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
-    a, b = a[~np.isnan(a)], b[~np.isnan(b)]
-    if a.size == 0 or b.size == 0:
-        return math.nan, math.nan, "a group has no case with a usable pair"
-    stat = float(a.mean() - b.mean())
-    pooled = np.concatenate([a, b])
-    if np.all(np.abs(pooled - pooled[0]) <= ZERO_ATOL):
-        return stat, 1.0, "every case-level value is the same"
-
-    def _diff(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
-        return np.mean(x, axis=axis) - np.mean(y, axis=axis)
-
-    res = permutation_test(
-        (a, b),
-        _diff,
-        permutation_type="independent",
-        vectorized=True,
-        n_resamples=n_permutations,
-        alternative=alternative,
-        rng=np.random.default_rng(seed) if not isinstance(seed, np.random.Generator) else seed,
-    )
-    n_relabel = math.comb(a.size + b.size, a.size)
-    note = "exact (all relabellings)" if n_relabel <= n_permutations else f"Monte Carlo ({n_permutations} relabellings)"
-    return stat, float(min(1.0, res.pvalue)), note
 
 
 class _Cell:
@@ -335,7 +249,7 @@ class PairedFrame:
         """One result row per (stratum, arm ≠ control): excess over the floor, CI, test (see module doc)."""
         from .results import apply_correction, result_row, results_frame
 
-        _check_alternative(alternative)
+        check_alternative(alternative)
         rng = np.random.default_rng(seed)
         rows: list[dict[str, Any]] = []
         for labels, g in self._strata():
@@ -350,7 +264,8 @@ class PairedFrame:
                     idx = bootstrap_indices(len(cases), n_resamples, seed=rng)
                     lo, hi = percentile_ci(cell.boot_excess(idx, null) * scale, confidence)
                 d = cell.case_diffs(null)
-                stat, p, note = sign_flip_test(d, alternative, n_permutations, rng)
+                res = sign_flip_test(d, alternative, n_permutations, rng)
+                stat, p, note = res
                 rows.append(
                     result_row(
                         audit=audit,
@@ -362,7 +277,7 @@ class PairedFrame:
                         ci_low=lo,
                         ci_high=hi,
                         ci_method=f"percentile bootstrap over cases ({n_resamples} resamples)" if cell.n_pairs else "",
-                        test="sign-flip permutation over cases" if d.size else "",
+                        test=SIGN_FLIP_TEST if d.size else "",
                         statistic=stat * scale if not math.isnan(stat) else math.nan,
                         p=p,
                         alternative=alternative,
@@ -377,6 +292,8 @@ class PairedFrame:
                         effect_size=_effect_dz(d),
                         effect_size_name="d_z (mean / sd of case-level excess)",
                         test_note=note,
+                        p_method=res.method if d.size else "",
+                        n_permutations=res.n_permutations,
                         **labels,
                     )
                 )
@@ -415,7 +332,7 @@ class PairedFrame:
         """
         from .results import apply_correction, result_row, results_frame
 
-        _check_alternative(alternative)
+        check_alternative(alternative)
         attr = self._case_attribute(between, cases)
         rng = np.random.default_rng(seed)
         rows: list[dict[str, Any]] = []
@@ -439,7 +356,8 @@ class PairedFrame:
                     ib = bootstrap_indices(len(cb.cases), n_resamples, seed=rng)
                     lo, hi = percentile_ci((ca.boot_excess(ia, null) - cb.boot_excess(ib, null)) * scale, confidence)
                 da, db = ca.case_diffs(null), cb.case_diffs(null)
-                stat, p, note = two_sample_permutation_test(da, db, alternative, n_permutations, rng)
+                res = studentised_permutation_test(da, db, alternative, n_permutations, rng)
+                stat, p, note = res
                 rows.append(
                     result_row(
                         audit=audit,
@@ -452,8 +370,8 @@ class PairedFrame:
                         ci_high=hi,
                         ci_method=(f"percentile bootstrap over cases within {between} ({n_resamples} resamples)"
                                    if ca.n_pairs and cb.n_pairs else ""),
-                        test="permutation of subgroup labels over cases" if da.size and db.size else "",
-                        statistic=stat * scale if not math.isnan(stat) else math.nan,
+                        test=SUBGROUP_TEST if da.size and db.size else "",
+                        statistic=stat,
                         p=p,
                         alternative=alternative,
                         null_hypothesis=(f"H0: the case-level excess of {metric} ('{arm_name}' over its floor) has the "
@@ -469,6 +387,8 @@ class PairedFrame:
                         n_control_pairs=ca.n_control_pairs + cb.n_control_pairs,
                         between=between,
                         test_note=note,
+                        p_method=res.method if da.size and db.size else "",
+                        n_permutations=res.n_permutations,
                         **labels,
                     )
                 )

@@ -4,7 +4,9 @@
   cases, whatever the data: the sign-flip test over n cases has 2^n equally likely sign patterns, and
   the observed one and its mirror image are the most extreme, so a two-sided p is at least 2 / 2^n
   (one-sided: 1 / 2^n); the permutation of subgroup labels over n_a + n_b cases has C(n_a + n_b, n_a)
-  relabellings, so p ≥ 2 / C (one-sided 1 / C). With 2 cases no sign-flip p is below 0.5: such a test
+  relabellings, so p ≥ 1 / C (two-sided 2 / C when n_a = n_b: then −t is a relabelling too). A test
+  that drew N random sign flips or relabellings instead (``p_method`` "monte carlo" / "bound") cannot
+  report p below 1 / (N + 1). With 2 cases no sign-flip p is below 0.5: such a test
   cannot find anything, however large the effect.
 * :func:`correction_factor` — how a correction family of m tests scales the smallest p: × m for
   Bonferroni / Holm / Šidák-type corrections (the smallest p of a family is multiplied by m), × 1 for
@@ -25,20 +27,32 @@ __all__ = ["smallest_p", "correction_factor", "all_equal_half_width", "cases_for
 
 #: the ``test`` names :class:`clinaudit.stats.PairedFrame` writes
 SIGN_FLIP_TEST = "sign-flip permutation over cases"
-SUBGROUP_TEST = "permutation of subgroup labels over cases"
+SUBGROUP_TEST = "studentised permutation of subgroup labels over cases"
+#: the subgroup test's name before it was studentised (older result tables)
+_SUBGROUP_TESTS = (SUBGROUP_TEST, "permutation of subgroup labels over cases")
 
 
 def smallest_p(test: str, n_cases: float | None = None, n_a: float | None = None, n_b: float | None = None,
-               alternative: str = "two-sided") -> float | None:
+               alternative: str = "two-sided", p_method: str | None = None,
+               n_permutations: float | None = None) -> float | None:
     """The smallest p ``test`` can give with its cases (see the module doc); ``None`` for a test whose
-    smallest p is not known here, or without the case counts."""
-    sides = 1.0 if alternative in ("greater", "less") else 2.0
+    smallest p is not known here, or without the case counts.
+
+    ``p_method`` is the row's ``p_method`` column: with ``"monte carlo"`` or ``"bound"`` the test drew
+    ``n_permutations`` random sign flips / relabellings, and the smallest p it can report is
+    1/(n_permutations + 1) (when that is above the exact smallest p)."""
+    one_sided = alternative in ("greater", "less")
     name = (test or "").strip().lower()
+    p: float | None = None
     if name == SIGN_FLIP_TEST and n_cases is not None and n_cases >= 1:
-        return min(1.0, sides / 2.0 ** int(n_cases))
-    if name == SUBGROUP_TEST and n_a is not None and n_b is not None and n_a >= 1 and n_b >= 1:
-        return min(1.0, sides / math.comb(int(n_a) + int(n_b), int(n_a)))
-    return None
+        p = min(1.0, (1.0 if one_sided else 2.0) / 2.0 ** int(n_cases))
+    elif name in _SUBGROUP_TESTS and n_a is not None and n_b is not None and n_a >= 1 and n_b >= 1:
+        # the mirror image of the observed relabelling (−t) is itself a relabelling only when n_a = n_b
+        mirror = not one_sided and int(n_a) == int(n_b)
+        p = min(1.0, (2.0 if mirror else 1.0) / math.comb(int(n_a) + int(n_b), int(n_a)))
+    if p is not None and (p_method or "").strip().lower() in ("monte carlo", "bound") and n_permutations:
+        p = max(p, 1.0 / (float(n_permutations) + 1.0))
+    return p
 
 
 def correction_factor(method: str, family_size: int) -> float:

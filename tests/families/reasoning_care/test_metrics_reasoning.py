@@ -68,7 +68,7 @@ def test_drift_effect_reproducible_and_degenerate():
     assert math.isnan(same["d"]) and same["p"] == 1.0
     u = drift_effect([0.3, 0.4, 0.5], [0.1, 0.2], paired=False, n_resamples=50)
     # independent samples: label permutation, C(5, 3) = 10 relabellings, the observed split is the most extreme
-    assert u["test"] == "permutation of subgroup labels over cases" and u["n"] == 5
+    assert u["test"] == "studentised permutation of subgroup labels over cases" and u["n"] == 5
     assert u["excess"] == pytest.approx(0.25) and u["p"] == pytest.approx(0.1)
     # missing drifts: the item is dropped from both pairs
     m = drift_effect([0.3, np.nan, 0.5], [0.1, 0.2, 0.3])

@@ -105,7 +105,7 @@ def test_subgroup_gap_female_minus_male():
     diffs = [d[list(f)].mean() - d[[i for i in range(6) if i not in f]].mean()
              for f in itertools.combinations(range(6), 3)]
     p_exact = np.mean(np.abs(diffs) >= abs(obs) - 1e-12)
-    assert t["test"] == "permutation of subgroup labels over cases" and t["p"] == pytest.approx(p_exact)
+    assert t["test"] == "studentised permutation of subgroup labels over cases" and t["p"] == pytest.approx(p_exact)
     assert t["n_cases_female"] == 3 and t["n_cases_male"] == 3 and t["perturbation"] == "typo"
     assert t["n"] == 6 and t["n_control_pairs"] == 6
 

@@ -112,7 +112,7 @@ def test_medperturb_other_outputs(medperturb_out):
         assert (medperturb_out / f"{name}.csv").exists()
     sub = pd.read_csv(medperturb_out / "subgroups.csv")
     assert set(sub["metric"]) == {"TSR_gap", "RCR_gap", "RCER_gap"} and set(sub["gender_source"]) == {"recorded"}
-    assert sub["test"].eq("permutation of subgroup labels over cases").all()
+    assert sub["test"].eq("studentised permutation of subgroup labels over cases").all()
     assert sub["family"].str.startswith("subgroup gaps").all()
     # no floor in MedPerturb: each gender's floor is 0 and the gap is the gap of the raw rates
     assert (sub["floor_female"] == 0).all() and (sub["floor_male"] == 0).all()
@@ -140,9 +140,9 @@ def test_medperturb_palmyra_uncertain_manage_shift_is_significant(medperturb_out
           & (m["question"] == "MANAGE") & (m["metric"] == "TSR")].iloc[0]
     assert r["value"] == 0.5 and r["n_cases"] == 50 and r["test"] == "sign-flip permutation over cases"
     # independent: every case-level difference is >= 0 and 25 are 1, so only the identity sign pattern (and the
-    # zero cases' flips) reaches the observed mean: exact p = 2^-25; Monte Carlo p = 1 / (N_PERM + 1)
-    assert r["p"] == pytest.approx(1 / (N_PERM + 1))
-    assert r["p_adj"] == pytest.approx(4 / (N_PERM + 1))  # Bonferroni over the 4 perturbations
+    # zero cases' flips) reaches the observed mean: exact p = 2^-25 (issue 28: was the Monte Carlo floor 1/(N+1))
+    assert r["p"] == pytest.approx(2.0 ** -25, rel=1e-9) and r["p_method"] == "exact"
+    assert r["p_adj"] == pytest.approx(4 * 2.0 ** -25, rel=1e-9)  # Bonferroni over the 4 perturbations
     assert 0 < r["excess_ci_low"] < 0.5 < r["excess_ci_high"]
 
 

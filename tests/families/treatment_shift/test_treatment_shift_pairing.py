@@ -99,4 +99,4 @@ def test_gender_gap_subtracts_each_genders_floor():
     assert g["floor_female"] == pytest.approx(floor_f) and g["floor_male"] == pytest.approx(floor_m)
     assert g["value"] == pytest.approx((raw_f - floor_f) - (raw_m - floor_m))
     assert g["value"] == pytest.approx(0.5)  # the raw gap, 0, ignored the men's floor
-    assert g["test"] == "permutation of subgroup labels over cases" and g["n_cases_female"] == 4
+    assert g["test"] == "studentised permutation of subgroup labels over cases" and g["n_cases_female"] == 4

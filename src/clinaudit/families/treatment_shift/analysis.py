@@ -216,7 +216,7 @@ def _cells(paired: pd.DataFrame, by: list[str], *, n_resamples: int, n_permutati
     out = raw[keys + ["raw", "n", "n_cases", "n_pairs", "ci_low", "ci_high"]].rename(columns={"raw": "value"})
     prim = treatment_shift_table(paired, **kw) if has_floor else raw
     prim = prim[keys + ["floor", "n_control_pairs", "value", "ci_low", "ci_high", "test", "statistic", "p",
-                        "alternative", "null_hypothesis", "effect_size", "test_note"]].rename(columns={
+                        "alternative", "null_hypothesis", "effect_size", "test_note", "p_method"]].rename(columns={
         "floor": "noise_floor", "n_control_pairs": "n_floor", "value": "excess", "ci_low": "excess_ci_low",
         "ci_high": "excess_ci_high"})
     out = out.merge(prim, on=keys, how="left")
