@@ -264,9 +264,11 @@ def test_bootstrap_ci_ignores_nan_resamples():
 
 
 def test_bootstrap_p_value():
-    assert bootstrap_p_value(np.array([1.0, 2.0, 3.0, 4.0])) == 0.0
-    # 1 of 4 at or below 0 -> p = 2 * 1/4
-    assert bootstrap_p_value(np.array([-1.0, 2.0, 3.0, 4.0])) == pytest.approx(0.5)
+    # issue 28: every resample above 0 gave p = 0 (printed "< 0.001"); now (b + 1)/(R + 1): 2·(0 + 1)/(4 + 1)
+    assert bootstrap_p_value(np.array([1.0, 2.0, 3.0, 4.0])) == pytest.approx(0.4)
+    assert bootstrap_p_value(np.ones(999)) == pytest.approx(2 / 1000)
+    # 1 of 4 at or below 0 -> p = 2 * (1 + 1)/(4 + 1)
+    assert bootstrap_p_value(np.array([-1.0, 2.0, 3.0, 4.0])) == pytest.approx(0.8)
     assert bootstrap_p_value(np.array([-1.0, 1.0, np.nan])) == pytest.approx(1.0)
     assert math.isnan(bootstrap_p_value(np.array([np.nan])))
-    np.testing.assert_allclose(bootstrap_p_value(np.array([[1.0, 2.0], [-1.0, 1.0]])), [0.0, 1.0])
+    np.testing.assert_allclose(bootstrap_p_value(np.array([[1.0, 2.0], [-1.0, 1.0]])), [2 / 3, 1.0])

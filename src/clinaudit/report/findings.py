@@ -132,7 +132,7 @@ def _fmt(v: float | None, scale: str) -> str:
 
 def format_p(p: float, alpha: float = ALPHA) -> str:
     """3 significant digits, more where rounding would cross ``alpha`` (0.04998 prints 0.04998, not 0.05);
-    below 0.001 as ``< 0.001`` (a bootstrap p of 0 included)."""
+    below 0.001 as ``< 0.001``."""
     if p < 0.001:
         return "< 0.001"
     for digits in range(3, 10):

@@ -166,21 +166,23 @@ def bootstrap_ci(
 
 
 def bootstrap_p_value(values: np.ndarray, null: float = 0.0, axis: int = -1) -> np.ndarray | float:
-    """Two-sided bootstrap p-value that the statistic equals ``null``.
+    """Two-sided bootstrap p-value that the statistic equals ``null``, in the (b + 1)/(R + 1) form.
 
-    Our reading (documented in ``docs/metrics.md``): ``p = min(1, 2·min(P*(θ* ≤ null),
-    P*(θ* ≥ null)))`` over the non-NaN resamples θ* — the smallest two-sided
-    level at which the percentile interval would exclude ``null``. Consistent
-    with the CI: p < 0.05 exactly when the 95% percentile CI excludes ``null``
-    (up to ties at the bound). NaN when no resample is defined.
+    Our reading (documented in ``docs/metrics.md``): with R the non-NaN resamples θ* and
+    b = min(#(θ* ≤ null), #(θ* ≥ null)) the resamples on the far side of ``null``,
+    ``p = min(1, 2·(b + 1)/(R + 1))`` — the smallest two-sided level at which the percentile
+    interval would exclude ``null``, counted as Monte Carlo p-values are (the observed data
+    count as one draw), so p is never 0: its smallest value is 2/(R + 1). p < 0.05 agrees with
+    "the 95% percentile CI excludes ``null``" up to one resample at the bound. NaN when no
+    resample is defined.
     """
     v = np.asarray(values, dtype=float)
     valid = ~np.isnan(v)
     n_valid = valid.sum(axis=axis)
+    le = np.where(valid, v <= null, False).sum(axis=axis)
+    ge = np.where(valid, v >= null, False).sum(axis=axis)
     with np.errstate(invalid="ignore", divide="ignore"):
-        le = np.where(valid, v <= null, False).sum(axis=axis) / n_valid
-        ge = np.where(valid, v >= null, False).sum(axis=axis) / n_valid
-        p = np.minimum(1.0, 2.0 * np.minimum(le, ge))
+        p = np.minimum(1.0, 2.0 * (np.minimum(le, ge) + 1.0) / (n_valid + 1.0))
     p = np.where(n_valid > 0, p, np.nan)
     if np.ndim(p) == 0:
         return float(p)

@@ -153,11 +153,14 @@ def test_significance_and_table4_counts():
                             group_columns="g", n_resamples=500, seed=1)
     rec = res.gaps[(res.gaps["base_metric"] == "recall")].set_index(["task", "group"])
     assert bool(rec.loc[("strong", "M"), "significant"]) and rec.loc[("strong", "M"), "value"] == pytest.approx(1.0)
-    assert rec.loc[("strong", "M"), "p"] == 0.0
+    # issue 28: no resample at or below 0 gave p = 0; the (b + 1)/(R + 1) form gives 2·(0 + 1)/501
+    assert rec.loc[("strong", "M"), "p"] == pytest.approx(2 / 501)
     assert not bool(rec.loc[("null", "M"), "significant"])
-    assert rec.loc[("null", "M"), "p"] == pytest.approx(0.832)
-    # BH over the two tasks of the recall|g family: p = (0, .832) -> p_adj = (0, .832)
-    assert rec.loc[("null", "M"), "p_adj"] == pytest.approx(0.832)
+    # 208 of 500 resamples on the far side: 2·209/501 (was 2·208/500 = 0.832)
+    assert rec.loc[("null", "M"), "p"] == pytest.approx(2 * 209 / 501)
+    # BH over the two tasks of the recall|g family: p = (2/501, 418/501) -> p_adj = (4/501, 418/501)
+    assert rec.loc[("strong", "M"), "p_adj"] == pytest.approx(4 / 501)
+    assert rec.loc[("null", "M"), "p_adj"] == pytest.approx(2 * 209 / 501)
     assert rec.loc[("null", "M"), "family"] == "recall|g"
     s = res.summary
     ci = s[(s["criterion"] == "CI excludes 0")].set_index("group")
