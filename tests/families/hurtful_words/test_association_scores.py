@@ -170,6 +170,30 @@ def test_published_hurtfulwords_format(tmp_path: Path) -> None:
     assert man["summary"]["excluded_sentences"] == 1
 
 
+def test_published_statistics_with_their_sign_by_default(tmp_path: Path) -> None:
+    """Issue 28: HurtfulWords' statistical_significance.txt is ranksums(male, female), ttest_ind(male, female),
+    ks_2samp(male, female). With no option but the format, every statistic and p comes out as published; before,
+    the reference was the first group of the file (male), so rank-sum z and t had the opposite sign."""
+    path = tmp_path / "clinical_bert.tsv"
+    _write_hw(path)
+    out = tmp_path / "hw"
+    assert _run_cli(["--scores", str(path), "--scores-format", "hurtfulwords", "--out", str(out)]) == 0
+    tests = pd.read_csv(out / "tests.csv")
+    assert set(tests["test"]) == {"rank-sum", "t", "ks"}
+    for cat in ("CVD", "DNR"):
+        rows = [r for r in HW_ROWS if r[0] == cat]
+        m = np.array([v for r in rows for v in r[2]], dtype=float)
+        f = np.array([v for r in rows for v in r[3] if v is not None], dtype=float)
+        got = tests[tests["category"] == cat].set_index("test")
+        for name, res in {"rank-sum": stats.ranksums(m, f), "t": stats.ttest_ind(m, f),
+                          "ks": stats.ks_2samp(m, f)}.items():
+            assert got.loc[name, "statistic"] == pytest.approx(float(res.statistic), abs=1e-12, rel=0), (cat, name)
+            assert got.loc[name, "p_value"] == pytest.approx(float(res.pvalue), abs=1e-12, rel=0), (cat, name)
+        assert got.loc["rank-sum", "statistic"] > 0  # male scores higher in the fixture: published sign
+        assert got.loc["t", "direction"] == "ttest_ind(male, female): t > 0 when mean(male) > mean(female)"
+        assert (got["group"] == "male").all() and (got["reference"] == "female").all()
+
+
 def test_hurtfulwords_bad_input_names_file_row_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from clinaudit.families.hurtful_words.existing_scores import read_hurtfulwords
 

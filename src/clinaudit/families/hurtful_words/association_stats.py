@@ -372,8 +372,18 @@ TESTS_COLUMNS: list[str] = [
     "model", "category", "group", "reference", "test", "scipy_test", "statistic", "p_value", "n", "n_group",
     "n_reference", "n_pairs", "n_frames", "mean_group", "mean_reference", "difference", "ci_low", "ci_high",
     "ci_method", "null_hypothesis", "alternative", "p_adj", "correction", "family", "significant",
-    "significant_adj", "note",
+    "significant_adj", "direction", "note",
 ]
+
+#: how each test's statistic is signed, given the compared group g and the reference r
+_DIRECTION = {
+    "wilcoxon": "wilcoxon({g} − {r}) on paired sentences: W is the smaller signed-rank sum (unsigned); "
+                "difference > 0 when {g} scores higher",
+    "ranksums": "ranksums({g}, {r}): z > 0 when {g} tends to score higher",
+    "ttest_ind": "ttest_ind({g}, {r}): t > 0 when mean({g}) > mean({r})",
+    "ks_2samp": "ks_2samp({g}, {r}): D ≥ 0 (unsigned); difference > 0 when mean({g}) > mean({r})",
+    "sign_flip_frames": "mean over frames of ({g} − {r}): > 0 when {g} scores higher",
+}
 
 
 def tests_table(tests: pd.DataFrame) -> pd.DataFrame:
@@ -383,10 +393,13 @@ def tests_table(tests: pd.DataFrame) -> pd.DataFrame:
     ``t``), ``scipy_test`` the scipy function, ``p_value`` the raw p,
     ``difference`` the compared difference of means (paired for signed-rank)
     with its CI, ``significant`` raw p < alpha and ``significant_adj`` the
-    corrected p < alpha.
+    corrected p < alpha; ``direction`` says how the statistic is signed (e.g.
+    ``ranksums(male, female): z > 0 when male tends to score higher``).
     """
     if len(tests) == 0:
         return pd.DataFrame(columns=TESTS_COLUMNS)
     out = tests.rename(columns={"test": "scipy_test", "test_option": "test", "p": "p_value", "value": "difference",
                                 "flag": "significant", "flag_adj": "significant_adj"})
+    out["direction"] = [_DIRECTION.get(str(t), "").format(g=g, r=r)
+                        for t, g, r in zip(out["scipy_test"], out["group"], out["reference"])]
     return out[TESTS_COLUMNS].reset_index(drop=True)

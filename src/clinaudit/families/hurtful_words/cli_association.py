@@ -57,10 +57,11 @@ def add_association(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scores-model", action="append", default=None, metavar="NAME",
                    help="model name of each --scores file, in order (default: tidy 'model' column, else the "
                    "file name)")
-    p.add_argument("--tests", default="signed-rank", metavar="LIST",
+    p.add_argument("--tests", default=None, metavar="LIST",
                    help="comma-separated tests: signed-rank (paired by frame and target position, the paper's "
                    "text; default), rank-sum, ks, t (unpaired, as P4's published code), sign-flip (permutation over "
-                   "sentence frames: the frame is the unit); the first fills the summary's p")
+                   "sentence frames: the frame is the unit); the first fills the summary's p. Default signed-rank; "
+                   "with --scores-format hurtfulwords the published rank-sum,t,ks")
     p.add_argument("--method", choices=["auto", "masked", "causal"], default="auto",
                    help="scoring (default auto: masked for hf-mlm models, sentence likelihood otherwise)")
     p.add_argument("--mask-mode", choices=["word", "token"], default="word",
@@ -110,7 +111,7 @@ def cmd_association(args: argparse.Namespace) -> int:
     from ...spec import parse_spec_dict
     from ...pipeline import run_spec
 
-    tests = _tests_list(args.tests)
+    tests = _tests_list(args.tests) if args.tests is not None else None
     placeholders = {}
     for item in args.placeholder:
         cat, sep, text = item.partition("=")
@@ -178,7 +179,16 @@ def cmd_association(args: argparse.Namespace) -> int:
         if rundir.has_table(name):
             shutil.copyfile(rundir.table_path(name), args.out / f"{name}.csv")
     _print_summary(args.out / "summary.csv")
+    _print_direction(args.out / "tests.csv")
     return 0
+
+
+def _print_direction(path: Path) -> None:
+    import pandas as pd
+
+    if path.exists():
+        for d in dict.fromkeys(pd.read_csv(path)["direction"].dropna().astype(str)):
+            print(f"direction: {d}")
 
 
 def _print_summary(path: Path) -> None:

@@ -241,7 +241,11 @@ def load_scores(paths: Sequence[str | Path], fmt: str, models: Sequence[str | No
     """:func:`read_scores`, then keep ``categories`` and check ``groups``: ``(scores, exclusions, groups)``.
 
     ``groups`` defaults to the groups in order of first appearance (the first
-    is the reference). Unknown categories or groups are a :class:`SpecError`.
+    is the reference); for the ``hurtfulwords`` format with both ``female`` and
+    ``male`` present, to ``female, male`` (then any others): the reference is
+    female, so every statistic is test(male, female), the sign of HurtfulWords'
+    published ``ranksums(male, female)`` / ``ttest_ind(male, female)``.
+    Unknown categories or groups are a :class:`SpecError`.
     """
     scores, excluded = read_scores(paths, fmt, models, need_positions="signed-rank" in tests)
     if categories is not None:
@@ -252,6 +256,8 @@ def load_scores(paths: Sequence[str | Path], fmt: str, models: Sequence[str | No
         scores = scores[scores["category"].isin(list(categories))].reset_index(drop=True)
     present = list(dict.fromkeys(scores["group"].astype(str)))
     chosen = [str(g) for g in groups] if groups is not None else present
+    if groups is None and fmt == "hurtfulwords" and {"female", "male"} <= set(present):
+        chosen = ["female", "male"] + [g for g in present if g not in ("female", "male")]
     missing = [g for g in chosen if g not in present]
     if missing or len(chosen) < 2:
         raise SpecError(f"params.groups {chosen}: need at least two of the groups in the scores "

@@ -15,6 +15,7 @@ __all__ = [
     "PrevalenceSource",
     "ScoresFile",
     "TestName",
+    "PUBLISHED_TESTS",
     "ClassifierGapsParams",
     "ProbeParams",
     "DebiasParams",
@@ -48,6 +49,8 @@ class ScoresFile(BaseModel):
 
 
 TestName = Literal["signed-rank", "rank-sum", "ks", "t", "sign-flip"]
+#: the tests of HurtfulWords' statistical_significance.txt, in its order: ranksums, ttest_ind, ks_2samp (male, female)
+PUBLISHED_TESTS: tuple[TestName, ...] = ("rank-sum", "t", "ks")
 
 
 class AssociationParams(BaseModel):
@@ -61,8 +64,9 @@ class AssociationParams(BaseModel):
     scores: list[ScoresFile] | None = Field(default=None, description="existing per-sentence scores: no model calls")
     scores_format: Literal["tidy", "hurtfulwords"] = "tidy"
     tests: list[TestName] = Field(default_factory=lambda: ["signed-rank"], min_length=1,
-                                  description="signed-rank (paired, default), rank-sum, ks, t, sign-flip "
-                                  "(frames); the first fills the summary's p")
+                                  description="signed-rank (paired; the default), rank-sum, ks, t, sign-flip "
+                                  "(frames); the first fills the summary's p. Default for scores_format "
+                                  "hurtfulwords: the published rank-sum, t, ks")
     targets: str | None = Field(default=None, description="YAML {groups: {name: [words]}}; default male/female")
     target_set: str | None = Field(default=None, description="a named set under 'sets:' of the targets file")
     method: Literal["auto", "masked", "causal"] = "auto"
@@ -77,6 +81,16 @@ class AssociationParams(BaseModel):
     alpha: float = Field(default=0.01, gt=0, lt=1)
     n_bootstrap: int = Field(default=1000, ge=0, description="resamples (of sentence frames) for every CI")
     prevalence: PrevalenceSource | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _published_tests(cls, data: object) -> object:
+        """HurtfulWords' own scores: by default the three tests its ``statistical_significance.txt`` reports."""
+        if isinstance(data, dict) and data.get("tests") is None:
+            data = {k: v for k, v in data.items() if k != "tests"}
+            if data.get("scores") and data.get("scores_format") == "hurtfulwords":
+                data["tests"] = list(PUBLISHED_TESTS)
+        return data
 
     @model_validator(mode="after")
     def _check(self) -> "AssociationParams":
