@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -180,7 +180,7 @@ def sign_flip_p(v: Sequence[int] | np.ndarray, alternative: str = "two-sided") -
     return float(min(1.0, p))
 
 
-def _scipy_sign_patterns(rng: np.random.Generator, n_perm: int, n: int, chunk: int = 0):
+def _scipy_sign_patterns(rng: np.random.Generator, n_perm: int, n: int, chunk: int = 0) -> Iterator[np.ndarray]:
     """±1 patterns (chunks of rows of an n_perm × n matrix) drawn exactly as
     ``scipy.stats.permutation_test`` draws them for one sample with ``permutation_type="samples"``
     (each case's pair (d, −d) permuted); chunking does not change the draws."""
@@ -263,7 +263,8 @@ def _mean_diff(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
     return np.mean(a, axis=axis) - np.mean(b, axis=axis)
 
 
-def _relabel_test(a: np.ndarray, b: np.ndarray, statistic, alternative: str, n_permutations: int,
+def _relabel_test(a: np.ndarray, b: np.ndarray, statistic: Callable[[np.ndarray, np.ndarray], np.ndarray],
+                  alternative: str, n_permutations: int,
                   seed: int | np.random.Generator | None, unit: str,
                   doubled: bool = False) -> tuple[float, float, str, str, int]:
     """Relabelling test; two-sided p = P(|T| ≥ |t|), or with ``doubled`` scipy's 2·min(one-sided p's)."""
@@ -305,12 +306,12 @@ def _relabel_test(a: np.ndarray, b: np.ndarray, statistic, alternative: str, n_p
     return obs, p, f"Monte Carlo ({n_permutations} {unit})", "monte carlo", n_permutations
 
 
-def _two_sample(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray, alternative: str,
+def _two_sample(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray, alternative: str,
                 n_permutations: int, seed: int | np.random.Generator | None,
                 studentised: bool) -> PermutationResult:
     check_alternative(alternative)
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
+    a = np.asarray(x, dtype=float)
+    b = np.asarray(y, dtype=float)
     a, b = a[~np.isnan(a)], b[~np.isnan(b)]
     if a.size == 0 or b.size == 0:
         return PermutationResult(math.nan, math.nan, "a group has no case with a usable pair")
