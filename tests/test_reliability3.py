@@ -6,6 +6,7 @@ error line that names the file, field or option (or the capped behaviour)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -123,3 +124,147 @@ def test_findings_and_compare_refuse_what_the_cli_refuses(mock_run, tmp_path):
     assert rc == 2 and "seed" in err and "Traceback" not in err
     # a good value still works
     assert run.findings_doc(alpha=0.01)["rules"]["alpha"] == 0.01
+
+
+# ---- item 5: internal errors named; item 6: quietly wrong ------------------------------------------------
+def one_error(argv: list[str], *needles: str) -> str:
+    """Run a command that must fail: exit 2, no traceback, one error line that names every needle."""
+    rc, _, err = invoke(argv)
+    lines = [ln for ln in err.splitlines() if "error:" in ln]
+    assert rc == 2 and "Traceback" not in err and "unexpected" not in err, err
+    assert len(lines) == 1 and all(n in lines[0] for n in needles), err
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def synth(tmp_path_factory):
+    out = tmp_path_factory.mktemp("mimic") / "synth"
+    assert invoke(["synth-mimic", "--out", str(out), "--patients", "12", "--gzip"])[0] == 0
+    return out
+
+
+def _copy(src: Path, dst: Path) -> Path:
+    import shutil
+
+    shutil.copytree(src, dst)
+    return dst
+
+
+def test_mimic_tasks_on_a_truncated_or_non_gzip_file_names_it(synth, tmp_path):
+    cut = _copy(synth, tmp_path / "cut")
+    data = (synth / "NOTEEVENTS.csv.gz").read_bytes()
+    (cut / "NOTEEVENTS.csv.gz").write_bytes(data[: len(data) // 2])
+    one_error(["mimic-tasks", "--mimic", str(cut), "--out", str(tmp_path / "o1")], "NOTEEVENTS.csv.gz", "truncated")
+    bad = _copy(synth, tmp_path / "bad")
+    (bad / "PATIENTS.csv.gz").write_text("SUBJECT_ID,GENDER\n1,M\n")
+    one_error(["mimic-tasks", "--mimic", str(bad), "--out", str(tmp_path / "o2")], "PATIENTS.csv.gz",
+              "not a valid gzip file")
+
+
+def test_mimic_tasks_with_a_missing_tokenizer_names_the_option(synth, tmp_path):
+    one_error(["mimic-tasks", "--mimic", str(synth), "--out", str(tmp_path / "o"), "--tokenizer",
+               str(tmp_path / "nope")], "--tokenizer", "nope")
+    (tmp_path / "empty").mkdir()
+    one_error(["mimic-tasks", "--mimic", str(synth), "--out", str(tmp_path / "o"), "--tokenizer",
+               str(tmp_path / "empty")], "--tokenizer", "cannot load a tokenizer")
+
+
+def test_mimic_tasks_on_tables_without_patients_is_an_error(synth, tmp_path):
+    import gzip
+
+    empty = _copy(synth, tmp_path / "empty")
+    for f in empty.glob("*.csv.gz"):
+        header = gzip.decompress(f.read_bytes()).decode().splitlines()[0]
+        f.write_bytes(gzip.compress((header + "\n").encode()))
+    one_error(["mimic-tasks", "--mimic", str(empty), "--out", str(tmp_path / "o")], "PATIENTS.csv.gz", "no rows")
+    assert not (tmp_path / "o" / "tasks.csv").exists()
+
+
+def test_compare_on_a_garbage_paired_table_names_it(mock_run, tmp_path):
+    bad = _copy(mock_run, tmp_path / "bad")
+    paired = pd.read_csv(bad / "tables" / "paired.csv", dtype=str, keep_default_na=False)
+    for col in paired.columns:
+        if col not in ("case_id", "model"):
+            paired[col] = "=garbage"
+    paired.to_csv(bad / "tables" / "paired.csv", index=False)
+    one_error(["compare", str(mock_run), str(bad), "--out", str(tmp_path / "c"), "--model-a", "mock:a",
+               "--model-b", "mock:a"], "paired.csv", "cannot score")
+
+
+def test_pretrain_refuses_bad_values_a_resume_without_checkpoint_and_no_texts(tmp_path):
+    notes = tmp_path / "notes.csv"
+    pd.DataFrame({"text": ["the patient is well", "pain in the chest"], "split": ["train", "train"]}).to_csv(
+        notes, index=False)
+    base = ["pretrain", "--notes", str(notes), "--model", str(tmp_path / "no-model"), "--out", str(tmp_path / "o"),
+            "--no-progress"]
+    one_error([*base, "--learning-rate", "-1"], "--learning-rate")
+    one_error([*base, "--resume"], "--resume", "no checkpoint", str(tmp_path / "o" / "checkpoints"))
+    one_error([*base, "--split-column", "split", "--splits", "test"], str(notes), "--splits", "its splits: train")
+    empty = tmp_path / "empty.csv"
+    pd.DataFrame({"text": ["", " "]}).to_csv(empty, index=False)
+    one_error(["pretrain", "--notes", str(empty), "--model", "tiny", "--out", str(tmp_path / "o")], str(empty),
+              "no texts to pretrain on")
+
+
+def test_pretrain_api_refuses_resume_without_a_checkpoint(tmp_path):
+    from clinaudit.families.hurtful_words.pretrain import pretrain
+
+    with pytest.raises(InputError, match="field 'resume': --resume: no checkpoint"):
+        pretrain(["a text"], tmp_path / "no-model", tmp_path / "o", resume=True)
+
+
+def test_association_on_all_nan_scores_says_so(tmp_path):
+    scores = tmp_path / "s.csv"
+    pd.DataFrame({"category": ["gender"] * 2, "group": ["male", "female"], "score": ["nan", ""],
+                  "template_id": ["t", "t"], "attribute": ["a", "b"], "target_index": [0, 0]}).to_csv(scores, index=False)
+    line = one_error(["association", "--scores", str(scores), "--out", str(tmp_path / "o"), "--no-progress"],
+                     str(scores), "no usable score")
+    assert "at least two of the groups" not in line
+
+
+def test_a_ray_client_address_without_the_client_extra_is_refused():
+    import importlib.util
+
+    if importlib.util.find_spec("grpc") is not None:
+        pytest.skip("Ray Client's dependency is installed here")
+    with pytest.raises(InputError, match=r"field 'runner.ray_address'.*pip install 'ray\[client\]'"):
+        make_executor("ray", address="ray://127.0.0.1:1")
+
+
+def test_an_os_error_without_strerror_is_described_by_its_text():
+    from clinaudit.cli.main import describe_os_error
+
+    assert describe_os_error(OSError("Repo id must use alphanumeric chars")) == \
+        "OSError: Repo id must use alphanumeric chars"
+
+
+def test_batch_objects_of_the_wrong_shape_fail_their_requests_not_the_run(tmp_path):
+    from stub_batch_server import StubBatchAPI
+
+    class OddShapes(StubBatchAPI):
+        def _finish(self, batch):
+            super()._finish(batch)
+            batch["request_counts"] = [1, 2]  # documented: an object
+            batch["errors"] = [{"message": "odd shape"}]  # documented: {"data": [...]}
+            lines = self.files[batch["output_file_id"]].decode().splitlines()
+            first, second = json.loads(lines[0]), json.loads(lines[1])
+            first["custom_id"], second["custom_id"] = 7, ["x"]
+            self.files[batch["output_file_id"]] = "\n".join([json.dumps(first), json.dumps(second), *lines[2:]]).encode()
+
+    key = "sk-batch-test-secret-1f2e3d4c5b6a"
+    spec = "openai-batch:stub-model"
+    import os
+
+    os.environ["BATCH_TEST_KEY_33"] = key
+    try:
+        with OddShapes(api_key=key) as stub:
+            runner = Runner(cache=ResponseCache(tmp_path / "cache.sqlite"), config=RunnerConfig(progress=False),
+                            backend_options={spec: {"base_url": stub.base_url, "api_key_env": "BATCH_TEST_KEY_33",
+                                                    "state_dir": str(tmp_path / "batches"), "poll_interval_s": 0.01,
+                                                    "poll_max_interval_s": 0.05}})
+            out = runner.generate([ModelRequest.chat(spec, f"q {i}", seed=i, max_tokens=8) for i in range(4)])
+    finally:
+        del os.environ["BATCH_TEST_KEY_33"]
+    failed = [r.error for r in out if r.error]
+    assert len(failed) == 2 and all("without an answer for this request: odd shape" in e for e in failed)
+    assert sum(r.error is None for r in out) == 2

@@ -113,7 +113,8 @@ def describe_os_error(exc: OSError) -> str:
         return f"cannot use {names[0]}: {what} ({hint})"
     if names:
         return f"cannot access {' -> '.join(map(str, names))}: {what}"
-    return f"{type(exc).__name__}: {what}"
+    detail = " ".join(str(exc).split())[:300] if exc.strerror is None else what
+    return f"{type(exc).__name__}: {detail or 'the operating system refused (no detail given)'}"
 
 
 def _log_traceback(args: argparse.Namespace) -> None:

@@ -49,8 +49,9 @@ def make_executor(name: str = "local", *, address: str | None = None, shards: in
 
         return ProcessExecutor(shards=shards, **options)
     if name == "ray":
-        from .ray_executor import RayExecutor, require_ray
+        from .ray_executor import RayExecutor, require_ray, require_ray_client
 
         require_ray()  # fail before the run starts, with the install hint
+        require_ray_client(address)
         return RayExecutor(address=address, shards=shards, **options)
     raise InputError(f"unknown executor '{name}'; choose one of: {', '.join(EXECUTORS)}", field="runner.executor")

@@ -32,7 +32,7 @@ from .local import Executor
 from .shard_worker import ShardWorker, backend_recipes, store_chunk, worker_config
 from .sharding import check_shards, chunked, split_by_shard
 
-__all__ = ["RayExecutor", "ShardWorker", "backend_recipes", "require_ray"]
+__all__ = ["RayExecutor", "ShardWorker", "backend_recipes", "require_ray", "require_ray_client"]
 
 log = logging.getLogger("clinaudit.executors.ray")
 
@@ -48,6 +48,18 @@ def require_ray() -> Any:
         raise InputError("the ray executor needs the optional package 'ray': install it with "
                          "`pip install 'clinaudit[ray]'` (ray==2.60.0), or run with --executor local") from None
     return ray
+
+
+def require_ray_client(address: str | None) -> None:
+    """For a ``ray://`` address, Ray Client's extra dependency (``grpc``), or an error that says how to install it."""
+    if not (address or "").startswith("ray://"):
+        return
+    import importlib.util
+
+    if importlib.util.find_spec("grpc") is None:
+        raise InputError(f"--ray-address {address}: a ray:// address connects through Ray Client, which needs "
+                         "`pip install 'ray[client]'`; or give the cluster's GCS address (host:6379, or auto on a "
+                         "cluster node)", field="runner.ray_address")
 
 
 class RayExecutor(Executor):
@@ -91,7 +103,13 @@ class RayExecutor(Executor):
             if self.address:
                 kwargs["address"] = self.address
             log.info("starting Ray (%s)", f"address {self.address}" if self.address else "a local instance")
-            ray.init(**kwargs)
+            require_ray_client(self.address)
+            try:
+                ray.init(**kwargs)
+            except (ValueError, ConnectionError, TimeoutError, RuntimeError) as exc:
+                where = f"the Ray cluster at {self.address}" if self.address else "a local Ray instance"
+                raise BackendError(f"cannot start {where} (--ray-address): {type(exc).__name__}: "
+                                   f"{' '.join(str(exc).split())[:300]}") from None
             self._started = True
         return ray
 

@@ -43,6 +43,7 @@ import io
 import logging
 import math
 import sys
+import zlib
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -159,6 +160,15 @@ def _iter_csv(path: Path, encoding: str, required: list[str]) -> Iterator[tuple[
         except UnicodeDecodeError as e:
             raise InputError(f"cannot decode the file as {encoding}: {e.reason}; set options.encoding",
                              file=str(path), row=n + 1) from None
+        except (EOFError, gzip.BadGzipFile, zlib.error) as e:
+            raise InputError(_gzip_problem(e), file=str(path), row=n + 1) from None
+
+
+def _gzip_problem(exc: BaseException) -> str:
+    """What is wrong with a ``.gz`` file, in words."""
+    if isinstance(exc, EOFError):
+        return "the .gz file is truncated (it ends before the end of its compressed data): download it again"
+    return f"not a valid gzip file ({exc}): give the .csv, or the .csv.gz as PhysioNet distributes it"
 
 
 def _find_table(folder: Path, name: str) -> Path | None:
@@ -213,8 +223,14 @@ def _resolve_option_path(value: Any, folder: Path, field: str) -> Path:
 
 def _read_labels(path: Path, encoding: str) -> tuple[dict[int, dict[str, str]], str]:
     """Task labels keyed by the first of ROW_ID / HADM_ID / SUBJECT_ID the file has."""
-    with _open_text(path, encoding) as fh:
-        header = next(csv.reader(fh), None)
+    try:
+        with _open_text(path, encoding) as fh:
+            header = next(csv.reader(fh), None)
+    except (EOFError, gzip.BadGzipFile, zlib.error) as e:
+        raise InputError(_gzip_problem(e), file=str(path)) from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"cannot decode the file as {encoding}: {e.reason}; set options.encoding",
+                         file=str(path), row=1) from None
     if header is None:
         raise InputError("the file is empty (no header row)", file=str(path))
     names = {h.strip().upper(): h.strip() for h in header}

@@ -370,7 +370,7 @@ class OpenAIBatchBackend(Backend):
                 if status != rec.get("status"):
                     rec["status"] = status
                     self._save(_public(rec))
-                    counts = batch.get("request_counts") or {}
+                    counts = _mapping(batch.get("request_counts"))
                     log.info("batch %s: %s (%s of %s done, %s failed)", rec["batch_id"], status,
                              counts.get("completed", "?"), counts.get("total", "?"), counts.get("failed", "?"))
                 if status in TERMINAL or status == "not found":
@@ -415,7 +415,10 @@ class OpenAIBatchBackend(Backend):
                     line = json.loads(raw)
                     key = line["custom_id"]
                 except (ValueError, KeyError, TypeError):
-                    log.warning("batch %s: unreadable line %d of %s %s", rec["batch_id"], n, field, file_id)
+                    key = None
+                if not isinstance(key, str):  # not a JSON object, or no string custom_id: not one of ours
+                    log.warning("batch %s: unreadable line %d of %s %s (no string 'custom_id')", rec["batch_id"], n,
+                                field, file_id)
                     continue
                 if key not in rec_keys:
                     continue
@@ -426,8 +429,8 @@ class OpenAIBatchBackend(Backend):
                 if key in mine and key not in results:
                     results[key] = resp if resp is not None else self._failure(wanted[key], reason or "")
         status = str(batch.get("status"))
-        errors = "; ".join([str(e.get("message", e)) for e in ((batch.get("errors") or {}).get("data") or [])
-                            if isinstance(e, dict)] + lost)
+        errors = "; ".join([str(e.get("message", e)) for e in _error_list(batch.get("errors")) if isinstance(e, dict)]
+                           + lost)
         for key in rec["keys"]:
             if key in seen:
                 continue
@@ -470,6 +473,17 @@ class OpenAIBatchBackend(Backend):
 
     def count_tokens(self, text: str) -> int:
         return self.online.count_tokens(text)
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    """``value`` when the server sent a JSON object there, else an empty one (a field of the wrong shape)."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def _error_list(value: Any) -> list[Any]:
+    """A batch object's ``errors``: ``{"data": [...]}`` as the Batch API documents it, or a bare list."""
+    data = value.get("data") if isinstance(value, Mapping) else value
+    return list(data) if isinstance(data, list) else []
 
 
 def _public(rec: Mapping[str, Any]) -> dict[str, Any]:

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import NotComparableError
+from ..errors import InputError, NotComparableError
 from .compare_check import SPEC_MAY_DIFFER, check_finished, comparability, model_pairs, paired_table, read_run_manifest
 from .compare_metrics import CHANGED, POOLED, VERDICTS, CompareMetric, metrics_for
 from .findings import ALPHA, format_p
@@ -86,8 +86,19 @@ def verdict(direction: str, diff: float, lo: float, hi: float, p_adj: float, alp
 
 # --------------------------------------------------------------------------- statistics
 
-def _scores(m: CompareMetric, pa: pd.DataFrame, pb: pd.DataFrame) -> pd.DataFrame:
-    sa, sb = m.score(pa).dropna(subset=["score"]), m.score(pb).dropna(subset=["score"])
+def _score(m: CompareMetric, paired: pd.DataFrame, run: Path | None) -> pd.DataFrame:
+    """``m.score(paired)``; a value the metric cannot score is an error naming the run's paired table."""
+    try:
+        return m.score(paired)
+    except (KeyError, ValueError, TypeError) as exc:
+        text = " ".join(str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc).split())[:300]
+        where = str(run / "tables" / "paired.csv") if run is not None else "the paired table"
+        raise InputError(f"metric '{m.name}' cannot score this paired table: {text}", file=where) from None
+
+
+def _scores(m: CompareMetric, pa: pd.DataFrame, pb: pd.DataFrame,
+            runs: tuple[Path | None, Path | None] = (None, None)) -> pd.DataFrame:
+    sa, sb = _score(m, pa, runs[0]).dropna(subset=["score"]), _score(m, pb, runs[1]).dropna(subset=["score"])
     common = set(sa["case_id"]) & set(sb["case_id"])
     sa, sb = sa[sa["case_id"].isin(common)], sb[sb["case_id"].isin(common)]
     return pd.concat([sa.assign(run="A"), sb.assign(run="B")], ignore_index=True)
@@ -271,7 +282,7 @@ def compare_runs(run_a: str | Path, run_b: str | Path, out: str | Path | None = 
         sub_a = pa[pa["model"].astype(str) == mod_a] if "model" in pa.columns else pa
         sub_b = pb[pb["model"].astype(str) == mod_b] if "model" in pb.columns else pb
         for m in metrics_for(audit, sub_a.reset_index(drop=True)):
-            frame = _scores(m, sub_a.reset_index(drop=True), sub_b.reset_index(drop=True))
+            frame = _scores(m, sub_a.reset_index(drop=True), sub_b.reset_index(drop=True), (run_a, run_b))
             mg = m.margin if margin is None else margin
             mg = margins.get(f"{audit}/{m.name}", margins.get(m.name, mg))
             for r in _metric_rows(m, frame, audit, kw):

@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from ...cli.common import open_unit, positive_int
+from ...cli.common import nonneg_float, open_unit, positive_float, positive_int
 from ...registry import register_command
 
 __all__ = ["register", "COMMANDS", "add_pretrain", "cmd_pretrain", "add_probe_tasks", "cmd_probe_tasks"]
@@ -37,16 +37,16 @@ def add_pretrain(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-steps", type=positive_int, default=200, help="optimiser steps (default 200)")
     p.add_argument("--batch-size", type=positive_int, default=16, help="sequences per step (default 16; P4 32)")
     p.add_argument("--max-length", type=positive_int, default=128, help="tokens per sequence (default 128)")
-    p.add_argument("--learning-rate", type=float, default=5e-4, help="peak learning rate (default 5e-4; P4 3e-5)")
+    p.add_argument("--learning-rate", type=positive_float, default=5e-4, help="peak learning rate (default 5e-4; P4 3e-5)")
     p.add_argument("--mlm-probability", type=open_unit, default=0.15, help="share of words masked (default 0.15)")
     p.add_argument("--save-steps", type=positive_int, default=100, help="checkpoint every N steps (default 100)")
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto", help="default auto (GPU if present)")
     p.add_argument("--adversary-attribute", default=None, help="column of the protected attribute: adds the "
                    "adversarial head")
-    p.add_argument("--adversary-lambda", type=float, default=1.0, help="gradient-reversal strength (default 1.0, P4)")
+    p.add_argument("--adversary-lambda", type=nonneg_float, default=1.0, help="gradient-reversal strength (default 1.0, P4)")
     p.add_argument("--adversary-layers", type=positive_int, default=3, help="discriminator layers (default 3, P4)")
-    p.add_argument("--adversary-lr", type=float, default=None, help="discriminator learning rate (default: the same)")
+    p.add_argument("--adversary-lr", type=positive_float, default=None, help="discriminator learning rate (default: the same)")
     p.add_argument("--adversary-normalize", action="store_true",
                    help="standardise the discriminator's input per batch (not in P4; for small fresh models)")
     p.add_argument("--resume", action="store_true", help="continue from the newest checkpoint in OUT/checkpoints")
@@ -68,19 +68,37 @@ def cmd_pretrain(args: argparse.Namespace) -> int:
                              file=str(args.notes), field=col)
     if args.split_column:
         keep = {s.strip() for s in args.splits.split(",") if s.strip()}
+        found = sorted(df[args.split_column].dropna().astype(str).unique())
         df = df[df[args.split_column].astype(str).isin(keep)]
+        if df.empty:
+            raise InputError(f"no row of split {', '.join(sorted(keep)) or '(none)'} (--splits) in column "
+                             f"'{args.split_column}'; its splits: {', '.join(found[:20]) or '(none: no rows)'}",
+                             file=str(args.notes), field=args.split_column)
     texts = df[args.text_column].fillna("").astype(str).tolist()
+    if not any(t.strip() for t in texts):
+        raise InputError(f"no texts to pretrain on: column '{args.text_column}' has {len(texts)} row(s), all empty",
+                         file=str(args.notes), field=args.text_column)
+    from pydantic import ValidationError
+
+    try:
+        adv = None
+        if args.adversary_attribute:
+            adv = AdversaryConfig(attribute=args.adversary_attribute, lambda_=args.adversary_lambda,
+                                  layers=args.adversary_layers, learning_rate=args.adversary_lr,
+                                  normalize=args.adversary_normalize)
+        cfg = PretrainConfig(max_steps=args.max_steps, batch_size=args.batch_size, max_length=args.max_length,
+                             learning_rate=args.learning_rate, mlm_probability=args.mlm_probability,
+                             save_steps=args.save_steps, seed=args.seed, device=args.device, adversary=adv)
+    except ValidationError as exc:  # the models' own rules, named by the option the value came from
+        err = exc.errors()[0]
+        name = "_".join(str(p) for p in err["loc"]).rstrip("_")
+        if adv is None and args.adversary_attribute:  # AdversaryConfig's field
+            name = "adversary_" + {"learning_rate": "lr"}.get(name, name)
+        option = "--" + name.replace("_", "-")
+        raise InputError(f"{err['msg']}, got {err.get('input')!r}", field=option) from None
     base = args.model
     if base == "tiny":
         base = build_tiny_mlm(texts, args.out / "base", seed=args.seed)
-    adv = None
-    if args.adversary_attribute:
-        adv = AdversaryConfig(attribute=args.adversary_attribute, lambda_=args.adversary_lambda,
-                              layers=args.adversary_layers, learning_rate=args.adversary_lr,
-                              normalize=args.adversary_normalize)
-    cfg = PretrainConfig(max_steps=args.max_steps, batch_size=args.batch_size, max_length=args.max_length,
-                         learning_rate=args.learning_rate, mlm_probability=args.mlm_probability,
-                         save_steps=args.save_steps, seed=args.seed, device=args.device, adversary=adv)
     attrs = df[args.adversary_attribute].where(pd.notna(df[args.adversary_attribute]), None).tolist() if adv else None
     res = pretrain(texts, base, args.out, cfg, attributes=attrs, resume=args.resume, progress=not args.no_progress)
     print(json.dumps({k: res.info[k] for k in ("texts", "sequences", "steps", "device", "seconds", "final_loss")}))

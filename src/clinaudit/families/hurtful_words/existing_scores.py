@@ -116,6 +116,10 @@ def _score(path: Path, row: int, field: str, value: str) -> float:
 
 def _split_exclusions(df: pd.DataFrame, path: Path, field: str, raw: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
     bad = df["score"].isna().to_numpy()
+    if bad.all():
+        sample = ", ".join(repr(v) for v in list(dict.fromkeys(raw))[:3])
+        raise InputError(f"no usable score: all {len(df)} row(s) have a missing or non-finite value (e.g. {sample})",
+                         file=str(path), field=field)
     excl = pd.DataFrame({
         "file": str(path), "row": df.loc[bad, "source_row"].to_numpy(), "model": df.loc[bad, "model"].to_numpy(),
         "category": df.loc[bad, "category"].to_numpy(), "group": df.loc[bad, "group"].to_numpy(), "field": field,

@@ -208,8 +208,17 @@ def build_mimic_tasks(folder: str | Path, *, test_subjects: str | Path | set[int
         if int(getattr(o, name)) < 1:
             raise InputError(f"expected a positive integer, got {getattr(o, name)!r}", field=name)
     tables = read_mimic_tables(folder, encoding)
+    for name, df in (("PATIENTS", tables.patients), ("ADMISSIONS", tables.admissions), ("ICUSTAYS", tables.icustays)):
+        if df.empty:
+            raise InputError(f"the {name} table has no rows (a header only): there are no patients to build "
+                             "cohorts from", file=str(tables.paths[name]))
     cohort = stay_cohort(tables, min_age=o.min_age)
     stays = cohort.stays
+    if stays.empty:
+        why = cohort.exclusions["reason"].value_counts().head(3) if "reason" in cohort.exclusions else {}
+        raise InputError(f"no ICU stay of the {len(tables.icustays)} in ICUSTAYS passes the cohort rules (" +
+                         ("; ".join(f"{reason}: {n}" for reason, n in why.items()) or "none read") + ")",
+                         file=str(tables.paths["ICUSTAYS"]))
     b = _Builder(o, tokenizer or regex_tokenizer)
     counts: Counter = Counter()
     by_hadm: dict[int, list[dict[str, Any]]] = {}
@@ -283,6 +292,10 @@ def build_mimic_tasks(folder: str | Path, *, test_subjects: str | Path | set[int
         df = pd.DataFrame(rows[c], columns=[x for x in cols if x != "split"])
         df.insert(1, "split", df["subject_id"].map(split_of))
         out_tables[c] = df[cols].reset_index(drop=True)
+    if not any(len(df) for df in out_tables.values()):
+        raise InputError(f"none of the {len(stays)} ICU stays of the cohort has a usable note in any task cohort "
+                         f"(notes read: {counts.get('read', 0)}, kept: {counts.get('kept', 0)})",
+                         file=str(tables.paths.get("NOTEEVENTS", Path(folder) / "NOTEEVENTS.csv")))
     note_excl = pd.DataFrame([{"cohort": "all", "level": "note", "reason": k, "n": v} for k, v in counts.items()
                               if k not in ("read", "kept")])
     exclusions = pd.concat(excl + [pd.DataFrame(drops)], ignore_index=True)

@@ -50,11 +50,21 @@ def regex_tokenizer(text: str) -> list[tuple[int, int]]:
 
 def hf_tokenizer(path: str | Path) -> Tokenizer:
     """Spans of a local (fast) Hugging Face tokenizer's tokens, without special tokens."""
+    from ...errors import InputError
+
+    if not Path(path).is_dir():
+        raise InputError("no such tokenizer folder (a local Hugging Face tokenizer: a folder with "
+                         "tokenizer.json or its vocabulary files)", file=str(path), field="--tokenizer")
     from transformers import AutoTokenizer
 
-    tok = AutoTokenizer.from_pretrained(str(path), local_files_only=True)
+    try:
+        tok = AutoTokenizer.from_pretrained(str(path), local_files_only=True)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InputError(f"cannot load a tokenizer from this folder ({type(exc).__name__}: "
+                         f"{' '.join(str(exc).split())[:200]})", file=str(path), field="--tokenizer") from None
     if not getattr(tok, "is_fast", False):
-        raise ValueError(f"the tokenizer in {path} is not a fast tokenizer (offsets are needed)")
+        raise InputError("not a fast tokenizer (offsets are needed): give a folder with tokenizer.json",
+                         file=str(path), field="--tokenizer")
 
     def spans(text: str) -> list[tuple[int, int]]:
         enc = tok(text, add_special_tokens=False, return_offsets_mapping=True)

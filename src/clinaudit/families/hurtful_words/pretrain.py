@@ -355,6 +355,11 @@ def _attribute_codes(attributes: Sequence[Any] | None) -> tuple[list[int] | None
     return [index[v] if v is not None else -1 for v in vals], values
 
 
+def _has_checkpoint(folder: Path) -> bool:
+    """Whether ``folder`` holds a Trainer checkpoint (``checkpoint-N/``) to resume from."""
+    return folder.is_dir() and any(p.is_dir() and p.name.startswith("checkpoint-") for p in folder.iterdir())
+
+
 def pretrain(texts: Sequence[str], base: str | Path, out: str | Path, config: PretrainConfig | None = None, *,
              attributes: Sequence[Any] | None = None, resume: bool = False, callbacks: Sequence[Any] = (),
              progress: bool = False) -> PretrainResult:
@@ -362,14 +367,20 @@ def pretrain(texts: Sequence[str], base: str | Path, out: str | Path, config: Pr
 
     ``attributes`` (one value per text; blank = unknown, left out of the adversary's loss)
     is needed when ``config.adversary`` is set. ``resume=True`` continues from the newest
-    checkpoint in ``out/checkpoints`` (same texts and config), or starts afresh when none.
+    checkpoint in ``out/checkpoints`` (same texts and config); with no checkpoint there it is refused
+    (an :class:`~clinaudit.errors.InputError`), never a silent fresh start.
     """
     from .adversarial import AdversarialTrainer, CurveCallback, attach_adversary, detach_adversary
 
     cfg = config or PretrainConfig()
     texts = [str(t) for t in texts]
     if not texts:
-        raise InputError("no texts to pretrain on")
+        raise InputError("no texts to pretrain on", field="texts")
+    ckpt_dir = Path(out) / "checkpoints"
+    if resume and not _has_checkpoint(ckpt_dir):
+        raise InputError("--resume: no checkpoint to continue from (none saved yet: a run saves one every "
+                         "save_steps steps); run without --resume to start afresh", file=str(ckpt_dir),
+                         field="resume")
     if cfg.adversary is not None and attributes is None:
         raise InputError(f"the adversarial head needs the protected attribute '{cfg.adversary.attribute}' per text",
                          field="attributes")
@@ -391,7 +402,6 @@ def pretrain(texts: Sequence[str], base: str | Path, out: str | Path, config: Pr
         attach_adversary(model, len(values), cfg.adversary.layers, cfg.adversary.lambda_,
                          cfg.adversary.normalize)
     data = encode_texts(tok, texts, codes, cfg.max_length, cfg.replace_phi)
-    ckpt_dir = out / "checkpoints"
     args = transformers.TrainingArguments(
         output_dir=str(ckpt_dir), max_steps=cfg.max_steps, per_device_train_batch_size=cfg.batch_size,
         learning_rate=cfg.learning_rate, weight_decay=cfg.weight_decay,
