@@ -33,12 +33,20 @@ RunVerdict = Literal["bias", "inconclusive", "within_margin"]
 CompareVerdict = Literal["worse", "inconclusive", "lower", "higher"]
 
 
+def _run_default() -> list[RunVerdict]:
+    return ["bias"]
+
+
+def _compare_default() -> list[CompareVerdict]:
+    return ["worse"]
+
+
 class BaselinePolicy(BaseModel):
     """How the run is held against its baseline (``--baseline``)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    fail_on: list[CompareVerdict] = Field(default_factory=lambda: ["worse"], description="comparison verdicts "
+    fail_on: list[CompareVerdict] = Field(default_factory=_compare_default, description="comparison verdicts "
                                           "that fail the gate; `worse` only when the worsening exceeds the margin")
     strata: bool = Field(default=True, description="gate the per-stratum comparison rows as well as the pooled")
 
@@ -63,7 +71,7 @@ class GatePolicy(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     version: Literal[1] = 1
-    fail_on: list[RunVerdict] = Field(default_factory=lambda: ["bias"], description="verdicts of the run's own "
+    fail_on: list[RunVerdict] = Field(default_factory=_run_default, description="verdicts of the run's own "
                                       "results that fail the gate")
     margins: dict[str, float] = Field(default_factory=dict, description="metric (or audit/metric) -> margin of "
                                       "the baseline comparison, in the metric's units")
