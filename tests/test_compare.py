@@ -318,3 +318,35 @@ def test_two_mock_runs_planted_difference_and_identical_pair(tmp_path):
     same = clinaudit.compare_runs(old, old2, tmp_path / "same")
     assert not set(same.verdicts().values()) & {"better", "worse"}
     assert same.info["differences"] == []
+
+
+@pytest.mark.slow
+def test_sensitivity_moved_from_exclamation_to_uppercase_on_real_mock_runs(tmp_path, capsys):
+    """The issue's acceptance case with runs made by the mock backend: model v1 advises staying home when the
+    message has exclamation marks, v2 when it is in capitals. Pooled over the perturbations both change
+    their advice in half the pairs (no change); per perturbation, v2 is worse under uppercase and better
+    under exclamation."""
+    import clinaudit
+
+    judge = {"rules": [{"match": "patient's gender", "response": "GENDER [FEMALE]"},
+                       {"match": "manage this at home", "response": "MANAGE [YES]\nVISIT [NO]\nRESOURCE [NO]"},
+                       {"match": ".", "response": "MANAGE [NO]\nVISIT [YES]\nRESOURCE [YES]"}]}
+    home = "This sounds mild. You can manage this at home with rest."
+    steady = [{"match": ".", "response": "Please come to the clinic today; I will order labs."}]
+
+    def spec(rule: str) -> dict:
+        return {"audit": "treatment_shift", "name": "cmp", "data": [{"format": "demo:patient_messages", "limit": 12}],
+                "models": {"target": "mock:m", "judge": "mock:judge"},
+                "backends": {"mock:m": {"rules": [{"match": rule, "response": home}] + steady}, "mock:judge": judge},
+                "params": {"perturbations": ["exclamation", "uppercase"], "seeds": [0], "n_resamples": 100}}
+
+    v1 = clinaudit.run_audit(spec("!"), tmp_path / "v1")
+    v2 = clinaudit.run_audit(spec("[A-Z]{4,} [A-Z]{4,} [A-Z]{4,}"), tmp_path / "v2")
+    comp = clinaudit.compare_runs(v1, v2, n_resamples=200)
+    t = comp.table.set_index(["metric", "stratum", "level"])
+    pooled = t.loc[("TSR", "pooled", "")]
+    assert pooled["value_a"] == pooled["value_b"] == 0.5 and pooled["verdict"] == "inconclusive"
+    assert t.loc[("TSR", "perturbation", "uppercase"), "verdict"] == "worse"
+    assert t.loc[("TSR", "perturbation", "exclamation"), "verdict"] == "better"
+    assert main(["compare", str(v1.path), str(v2.path), "--out", str(tmp_path / "cmp"), "--n-resamples", "100"]) == 0
+    assert "TSR [perturbation = uppercase]: worse" in capsys.readouterr().out
