@@ -29,7 +29,7 @@ from pydantic import ConfigDict, Field
 
 from clinaudit.judges.base import Judge, Unparseable, run_judge
 from clinaudit.perturb.registry import register_transform
-from clinaudit.pipeline import Audit, Calls, JudgeChoice, StageOutput, register
+from clinaudit.pipeline import Audit, Calls, JudgeChoice, StageOutput, pair_with_baseline, register
 from clinaudit.records import Case, ModelRequest, Variant, to_frame
 from clinaudit.registry import register_judge, register_metric
 from clinaudit.report.base import Section, Table, Text, register_section
@@ -127,15 +127,10 @@ class NameSwap(Audit[NameSwapParams]):
         return StageOutput(table=table, value=pd.DataFrame(rows))
 
     def paired(self, labels: pd.DataFrame) -> pd.DataFrame:
-        base = labels[labels["arm"] == "baseline"].pivot_table(index="case_id", columns="seed", values="label",
-                                                             aggfunc="first")
-        pairs = []
-        for rec in labels[labels["arm"] != "baseline"].to_dict("records"):
-            ref = base.loc[rec["case_id"], 0] if rec["case_id"] in base.index and 0 in base.columns else np.nan
-            pairs.append({"case_id": rec["case_id"], "arm": rec["arm"], "ref": ref, "alt": rec["label"]})
-        for cid, row in base.iterrows():  # the floor: baseline seed 0 vs seed 1
-            pairs.append({"case_id": cid, "arm": "noise_floor", "ref": row.get(0, np.nan), "alt": row.get(1, np.nan)})
-        return pd.DataFrame(pairs, columns=["case_id", "arm", "ref", "alt"])
+        # clinaudit's baseline pairing: each name variant (seed 1) vs the baseline at the other seed (0), and
+        # the floor: baseline seed 0 vs seed 1 (arm "noise_floor")
+        pairs = pair_with_baseline(labels, keys=["case_id"], arm="arm", seed="seed", value="label")
+        return pairs[["case_id", "arm", "ref", "alt"]]
 
     def results(self, pairs: pd.DataFrame) -> pd.DataFrame:
         # the floor of a difference is its absolute size under re-sampling: compare |Δ| per pair

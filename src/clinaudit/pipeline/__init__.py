@@ -8,6 +8,8 @@
   (:func:`estimate_stages`);
 - :mod:`.context`: :class:`AuditContext`, what every stage of a run reaches, and
   :func:`make_context`;
+- :mod:`.pairing`: :func:`pair_with_baseline`, the baseline / noise-floor pairing of
+  counterfactual audits;
 - :mod:`.driver`: :func:`run_spec`, a spec into a run directory (lock, manifest,
   status), and :func:`call_status`.
 
@@ -20,6 +22,7 @@ from .audit import Audit, Calls, JudgeChoice, StageOutput, estimate_stages, regi
 from .calls import NOT_CACHED, CallLog, is_placeholder, response_row
 from .context import AuditContext, make_context
 from .driver import call_status, run_spec
+from .pairing import NOISE_FLOOR, pair_with_baseline
 from .stages import LAYOUTS, RESPONSE_COLUMNS, STAGES, conform, normalize_responses
 
 __all__ = [
@@ -34,6 +37,8 @@ __all__ = [
     "make_context",
     "run_spec",
     "call_status",
+    "pair_with_baseline",
+    "NOISE_FLOOR",
     "CallLog",
     "NOT_CACHED",
     "is_placeholder",

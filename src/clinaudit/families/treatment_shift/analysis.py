@@ -46,6 +46,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError
+from ...pipeline.pairing import NOISE_FLOOR, pair_with_baseline
 from .labels import normalize_labels
 
 __all__ = [
@@ -72,7 +73,6 @@ PAPER_METHOD = "paper's method (P2), assumes independent pairs"
 _QUESTIONS = ("MANAGE", "VISIT", "RESOURCE")
 _METRICS = ("TSR", "RCR", "RCER")
 _BY = ["dataset", "model", "perturbation", "question"]
-NOISE_FLOOR = "noise_floor"
 
 
 @dataclass
@@ -150,7 +150,6 @@ def build_paired(labels: pd.DataFrame, baseline: str | None = None) -> pd.DataFr
     bnames = _baseline_names(lab, baseline)
     is_base = lab["variant"] == lab["dataset"].map(bnames)
     base = lab[is_base]
-    pert = lab[~is_base]
     case_keys = ["dataset", "case_id"]
     # case-level attributes from the baseline rows (fall back to any row of the case)
     attrs = []
@@ -162,17 +161,10 @@ def build_paired(labels: pd.DataFrame, baseline: str | None = None) -> pd.DataFr
     inf_a = base.groupby(case_keys + ["model"], sort=False)["inferred_gender"].agg(_first_valid)
     inf_b = base.groupby(case_keys, sort=False)["inferred_gender"].agg(_first_valid)
 
-    bkeys = ["dataset", "case_id", "model", "question"]
-    b = base[bkeys + ["seed", "label"]].rename(columns={"seed": "seed_b", "label": "T_b"})
-    b = b.assign(_kb=b.groupby(bkeys, sort=False)["seed_b"].transform("size"))
-    p = pert[bkeys + ["variant", "seed", "label"]].rename(columns={"variant": "perturbation", "label": "T_p"})
-    p = p.merge(b, on=bkeys, how="left")
-    # several baseline seeds: pair across different seeds only (like the floor); one seed: pair with it
-    p = p[~(p["_kb"].ge(2) & (p["seed_b"] == p["seed"]))].drop(columns="_kb")
-    # noise floor: unordered pairs of two different baseline seeds, each once
-    fl = b.drop(columns="_kb").merge(b.drop(columns="_kb").rename(columns={"seed_b": "seed", "T_b": "T_p"}), on=bkeys)
-    fl = fl[fl["seed_b"] < fl["seed"]].assign(perturbation=NOISE_FLOOR)
-    paired = pd.concat([p, fl[list(p.columns)]], ignore_index=True)
+    # the shared baseline pairing (clinaudit.pipeline.pairing): perturbed vs baseline, and the noise floor
+    paired = pair_with_baseline(lab, keys=["dataset", "case_id", "model", "question"], baseline=is_base,
+                                arm="variant", seed="seed", value="label", floor=NOISE_FLOOR)
+    paired = paired.rename(columns={"variant": "perturbation", "alt": "T_p", "ref": "T_b"})
     for col, keys, series in attrs:
         target = "V" if col == "validation" else col
         paired = paired.merge(series.rename(target).reset_index(), on=keys, how="left")
