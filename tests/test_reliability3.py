@@ -268,3 +268,57 @@ def test_batch_objects_of_the_wrong_shape_fail_their_requests_not_the_run(tmp_pa
     failed = [r.error for r in out if r.error]
     assert len(failed) == 2 and all("without an answer for this request: odd shape" in e for e in failed)
     assert sum(r.error is None for r in out) == 2
+
+
+# ---- item 7: CLI consistency ---------------------------------------------------------------------------------
+def _subcommands():
+    import argparse
+
+    from clinaudit.cli.main import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return sub.choices
+
+
+def test_every_command_but_the_listings_accepts_no_progress_and_help_has_no_doubled_percent():
+    from clinaudit.cli.main import LISTING_COMMANDS
+
+    commands = _subcommands()
+    assert "treatment-shift" in commands and LISTING_COMMANDS < set(commands)
+    for name, cmd in commands.items():
+        text = cmd.format_help()
+        assert "%%" not in text, name
+        assert ("--no-progress" in cmd._option_string_actions) == (name not in LISTING_COMMANDS), name
+
+
+def test_treatment_shift_accepts_no_progress_and_main_leaves_the_environment_as_it_was(tmp_path):
+    import os
+
+    rc, _, err = invoke(["treatment-shift", "--labels", str(tmp_path / "none.csv"), "--format", "long", "--out",
+                         str(tmp_path / "o"), "--no-progress"])
+    assert rc == 2 and "unrecognized arguments" not in err and "none.csv" in err  # parsed; the file is missing
+    assert "TQDM_DISABLE" not in os.environ
+
+
+def test_judges_lists_plain_text():
+    rc, out, _ = invoke(["judges"])
+    assert rc == 0 and "treatment_annotator" in out
+    assert "``" not in out and ":meth:" not in out and ":func:" not in out
+    assert "Rule-based judge (no model): use with apply_parser." in out
+
+
+def test_an_unknown_spec_parameter_gets_a_did_you_mean(tmp_path):
+    import yaml
+
+    from clinaudit.errors import SpecError
+    from clinaudit.spec import parse_spec_dict
+
+    spec = Path(__file__).resolve().parents[1] / "examples" / "treatment_shift-mock.yaml"
+    doc = yaml.safe_load(spec.read_text())
+    with pytest.raises(SpecError, match=r"field 'params.n_resample': unknown field; did you mean 'n_resamples'\?"):
+        parse_spec_dict({**doc, "params": {**doc["params"], "n_resample": 3}}, "s.yaml")
+    with pytest.raises(SpecError, match=r"field 'runner.concurency': unknown field; did you mean 'concurrency'\?"):
+        parse_spec_dict({**doc, "runner": {"concurency": 3}}, "s.yaml")
+    with pytest.raises(SpecError, match=r"field 'zzz': unknown field; known fields: audit, "):
+        parse_spec_dict({**doc, "zzz": 1}, "s.yaml")

@@ -125,13 +125,37 @@ def _format_loc(loc: tuple[Any, ...]) -> str:
     return s
 
 
-def _validation_message(exc: ValidationError, source: str, prefix: str = "") -> str:
-    """``invalid audit spec FILE: field 'x.y': message`` (one line; one more line per further error)."""
+def _fields_at(model: Any, loc: tuple[Any, ...]) -> list[str]:
+    """The field names of the pydantic model that ``loc`` leads into from ``model`` (none when it cannot tell)."""
+    import typing
+
+    for part in loc:
+        fields = getattr(model, "model_fields", None)
+        if fields is None or part not in fields:
+            return []
+        ann = fields[part].annotation
+        models = [a for a in (ann, *typing.get_args(ann)) if isinstance(a, type) and issubclass(a, BaseModel)]
+        if not models:
+            return []
+        model = models[0]
+    return list(getattr(model, "model_fields", {}) or [])
+
+
+def _validation_message(exc: ValidationError, source: str, prefix: str = "", model: Any = None) -> str:
+    """``invalid audit spec FILE: field 'x.y': message`` (one line; one more line per further error). An unknown
+    field of ``model`` gets the closest known name ("did you mean"), as unknown backend options do."""
+    import difflib
+
     items = []
     for err in exc.errors():
         loc = _format_loc(tuple(err["loc"]))
         loc = f"{prefix}.{loc}" if prefix and loc else (prefix or loc)
         msg = str(err["msg"]).removeprefix("Value error, ")
+        if err.get("type") == "extra_forbidden" and model is not None and err["loc"]:
+            known = _fields_at(model, tuple(err["loc"])[:-1])
+            close = difflib.get_close_matches(str(err["loc"][-1]), known, n=1, cutoff=0.6)
+            msg = "unknown field" + (f"; did you mean '{close[0]}'?" if close else
+                                     f"; known fields: {', '.join(known)}" if known else "")
         items.append(f"field '{loc}': {msg}")
     if len(items) == 1:
         return f"invalid audit spec {source}: {items[0]}"
@@ -147,7 +171,7 @@ def with_runner_settings(spec: AuditSpec, **given: Any) -> AuditSpec:
     try:
         settings = RunnerSettings.model_validate({**spec.runner.model_dump(), **given})
     except ValidationError as exc:
-        raise SpecError(_validation_message(exc, "(command line)", prefix="runner")) from None
+        raise SpecError(_validation_message(exc, "(command line)", prefix="runner", model=RunnerSettings)) from None
     return spec.model_copy(update={"runner": settings})
 
 
@@ -158,7 +182,7 @@ def parse_spec_dict(data: Any, source: str = "<spec>") -> tuple[AuditSpec, BaseM
     try:
         spec = AuditSpec.model_validate(data)
     except ValidationError as exc:
-        raise SpecError(_validation_message(exc, source)) from None
+        raise SpecError(_validation_message(exc, source, model=AuditSpec)) from None
     if spec.backends:
         from .models.options import validate_backend_options
 
@@ -171,7 +195,7 @@ def parse_spec_dict(data: Any, source: str = "<spec>") -> tuple[AuditSpec, BaseM
     try:
         params = recipe.params_model.model_validate(spec.params)
     except ValidationError as exc:
-        raise SpecError(_validation_message(exc, source, prefix="params")) from None
+        raise SpecError(_validation_message(exc, source, prefix="params", model=recipe.params_model)) from None
     roles = getattr(recipe.declaration, "judges", None)
     for role in dict(getattr(params, "judges", None) or {}):
         if roles is not None and role not in roles:

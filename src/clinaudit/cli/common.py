@@ -11,7 +11,7 @@ from ..runner import RunnerConfig
 
 __all__ = ["add_executor_args", "add_runner_args", "runner_config_from_args", "add_backend_args",
            "backend_options_from_args", "parse_int_list", "int_at_least", "positive_int", "nonneg_int",
-           "positive_float", "nonneg_float", "float_between", "probability", "open_unit", "regex"]
+           "positive_float", "nonneg_float", "float_between", "probability", "open_unit", "plain_text", "regex"]
 
 
 # --------------------------------------------------------------------------- argparse value types
@@ -62,6 +62,21 @@ positive_float = float_between(0.0, low_open=True)
 nonneg_float = float_between(0.0)
 probability = float_between(0.0, 1.0)
 open_unit = float_between(0.0, 1.0, low_open=True, high_open=True)  # a confidence level or alpha
+
+
+_ROLE = re.compile(r":(?:[a-z]+:)?[a-z]+:`~?([^`]+)`")
+
+
+def plain_text(text: str) -> str:
+    """A docstring line for the terminal: Sphinx roles and literals as plain words
+    (``:meth:`parse``` -> ``parse``, ``:func:`~a.b.f``` -> ``f``, double backquotes -> none)."""
+
+    def role(m: re.Match[str]) -> str:
+        target = m.group(1)
+        shown = target.rsplit(".", 1)[-1] if m.group(0).count("~") else target
+        return shown if not shown.endswith("()") else shown[:-2]
+
+    return _ROLE.sub(role, text).replace("``", "")
 
 
 def regex(text: str) -> str:

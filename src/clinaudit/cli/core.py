@@ -56,26 +56,30 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_models(args: argparse.Namespace) -> int:
     from ..models.base import list_backends
+    from .common import plain_text
 
     for b in list_backends():
-        print(f"{b['prefix']:18s} {b['summary']}\n{'':18s} capabilities: {', '.join(b['capabilities'])}")
+        print(f"{b['prefix']:18s} {plain_text(b['summary'])}\n{'':18s} capabilities: {', '.join(b['capabilities'])}")
     return 0
 
 
 def cmd_judges(args: argparse.Namespace) -> int:
     from ..registry import registry
+    from .common import plain_text
 
     for name, judge in registry("judge").items():
         doc = (getattr(judge, "__doc__", None) or "").strip().splitlines()
-        print(f"{name:22s} {doc[0] if doc else ''}")
+        print(f"{name:22s} {plain_text(doc[0]) if doc else ''}")
     return 0
 
 
 def cmd_audits(args: argparse.Namespace) -> int:
     from ..spec import list_audits
 
+    from .common import plain_text
+
     for name, summary in list_audits().items():
-        print(f"{name:18s} {summary}")
+        print(f"{name:18s} {plain_text(summary)}")
     return 0
 
 

@@ -58,7 +58,25 @@ def build_parser() -> argparse.ArgumentParser:
     commands = registry("command")
     for name in command_order():
         commands.get(name)(sub)
+    for name, cmd in sub.choices.items():
+        _consistent(name, cmd)
     return parser
+
+
+#: commands that only list what is installed: no progress to show, no --no-progress
+LISTING_COMMANDS = frozenset({"models", "audits", "judges", "perturbations"})
+
+
+def _consistent(name: str, cmd: argparse.ArgumentParser) -> None:
+    """What every command shares, whoever registered it: descriptions and epilogs printed as written (argparse
+    %-formats only a text naming ``%(prog)s``, so a ``%%`` written for it would show doubled), and
+    ``--no-progress`` on every command that may show progress bars."""
+    for attr in ("description", "epilog"):
+        text = getattr(cmd, attr)
+        if text and "%(" not in text:
+            setattr(cmd, attr, text.replace("%%", "%"))
+    if name not in LISTING_COMMANDS and "--no-progress" not in cmd._option_string_actions:
+        cmd.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,6 +96,11 @@ def main(argv: list[str] | None = None) -> int:
         handler.setLevel(level)
         if not any(isinstance(f, RedactingFilter) for f in handler.filters):
             handler.addFilter(redacting)
+    import os
+
+    quiet = bool(getattr(args, "no_progress", False)) and "TQDM_DISABLE" not in os.environ
+    if quiet:  # --no-progress: also the bars of libraries a command calls (tqdm reads TQDM_DISABLE)
+        os.environ["TQDM_DISABLE"] = "1"
     try:
         return int(args.func(args) or 0)
     except ClinauditError as exc:
@@ -100,6 +123,9 @@ def main(argv: list[str] | None = None) -> int:
         hint = "" if args.verbose else "; run with -v for the traceback"
         print(f"clinaudit: error: unexpected {type(exc).__name__}: {text}{hint} (please report it)", file=sys.stderr)
         return 1
+    finally:
+        if quiet:
+            os.environ.pop("TQDM_DISABLE", None)
 
 
 def describe_os_error(exc: OSError) -> str:

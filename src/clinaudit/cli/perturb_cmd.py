@@ -74,10 +74,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_perturbations(args: argparse.Namespace) -> int:
     from ..perturb import list_transforms
+    from .common import plain_text
 
     for name, t in list_transforms().items():
         modes = "/".join(t.modes)
-        print(f"{name:18s} [{t.kind}, {modes}] {t.summary}")
+        print(f"{name:18s} [{t.kind}, {modes}] {plain_text(t.summary)}")
     print("\nKind 'audit': applied by an audit with inputs of its own, not row-wise by `clinaudit perturb`. "
           "Case filters (filter_sex_specific, filter_min_turns) and template expansion (expand_templates) are "
           "Python functions (see docs/perturbations.md)")
