@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -45,6 +45,10 @@ class DataSource(BaseModel):
         return resolve_path(self.path, base_dir)
 
 
+@overload
+def resolve_path(path: str | Path, base_dir: Path | None = None) -> Path: ...
+@overload
+def resolve_path(path: None, base_dir: Path | None = None) -> None: ...
 def resolve_path(path: str | Path | None, base_dir: Path | None = None) -> Path | None:
     """``path`` with ``~`` expanded; a relative path is taken relative to ``base_dir`` (the spec's folder)."""
     if path is None:

@@ -22,7 +22,7 @@ so that baselines of different attributes never collide.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import InputError
@@ -99,7 +99,7 @@ def appended_turn_counterfactuals(
     *,
     seed: int = 0,
     style: str | None = None,
-    values: dict[str, Sequence[str]] | None = None,
+    values: Mapping[str, Sequence[str]] | None = None,
 ) -> list[Variant]:
     """Baseline + one variant per value (per combination for a tuple of attributes).
 

@@ -235,7 +235,7 @@ def run_attacks(runner: Any, items: Sequence[Item], *, target: str, attacker: st
                             max_tokens=params.target_max_tokens, seed=0,
                             meta={"stage": "target", "case_id": it.case_id, **meta}) for it, text, meta in texts]
         resps = runner.generate(reqs, desc=f"adaptive_attack: {target}") if reqs else []
-        out = []
+        out: list[tuple[str, str | None]] = []
         for (it, _, meta), resp in zip(texts, resps):
             if resp.error is not None:
                 out.append((f"[call failed: {resp.error}]", None))

@@ -40,9 +40,10 @@ __all__ = ["require_torch", "Discriminator", "attach_adversary", "detach_adversa
            "CurveCallback"]
 
 torch = require_torch()
+_Module: Any = torch.nn.Module  # torch is imported at run time (an optional dependency)
 
 
-class Discriminator(torch.nn.Module):
+class Discriminator(_Module):
     """P4's discriminator: widths halve at every layer, ReLU between layers, logits over the attribute's values."""
 
     def __init__(self, width: int, n_values: int, layers: int = 3, normalize: bool = False):

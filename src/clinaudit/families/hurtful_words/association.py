@@ -140,6 +140,7 @@ class Association(Audit[AssociationParams]):
             from .prevalence import attributes_by_category, category_prevalence, load_notes, prevalence_results
 
             src = p.prevalence
+            assert p.attributes is not None  # AssociationParams' validator: prevalence needs attributes
             notes = load_notes(ctx.resolve_path(src.notes), src.text_column, src.group_column,  # type: ignore[arg-type]
                                src.patient_column)
             attrs = attributes_by_category(ctx.resolve_path(p.attributes),  # type: ignore[arg-type]

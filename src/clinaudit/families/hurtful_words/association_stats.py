@@ -311,7 +311,7 @@ def association_summary(tests: pd.DataFrame, means: pd.DataFrame, scores: pd.Dat
     n_templates, n_attributes`` (NaN when the scores do not say),
     ``sample_template`` and ``share_<g>``/``n_mentioning`` with a prevalence table.
     """
-    rows = []
+    rows: list[dict[str, Any]] = []
     if len(tests) == 0:
         return pd.DataFrame(rows)
     order = list(dict.fromkeys(tests["test_option"]))

@@ -127,7 +127,7 @@ def classifier_gap_table(
                         r = groups.index(ref)
                         diff = res["resamples"][t, g, m] - res["resamples"][t, r, m]
                         lo, hi = percentile_ci(diff, confidence)
-                        p = bootstrap_p_value(diff)
+                        p = float(bootstrap_p_value(diff))
                     rows.append(
                         result_row(
                             audit=audit,

@@ -106,8 +106,9 @@ def _build(d: int, n_attr: int, cfg: DebiasConfig) -> tuple[Any, Any, Any]:
 def grad_reverse(z: Any, lam: float) -> Any:
     """Gradient reversal: identity forward, gradient × (−λ) backward (also used by :mod:`.adversarial`)."""
     torch = _torch()
+    function: Any = torch.autograd.Function  # torch is imported at run time (an optional dependency)
 
-    class _Reverse(torch.autograd.Function):
+    class _Reverse(function):
         @staticmethod
         def forward(ctx: Any, x: Any) -> Any:  # noqa: ANN401
             return x.view_as(x)
@@ -422,7 +423,7 @@ def table5(gaps: pd.DataFrame, criterion: str = "ci") -> pd.DataFrame:
     """
     from .gap_table import GAP_METRICS, METRIC_LABELS
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     if len(gaps) == 0:
         return pd.DataFrame(rows)
     sig = gaps["significant"].astype(bool) if criterion == "ci" else gaps["p_adj"] < 0.05

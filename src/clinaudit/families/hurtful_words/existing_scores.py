@@ -174,7 +174,8 @@ def read_tidy_scores(path: str | Path, model: str | None = None, *,
     p = Path(path)
     header, rows = _read_rows(p, "\t" if p.suffix.lower() in {".tsv", ".tab"} else ",")
     _require(p, header, ["category", "group", "score"])
-    frame_cols = ["frame"] if "frame" in header else [c for c in ("template_id", "template") if c in header][:1]
+    template_cols: tuple[str, ...] = ("template_id", "template")
+    frame_cols = ["frame"] if "frame" in header else [c for c in template_cols if c in header][:1]
     if not frame_cols:
         raise InputError("no sentence-frame column: give 'frame', 'template_id' or 'template' (with 'attribute')",
                          file=str(p), field="template_id")
@@ -222,7 +223,8 @@ def read_scores(paths: Sequence[str | Path], fmt: str, models: Sequence[str | No
         raise InputError(f"unknown scores format {fmt!r}; choose from {', '.join(SCORE_FORMATS)}",
                          field="scores_format")
     names = list(models) if models is not None else [None] * len(paths)
-    parts, excl = [], []
+    parts: list[pd.DataFrame] = []
+    excl: list[pd.DataFrame] = []
     for path, name in zip(paths, names):
         if fmt == "hurtfulwords":
             s, e = read_hurtfulwords(path, name)

@@ -175,8 +175,8 @@ def finetune_task(model_dir: str, windows: Sequence[Sequence[str]], labels: Sequ
 
     best_c, best_ap = float(c_grid[0]), -math.inf
     for c in c_grid:
-        s = merged(float(c))
-        ap = average_precision_score(y[valid], s[valid]) if valid.any() and y[valid].any() else math.nan
+        probs_c = merged(float(c))
+        ap = average_precision_score(y[valid], probs_c[valid]) if valid.any() and y[valid].any() else math.nan
         if not math.isnan(ap) and ap > best_ap:
             best_c, best_ap = float(c), float(ap)
     return merged(best_c), {"c": best_c, "valid_auprc": best_ap, "train_windows": int(len(train_w)),

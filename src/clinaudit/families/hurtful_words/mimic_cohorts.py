@@ -124,7 +124,7 @@ def read_mimic_tables(folder: str | Path, encoding: str = "utf-8") -> MimicTable
     stays = []
     known_adm = dict(zip(admissions["hadm_id"], admissions["subject_id"]))
     for row, r in iter_mimic_csv(p, encoding, TABLE_REQUIRED["ICUSTAYS"]):
-        rec = {"icustay_id": parse_mimic_int(r["ICUSTAY_ID"], p, row, "ICUSTAY_ID"),
+        rec: dict[str, Any] = {"icustay_id": parse_mimic_int(r["ICUSTAY_ID"], p, row, "ICUSTAY_ID"),
                "hadm_id": parse_mimic_int(r["HADM_ID"], p, row, "HADM_ID"),
                "subject_id": parse_mimic_int(r["SUBJECT_ID"], p, row, "SUBJECT_ID"),
                "first_careunit": r["FIRST_CAREUNIT"].strip(), "last_careunit": r["LAST_CAREUNIT"].strip(),

@@ -51,6 +51,10 @@ class ScoresFile(BaseModel):
 TestName = Literal["signed-rank", "rank-sum", "ks", "t", "sign-flip"]
 #: the tests of HurtfulWords' statistical_significance.txt, in its order: ranksums, ttest_ind, ks_2samp (male, female)
 PUBLISHED_TESTS: tuple[TestName, ...] = ("rank-sum", "t", "ks")
+Split = Literal["train", "valid", "test"]
+# the defaults of list fields, typed as their items
+_SIGNED_RANK: tuple[TestName, ...] = ("signed-rank",)
+_TRAIN: tuple[Split, ...] = ("train",)
 
 
 class AssociationParams(BaseModel):
@@ -63,7 +67,7 @@ class AssociationParams(BaseModel):
                                    description="attributes file (attribute,category,subgroup CSV or YAML)")
     scores: list[ScoresFile] | None = Field(default=None, description="existing per-sentence scores: no model calls")
     scores_format: Literal["tidy", "hurtfulwords"] = "tidy"
-    tests: list[TestName] = Field(default_factory=lambda: ["signed-rank"], min_length=1,
+    tests: list[TestName] = Field(default_factory=lambda: list(_SIGNED_RANK), min_length=1,
                                   description="signed-rank (paired; the default), rank-sum, ks, t, sign-flip "
                                   "(frames); the first fills the summary's p. Default for scores_format "
                                   "hurtfulwords: the published rank-sum, t, ks")
@@ -232,7 +236,7 @@ class ChainAssociation(BaseModel):
     attributes: str | None = None
     targets: str | None = None
     mask_mode: Literal["word", "token"] = "word"
-    tests: list[TestName] = Field(default_factory=lambda: ["signed-rank"], min_length=1)
+    tests: list[TestName] = Field(default_factory=lambda: list(_SIGNED_RANK), min_length=1)
     correction: Literal["bonferroni", "fdr_bh", "holm"] = "bonferroni"
     alpha: float = Field(default=0.01, gt=0, lt=1)
     n_bootstrap: int = Field(default=1000, ge=0)
@@ -251,8 +255,8 @@ class HurtfulWordsPipelineParams(BaseModel):
     pretrain: PretrainConfig = Field(default_factory=PretrainConfig)
     debias: AdversaryConfig = Field(default_factory=AdversaryConfig,
                                       description="the adversarial head of the debiased encoder (P4: gender, λ=1)")
-    pretrain_splits: list[Literal["train", "valid", "test"]] = Field(
-        default_factory=lambda: ["train"], description="whose notes the encoders are pretrained on (P4: all notes)")
+    pretrain_splits: list[Split] = Field(
+        default_factory=lambda: list(_TRAIN), description="whose notes the encoders are pretrained on (P4: all notes)")
     group_columns: list[str] = Field(default_factory=lambda: ["gender", "language_group", "ethnicity_group",
                                                               "insurance_group"])
     probe: dict[str, object] = Field(default_factory=dict, description="ProbeParams fields for the task heads; "

@@ -38,7 +38,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -190,15 +190,17 @@ def tiny_vocab(texts: Sequence[str], vocab_size: int, specials: Sequence[str]) -
             chars.update(bert.normalizer.normalize_str(text))
     for i in [i for i in counts if i >= base]:  # the specials added above (the PHI tokens)
         del counts[i]
-    char_ids = sorted({i for c in chars if not c.isspace() for t in (c, "##" + c)
-                       if (i := bert.token_to_id(t)) is not None and i < base})
+    char_ids = sorted({tid for c in chars if not c.isspace() for t in (c, "##" + c)
+                       if (tid := bert.token_to_id(t)) is not None and tid < base})
     vocab: dict[str, int] = {}
     for token in (*specials, *(bert.id_to_token(i) for i in char_ids)):
-        vocab.setdefault(token, len(vocab))
+        if token is not None:  # every id below the base vocabulary has a token
+            vocab.setdefault(token, len(vocab))
     for i in sorted(counts, key=lambda i: (-counts[i], i)):
         if len(vocab) >= vocab_size:
             break
-        vocab.setdefault(bert.id_to_token(i), len(vocab))
+        if (token := bert.id_to_token(i)) is not None:
+            vocab.setdefault(token, len(vocab))
     return vocab
 
 
@@ -423,7 +425,7 @@ def pretrain(texts: Sequence[str], base: str | Path, out: str | Path, config: Pr
         trainer.train(resume_from_checkpoint=last)
     seconds = time.perf_counter() - t0
     history = curves.write(trainer.state.log_history)
-    model = trainer.model
+    model = cast(Any, trainer.model)  # the masked LM given to the trainer (Trainer types it as a torch Module)
     adversary = detach_adversary(model)
     model_dir = out / "model"
     # which training made these weights, in config.json: the hf backends' cache identity includes

@@ -19,7 +19,7 @@ whose group is missing are left out of the denominators and counted in
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -228,7 +228,8 @@ def prevalence_results(prev: pd.DataFrame, audit: str = "prevalence") -> pd.Data
     return results_frame(rows)
 
 
-def attributes_by_category(attributes_path: str | Path, categories: Sequence[str] | None = None) -> dict[str, list[str]]:
+def attributes_by_category(attributes_path: str | Path,
+                           categories: Collection[str] | None = None) -> dict[str, list[str]]:
     """Attribute strings per category from an attributes file (only ``categories`` when given)."""
     from ...perturb.templates import load_attributes
 

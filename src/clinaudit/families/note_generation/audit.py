@@ -36,7 +36,7 @@ import pandas as pd
 
 from ...errors import SpecError
 from ...judges.base import parse_rate
-from ...judges.jury import JURY
+from ...judges.jury import JURY, Jury
 from ...perturb.augment import augment_context
 from ...pipeline import Audit, Calls, StageOutput, register
 from ...records import Case, ModelRequest, Variant, to_frame
@@ -168,9 +168,9 @@ class NoteGeneration(Audit[NoteGenerationParams]):
         self.relevance, js = label_relevance(self.prep.cases, attrs, p, runner=self.ctx.runner, judge=judge,
                                              judge_model=jm, max_attempts=p.judge_max_attempts)
         self.ctx.write_table("relevance", self.relevance)
-        jury = bool(getattr(judge, "is_jury", False))
-        raters = [(JURY if jury else jm, "decision", js)] + (
-            [(m, "member", mjs) for m, mjs in judge.last_members.items()] if jury and js else [])
+        jury = judge if isinstance(judge, Jury) else None
+        raters = [(JURY if jury is not None else jm, "decision", js)] + (
+            [(m, "member", mjs) for m, mjs in jury.last_members.items()] if jury is not None and js else [])
         return [{**j.to_row(), "judge_model": m, "case_id": j.item_id.split("::")[0],
                  "attribute": j.item_id.split("::")[-1], **({"jury": role} if primary == JURY else {})}
                 for m, role, rjs in raters for j in rjs]

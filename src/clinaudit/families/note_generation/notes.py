@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from ...judges.base import Judge, run_judge
-from ...judges.jury import JURY
+from ...judges.jury import JURY, Jury
 from ...perturb.counterfactual import appended_turn_counterfactuals
 from ...records import Case, Judgment, ModelRequest, ModelResponse, Variant
 from .analysis import attribute_sets, group_of
@@ -104,15 +104,16 @@ def judge_incidence(runner: Any, judge: Judge[Any], items: list[NoteItem], notes
         "case_id": items[i].variant.case_id, "variant_id": items[i].variant.variant_id,
         "target_model": items[i].model})) for i in ok_idx]
     out: list[tuple[str, NoteItem, Judgment]] = []
-    jury = bool(getattr(judge, "is_jury", False))  # several judge models: one jury (clinaudit.judges.jury)
-    for jm in ([JURY] if jury else judge_models):
+    jury = judge if isinstance(judge, Jury) else None  # several judge models: one jury (clinaudit.judges.jury)
+    for jm in ([JURY] if jury is not None else judge_models):
         js = run_judge(runner, judge, judged, jm, max_attempts=max_attempts) if judged else []
         if dry and judged:
-            first = [judge.build(item, judge.models[0] if jury else jm) for _, item in judged]
+            first = [judge.build(item, jury.models[0] if jury is not None else jm) for _, item in judged]
             found = runner.cached(first)
             js = [j if runner.request_key(q) in found else j.model_copy(update={"meta": {**j.meta, "not_cached": True}})
                   for j, q in zip(js, first)]
-        raters = [(jm, js)] + ([(m, mjs) for m, mjs in judge.last_members.items()] if jury and judged else [])
+        raters = [(jm, js)] + ([(m, mjs) for m, mjs in jury.last_members.items()] if jury is not None and judged
+                               else [])
         for rater, rjs in raters:
             jmap = dict(zip(ok_idx, rjs))
             for i, it in enumerate(items):
@@ -137,7 +138,7 @@ def judge_disparity(runner: Any, judge: Judge[Any], judged: list[tuple[str, Note
     cells: dict[tuple[str, ...], dict[str, tuple[NoteItem, Judgment]]] = {}
     for jm, it, j in judged:
         if jm == primary:
-            key = (it.model, it.dataset, it.context, it.source, it.attribute, it.variant.case_id)
+            key: tuple[str, ...] = (it.model, it.dataset, it.context, it.source, it.attribute, it.variant.case_id)
             cells.setdefault(key, {})[it.group] = (it, j)
     note_text = {(it.model, it.variant.variant_id): (r.text or "") for it, r in zip(items, notes)}
     d_items = []
@@ -157,7 +158,7 @@ def judge_disparity(runner: Any, judge: Judge[Any], judged: list[tuple[str, Note
         return []
     res = run_judge(runner, judge, d_items, primary, max_attempts=params.judge_max_attempts)
     out = [(item.meta, j) for (_, item), j in zip(d_items, res)]
-    if getattr(judge, "is_jury", False):  # the jurors' verdicts too (judge_model = the juror)
+    if isinstance(judge, Jury):  # the jurors' verdicts too (judge_model = the juror)
         out += [({**item.meta, "judge_model": m}, j) for m, mjs in judge.last_members.items()
                 for (_, item), j in zip(d_items, mjs)]
     return out

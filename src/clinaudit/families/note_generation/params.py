@@ -15,6 +15,14 @@ __all__ = ["AUDIT", "NoteGenerationParams"]
 
 AUDIT = "note_generation"
 
+Source = Literal["doctor", "patient"]
+ResidualKind = Literal["possible_name", "first_person_age", "age_question", "gendered_term"]
+ExportFormat = Literal["csv", "md", "latex"]
+# the defaults of the list fields below, typed as their items
+_SOURCES: tuple[Source, ...] = ("doctor", "patient")
+_RESIDUAL_KINDS: tuple[ResidualKind, ...] = ("possible_name", "first_person_age", "gendered_term")
+_EXPORT_FORMATS: tuple[ExportFormat, ...] = ("csv", "md", "latex")
+
 
 class NoteGenerationParams(JudgeChoice, RelevanceChoice):
     """Parameters of the ``note_generation`` audit (``params:`` in the spec).
@@ -27,7 +35,7 @@ class NoteGenerationParams(JudgeChoice, RelevanceChoice):
 
     contexts: list[str] = Field(default_factory=lambda: ["Poverty", "Religious Beliefs", "Toxicity"],
                                 description="P1 contexts (names or short names, see CONTEXTS)")
-    sources: list[Literal["doctor", "patient"]] = Field(default_factory=lambda: ["doctor", "patient"],
+    sources: list[Source] = Field(default_factory=lambda: list(_SOURCES),
                                                         description="whose turns get the context (D:/P: rows)")
     attributes: list[str] | None = Field(
         default=None, description="restrict the attributes studied (race, age, gender, or 'race+gender' "
@@ -39,8 +47,8 @@ class NoteGenerationParams(JudgeChoice, RelevanceChoice):
         default=False, description="keep dialogs in which identifiers or gendered terms remain after "
         "de-identification (kinds: residual_kinds); default: exclude them, each listed in the excluded table with "
         "the terms found")
-    residual_kinds: list[Literal["possible_name", "first_person_age", "age_question", "gendered_term"]] = Field(
-        default_factory=lambda: ["possible_name", "first_person_age", "gendered_term"],
+    residual_kinds: list[ResidualKind] = Field(
+        default_factory=lambda: list(_RESIDUAL_KINDS),
         description="which remaining items count as identifiers (perturb.deid: capitalised words that may be "
         "names, first-person ages, age questions, gendered words and forms of address)")
     residual_allow: list[str] = Field(default_factory=list, description="words never counted as residual "
@@ -81,7 +89,7 @@ class NoteGenerationParams(JudgeChoice, RelevanceChoice):
     correction: Literal["bonferroni", "fdr_bh", "holm"] = "bonferroni"
     human_labels: str | None = Field(default=None, description="CSV of human labels for judge validation "
                                      "(relative to the spec; 'demo:human_labels.csv' for the shipped example)")
-    export_formats: list[Literal["csv", "md", "latex"]] = Field(default_factory=lambda: ["csv", "md", "latex"])
+    export_formats: list[ExportFormat] = Field(default_factory=lambda: list(_EXPORT_FORMATS))
 
     @field_validator("contexts")
     @classmethod

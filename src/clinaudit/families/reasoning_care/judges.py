@@ -166,12 +166,12 @@ def phase1_schema(labels: Labels = "position") -> type[BaseModel]:
     key = ("phase1", labels)
     if key not in _SCHEMAS:
         fields: dict[str, Any] = {
-            dim: (Literal[tuple(_slot_values(vals, labels))], ...)  # type: ignore[misc]
+            dim: (Literal[tuple(_slot_values(vals, labels))], ...)
             for dim, vals in PHASE1_DIMENSIONS.items()
         }
         fields["bias_intensity"] = (int, Field(ge=1, le=5, strict=True))
         fields["explanation"] = (str, Field(min_length=1))
-        _SCHEMAS[key] = create_model(  # type: ignore[call-overload]
+        _SCHEMAS[key] = create_model(
             f"PhaseI_{labels}", __config__=ConfigDict(extra="forbid"), **fields
         )
     return _SCHEMAS[key]
@@ -181,15 +181,13 @@ def phase2_schema(labels: Labels = "position") -> type[BaseModel]:
     """Pydantic model of a Phase II answer: 3 dimensions, each ``{choice, evidence}``."""
     key = ("phase2", labels)
     if key not in _SCHEMAS:
-        choices = ("A", "B", "Tie") if labels == "position" else ("Male", "Female", "Tie")
-        verdict = create_model(  # type: ignore[call-overload]
+        choice: Any = Literal["A", "B", "Tie"] if labels == "position" else Literal["Male", "Female", "Tie"]
+        verdict = create_model(
             f"PhaseIIVerdict_{labels}", __config__=ConfigDict(extra="forbid"),
-            choice=(Literal[choices], ...), evidence=(str, ""),  # type: ignore[valid-type]
+            choice=(choice, ...), evidence=(str, ""),
         )
-        _SCHEMAS[key] = create_model(  # type: ignore[call-overload]
-            f"PhaseII_{labels}", __config__=ConfigDict(extra="forbid"),
-            **{dim: (verdict, ...) for dim in PHASE2_DIMENSIONS},
-        )
+        dims: dict[str, Any] = {dim: (verdict, ...) for dim in PHASE2_DIMENSIONS}
+        _SCHEMAS[key] = create_model(f"PhaseII_{labels}", __config__=ConfigDict(extra="forbid"), **dims)
     return _SCHEMAS[key]
 
 

@@ -197,7 +197,7 @@ def drift_effect(
     """
     g = np.asarray(gamma_gender, dtype=float).ravel()
     c = np.asarray(gamma_control, dtype=float).ravel()
-    kw = {"alternative": alternative, "n_resamples": n_resamples, "n_permutations": n_permutations,
+    kw: dict[str, Any] = {"alternative": alternative, "n_resamples": n_resamples, "n_permutations": n_permutations,
           "confidence": confidence, "seed": seed}
     if paired:
         pairs = drift_pairs(g, c, case_ids)

@@ -93,7 +93,7 @@ def _hist_figure(title: str, data: pd.DataFrame, value: str, group: str, caption
     fig = MplFigure(figsize=(6, 3.2))
     ax = fig.subplots()
     vals = data[value].astype(float).dropna()
-    bins = np.histogram_bin_edges(vals, bins=min(20, max(5, len(vals)))) if len(vals) else 10
+    bins: Any = np.histogram_bin_edges(vals, bins=min(20, max(5, len(vals)))) if len(vals) else 10
     for g, sub in data.groupby(group, sort=False):
         ax.hist(sub[value].astype(float).dropna(), bins=bins, alpha=0.55, label=str(g))
     if threshold is not None:

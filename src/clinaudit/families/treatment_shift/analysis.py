@@ -201,7 +201,7 @@ def _cells(paired: pd.DataFrame, by: list[str], *, n_resamples: int, n_permutati
     if data.empty:
         return pd.DataFrame(columns=METRICS_COLUMNS)
     has_floor = bool((paired["perturbation"] == NOISE_FLOOR).any()) and not floor_zero
-    kw = dict(by=by, n_resamples=n_resamples, n_permutations=n_permutations, seed=seed, audit=audit,
+    kw: dict[str, Any] = dict(by=by, n_resamples=n_resamples, n_permutations=n_permutations, seed=seed, audit=audit,
               alternative="greater")
     keys = by + ["metric"]
     raw = treatment_shift_table(data, floor=0.0, **kw)
@@ -397,7 +397,7 @@ def analyze_labels(
             notes.append("no re-sampled baseline (one seed per case): no noise floor; values are raw rates")
         notes.append("without a noise floor the test only asks whether the shift rate is above 0; it cannot "
                      "separate the perturbation from sampling noise")
-    kw = dict(n_resamples=n_resamples, n_permutations=n_permutations, seed=seed, floor_zero=floor_zero,
+    kw: dict[str, Any] = dict(n_resamples=n_resamples, n_permutations=n_permutations, seed=seed, floor_zero=floor_zero,
               correction=correction, audit=audit)
     metrics = _cells(paired, by, **kw)
     # pooled over models (P2 Table 3 layout); the cases still cluster all models' pairs

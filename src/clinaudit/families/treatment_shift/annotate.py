@@ -90,7 +90,7 @@ def annotate_loglik(runner: Any, items: list[tuple[str, str]], judge_model: str,
 
 def parser_agreement(labels: pd.DataFrame) -> pd.DataFrame:
     """Strict vs tolerant parser per model × question: disagreement and 'NO assumed' rates."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     if labels.empty:
         return pd.DataFrame(rows)
     judged = labels[labels["judge_status"].isin(["ok", "unparseable"])]

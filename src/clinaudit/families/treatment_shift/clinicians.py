@@ -207,7 +207,7 @@ def read_medperturb_clinicians(path: str | Path, *, fix_published: bool = True) 
     p = Path(path)
     overrides = {str(i): fix[2] for i, fix in MEDPERTURB_FIXES.items()} if fix_published else {}
     cases = load_cases(DataSource(format="medperturb", path=str(p), options={"context_id_overrides": overrides}))
-    expected = {i: (fix[0], fix[1]) for i, fix in MEDPERTURB_FIXES.items()}
+    expected: dict[Any, tuple[str, str]] = {i: (fix[0], fix[1]) for i, fix in MEDPERTURB_FIXES.items()}
     if any(expected.get(c.fields.get("index")) != (c.fields["dataset"], str(c.fields["context_id_published"]))
            for c in cases if c.fields.get("context_id_published") is not None):
         cases = load_cases(DataSource(format="medperturb", path=str(p)))  # not the file the fixes were written for
@@ -257,7 +257,8 @@ def read_long_clinicians(path: str | Path, *, encoding: str = "utf-8") -> pd.Dat
     if missing:
         raise InputError(f"missing required column(s) {', '.join(missing)}; a clinician label file needs "
                          f"{', '.join(need)} (optional: dataset, rater_id)", file=str(p), field=missing[0])
-    rows, seen = [], {}
+    rows: list[dict[str, Any]] = []
+    seen: dict[tuple[Any, ...], int] = {}
     for row, rec in table.rows:
         out: dict[str, Any] = {"dataset": (rec.get("dataset") or "").strip() or "data",
                                "rater_id": (rec.get("rater_id") or "").strip(), "label": rec["label"],
@@ -532,7 +533,7 @@ def add_clinician_tables(analysis: Any, labels: pd.DataFrame, clinicians: pd.Dat
 
     extra: dict[str, pd.DataFrame] = {}
     results: list[pd.DataFrame] = []
-    kw = {"n_resamples": n_resamples, "seed": seed, "correction": correction, "audit": audit,
+    kw: dict[str, Any] = {"n_resamples": n_resamples, "seed": seed, "correction": correction, "audit": audit,
           "n_permutations": n_permutations}
     excl = [validation_exclusions(labels)]
     lab = normalize_labels(labels)

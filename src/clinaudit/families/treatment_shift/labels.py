@@ -201,7 +201,7 @@ def read_medperturb_labels(
     p = Path(path)
     overrides = {str(i): fix[2] for i, fix in MEDPERTURB_FIXES.items()} if fix_published else {}
     cases = load_cases(DataSource(format="medperturb", path=str(p), options={"context_id_overrides": overrides}))
-    expected = {i: (fix[0], fix[1]) for i, fix in MEDPERTURB_FIXES.items()}
+    expected: dict[Any, tuple[str, str]] = {i: (fix[0], fix[1]) for i, fix in MEDPERTURB_FIXES.items()}
     applied = [c for c in cases if c.fields.get("context_id_published") is not None]
     if any(expected.get(c.fields.get("index")) != (c.fields["dataset"], str(c.fields["context_id_published"]))
            for c in applied):

@@ -26,7 +26,8 @@ REGEX_PERTURBATIONS: tuple[str, ...] = ("exclamation", "typo", "whitespace", "lo
 LLM_PERTURBATIONS: tuple[str, ...] = ("gender_swap", "gender_removal", "uncertain", "colorful")
 #: The nine P2 perturbations, in the paper's order.
 ALL_PERTURBATIONS: tuple[str, ...] = LLM_PERTURBATIONS + REGEX_PERTURBATIONS
-QUESTIONS: tuple[str, ...] = ("MANAGE", "VISIT", "RESOURCE")
+Question = Literal["MANAGE", "VISIT", "RESOURCE"]
+QUESTIONS: tuple[Question, ...] = ("MANAGE", "VISIT", "RESOURCE")
 SETTINGS: tuple[str, ...] = ("vignette", "single_turn", "multi_turn", "summarized")
 
 
@@ -57,7 +58,7 @@ class TreatmentShiftParams(JudgeChoice, RelevanceChoice):
     context_field: str | None = Field(None, description="case field with EHR context (auto: context/ehr/...)")
     perturb_context: bool = Field(False, description="also perturb the EHR context (default: message only)")
     # --- judge
-    questions: list[Literal["MANAGE", "VISIT", "RESOURCE"]] = Field(default_factory=lambda: list(QUESTIONS))
+    questions: list[Question] = Field(default_factory=lambda: list(QUESTIONS))
     parser: Literal["tolerant", "strict"] = Field("tolerant", description="which parser's labels feed the metrics")
     annotator_mode: Literal["generate", "loglik"] = Field(
         "generate", description="generate: the judge writes MANAGE [YES]...; loglik: the judge model scores "
