@@ -260,3 +260,29 @@ def test_every_audit_leaves_the_same_run_dir_layout(tmp_path):
         assert rd.read_table(table).empty if table != "exclusions" else rd.table_or_empty(table).empty
     assert list(rd.read_table("judgments").columns) == list(LAYOUTS["judgments"].keys)
     assert list(rd.table_or_empty("exclusions").columns[:3]) == ["stage", "case_id", "reason"]
+
+
+def test_later_stages_read_earlier_outputs_from_self_stages(tmp_path):
+    """The framework hands every stage's output on in `self.stages` (no audit keeps its cases on `self`)."""
+    seen: dict[str, Any] = {}
+
+    @register
+    class StagesProbe(Audit):
+        name = "pipeline_stages_probe"
+        summary = "test audit reading self.stages"
+
+        def variants(self, cases: Any) -> Any:
+            seen["cases_in_variants"] = [c.case_id for c in self.stages.cases]
+            return None
+
+        def results(self, paired: Any) -> pd.DataFrame:
+            seen["variants_in_results"] = self.stages.variants
+            seen["n_cases"] = len(self.stages.cases)
+            return pd.DataFrame([{"audit": self.name, "metric": "cases", "value": float(len(self.stages.cases)),
+                                  "n": len(self.stages.cases)}])
+
+    spec, p = parse_spec_dict({"audit": "pipeline_stages_probe",
+                               "data": [{"format": "demo:patient_messages", "limit": 2}]})
+    rd = run_spec(spec, tmp_path / "stages", params=p, progress=False)
+    assert seen["cases_in_variants"] == list(rd.read_table("cases")["case_id"].astype(str))
+    assert seen["n_cases"] == 2 and seen["variants_in_results"] is None

@@ -99,7 +99,6 @@ class NameSwap(Audit[NameSwapParams]):
     judges = {"urgency": "urgency"}  # role -> registered judge; a spec may name another (params.judges)
 
     def variants(self, cases: list[Case]) -> list[Variant]:
-        self.case_list = cases
         return [v for c in cases for v in name_swap(c, names=self.params.names)]
 
     def calls(self, variants: list[Variant]) -> list[ModelRequest]:
@@ -109,7 +108,7 @@ class NameSwap(Audit[NameSwapParams]):
             return ModelRequest.chat(target, text, temperature=p.temperature, max_tokens=p.max_tokens, seed=seed,
                                      meta={"stage": "target", "seed": seed, **meta})
 
-        reqs = [ask(c.text, s, case_id=c.case_id, arm="baseline") for c in self.case_list for s in BASELINE_SEEDS]
+        reqs = [ask(c.text, s, case_id=c.case_id, arm="baseline") for c in self.stages.cases for s in BASELINE_SEEDS]
         reqs += [ask(v.text, 1, case_id=v.case_id, variant_id=v.variant_id, arm=v.name, name=v.provenance["name"])
                  for v in variants]
         return reqs
@@ -139,7 +138,7 @@ class NameSwap(Audit[NameSwapParams]):
                           n_resamples=self.params.n_resamples, family="name groups")
 
     def finish(self) -> dict[str, Any]:
-        return {"cases": len(self.case_list)}
+        return {"cases": len(self.stages.cases)}
 
 
 @register_section(AUDIT)

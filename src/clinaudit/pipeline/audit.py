@@ -19,11 +19,12 @@ running the same stages against the cache only::
 
         def variants(self, cases):  ...          # -> list[Variant] or a DataFrame
         def calls(self, variants): ...           # -> list[ModelRequest]; the framework calls the models
-        def judgments(self, calls): ...          # calls.pairs(): [(request, response)]
+        def judgments(self, calls): ...          # calls.pairs(): [(request, response)]; self.stages.cases
         def paired(self, judgments): ...         # -> DataFrame keyed by case_id
         def results(self, paired): ...           # -> result table (clinaudit.stats)
 
-A stage returns the value the next stage receives; the framework writes its table
+A stage returns the value the next stage receives (and any later stage reads as
+``self.stages.<stage>``: :class:`StageTables`); the framework writes its table
 (a DataFrame as is, records through :func:`clinaudit.records.to_frame`, or an object's
 ``table`` attribute). ``None`` means the audit has no such stage (no table written).
 """
@@ -49,7 +50,7 @@ from .stages import LAYOUTS, conform
 if TYPE_CHECKING:  # pragma: no cover
     from .context import AuditContext
 
-__all__ = ["Audit", "Calls", "StageOutput", "JudgeChoice", "register", "run_stages", "estimate_stages"]
+__all__ = ["Audit", "Calls", "StageOutput", "StageTables", "JudgeChoice", "register", "run_stages", "estimate_stages"]
 
 log = logging.getLogger("clinaudit.pipeline")
 
@@ -83,6 +84,22 @@ class StageOutput:
 
     table: pd.DataFrame
     value: Any = None
+
+
+@dataclass
+class StageTables:
+    """What the earlier stages of a run handed on, for any later stage: ``self.stages.cases`` in ``calls``.
+
+    The framework sets each field as its stage finishes (the value the next stage receives, not
+    the written table), so an audit need not keep its cases or variants on ``self``.
+    """
+
+    cases: Any = None
+    variants: Any = None
+    calls: Calls | None = None
+    judgments: Any = None
+    paired: Any = None
+    results: Any = None
 
 
 class JudgeChoice(BaseModel):
@@ -128,6 +145,8 @@ class Audit(Generic[P]):
     def __init__(self, ctx: "AuditContext"):
         self.ctx = ctx
         self.params: P = cast(P, ctx.params)
+        #: the earlier stages' outputs (filled by the framework as the stages run)
+        self.stages = StageTables()
 
     # ---- the stages (override those the audit uses)
     def cases(self) -> Any:
@@ -318,6 +337,7 @@ def run_stages(audit_cls: type[Audit[Any]], ctx: "AuditContext") -> dict[str, An
                              "table": f"tables/{LAYOUTS[stage].table}.csv"}
             log.info("%s: stage %s: %s rows in %.1f s", audit.name, stage, rows, time.monotonic() - t0)
         value = _passed_on(out)
+        setattr(audit.stages, stage, value)
     summary = audit.finish() or {}
     if not getattr(ctx, "dry", False):
         _write_jury_tables(audit, ctx, summary)
@@ -353,6 +373,7 @@ def estimate_stages(audit_cls: type[Audit[Any]], ctx: "AuditContext") -> "Estima
         value: Any = None
         for stage in ("cases", "variants", "calls", "judgments"):
             value = _passed_on(_run_stage(audit, stage, value, dry_log.generate))
+            setattr(audit.stages, stage, value)
         notes = list(audit.estimate_notes())
     finally:
         ctx.runner, ctx.dry = saved_runner, saved_dry

@@ -38,8 +38,7 @@ class ClassifierGaps(Audit[ClassifierGapsParams]):
 
     def cases(self) -> Any:
         if self.params.probe is not None:
-            self.case_list = self.ctx.cases()
-            return self.case_list
+            return self.ctx.cases()
         self.frame = frame = self._predictions()
         ids = frame["case_id"].astype(str) if "case_id" in frame.columns else pd.Series(
             [f"row{i}" for i in range(1, len(frame) + 1)])
@@ -75,7 +74,7 @@ class ClassifierGaps(Audit[ClassifierGapsParams]):
         p, ctx = self.params, self.ctx
         if p.probe is None:
             return None
-        cases = self.case_list
+        cases = self.stages.cases
         from .probes import probe_cases, seeded_sample, split_windows
 
         if self.dry:  # count the embeddings: every distinct window of the (sampled) texts

@@ -75,7 +75,7 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
         if not cases:
             raise InputError(f"all {len(all_cases)} cases were set aside as sex-specific; set "
                              "params.filter_sex_specific: false to keep them", field="params.filter_sex_specific")
-        self.case_list, self.by_id = cases, {c.case_id: c for c in cases}
+        self.by_id = {c.case_id: c for c in cases}
         self.treat_p, self.conv_p = all_perturbations(p)
         self.targets, self.judge_model = ctx.models("target"), ctx.model("judge")
         self.conv_cases = conversation_cases(cases, p) if p.settings else []
@@ -161,7 +161,7 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
                                      targets=self.targets, patient=patient, dry=self.dry)
         if not p.treatment:
             return []
-        tv = [baseline_variant(c) for c in self.case_list] + [
+        tv = [baseline_variant(c) for c in self.stages.cases] + [
             v for v in variants if v.name in self.treat_p and v.case_id in self.by_id]
         return target_requests(self.by_id, tv, self.targets, p)
 
@@ -195,7 +195,7 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
         if p.gender_inference_model == "target":  # each target infers for itself: never a jury
             judge = getattr(judge, "judge", judge)
         self.inferred, js, missing = infer_gender(self.ctx.runner, judge, models,
-                                                  self.case_list, self.variant_list, p, plan.source)
+                                                  self.stages.cases, self.variant_list, p, plan.source)
         self.ctx.write_table("gender_inference", self.inferred)
         self.exclusions += [exclusion_row("gender_inference", cid, f"no {plan.source} text for this case (rewrite "
                                           "dropped): gender not inferred, not read from the gendered baseline")
@@ -215,7 +215,7 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
         if not attrs:
             return []
         judge = self.judge("relevance") if p.relevance_judge else None
-        self.relevance, js = label_relevance(self.case_list, attrs, p, runner=self.ctx.runner, judge=judge,
+        self.relevance, js = label_relevance(self.stages.cases, attrs, p, runner=self.ctx.runner, judge=judge,
                                              judge_model=self.judge_model, max_attempts=p.judge_attempts)
         self.ctx.write_table("relevance", self.relevance)
         return js
@@ -337,7 +337,7 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
         """P2 Table 1 over the inputs the target models saw (treatment part; else the conversational vignettes)."""
         p, by_id = self.params, self.by_id
         if p.treatment:
-            vs = [baseline_variant(c) for c in self.case_list] + [
+            vs = [baseline_variant(c) for c in self.stages.cases] + [
                 v for v in self.variant_list if v.name in self.treat_p and v.case_id in by_id]
             rows = [(v, user_text(by_id[v.case_id], v, p)) for v in vs]
         else:
