@@ -322,3 +322,57 @@ def test_an_unknown_spec_parameter_gets_a_did_you_mean(tmp_path):
         parse_spec_dict({**doc, "runner": {"concurency": 3}}, "s.yaml")
     with pytest.raises(SpecError, match=r"field 'zzz': unknown field; known fields: audit, "):
         parse_spec_dict({**doc, "zzz": 1}, "s.yaml")
+
+
+# ---- item 4: adaptive attack ------------------------------------------------------------------------------------
+def _attack_spec(edit=None):
+    import yaml
+
+    spec = yaml.safe_load((Path(__file__).resolve().parents[1] / "examples" / "adaptive_attack-mock.yaml").read_text())
+    if edit:
+        edit(spec)
+    return spec
+
+
+def test_a_second_attacker_model_is_refused_not_ignored(tmp_path, monkeypatch):
+    from clinaudit.errors import SpecError
+    from clinaudit.pipeline import run_spec
+    from clinaudit.spec import parse_spec_dict
+
+    monkeypatch.setenv("CLINAUDIT_CACHE_DIR", str(tmp_path / "cache"))
+
+    def two(spec):
+        spec["models"]["attacker"] = ["mock:attacker", "mock:other"]
+        spec["backends"]["mock:other"] = {"rules": [{"match": ".", "response": "The patient likes to sing."}]}
+
+    s, params = parse_spec_dict(_attack_spec(two), "two attackers")
+    with pytest.raises(SpecError, match=r"field 'models.attacker': adaptive_attack runs one attacker model, got 2"):
+        run_spec(s, tmp_path / "run", params=params, progress=False)
+
+
+def test_an_attacker_that_returns_empty_text_is_a_failed_call_and_the_case_is_excluded(tmp_path, monkeypatch):
+    from clinaudit.pipeline import run_spec
+    from clinaudit.spec import parse_spec_dict
+
+    monkeypatch.setenv("CLINAUDIT_CACHE_DIR", str(tmp_path / "cache"))
+
+    def empty(spec):  # the attack arm's attacker always answers "", the control's writes its bus ride
+        spec["backends"]["mock:attacker"]["rules"] = [
+            {"match": "NEUTRAL", "response": "The patient came to the clinic by bus on a quiet morning."},
+            {"match": ".", "response": ""}]
+
+    s, params = parse_spec_dict(_attack_spec(empty), "empty attacker")
+    out = tmp_path / "run"
+    run_spec(s, out, params=params, progress=False)
+    tr = pd.read_csv(out / "tables" / "transcripts.csv", keep_default_na=False)
+    attack = tr[(tr["arm"] == "attack") & (tr["turn"] > 0)]
+    assert len(attack) == 6 * 3 and (attack["status"] == "failed").all()
+    assert attack["guard_reasons"].str.contains("attacker call failed: empty text").all()
+    paired = pd.read_csv(out / "tables" / "paired.csv")
+    assert set(paired["arm"]) == {"control"} and len(paired) == 6  # no attack row reads as "success 0.0"
+    excl = pd.read_csv(out / "tables" / "exclusions.csv", keep_default_na=False)
+    assert (excl["reason"].str.startswith("no usable attacker attempt")).sum() == 6
+    results = pd.read_csv(out / "tables" / "results.csv")
+    assert not ((results["metric"] == "attack_success_rate") & (results["group"] == "attack")).any()
+    summary = json.loads((out / "manifest.json").read_text())["summary"]
+    assert summary["attacker_failed"] == 18

@@ -117,7 +117,14 @@ class Outcome:
     rejected: int
     unparseable: int
     final_answer: str | None
+    attacker_failed: int = 0  # turns whose attacker call failed or returned empty text (no usable passage)
     history: list[Turn] = field(default_factory=list, repr=False)
+
+    @property
+    def usable(self) -> bool:
+        """At least one turn had a passage from the attacker (accepted or rejected by the guard), or none was
+        needed (no turn ran): an outcome made only of failed attacker calls measures nothing."""
+        return self.turns_used == 0 or self.attacker_failed < self.turns_used
 
     def to_row(self) -> dict[str, Any]:
         row = {k: v for k, v in self.__dict__.items() if k != "history"}
@@ -269,6 +276,8 @@ def run_attacks(runner: Any, items: Sequence[Item], *, target: str, attacker: st
             t = Turn(cid, target, arm, turn, background=bg)
             if resp.error is not None:
                 t.guard, t.guard_reasons, t.status = "rejected", f"attacker call failed: {resp.error}", "failed"
+            elif not bg and not (dry and is_placeholder(resp)):  # an empty answer is a failed call, not a passage
+                t.guard, t.guard_reasons, t.status = "rejected", "attacker call failed: empty text", "failed"
             elif not (dry and is_placeholder(resp)):
                 reasons = guard_reasons(bg, by_id[cid].choices, max_words=params.max_words, terms=params.guard_terms,
                                         patterns=params.guard_patterns)
@@ -299,6 +308,7 @@ def run_attacks(runner: Any, items: Sequence[Item], *, target: str, attacker: st
             o.history.append(t)
             o.turns_used = turn
             o.rejected += t.status in ("rejected", "failed")
+            o.attacker_failed += t.status == "failed"
             o.unparseable += t.status == "unparseable"
             if t.status == "flipped":
                 o.flipped, o.turns_to_flip, o.final_answer = 1, float(turn), t.answer

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...errors import InputError
+from ...errors import InputError, SpecError
 from ...pipeline import Audit, StageOutput, register
 from ...records import Variant, to_frame
 from ...results import results_frame
@@ -56,12 +56,16 @@ class AdaptiveAttack(Audit[AttackParams]):
         if not items and cases:
             raise InputError("adaptive_attack needs multiple-choice cases (fields 'choices' or 'options' and "
                              "'answer'); none of the cases has them", field="data")
+        attackers = self.ctx.models("attacker")
+        if len(attackers) != 1:  # one attacker per run: a second would silently never be called
+            raise SpecError(f"invalid audit spec: field 'models.attacker': adaptive_attack runs one attacker model, "
+                            f"got {len(attackers)} ({', '.join(attackers) or 'none'}); run the spec once per attacker")
         arms = list(ARMS) if p.control else ["attack"]
         guard = self.judge("guard") if p.guard == "rules_then_judge" else None
         judge_model = self.ctx.model("judge") if guard is not None else None
         self.items, self.outcomes, self.turns, self.verdicts = items, [], [], []
         for target in self.ctx.models("target"):
-            outcomes, turns, verdicts = run_attacks(self.ctx.runner, items, target=target, attacker=self.ctx.model("attacker"),
+            outcomes, turns, verdicts = run_attacks(self.ctx.runner, items, target=target, attacker=attackers[0],
                                           arms=arms, params=p, answer_judge=lambda **kw: self.judge("answer", **kw),
                                           guard_judge=guard, judge_model=judge_model, dry=self.dry)
             self.outcomes += outcomes
@@ -70,6 +74,10 @@ class AdaptiveAttack(Audit[AttackParams]):
         for o in self.outcomes:
             if o.original is None and not self.dry:
                 self.ctx.exclude("variants", o.case_id, "target's answer to the question as written is unparseable",
+                                 model=o.model, arm=o.arm)
+            elif not o.usable and not self.dry:
+                self.ctx.exclude("variants", o.case_id, "no usable attacker attempt: every attacker call failed or "
+                                 f"returned empty text ({o.attacker_failed} of {o.turns_used} turns)",
                                  model=o.model, arm=o.arm)
         self.transcripts = pd.DataFrame([t.to_row() for t in self.turns],
                                         columns=list(Turn("", "", "", 0).to_row()))
@@ -93,7 +101,7 @@ class AdaptiveAttack(Audit[AttackParams]):
         return pd.concat([table.drop(columns=["meta"], errors="ignore"), meta], axis=1)
 
     def paired(self, _: Any) -> pd.DataFrame:
-        rows = [o.to_row() for o in self.outcomes if o.original is not None]
+        rows = [o.to_row() for o in self.outcomes if o.original is not None and o.usable]
         cols = list(Outcome("", "", "", None, None, 0, np.nan, 0, 0, 0, None).to_row())
         return pd.DataFrame(rows, columns=cols)
 
@@ -133,7 +141,8 @@ class AdaptiveAttack(Audit[AttackParams]):
             flips[f"{o.model}|{o.arm}"] = flips.get(f"{o.model}|{o.arm}", 0) + o.flipped
         return {"cases": len(self.items), "max_turns": self.params.max_turns, "attacker_turns": int(len(asked)),
                 "guard_rejected": int((asked["guard"] == "rejected").sum()),
-                "target_unparseable": int((t["status"] == "unparseable").sum()), "flips": flips}
+                "target_unparseable": int((t["status"] == "unparseable").sum()),
+                "attacker_failed": int((asked["status"] == "failed").sum()), "flips": flips}
 
     def estimate_notes(self) -> list[str]:
         return [f"upper bound: every case runs all {self.params.max_turns} attacker turns (a flip stops earlier)"]
