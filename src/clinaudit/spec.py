@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "AuditSpec",
+    "VerdictSettings",
     "RunnerSettings",
     "get_recipe",
     "list_audits",
@@ -47,6 +48,27 @@ __all__ = [
     "parse_spec_dict",
     "with_runner_settings",
 ]
+
+
+class VerdictSettings(BaseModel):
+    """The spec's ``verdicts:`` section: margins, significance level and validity thresholds."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    alpha: float = Field(default=0.05, gt=0, lt=1, description="significance level of `bias` (on p_adj) and of "
+                         "the equivalence bound (two one-sided tests at alpha/2 each)")
+    margins: dict[str, float] = Field(default_factory=dict, description="metric (or audit/metric) -> margin in the "
+                                      "metric's own units; overrides the declared margin")
+    min_parse_rate: float = Field(default=0.5, ge=0, le=1, description="a judge parsing a smaller share of its "
+                                  "answers leaves its audit not measured")
+    min_units: int = Field(default=5, ge=1, description="fewest independent units (cases; positives/negatives per "
+                           "group for recall/specificity gaps) behind a group for a finding")
+
+    def margin_for(self, audit: str, metric: str, declared: float | None) -> float | None:
+        for key in (f"{audit}/{metric}", metric):
+            if key in self.margins:
+                return float(self.margins[key])
+        return declared
 
 
 class RunnerSettings(BaseModel):
@@ -95,6 +117,8 @@ class AuditSpec(BaseModel):
     runner: RunnerSettings = Field(default_factory=RunnerSettings)
     cache: str = "run"  # "run" (RUN_DIR/cache.sqlite), "user" (~/.cache/clinaudit) or a path
     params: dict[str, Any] = Field(default_factory=dict)
+    # margins, significance level and validity thresholds of the verdicts (docs/verdicts.md)
+    verdicts: VerdictSettings = Field(default_factory=VerdictSettings)
 
 
 # The shared registry of audits (clinaudit.registry, kind "audit"): an audit's module (built-in or

@@ -141,4 +141,13 @@ def _run_locked(args: argparse.Namespace, spec, params) -> int:
     if failure:
         print(f"clinaudit run: warning: {failure}", file=sys.stderr)
         return 1
+    validity = rundir.manifest.get("validity") or {}
+    if status.startswith("not measured"):
+        print(f"clinaudit: {spec.audit}: {status} (see tables/results.csv: verdict; docs/verdicts.md)",
+              file=sys.stderr)
+        return 3
+    if validity.get("partial"):
+        n = int((validity.get("verdicts") or {}).get("not_measured", 0))
+        print(f"clinaudit run: warning: {spec.audit}: {n} effect row(s) not measured (verdict not_measured in "
+              f"tables/results.csv; their reasons in verdict_reason)", file=sys.stderr)
     return 0

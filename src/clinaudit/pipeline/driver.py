@@ -18,6 +18,7 @@ from ..runner import Runner
 from ..spec import AuditSpec, get_recipe, load_spec, with_runner_settings
 from .context import AuditContext, make_context
 from .estimate import AuditRecipe
+from .validity import assess_run, run_status
 
 __all__ = ["run_spec", "call_status"]
 
@@ -96,8 +97,12 @@ def _run_in(ctx: AuditContext, recipe: AuditRecipe, spec: AuditSpec, base_dir: P
         raise
     ctx.rundir.write_table("responses", ctx.runner.frame())  # every call, deduplicated
     status, failure = call_status(ctx.runner.usage)
+    validity = assess_run(ctx.rundir, spec.audit, spec.verdicts)
     if failure:
         summary = {**summary, "failure": failure}
+    elif not validity["measured"]:  # nothing could be measured: never `complete` (clinaudit run exits 3)
+        status, reason = run_status(validity)
+        summary = {**summary, "not_measured": reason}
     ledger = ctx.exclusions_frame()
     if len(ledger):  # every exclusion counted by stage and reason in the run summary
         counts = ledger.groupby(["stage", "reason"], sort=True).size()

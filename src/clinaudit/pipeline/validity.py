@@ -1,0 +1,246 @@
+"""Validity gates and verdicts of a finished run (docs/verdicts.md).
+
+After an audit's stages have written their tables, :func:`assess_run` measures what the run
+actually measured, per audit and model — cases used of cases given (each exclusion reason
+counted), judge parse rate per judge (and juror), failed and empty calls per model, pairs per
+arm — holds it against the thresholds of the spec's ``verdicts:`` section, and gives every row
+of ``tables/results.csv`` a ``verdict`` (``bias`` / ``within_margin`` / ``inconclusive`` /
+``not_measured``, :mod:`clinaudit.stats.verdicts`) with ``verdict_reason``, ``margin`` and
+``effect``. The validity block goes into the manifest (``validity``) and findings.json.
+
+A run in which no row could be measured is not ``complete``: :func:`run_status` says why and
+``clinaudit run`` exits 3.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from ..spec import VerdictSettings
+
+__all__ = ["VerdictSettings", "VALIDITY_VERSION", "measure_validity", "assign_verdicts", "assess_tables",
+           "assess_run", "run_status", "NOT_MEASURED_STATUS"]
+
+VALIDITY_VERSION = 1
+NOT_MEASURED_STATUS = "not measured"
+_ARM_COLUMNS = ("perturbation", "arm", "group", "attacker")
+
+
+def _blank(s: pd.Series) -> pd.Series:
+    return s.isna() | (s.astype(str).str.strip() == "")
+
+
+def _calls(responses: pd.DataFrame) -> dict[str, dict[str, int]]:
+    if responses.empty or "model" not in responses.columns:
+        return {}
+    err = ~_blank(responses["error"]) if "error" in responses.columns else pd.Series(False, index=responses.index)
+    empty = (~err) & (_blank(responses["text"]) if "text" in responses.columns else False)
+    out = {}
+    for model, idx in responses.groupby(responses["model"].astype(str)).groups.items():
+        out[str(model)] = {"calls": int(len(idx)), "failed": int(err[idx].sum()), "empty": int(empty[idx].sum())}
+    return out
+
+
+def _judges(judgments: pd.DataFrame) -> list[dict[str, Any]]:
+    if judgments.empty or not {"judge", "status"} <= set(judgments.columns):
+        return []
+    j = judgments.copy()
+    j["_role"] = j["jury"].fillna("").astype(str) if "jury" in j.columns else ""
+    j["_model"] = j["judge_model"].fillna("").astype(str) if "judge_model" in j.columns else ""
+    out = []
+    for (judge, role, model), g in j.groupby(["judge", "_role", "_model"], sort=True):
+        status = g["status"].astype(str)
+        n, ok = len(g), int((status == "ok").sum())
+        out.append({"judge": str(judge), "jury": role, "judge_model": model, "items": n, "parsed": ok,
+                    "unparseable": int((status == "unparseable").sum()), "errors": int((status == "error").sum()),
+                    "parse_rate": ok / n if n else math.nan})
+    return out
+
+
+def _cases(cases: pd.DataFrame, paired: pd.DataFrame, exclusions: pd.DataFrame) -> dict[str, Any]:
+    given = set(cases["case_id"].astype(str)) if "case_id" in cases.columns else set()
+    excluded: dict[str, int] = {}
+    if not exclusions.empty and "reason" in exclusions.columns:
+        for (stage, reason), n in exclusions.groupby(["stage", "reason"], sort=True).size().items():
+            excluded[f"{stage}: {reason}"] = int(n)
+        early = exclusions[exclusions["stage"].astype(str).isin(["cases", "load", "data"])] \
+            if "stage" in exclusions.columns else exclusions.iloc[0:0]
+        given |= set(early["case_id"].dropna().astype(str)) - {""}
+    used = set(paired["case_id"].astype(str)) if "case_id" in paired.columns else set()
+    return {"given": len(given | used), "used": len(used), "excluded": excluded}
+
+
+def measure_validity(tables: Mapping[str, pd.DataFrame], audit: str, settings: VerdictSettings,
+                     models: list[str] | None = None) -> dict[str, Any]:
+    """The validity block of one audit from its stage tables (``cases``, ``responses``, ``judgments``,
+    ``paired``, ``exclusions``, ``results``); ``models``: the audited (target) models."""
+    get = lambda name: tables.get(name, pd.DataFrame())  # noqa: E731
+    paired, results = get("paired"), get("results")
+    calls, judges = _calls(get("responses")), _judges(get("judgments"))
+    reasons: list[str] = []
+    for j in judges:
+        if j["jury"] == "member":  # jurors are reported; the jury's decision is what is gated
+            continue
+        if j["items"] and j["parse_rate"] < settings.min_parse_rate:
+            who = f"the judge '{j['judge']}'" + (f" ({j['judge_model']})" if j["judge_model"] else "")
+            reasons.append(f"{who} could parse {j['parsed']} of {j['items']} answers "
+                           f"(parse rate {j['parse_rate']:.0%} < {settings.min_parse_rate:.0%})")
+    targets = list(models or [])
+    if not targets and "model" in results.columns:
+        targets = sorted(set(results["model"].dropna().astype(str)) - {""})
+    for model, c in sorted(calls.items()):
+        if model in targets:
+            continue
+        if c["calls"] and c["failed"] + c["empty"] >= c["calls"]:
+            reasons.append(f"every call to {model} failed or came back empty ({c['failed']} failed, {c['empty']} "
+                           f"empty of {c['calls']})")
+    if paired.empty:
+        reasons.append("no usable pairs (tables/paired.csv is empty)")
+    per_model: dict[str, Any] = {}
+    for model in targets:
+        sub = paired[paired["model"].astype(str) == model] if "model" in paired.columns else paired
+        arm = next((c for c in _ARM_COLUMNS if c in sub.columns), None)
+        why: list[str] = []
+        c = calls.get(model)
+        if c and c["calls"] and c["failed"] + c["empty"] >= c["calls"]:
+            why.append(f"every call to {model} failed or came back empty ({c['failed']} failed, {c['empty']} empty "
+                       f"of {c['calls']})")
+        if not paired.empty and sub.empty:
+            why.append(f"no usable pairs for {model}")
+        per_model[model] = {
+            "pairs": int(len(sub)),
+            "pairs_per_arm": ({str(k): int(v) for k, v in sub.groupby(sub[arm].astype(str)).size().items()}
+                              if arm and len(sub) else {}),
+            "cases_used": int(sub["case_id"].astype(str).nunique()) if "case_id" in sub.columns else 0,
+            "calls": c or {"calls": 0, "failed": 0, "empty": 0},
+            "reasons": why,
+        }
+    return {"audit": audit, "cases": _cases(get("cases"), paired, get("exclusions")), "judges": judges,
+            "calls": calls, "models": per_model, "reasons": reasons, "measured": not reasons}
+
+
+def _units(results: pd.DataFrame, decls: Mapping[tuple[str, str], Any]) -> pd.Series:
+    """Per row: the independent units behind its smallest group (declared reader, else n_cases, else n)."""
+    n_cases = pd.to_numeric(results["n_cases"], errors="coerce") if "n_cases" in results.columns else None
+    units = pd.to_numeric(results["n"], errors="coerce").astype(float)
+    if n_cases is not None:
+        units = n_cases.where(n_cases.notna(), units)
+    for (audit, metric), d in decls.items():
+        if d is None or d.group_units is None:
+            continue
+        mask = (results["audit"].astype(str) == audit) & (results["metric"].astype(str) == metric)
+        if mask.any():
+            got = pd.to_numeric(d.group_units(results[mask]), errors="coerce")
+            units[mask] = got.where(got.notna(), units[mask])
+    return units
+
+
+def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings: VerdictSettings,
+                    run_audit: str = "") -> pd.DataFrame:
+    """``results`` with ``verdict``, ``verdict_reason``, ``margin`` and ``effect`` on every row."""
+    from ..metrics.declared import declaration_for
+    from ..stats.verdicts import row_verdict
+
+    out = results.copy()
+    if out.empty:
+        for col, dtype in (("verdict", object), ("verdict_reason", object), ("margin", float), ("effect", bool)):
+            out[col] = pd.Series(dtype=dtype)
+        return out
+    audits = out["audit"].fillna("").astype(str).replace("", run_audit) if "audit" in out.columns \
+        else pd.Series(run_audit, index=out.index)
+    out["audit"] = audits
+    keys = {(a, str(m)) for a, m in zip(audits, out["metric"].astype(str))}
+    decls = {k: declaration_for(*k) for k in keys}
+    units = _units(out, decls)
+    audit_why = "; ".join(validity.get("reasons", []))
+    models = validity.get("models", {})
+    verdicts, reasons, margins, effects = [], [], [], []
+    for i, row in enumerate(out.to_dict("records")):
+        audit, metric = str(row["audit"]), str(row["metric"])
+        d = decls.get((audit, metric))
+        p_adj = row.get("p_adj", math.nan)
+        if p_adj is None or (isinstance(p_adj, float) and math.isnan(p_adj)):
+            p_adj = row.get("p", math.nan)
+        if d is not None:
+            effect, direction, null = d.effect, d.direction, d.null
+            margin = settings.margin_for(audit, metric, d.default_margin)
+            unit_scale = {"proportion": 1.0, "percent": 100.0}.get(d.scale, 0.0)
+        else:  # undeclared: an effect when it has a test or a reference; no margin unless the spec sets one
+            effect = bool(str(row.get("test") or "").strip()) or bool(str(row.get("reference") or "").strip())
+            direction, null, unit_scale = "two_sided", 0.0, 0.0
+            margin = settings.margin_for(audit, metric, None)
+        model = str(row.get("model") or "")
+        model_why = "; ".join(models.get(model, {}).get("reasons", [])) if model else ""
+        if audit_why or model_why:
+            verdict, reason = "not_measured", "; ".join(x for x in (audit_why, model_why) if x)
+        else:
+            verdict, reason = row_verdict(
+                value=row.get("value", math.nan), null=null, ci_low=row.get("ci_low", math.nan),
+                ci_high=row.get("ci_high", math.nan), p_adj=p_adj, n_units=float(units.iloc[i]),
+                direction=direction, margin=margin, unit_scale=unit_scale, alpha=settings.alpha,
+                min_units=settings.min_units, effect=effect)
+        verdicts.append(verdict)
+        reasons.append(reason)
+        margins.append(math.nan if margin is None else float(margin))
+        effects.append(bool(effect))
+    out["verdict"], out["verdict_reason"], out["margin"], out["effect"] = verdicts, reasons, margins, effects
+    return out
+
+
+def _tally(results: pd.DataFrame) -> dict[str, int]:
+    if results.empty or "verdict" not in results.columns:
+        return {}
+    rows = results[results["effect"].astype(bool)] if "effect" in results.columns else results
+    return {str(k): int(v) for k, v in rows["verdict"].value_counts().sort_index().items()}
+
+
+def assess_tables(tables: Mapping[str, pd.DataFrame], audit: str, settings: VerdictSettings,
+                  models: list[str] | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """(results with verdicts, validity block) of one audit's tables."""
+    validity = measure_validity(tables, audit, settings, models)
+    results = assign_verdicts(tables.get("results", pd.DataFrame()), validity, settings, run_audit=audit)
+    validity["verdicts"] = _tally(results)
+    effects = results[results["effect"].astype(bool)] if len(results) else results
+    measured = effects[effects["verdict"] != "not_measured"] if len(effects) else effects
+    if validity["measured"] and len(results) and measured.empty:
+        why = sorted({r for r in effects["verdict_reason"]}) if len(effects) else ["no effect was reported"]
+        validity["reasons"].append("no effect could be measured: " + "; ".join(why[:3]))
+        validity["measured"] = False
+    if not len(results) and validity["measured"]:
+        validity["reasons"].append("the audit reported no result rows")
+        validity["measured"] = False
+    for model, m in validity["models"].items():
+        rows = effects[effects["model"].astype(str) == model] if "model" in effects.columns else effects
+        m["measured"] = bool(validity["measured"] and not m["reasons"] and len(rows)
+                             and (rows["verdict"] != "not_measured").any())
+    validity["partial"] = bool(validity["measured"] and len(effects)
+                               and (effects["verdict"] == "not_measured").any())
+    validity["thresholds"] = settings.model_dump()
+    validity["version"] = VALIDITY_VERSION
+    return results, validity
+
+
+def assess_run(rundir: Any, audit: str, settings: VerdictSettings | None = None) -> dict[str, Any]:
+    """Give the run's ``results`` table its verdicts (rewritten in place) and record the validity block in
+    the manifest (``validity``); returns the block."""
+    settings = settings or VerdictSettings()
+    tables = {name: rundir.table_or_empty(name) for name in ("cases", "responses", "judgments", "paired",
+                                                              "exclusions", "results")}
+    results, validity = assess_tables(tables, audit, settings)
+    if rundir.has_table("results"):
+        rundir.write_table("results", results)
+    rundir.manifest["validity"] = validity
+    rundir.save_manifest()
+    return validity
+
+
+def run_status(validity: Mapping[str, Any]) -> tuple[str, str | None]:
+    """(``complete`` or ``not measured: <why>``, the reason) from an audit's validity block."""
+    if validity.get("measured", True):
+        return "complete", None
+    reason = "; ".join(validity.get("reasons") or ["nothing could be measured"])
+    return f"{NOT_MEASURED_STATUS}: {reason}", reason
