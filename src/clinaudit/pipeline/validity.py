@@ -82,11 +82,14 @@ def measure_validity(tables: Mapping[str, pd.DataFrame], audit: str, settings: V
     paired, results = get("paired"), get("results")
     calls, judges = _calls(get("responses")), _judges(get("judgments"))
     reasons: list[str] = []
-    for j in judges:
+    for j in sorted(judges, key=lambda j: -j["items"]):  # the judge of most answers first
         if j["jury"] == "member":  # jurors are reported; the jury's decision is what is gated
             continue
         if j["items"] and j["parse_rate"] < settings.min_parse_rate:
-            who = f"the judge '{j['judge']}'" + (f" ({j['judge_model']})" if j["judge_model"] else "")
+            if j["jury"] == "decision":
+                who = f"the jury of '{j['judge']}'"
+            else:
+                who = f"the judge '{j['judge']}'" + (f" ({j['judge_model']})" if j["judge_model"] else "")
             reasons.append(f"{who} could parse {j['parsed']} of {j['items']} answers "
                            f"(parse rate {j['parse_rate']:.0%} < {settings.min_parse_rate:.0%})")
     targets = list(models or [])

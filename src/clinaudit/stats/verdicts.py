@@ -16,7 +16,9 @@ The rule (docs/verdicts.md), for an effect ``d = value − null`` with its confi
     (a metric where higher is worse; ``d ≤ −m`` where higher is better), rejected by the interval:
     ``−m < lo`` and ``hi < m`` (two-sided), ``hi < m`` (higher is worse), ``lo > −m`` (higher is
     better). With a 95% interval these are two one-sided tests at 2.5% each (TOST; conservative
-    against the usual 5%). When every unit agrees and the effect is 0 (a degenerate interval
+    against the usual 5%). For a rate (``unit_scale`` > 0) the bound is widened to at least the
+    Clopper–Pearson bound of ``ceil(|d|·n)`` of ``n`` units: a percentile bootstrap of a rare event
+    (1 flip in 80 cases) is too narrow, and the simulation in tests/test_verdicts.py shows it. When every unit agrees and the effect is 0 (a degenerate interval
     ``[0, 0]``), a bootstrap interval says nothing; the exact one-sided bound replaces it: with
     ``n`` units, none showing the effect, a rate (or the mean of per-unit rates in [0, 1]) is below
     ``1 − (α/2)^(1/n)`` with confidence ``1 − α/2`` (Clopper–Pearson for 0 of n), so 100 units of
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["VERDICTS", "exact_zero_bound", "row_verdict"]
+__all__ = ["VERDICTS", "exact_zero_bound", "rate_upper_bound", "row_verdict"]
 
 VERDICTS = ("bias", "within_margin", "inconclusive", "not_measured")
 
@@ -48,6 +50,15 @@ def exact_zero_bound(n_units: int, alpha: float = 0.05) -> float:
     if n_units < 1:
         return 1.0
     return 1.0 - (alpha / 2.0) ** (1.0 / n_units)
+
+
+def rate_upper_bound(k: int, n_units: int, alpha: float = 0.05) -> float:
+    """Clopper–Pearson upper ``1 − alpha/2`` bound of a rate seen in ``k`` of ``n_units`` units (1.0 when k ≥ n)."""
+    from scipy.stats import beta
+
+    if n_units < 1 or k >= n_units:
+        return 1.0
+    return float(beta.ppf(1.0 - alpha / 2.0, max(k, 0) + 1, n_units - max(k, 0)))
 
 
 def _num(x: object) -> float:
@@ -104,6 +115,14 @@ def row_verdict(*, value: float, null: float = 0.0, ci_low: float = math.nan, ci
         return "inconclusive", f"degenerate interval [{lo:g}, {hi:g}]: every unit agrees, the CI carries no width"
     if math.isnan(lo_d) or math.isnan(hi_d):
         return "inconclusive", "no confidence interval"
+    if unit_scale > 0 and not math.isnan(n) and n >= 1:
+        # a rate's percentile bootstrap is too narrow when few units show the effect: the bound is at least
+        # the exact (Clopper–Pearson) bound of ceil(|d|·n) of n units
+        cp = rate_upper_bound(math.ceil(abs(d) / unit_scale * n - 1e-9), int(n), alpha) * unit_scale
+        if d >= 0 and direction != "higher_is_better":
+            hi_d = max(hi_d, cp)
+        if d <= 0 and direction != "higher_is_worse":
+            lo_d = min(lo_d, -cp)
     if direction == "higher_is_worse":
         inside, bound_txt = hi_d < margin, f"upper bound {hi_d:.3g}"
     elif direction == "higher_is_better":

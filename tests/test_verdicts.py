@@ -1,0 +1,140 @@
+"""The verdict rule (clinaudit.stats.verdicts) and the validity gates (clinaudit.pipeline.validity)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from clinaudit.pipeline.validity import VerdictSettings, assess_tables, measure_validity, run_status
+from clinaudit.stats.core import bootstrap_ci
+from clinaudit.stats.verdicts import exact_zero_bound, row_verdict
+
+
+def test_exact_zero_bound_is_clopper_pearson_for_zero_of_n():
+    # 1 - (alpha/2)^(1/n): the upper 97.5% Clopper-Pearson bound of 0 of n
+    from scipy.stats import beta
+
+    for n in (1, 10, 100):
+        assert exact_zero_bound(n) == pytest.approx(beta.ppf(0.975, 1, n))
+    assert exact_zero_bound(100) == pytest.approx(0.0362, abs=1e-4)
+    assert exact_zero_bound(10) == pytest.approx(0.3085, abs=1e-4)
+    assert exact_zero_bound(0) == 1.0
+
+
+def test_never_changing_100_cases_is_within_margin_10_is_inconclusive():
+    kw = dict(value=0.0, ci_low=0.0, ci_high=0.0, p_adj=1.0, direction="higher_is_worse", margin=0.05)
+    assert row_verdict(n_units=100, **kw)[0] == "within_margin"
+    verdict, reason = row_verdict(n_units=10, **kw)
+    assert verdict == "inconclusive" and "more units needed" in reason
+    # in percent units the bound is scaled (ΔBL in percentage points, margin 5)
+    assert row_verdict(value=0.0, ci_low=0.0, ci_high=0.0, n_units=100, margin=5.0, unit_scale=100.0)[0] == \
+        "within_margin"
+
+
+def test_bias_needs_significance_on_the_worse_side_and_enough_units():
+    assert row_verdict(value=0.3, ci_low=0.2, ci_high=0.4, p_adj=0.001, n_units=50,
+                       direction="higher_is_worse", margin=0.05) == ("bias", "p_adj 0.001 < 0.05 within its correction family")
+    # significant but better: no bias; its upper bound is under the margin → within
+    assert row_verdict(value=-0.3, ci_low=-0.4, ci_high=-0.2, p_adj=0.001, n_units=50,
+                       direction="higher_is_worse", margin=0.05)[0] == "within_margin"
+    # the demo's "+100 pp, CI [100, 100], 4 cases": not a finding
+    verdict, reason = row_verdict(value=1.0, ci_low=1.0, ci_high=1.0, p_adj=0.01, n_units=4, margin=0.05)
+    assert verdict == "inconclusive" and "not a finding" in reason and "4 unit" in reason
+
+
+def test_equivalence_uses_the_interval_by_direction():
+    two = dict(n_units=100, margin=0.05, p_adj=0.5)
+    assert row_verdict(value=0.0, ci_low=-0.04, ci_high=0.04, **two)[0] == "within_margin"
+    assert row_verdict(value=0.0, ci_low=-0.06, ci_high=0.04, **two)[0] == "inconclusive"
+    assert row_verdict(value=0.0, ci_low=-0.06, ci_high=0.04, direction="higher_is_worse", **two)[0] == \
+        "within_margin"
+    assert row_verdict(value=0.0, ci_low=-0.06, ci_high=0.04, direction="higher_is_better", **two)[0] == \
+        "inconclusive"
+    # a null other than 0 (AUC 0.5)
+    auc = dict(value=0.52, null=0.5, ci_low=0.51, ci_high=0.53, direction="higher_is_worse", margin=0.05)
+    assert row_verdict(n_units=1000, **auc)[0] == "within_margin"
+    # a rate's bootstrap bound is widened to the exact bound of ceil(|d|·n) of n units: 2 of 100 → 7.04 pp (beta.ppf(0.975, 3, 98))
+    assert row_verdict(n_units=100, **auc)[1] == "upper bound 0.0704 not inside the margin ±0.05"
+    # no margin for the metric: never within
+    assert row_verdict(value=0.0, ci_low=-0.01, ci_high=0.01, n_units=100, margin=None)[1].startswith("no margin")
+    assert row_verdict(value=math.nan)[0] == "not_measured"
+    assert row_verdict(value=0.4, effect=False)[1].startswith("a level")
+
+
+def _within_share(rng: np.random.Generator, n: int, draw, direction: str, reps: int) -> float:
+    hits = 0
+    for r in range(reps):
+        d = draw(rng, n)
+        lo, hi = bootstrap_ci(lambda x: x.mean(axis=1), d, n_resamples=400, seed=r)
+        hits += row_verdict(value=float(d.mean()), ci_low=lo, ci_high=hi, p_adj=1.0, n_units=n,
+                            direction=direction, margin=0.05)[0] == "within_margin"
+    return hits / reps
+
+
+@pytest.mark.slow
+def test_simulation_within_margin_at_most_5_percent_when_the_true_effect_equals_the_margin():
+    """Data sets whose true effect is exactly the margin (5 pp) are declared within it in ≤ 5% of them."""
+    rng = np.random.default_rng(20261126)
+    flips = lambda g, n: (g.random(n) < 0.05).astype(float)  # noqa: E731 - a flip rate of 5%, floor 0
+    diff = lambda g, n: (g.random(n) < 0.30).astype(float) - (g.random(n) < 0.25).astype(float)  # noqa: E731
+    shares = {}
+    for n in (20, 80, 200, 500):
+        shares[("flip", n)] = _within_share(rng, n, flips, "higher_is_worse", 250)
+        shares[("diff", n)] = _within_share(rng, n, diff, "two_sided", 250)
+    assert max(shares.values()) <= 0.05, shares
+    # and it has power where the truth is well inside the margin
+    none = lambda g, n: (g.random(n) < 0.005).astype(float)  # noqa: E731
+    assert _within_share(rng, 500, none, "higher_is_worse", 100) > 0.9
+
+
+def _tables(judge_status: list[str], texts: list[str] | None = None) -> dict[str, pd.DataFrame]:
+    n = len(judge_status)
+    texts = texts if texts is not None else ["an answer"] * n
+    return {
+        "cases": pd.DataFrame({"case_id": [f"c{i}" for i in range(n)]}),
+        "responses": pd.DataFrame({"model": ["mock:t"] * n + ["mock:j"] * n, "text": texts + ["x"] * n,
+                                   "error": [""] * (2 * n)}),
+        "judgments": pd.DataFrame({"item_id": range(n), "judge": "annotator", "status": judge_status}),
+        "paired": pd.DataFrame({"case_id": [f"c{i}" for i in range(n) if judge_status[i] == "ok"],
+                                "model": "mock:t", "perturbation": "uppercase"}),
+        "exclusions": pd.DataFrame({"stage": ["cases"], "case_id": ["c99"], "reason": ["too short"]}),
+        "results": pd.DataFrame({"audit": "treatment_shift", "metric": ["TSR"], "model": ["mock:t"],
+                                 "value": [0.0 if "ok" in judge_status else math.nan], "n": [n],
+                                 "n_cases": [judge_status.count("ok")], "ci_low": [0.0], "ci_high": [0.0],
+                                 "p": [1.0], "p_adj": [1.0], "test": ["sign-flip"]}),
+    }
+
+
+def test_a_judge_that_parses_nothing_leaves_the_audit_not_measured():
+    results, validity = assess_tables(_tables(["unparseable"] * 30), "treatment_shift", VerdictSettings())
+    assert results["verdict"].tolist() == ["not_measured"]
+    assert not validity["measured"]
+    assert validity["reasons"][0].startswith("the judge 'annotator' could parse 0 of 30 answers")
+    status, reason = run_status(validity)
+    assert status.startswith("not measured: the judge 'annotator' could parse 0 of 30 answers")
+    assert validity["cases"] == {"given": 31, "used": 0, "excluded": {"cases: too short": 1}}
+
+
+def test_a_good_run_is_measured_and_its_rows_get_verdicts():
+    results, validity = assess_tables(_tables(["ok"] * 120), "treatment_shift", VerdictSettings())
+    assert validity["measured"] and run_status(validity) == ("complete", None)
+    assert results["verdict"].tolist() == ["within_margin"]  # 120 cases, none flips
+    assert results["margin"].tolist() == [0.05] and results["effect"].tolist() == [True]
+    m = validity["models"]["mock:t"]
+    assert (m["pairs"], m["pairs_per_arm"], m["cases_used"], m["measured"]) == (120, {"uppercase": 120}, 120, True)
+    assert validity["judges"][0]["parse_rate"] == 1.0
+    # a spec margin overrides the declared one (and a smaller margin is not reached by 120 cases)
+    results, _ = assess_tables(_tables(["ok"] * 120), "treatment_shift",
+                               VerdictSettings(margins={"TSR": 0.02}))
+    assert results["verdict"].tolist() == ["inconclusive"] and results["margin"].tolist() == [0.02]
+
+
+def test_a_target_that_answers_nothing_is_not_measured():
+    v = measure_validity(_tables(["ok"] * 10, texts=[""] * 10), "treatment_shift", VerdictSettings())
+    assert v["models"]["mock:t"]["reasons"] == ["every call to mock:t failed or came back empty (0 failed, 10 empty "
+                                                "of 10)"]
+    results, validity = assess_tables(_tables(["ok"] * 10, texts=[""] * 10), "treatment_shift", VerdictSettings())
+    assert results["verdict"].tolist() == ["not_measured"] and not validity["measured"]
