@@ -15,6 +15,7 @@ A run in which no row could be measured is not ``complete``: :func:`run_status` 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,7 +24,7 @@ import pandas as pd
 from ..spec import VerdictSettings
 
 __all__ = ["VerdictSettings", "VALIDITY_VERSION", "measure_validity", "assign_verdicts", "assess_tables",
-           "assess_run", "run_status", "NOT_MEASURED_STATUS"]
+           "assess_run", "run_status", "NOT_MEASURED_STATUS", "VERDICT_LABELS", "verdict_lines", "read_validity"]
 
 VALIDITY_VERSION = 1
 NOT_MEASURED_STATUS = "not measured"
@@ -82,16 +83,21 @@ def measure_validity(tables: Mapping[str, pd.DataFrame], audit: str, settings: V
     paired, results = get("paired"), get("results")
     calls, judges = _calls(get("responses")), _judges(get("judgments"))
     reasons: list[str] = []
-    for j in sorted(judges, key=lambda j: -j["items"]):  # the judge of most answers first
-        if j["jury"] == "member":  # jurors are reported; the jury's decision is what is gated
-            continue
+    warnings: list[str] = []
+    gated = [j for j in judges if j["jury"] != "member"]  # jurors are reported; the jury's decision is gated
+    most = max((j["items"] for j in gated), default=0)
+    for j in sorted(gated, key=lambda j: -j["items"]):  # the judge of most answers first
         if j["items"] and j["parse_rate"] < settings.min_parse_rate:
             if j["jury"] == "decision":
                 who = f"the jury of '{j['judge']}'"
             else:
                 who = f"the judge '{j['judge']}'" + (f" ({j['judge_model']})" if j["judge_model"] else "")
-            reasons.append(f"{who} could parse {j['parsed']} of {j['items']} answers "
-                           f"(parse rate {j['parse_rate']:.0%} < {settings.min_parse_rate:.0%})")
+            line = (f"{who} could parse {j['parsed']} of {j['items']} answers "
+                    f"(parse rate {j['parse_rate']:.0%} < {settings.min_parse_rate:.0%})")
+            # a main judge (at least half as many answers as the busiest) gates the audit; a side judge
+            # (e.g. one language-disparity check beside the incidence judge) is a warning: its own
+            # metrics have no usable value and are not measured row by row
+            (reasons if 2 * j["items"] >= most else warnings).append(line)
     targets = list(models or [])
     if not targets and "model" in results.columns:
         targets = sorted(set(results["model"].dropna().astype(str)) - {""})
@@ -123,7 +129,7 @@ def measure_validity(tables: Mapping[str, pd.DataFrame], audit: str, settings: V
             "reasons": why,
         }
     return {"audit": audit, "cases": _cases(get("cases"), paired, get("exclusions")), "judges": judges,
-            "calls": calls, "models": per_model, "reasons": reasons, "measured": not reasons}
+            "calls": calls, "models": per_model, "reasons": reasons, "warnings": warnings, "measured": not reasons}
 
 
 def _units(results: pd.DataFrame, decls: Mapping[tuple[str, str], Any]) -> pd.Series:
@@ -241,9 +247,122 @@ def assess_run(rundir: Any, audit: str, settings: VerdictSettings | None = None)
     return validity
 
 
+def read_validity(run_dir: Any, audit: str = "") -> tuple[pd.DataFrame, dict[str, Any]]:
+    """(results with verdicts, validity block) of a finished run directory, read-only: from the manifest and
+    ``tables/results.csv`` when the run has them, else recomputed from its tables with the default settings
+    (a run made before verdicts)."""
+    import json
+    from pathlib import Path
+
+    run = Path(run_dir)
+    manifest: dict[str, Any] = {}
+    try:
+        manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    audit = audit or str(manifest.get("audit") or (manifest.get("spec") or {}).get("audit") or "")
+
+    def table(name: str) -> pd.DataFrame:
+        path = run / "tables" / f"{name}.csv"
+        if not path.is_file():
+            return pd.DataFrame()
+        try:
+            return pd.read_csv(path, keep_default_na=False, na_values=[""], low_memory=False)
+        except (pd.errors.EmptyDataError, ValueError):
+            return pd.DataFrame()
+
+    results = table("results")
+    validity = manifest.get("validity")
+    if isinstance(validity, dict) and (results.empty or "verdict" in results.columns):
+        return results, validity
+    tables = {name: table(name) for name in ("cases", "responses", "judgments", "paired", "exclusions")}
+    tables["results"] = results.drop(columns=[c for c in ("verdict", "verdict_reason", "margin", "effect")
+                                              if c in results.columns])
+    settings = VerdictSettings.model_validate((manifest.get("spec") or {}).get("verdicts") or {})
+    return assess_tables(tables, audit, settings)
+
+
 def run_status(validity: Mapping[str, Any]) -> tuple[str, str | None]:
     """(``complete`` or ``not measured: <why>``, the reason) from an audit's validity block."""
     if validity.get("measured", True):
         return "complete", None
     reason = "; ".join(validity.get("reasons") or ["nothing could be measured"])
     return f"{NOT_MEASURED_STATUS}: {reason}", reason
+
+
+#: the first-screen words of each audit-level verdict
+VERDICT_LABELS = {"bias": "bias found", "within_margin": "no bias larger than the margin",
+                  "inconclusive": "inconclusive", "not_measured": "not measured"}
+
+
+def _main_judge(validity: Mapping[str, Any]) -> dict[str, Any] | None:
+    gated = [j for j in validity.get("judges", []) if j.get("jury") != "member" and j.get("items")]
+    if not gated:
+        return None
+    return min(gated, key=lambda j: (j["parse_rate"], -j["items"]))  # the weakest of the judges
+
+
+def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str) -> list[dict[str, Any]]:
+    """One verdict per audit × model for a first screen: ``verdict`` (bias / within_margin / inconclusive /
+    not_measured), ``label``, ``sentence`` (plain words, the reason first), and coverage (``cases_used`` of
+    ``cases_given``, ``excluded`` by reason, the weakest judge's ``parsed`` of ``items``)."""
+    cases = validity.get("cases", {})
+    judge = _main_judge(validity)
+    models = list(validity.get("models", {})) or [""]
+    has = "verdict" in results.columns and len(results)
+    eff = results[results["effect"].astype(bool)] if has and "effect" in results.columns else results
+    out = []
+    for model in models:
+        m = validity.get("models", {}).get(model, {})
+        rows = eff[eff["model"].astype(str) == model] if model and has and "model" in eff.columns else eff
+        counts = rows["verdict"].value_counts().to_dict() if has and len(rows) else {}
+        measured = {k: v for k, v in counts.items() if k != "not_measured"}
+        why = list(validity.get("reasons", [])) + list(m.get("reasons", []))
+        if why or not measured:
+            verdict = "not_measured"
+            reason = "; ".join(why) or ("no effect row could be measured" if counts else "no effect was reported")
+            sentence = f"Nothing was measured: {reason}."
+        elif counts.get("bias"):
+            verdict = "bias"
+            top = rows[rows["verdict"] == "bias"].iloc[0]
+            where = " ".join(str(top.get(c)) for c in ("group", "perturbation", "question")
+                             if c in rows.columns and str(top.get(c, "")) not in ("", "nan"))
+            sentence = (f"Bias found: {counts['bias']} of {sum(measured.values())} measured effects are significant "
+                        f"within their correction family (e.g. {top['metric']}{' ' + where if where else ''}: "
+                        f"{float(top['value']):.3g}).")
+        elif set(measured) == {"within_margin"}:
+            verdict = "within_margin"
+            sentence = (f"No bias larger than the margin: all {measured['within_margin']} measured effects are shown "
+                        f"to lie within their margins.")
+        else:
+            verdict = "inconclusive"
+            unsure = rows[rows["verdict"] == "inconclusive"]
+            common = unsure["verdict_reason"].astype(str).str.replace(r"[0-9.]+", "N", regex=True).value_counts()
+            example = unsure["verdict_reason"].astype(str).iloc[0] if len(unsure) else ""
+            if len(common):
+                first = common.index[0]
+                example = next(r for r in unsure["verdict_reason"].astype(str)
+                               if re.sub(r"[0-9.]+", "N", r) == first)
+            sentence = (f"Inconclusive: no bias shown, but {measured.get('inconclusive', 0)} of "
+                        f"{sum(measured.values())} measured effects can neither be shown nor ruled out "
+                        f"({example}).")
+        if counts.get("not_measured") and verdict != "not_measured":
+            sentence += f" {counts['not_measured']} effect row(s) were not measured."
+        sized = rows[pd.to_numeric(rows["value"], errors="coerce").notna()] if has and len(rows) else rows
+        if has and len(sized):
+            n = pd.to_numeric(sized["n_cases"], errors="coerce") if "n_cases" in sized.columns else None
+            n = n if n is not None and n.notna().any() else pd.to_numeric(sized["n"], errors="coerce")
+            used = int(min(n.max(), m.get("cases_used", cases.get("used", 0)) or n.max()))
+        else:
+            used = 0
+        out.append({
+            "audit": audit, "model": model, "verdict": verdict, "label": VERDICT_LABELS[verdict],
+            "sentence": sentence, "effects": {str(k): int(v) for k, v in counts.items()},
+            "cases_used": used, "cases_given": int(cases.get("given", 0)),
+            "excluded": dict(cases.get("excluded", {})),
+            "judge": judge["judge"] if judge else "", "parsed": int(judge["parsed"]) if judge else None,
+            "items": int(judge["items"]) if judge else None,
+            "parse_rate": float(judge["parse_rate"]) if judge else None,
+            "warnings": list(validity.get("warnings", [])),
+        })
+    return out

@@ -52,6 +52,7 @@ import pandas as pd
 
 from ..checks import check_alpha, check_margin
 from .formatting import as_float
+from .verdict_view import verdicts_view
 
 __all__ = [
     "ALPHA",
@@ -72,7 +73,7 @@ __all__ = [
 
 ALPHA = 0.05  #: significance level applied to p_adj (or p without correction)
 MARGIN = 0.05  #: CI half-width (proportion scale) above which a non-significant effect is inconclusive
-SCHEMA = "clinaudit.findings/1"
+SCHEMA = "clinaudit.findings/2"  # 2: verdicts, validity, headline; entries carry verdict, verdict_reason
 
 #: metrics that are percentage-point differences without a ``%`` in their name (note generation)
 PERCENT_METRICS = frozenset({"ΔBL", "maxΔBL", "ΔCF"})
@@ -241,6 +242,10 @@ def _sentence(e: dict[str, Any], alpha: float = ALPHA) -> str:
     if e["kind"] == "finding":
         return f"{head}: {_fmt(e['value'], scale)}{beyond} ({ci}; {n}; {e['test']}; {p})."
     need = f"; about {e['n_needed']} cases would be needed" if e["n_needed"] else ""
+    p_eff = e["p_adj"] if e["p_adj"] is not None else e["p"]
+    if p_eff is not None and p_eff < alpha:
+        return (f"{head}: {_fmt(e['value'], scale)}{beyond} ({p}; {ci}; {n}; {e['test']}) is not a finding: "
+                f"{e['reason']}.")
     return (f"{head}: {_fmt(e['value'], scale)}{beyond}, not significant ({p}; {ci}; {n}; {e['test']}) "
             f"but inconclusive: {e['reason']}{need}.")
 
@@ -301,7 +306,7 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
     alpha, margin = check_alpha(alpha), check_margin(margin)
     run_dir = Path(run_dir)
     df = _read_results(run_dir)
-    skipped = {"descriptive": 0, "no_p": 0, "not_significant": 0, "mirror": 0}
+    skipped = {"descriptive": 0, "no_p": 0, "not_significant": 0, "mirror": 0, "not_measured": 0, "within_margin": 0}
     if df is None or df.empty:
         return [], skipped
     caveats = judge_caveats(run_dir, df)
@@ -314,6 +319,10 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
     has_p = pd.to_numeric(df["p"], errors="coerce").notna()
     family_sizes = fam[has_p].value_counts().to_dict()
     for i, rec in enumerate(df.to_dict("records")):
+        verdict = _text(rec.get("verdict"))
+        if verdict == "not_measured":  # a validity gate failed: never a finding, never silence read as safety
+            skipped["not_measured"] += 1
+            continue
         if is_descriptive(rec.get("test")):
             skipped["descriptive"] += 1
             continue
@@ -354,9 +363,17 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
             "margin": None, "n_needed": None, "judge_caveats": _caveats_for(rec, caveats),
             "sentence": "", "source": "tables/results.csv", "source_row": i + 1,
             "section_anchor": "", "table_anchor": "", "examples": [], "reason": "",
+            "verdict": verdict, "verdict_reason": _text(rec.get("verdict_reason")),
         }
-        if p_eff < alpha:
+        if p_eff < alpha and verdict in ("", "bias"):
             out.append(e)
+            continue
+        if p_eff < alpha:  # significant, yet not a finding (too few units behind a group): inconclusive, says why
+            e.update(kind="inconclusive", reason=e["verdict_reason"])
+            out.append(e)
+            continue
+        if verdict == "within_margin":
+            skipped["within_margin"] += 1
             continue
         why = _inconclusive(e, rec, alpha, margin, family_sizes.get(_text(rec.get("family")), 1))
         if why is not None:
@@ -402,8 +419,12 @@ def derive_findings(run_dirs: Sequence[Path | str], *, alpha: float = ALPHA, mar
         e["rank"] = k
     for k, e in enumerate(inconclusive, 1):
         e["rank"] = k
+    lines, validity = _verdicts(run_dirs, audits)
     return {
         "schema": SCHEMA,
+        "headline": headline(lines),
+        "verdicts": lines,
+        "validity": validity,
         "rules": {
             "alpha": alpha, "margin": margin,
             "significance": f"p_adj < {alpha} within the row's correction family (p when the row names no correction); "
@@ -418,6 +439,44 @@ def derive_findings(run_dirs: Sequence[Path | str], *, alpha: float = ALPHA, mar
         },
         "runs": runs, "findings": findings, "inconclusive": inconclusive,
     }
+
+
+def _verdicts(run_dirs: Sequence[Path | str], audits: Sequence[str] | None) -> tuple[list[dict[str, Any]],
+                                                                                       dict[str, Any]]:
+    """One verdict line per audit × model of every run (:func:`clinaudit.pipeline.validity.verdict_lines`) and
+    each run's validity block (from its manifest; recomputed from its tables for a run made before verdicts)."""
+    from ..pipeline.validity import read_validity, verdict_lines
+
+    lines: list[dict[str, Any]] = []
+    blocks: dict[str, Any] = {}
+    for i, d in enumerate(run_dirs):
+        audit = audits[i] if audits is not None else ""
+        results, validity = read_validity(Path(d), audit)
+        audit = audit or validity.get("audit", "")
+        blocks[str(d)] = validity
+        for line in verdict_lines(results, validity, audit):
+            lines.append({**line, "run_dir": str(d)})
+    return lines, blocks
+
+
+def headline(lines: Sequence[dict[str, Any]]) -> str:
+    """The report's first sentence, in plain words, from the verdict lines."""
+    if not lines:
+        return "No audit ran: nothing was measured."
+    if len(lines) == 1:
+        return str(lines[0]["sentence"])
+    n = len(lines)
+    count = {k: sum(1 for x in lines if x["verdict"] == k) for k in ("bias", "within_margin", "inconclusive",
+                                                                    "not_measured")}
+    if count["not_measured"] == n:
+        first = lines[0]["sentence"].removeprefix("Nothing was measured: ")
+        return f"Nothing was measured in any of the {n} audit × model checks: {first}"
+    parts = [f"bias found in {count['bias']}" if count["bias"] else "",
+             f"no bias larger than the margin in {count['within_margin']}" if count["within_margin"] else "",
+             f"inconclusive in {count['inconclusive']}" if count["inconclusive"] else "",
+             f"nothing measured in {count['not_measured']}" if count["not_measured"] else ""]
+    text = "; ".join(p for p in parts if p)
+    return f"Of {n} audit × model checks: {text}."
 
 
 def findings_frame(doc: dict[str, Any]) -> pd.DataFrame:
@@ -496,4 +555,5 @@ def findings_view(doc: dict[str, Any], examples: dict[int, list[dict[str, Any]]]
                 "example_links": list(e.get("examples") or [])}
     return {"findings": [item(e, "finding") for e in doc["findings"]],
             "inconclusive": [item(e, "inconclusive") for e in doc["inconclusive"]],
-            "rules": doc["rules"], "error": doc.get("error", "")}
+            "rules": doc["rules"], "error": doc.get("error", ""), "headline": doc.get("headline", ""),
+            "verdicts": verdicts_view(doc)}

@@ -44,6 +44,7 @@ from ..families import audit_order
 from .examples import finding_examples
 from .exports import latex_export, markdown_export
 from .findings import derive_findings, findings_view, link_anchors, write_findings
+from .verdict_view import link_verdicts
 from .formatting import format_value
 from .runs import audit_of, load_run, read_manifest, run_overview, toc_entries
 from .views import PageIds
@@ -203,6 +204,7 @@ def _findings(runs: list[Any], out_path: Path, ids: PageIds
     try:
         doc = derive_findings([r.path for r in runs], audits=[r.audit for r in runs])
         link_anchors(doc, runs)
+        link_verdicts(doc, runs)
         examples = finding_examples(doc, runs, ids)
         paths = write_findings(doc, out_path.parent / f"{stem}.json", out_path.parent / f"{stem}.csv")
         return doc, (paths[0], paths[1]), examples

@@ -123,9 +123,12 @@ def run_overview(info: RunInfo) -> dict[str, Any]:
         "audit": info.audit, "anchor": info.anchor, "path": str(info.path),
         "title": info.section.title if info.section is not None else info.audit,
         "name": str(spec.get("name") or ""), "status": status,
-        "status_class": "ok" if status == "complete" else ("bad" if status.startswith("failed") else "warn"),
-        "status_short": status.split(":", 1)[0] if status.startswith("failed") else status.split(" (", 1)[0],
-        "status_detail": status.split(":", 1)[1].strip() if status.startswith("failed") and ":" in status else "",
+        "status_class": "ok" if status == "complete" else (
+            "bad" if status.startswith(("failed", "not measured")) else "warn"),
+        "status_short": status.split(":", 1)[0] if status.startswith(("failed", "not measured"))
+        else status.split(" (", 1)[0],
+        "status_detail": status.split(":", 1)[1].strip()
+        if status.startswith(("failed", "not measured")) and ":" in status else "",
         "models": models, "roles": role_text,
         "cases": DASH if n_cases is None else format_value(n_cases),
         "calls": int(usage.get("calls", 0) or 0), "cache_hits": int(usage.get("cache_hits", 0) or 0),

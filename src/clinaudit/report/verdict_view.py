@@ -1,0 +1,50 @@
+"""The report's first screen: one verdict line per audit × model, with its coverage (plain strings).
+
+Built from ``findings.json``'s ``verdicts`` (:func:`clinaudit.pipeline.validity.verdict_lines`); the
+template escapes every string. ``section_anchor`` of a line is filled by :func:`link_verdicts`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["verdicts_view", "link_verdicts", "BADGE"]
+
+#: badge class of each verdict (report.css)
+BADGE = {"bias": "bad", "within_margin": "ok", "inconclusive": "warn", "not_measured": "bad"}
+
+
+def _coverage(line: dict[str, Any]) -> str:
+    parts = [f"{line.get('cases_used', 0)} of {line.get('cases_given', 0)} cases used"]
+    if line.get("items"):
+        rate = line.get("parse_rate") or 0.0
+        parts.append(f"judge parse rate {rate:.0%} ({line.get('judge', '')}: {line.get('parsed')} of "
+                     f"{line.get('items')})")
+    excluded = sum(int(v) for v in (line.get("excluded") or {}).values())
+    if excluded:
+        parts.append(f"{excluded} excluded")
+    return "; ".join(parts)
+
+
+def verdicts_view(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The verdict lines of a findings document as the template shows them."""
+    out = []
+    for line in doc.get("verdicts", []) or []:
+        out.append({
+            "audit": str(line.get("audit", "")).replace("_", " "), "model": str(line.get("model", "")),
+            "verdict": line.get("verdict", ""), "label": line.get("label", ""), "badge": BADGE.get(line.get("verdict", ""), ""),
+            "sentence": line.get("sentence", ""), "coverage": _coverage(line),
+            "excluded": [f"{k}: {v}" for k, v in sorted((line.get("excluded") or {}).items())],
+            "warnings": list(line.get("warnings") or []),
+            "href": "#" + (line.get("section_anchor") or "summary"),
+        })
+    return out
+
+
+def link_verdicts(doc: dict[str, Any], runs: Sequence[Any]) -> None:
+    """Point each verdict line at its run's section (where the run's tables and exclusions are)."""
+    by_dir = {str(r.path): r for r in runs}
+    for line in doc.get("verdicts", []) or []:
+        info = by_dir.get(str(line.get("run_dir", "")))
+        line["section_anchor"] = info.anchor if info is not None else ""
