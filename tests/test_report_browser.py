@@ -269,3 +269,41 @@ def test_compare_report_in_the_browser(tmp_path):
     for anchor in re.findall(r'href="#([^"]+)"', findings):
         assert f'id="{anchor}"' in dom
     assert "<script>alert" not in dom.split("<body", 1)[1]
+
+
+def test_a_run_whose_judge_parses_nothing_says_so_first(tmp_path):
+    """Issue 30: a judge that cannot parse any answer → exit 3, status not complete, `not_measured` in results
+    and findings, and the report's first sentence names the parse rate (in the browser)."""
+    import json
+
+    import pandas as pd
+    import yaml
+
+    from clinaudit.cli.main import main
+
+    cases = tmp_path / "cases.csv"
+    cases.write_text("case_id,message\n" + "".join(f"c{i},Patient CASE{i} reports a mild cough.\n"
+                                                     for i in range(30)), encoding="utf-8")
+    spec = {"audit": "treatment_shift", "name": "nothing-parses",
+            "data": [{"format": "csv", "path": str(cases), "columns": {"id": "case_id", "text": "message"}}],
+            "models": {"target": "mock:t", "judge": "mock:j"},
+            "backends": {"mock:t": {"answer": "Rest and fluids."}, "mock:j": {"answer": "I cannot tell."}},
+            "params": {"perturbations": ["uppercase"], "seeds": [0], "n_resamples": 50,
+                       "gender_inference_on": "baseline", "filter_sex_specific": False}}
+    (tmp_path / "spec.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
+    run = tmp_path / "run"
+    assert main(["run", str(tmp_path / "spec.yaml"), "--out", str(run), "--no-progress", "--report"]) == 3
+    manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["status"].startswith("not measured: the judge 'treatment_annotator' could parse 0 of 60")
+    res = pd.read_csv(run / "tables" / "results.csv")
+    assert len(res) and (res["verdict"] == "not_measured").all()
+    doc = json.loads((run / "findings.json").read_text(encoding="utf-8"))
+    assert doc["findings"] == [] and [v["verdict"] for v in doc["verdicts"]] == ["not_measured"]
+    assert doc["validity"][str(run)]["judges"][-1]["parse_rate"] == 0.0
+    dom = check_page(run / "report.html", tmp_path, [run])
+    findings = dom.split('<section id="findings"', 1)[1].split("</section>", 1)[0]
+    first = re.sub(r"<[^>]+>", "", re.search(r'<p class="headline"[^>]*>(.*?)</p>', findings, re.S).group(1))
+    assert first.startswith("Nothing was measured: the judge 'treatment_annotator' could parse 0 of 60 answers"), \
+        first
+    assert findings.index('class="headline"') < findings.index("<table")  # the first thing said
+    assert "No effect is significant" not in findings and "not measured" in findings

@@ -109,7 +109,8 @@ def test_ranking_across_runs_and_scales(runs):
                    (5, "delta_len", "F", "other", 2.5)]
     assert [e["group"] for e in doc["inconclusive"]] == ["lowercase"]
     by_dir = {Path(r["run_dir"]).name: r for r in doc["runs"]}
-    assert by_dir["shift"]["skipped"] == {"descriptive": 2, "no_p": 1, "not_significant": 2, "mirror": 0}
+    assert by_dir["shift"]["skipped"] == {"descriptive": 2, "no_p": 1, "not_significant": 2, "mirror": 0,
+                                          "not_measured": 0, "within_margin": 0}
     assert by_dir["gaps"]["skipped"]["mirror"] == 1
     assert by_dir["notes"]["findings"] == 1
 
@@ -175,7 +176,7 @@ def test_json_and_csv_files(runs, tmp_path):
     doc = json.loads(files.findings_json.read_text(encoding="utf-8"),
                      parse_constant=lambda c: pytest.fail(f"non-JSON constant {c}"))
     assert doc["schema"] == SCHEMA
-    assert set(doc) == {"schema", "rules", "runs", "findings", "inconclusive"}
+    assert set(doc) == {"schema", "rules", "runs", "findings", "inconclusive", "headline", "verdicts", "validity"}
     assert doc["rules"]["alpha"] == 0.05 and doc["rules"]["margin"] == 0.05
     for e in doc["findings"] + doc["inconclusive"]:
         assert list(e) == list(FINDING_FIELDS)
@@ -213,7 +214,11 @@ def test_no_results_and_no_findings(tmp_path):
     assert files.findings_json == tmp_path / "r-findings.json" and files.findings_csv == tmp_path / "r-findings.csv"
     doc = json.loads(files.findings_json.read_text(encoding="utf-8"))
     assert doc["findings"] == [] and doc["runs"][0]["has_results"] is False
-    assert "No effect is significant within its correction family" in files.html.read_text(encoding="utf-8")
+    # a run with no results measured nothing: never "no effect is significant" (issue 30)
+    html = files.html.read_text(encoding="utf-8")
+    assert "No effect is significant within its correction family" not in html
+    assert doc["headline"] == "Nothing was measured: no usable pairs (tables/paired.csv is empty)."
+    assert doc["verdicts"][0]["verdict"] == "not_measured" and "No findings: nothing was measured" in html
 
 
 def test_broken_results_table_does_not_break_the_report(tmp_path):

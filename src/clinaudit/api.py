@@ -34,7 +34,7 @@ import pandas as pd
 from .errors import InputError, SpecError
 
 __all__ = ["make_spec", "run_audit", "open_run", "open_runs", "compare_runs", "gate_run", "RunResults", "RunSet",
-           "STANDARD_TABLES"]
+           "STANDARD_TABLES", "NotMeasuredWarning", "verdicts_frame"]
 
 #: The tables every run directory has (docs/architecture.md), each with its documented key columns.
 STANDARD_TABLES = ("cases", "variants", "responses", "judgments", "paired", "results", "exclusions")
@@ -99,7 +99,16 @@ def run_audit(spec: str | Path | Mapping[str, Any] | Any, out: str | Path, *, fo
     elif not isinstance(spec, (AuditSpec, str, Path)):
         raise SpecError(f"run_audit: expected a YAML path, a dict or an AuditSpec, got {type(spec).__name__}")
     rundir = run_spec(spec, out, progress=progress, force=force, resume=resume, command="clinaudit.run_audit")
+    status = str(rundir.manifest.get("status", ""))
+    if status.startswith("not measured"):  # the CLI exits 3; from Python the run says so, loudly
+        import warnings
+
+        warnings.warn(f"clinaudit: {status}", NotMeasuredWarning, stacklevel=2)
     return RunResults(rundir.path)
+
+
+class NotMeasuredWarning(UserWarning):
+    """A run measured nothing (a validity gate failed): its status is ``not measured: <why>``."""
 
 
 # --------------------------------------------------------------------------- reading run directories
@@ -144,12 +153,32 @@ def _esc(value: Any) -> str:
                        quote=True)
 
 
-def _findings_html(frame: pd.DataFrame, heading: str) -> str:
-    """The findings of ``frame`` (a findings table) as escaped HTML: every string from the run is escaped."""
+def verdicts_frame(doc: Mapping[str, Any]) -> pd.DataFrame:
+    """The verdict lines of a findings document (one per audit × model) as a table."""
+    cols = ["audit", "model", "verdict", "label", "sentence", "cases_used", "cases_given", "judge", "parsed", "items",
+            "parse_rate", "run_dir"]
+    return pd.DataFrame([{c: line.get(c) for c in cols} for line in doc.get("verdicts", []) or []], columns=cols)
+
+
+def _findings_html(frame: pd.DataFrame, heading: str, doc: Mapping[str, Any] | None = None) -> str:
+    """The verdicts and findings (a findings table) as escaped HTML: every string from the run is escaped."""
     found = frame[frame["kind"] == "finding"]
     unsure = frame[frame["kind"] == "inconclusive"]
-    parts = [f"<div class='clinaudit-results'><strong>{_esc(heading)}</strong>",
-             f"<p>{len(found)} finding(s), {len(unsure)} inconclusive</p>"]
+    parts = [f"<div class='clinaudit-results'><strong>{_esc(heading)}</strong>"]
+    if doc is not None and doc.get("headline"):
+        parts.append(f"<p><strong>{_esc(doc['headline'])}</strong></p>")
+    lines = list((doc or {}).get("verdicts") or [])
+    if lines:
+        parts.append("<table><thead><tr><th>audit</th><th>model</th><th>verdict</th><th>coverage</th></tr></thead>"
+                     "<tbody>")
+        for v in lines:
+            parse = (f"; judge parse rate {v['parse_rate']:.0%} ({_esc(v.get('parsed'))} of {_esc(v.get('items'))})"
+                     if v.get("items") else "")
+            parts.append(f"<tr><td>{_esc(v.get('audit'))}</td><td>{_esc(v.get('model'))}</td>"
+                         f"<td>{_esc(v.get('label'))}</td><td>{_esc(v.get('cases_used'))} of "
+                         f"{_esc(v.get('cases_given'))} cases used{_esc(parse)}</td></tr>")
+        parts.append("</tbody></table>")
+    parts.append(f"<p>{len(found)} finding(s), {len(unsure)} inconclusive</p>")
     for title, rows in (("Findings", found), ("Inconclusive", unsure)):
         if not len(rows):
             continue
@@ -161,7 +190,7 @@ def _findings_html(frame: pd.DataFrame, heading: str) -> str:
         parts.append("</ol>")
         if len(rows) > _SHOWN:
             parts.append(f"<p>… and {len(rows) - _SHOWN} more (see <code>.findings</code>)</p>")
-    if not len(frame):
+    if not len(frame) and not any(v.get("verdict") == "not_measured" for v in lines):
         parts.append("<p>No effect survives its correction family, and none is inconclusive.</p>")
     parts.append("</div>")
     return "\n".join(parts)
@@ -285,6 +314,29 @@ class RunResults:
 
         return findings_frame(self.findings_doc())
 
+    @property
+    def verdicts(self) -> pd.DataFrame:
+        """One verdict per audit × model (bias / within_margin / inconclusive / not_measured) with its sentence
+        and coverage, as the report's first screen shows it (docs/verdicts.md)."""
+        return verdicts_frame(self.findings_doc())
+
+    @property
+    def headline(self) -> str:
+        """The report's first sentence for this run, in plain words."""
+        return str(self.findings_doc().get("headline", ""))
+
+    @property
+    def validity(self) -> dict[str, Any]:
+        """What the run measured (cases, judges' parse rates, calls, pairs; docs/verdicts.md)."""
+        from .pipeline.validity import read_validity
+
+        return read_validity(self.path, self.audit)[1]
+
+    @property
+    def measured(self) -> bool:
+        """False when a validity gate left the whole run not measured (``clinaudit run`` exits 3)."""
+        return bool(self.validity.get("measured", False))
+
     def report(self, path: str | Path | None = None, title: str | None = None) -> Path:
         """Render the HTML report (plus report.md, tables.tex, findings.json/.csv next to it);
         ``path`` defaults to ``RUN_DIR/report.html``. Returns the HTML path."""
@@ -306,7 +358,10 @@ class RunResults:
     def _repr_html_(self) -> str:
         head = f"{self.audit} run {self.path} ({self.status})"
         try:
-            return _findings_html(self.findings, head)
+            from .report.findings import findings_frame
+
+            doc = self.findings_doc()
+            return _findings_html(findings_frame(doc), head, doc)
         except Exception as exc:  # noqa: BLE001 - Jupyter shows the error instead of nothing
             return f"<div><strong>{_esc(head)}</strong><p>findings unavailable: {_esc(exc)}</p></div>"
 
@@ -342,11 +397,25 @@ class RunSet(Sequence[RunResults]):
         raise InputError(f"no run of audit '{audit}'; audits here: {', '.join(r.audit for r in self.runs)}",
                          file=", ".join(str(p) for p in self.paths))
 
+    def findings_doc(self) -> dict[str, Any]:
+        from .report.findings import derive_findings
+
+        return derive_findings(self.paths, audits=[r.audit for r in self.runs])
+
     @property
     def findings(self) -> pd.DataFrame:
-        from .report.findings import derive_findings, findings_frame
+        from .report.findings import findings_frame
 
-        return findings_frame(derive_findings(self.paths, audits=[r.audit for r in self.runs]))
+        return findings_frame(self.findings_doc())
+
+    @property
+    def verdicts(self) -> pd.DataFrame:
+        """One verdict per audit × model over every run (the report's first screen)."""
+        return verdicts_frame(self.findings_doc())
+
+    @property
+    def headline(self) -> str:
+        return str(self.findings_doc().get("headline", ""))
 
     @property
     def metrics(self) -> pd.DataFrame:
@@ -367,7 +436,11 @@ class RunSet(Sequence[RunResults]):
 
     def _repr_html_(self) -> str:
         try:
-            return _findings_html(self.findings, f"{len(self)} runs: " + ", ".join(r.audit for r in self.runs))
+            from .report.findings import findings_frame
+
+            doc = self.findings_doc()
+            return _findings_html(findings_frame(doc), f"{len(self)} runs: " + ", ".join(r.audit for r in self.runs),
+                                  doc)
         except Exception as exc:  # noqa: BLE001
             return f"<div>findings unavailable: {_esc(exc)}</div>"
 

@@ -90,7 +90,7 @@ FINDING_FIELDS = (
     "kind", "rank", "audit", "run_dir", "metric", "group", "reference", "stratum", "value", "scale", "size",
     "raw", "floor", "ci_low", "ci_high", "ci_half_width", "n_cases", "test", "p", "p_adj", "correction",
     "family", "margin", "n_needed", "judge_caveats", "sentence", "source", "source_row",
-    "section_anchor", "table_anchor", "examples", "reason",
+    "section_anchor", "table_anchor", "examples", "reason", "verdict", "verdict_reason",
 )
 
 
