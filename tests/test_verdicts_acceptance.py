@@ -15,7 +15,8 @@ from clinaudit.cli.main import main
 from clinaudit.models.mock import MockBackend
 from clinaudit.records import ModelRequest
 from clinaudit.runner import Runner, RunnerConfig
-from clinaudit.spec import parse_spec_dict, run_spec
+from clinaudit.pipeline import run_spec
+from clinaudit.spec import parse_spec_dict
 
 PERTURBATIONS = ["uppercase", "lowercase", "exclamation"]
 

@@ -114,10 +114,10 @@ def measure_validity(tables: Mapping[str, pd.DataFrame], audit: str, settings: V
         sub = paired[paired["model"].astype(str) == model] if "model" in paired.columns else paired
         arm = next((c for c in _ARM_COLUMNS if c in sub.columns), None)
         why: list[str] = []
-        c = calls.get(model)
-        if c and c["calls"] and c["failed"] + c["empty"] >= c["calls"]:
-            why.append(f"every call to {model} failed or came back empty ({c['failed']} failed, {c['empty']} empty "
-                       f"of {c['calls']})")
+        mc = calls.get(model)
+        if mc and mc["calls"] and mc["failed"] + mc["empty"] >= mc["calls"]:
+            why.append(f"every call to {model} failed or came back empty ({mc['failed']} failed, {mc['empty']} "
+                       f"empty of {mc['calls']})")
         if not paired.empty and sub.empty:
             why.append(f"no usable pairs for {model}")
         per_model[model] = {
@@ -125,7 +125,7 @@ def measure_validity(tables: Mapping[str, pd.DataFrame], audit: str, settings: V
             "pairs_per_arm": ({str(k): int(v) for k, v in sub.groupby(sub[arm].astype(str)).size().items()}
                               if arm and len(sub) else {}),
             "cases_used": int(sub["case_id"].astype(str).nunique()) if "case_id" in sub.columns else 0,
-            "calls": c or {"calls": 0, "failed": 0, "empty": 0},
+            "calls": mc or {"calls": 0, "failed": 0, "empty": 0},
             "reasons": why,
         }
     return {"audit": audit, "cases": _cases(get("cases"), paired, get("exclusions")), "judges": judges,
