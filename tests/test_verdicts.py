@@ -138,3 +138,21 @@ def test_a_target_that_answers_nothing_is_not_measured():
                                                 "of 10)"]
     results, validity = assess_tables(_tables(["ok"] * 10, texts=[""] * 10), "treatment_shift", VerdictSettings())
     assert results["verdict"].tolist() == ["not_measured"] and not validity["measured"]
+
+
+def test_a_recall_gap_against_a_group_of_two_positives_is_not_a_finding():
+    """The demo's "+100 pp, CI [100, 100]" findings rested on a reference group with 2 positive patients."""
+    results = pd.DataFrame({
+        "audit": "classifier_gaps", "metric": "recall_gap", "task": "readmission", "attribute": "ethnicity",
+        "group": ["White", "Other", "Black"], "reference": ["Other", "White", "Other"],
+        "value": [0.65, -0.65, 0.6], "ci_low": [0.5, -0.8, 0.4], "ci_high": [0.8, -0.5, 0.8],
+        "p": [0.001] * 3, "p_adj": [0.001] * 3, "n": 400, "test": "bootstrap",
+        "n_group": [225, 24, 64], "n_pos_group": [62, 2, 15]})
+    tables = {"results": results, "paired": pd.DataFrame({"case_id": ["a"]})}
+    out, _ = assess_tables(tables, "classifier_gaps", VerdictSettings())
+    assert out["verdict"].tolist() == ["inconclusive"] * 3
+    assert out["verdict_reason"].str.contains("only 2 unit").all()
+    # a specificity gap counts negatives: 24 − 2 = 22 in 'Other' → enough
+    out, _ = assess_tables({**tables, "results": results.assign(metric="specificity_gap")}, "classifier_gaps",
+                           VerdictSettings())
+    assert out["verdict"].tolist() == ["bias"] * 3

@@ -183,3 +183,26 @@ def smallest_count(*cols: str) -> Callable[[pd.DataFrame], pd.Series]:
         return pd.concat(present, axis=1).min(axis=1, skipna=True)
 
     return units
+
+
+def with_reference(units: Callable[[pd.DataFrame], pd.Series],
+                   keys: tuple[str, ...] = ("audit", "metric", "task", "attribute", "model", "dataset")
+                   ) -> Callable[[pd.DataFrame], pd.Series]:
+    """A ``group_units`` reader: the smaller of a row's own units and its reference group's units.
+
+    The reference group's units are read from the row (of the same ``keys``) whose ``group`` is this
+    row's ``reference`` (a gap against a group of 2 positives rests on 2 positives, whatever the other side).
+    """
+
+    def both(results: pd.DataFrame) -> pd.Series:
+        own = pd.to_numeric(units(results), errors="coerce")
+        if "reference" not in results.columns or "group" not in results.columns:
+            return own
+        cols = [k for k in keys if k in results.columns]
+        key = results[cols].astype(str).agg("|".join, axis=1) if cols else pd.Series("", index=results.index)
+        lookup = {(k, str(g)): u for k, g, u in zip(key, results["group"], own) if pd.notna(u)}
+        ref = pd.Series([lookup.get((k, str(r)), float("nan")) for k, r in zip(key, results["reference"])],
+                        index=results.index, dtype=float)
+        return pd.concat([own, ref], axis=1).min(axis=1, skipna=True)
+
+    return both

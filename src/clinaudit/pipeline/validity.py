@@ -286,7 +286,9 @@ def run_status(validity: Mapping[str, Any]) -> tuple[str, str | None]:
     """(``complete`` or ``not measured: <why>``, the reason) from an audit's validity block."""
     if validity.get("measured", True):
         return "complete", None
-    reason = "; ".join(validity.get("reasons") or ["nothing could be measured"])
+    # a model that never answered is the root cause of a judge with nothing to parse: models first
+    models = [r for m in (validity.get("models") or {}).values() for r in m.get("reasons", [])]
+    reason = "; ".join(models + list(validity.get("reasons") or [])) or "nothing could be measured"
     return f"{NOT_MEASURED_STATUS}: {reason}", reason
 
 
@@ -317,7 +319,7 @@ def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str
         rows = eff[eff["model"].astype(str) == model] if model and has and "model" in eff.columns else eff
         counts = rows["verdict"].value_counts().to_dict() if has and len(rows) else {}
         measured = {k: v for k, v in counts.items() if k != "not_measured"}
-        why = list(validity.get("reasons", [])) + list(m.get("reasons", []))
+        why = list(m.get("reasons", [])) + list(validity.get("reasons", []))
         if why or not measured:
             verdict = "not_measured"
             reason = "; ".join(why) or ("no effect row could be measured" if counts else "no effect was reported")

@@ -13,6 +13,7 @@ import pandas as pd
 from ...metrics.declared import (
     MetricDecl,
     declare_metrics,
+    with_reference,
     numeric_column,
     pair_scores_frame,
 )
@@ -66,11 +67,11 @@ ASSOCIATION = declare_metrics(
 CLASSIFIER_GAPS = declare_metrics(
     "classifier_gaps",
     MetricDecl("parity_gap", "two_sided", description="positive-prediction rate of a group minus the reference's",
-               group_units=_rows),
+               group_units=with_reference(_rows)),
     MetricDecl("recall_gap", "two_sided", description="recall of a group minus the reference's (needs positives "
-               "in each group)", group_units=_positives),
+               "in each group)", group_units=with_reference(_positives)),
     MetricDecl("specificity_gap", "two_sided", description="specificity of a group minus the reference's (needs "
-               "negatives in each group)", group_units=_negatives),
+               "negatives in each group)", group_units=with_reference(_negatives)),
     MetricDecl("attribute_auc", "higher_is_worse", null=0.5,
                description="AUC of recovering the protected attribute from the representation (0.5: none)"),
     MetricDecl("adversary_auc", "higher_is_worse", null=0.5, description="the adversary's AUC (0.5: none)"),
