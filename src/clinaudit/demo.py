@@ -49,7 +49,7 @@ class AuditOutcome:
     """What happened to one audit of the demo."""
 
     audit: str
-    status: str  # "ok" | "failed" | "skipped"
+    status: str  # "ok" | "failed" | "skipped" | "not_measured" (the run measured nothing; its message says why)
     seconds: float = 0.0
     run_dir: Path | None = None
     message: str = ""
@@ -69,7 +69,7 @@ class DemoResult:
     @property
     def ok(self) -> bool:
         """True when no audit failed and the report was written."""
-        return self.report is not None and not any(o.status == "failed" for o in self.outcomes)
+        return self.report is not None and not any(o.status in ("failed", "not_measured") for o in self.outcomes)
 
 
 def demo_spec_for(audit: str, quick: bool = False) -> dict[str, Any] | None:
@@ -139,6 +139,8 @@ def _say_outcome(stream: IO[str], tag: str, outcome: AuditOutcome) -> None:
                      f"{outcome.cache_hits} from cache, {outcome.failures} failed")
     elif outcome.status == "skipped":
         _say(stream, f"{tag}: skipped — {outcome.message}")
+    elif outcome.status == "not_measured":
+        _say(stream, f"{tag}: NOT MEASURED after {outcome.seconds:.1f} s — {outcome.message}")
     else:
         where = f" (traceback: {outcome.run_dir / 'demo-error.txt'})" if outcome.run_dir else ""
         _say(stream, f"{tag}: FAILED after {outcome.seconds:.1f} s — {outcome.message}{where}")
@@ -260,7 +262,10 @@ def _run_one(audit: str, out_dir: Path, quick: bool, progress: bool) -> AuditOut
         + yaml.safe_dump(spec_dict, sort_keys=False, allow_unicode=True), encoding="utf-8")
     rundir = run_spec(spec, out_dir, params=params, progress=progress, command=f"clinaudit demo ({audit})")
     usage = (rundir.manifest.get("runs") or [{}])[-1].get("usage_total", {}) or {}
-    return AuditOutcome(audit, "ok", run_dir=out_dir, calls=int(usage.get("calls", 0)),
+    status = str(rundir.manifest.get("status", ""))
+    measured = not status.startswith("not measured")  # a demo audit must measure something (docs/verdicts.md)
+    return AuditOutcome(audit, "ok" if measured else "not_measured", run_dir=out_dir,
+                        message="" if measured else status, calls=int(usage.get("calls", 0)),
                         cache_hits=int(usage.get("cache_hits", 0)), failures=int(usage.get("failures", 0)))
 
 
@@ -331,6 +336,8 @@ def run_demo(
                     and (o.run_dir / "manifest.json").is_file()]
         notes = [f"The demo could not run {o.audit}: {o.message}" for o in result.outcomes if o.status == "failed"]
         notes += [f"The demo skipped {o.audit}: {o.message}" for o in result.outcomes if o.status == "skipped"]
+        notes += [f"The demo's {o.audit} audit measured nothing: {o.message}" for o in result.outcomes
+                  if o.status == "not_measured"]
         if run_dirs:
             try:
                 files = build_report(run_dirs, out / "report.html",
@@ -343,7 +350,7 @@ def run_demo(
             result.report_error = "no audit produced a run directory"
             _say(stream, "report: not written (no audit produced a run directory)")
     result.seconds = time.monotonic() - t_all
-    n_failed = sum(o.status == "failed" for o in result.outcomes)
+    n_failed = sum(o.status in ("failed", "not_measured") for o in result.outcomes)
     _say(stream, f"clinaudit demo: {len(names) - n_failed} of {len(names)} audit(s) ok in {result.seconds:.1f} s"
                  + (f"; {n_failed} failed" if n_failed else ""))
     return result
