@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextvars
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -248,9 +248,6 @@ def list_backends() -> list[dict[str, Any]]:
 def clear_instances() -> None:
     """Drop cached backend instances (tests)."""
     _INSTANCES.clear()
-
-
-BackendFactory = Callable[..., Backend]
 
 
 def run_sync(coro: Any) -> Any:

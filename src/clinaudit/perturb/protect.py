@@ -16,7 +16,7 @@ Our reading of a "tabular" line (configurable by passing your own patterns): a l
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 __all__ = [
@@ -102,18 +102,3 @@ def protected_mask(text: str, protected: Any) -> list[bool]:
         for i in range(s, e):
             mask[i] = True
     return mask
-
-
-def spans_from_mask(mask: Sequence[bool]) -> list[tuple[int, int]]:
-    """Inverse of :func:`protected_mask`."""
-    out: list[tuple[int, int]] = []
-    start = None
-    for i, m in enumerate(mask):
-        if m and start is None:
-            start = i
-        elif not m and start is not None:
-            out.append((start, i))
-            start = None
-    if start is not None:
-        out.append((start, len(mask)))
-    return out
