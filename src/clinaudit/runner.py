@@ -25,7 +25,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -35,7 +35,7 @@ from .models.base import Backend, MaskedItem, RetryableError, get_backend, run_s
 from .records import ModelRequest, ModelResponse, RequestKind, set_fields, stable_hash
 from .workers import CommitBuffer, Deadlines, RateLimiter, WorkerPool, fewer_gc_passes, wait_all
 
-__all__ = ["Runner", "RunnerConfig", "Usage"]
+__all__ = ["Runner", "RunnerConfig", "Usage", "ModelCalls"]
 
 log = logging.getLogger("clinaudit.runner")
 
@@ -96,6 +96,22 @@ def _progress(total: int, desc: str, enabled: bool):
     from tqdm.auto import tqdm
 
     return tqdm(total=total, desc=desc, leave=False, dynamic_ncols=True)
+
+
+class ModelCalls(Protocol):
+    """What audit code calls models through: a :class:`Runner`, or the framework's
+    :class:`~clinaudit.pipeline.calls.CallLog` (the run context's ``runner``), which records the calls of one."""
+
+    def request_key(self, request: ModelRequest) -> str: ...
+
+    def generate(self, requests: Sequence[ModelRequest], desc: str = "model calls") -> list[ModelResponse]: ...
+
+    def loglik(self, spec: str, texts: Sequence[str], desc: str = "log-likelihoods") -> np.ndarray: ...
+
+    def embed(self, spec: str, texts: Sequence[str], desc: str = "embeddings") -> np.ndarray: ...
+
+    def masked_logprobs(self, spec: str, items: Sequence[MaskedItem], desc: str = "masked log-probs") -> np.ndarray:
+        ...
 
 
 class Runner:

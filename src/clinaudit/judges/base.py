@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from ..records import Judgment, ModelRequest
-from ..runner import Runner
+from ..runner import ModelCalls
 
 __all__ = ["Judge", "Unparseable", "run_judge", "retry_request", "apply_parser", "extract_json", "parse_rate"]
 
@@ -57,7 +57,7 @@ def retry_request(req: ModelRequest, attempt: int) -> ModelRequest:
 
 
 def run_judge(
-    runner: Runner,
+    runner: ModelCalls,
     judge: Judge[T],
     items: Sequence[tuple[str, T]],
     model: str,

@@ -44,7 +44,7 @@ from .counterfactual import detect_style
 from .prompts import AUGMENT_PROMPT, CONTEXTS, StereotypeContext
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..runner import Runner
+    from ..runner import ModelCalls
 
 __all__ = [
     "Rejection",
@@ -222,7 +222,7 @@ def augment_context(
     contexts: Sequence[str | StereotypeContext] | None = None,
     sources: Sequence[str] = ("doctor", "patient"),
     *,
-    runner: "Runner",
+    runner: "ModelCalls",
     model: str,
     max_attempts: int = 3,
     seed: int = 0,

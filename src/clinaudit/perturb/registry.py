@@ -33,7 +33,7 @@ from ..registry import Registry, registry
 from ..records import Case, ModelRequest, ModelResponse, Variant, stable_hash
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..runner import Runner
+    from ..runner import ModelCalls
 
 __all__ = [
     "Transform",
@@ -142,7 +142,7 @@ def perturb_cases(
     *,
     mode: str = "default",
     seed: int = 0,
-    runner: "Runner | None" = None,
+    runner: "ModelCalls | None" = None,
     model: str | None = None,
     embedder: str | None = None,
     protected: Any = None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import pandas as pd
 from pydantic import BaseModel
@@ -34,7 +34,8 @@ class AuditContext:
     spec: AuditSpec
     params: BaseModel
     rundir: RunDir
-    runner: Runner
+    #: the framework's proxy of the runner: records every call (and counts them for the dry-run estimate)
+    runner: CallLog
     base_dir: Path | None = None
     progress: bool = True
     log: logging.Logger = field(default_factory=lambda: logging.getLogger("clinaudit.audit"))
@@ -51,6 +52,10 @@ class AuditContext:
             self._cases = load_sources(list(self.spec.data), self.base_dir)
         return self._cases
 
+    @overload
+    def resolve_path(self, path: str | Path) -> Path: ...
+    @overload
+    def resolve_path(self, path: None) -> None: ...
     def resolve_path(self, path: str | Path | None) -> Path | None:
         """A path from the spec's params, relative paths taken from the spec file's folder."""
         return resolve_path(path, self.base_dir)
@@ -111,7 +116,7 @@ def _used_models(spec: AuditSpec) -> list[str]:
 
 def make_context(
     spec: AuditSpec, params: BaseModel, out_dir: str | Path, *, base_dir: Path | None = None, progress: bool = True,
-    runner: Runner | None = None,
+    runner: Runner | CallLog | None = None,
 ) -> AuditContext:
     from ..cache import default_cache_path
     from ..models.options import with_state_dir
@@ -131,6 +136,6 @@ def make_context(
             backend_options=with_state_dir(spec.backends, _used_models(spec), rundir.path / "batches",
                                            params=spec.params),
         )
-    if not isinstance(runner, CallLog):  # the framework records every call (the responses table)
-        runner = CallLog(runner, path=rundir.table_path("responses"))
-    return AuditContext(spec=spec, params=params, rundir=rundir, runner=runner, base_dir=base_dir, progress=progress)
+    # the framework records every call (the responses table)
+    log = runner if isinstance(runner, CallLog) else CallLog(runner, path=rundir.table_path("responses"))
+    return AuditContext(spec=spec, params=params, rundir=rundir, runner=log, base_dir=base_dir, progress=progress)

@@ -20,7 +20,7 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -28,6 +28,9 @@ import pandas as pd
 from .core import bootstrap_indices, percentile_ci
 
 __all__ = ["AlphaResult", "krippendorff_alpha", "value_counts_matrix", "split_by_stratum"]
+
+#: Krippendorff's levels of measurement
+Level = Literal["nominal", "ordinal", "interval", "ratio"]
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,7 @@ def _label(x: Any) -> str:
     return str(x)
 
 
-def _alpha_from_counts(counts: np.ndarray, level: str) -> float:
+def _alpha_from_counts(counts: np.ndarray, level: Level) -> float:
     import krippendorff
 
     pairable = counts[counts.sum(axis=1) >= 2]
@@ -91,7 +94,7 @@ def krippendorff_alpha(
     data: Sequence[Sequence[Any]] | np.ndarray,
     cases: Sequence[Any] | None = None,
     *,
-    level: str = "nominal",
+    level: Level = "nominal",
     n_resamples: int = 1000,
     confidence: float = 0.95,
     seed: int | np.random.Generator | None = 0,

@@ -72,6 +72,8 @@ class _Cell:
     def __init__(self, cases: pd.Index, arm: pd.DataFrame, ctrl: pd.DataFrame | None, case: str, score: str):
         self.cases = cases
         self.a_sum, self.a_n = self._sums(arm, case, score)
+        self.c_sum: np.ndarray | None
+        self.c_n: np.ndarray | None
         if ctrl is not None:
             self.c_sum, self.c_n = self._sums(ctrl, case, score)
         else:
@@ -96,14 +98,14 @@ class _Cell:
         return float(self.a_sum.sum() / self.a_n.sum()) if self.a_n.sum() else math.nan
 
     def floor(self, null: float) -> float:
-        if self.c_n is None:
+        if self.c_n is None or self.c_sum is None:
             return null
         return float(self.c_sum.sum() / self.c_n.sum()) if self.c_n.sum() else math.nan
 
     def boot_excess(self, idx: np.ndarray, null: float) -> np.ndarray:
         with np.errstate(invalid="ignore", divide="ignore"):
             r = self.a_sum[idx].sum(axis=1) / self.a_n[idx].sum(axis=1)
-            if self.c_n is not None:
+            if self.c_n is not None and self.c_sum is not None:
                 r = r - self.c_sum[idx].sum(axis=1) / self.c_n[idx].sum(axis=1)
             else:
                 r = r - null

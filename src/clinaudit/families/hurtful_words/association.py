@@ -141,9 +141,9 @@ class Association(Audit[AssociationParams]):
 
             src = p.prevalence
             assert p.attributes is not None  # AssociationParams' validator: prevalence needs attributes
-            notes = load_notes(ctx.resolve_path(src.notes), src.text_column, src.group_column,  # type: ignore[arg-type]
+            notes = load_notes(ctx.resolve_path(src.notes), src.text_column, src.group_column,
                                src.patient_column)
-            attrs = attributes_by_category(ctx.resolve_path(p.attributes),  # type: ignore[arg-type]
+            attrs = attributes_by_category(ctx.resolve_path(p.attributes),
                                            set(scores["category"]))
             prevalence = category_prevalence(notes, attrs, patient_col="patient" if src.patient_column else None,
                                              groups=list(self.groups))

@@ -111,7 +111,7 @@ class HurtfulWordsPipeline(Audit[HurtfulWordsPipelineParams]):
             if not (base / "config.json").is_file():
                 build_tiny_mlm(texts, base, seed=ctx.spec.seed, **p.tiny.model_dump())
         else:
-            base = ctx.resolve_path(p.base_model)  # type: ignore[assignment]
+            base = ctx.resolve_path(p.base_model)
         self.base = base
         self.encoders: dict[str, Path] = {}
         self.pretrain_info: dict[str, Any] = {}
@@ -143,7 +143,7 @@ class HurtfulWordsPipeline(Audit[HurtfulWordsPipelineParams]):
         targets_file = ctx.resolve_path(a.targets) if a.targets else _demo("association_targets.yaml")
         targets = select_groups(load_targets_file(targets_file, None), None)
         self.assoc_groups = list(targets)
-        sentences, table, _ = build_sentences(templates, attributes, targets)  # type: ignore[arg-type]
+        sentences, table, _ = build_sentences(templates, attributes, targets)
         frames, tests, means, summaries = [], [], [], []
         for name, path in self.encoders.items():
             scores = score_sentences_masked(ctx.runner, f"hf-mlm:{path}", sentences, table, a.mask_mode)

@@ -52,7 +52,7 @@ class ClassifierGaps(Audit[ClassifierGapsParams]):
         p, ctx = self.params, self.ctx
         paths: list[Path] = []
         if p.predictions:
-            paths.append(ctx.resolve_path(p.predictions))  # type: ignore[arg-type]
+            paths.append(ctx.resolve_path(p.predictions))
         else:
             for src in ctx.spec.data:
                 rp = src.resolved_path(ctx.base_dir)

@@ -44,7 +44,7 @@ from ...records import Case, stable_hash
 
 if TYPE_CHECKING:  # pragma: no cover
     from .params import ProbeParams
-    from ...runner import Runner
+    from ...runner import ModelCalls
 
 __all__ = [
     "SPLITS",
@@ -113,7 +113,7 @@ def seeded_sample(cases: Sequence[Case], k: int, seed: int = 0) -> list[Case]:
 
 
 def embed_windows(
-    runner: "Runner", encoder: str, texts: Sequence[str], length: int = 0, stride: int | None = None,
+    runner: "ModelCalls", encoder: str, texts: Sequence[str], length: int = 0, stride: int | None = None,
     max_windows: int = 10,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Embed every window of every text → ``(features (windows × d), owner (windows,))``.
@@ -134,7 +134,7 @@ def embed_windows(
     return X, np.asarray(owner, dtype=np.intp)
 
 
-def embed_given_windows(runner: "Runner", encoder: str, windows: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
+def embed_given_windows(runner: "ModelCalls", encoder: str, windows: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
     """:func:`embed_windows` for texts already cut into windows (one list of window texts per text)."""
     flat = [w for ws in windows for w in ws]
     owner = np.asarray([i for i, ws in enumerate(windows) for _ in ws], dtype=np.intp)
@@ -358,7 +358,7 @@ def probe_cases(
     cases: Sequence[Case],
     params: "ProbeParams | Mapping[str, Any] | None" = None,
     *,
-    runner: "Runner | None" = None,
+    runner: "ModelCalls | None" = None,
     encoder: str = "mock",
     seed: int = 0,
 ) -> ProbeResult:
@@ -487,7 +487,7 @@ def probe_frame(
     label_columns: Sequence[str] | str,
     group_columns: Sequence[str] | str,
     encoder: str = "mock",
-    runner: "Runner | None" = None,
+    runner: "ModelCalls | None" = None,
     id_column: str | None = None,
     split_column: str | None = None,
     covariates: Sequence[str] = (),

@@ -42,7 +42,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from ...records import Judgment, ModelRequest, stable_hash
-from ...runner import Runner
+from ...runner import ModelCalls
 from ...registry import register_judge
 from ...judges.base import Judge, Unparseable, extract_json, run_judge
 
@@ -385,7 +385,7 @@ class PhaseIIJudge(CoTJudge):
 
 
 def run_cot_audit(
-    runner: Runner,
+    runner: ModelCalls,
     judge: CoTJudge,
     items: Sequence[tuple[str, CoTPair]],
     model: str,
