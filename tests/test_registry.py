@@ -120,3 +120,72 @@ def test_builtin_judges_are_registered_by_name():
     assert {"treatment_annotator", "gender_inference", "diagnosis_match", "incidence", "language_disparity",
             "cot_phase1", "cot_phase2", "mcq_answer"} <= set(judges.names())
     assert judges.get("incidence")().name == "incidence"
+
+
+def test_scan_finds_each_declaration_form(tmp_path):
+    """A built-in piece is declared by its decorator in its own module; the index reads it from the source."""
+    from clinaudit.registry import scan_declarations
+
+    (tmp_path / "params.py").write_text('AUDIT = "imported_audit"\n')
+    src = textwrap.dedent('''
+        """Docs: an example is not a declaration:
+
+            @register_judge("from_a_docstring")
+        """
+        from .params import AUDIT
+        NAME = "constant_judge"
+
+        @register_judge("literal_judge")
+        class A: ...
+
+        @register_judge(NAME)
+        class B: ...
+
+        @register_section(AUDIT)
+        def build(rundir): ...
+
+        register_backend(
+            "multi-line", module="m", attr="C", summary="s", capabilities=[])
+
+        for _n in ("x", "y"):
+            register_transform(_n, "perturbation", "computed names")
+
+        METRICS = declare_metrics("some_audit")
+
+        @register
+        class MyAudit(Audit[P]):
+            """An audit."""
+            name = "my_audit"
+    ''')
+    found = scan_declarations(src, tmp_path / "mod.py")
+    assert found == [("judge", "literal_judge"), ("judge", "constant_judge"), ("section", "imported_audit"),
+                     ("backend", "multi-line"), ("transform", None), ("metric", None), ("audit", "my_audit")]
+
+
+def test_builtin_index_declares_every_builtin_without_importing_it():
+    code = ("import sys\n"
+            "from clinaudit.registry import builtin_index, registry\n"
+            "idx = builtin_index()\n"
+            "print(idx['audit'][0]['treatment_shift'], idx['judge'][0]['mcq_answer'], idx['backend'][0]['hf'])\n"
+            "print(registry('judge').module_of('incidence'))\n"
+            "print(sorted(m for m in ('torch', 'transformers', 'matplotlib', 'sklearn', "
+            "'clinaudit.families.treatment_shift.audit', 'clinaudit.models.hf') if m in sys.modules))\n"
+            "import clinaudit.cli.main as m\n"
+            "m.build_parser()\n"
+            "print(sorted(m for m in ('torch', 'transformers', 'matplotlib', 'sklearn') if m in sys.modules))\n")
+    import os
+    import subprocess
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    lines = out.stdout.splitlines()
+    assert lines[0].split() == ["clinaudit.families.treatment_shift.audit", "clinaudit.judges.mcq",
+                                "clinaudit.models.hf"]
+    assert lines[1] == "clinaudit.families.note_generation.judges"
+    assert lines[2] == "[]"  # reading the index imports none of them
+    assert lines[3] == "[]"  # `clinaudit --help` imports nothing heavy
+
+
+def test_a_miss_names_the_known_and_the_closest():
+    with pytest.raises(KeyError, match=r"unknown judge 'incidense'; known: .*incidence.*; did you mean 'incidence'\?"):
+        registry("judge").get("incidense")
