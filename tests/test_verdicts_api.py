@@ -60,3 +60,21 @@ def test_a_partly_measured_run_exits_0_with_one_warning_line(tmp_path, capsys):
     warnings = [ln for ln in err.splitlines() if "not measured" in ln]
     assert warnings == ["clinaudit run: warning: treatment_shift: 3 effect row(s) not measured (verdict not_measured "
                         "in tables/results.csv; their reasons in verdict_reason)"]
+
+
+def test_a_run_resumes_under_other_margins_and_one_made_before_verdicts_resumes(tmp_path):
+    import json
+
+    spec = _spec(tmp_path, "MANAGE [NO]\nVISIT [YES]\nRESOURCE [YES]")
+    run = clinaudit.run_audit(spec, tmp_path / "run")
+    assert run.metrics["margin"].dropna().unique().tolist() == [0.05]
+    # new margins: the same directory resumes (no model call repeated) and the verdicts are recomputed
+    again = clinaudit.run_audit({**spec, "verdicts": {"margins": {"TSR": 0.5}}}, tmp_path / "run")
+    tsr = again.metrics[again.metrics["metric"] == "TSR"]
+    assert tsr["margin"].unique().tolist() == [0.5] and set(tsr["verdict"]) == {"within_margin"}  # 12 cases: 26 pp
+    assert again.manifest["runs"][-1]["usage_total"]["calls"] == 0
+    # a manifest written before the spec had `verdicts:` resumes as the same spec
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text(encoding="utf-8"))
+    del manifest["spec"]["verdicts"]
+    (tmp_path / "run" / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    assert clinaudit.run_audit(spec, tmp_path / "run").status == "complete"

@@ -126,11 +126,15 @@ class RunDirLock:
 
 
 #: Spec fields that change no result: a run may resume after they change.
-RESUMABLE_FIELDS = ("runner", "name")
+#: spec fields a run may be resumed under when they changed: they change no model call (``verdicts``: the
+#: margins and thresholds are applied afresh when the re-run recomputes its results; a run made before
+#: the field existed resumes too)
+RESUMABLE_FIELDS = ("runner", "name", "verdicts")
 
 
 def spec_fingerprint(spec: Any) -> str:
-    """SHA-256 of a spec's canonical JSON without the fields that change no result (``runner``, ``name``)."""
+    """SHA-256 of a spec's canonical JSON without the fields a run may be resumed under (``runner``, ``name``,
+    ``verdicts``: :data:`RESUMABLE_FIELDS`)."""
     if isinstance(spec, dict):
         spec = {k: v for k, v in spec.items() if k not in RESUMABLE_FIELDS}
     return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode("utf-8")).hexdigest()
