@@ -18,7 +18,7 @@ model measured (the manifest's validity block), the results carry verdicts and a
 row, the judges parsed at least ``validity.min_parse_rate`` of their answers and the run used at least
 ``validity.min_cases_used`` of its cases, and the runs are comparable. Single effect rows that are
 ``not_measured`` in a run measured as a whole (a metric the run's data cannot give) are listed in
-``not_measured`` and printed as warnings; the policy's ``validity.not_measured`` makes them fail the gate
+``not_measured`` (one sentence per metric and reason, with the number of rows) and printed as warnings; the policy's ``validity.not_measured`` makes them fail the gate
 (``fail``) or make it not gateable (``not_gateable``).
 
 Outcome and exit status: **pass** 0, **fail** 1, **not gateable** 3; bad input (no such run, a bad policy) is
@@ -98,7 +98,8 @@ class GateResult:
     def summary(self) -> str:
         if self.outcome == "not_gateable":
             return f"gate: NOT GATEABLE ({len(self.reasons)} reason(s)); exit 3"
-        what = f"{self.checked.get('results', 0)} result rows" + (
+        nm = self.checked.get("results_not_measured", 0)
+        what = f"{self.checked.get('results', 0)} result rows" + (f" ({nm} not measured, not gated)" if nm else "") + (
             f", {self.checked.get('comparison', 0)} comparison rows against {self.baseline}" if self.baseline else "")
         if self.outcome == "fail":
             return f"gate: FAIL ({len(self.failures)} failing row(s) of {what}); exit 1"
@@ -146,6 +147,7 @@ def _results_failures(results: pd.DataFrame, run: Path, policy: GatePolicy, res:
         return
     if (rows["verdict"].astype(str) == "not_measured").all():
         res.reasons.append(f"run {run}: none of its {len(rows)} effect rows was measured")
+    skipped: dict[str, int] = {}  # "who metric: not measured (why)" -> rows, one warning per metric and reason
     for r in rows.to_dict("records"):
         v = str(r.get("verdict") or "")
         who = " ".join(str(r.get(k)) for k in ("audit", "model") if str(r.get(k) or "").strip() not in ("", "nan"))
@@ -167,13 +169,17 @@ def _results_failures(results: pd.DataFrame, run: Path, policy: GatePolicy, res:
             elif mode == "fail":
                 entry["line"] = f"FAIL {who} {what}: not_measured ({why})".strip()
                 res.failures.append(entry)
-            elif text not in res.not_measured:
-                res.not_measured.append(text)
+            else:
+                key = f"{who} {r.get('metric')}: not measured ({why or 'a validity gate failed'})".strip()
+                skipped[key] = skipped.get(key, 0) + 1
         elif v in policy.fail_on:
             value = entry["value"]
             ci = f"{value:.4g} [95% CI {entry['ci_low']:.4g}, {entry['ci_high']:.4g}]" if not math.isnan(value) else ""
             entry["line"] = f"FAIL {who} {what}: {v} {ci}".rstrip() + (f" ({why})" if why else "")
             res.failures.append(entry)
+    res.not_measured += [k.replace(": not measured", f": {n} row(s) not measured", 1) for k, n in skipped.items()]
+    if skipped:
+        res.checked["results_not_measured"] = sum(skipped.values())
 
 
 def _validity_reasons(manifest: dict[str, Any], run: Path, policy: GatePolicy, res: GateResult) -> None:
