@@ -214,10 +214,22 @@ def test_builtin_families_declare_what_they_provide():
     from clinaudit.families import audit_order, family_modules
     from clinaudit.registry import builtin_index
 
-    names = [m.__name__.rsplit(".", 1)[1] for m in family_modules()]
-    assert names == ["treatment_shift", "note_generation", "reasoning_care", "hurtful_words", "adaptive_attack"]
-    assert audit_order() == ["treatment_shift", "note_generation", "reasoning_care", "association",
-                             "classifier_gaps", "hurtfulwords_pipeline", "adaptive_attack"]
+    from clinaudit.families import family_of
+
+    # derived, not listed: the families are the packages under families/, in their ORDER; the audits are
+    # every @register class a family module declares, family by family (a new one needs no edit here)
+    fams = family_modules()
+    names = [m.__name__.rsplit(".", 1)[1] for m in fams]
+    assert [getattr(m, "ORDER", 100) for m in fams] == sorted(getattr(m, "ORDER", 100) for m in fams)
+    declared = {a: family_of(mod) for a, mod in builtin_index()["audit"][0].items() if family_of(mod)}
+    order = audit_order()
+    assert sorted(order) == sorted(declared) and len(order) == len(set(order))
+    assert [names.index(declared[a]) for a in order] == sorted(names.index(declared[a]) for a in order)
+    # the report's order of today's built-ins (a subsequence, so adding an audit or family keeps it true)
+    today = ["treatment_shift", "note_generation", "reasoning_care", "association", "classifier_gaps",
+             "hurtfulwords_pipeline", "adaptive_attack"]
+    assert [a for a in order if a in today] == today
+    assert [n for n in names if n in declared.values()] == names
     # every piece a built-in module declares (read from the source, nothing imported) registers under its name
     for kind, (declared, _) in builtin_index().items():
         for name, module in declared.items():
