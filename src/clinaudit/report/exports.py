@@ -51,8 +51,17 @@ def markdown_export(title: str, runs: list[RunInfo], generated: str,
              ""]
     if findings is not None:
         parts += ["## Findings", ""]
+        if findings.get("headline"):
+            parts += [f"**{_md_text(findings['headline'])}**", ""]
+        lines = findings.get("verdicts") or []
+        parts += [f"- {_md_text(v.get('audit', ''))} · {_md_text(v.get('model', '') or '–')}: "
+                  f"**{_md_text(v.get('label', ''))}** — {_md_text(v.get('sentence', ''))}" for v in lines]
+        if lines:
+            parts.append("")
         found = findings.get("findings") or []
+        nothing = bool(lines) and all(v.get("verdict") == "not_measured" for v in lines)
         parts += [f"{e['rank']}. {_md_text(e['sentence'])}" for e in found] or [
+            "_No findings: nothing was measured._" if nothing else
             "_No effect is significant within its correction family._"]
         parts.append("")
         unsure = findings.get("inconclusive") or []
