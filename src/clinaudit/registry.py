@@ -52,7 +52,14 @@ from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
+
+if TYPE_CHECKING:  # pragma: no cover - the typed lookups only
+    from .loaders.base import Loader
+    from .models.base import BackendEntry
+    from .perturb.registry import Transform
+    from .pipeline.estimate import AuditRecipe
+    from .report.base import SectionBuilder
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -343,8 +350,24 @@ class Registry(Generic[T]):
 _REGISTRIES: dict[str, Registry[Any]] = {k: Registry(k, from_index=True) for k in KINDS}
 
 
+@overload
+def registry(kind: Literal["backend"]) -> Registry[BackendEntry]: ...
+@overload
+def registry(kind: Literal["transform"]) -> Registry[Transform]: ...
+@overload
+def registry(kind: Literal["audit"]) -> Registry[AuditRecipe]: ...
+@overload
+def registry(kind: Literal["section"]) -> Registry[SectionBuilder]: ...
+@overload
+def registry(kind: Literal["loader"]) -> Registry[tuple[Loader, str]]: ...
+@overload
+def registry(kind: Literal["judge", "metric", "command"]) -> Registry[Any]: ...
+@overload
+def registry(kind: str) -> Registry[Any]: ...
 def registry(kind: str) -> Registry[Any]:
-    """The registry of one kind (see the module table)."""
+    """The registry of one kind (see the module table), typed per kind: ``registry("transform").get(name)``
+    is a :class:`~clinaudit.perturb.registry.Transform` to the type checker (as inspect_ai's
+    ``registry_create`` overloads are)."""
     if kind not in _REGISTRIES:
         raise KeyError(f"unknown registry kind '{kind}'; kinds: {', '.join(KINDS)}")
     return _REGISTRIES[kind]

@@ -142,7 +142,9 @@ class Backend:
 
 
 @dataclass(frozen=True)
-class _Entry:
+class BackendEntry:
+    """What the registry keeps for a backend prefix (kind ``backend``): where its class lives, what it can do."""
+
     prefix: str
     module: str
     attr: str
@@ -153,7 +155,7 @@ class _Entry:
 
 # The shared registry of backends (clinaudit.registry, kind "backend"): each built-in backend
 # module declares its own with @register_backend; plugins add more by entry point.
-_BACKENDS: Registry[_Entry] = registry("backend")
+_BACKENDS: Registry[BackendEntry] = registry("backend")
 _LOADED: dict[str, type[Backend]] = {}
 
 
@@ -176,7 +178,7 @@ def register_backend(
     """
 
     def add(mod: str, name: str) -> None:
-        _BACKENDS.add(prefix, _Entry(prefix, mod, name, summary, tuple(capabilities), options_model))
+        _BACKENDS.add(prefix, BackendEntry(prefix, mod, name, summary, tuple(capabilities), options_model))
 
     if module is not None or attr is not None:
         if not (module and attr):
