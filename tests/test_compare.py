@@ -185,6 +185,12 @@ def test_several_models_are_compared_with_their_namesakes(tmp_path, capsys):
     assert comp.info["model_pairs"] == [["x", "x"], ["y", "y"]]
     assert comp.info["model_notes"] == ["model 'z' of run A has no namesake in run B (not compared)"]
     assert set(comp.verdicts()) == {"x: TSR", "x: RCR", "y: TSR", "y: RCR"}
+    # a namesake whose answers in run B are all unusable: its rows are inconclusive, and the notes say why
+    b2 = _run(tmp_path, "b2", [0, 0, 0], paired=two_b.assign(T_p=two_b["T_p"].where(two_b["model"] != "y")))
+    comp2 = compare_runs(a, b2, n_resamples=100)
+    assert set(comp2.table[comp2.table["model_b"] == "y"]["verdict"]) == {"inconclusive"}
+    assert "model 'y' of run B vs 'y' of run A: no case has a usable score in both runs (its rows are " \
+           "inconclusive)" in comp2.info["model_notes"]
     # a multi-model run against a one-model run of another name: choose (exit 2); with a choice it compares
     c = _run(tmp_path, "c", [0, 0, 0])
     assert main(["compare", str(a), str(c), "--out", str(tmp_path / "c1")]) == 2

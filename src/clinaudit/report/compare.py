@@ -292,6 +292,12 @@ def compare_runs(run_a: str | Path, run_b: str | Path, out: str | Path | None = 
     if not any(int(r.get("n_test_cases") or 0) for r in rows):
         raise NotComparableError("no case has a usable score in both runs (no usable pairs), so there is nothing "
                                  "to compare", run=f"{run_a}, {run_b}")
+    for mod_a, mod_b in pairs:  # a model pair without one usable case: its rows are inconclusive; say why
+        if not any(int(r.get("n_test_cases") or 0) for r in rows if r["model_b"] == mod_b and r["model_a"] == mod_a):
+            note = (f"model '{mod_b}' of run B vs '{mod_a}' of run A: no case has a usable score in both runs "
+                    "(its rows are inconclusive)")
+            info["model_notes"].append(note)
+            info["differences"].append(note)
     table = _correct(pd.DataFrame(rows), audit)
     out_rows = []
     for r in table.to_dict("records"):
