@@ -149,9 +149,11 @@ def test_a_recall_gap_against_a_group_of_two_positives_is_not_a_finding():
         "p": [0.001] * 3, "p_adj": [0.001] * 3, "n": 400, "test": "bootstrap",
         "n_group": [225, 24, 64], "n_pos_group": [62, 2, 15]})
     tables = {"results": results, "paired": pd.DataFrame({"case_id": ["a"]})}
-    out, _ = assess_tables(tables, "classifier_gaps", VerdictSettings())
-    assert out["verdict"].tolist() == ["inconclusive"] * 3
+    out, validity = assess_tables(tables, "classifier_gaps", VerdictSettings())
+    assert out["verdict"].tolist() == ["inconclusive"] * 3  # every one of them compares with 'Other' 
     assert out["verdict_reason"].str.contains("only 2 unit").all()
+    assert out["n_units"].tolist() == [2, 2, 2]
+    assert validity["smallest_group"] == {"recall_gap": 2}
     # a specificity gap counts negatives: 24 − 2 = 22 in 'Other' → enough
     out, _ = assess_tables({**tables, "results": results.assign(metric="specificity_gap")}, "classifier_gaps",
                            VerdictSettings())

@@ -150,13 +150,14 @@ def _units(results: pd.DataFrame, decls: Mapping[tuple[str, str], Any]) -> pd.Se
 
 def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings: VerdictSettings,
                     run_audit: str = "") -> pd.DataFrame:
-    """``results`` with ``verdict``, ``verdict_reason``, ``margin`` and ``effect`` on every row."""
+    """``results`` with ``verdict``, ``verdict_reason``, ``margin``, ``effect`` and ``n_units`` on every row."""
     from ..metrics.declared import declaration_for
     from ..stats.verdicts import row_verdict
 
     out = results.copy()
     if out.empty:
-        for col, dtype in (("verdict", object), ("verdict_reason", object), ("margin", float), ("effect", bool)):
+        for col, dtype in (("verdict", object), ("verdict_reason", object), ("margin", float), ("effect", bool),
+                           ("n_units", float)):
             out[col] = pd.Series(dtype=dtype)
         return out
     audits = out["audit"].fillna("").astype(str).replace("", run_audit) if "audit" in out.columns \
@@ -197,6 +198,7 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
         margins.append(math.nan if margin is None else float(margin))
         effects.append(bool(effect))
     out["verdict"], out["verdict_reason"], out["margin"], out["effect"] = verdicts, reasons, margins, effects
+    out["n_units"] = units.to_numpy(dtype=float)  # independent units behind the row's smallest group
     return out
 
 
@@ -213,6 +215,12 @@ def assess_tables(tables: Mapping[str, pd.DataFrame], audit: str, settings: Verd
     validity = measure_validity(tables, audit, settings, models)
     results = assign_verdicts(tables.get("results", pd.DataFrame()), validity, settings, run_audit=audit)
     validity["verdicts"] = _tally(results)
+    if len(results):  # per metric: the fewest units behind a group of any of its effect rows
+        eff_rows = results[results["effect"].astype(bool)]
+        smallest = eff_rows.groupby(eff_rows["metric"].astype(str))["n_units"].min()
+        validity["smallest_group"] = {str(k): int(v) for k, v in smallest.items() if pd.notna(v)}
+    else:
+        validity["smallest_group"] = {}
     effects = results[results["effect"].astype(bool)] if len(results) else results
     measured = effects[effects["verdict"] != "not_measured"] if len(effects) else effects
     if validity["measured"] and len(results) and measured.empty:
@@ -276,7 +284,7 @@ def read_validity(run_dir: Any, audit: str = "") -> tuple[pd.DataFrame, dict[str
     if isinstance(validity, dict) and (results.empty or "verdict" in results.columns):
         return results, validity
     tables = {name: table(name) for name in ("cases", "responses", "judgments", "paired", "exclusions")}
-    tables["results"] = results.drop(columns=[c for c in ("verdict", "verdict_reason", "margin", "effect")
+    tables["results"] = results.drop(columns=[c for c in ("verdict", "verdict_reason", "margin", "effect", "n_units")
                                               if c in results.columns])
     settings = VerdictSettings.model_validate((manifest.get("spec") or {}).get("verdicts") or {})
     return assess_tables(tables, audit, settings)
