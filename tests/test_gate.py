@@ -184,6 +184,12 @@ def test_runs_that_are_not_comparable_are_not_gateable(tmp_path, capsys):
     assert rc == 3 and "not comparable" in out and "different audits" in out
     unfinished = _run(tmp_path, "v0", status="running")
     assert _cli(capsys, str(new), "--baseline", str(unfinished))[0] == 3
+    # a baseline with two other models: the gate cannot choose one (compare would ask for --model-a)
+    two = _run(tmp_path, "two")
+    pd.concat([_pairs({"uppercase": [0] * 12}, "x"), _pairs({"uppercase": [0] * 12}, "y")]).to_csv(
+        two / "tables" / "paired.csv", index=False)
+    rc, out, _ = _cli(capsys, str(new), "--baseline", str(two))
+    assert rc == 3 and "not comparable" in out and "several models (x, y)" in out
 
 
 @pytest.mark.parametrize("text,words", [

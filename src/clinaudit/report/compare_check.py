@@ -22,7 +22,14 @@ import pandas as pd
 from ..errors import InputError, NotComparableError
 from .compare_metrics import read_run_table
 
-__all__ = ["SPEC_MAY_DIFFER", "check_finished", "comparability", "model_pairs", "paired_table", "read_run_manifest"]
+__all__ = ["SPEC_MAY_DIFFER", "ModelChoiceError", "check_finished", "comparability", "model_pairs", "paired_table",
+           "read_run_manifest"]
+
+class ModelChoiceError(InputError):
+    """A run with several models against a run with one model of another name: ``compare`` needs
+    ``--model-a`` / ``--model-b`` (exit 2); ``gate``, which has no such choice, reports the runs as not
+    comparable (exit 3)."""
+
 
 #: spec fields two compared runs may differ in (the model under test and how it is reached)
 SPEC_MAY_DIFFER = ("models", "backends", "name")
@@ -155,8 +162,8 @@ def model_pairs(pa: pd.DataFrame, pb: pd.DataFrame, run_a: Path, run_b: Path, *,
                                      "--model-a and --model-b", run=f"{run_a}, {run_b}")
     elif not common:
         which, run, ms = ("A", run_a, sel_a) if len(sel_a) > 1 else ("B", run_b, sel_b)
-        raise InputError(f"run {which} holds several models ({', '.join(ms)}) and none is named like the other "
-                         f"run's; choose one with --model-{which.lower()}", file=str(run))
+        raise ModelChoiceError(f"run {which} holds several models ({', '.join(ms)}) and none is named like the "
+                               f"other run's; choose one with --model-{which.lower()}", file=str(run))
     notes = [f"model '{m}' of run A has no namesake in run B (not compared)" for m in sel_a if m not in common]
     notes += [f"model '{m}' of run B has no namesake in run A (not compared)" for m in sel_b if m not in common]
     return [(m, m) for m in common], notes

@@ -36,7 +36,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import NotComparableError
-from .compare_check import check_finished, read_run_manifest
+from .compare_check import ModelChoiceError, check_finished, read_run_manifest
 from .compare_metrics import POOLED, read_run_table
 from .gate_policy import GatePolicy, load_policy, parse_policy
 
@@ -275,7 +275,7 @@ def gate_run(run: str | Path, baseline: str | Path | None = None, policy: str | 
         try:
             res.comparison = compare_runs(base, run, out_dir / "comparison" if write else None, margins=margins,
                                           n_resamples=n_resamples, n_permutations=n_permutations, seed=seed)
-        except NotComparableError as exc:
+        except (NotComparableError, ModelChoiceError) as exc:
             res.reasons.append(f"the runs are not comparable: {exc}")
         else:
             _comparison_failures(res.comparison, pol, res)
