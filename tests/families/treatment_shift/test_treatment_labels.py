@@ -77,10 +77,10 @@ def test_medperturb_all_cells(medperturb_out):
     assert set(m.loc[m["dataset"] != "conversational", "n"]) == {50}
     assert set(m.loc[m["dataset"] == "conversational", "n"]) == {100}
     assert (m["n_pairs"] == m["n"]).all() and (m["n_cases"] == m["n"]).all()
-    # no floor: the excess is over 0 (= the rate), tested one-sided by the case-level layer test
+    # no floor: the excess is over 0 (= the rate); issue 28: no floor, no test (p empty, the reason in test_note)
     assert (m["excess"] == m["value"]).all()
-    assert (m["test"] == "sign-flip permutation over cases").all() and (m["alternative"] == "greater").all()
-    assert m["null_hypothesis"].str.startswith("H0: the case-level mean").all()
+    assert m["p"].isna().all() and m["p_adj"].isna().all() and m["test"].isna().all()
+    assert m["test_note"].str.startswith("no test: without a re-sampled baseline").all()
     assert m["family"].str.startswith("perturbations within ").all()
     notes = (medperturb_out / "notes.txt").read_text()
     assert "Index 570" in notes and "no noise floor" in notes
@@ -126,24 +126,37 @@ def test_medperturb_other_outputs(medperturb_out):
     assert {"case_id", "model", "perturbation", "question", "T_b", "T_p", "V", "gender"} <= set(per.columns)
     assert len(per) == 4 * 3 * (50 * 4 * 2 + 100 * 2)
     sig = pd.read_csv(medperturb_out / "significance.csv")
-    assert set(sig["comparison"]) == {"shift rate above 0 (no noise floor)", "omnibus across perturbations"}
+    assert set(sig["comparison"]) == {"shift rate (no noise floor: no test)", "omnibus across perturbations"}
     omni = sig[sig["comparison"] == "omnibus across perturbations"]
     assert omni["test"].str.contains(PAPER_METHOD, regex=False).all()
 
 
 @needs_medperturb
-def test_medperturb_palmyra_uncertain_manage_shift_is_significant(medperturb_out):
-    """Issue 13: TSR 50 % (25 of 50 cases changed) had McNemar p = 1.0 (12 flips one way, 13 the other: McNemar tests the
-    direction of the flips, not their amount). The layer's test asks whether the shift rate is above 0."""
+def test_medperturb_palmyra_uncertain_manage_shift_has_no_test_without_a_floor(medperturb_out):
+    """Issue 13: TSR 50 % (25 of 50 cases changed) had McNemar p = 1.0 (McNemar tests the direction of the flips, not
+    their amount). Issue 28: MedPerturb publishes one answer per model, so there is no noise floor; the sign-flip test
+    of 'symmetric about 0' gave 2^-25 (first printed as the Monte Carlo floor 1/(N+1)) for any 25 flips: it tests
+    nothing. The rate carries no p-value, with the reason; the test is against the clinicians' shift."""
     m = pd.read_csv(medperturb_out / "metrics.csv")
     r = m[(m["dataset"] == "oncqa") & (m["model"] == "PALMYRA-MED") & (m["perturbation"] == "uncertain")
           & (m["question"] == "MANAGE") & (m["metric"] == "TSR")].iloc[0]
-    assert r["value"] == 0.5 and r["n_cases"] == 50 and r["test"] == "sign-flip permutation over cases"
-    # independent: every case-level difference is >= 0 and 25 are 1, so only the identity sign pattern (and the
-    # zero cases' flips) reaches the observed mean: exact p = 2^-25 (issue 28: was the Monte Carlo floor 1/(N+1))
-    assert r["p"] == pytest.approx(2.0 ** -25, rel=1e-9) and r["p_method"] == "exact"
-    assert r["p_adj"] == pytest.approx(4 * 2.0 ** -25, rel=1e-9)  # Bonferroni over the 4 perturbations
-    assert 0 < r["excess_ci_low"] < 0.5 < r["excess_ci_high"]
+    assert r["value"] == 0.5 and r["n_cases"] == 50
+    assert math.isnan(r["p"]) and math.isnan(r["p_adj"]) and not isinstance(r["test"], str)
+    assert "no test" in r["test_note"] and "clinicians" in r["test_note"]
+    assert 0 < r["excess_ci_low"] < 0.5 < r["excess_ci_high"]  # the CI stays
+    ex = pd.read_csv(medperturb_out / "excess_over_clinicians.csv")
+    e = ex[(ex["dataset"] == "oncqa") & (ex["model"] == "PALMYRA-MED") & (ex["perturbation"] == "uncertain")
+           & (ex["question"] == "MANAGE") & (ex["metric"] == "TSR_excess_over_clinicians")].iloc[0]
+    assert 0 < e["p"] <= 1 and e["test"] == "sign-flip permutation over cases"
+    # Table 3 (pooled over models): the stars follow the pooled excess over the clinicians' shift
+    pooled = pd.read_csv(medperturb_out / "excess_over_clinicians_pooled.csv")
+    t3 = pd.read_csv(medperturb_out / "table3.csv")
+    for _, row in pooled[pooled["metric"] == "TSR_excess_over_clinicians"].iterrows():
+        cell = t3[(t3["dataset"] == row["dataset"]) & (t3["perturbation"] == row["perturbation"])][
+            f"TSR {row['question']}"].iloc[0]
+        assert cell.endswith("*") == bool(row["flagged"]), (row["dataset"], row["perturbation"], row["question"])
+    cm = pd.read_csv(medperturb_out / "clinician_metrics.csv")
+    assert cm["p"].isna().all()  # the clinicians' own shift is the reference, not a tested rate
 
 
 def _write(tmp_path: Path, rows: list[str], header: str = "dataset,case_id,variant,model,seed,question,label,gender,validation") -> Path:
@@ -208,12 +221,14 @@ def test_long_format_single_seed_has_no_floor(tmp_path):
     a = analyze_labels(read_long_labels(_write(tmp_path, rows)), n_resamples=20)
     m = a.metrics.set_index("metric")
     assert m.loc["TSR", "value"] == pytest.approx(0.5) and math.isnan(m.loc["TSR", "noise_floor"])
-    # no floor: the one-sided test of the rate above 0 (c1, c4 changed: d = 1, 0, 0, 1 -> 1 in 4 sign patterns)
-    assert m.loc["TSR", "test"] == "sign-flip permutation over cases" and m.loc["TSR", "p"] == pytest.approx(0.25)
+    # no floor, no test (issue 28): the old "rate above 0" test gave 2^-2 for the two changed cases c1, c4 by
+    # construction (flip indicators are never negative)
+    assert math.isnan(m.loc["TSR", "p"]) and "no test" in m.loc["TSR", "test_note"]
     assert m.loc["TSR", "excess"] == pytest.approx(0.5)
     assert any("no noise floor" in n for n in a.notes)
     z = analyze_labels(read_long_labels(_write(tmp_path, rows)), n_resamples=20, floor_zero=True)
     assert z.metrics.set_index("metric").loc["TSR", "adjusted"] == pytest.approx(0.5)
+    assert math.isnan(z.metrics.set_index("metric").loc["TSR", "p"])  # a declared floor of 0: nothing to test
 
 
 @pytest.mark.parametrize(

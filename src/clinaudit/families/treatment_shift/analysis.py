@@ -24,7 +24,8 @@ Statistics (all from :class:`clinaudit.stats.PairedFrame`, cases = the unit):
 rates pooled over pairs, the floor per dataset × model × question, the excess
 rate − floor with a bootstrap CI over cases, and a one-sided sign-flip
 permutation test over cases of the per-case excess (H1: the shift is above the
-floor, or above 0 without one), corrected over the perturbations; gender gaps
+floor; without a re-sampled floor no test: ``NO_FLOOR_NO_TEST``, and the Table 3
+stars follow the excess over the clinicians' shift), corrected over the perturbations; gender gaps
 of the excess with each gender's own floor. P2's ANOVA is kept beside it as the
 paper's method (it assumes independent pairs).
 
@@ -239,7 +240,7 @@ def _cells(paired: pd.DataFrame, by: list[str], *, n_resamples: int, n_permutati
         elif floor_ok:
             notes.append("")
         else:
-            notes.append("no noise floor (one baseline seed): value is the raw rate, tested against 0")
+            notes.append("no noise floor (one baseline seed): value is the raw rate; no test (no floor, no null)")
     out["note"] = notes
     for c in METRICS_COLUMNS:
         if c not in out.columns:
@@ -338,15 +339,23 @@ def _fmt_cell(value: float, lo: float, hi: float, sig: bool) -> str:
     return s + ("*" if sig else "")
 
 
-def _table3(metrics_pooled: pd.DataFrame) -> pd.DataFrame:
-    """P2 Table 3 layout: perturbation rows × (metric, question) columns, in percent."""
+def _table3(metrics_pooled: pd.DataFrame, reference: pd.DataFrame | None = None) -> pd.DataFrame:
+    """P2 Table 3 layout: perturbation rows × (metric, question) columns, in percent.
+
+    A star marks p_adj < 0.05 of the cell's own test (the excess over the noise floor); without a floor
+    a cell has no test, and with ``reference`` (the pooled excess over the clinicians' shift, its
+    ``flagged`` column) the star follows that comparison instead."""
     if metrics_pooled.empty:
         return pd.DataFrame()
     m = metrics_pooled.copy()
-    m["cell"] = [
-        _fmt_cell(v, lo, hi, bool(pa < 0.05) if not math.isnan(pa) else False)
-        for v, lo, hi, pa in zip(m["excess"], m["excess_ci_low"], m["excess_ci_high"], m["p_adj"].astype(float))
-    ]
+    sig = [bool(pa < 0.05) if not math.isnan(pa) else False for pa in m["p_adj"].astype(float)]
+    if reference is not None and len(reference):
+        keys = ["dataset", "perturbation", "question", "metric"]
+        ref = reference.assign(metric=reference["metric"].str.replace("_excess_over_clinicians", "", regex=False))
+        flag = m[keys].merge(ref[keys + ["flagged"]].drop_duplicates(keys), on=keys, how="left")["flagged"]
+        sig = [s or f is True for s, f in zip(sig, flag.astype(object).where(flag.notna(), None))]
+    m["cell"] = [_fmt_cell(v, lo, hi, st) for v, lo, hi, st in zip(m["excess"], m["excess_ci_low"],
+                                                                   m["excess_ci_high"], sig)]
     m["column"] = m["metric"] + " " + m["question"]
     order = [f"{mt} {q}" for mt in _METRICS for q in _QUESTIONS]
     keys = [c for c in ("dataset", "perturbation") if c in m.columns]
@@ -391,17 +400,20 @@ def analyze_labels(
                      "at every other seed s != s' (as the noise floor pairs two different seeds); the floor counts "
                      "each unordered pair of baseline seeds once")
     if floor_zero:
-        notes.append("noise floor declared 0 (deterministic decoding): adjusted = raw value, tested against 0")
+        notes.append("noise floor declared 0 (deterministic decoding): adjusted = raw value; no p-value (nothing "
+                     "re-sampled to test against)")
     elif not has_floor_rows:
         if not any("noise floor" in n for n in notes):
             notes.append("no re-sampled baseline (one seed per case): no noise floor; values are raw rates")
-        notes.append("without a noise floor the test only asks whether the shift rate is above 0; it cannot "
-                     "separate the perturbation from sampling noise")
+        notes.append("without a noise floor a shift rate carries no p-value (a sign-flip test of 'symmetric about "
+                     "0' would give 2^-k for k changed cases whatever the data); with clinician labels, "
+                     "significance and the Table 3 stars come from the excess over the clinicians' shift")
     kw: dict[str, Any] = dict(n_resamples=n_resamples, n_permutations=n_permutations, seed=seed, floor_zero=floor_zero,
               correction=correction, audit=audit)
     metrics = _cells(paired, by, **kw)
     # pooled over models (P2 Table 3 layout); the cases still cluster all models' pairs
-    table3 = _table3(_cells(paired.assign(model="ALL"), by, **kw)) if len(paired) else pd.DataFrame()
+    pooled_cells = _cells(paired.assign(model="ALL"), by, **kw) if len(paired) else pd.DataFrame()
+    table3 = _table3(pooled_cells)
     paper = _paper_anova(paired, by, audit) if has_floor_rows and not floor_zero else results_frame([])
     if len(paper) == 0 and len(paired):
         paper = _paper_anova(paired[paired["perturbation"] != NOISE_FLOOR], by, audit)
@@ -418,7 +430,7 @@ def analyze_labels(
         sig_rows.append(result_row(
             reference=NOISE_FLOOR if has else "0", value=r["excess"], ci_low=r["excess_ci_low"],
             ci_high=r["excess_ci_high"], effect_size=r["effect_size"],
-            comparison="excess over the noise floor (case-level)" if has else "shift rate above 0 (no noise floor)",
+            comparison="excess over the noise floor (case-level)" if has else "shift rate (no noise floor: no test)",
             **common))
         res_rows.append(result_row(
             reference="baseline (minus noise floor)" if has else "baseline", value=r["excess"],
@@ -460,8 +472,13 @@ def analyze_labels(
     # ---- clinicians as a reference rater, accuracy vs clinicians, invalid clinician labels (clinicians.py)
     from .clinicians import add_clinician_tables
 
-    return add_clinician_tables(analysis, labels, clinicians, baseline=baseline, n_resamples=n_resamples, seed=seed,
-                                correction=correction, audit=audit, n_permutations=n_permutations)
+    no_floor = floor_zero or not has_floor_rows
+    analysis = add_clinician_tables(analysis, labels, clinicians, baseline=baseline, n_resamples=n_resamples,
+                                    seed=seed, correction=correction, audit=audit, n_permutations=n_permutations,
+                                    pooled=no_floor)
+    if no_floor and "excess_over_clinicians_pooled" in analysis.extra:  # Table 3 stars: the clinicians' reference
+        analysis.table3 = _table3(pooled_cells, analysis.extra["excess_over_clinicians_pooled"])
+    return analysis
 
 
 def write_outputs(analysis: LabelAnalysis, out_dir: str | Path) -> list[Path]:

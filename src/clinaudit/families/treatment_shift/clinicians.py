@@ -394,12 +394,14 @@ def clinician_metrics(pairs: pd.DataFrame, *, n_resamples: int = 1000, seed: int
                       audit: str = "treatment_shift", n_permutations: int = 9999) -> pd.DataFrame:
     """Clinicians' own TSR / RCR per dataset × rater × perturbation × question.
 
-    ``value`` = ``rate`` (raw, no floor); CI: case bootstrap; test: one-sided sign-flip
-    over cases of H0 "the shift is 0" (H1: > 0), corrected over the perturbations of
-    one dataset × rater × question × metric. ``ids_baseline`` / ``ids_perturbed``: the
+    ``value`` = ``rate`` (raw, no floor); CI: case bootstrap; no test (a shift rate
+    without a re-sampled floor has no null: :data:`.metrics.NO_FLOOR_NO_TEST`; the
+    clinicians' shift is the *reference* models are tested against,
+    :func:`excess_over_clinicians`). ``ids_baseline`` / ``ids_perturbed``: the
     clinician ids on each side.
     """
     from ...stats import PairedFrame
+    from .metrics import NO_FLOOR_NO_TEST
 
     sc = shift_scores(pairs)
     kw = _stat_kw(n_resamples, seed, correction, audit, n_permutations)
@@ -407,8 +409,8 @@ def clinician_metrics(pairs: pd.DataFrame, *, n_resamples: int = 1000, seed: int
     for metric, g in sc.groupby("metric", sort=False):
         maj = g["rater"] == CLINICIANS
         pf = PairedFrame(g[maj], case="case", arm="perturbation", score="score", by=("dataset", "rater", "question"))
-        frames.append(pf.compare(metric=metric, alternative="greater", null=0.0, family="perturbations",
-                                 family_cols=["dataset", "rater", "question"], **kw))
+        own = _without_test(pf.compare(metric=metric, alternative="greater", null=0.0, **kw))
+        frames.append(own.assign(test_note=NO_FLOOR_NO_TEST))
         if (~maj).any():  # single clinicians: descriptive (rate and CI), no test
             pf = PairedFrame(g[~maj], case="case", arm="perturbation", score="score",
                              by=("dataset", "rater", "question"))
@@ -518,7 +520,7 @@ def _metrics_rows(cm: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
 def add_clinician_tables(analysis: Any, labels: pd.DataFrame, clinicians: pd.DataFrame | None = None, *,
                          baseline: str | None = None, n_resamples: int = 1000, seed: int = 0,
                          correction: str = "holm", audit: str = "treatment_shift", alpha: float = 0.05,
-                         n_permutations: int = 9999) -> Any:
+                         n_permutations: int = 9999, pooled: bool = False) -> Any:
     """Add the clinician tables to a :class:`~clinaudit.families.treatment_shift.analysis.LabelAnalysis` (in place).
 
     ``labels``: the raw label table given to the analysis (its ``validation`` column is
@@ -526,7 +528,9 @@ def add_clinician_tables(analysis: Any, labels: pd.DataFrame, clinicians: pd.Dat
     (:data:`CLINICIAN_COLUMNS`) or None. Adds ``exclusions`` always,
     ``accuracy_vs_clinicians`` when a reference exists, and with ``clinicians``:
     ``clinician_metrics``, ``excess_over_clinicians`` and the ``model = clinicians``
-    rows of ``metrics``; results go into ``results`` and a summary into the notes.
+    rows of ``metrics``; results go into ``results`` and a summary into the notes. ``pooled``: also
+    ``excess_over_clinicians_pooled`` (all models as one, model = ALL), what P2 Table 3's stars follow
+    when there is no noise floor.
     """
     from ...results import results_frame
     from .labels import normalize_labels
@@ -549,6 +553,9 @@ def add_clinician_tables(analysis: Any, labels: pd.DataFrame, clinicians: pd.Dat
                                      ignore_index=True)
         ex = excess_over_clinicians(analysis.per_case, pairs, alpha=alpha, **kw)
         extra["excess_over_clinicians"] = ex
+        if pooled:
+            extra["excess_over_clinicians_pooled"] = excess_over_clinicians(
+                analysis.per_case.assign(model="ALL"), pairs, alpha=alpha, **kw)
         results += [cm, ex]
         reference = raters[raters["rater"] == CLINICIANS].rename(columns={"label": "reference"})
         tsr = cm[(cm["rater"] == CLINICIANS) & (cm["metric"] == "TSR")]

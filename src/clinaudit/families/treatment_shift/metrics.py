@@ -34,6 +34,7 @@ import pandas as pd
 __all__ = [
     "CARE_PLUS",
     "NOISE_FLOOR",
+    "NO_FLOOR_NO_TEST",
     "care_plus",
     "tsr",
     "rcr",
@@ -49,6 +50,12 @@ __all__ = [
 CARE_PLUS: dict[str, int] = {"MANAGE": 0, "VISIT": 1, "RESOURCE": 1}
 #: The perturbation name that marks noise-floor rows in a paired table.
 NOISE_FLOOR = "noise_floor"
+#: Why a shift rate without re-sampled noise-floor pairs carries no p-value.
+NO_FLOOR_NO_TEST = ("no test: without a re-sampled baseline there is no noise floor to test against; a case's "
+                    "flip rate is never below 0, so a sign-flip test of 'symmetric about 0' returns 2^-k for k "
+                    "changed cases whatever the perturbation did (no null hypothesis). Significance comes from a "
+                    "reference that exists: the clinicians' own shift (excess_over_clinicians) when clinicians "
+                    "labelled the arms")
 
 
 def care_plus(question: str, mapping: dict[str, int] | None = None) -> int:
@@ -204,7 +211,8 @@ def treatment_shift_table(
 
     - ``raw``: the metric pooled over the group's usable pairs (all seeds),
     - ``floor``: the same over the matching noise-floor pairs; ``floor=<number>``
-      declares it (0.0 at temperature 0); NaN when there is none,
+      declares it (0.0 at temperature 0; ``value`` and CI then use it, but the rate
+      carries no test: :data:`NO_FLOOR_NO_TEST`); NaN when there is none,
     - ``value`` = raw − floor (the excess; NaN when the floor is unknown),
     - ``n`` = ``n_pairs`` (usable pairs; validated pairs for RCER), ``n_cases``,
       ``n_control_pairs`` (floor pairs),
@@ -243,8 +251,13 @@ def treatment_shift_table(
         if not has_ctrl and scalar is None:  # no floor known: the excess is undefined
             for c in ("value", "floor", "ci_low", "ci_high", "statistic", "p", "effect_size"):
                 t[c] = math.nan
-            t["test"] = t["null_hypothesis"] = t["ci_method"] = ""
+            t["test"] = t["null_hypothesis"] = t["ci_method"] = t["p_method"] = ""
             t["note"] = "no noise floor: pass floor=0.0 to compare the raw rate with 0"
+        elif not has_ctrl:  # a declared floor, nothing re-sampled: no null distribution to test against
+            for c in ("statistic", "p", "effect_size"):
+                t[c] = math.nan
+            t["test"] = t["null_hypothesis"] = t["p_method"] = ""
+            t["note"] = t["test_note"] = NO_FLOOR_NO_TEST
         parts.append(t)
     if not parts:
         return results_frame([])

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 
 from ...perturb.relevance import COUNTED
@@ -57,7 +58,7 @@ def relevance_shifts(long: pd.DataFrame, relevance: pd.DataFrame, *, floor_zero:
                      seed: int, correction: str, audit: str = "treatment_shift") -> pd.DataFrame:
     """TSR of the attribute perturbations per relevance label (all pairs, before :func:`split_relevant`)."""
     from ...stats.agreement import split_by_stratum
-    from .metrics import score_table
+    from .metrics import NO_FLOOR_NO_TEST, score_table
 
     if relevance is None or relevance.empty or long.empty:
         return pd.DataFrame()
@@ -83,6 +84,9 @@ def relevance_shifts(long: pd.DataFrame, relevance: pd.DataFrame, *, floor_zero:
                              family_cols=["model", "question"], case="_case", arm="perturbation", score="score",
                              control=NOISE_FLOOR if has_floor else None, metric="TSR", audit=audit,
                              alternative="greater", n_resamples=n_resamples, seed=seed, correction=correction)
+        if not has_floor:  # no floor, no test (NO_FLOOR_NO_TEST): rate and CI only
+            t = t.assign(p=np.nan, p_adj=np.nan, statistic=np.nan, effect_size=np.nan, test="", null_hypothesis="",
+                         p_method="", test_note=NO_FLOOR_NO_TEST)
         out.append(t.assign(attribute=attr, perturbation=t["group"]))
     if not out:
         return pd.DataFrame()

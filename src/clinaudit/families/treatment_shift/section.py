@@ -256,9 +256,10 @@ def clinician_blocks(rundir: RunDir) -> list[Any]:
                             "n_cases", "n_pairs", "test", "p", "p_adj", "ids_baseline", "ids_perturbed")
                 if c in cm.columns]
         blocks.append(Table("Clinicians' own treatment shift (majority and each clinician)", cm[cols],
-                            name="clinician_metrics", caption="rater 'clinicians' = majority of a row's clinicians "
-                            "(tested against 0, one-sided); clinician_k = the k-th clinician of each row, descriptive "
-                            "only; ids: the clinicians on each side."))
+                            name="clinician_metrics", caption="rater 'clinicians' = majority of a row's clinicians; "
+                            "clinician_k = the k-th clinician of each row; rates and CIs only (no re-sampled floor, "
+                            "so no test: the clinicians' shift is the reference models are tested against); ids: the "
+                            "clinicians on each side."))
     if not acc.empty:
         ref = str(acc["reference_label"].iloc[0]) if "reference_label" in acc.columns else "clinicians"
         cols = [c for c in ("dataset", "model", "variant", "question", "metric", "value", "rate", "floor", "ci_low",
@@ -350,11 +351,19 @@ def build(rundir: RunDir) -> Section:
         t3 = rundir.table_or_empty("table3")
         if not t3.empty:
             corr = str(metrics["correction"].iloc[0]) if "correction" in metrics.columns else "bonferroni"
-            test = str(metrics["test"].iloc[0]) if "test" in metrics.columns else ""
+            tests = metrics["test"].dropna().astype(str) if "test" in metrics.columns else pd.Series(dtype=str)
+            test = next((t for t in tests if t), "")
+            if test:
+                stars = f"* = p < 0.05 ({test}, {corr} over the perturbations)"
+            elif rundir.has_table("excess_over_clinicians_pooled"):
+                stars = ("no noise floor, so no cell has a test of its own; * = the models' pooled shift exceeds the "
+                         f"clinicians' shift on the same cases (one-sided sign-flip test over cases, {corr} over the "
+                         "perturbations, p_adj < 0.05; table excess_over_clinicians_pooled)")
+            else:
+                stars = "no stars: no noise floor and no clinician reference, so no cell has a test"
             sec.blocks.append(Table("P2 Table 3: treatment shift by perturbation (all models pooled)", t3,
                                     name="table3", caption="Percent, minus the noise floor when there is one; "
-                                    "[95% bootstrap CI over cases]; * = p < 0.05 (" + (f"{test}, " if test else "")
-                                    + f"{corr} over the perturbations). n cases, n pairs, floor and the test of "
+                                    f"[95% bootstrap CI over cases]; {stars}. n cases, n pairs, floor and the test of "
                                     "every cell: table 'All treatment-shift cells'."))
         for metric in ("TSR", "RCR", "RCER"):
             fig = _bar_figure(m, metric)
