@@ -161,4 +161,9 @@ def test_group_mappings():
     assert ethnicity_group("UNABLE TO OBTAIN") is None
     assert ethnicity_group("MIDDLE EASTERN") == "Other"
     assert ethnicity_group("") is None
+    # issue 28 item 7: P4's script matches the group word anywhere in the field, in its order of bases
+    assert ethnicity_group("UNKNOWN/NOT SPECIFIED") is None and ethnicity_group("BLACK/AFRICAN AMERICAN") == "Black"
+    assert ethnicity_group("HISPANIC OR LATINO") == "Hispanic" and ethnicity_group("PORTUGUESE") == "Other"
+    assert ethnicity_group("MULTI RACE ETHNICITY/WHITE") == "White"  # not at the start: the prefix rule said Other
+    assert ethnicity_group("ASIAN - OTHER") == "Other"  # OTHER precedes ASIAN in P4's list
     assert language_group("ENGL") == "English" and language_group("*ARM") == "Other" and language_group(None) is None

@@ -76,26 +76,31 @@ MIMIC_OPTIONS: dict[str, Any] = {
     "labels": None,  # CSV of task labels keyed by ROW_ID, HADM_ID or SUBJECT_ID (first present); merged into fields
 }
 
-_UNKNOWN_ETHNICITY = ("UNKNOWN", "UNABLE TO OBTAIN", "PATIENT DECLINED")
+#: P4's exact renamings (its data script) before the substring search
+_ETHNICITY_EXACT = {"HISPANIC OR LATINO": "Hispanic", "BLACK/AFRICAN AMERICAN": "Black", "UNABLE TO OBTAIN": None,
+                    "PATIENT DECLINED TO ANSWER": None}
+#: P4's base groups, searched *anywhere* in the value, in P4's order (the first contained one wins)
+_ETHNICITY_BASES = (("WHITE", "White"), ("UNKNOWN/NOT SPECIFIED", None), ("BLACK", "Black"),
+                    ("HISPANIC/LATINO", "Hispanic"), ("OTHER", "Other"), ("ASIAN", "Asian"))
 
 
 def ethnicity_group(value: str | None) -> str | None:
     """MIMIC ``ETHNICITY`` → White, Black, Hispanic, Asian, Other, or None when unknown.
 
-    Our reading of P4's grouping: by the leading word of the recorded value
-    (``WHITE - RUSSIAN`` → White, ``BLACK/AFRICAN AMERICAN`` → Black,
-    ``HISPANIC OR LATINO`` / ``HISPANIC/LATINO - ...`` → Hispanic, ``ASIAN -
-    CHINESE`` → Asian); unknown, declined and unable-to-obtain → None; any
-    other recorded value → Other.
+    As P4's data script groups it: a few exact renamings (``HISPANIC OR LATINO`` → Hispanic,
+    ``BLACK/AFRICAN AMERICAN`` → Black, unable to obtain / declined → unknown), then the first of
+    WHITE, UNKNOWN/NOT SPECIFIED, BLACK, HISPANIC/LATINO, OTHER, ASIAN that occurs **anywhere** in
+    the value (``WHITE - RUSSIAN`` → White, ``BLACK/CAPE VERDEAN`` → Black, ``HISPANIC/LATINO -
+    PUERTO RICAN`` → Hispanic, ``ASIAN - CHINESE`` → Asian; P4's order makes ``ASIAN - OTHER``
+    Other), else Other. Unknown → None (P4's UNKNOWN/NOT SPECIFIED group, dropped from the gaps).
     """
     if value is None or not value.strip():
         return None
     v = value.strip().upper()
-    if v.startswith(_UNKNOWN_ETHNICITY):
-        return None
-    for prefix, group in (("WHITE", "White"), ("BLACK", "Black"), ("HISPANIC", "Hispanic"), ("LATINO", "Hispanic"),
-                          ("ASIAN", "Asian")):
-        if v.startswith(prefix):
+    if v in _ETHNICITY_EXACT:
+        return _ETHNICITY_EXACT[v]
+    for word, group in _ETHNICITY_BASES:
+        if word in v:
             return group
     return "Other"
 
