@@ -150,3 +150,11 @@ def test_smallest_p_agrees_with_what_the_test_reaches():
     a2, b2 = np.array([5.0, 6.0, 7.0]), np.array([0.0, 1.0, 0.5])
     assert studentised_permutation_test(a2, b2).p == pytest.approx(smallest_p(SUBGROUP_TEST, n_a=3, n_b=3))
     assert smallest_p(SUBGROUP_TEST, n_a=3, n_b=3) == pytest.approx(2 / 20)
+
+
+def test_a_monte_carlo_bound_is_printed_as_a_bound():
+    from clinaudit.report.findings import format_p
+
+    assert format_p(1 / 1000, bound=True) == "< 0.001"
+    assert format_p(1 / 100, bound=True) == "< 0.01"
+    assert format_p(1 / 100) == "= 0.01"

@@ -131,11 +131,14 @@ def _fmt(v: float | None, scale: str) -> str:
     return f"{v:+.3g}" if v else "0"
 
 
-def format_p(p: float, alpha: float = ALPHA) -> str:
+def format_p(p: float, alpha: float = ALPHA, bound: bool = False) -> str:
     """3 significant digits, more where rounding would cross ``alpha`` (0.04998 prints 0.04998, not 0.05);
-    below 0.001 as ``< 0.001``."""
-    if p < 0.001:
+    below 0.001 as ``< 0.001``. ``bound``: ``p`` is an upper bound (a Monte Carlo test with no draw as
+    extreme, ``p_method = bound``), printed ``< p``, never as a point value."""
+    if p < 0.001 or (bound and p <= 0.001):
         return "< 0.001"
+    if bound:
+        return f"< {p:.3g}"
     for digits in range(3, 10):
         text = f"{p:.{digits}g}"
         if (float(text) < alpha) == (p < alpha):
@@ -236,9 +239,10 @@ def _sentence(e: dict[str, Any], alpha: float = ALPHA) -> str:
         if e["ci_low"] is not None and e["ci_high"] is not None else "no CI"
     n = f"{int(e['n_cases'])} cases" if e["n_cases"] is not None else "n unknown"
     if e["p_adj"] is not None and e["correction"]:
-        p = f"p_adj {format_p(e['p_adj'], alpha)} ({e['correction']} within family '{e['family']}')"
+        p = f"p_adj {format_p(e['p_adj'], alpha, e.get('p_bound', False))} ({e['correction']} within family " \
+            f"'{e['family']}')"
     else:
-        p = f"p {format_p(e['p'], alpha)} (no multiplicity correction)"
+        p = f"p {format_p(e['p'], alpha, e.get('p_bound', False))} (no multiplicity correction)"
     if e["kind"] == "finding":
         return f"{head}: {_fmt(e['value'], scale)}{beyond} ({ci}; {n}; {e['test']}; {p})."
     need = f"; about {e['n_needed']} cases would be needed" if e["n_needed"] else ""
@@ -364,6 +368,7 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
             "sentence": "", "source": "tables/results.csv", "source_row": i + 1,
             "section_anchor": "", "table_anchor": "", "examples": [], "reason": "",
             "verdict": verdict, "verdict_reason": _text(rec.get("verdict_reason")),
+            "p_bound": _text(rec.get("p_method")) == "bound",  # for the sentence only (not a findings.json field)
         }
         if p_eff < alpha and verdict in ("", "bias"):
             out.append(e)
@@ -383,6 +388,7 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
             skipped["not_significant"] += 1
     for e in out:
         e["sentence"] = _sentence(e, alpha)
+        e.pop("p_bound", None)
     return out, skipped
 
 
