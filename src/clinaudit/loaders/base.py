@@ -40,6 +40,9 @@ class DataSource(BaseModel):
     columns: dict[str, str] = Field(default_factory=dict)
     options: dict[str, Any] = Field(default_factory=dict)
     name: str | None = None  # dataset label in outputs (default: format or file stem)
+    # columns whose values identify the person in the text (names): kept in fields["identifiers"] and removed
+    # from the text wherever they occur by de-identification (docs/data-formats.md)
+    identifiers: list[str] = Field(default_factory=list)
 
     def resolved_path(self, base_dir: Path | None = None) -> Path | None:
         return resolve_path(self.path, base_dir)
@@ -90,12 +93,34 @@ def load_cases(source: DataSource, base_dir: Path | None = None) -> list[Case]:
     cases = _LOADERS[fmt][0](source, path)
     if not cases and path is not None:
         raise InputError("no cases: the file has no data rows (or every row was skipped)", file=str(path))
+    if source.identifiers:
+        cases = _collect_identifiers(cases, source.identifiers, path)
     if source.ids is not None:
         wanted = set(map(str, source.ids))
         cases = [c for c in cases if c.case_id in wanted]
     if source.limit is not None:
         cases = cases[: source.limit]
     return cases
+
+
+def _collect_identifiers(cases: list[Case], columns: list[str], path: Path | None) -> list[Case]:
+    """Move the ``identifiers:`` columns of each case's fields into ``fields["identifiers"]``."""
+    missing = [c for c in columns if not any(c in case.fields for case in cases)]
+    if missing:
+        avail = sorted({k for case in cases for k in case.fields if k != "identifiers"})
+        raise InputError(f"identifier column(s) {missing} not found; available columns: {', '.join(avail)}",
+                         file=str(path) if path else None, field="identifiers")
+    out = []
+    for case in cases:
+        fields = dict(case.fields)
+        ids = dict(fields.get("identifiers") or {})
+        for col in columns:
+            value = fields.pop(col, None)
+            if value is not None and str(value).strip():
+                ids[col] = str(value).strip()
+        fields["identifiers"] = ids
+        out.append(case.model_copy(update={"fields": fields}))
+    return out
 
 
 def _ids_are_row_numbers(cases: list[Case]) -> bool:

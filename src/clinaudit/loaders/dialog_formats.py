@@ -26,7 +26,7 @@ from .formats import (
     require_columns,
 )
 
-__all__ = ["load_mts", "load_aci"]
+__all__ = ["load_mts", "load_aci", "ACI_NAME_COLUMNS"]
 
 log = logging.getLogger("clinaudit.loaders")
 
@@ -89,6 +89,8 @@ _ACI_OPTIONS: dict[str, Any] = {
 # metadata columns: always removed / removed unless keep_metadata / kept
 _ACI_ALWAYS_DROPPED = {"patient_gender"}
 _ACI_IDENTIFYING = ("doctor_name", "patient_firstname", "patient_familyname", "patient_age")
+#: metadata columns whose values are names: always kept in ``fields["identifiers"]`` for de-identification
+ACI_NAME_COLUMNS = ("patient_firstname", "patient_familyname", "doctor_name")
 
 
 def _aci_metadata(path: Path, opts: dict[str, Any], id_col: str = "encounter_id"
@@ -120,6 +122,9 @@ def _aci_metadata(path: Path, opts: dict[str, Any], id_col: str = "encounter_id"
                              file=str(meta_path), row=row, field=join)
         first_row[eid] = row
         meta: dict[str, Any] = {}
+        ids = {col: clean_value(rec[col]) for col in ACI_NAME_COLUMNS if col in rec and clean_value(rec[col])}
+        if ids:
+            meta["identifiers"] = ids
         for col, raw in rec.items():
             if col in (join, "encounter_id", "dataset") or col in _ACI_ALWAYS_DROPPED:
                 continue
@@ -139,7 +144,9 @@ def load_aci(source: DataSource, path: Path | None) -> list[Case]:
     Fields: ``note``, ``turns``, ``n_turns``, ``source_dataset`` and, from a sibling
     ``<stem>_metadata.csv`` when present, ``metadata_id``, ``cc``, ``2nd_complaints``
     (values stripped, missing -> None). ``patient_gender`` is never loaded; names and
-    age only with ``options.keep_metadata: true``.
+    age as fields only with ``options.keep_metadata: true``. The names (``patient_firstname``,
+    ``patient_familyname``, ``doctor_name``) are always in ``identifiers`` (column -> value), which
+    de-identification removes from the dialog and the note-generation audit never writes out.
     """
     path = need_path(source, path)
     opts = merge_options(source, path, _ACI_OPTIONS)

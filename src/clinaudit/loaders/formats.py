@@ -371,6 +371,9 @@ def _generic(source: DataSource, path: Path, header: list[str] | None,
         raw_id = rec[id_col] if id_col else row
         case_id = "" if raw_id is None else str(raw_id).strip()
         fields = {role: rec[col] for role, col in extra.items()}
+        for col in source.identifiers:  # moved to fields["identifiers"] by load_cases
+            if col in rec:
+                fields[col] = rec[col]
         if opts["keep_columns"]:
             for col, value in rec.items():
                 if col not in used and col not in fields:

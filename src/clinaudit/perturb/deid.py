@@ -59,6 +59,12 @@ __all__ = [
     "count_turns",
     "deidentify_text",
     "deidentify_case",
+    "deidentify_case_report",
+    "deidentify_names",
+    "known_names",
+    "removal_counts",
+    "public_text",
+    "IDENTIFIER_FIELDS",
     "RESIDUAL_KINDS",
     "DEFAULT_RESIDUAL_KINDS",
     "find_residual_identifiers",
@@ -215,14 +221,17 @@ def filter_min_turns(cases: Iterable[Case], min_turns: int = 10) -> FilterResult
 # --------------------------------------------------------------------------- de-identification
 
 
-def _name_spans(text: str, names: Sequence[str]) -> list[tuple[int, int, str, str]]:
-    spans: list[tuple[int, int, str, str]] = []
+def _name_spans(text: str, names: Sequence[str], detector: bool = True) -> list[tuple[int, int, str, str, str]]:
+    """Name candidates ``(start, end, "[NAME]", "name", source)``; source ``metadata`` (the listed ``names``),
+    ``detector`` (the gazetteer, :mod:`.name_detect`) or ``rule`` (a title, the built-in first names, a naming
+    context)."""
+    from .name_detect import find_names
+
+    spans: list[tuple[int, int, str, str, str]] = []
     for m in _TITLE_NAME.finditer(text):
-        spans.append((m.start("name"), m.end("name"), "[NAME]", "name"))
-    extra = sorted({n.strip() for n in names if n and n.strip()}, key=len, reverse=True)
-    if extra:
-        for m in re.finditer(r"(?i)(?<!\w)(?:" + "|".join(re.escape(n) for n in extra) + r")(?!\w)", text):
-            spans.append((m.start(), m.end(), "[NAME]", "name"))
+        spans.append((m.start("name"), m.end("name"), "[NAME]", "name", "rule"))
+    spans += [(n.start, n.end, "[NAME]", "name", n.source)
+              for n in find_names(text, [n for n in names if n and str(n).strip()], detector=detector)]
     for m in re.finditer(r"(?<![\w\[])([A-Za-z][a-z'-]+)(\s+[A-Z][a-z'-]+)?\b", text):
         first = m.group(1)
         low = first.lower()
@@ -232,11 +241,11 @@ def _name_spans(text: str, names: Sequence[str]) -> list[tuple[int, int, str, st
         elif low not in FIRST_NAMES:
             continue
         end = m.end() if m.group(2) and m.group(2).strip() not in _CAP_STOP else m.end(1)
-        spans.append((m.start(), end, "[NAME]", "name"))
+        spans.append((m.start(), end, "[NAME]", "name", "rule"))
     return spans
 
 
-def _regex_spans(text: str, patterns: Sequence[str], kind: str) -> list[tuple[int, int, str, str]]:
+def _regex_spans(text: str, patterns: Sequence[str], kind: str) -> list[tuple[int, int, str, str, str]]:
     out = []
     for p in patterns:
         for m in re.finditer(rf"(?<![\w-])(?:{p})(?![\w])", text, flags=re.IGNORECASE if "(?P<x>" not in p else 0):
@@ -245,7 +254,7 @@ def _regex_spans(text: str, patterns: Sequence[str], kind: str) -> list[tuple[in
             rep = _LIFE_STAGE_REPLACE.get(word.lower(), "") if kind == "life_stage" else ""
             if rep and word[:1].isupper():
                 rep = rep.capitalize()
-            out.append((s, e, rep, kind))
+            out.append((s, e, rep, kind, "rule"))
     return out
 
 
@@ -257,6 +266,10 @@ _LIFE_STAGE_REPLACE = {
     "college student": "student", "university student": "student", "high school student": "student",
     "graduate student": "student", "grad student": "student", "senior citizen": "person",
 }
+
+
+# metadata wins a tie (the de-identification table credits the data with the names it listed)
+_SOURCE_RANK = {"metadata": 0, "rule": 1, "detector": 2}
 
 
 def _fix_article(before: str, after: str) -> str:
@@ -281,9 +294,13 @@ def deidentify_text(
     ages: bool = True,
     life_stage: bool = True,
     origin: bool = True,
+    detector: bool = True,
 ) -> tuple[str, DeidReport]:
-    """De-identify ``text``; returns the new text and a :class:`DeidReport`."""
-    cands: list[tuple[int, int, str, str]] = _name_spans(text, names)
+    """De-identify ``text``; returns the new text and a :class:`DeidReport`.
+
+    ``names``: names the data lists (every occurrence replaced, :func:`.name_detect.known_name_spans`);
+    ``detector``: also replace the names the gazetteer detector and the naming rules find."""
+    cands: list[tuple[int, int, str, str, str]] = _name_spans(text, names, detector)
     if ages:
         cands += _regex_spans(text, _AGE_PATTERNS, "age")
     if life_stage:
@@ -294,19 +311,24 @@ def deidentify_text(
         from .neutralize import gendered_candidates
 
         for s, e, rep, swallow in gendered_candidates(text):
-            cands.append((s, e, rep, "gender" if not swallow else "gender_adj"))
-    # Longest first at each position, no overlaps.
-    cands.sort(key=lambda c: (c[0], -(c[1] - c[0])))
-    chosen: list[tuple[int, int, str, str]] = []
+            cands.append((s, e, rep, "gender" if not swallow else "gender_adj", "rule"))
+    # Longest first at each position, no overlaps; names next to each other ("natalie white") become one [NAME].
+    cands.sort(key=lambda c: (c[0], -(c[1] - c[0]), _SOURCE_RANK.get(c[4], 9)))
+    chosen: list[tuple[int, int, str, str, str]] = []
     last_end = -1
     for c in cands:
-        if c[0] >= last_end:
+        if c[0] < last_end:
+            continue
+        prev = chosen[-1] if chosen else None
+        if prev and prev[3] == c[3] == "name" and re.fullmatch(r"[ \t]+", text[prev[1]:c[0]]):
+            chosen[-1] = (prev[0], c[1], "[NAME]", "name", prev[4])
+        else:
             chosen.append(c)
-            last_end = c[1]
+        last_end = c[1]
     out = ""
     report = DeidReport()
     pos = 0
-    for s, e, rep, kind in chosen:
+    for s, e, rep, kind, source in chosen:
         piece_before = text[pos:s]
         end = e
         if rep == "" and not text[s:e][-1:].isspace():
@@ -322,20 +344,40 @@ def deidentify_text(
             out += piece_before
         out += rep
         report.removed.append({"start": s, "end": end, "old": text[s:end], "new": rep,
-                               "kind": "gender" if kind == "gender_adj" else kind})
+                               "kind": "gender" if kind == "gender_adj" else kind, "source": source})
         pos = end
     out += text[pos:]
-    report.remaining = _remaining(out, gender)
+    report.remaining = _remaining(out)
     return out, report
 
 
-def _remaining(text: str, gender_done: bool) -> list[dict[str, Any]]:
+def deidentify_names(text: str, names: Sequence[str] = ()) -> tuple[str, dict[tuple[str, str], int]]:
+    """Names only (listed ``names`` and the detector) -> ``[NAME]``; nothing else changes. For texts that
+    were de-identified and then changed (a counterfactual turn or an augmentation added): returns the text and
+    the replacements by ``(kind, source)``."""
+    out, rep = deidentify_text(text, names=names, gender=False, ages=False, life_stage=False, origin=False)
+    return out, removal_counts(rep.removed)
+
+
+def _known_word(word: str) -> str:
+    """``drug`` / ``condition`` / ``specialty`` / ``facility`` / ``place`` (clinical vocabulary), ``common`` (a
+    common English or medical word), or "" for a word no vocabulary explains."""
+    from .vocab import clinical_category, is_common
+
+    cat = clinical_category(word)
+    if cat:
+        return cat
+    return "common" if is_common(re.sub(r"['’]s$", "", word).lower()) else ""
+
+
+def _remaining(text: str) -> list[dict[str, Any]]:
     rem: list[dict[str, Any]] = []
     for m in _CAP_WORD.finditer(text):
         w = m.group(0)
         if w in _CAP_STOP or text[m.end(): m.end() + 1] == "]":
             continue
-        rem.append({"start": m.start(), "end": m.end(), "text": w, "kind": "possible_name"})
+        # ``known``: the vocabulary that explains the word (such items are listed but not counted as identifiers)
+        rem.append({"start": m.start(), "end": m.end(), "text": w, "kind": "possible_name", "known": _known_word(w)})
     for m in _FIRST_PERSON_AGE.finditer(text):
         rem.append({"start": m.start(), "end": m.end(), "text": m.group(0), "kind": "first_person_age"})
     for m in _AGE_QUESTION.finditer(text):
@@ -353,61 +395,112 @@ def _remaining(text: str, gender_done: bool) -> list[dict[str, Any]]:
 def find_residual_identifiers(text: str) -> list[dict[str, Any]]:
     """What still looks identifying in ``text`` (the :attr:`DeidReport.remaining` items of already
     de-identified text): ``{"start", "end", "text", "kind"}`` sorted by position."""
-    return _remaining(text, True)
+    return _remaining(text)
 
 
 def residual_identifiers(remaining: Iterable[dict[str, Any]], kinds: Iterable[str] = DEFAULT_RESIDUAL_KINDS,
-                         allow: Iterable[str] = ()) -> list[dict[str, Any]]:
-    """The ``remaining`` items that count as identifiers: of one of ``kinds``, and whose text is not in
-    ``allow`` (words a reviewer cleared, e.g. drug or place names; compared case-insensitively)."""
+                         allow: Iterable[str] = (), *, vocabulary: bool = True) -> list[dict[str, Any]]:
+    """The ``remaining`` items that count as identifiers: of one of ``kinds``, whose text is not in ``allow``
+    (words a reviewer cleared; compared case-insensitively) and, with ``vocabulary=True``, not explained by
+    the clinical vocabulary or the common-word list (a possible name's ``known`` field: drugs, conditions,
+    specialties, facilities' words, places, common words)."""
     kinds = set(kinds)
     bad = set(kinds) - set(RESIDUAL_KINDS)
     if bad:
         raise ValueError(f"unknown residual kind(s) {sorted(bad)}; known: {', '.join(RESIDUAL_KINDS)}")
     cleared = {a.strip().lower() for a in allow}
-    return [r for r in remaining if r["kind"] in kinds and str(r["text"]).strip().lower() not in cleared]
+    return [r for r in remaining if r["kind"] in kinds and str(r["text"]).strip().lower() not in cleared
+            and not (vocabulary and r.get("known"))]
+
+
+def public_text(item: dict[str, Any]) -> str:
+    """What reports may show of a residual item: its text, except for a possible name (which may be a
+    person's name): ``[N letters]``."""
+    if item["kind"] == "possible_name":
+        return f"[{len(str(item['text']))} letters]"
+    return str(item["text"])
 
 
 def describe_residuals(items: Sequence[dict[str, Any]], limit: int = 8) -> str:
-    """``possible_name 'Brennan'; first_person_age "I'm thirty one"`` (distinct items, in text order)."""
+    """``possible_name [7 letters] at 123; first_person_age "I'm thirty one"`` (distinct items, in text order;
+    a possible name by its length and position only, never its letters)."""
     seen: list[str] = []
     for r in items:
-        s = f"{r['kind']} {str(r['text'])!r}"
+        s = (f"{r['kind']} {public_text(r)} at {r['start']}" if r["kind"] == "possible_name"
+             else f"{r['kind']} {str(r['text'])!r}")
         if s not in seen:
             seen.append(s)
     more = f"; +{len(seen) - limit} more" if len(seen) > limit else ""
     return "; ".join(seen[:limit]) + more
 
 
-@register_transform("deidentify", "deidentification",
-                    "names -> [NAME]; ages, life-stage cues, race/ethnicity/origin removed; gender neutralized (P1)")
-def deidentify_case(case: Case, rng: Any = None, *, seed: int = 0, names: Sequence[str] | None = None,
-                    gender: bool = True, **_: Any) -> list[Variant]:
-    """Registered transform ``deidentify``; known names may also come from ``case.fields["names"]``."""
-    known = list(names or [])
+#: Case fields that hold identifiers the loaders found (``identifiers``: column -> value; ``names``: a list or a
+#: ``;``/``,``/``|``-separated string). The note-generation audit drops them from the audited cases.
+IDENTIFIER_FIELDS: tuple[str, ...] = ("identifiers", "names")
+
+
+def known_names(case: Case) -> list[str]:
+    """The names a case's data lists: ``fields["identifiers"]`` values and ``fields["names"]``."""
+    known: list[str] = []
+    ids = case.fields.get("identifiers")
+    if isinstance(ids, dict):
+        known += [str(v) for v in ids.values() if v is not None and str(v).strip()]
+    elif isinstance(ids, list):
+        known += [str(v) for v in ids if v is not None and str(v).strip()]
     extra = case.fields.get("names")
     if isinstance(extra, str):
         known += [n for n in re.split(r"[;,|]", extra) if n.strip()]
     elif isinstance(extra, list):
         known += [str(n) for n in extra]
-    text, report = deidentify_text(case.text, names=known, gender=gender)
+    return known
+
+
+def removal_counts(removed: Iterable[dict[str, Any]]) -> dict[tuple[str, str], int]:
+    """Replacements by ``(kind, source)``."""
+    out: dict[tuple[str, str], int] = {}
+    for r in removed:
+        key = (str(r["kind"]), str(r.get("source", "rule")))
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+def deidentify_case_report(case: Case, *, seed: int = 0, names: Sequence[str] | None = None, gender: bool = True,
+                           detector: bool = True) -> tuple[Variant, DeidReport]:
+    """:func:`deidentify_case` and the full :class:`DeidReport` (with the original words; keep it out of files).
+
+    The variant's provenance holds no original word: positions, kinds and sources of the replacements, and the
+    remaining items with a possible name's letters masked (:func:`public_text`)."""
+    known = list(names or []) + known_names(case)
+    text, report = deidentify_text(case.text, names=known, gender=gender, detector=detector)
     kinds: dict[str, int] = {}
     for r in report.removed:
         kinds[r["kind"]] = kinds.get(r["kind"], 0) + 1
-    return [
-        Variant(
-            variant_id=Variant.make_id(case.case_id, "deidentification", "deidentify", seed),
-            case_id=case.case_id,
-            family="deidentification",
-            name="deidentify",
-            text=text,
-            seed=seed,
-            description="de-identified: " + (", ".join(f"{k} {v}" for k, v in sorted(kinds.items())) or "nothing found"),
-            provenance={"transform": "deidentify", "kind": "rule", "removed": report.removed,
-                        "remaining": report.remaining, "counts": kinds, "gender": gender},
-            flags=["identifiers_remain"] if report.remaining else [],
-        )
-    ]
+    sources = {f"{k}/{src}": n for (k, src), n in sorted(removal_counts(report.removed).items())}
+    v = Variant(
+        variant_id=Variant.make_id(case.case_id, "deidentification", "deidentify", seed),
+        case_id=case.case_id,
+        family="deidentification",
+        name="deidentify",
+        text=text,
+        seed=seed,
+        description="de-identified: " + (", ".join(f"{k} {v}" for k, v in sorted(kinds.items())) or "nothing found"),
+        provenance={"transform": "deidentify", "kind": "rule",
+                    "removed": [{k: r[k] for k in ("start", "end", "new", "kind", "source")} for r in report.removed],
+                    "remaining": [{**r, "text": public_text(r)} for r in report.remaining],
+                    "counts": kinds, "sources": sources, "gender": gender},
+        flags=["identifiers_remain"] if report.remaining else [],
+    )
+    return v, report
+
+
+@register_transform("deidentify", "deidentification",
+                    "names -> [NAME] (listed names, gazetteer detector, rules); ages, life-stage cues, "
+                    "race/ethnicity/origin removed; gender neutralized (P1)")
+def deidentify_case(case: Case, rng: Any = None, *, seed: int = 0, names: Sequence[str] | None = None,
+                    gender: bool = True, **_: Any) -> list[Variant]:
+    """Registered transform ``deidentify``; known names also come from ``case.fields["identifiers"]`` (the
+    loaders' identifier columns) and ``case.fields["names"]``."""
+    return [deidentify_case_report(case, seed=seed, names=names, gender=gender)[0]]
 
 
 def filter_residual_identifiers(
@@ -425,7 +518,8 @@ def filter_residual_identifiers(
     not in it are scanned with :func:`find_residual_identifiers`); :func:`residual_identifiers`
     selects those that count. Returns a :class:`FilterResult` (a removed case's reason names the
     terms; nothing is removed with ``keep=True``) and one row per counted item:
-    ``{"case_id", "dataset", "kind", "text", "start", "action"}`` (action ``excluded`` or ``kept``).
+    ``{"case_id", "dataset", "kind", "text", "start", "action"}`` (action ``excluded`` or ``kept``; a possible
+    name's text masked by :func:`public_text`).
     """
     kinds, allow = list(kinds), list(allow)
     remaining = remaining or {}
@@ -437,7 +531,7 @@ def filter_residual_identifiers(
     for c in cases:
         items = remaining[c.case_id] if c.case_id in remaining else find_residual_identifiers(c.text)
         found = residual_identifiers(items, kinds, allow)
-        rows += [{"case_id": c.case_id, "dataset": c.dataset, "kind": r["kind"], "text": r["text"],
+        rows += [{"case_id": c.case_id, "dataset": c.dataset, "kind": r["kind"], "text": public_text(r),
                   "start": r["start"], "action": action} for r in found]
         if found and not keep:
             removed.append((c, f"identifiers remain {where}: {describe_residuals(found)}"))

@@ -407,12 +407,13 @@ def test_every_augmentation_rejected_still_reports(tmp_path):
 
 
 def _write_residual_data(path: Path) -> Path:
-    """alpha is clean; bravo keeps a form of address, charlie a name, delta a first-person age."""
+    """alpha is clean; bravo keeps a form of address, charlie a word no vocabulary explains (a possible name: a
+    name the gazetteer knows, such as Quentin, is replaced instead), delta a first-person age."""
     texts = {
         "alpha": _dialog("alpha"),
         "bravo": _dialog("bravo").replace("Any fever or chills?", "Any fever or chills, sir?"),
         "charlie": _dialog("charlie").replace("Only honey and tea so far.",
-                                              "Only honey and tea so far, my neighbour Quentin brings it."),
+                                              "Only honey and tea so far, my neighbour Xylvane brings it."),
         "delta": _dialog("delta").replace("A low fever at night, no chills.", "I'm forty two, low fever, no chills."),
     }
     with path.open("w", newline="", encoding="utf-8") as fh:
@@ -433,7 +434,8 @@ def test_residual_identifiers_excluded_by_default_and_listed(tmp_path):
     ex = run.read_table("excluded").set_index("case_id")
     assert sorted(ex.index) == ["bravo", "charlie", "delta"] and set(ex["rule"]) == {"residual_identifiers"}
     assert ex.loc["bravo", "reason"] == "identifiers remain after de-identification: gendered_term 'sir'"
-    assert ex.loc["charlie", "reason"] == "identifiers remain after de-identification: possible_name 'Quentin'"
+    # a possible name is described by its length and position, never its letters
+    assert ex.loc["charlie", "reason"] == "identifiers remain after de-identification: possible_name [7 letters] at 275"
     assert ex.loc["delta", "reason"] == ("identifiers remain after de-identification: "
                                          "first_person_age \"I'm forty two\"")
     assert set(run.read_table("notes")["case_id"]) == {"alpha"}
@@ -465,9 +467,9 @@ def test_residual_identifiers_kept_when_configured_and_allow_list(tmp_path):
     assert set(run.read_table("notes")["case_id"]) == {"alpha", "bravo", "charlie", "delta"}
     assert set(run.read_table("residual_identifiers")["action"]) == {"kept"}
     assert rd.manifest["summary"]["dialogs_kept_with_residual_identifiers"] == 3
-    # a reviewer clears "Quentin" and counts only first-person ages: bravo and charlie stay in
+    # a reviewer clears "Xylvane" and counts only first-person ages: bravo and charlie stay in
     spec, params = parse_spec_dict(_spec(data, contexts=["Poverty"], language_disparity=False,
-                                         residual_kinds=["first_person_age"], residual_allow=["quentin"]))
+                                         residual_kinds=["first_person_age"], residual_allow=["xylvane"]))
     rd = run_spec(spec, tmp_path / "run2", params=params, runner=runner, progress=False)
     ex = RunDir(tmp_path / "run2").read_table("excluded")
     assert list(ex["case_id"]) == ["delta"]

@@ -53,3 +53,101 @@ def test_filter_residual_identifiers_splits_and_lists():
     # the items of a de-identification report are used as given
     res, _ = filter_residual_identifiers(cases, {"b": []})
     assert len(res.kept) == 2
+
+
+# ---------------------------------------------------------------- issue 31: the audit's de-identification
+
+
+def _aci_files(folder):
+    import csv
+
+    dialog = "\n".join(["[doctor] hi , zebulon quixley . how are you ?", "[patient] i have a cough .",
+                        "[doctor] any fever ?", "[patient] no fever .", "[doctor] any pain ?", "[patient] no ."])
+    with (folder / "s.csv").open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["dataset", "encounter_id", "dialogue", "note"])
+        w.writerow(["virtassist", "E1", dialog, "n"])
+        w.writerow(["virtassist", "E2", dialog.replace("zebulon quixley", "ms. quixley"), "n"])
+    with (folder / "s_metadata.csv").open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["dataset", "encounter_id", "id", "doctor_name", "patient_gender", "patient_age",
+                    "patient_firstname", "patient_familyname", "cc", "2nd_complaints"])
+        w.writerow(["virtassist", "E1", "VA1", "", "male", "50", "Zebulon", "Quixley", "cough", ""])
+        w.writerow(["virtassist", "E2", "VA2", "", "female", "40", "Ysolde", "Quixley", "cough", ""])
+    return folder / "s.csv"
+
+
+def _responder(req):
+    text = req.prompt_text()
+    if "Propose the addition" in text.split("\n", 1)[0]:
+        lines = text.split("\n\n", 1)[1].splitlines()
+        # the augmentation brings in a name: the augmented text is checked again
+        lines[0] += " natalie says money is tight ."
+        return "Here is the conversation:\n" + "\n".join(lines)
+    if "Now the note to judge." in text:
+        return "NO"
+    return "NOTE"
+
+
+def test_audit_replaces_names_counts_them_and_writes_no_name(tmp_path):
+    import json
+
+    from clinaudit.cache import ResponseCache
+    from clinaudit.models.mock import MockBackend
+    from clinaudit.rundir import RunDir
+    from clinaudit.runner import Runner, RunnerConfig
+    from clinaudit.spec import parse_spec_dict, run_spec
+
+    data = _aci_files(tmp_path)
+    spec, params = parse_spec_dict({
+        "audit": "note_generation", "name": "deid", "seed": 0,
+        "data": [{"format": "aci", "path": str(data)}], "models": {"target": "mock", "judge": "mock"},
+        "params": {"contexts": ["Poverty"], "sources": ["doctor"], "attributes": ["race"],
+                   "values": {"race": ["Black"]}, "aci_shots": 0, "language_disparity": False,
+                   "n_bootstrap": 100}})
+    runner = Runner(cache=ResponseCache(tmp_path / "c.sqlite"), config=RunnerConfig(progress=False))
+    runner.add_backend(MockBackend("mock", responder=_responder))
+    rd = run_spec(spec, tmp_path / "run", params=params, runner=runner, progress=False)
+    run = RunDir(tmp_path / "run")
+    deid = run.read_table("deidentification")
+    got = {(r.text, r.category, r.source): (r.replacements, r.texts) for r in deid.itertuples()}
+    # E1: "zebulon quixley" (one span, metadata); E2: "quixley" after "ms." (metadata wins the tie)
+    assert got[("dialog", "name", "metadata")] == (2, 2)
+    # each of the 2 augmented dialogs gains "natalie" (detector): replaced before the counterfactual turn is
+    # appended, so the final variant texts have nothing left to replace
+    assert got[("augmentation", "name", "detector")] == (2, 2)
+    assert not any(k[0] == "variant" for k in got)
+    s = rd.manifest["summary"]["deidentification"]
+    assert s["names_by_source"] == {"detector": 2, "metadata": 2}
+    assert s["by_category"]["name"] == 4
+    # no original name anywhere in the run directory's tables, the manifest or the requests
+    for path in list((tmp_path / "run").rglob("*.csv")) + list((tmp_path / "run").rglob("*.json*")):
+        body = path.read_text(encoding="utf-8", errors="replace").lower()
+        for name in ("zebulon", "quixley", "ysolde"):
+            assert name not in body, (path.name, name)
+    variants = run.read_table("variants")
+    texts = variants[variants["family"] != "deidentification"]["text"]
+    assert texts.str.contains("[NAME] says money", regex=False).sum() == 6 and not texts.str.contains("natalie").any()
+    assert json.loads(variants[variants["family"] == "deidentification"]["provenance"].iloc[0])["sources"] == {
+        "name/metadata": 1}
+
+
+def test_final_variant_text_is_checked_for_names():
+    from clinaudit.families.note_generation.cases import Prepared
+    from clinaudit.families.note_generation.notes import counterfactual_items
+    from clinaudit.families.note_generation.params import NoteGenerationParams
+    from clinaudit.records import Case, Variant
+
+    case = Case(case_id="c", text="Doctor: Hello.\nPatient: Hi.", dataset="D")
+    # an augmented dialog that was not re-checked, with a name the augmentation brought in
+    av = Variant(variant_id="a", case_id="c", family="augmentation", name="Poverty", seed=0,
+                 text="Doctor: Hello. Natalie says money is tight.\nPatient: Hi Quixley.",
+                 provenance={"context": "Poverty", "source": "doctor"})
+    prep = Prepared([case], [], [], None, None, known={"c": ["Quixley"]})
+    params = NoteGenerationParams(contexts=["Poverty"], attributes=["race"], values={"race": ["Black"]})
+    variants, items = counterfactual_items([av], [case], params, ["m"], 0, prep)
+    assert len(variants) == 2 and len(items) == 2
+    for v in variants:
+        assert "Natalie" not in v.text and "Quixley" not in v.text and v.provenance["names_replaced"] == 2
+        assert v.text.startswith("Doctor: Hello. [NAME] says money is tight.\nPatient: Hi [NAME].")
+    assert prep.deid_counts == {("D", "variant", "name", "detector"): [2, 2], ("D", "variant", "name", "metadata"): [2, 2]}

@@ -53,6 +53,7 @@ from .notes import (
     judgment_rows,
     note_requests,
     notes_table,
+    recheck_names,
 )
 from .params import AUDIT, NoteGenerationParams
 from .scaffold import scaffold
@@ -63,6 +64,8 @@ from .tables import (
     RATE_COLUMNS,
     RELIABILITY_COLUMNS,
     REJECTION_COLUMNS,
+    deid_summary,
+    deid_table,
     human_labels_path,
     judge_reliability,
     or_empty,
@@ -115,8 +118,12 @@ class NoteGeneration(Audit[NoteGenerationParams]):
                 cases, self.contexts, p.sources, runner=self.ctx.runner, model=self.augmenter,
                 max_attempts=p.augment_max_attempts, seed=self.seed, temperature=p.augment_temperature,
                 max_tokens=p.augment_max_tokens, mode=mode)
-        self.counterfactuals, self.items = counterfactual_items(self.augmented, cases, p, self.targets, self.seed)
+            if p.deidentify:  # an augmentation may bring in a name: checked here and again on the final texts
+                self.augmented = recheck_names(self.augmented, self.prep, "augmentation")
+        self.counterfactuals, self.items = counterfactual_items(self.augmented, cases, p, self.targets, self.seed,
+                                                                self.prep)
         if not self.dry:
+            self.ctx.write_table("deidentification", deid_table(self.prep))
             rej = pd.DataFrame([r.to_row() for r in self.rejections], columns=REJECTION_COLUMNS)
             self.ctx.write_table("rejections", rej)
             if len(rej):
@@ -247,6 +254,7 @@ class NoteGeneration(Audit[NoteGenerationParams]):
             "dialogs_excluded_residual_identifiers": int(self.n_resid.get("excluded", 0)),
             "dialogs_kept_with_residual_identifiers": int(self.n_resid.get("kept", 0)),
             "dialogs_audited": len(prep.cases),
+            "deidentification": deid_summary(prep),
             "in_context_example": prep.example_id,
             "augmentations_accepted": len(self.augmented),
             "augmentations_rejected": len(self.rejections),

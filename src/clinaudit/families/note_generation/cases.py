@@ -62,6 +62,18 @@ class Prepared:
     example: tuple[str, str] | None
     example_id: str | None
     residuals: list[dict[str, Any]] = field(default_factory=list)  # one row per residual item (kept or excluded)
+    # replacements by (dataset, text, kind, source) -> [replacements, texts] (counts only, never the words);
+    # text: "dialog" (the loaded dialog) or "variant" (a final variant text: augmentation + counterfactual turn)
+    deid_counts: dict[tuple[str, str, str, str], list[int]] = field(default_factory=dict)
+    # the names each audited dialog's data lists (in memory only: the final variant texts are checked with them)
+    known: dict[str, list[str]] = field(default_factory=dict)
+
+    def count(self, dataset: str, counts: dict[tuple[str, str], int], text: str = "dialog") -> None:
+        """Add one text's replacements by (kind, source) to :attr:`deid_counts`."""
+        for (kind, source), n in counts.items():
+            cell = self.deid_counts.setdefault((dataset, text, kind, source), [0, 0])
+            cell[0] += n
+            cell[1] += 1
 
 
 def find_example(ctx: AuditContext, params: NoteGenerationParams, cases: list[Case]) -> tuple[Case | None, bool]:
@@ -96,8 +108,35 @@ def find_example(ctx: AuditContext, params: NoteGenerationParams, cases: list[Ca
     return ex, from_data
 
 
+#: free-text fields of the dialog formats (ACI's reference note, MTS's section summary): names replaced too
+_TEXT_FIELDS = ("note", "section_text")
+
+
+def _deidentified_fields(case: Case, text: str, names: list[str], deidentify: bool) -> dict[str, Any]:
+    """The audited copy's fields: no identifier column the loaders kept, the turns of the de-identified
+    ``text``, and (with de-identification on) the free-text fields with their names replaced."""
+    from ...loaders.dialog import parse_dialog
+    from ...loaders.dialog_formats import ACI_NAME_COLUMNS
+    from ...perturb.deid import IDENTIFIER_FIELDS, deidentify_names
+
+    out = {k: v for k, v in case.fields.items() if k not in IDENTIFIER_FIELDS and k not in ACI_NAME_COLUMNS}
+    if "turns" in out:
+        out["turns"] = [t.to_dict() for t in parse_dialog(text)]
+    if deidentify:
+        for k in _TEXT_FIELDS:
+            if isinstance(out.get(k), str):
+                out[k] = deidentify_names(out[k], names)[0]
+    return out
+
+
 def prepare(ctx: AuditContext, params: NoteGenerationParams) -> Prepared:
-    from ...perturb.deid import deidentify_case, filter_min_turns, filter_residual_identifiers
+    from ...perturb.deid import (
+        deidentify_case_report,
+        filter_min_turns,
+        filter_residual_identifiers,
+        known_names,
+        removal_counts,
+    )
 
     loaded = list(ctx.cases())
     if not loaded:
@@ -111,14 +150,18 @@ def prepare(ctx: AuditContext, params: NoteGenerationParams) -> Prepared:
     deid_variants: list[Variant] = []
     cases: list[Case] = []
     remaining: dict[str, list[dict[str, Any]]] = {}
+    prep = Prepared([], excluded, deid_variants, None, None)
     for c in loaded:
+        prep.known[c.case_id] = known_names(c)
         if params.deidentify:
-            v = deidentify_case(c, seed=ctx.spec.seed)[0]
+            v, report = deidentify_case_report(c, seed=ctx.spec.seed)
             deid_variants.append(v)
-            cases.append(c.model_copy(update={"text": v.text}))
-            remaining[c.case_id] = list(v.provenance["remaining"])
+            cases.append(c.model_copy(update={"text": v.text, "fields": _deidentified_fields(
+                c, v.text, prep.known[c.case_id], True)}))
+            remaining[c.case_id] = report.remaining
+            prep.count(c.dataset, removal_counts(report.removed))
         else:
-            cases.append(c)
+            cases.append(c.model_copy(update={"fields": _deidentified_fields(c, c.text, [], False)}))
     kept: list[Case] = []
     for style in ("mts", "aci"):
         group = [c for c in cases if style_of(c) == style]
@@ -142,10 +185,13 @@ def prepare(ctx: AuditContext, params: NoteGenerationParams) -> Prepared:
         if params.deidentify:
             from ...perturb.deid import deidentify_text
 
-            dialog = deidentify_text(dialog)[0]
-            note = deidentify_text(note)[0]
+            dialog = deidentify_text(dialog, names=known_names(ex_case))[0]
+            note = deidentify_text(note, names=known_names(ex_case))[0]
         example = (dialog, note)
-    return Prepared(kept, excluded, deid_variants, example, ex_case.case_id if ex_case else None, residuals)
+    prep.cases, prep.example, prep.example_id, prep.residuals = kept, example, \
+        ex_case.case_id if ex_case else None, residuals
+    prep.known = {c.case_id: prep.known.get(c.case_id, []) for c in kept}
+    return prep
 
 
 

@@ -22,12 +22,12 @@ from ...judges.jury import JURY, Jury
 from ...perturb.counterfactual import appended_turn_counterfactuals
 from ...records import Case, Judgment, ModelRequest, ModelResponse, Variant
 from .analysis import attribute_sets, group_of
-from .cases import note_style
+from .cases import Prepared, note_style
 from .judges import IncidenceItem, LanguageDisparityItem, match_group, resolve_context
 from .params import NoteGenerationParams
 from .prompts import build_note_request
 
-__all__ = ["NoteItem", "NOTES_COLUMNS", "JUDGMENT_COLUMNS", "counterfactual_items", "note_requests",
+__all__ = ["NoteItem", "NOTES_COLUMNS", "JUDGMENT_COLUMNS", "counterfactual_items", "recheck_names", "note_requests",
            "judge_incidence", "judge_disparity", "notes_table", "judgment_rows"]
 
 NOTES_COLUMNS = ["model", "dataset", "case_id", "variant_id", "context", "source", "attribute", "group", "style",
@@ -55,9 +55,37 @@ class NoteItem:
         return f"{self.model}::{self.variant.variant_id}"
 
 
+def recheck_names(variants: list[Variant], prep: Prepared, label: str) -> list[Variant]:
+    """``variants`` with the names their texts gained replaced by ``[NAME]`` (the dialog's listed names and the
+    detector; :func:`~clinaudit.perturb.deid.deidentify_names`), counted in ``prep``'s de-identification table
+    under ``label`` (``augmentation``)."""
+    from ...perturb.deid import deidentify_names
+
+    out = []
+    for v in variants:
+        text, counts = deidentify_names(v.text, prep.known.get(v.case_id, []))
+        if counts:
+            v = v.model_copy(update={"text": text, "provenance": {**v.provenance,
+                                                                  "names_replaced": sum(counts.values())}})
+            prep.count(str(v.provenance.get("dataset") or _dataset_of(prep, v.case_id)), counts, label)
+        out.append(v)
+    return out
+
+
+def _dataset_of(prep: Prepared, case_id: str) -> str:
+    return next((c.dataset for c in prep.cases if c.case_id == case_id), "")
+
+
 def counterfactual_items(augmented: list[Variant], cases: list[Case], params: NoteGenerationParams,
-                         targets: list[str], seed: int) -> tuple[list[Variant], list[NoteItem]]:
-    """The counterfactual variants of every augmented dialog and the notes to generate for them."""
+                         targets: list[str], seed: int, prep: Prepared | None = None
+                         ) -> tuple[list[Variant], list[NoteItem]]:
+    """The counterfactual variants of every augmented dialog and the notes to generate for them.
+
+    With de-identification on, each final variant text (augmentation + counterfactual turn) is checked for
+    names again (the dialog's listed names and the detector; :func:`~clinaudit.perturb.deid.deidentify_names`):
+    a name the augmentation brought in becomes ``[NAME]``, counted in ``prep``'s de-identification table."""
+    from ...perturb.deid import deidentify_names
+
     by_id = {c.case_id: c for c in cases}
     variants: list[Variant] = []
     items: list[NoteItem] = []
@@ -75,6 +103,13 @@ def counterfactual_items(augmented: list[Variant], cases: list[Case], params: No
                     "provenance": {**v.provenance, "context": cx.name, "source": src, "attribute": attr,
                                    "augmentation_variant_id": av.variant_id},
                 })
+                if params.deidentify:
+                    text, counts = deidentify_names(v.text, prep.known.get(av.case_id, []) if prep else [])
+                    if counts:
+                        v = v.model_copy(update={"text": text, "provenance": {
+                            **v.provenance, "names_replaced": sum(counts.values())}})
+                        if prep is not None:
+                            prep.count(case.dataset, counts, "variant")
                 variants.append(v)
                 for t in targets:
                     items.append(NoteItem(v, t, case.dataset, cx.name, src, attr, group_of(v.name, attrs),

@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["KEY_COLUMNS", "SHIFT_RENAME", "SHIFT_COLUMNS", "INCIDENCE_COLUMNS", "RATE_COLUMNS", "DISPARITY_COLUMNS",
            "RELIABILITY_COLUMNS", "PAIRED_COLUMNS", "REJECTION_COLUMNS", "EXCLUDED_COLUMNS", "RESIDUAL_COLUMNS",
-           "write_case_tables", "shifts_table", "write_paper_tables", "paper_tables", "judge_reliability", "or_empty",
+           "write_case_tables", "deid_table", "deid_summary", "DEID_COLUMNS", "shifts_table", "write_paper_tables", "paper_tables", "judge_reliability", "or_empty",
            "human_labels_path", "flat"]
 
 log = logging.getLogger("clinaudit.families.note_generation")
@@ -48,6 +48,8 @@ PAIRED_COLUMNS = ["model", "judge_model", "dataset", "context", "source", "attri
 REJECTION_COLUMNS = ["case_id", "context", "source", "reason", "attempts", "detail", "last_output"]
 EXCLUDED_COLUMNS = ["case_id", "dataset", "rule", "reason"]
 RESIDUAL_COLUMNS = ["case_id", "dataset", "kind", "text", "start", "action"]
+#: tables/deidentification.csv: what de-identification replaced, counts only (never the words)
+DEID_COLUMNS = ["dataset", "text", "category", "source", "replacements", "texts"]
 
 
 def or_empty(df: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
@@ -90,6 +92,30 @@ def write_case_tables(ctx: AuditContext, prep: Prepared) -> Counter:
                     "(table residual_identifiers)", sum(n_resid.values()),
                     "kept (params.keep_residual_identifiers)" if n_resid.get("kept") else "excluded")
     return n_resid
+
+
+def deid_table(prep: Prepared) -> pd.DataFrame:
+    """``tables/deidentification.csv``: one row per dataset × text (``dialog``: the loaded dialogs;
+    ``augmentation``: the augmented dialogs, checked again for names; ``variant``: the final variant texts,
+    checked again for names) × category (name, age, life_stage, origin, gender) ×
+    source (``metadata``: names the data lists; ``detector``: the name gazetteer; ``rule``: the patterns), with
+    the number of replacements and of texts with at least one."""
+    rows = [{"dataset": d, "text": t, "category": k, "source": s, "replacements": n, "texts": m}
+            for (d, t, k, s), (n, m) in sorted(prep.deid_counts.items())]
+    return pd.DataFrame(rows, columns=DEID_COLUMNS)
+
+
+def deid_summary(prep: Prepared) -> dict[str, object]:
+    """The summary's ``deidentification`` entry: replacements in total, by category and by name source."""
+    total = sum(n for n, _ in prep.deid_counts.values())
+    by_cat: Counter[str] = Counter()
+    names: Counter[str] = Counter()
+    for (_, _, kind, source), (n, _) in prep.deid_counts.items():
+        by_cat[kind] += n
+        if kind == "name":
+            names[source] += n
+    return {"replacements": total, "by_category": dict(sorted(by_cat.items())),
+            "names_by_source": dict(sorted(names.items()))}
 
 
 def shifts_table(results: pd.DataFrame) -> pd.DataFrame:

@@ -1,0 +1,205 @@
+"""Word lists behind the name detector of de-identification (:mod:`.deid`, :mod:`.name_detect`).
+
+All offline, from packages installed from PyPI (pinned in ``requirements/runtime.txt``), read
+once per process and cached; docs/deidentification.md says why these and gives the numbers:
+
+* **name gazetteer** — philter-ucsf's first-name (97,014) and surname (161,470) lists
+  (``filters/blacklists/*_minus_fps.json``; UCSF's Philter, its lists already cleared of the
+  words that gave false positives on clinical notes);
+* **common words** — philter-ucsf's whitelist of 195,253 English and medical words without
+  names (``filters/whitelists/whitelist_plus_fps_091718_nonames.json``): a lower-case word that
+  is both a name and a common word ("will", "mark", "hope") is a name only in a naming context;
+* **clinical vocabulary** — drug names and brands (drug-named-entity-recognition: DrugBank,
+  MedlinePlus and Wikipedia names, 107,360 variants), the words of every ICD-10-CM description
+  (simple-icd-10-cm, April 2026 release: conditions, body parts, eponyms such as "Parkinson"),
+  and the built-in :data:`SPECIALTY_WORDS`, :data:`FACILITY_WORDS` and :data:`PLACE_WORDS`
+  (medical specialties and their practitioners, facilities' generic words, countries, US
+  states and nationalities' places): a word in it is never taken for a name by the detector,
+  and never counted as a residual possible name.
+
+The package data files are located with :func:`importlib.util.find_spec` (the packages' own
+modules, which would import NLTK or make web requests, are never imported).
+"""
+
+from __future__ import annotations
+
+import bz2
+import json
+import pickle
+import re
+from functools import cache
+from importlib.util import find_spec
+from pathlib import Path
+
+from ..errors import ClinauditError
+
+__all__ = ["SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS", "first_names", "surnames", "common_words",
+           "clinical_terms", "clinical_category", "is_specialty", "is_common"]
+
+#: Medical specialties and their practitioners (besides the -ology/-ologist/-iatrist suffix rule).
+SPECIALTY_WORDS: frozenset[str] = frozenset("""
+    anesthesia anesthesiology anesthesiologist cardiology cardiologist dermatology dermatologist endocrinology
+    endocrinologist gastroenterology gastroenterologist gynecologist obstetrician neurology neurologist
+    neurosurgeon neurosurgery oncology oncologist ophthalmology ophthalmologist optometrist orthopedics
+    orthopedic orthopaedic orthopedist otolaryngology otolaryngologist ent pediatrics pediatrician
+    paediatrician psychiatry psychiatrist psychology psychologist pulmonology pulmonologist radiology
+    radiologist rheumatology rheumatologist urology urologist nephrology nephrologist hematology
+    hematologist immunology immunologist allergist podiatrist podiatry chiropractor physiatrist surgeon
+    surgery internist geriatrician hospitalist physician nurse practitioner therapist physiotherapist
+    dietitian dietician nutritionist pharmacist midwife paramedic audiologist dentist orthodontist
+    counselor counsellor sonographer phlebotomist cardiothoracic vascular
+""".split())
+
+#: Generic words of facility and organisation names ("Mercy Care Center", "General Hospital").
+FACILITY_WORDS: frozenset[str] = frozenset("""
+    care center centre clinic clinics hospital hospitals health healthcare medical medicine memorial general
+    university college institute pharmacy urgent emergency department unit ward icu er rehab
+    rehabilitation nursing home hospice services service associates practice office lab labs laboratory
+    imaging outpatient inpatient community regional county state national children's childrens women's
+    veterans va saint st mount mt sinai mercy baptist methodist presbyterian lutheran kaiser permanente
+    medicare medicaid insurance walgreens cvs
+""".split())
+
+#: Countries, US states and regions (a place is not a person's name; origin is handled by the rules).
+PLACE_WORDS: frozenset[str] = frozenset("""
+    afghanistan albania algeria america americas andorra angola argentina armenia australia austria
+    azerbaijan bahamas bahrain bangladesh barbados belarus belgium belize benin bhutan bolivia bosnia
+    botswana brazil brunei bulgaria burma cambodia cameroon canada chad chile china colombia congo costa
+    rica croatia cuba cyprus czech czechia denmark djibouti dominica ecuador egypt el salvador england
+    eritrea estonia eswatini ethiopia europe fiji finland france gabon gambia georgia germany ghana greece
+    grenada guatemala guinea guyana haiti honduras hungary iceland india indonesia iran iraq ireland israel
+    italy jamaica japan jordan kazakhstan kenya korea kosovo kuwait kyrgyzstan laos latvia lebanon lesotho
+    liberia libya liechtenstein lithuania luxembourg madagascar malawi malaysia maldives mali malta
+    mauritania mauritius mexico micronesia moldova monaco mongolia montenegro morocco mozambique myanmar
+    namibia nepal netherlands holland zealand nicaragua niger nigeria norway oman pakistan palestine panama
+    paraguay peru philippines poland portugal qatar romania russia rwanda samoa arabia saudi scotland
+    senegal serbia seychelles singapore slovakia slovenia somalia spain lanka sudan suriname sweden
+    switzerland syria taiwan tajikistan tanzania thailand togo tonga trinidad tobago tunisia turkey
+    turkmenistan uganda ukraine emirates uae uk usa vietnam wales yemen zambia zimbabwe africa asia
+    caribbean antarctica
+    alabama alaska arizona arkansas california colorado connecticut delaware florida hawaii idaho illinois
+    indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota mississippi
+    missouri montana nebraska nevada hampshire jersey york carolina dakota ohio oklahoma oregon
+    pennsylvania rhode tennessee texas utah vermont virginia washington wisconsin wyoming
+""".split())
+
+_SPECIALTY_SUFFIX = re.compile(r"(?:olog(?:y|ist|ists|ic|ical)|iatr(?:y|ist|ists|ic|ics)|ician|icians)$")
+
+
+class VocabularyMissing(ClinauditError):
+    """A package that provides a word list is not installed."""
+
+
+def _package_dir(package: str, pip_name: str) -> Path:
+    spec = find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise VocabularyMissing(f"de-identification needs the package {pip_name} (word lists); install it with "
+                                f"`pip install {pip_name}` (pinned in requirements/runtime.txt)")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _philter_list(rel: str) -> frozenset[str]:
+    path = _package_dir("philter_ucsf", "philter-ucsf") / rel
+    with path.open(encoding="utf-8") as fh:
+        data = json.load(fh)
+    return frozenset(str(w).lower() for w in data if w)
+
+
+@cache
+def first_names() -> frozenset[str]:
+    """philter-ucsf's first names (lower case)."""
+    return _philter_list("filters/blacklists/firstnames_minus_fps.json")
+
+
+@cache
+def surnames() -> frozenset[str]:
+    """philter-ucsf's surnames (lower case)."""
+    return _philter_list("filters/blacklists/lastnames_minus_fps.json")
+
+
+@cache
+def common_words() -> frozenset[str]:
+    """philter-ucsf's whitelist: English and medical words that are not names (lower case)."""
+    return _philter_list("filters/whitelists/whitelist_plus_fps_091718_nonames.json")
+
+
+_BRITISH = ((re.compile(r"our(?=s?$|ed$|ing$|ite|able|hood)"), "or"), (re.compile(r"is(?=e$|es$|ed$|ing$|ation)"), "iz"),
+            (re.compile(r"tre(?=s?$)"), "ter"), (re.compile(r"ae"), "e"), (re.compile(r"oe"), "e"),
+            (re.compile(r"ogue$"), "og"), (re.compile(r"lled$|lling$"), lambda m: m.group(0)[1:]))
+
+
+def is_common(word: str) -> bool:
+    """``word`` (lower case) is in :func:`common_words`, also in its British spelling ("neighbour",
+    "paediatric", "organise", "centre")."""
+    common = common_words()
+    if word in common:
+        return True
+    for pat, rep in _BRITISH:
+        alt = pat.sub(rep, word)
+        if alt != word and alt in common:
+            return True
+    return False
+
+
+_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+
+
+@cache
+def _drug_words() -> frozenset[str]:
+    path = _package_dir("drug_named_entity_recognition", "drug-named-entity-recognition") / \
+        "drug_ner_dictionary.pkl.bz2"
+    with bz2.open(path, "rb") as fh:
+        data = pickle.load(fh)  # the package's own shipped dictionary (trusted like its code)
+    # one-word names only: the words of multi-word names ("St. John's wort") include people's names
+    return frozenset(n for n in (str(k).lower().strip() for k in data["drug_variant_to_canonical"])
+                     if len(n) > 2 and _WORD.fullmatch(n))
+
+
+@cache
+def _condition_words() -> frozenset[str]:
+    folder = _package_dir("simple_icd_10_cm", "simple-icd-10-cm") / "data"
+    files = sorted(folder.glob("icd10*-tabular-*.xml"))
+    if not files:
+        raise VocabularyMissing(f"simple-icd-10-cm: no ICD-10-CM tabular XML in {folder}")
+    text = files[-1].read_text(encoding="utf-8")
+    lower: set[str] = set()
+    capital: set[str] = set()
+    for d in re.findall(r"<(?:desc|note)>([^<]*)</(?:desc|note)>", text):
+        for i, m in enumerate(re.finditer(r"[A-Za-z]+(?:'[a-z]+)?", d)):
+            w = m.group(0)
+            if w.islower():
+                lower.add(w)
+            elif (i or w.endswith("'s")) and w[0].isupper() and w[1:].islower():
+                capital.add(w.lower().removesuffix("'s"))
+    # words written in lower case in some description, and eponyms (always capitalised inside a description:
+    # Parkinson, Crohn) unless they are also first names (Louis, Williams, Ross)
+    firsts = first_names()
+    return frozenset(w for w in lower | {c for c in capital - lower if c not in firsts} if len(w) > 2)
+
+
+@cache
+def clinical_terms() -> dict[str, str]:
+    """Every clinical-vocabulary word (lower case) → its category: ``drug``, ``condition``, ``specialty``,
+    ``facility`` or ``place`` (the first that lists it, in this order)."""
+    out: dict[str, str] = {}
+    for cat, words in (("drug", _drug_words()), ("condition", _condition_words()), ("specialty", SPECIALTY_WORDS),
+                       ("facility", FACILITY_WORDS), ("place", PLACE_WORDS)):
+        for w in words:
+            out.setdefault(w, cat)
+    return out
+
+
+def is_specialty(word: str) -> bool:
+    w = word.lower()
+    return w in SPECIALTY_WORDS or bool(_SPECIALTY_SUFFIX.search(w))
+
+
+def clinical_category(word: str) -> str | None:
+    """The clinical-vocabulary category of ``word`` (case-insensitive, possessive ``'s`` ignored), or None."""
+    w = word.lower()
+    if w.endswith(("'s", "’s")):
+        w = w[:-2]
+    hit = clinical_terms().get(w)
+    if hit is not None:
+        return hit
+    return "specialty" if _SPECIALTY_SUFFIX.search(w) else None
