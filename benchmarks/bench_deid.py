@@ -8,7 +8,7 @@ name or a replaced name that is a drug, condition or specialty), and the time pe
 *before*: the code of ``--before`` (default: main just before issue 31), run in a subprocess from a
 ``git archive`` of that commit; *after*: this tree. Both see the same files. Prints one ``RATIO`` line
 (time per dialog, after / before). ``--gazetteers`` also compares name gazetteers for the detector (the
-built-in 250 first names, philter-ucsf, and, when importable — e.g. from ``--extra-site`` — gender-guesser
+built-in first names, philter-ucsf, and, when importable — e.g. from ``--extra-site`` — gender-guesser
 and names-dataset): detector-only recall on the ACI metadata names, clinical words flagged, load time.
 
     python benchmarks/bench_deid.py [--quick] [--before REV] [--gazetteers] [--extra-site DIR]
@@ -70,6 +70,20 @@ def deid_file(fmt: str, path: Path, metadata: bool, detector: bool = True) -> di
         rows.append({"case_id": c.case_id, "text": text,
                      "residual": [(r["kind"], r["text"]) for r in found],
                      "replaced": [(r["old"], r.get("source", "rule")) for r in rep.removed if r["kind"] == "name"]})
+    return {"seconds": time.perf_counter() - t0, "rows": rows}
+
+
+def names_only(fmt: str, path: Path) -> dict:
+    """The detector alone (names only, no metadata, no other category): for comparing gazetteers."""
+    from clinaudit.loaders import DataSource, load_cases
+    from clinaudit.perturb import deid
+
+    rows = []
+    t0 = time.perf_counter()
+    for c in load_cases(DataSource(format=fmt, path=str(path))):
+        text, rep = deid.deidentify_text(c.text, gender=False, ages=False, life_stage=False, origin=False)
+        rows.append({"case_id": c.case_id, "text": text, "residual": [],
+                     "replaced": [(r["old"], r["source"]) for r in rep.removed if r["kind"] == "name"]})
     return {"seconds": time.perf_counter() - t0, "rows": rows}
 
 
@@ -150,7 +164,7 @@ def gazetteers(extra_site: str | None) -> dict[str, tuple[frozenset[str], frozen
 
     if extra_site:
         sys.path.append(extra_site)
-    out = {"built-in 250 first names": (FIRST_NAMES, frozenset(), 0.0)}
+    out = {"built-in first names (names.py)": (FIRST_NAMES, frozenset(), 0.0)}
     t = time.perf_counter()
     out["philter-ucsf 1.0.3"] = (vocab.first_names(), vocab.surnames(), time.perf_counter() - t)
     try:
@@ -176,8 +190,8 @@ def gazetteers(extra_site: str | None) -> dict[str, tuple[frozenset[str], frozen
 def compare_gazetteers(todo: list[tuple[str, str, Path]], extra_site: str | None) -> None:
     from clinaudit.perturb import vocab
 
-    print("\n| gazetteer | first names | surnames | load s | detector-only names left (ACI, of dialogs with "
-          "names) | clinical words replaced (all files) | names replaced (all files) |")
+    print("\n| gazetteer | first names | surnames | load s | detector-only: ACI dialogs with their patient's name "
+          "left | clinical words replaced (all files) | names replaced (all files) |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     saved = vocab.first_names, vocab.surnames
     try:
@@ -185,11 +199,12 @@ def compare_gazetteers(todo: list[tuple[str, str, Path]], extra_site: str | None
             vocab.first_names, vocab.surnames = (lambda f=firsts: f), (lambda s=lasts: s)
             left = with_names = clin = replaced = 0
             for fmt, split, path in todo:
-                r = measure(fmt, split, deid_file(fmt, path, metadata=False))
+                res = names_only(fmt, path)
+                r = measure(fmt, split, res)
                 left += r.get("names_left", 0)
                 with_names += r.get("with_names", 0)
                 clin += r["clinical_words_replaced"]
-                replaced += sum(len(x["replaced"]) for x in deid_file(fmt, path, metadata=False)["rows"])
+                replaced += sum(len(x["replaced"]) for x in res["rows"])
             print(f"| {label} | {len(firsts)} | {len(lasts)} | {load:.1f} | {left} / {with_names} | {clin} | "
                   f"{replaced} |")
     finally:
@@ -201,6 +216,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--before", default=BEFORE)
     ap.add_argument("--gazetteers", action="store_true")
+    ap.add_argument("--only-gazetteers", action="store_true", help="skip the before/after tables")
     ap.add_argument("--extra-site", default=None)
     ap.add_argument("--child", nargs="*")
     a = ap.parse_args()
@@ -217,6 +233,9 @@ def main() -> None:
     t = time.perf_counter()
     clinical_terms(), common_words(), first_names(), surnames()
     print(f"word lists loaded in {time.perf_counter() - t:.1f} s (once per process)")
+    if a.only_gazetteers:
+        compare_gazetteers(todo, a.extra_site)
+        return
     before = before_run(a.before, todo)
     table(f"before ({a.before})", [measure(f, s, before[s]) for f, s, _ in todo])
     after = [measure(f, s, deid_file(f, p, metadata=True)) for f, s, p in todo]

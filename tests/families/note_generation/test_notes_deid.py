@@ -96,7 +96,8 @@ def test_audit_replaces_names_counts_them_and_writes_no_name(tmp_path):
     from clinaudit.models.mock import MockBackend
     from clinaudit.rundir import RunDir
     from clinaudit.runner import Runner, RunnerConfig
-    from clinaudit.spec import parse_spec_dict, run_spec
+    from clinaudit.pipeline import run_spec
+    from clinaudit.spec import parse_spec_dict
 
     data = _aci_files(tmp_path)
     spec, params = parse_spec_dict({
