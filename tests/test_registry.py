@@ -189,3 +189,21 @@ def test_builtin_index_declares_every_builtin_without_importing_it():
 def test_a_miss_names_the_known_and_the_closest():
     with pytest.raises(KeyError, match=r"unknown judge 'incidense'; known: .*incidence.*; did you mean 'incidence'\?"):
         registry("judge").get("incidense")
+
+
+def test_misses_of_audits_backends_and_formats_suggest_the_closest():
+    from clinaudit.errors import BackendError, InputError, SpecError
+    from clinaudit.loaders.base import DataSource, load_cases
+    from clinaudit.models.base import get_backend
+    from clinaudit.spec import get_recipe
+
+    with pytest.raises(SpecError, match=r"unknown audit 'treatment_shfit'; known audits: .*; did you mean "
+                                        r"'treatment_shift'\?"):
+        get_recipe("treatment_shfit")
+    with pytest.raises(BackendError, match=r"unknown model backend 'mokc'.*; did you mean 'mock'\?"):
+        get_backend("mokc:x")
+    with pytest.raises(InputError, match=r"unknown data format 'jsnol'.*; did you mean 'jsonl'\?"):
+        load_cases(DataSource(format="jsnol"))
+    with pytest.raises(SpecError) as far:
+        get_recipe("zzzzzz")
+    assert "did you mean" not in str(far.value)

@@ -303,12 +303,14 @@ class Registry(Generic[T]):
             raise KeyError(self.unknown(name))
         return self._items[name]
 
+    def did_you_mean(self, name: str) -> str:
+        """``"; did you mean 'y'?"`` naming the known name closest to ``name``, or ``""`` when none is close."""
+        close = difflib.get_close_matches(name, self.names(), n=1, cutoff=0.6) if isinstance(name, str) else []
+        return f"; did you mean '{close[0]}'?" if close else ""
+
     def unknown(self, name: str) -> str:
         """``unknown judge 'x'; known: a, b; did you mean 'y'?`` (the message of a miss)."""
-        known = self.names()
-        close = difflib.get_close_matches(name, known, n=1, cutoff=0.6) if isinstance(name, str) else []
-        hint = f"; did you mean '{close[0]}'?" if close else ""
-        return f"unknown {self.kind} '{name}'; known: {', '.join(known) or '(none)'}{hint}"
+        return f"unknown {self.kind} '{name}'; known: {', '.join(self.names()) or '(none)'}{self.did_you_mean(name)}"
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.names())

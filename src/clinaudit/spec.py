@@ -134,7 +134,8 @@ def get_recipe(name: str) -> AuditRecipe:
             raise SpecError(f"audit '{name}' is not available in this version of clinaudit") from exc
         raise
     except KeyError:
-        raise SpecError(f"unknown audit '{name}'; known audits: {', '.join(_RECIPES.names())}") from None
+        raise SpecError(f"unknown audit '{name}'; known audits: {', '.join(_RECIPES.names())}"
+                        f"{_RECIPES.did_you_mean(name)}") from None
 
 
 def list_audits() -> dict[str, str]:

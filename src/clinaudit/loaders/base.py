@@ -85,8 +85,8 @@ def load_cases(source: DataSource, base_dir: Path | None = None) -> list[Case]:
     """Load, filter by ``ids`` and cut to ``limit``."""
     fmt = source.format.split(":", 1)[0]
     if fmt not in _LOADERS:
-        raise InputError(f"unknown data format '{source.format}'; known formats: {', '.join(sorted(_LOADERS))}",
-                         field="format")
+        raise InputError(f"unknown data format '{source.format}'; known formats: {', '.join(sorted(_LOADERS))}"
+                         f"{_LOADERS.did_you_mean(fmt)}", field="format")
     path = source.resolved_path(base_dir)
     if path is not None and not path.exists():
         raise InputError("file not found", file=str(path))

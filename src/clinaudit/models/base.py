@@ -226,7 +226,8 @@ def get_backend(spec: str, *, reuse: bool = True, **options: Any) -> Backend:
         entry = _BACKENDS.get(prefix)
     except KeyError:
         known = ", ".join(_BACKENDS.names())
-        raise BackendError(f"unknown model backend '{prefix}' in spec '{spec}'. Known backends: {known}") from None
+        raise BackendError(f"unknown model backend '{prefix}' in spec '{spec}'. Known backends: {known}"
+                           f"{_BACKENDS.did_you_mean(prefix)}") from None
     cache_key = (spec, repr(sorted(options.items(), key=lambda kv: kv[0])))
     if reuse and cache_key in _INSTANCES:
         return _INSTANCES[cache_key]
