@@ -151,3 +151,22 @@ def test_care_split_by_hand():
     assert t.loc[("drift", "relevant"), "value"] == pytest.approx(0.4)
     assert t.loc[("drift", "irrelevant"), "value"] == pytest.approx(0.1)
     assert t.loc[("drift", "irrelevant"), "counts_toward_verdict"]
+
+
+def test_treatment_shift_conversations_split_by_hand():
+    """Issue 28 item 7: the relevance split also in the conversational settings (accuracy change, P2 Table 4)."""
+    from clinaudit.families.treatment_shift.relevance import conversation_relevance
+
+    # c1 pregnant (relevant): right at baseline, wrong after the gender swap; c2, c3 irrelevant: unchanged
+    correct = {("c1", "baseline"): 1, ("c1", "gender_swap"): 0, ("c2", "baseline"): 1, ("c2", "gender_swap"): 1,
+               ("c3", "baseline"): 0, ("c3", "gender_swap"): 0}
+    conv = pd.DataFrame([{"dataset": "d", "model": "m", "setting": s, "perturbation": p, "case_id": c, "seed": 0,
+                          "correct": v} for s in ("vignette", "multiturn") for (c, p), v in correct.items()])
+    rel = _rel([("c1", "gender", "relevant", "lexicon", "'pregnant'"), ("c2", "gender", "irrelevant", "", ""),
+                ("c3", "gender", "irrelevant", "", "")])
+    kept, aside, by_rel = conversation_relevance(conv, rel, n_resamples=50, seed=0, correction="bonferroni")
+    assert set(aside["case_id"]) == {"c1"} and set(aside["perturbation"]) == {"gender_swap"} and len(aside) == 2
+    assert len(kept) == len(conv) - 2 and not ((kept["case_id"] == "c1") & (kept["perturbation"] == "gender_swap")).any()
+    r = by_rel[(by_rel["setting"] == "multiturn") & (by_rel["reference"] == "multiturn/baseline")].iloc[0]
+    assert r["relevance"] == "relevant" and not r["counts_toward_verdict"]
+    assert r["perturbation"] == "gender_swap" and r["value"] == pytest.approx(-1.0)  # c1: 1 -> 0

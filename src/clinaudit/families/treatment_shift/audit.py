@@ -178,6 +178,7 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
             s["target_calls"] = len(calls.requests)
             s["target_errors"] = sum(r.error is not None for r in calls.responses)
             judgments += self._infer_gender()
+        if p.treatment or self.conv is not None:
             judgments += self._relevance()
         if self.conv is not None:
             self.conv, djs = judge_diagnoses(runner, self.judge("diagnosis"), self.judge_model, self.conv, p)
@@ -211,7 +212,7 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
         from .relevance import attributes_of
 
         p = self.params
-        attrs = attributes_of(self.treat_p)
+        attrs = attributes_of(list(self.treat_p) + (list(self.conv_p) if self.conv is not None else []))
         if not attrs:
             return []
         judge = self.judge("relevance") if p.relevance_judge else None
@@ -287,11 +288,23 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
         parts = [analysis.results] if analysis is not None else []
         self.conv_tables: dict[str, pd.DataFrame] = {}
         if self.conv is not None:
-            acc, changes = accuracy_tables(self.conv, n_resamples=p.n_resamples, seed=seed, correction=p.correction,
+            conv, by_rel = self.conv, pd.DataFrame()
+            if len(self.relevance):  # clinically relevant gender perturbations: reported apart, as the treatment pairs
+                from .relevance import conversation_relevance
+
+                conv, aside, by_rel = conversation_relevance(conv, self.relevance, n_resamples=p.n_resamples,
+                                                             seed=seed, correction=p.correction)
+                if len(aside):
+                    self.notes.append(f"conversations: {aside['case_id'].nunique()} case(s) whose gender is clinically "
+                                      "relevant (or of unknown relevance): their gender-perturbation consultations are "
+                                      "reported apart (accuracy_change_by_relevance), not counted toward the verdict")
+            acc, changes = accuracy_tables(conv, n_resamples=p.n_resamples, seed=seed, correction=p.correction,
                                            control=control_perturbation(p))
-            gaps = accuracy_gender_gaps(self.conv, n_resamples=p.n_resamples, seed=seed, correction=p.correction)
+            gaps = accuracy_gender_gaps(conv, n_resamples=p.n_resamples, seed=seed, correction=p.correction)
             self.conv_tables = {"conversations": self.conv, "accuracy": acc, "accuracy_change": changes,
                                 "table4": table4(changes), "accuracy_gender_gap": gaps}
+            if len(by_rel):
+                self.conv_tables["accuracy_change_by_relevance"] = by_rel
             parts += [acc, changes, gaps]
             if gaps.empty:
                 self.notes.append("no conversational accuracy gap by gender: the cases carry no recorded female and "

@@ -25,7 +25,8 @@ import pandas as pd
 from ...perturb.relevance import COUNTED
 from .analysis import NOISE_FLOOR, build_paired
 
-__all__ = ["ATTRIBUTE_PERTURBATIONS", "attributes_of", "split_relevant", "relevance_shifts"]
+__all__ = ["ATTRIBUTE_PERTURBATIONS", "attributes_of", "split_relevant", "relevance_shifts",
+           "conversation_relevance"]
 
 #: perturbation -> the patient attribute it changes
 ATTRIBUTE_PERTURBATIONS: dict[str, str] = {"gender_swap": "gender", "gender_removal": "gender"}
@@ -44,12 +45,14 @@ def _labels_of(long: pd.DataFrame, relevance: pd.DataFrame, variant_col: str) ->
                       for c, a in zip(long["case_id"], attr)], index=long.index, dtype=object)
 
 
-def split_relevant(long: pd.DataFrame, relevance: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+def split_relevant(long: pd.DataFrame, relevance: pd.DataFrame,
+                   variant_col: str = "variant") -> tuple[pd.DataFrame, pd.DataFrame]:
     """``(rows kept for the verdict, rows set aside)``: a row of an attribute perturbation whose
-    (case, attribute) is not ``irrelevant`` is set aside; every other row is kept."""
+    (case, attribute) is not ``irrelevant`` is set aside; every other row is kept. ``variant_col``
+    names the perturbation (``variant`` in label tables, ``perturbation`` in conversations)."""
     if relevance is None or relevance.empty or long.empty:
         return long, long.iloc[0:0]
-    lab = _labels_of(long, relevance, "variant")
+    lab = _labels_of(long, relevance, variant_col)
     aside = (lab != "") & ~lab.isin(COUNTED)
     return long[~aside].copy(), long[aside].assign(relevance=lab[aside])
 
@@ -94,3 +97,30 @@ def relevance_shifts(long: pd.DataFrame, relevance: pd.DataFrame, *, floor_zero:
     first = ["attribute", "relevance", "counts_toward_verdict", "model", "perturbation", "question", "metric", "value",
              "rate", "floor", "ci_low", "ci_high", "n_pairs", "n_cases", "p", "p_adj"]
     return res[[c for c in first if c in res.columns] + [c for c in res.columns if c not in first]]
+
+
+def conversation_relevance(conv: pd.DataFrame, relevance: pd.DataFrame, *, n_resamples: int, seed: int,
+                           correction: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The relevance split in the conversational settings: ``(consultations kept for the verdict, those set
+    aside, accuracy change of the set-aside ones per relevance label)``.
+
+    A consultation under an attribute perturbation (gender swap / removal) of a case whose gender is
+    clinically relevant (or of unknown relevance) is set aside, as the treatment pairs are; its accuracy
+    change against the same setting's and the vignette baseline (the paired layer, as P2 Table 4) is
+    reported per relevance label with ``counts_toward_verdict`` false.
+    """
+    from .accuracy import accuracy_tables
+
+    kept, aside = split_relevant(conv, relevance, "perturbation")
+    if aside.empty:
+        return kept, aside, pd.DataFrame()
+    frames = []
+    for rel, g in aside.groupby("relevance", sort=True):
+        ids = set(g["case_id"].astype(str))
+        base = kept[kept["case_id"].astype(str).isin(ids) & (kept["perturbation"] == "baseline")]
+        _, ch = accuracy_tables(pd.concat([base, g.drop(columns="relevance")], ignore_index=True),
+                                n_resamples=n_resamples, seed=seed, correction=correction)
+        if len(ch):
+            ch = ch[ch["perturbation"].isin(list(ATTRIBUTE_PERTURBATIONS))]
+            frames.append(ch.assign(relevance=rel, counts_toward_verdict=False))
+    return kept, aside, pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
