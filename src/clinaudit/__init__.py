@@ -13,6 +13,8 @@ Public API (small on purpose):
 
 __version__ = "0.1.0"
 
+from typing import Any  # noqa: E402
+
 from .errors import ClinauditError, InputError, SpecError  # noqa: E402
 from .records import Case, Judgment, ModelRequest, ModelResponse, Variant, to_frame  # noqa: E402
 
@@ -45,7 +47,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):  # lazy re-exports keep `import clinaudit` light
+def __getattr__(name: str) -> Any:  # lazy re-exports keep `import clinaudit` light
     if name in {"get_backend", "list_backends"}:
         from .models import base
 

@@ -90,7 +90,7 @@ class _NoBar:
         pass
 
 
-def _progress(total: int, desc: str, enabled: bool):
+def _progress(total: int, desc: str, enabled: bool) -> Any:  # a tqdm bar, or _NoBar
     if not enabled or total == 0:
         return _NoBar()
     from tqdm.auto import tqdm

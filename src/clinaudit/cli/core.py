@@ -5,9 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..registry import register_command
 from .common import add_executor_args, nonneg_int
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pydantic import BaseModel
+
+    from ..spec import AuditSpec
 
 __all__ = ["register"]
 
@@ -104,7 +110,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         lock.release()
 
 
-def _run_locked(args: argparse.Namespace, spec, params) -> int:
+def _run_locked(args: argparse.Namespace, spec: AuditSpec, params: BaseModel) -> int:
     from ..spec import get_recipe
     from ..pipeline import make_context, run_spec
 

@@ -85,7 +85,7 @@ def cmd_perturbations(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_table(path: Path, id_column: str, text_column: str, limit: int | None):
+def _read_table(path: Path, id_column: str, text_column: str, limit: int | None) -> Any:  # a DataFrame
     import pandas as pd
 
     from ..errors import InputError

@@ -213,7 +213,7 @@ class OpenAICompatBackend(Backend):
             return None
         return {"api-key": key} if self.azure_api_version else {"Authorization": f"Bearer {key}"}
 
-    def _client(self):
+    def _client(self) -> Any:  # an aiohttp.ClientSession (aiohttp is imported with the first backend)
         aiohttp = _aiohttp()
         loop = asyncio.get_running_loop()
         entry = self._clients.get(id(loop))

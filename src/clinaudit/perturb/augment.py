@@ -33,7 +33,7 @@ keeps this one generate–validate–retry loop.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -86,7 +86,7 @@ class GateResult:
     text: str = ""  # the accepted dialog, in the original's style
     additions: list[dict[str, Any]] | None = None  # {"turn", "speaker", "added", "new_turn"}
 
-    def __iter__(self):  # ``ok, reason, detail = additions_only_gate(...)``
+    def __iter__(self) -> Iterator[Any]:  # ``ok, reason, detail = additions_only_gate(...)``
         return iter((self.ok, self.reason, self.detail))
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import statistics
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import InputError
@@ -232,7 +233,7 @@ def _insert(text: str, sentence: str, position: str) -> str:
     return f"{sentence} {body}" if position == "start" else f"{body} {sentence}"
 
 
-def _make_apply(name: str, bias: str | None):
+def _make_apply(name: str, bias: str | None) -> Callable[..., list[Variant]]:
     def apply(case: Case, rng: Any = None, *, seed: int = 0, voice: str = "auto", position: str = "end",
               **_: Any) -> list[Variant]:
         del rng  # every draw is seeded from (case_id, name, seed) inside cue_sentence / control_sentence

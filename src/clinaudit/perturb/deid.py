@@ -39,7 +39,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,7 +155,7 @@ class FilterResult:
     kept: list[Case]
     removed: list[tuple[Case, str]]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return iter((self.kept, self.removed))
 
     def report(self) -> list[dict[str, str]]:

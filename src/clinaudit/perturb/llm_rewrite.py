@@ -26,7 +26,7 @@ easy to drop (``[v for v in variants if not v.flags]``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
@@ -263,7 +263,7 @@ def _finish_one(
     )
 
 
-def _make(name: str):
+def _make(name: str) -> tuple[Callable[..., Any], ...]:  # apply, build, finish, post
     def build(case: Case, *, model: str, seed: int = 0, **params: Any) -> list[ModelRequest]:
         return [build_rewrite_request(case, name, model=model, seed=seed, **params)]
 

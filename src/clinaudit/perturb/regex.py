@@ -30,6 +30,7 @@ import math
 import random
 import re
 import string
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -258,7 +259,7 @@ _DESCRIPTIONS = {
 }
 
 
-def _make_apply(name: str):
+def _make_apply(name: str) -> Callable[..., list[Variant]]:
     def apply(
         case: Case,
         rng: Any,

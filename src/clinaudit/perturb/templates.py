@@ -34,9 +34,12 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..models.base import MaskedItem
 
 __all__ = [
     "DEMOGRAPHIC_SLOT",
@@ -128,7 +131,7 @@ class MaskedSentence:
     mode: str
     word_index: int  # the slot's word index (what the published scorer used)
 
-    def to_masked_item(self):
+    def to_masked_item(self) -> MaskedItem:
         """The :class:`~clinaudit.models.base.MaskedItem` that scores the target slot."""
         from ..models.base import MaskedItem
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 from ...registry import register_command
 
 __all__ = ["register", "CARE_TABLES"]
@@ -49,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_care_tables)
 
 
-def _markdown(df) -> str:
+def _markdown(df: Any) -> str:  # a DataFrame
     from ...export import markdown_cell
 
     cols = [markdown_cell(str(c)) for c in df.columns]

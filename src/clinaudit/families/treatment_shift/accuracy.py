@@ -67,7 +67,7 @@ def _change_pairs(conv: pd.DataFrame, control: str | None = None) -> pd.DataFram
     return pd.concat(parts, ignore_index=True)
 
 
-def _change(ref, alt):  # the per-pair metric: +1 fixed, -1 broken, 0 same; NaN when either is undecided
+def _change(ref: pd.Series, alt: pd.Series) -> pd.Series:  # the per-pair metric: +1 fixed, -1 broken, 0 same; NaN when either is undecided
     return alt.astype(float) - ref.astype(float)
 
 
