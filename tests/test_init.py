@@ -104,3 +104,58 @@ def test_init_for_dialogs_writes_a_note_generation_spec_whose_dry_run_counts_cal
     assert doc["data"][0]["limit"] == 2 and doc["models"]["augmenter"] == "embedded"
     assert main(["run", str(spec), "--out", str(tmp_path / "r"), "--dry-run"]) == 0
     assert "Estimated model calls" in capsys.readouterr().err
+
+
+def _mock_spec(tmp_path):
+    data = tmp_path / "my.csv"
+    data.write_text(MESSAGES, encoding="utf-8")
+    spec = tmp_path / "spec.yaml"
+    assert main(["init", "treatment_shift", "--data", str(data), "--out", str(spec)]) == 0
+    doc = yaml.safe_load(spec.read_text())
+    doc["models"] = {"target": "mock:t", "judge": "mock:j"}
+    doc["backends"] = {"mock:t": {"answer": "Please come in today."},
+                       "mock:j": {"answer": "MANAGE [NO]\nVISIT [YES]\nRESOURCE [NO]"}}
+    doc["params"]["n_resamples"] = 50
+    spec.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    return spec
+
+
+def test_run_limit_audits_the_first_n_cases_and_records_it(tmp_path, capsys):
+    spec = _mock_spec(tmp_path)
+    out = tmp_path / "r"
+    assert main(["run", str(spec), "--out", str(out), "--limit", "3", "--no-progress"]) == 0
+    import pandas as pd
+
+    cases = pd.read_csv(out / "tables" / "cases.csv")
+    assert list(cases["case_id"]) == ["m1", "m2", "m3"]
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["runs"][-1]["case_limit"] == 3
+    # the same spec without --limit resumes in the same directory and audits all four
+    assert main(["run", str(spec), "--out", str(out), "--no-progress"]) == 0
+    assert len(pd.read_csv(out / "tables" / "cases.csv")) == 4
+    assert "case_limit" not in json.loads((out / "manifest.json").read_text())["runs"][-1]
+    with pytest.raises(SystemExit) as exc:  # argparse: one line naming the option, exit 2
+        main(["run", str(spec), "--out", str(out), "--limit", "0"])
+    assert exc.value.code == 2
+
+
+def test_dry_run_estimate_states_a_time_from_a_probe_then_from_the_cache(tmp_path, capsys):
+    spec = _mock_spec(tmp_path)
+    out = tmp_path / "r"
+    assert main(["run", str(spec), "--out", str(out), "--limit", "3", "--dry-run"]) == 0
+    err = capsys.readouterr().err
+    assert "time: about" in err and "mock:t: ~" in err and "one probe call" in err
+    # the probe's answers are stored: the run does not send them again
+    assert main(["run", str(spec), "--out", str(out), "--limit", "3", "--no-progress"]) == 0
+    captured = capsys.readouterr()
+    assert "2 from cache" in captured.out
+    # now the time per call comes from the answers the run recorded, and --no-probe makes no call
+    assert main(["run", str(spec), "--out", str(out), "--dry-run", "--no-probe"]) == 0
+    err = capsys.readouterr().err
+    assert "answers in the cache" in err and "one probe call" not in err
+
+
+def test_without_recorded_answers_and_without_a_probe_the_time_is_said_to_be_unknown(tmp_path, capsys):
+    spec = _mock_spec(tmp_path)
+    assert main(["run", str(spec), "--out", str(tmp_path / "r"), "--dry-run", "--no-probe"]) == 0
+    assert "time: not estimated" in capsys.readouterr().err

@@ -83,13 +83,14 @@ def make_spec(source: str | Path | Mapping[str, Any] | Any, **changes: Any) -> A
 
 
 def run_audit(spec: str | Path | Mapping[str, Any] | Any, out: str | Path, *, force: bool = False,
-              resume: bool = False, progress: bool = False) -> RunResults:
+              resume: bool = False, progress: bool = False, limit: int | None = None) -> RunResults:
     """Run a spec (YAML path, dict or :class:`~clinaudit.spec.AuditSpec`) into the run directory ``out``,
     as ``clinaudit run SPEC --out OUT`` does, and open the result.
 
     Re-running into the same ``out`` reuses its cache (no model call is made twice). A directory holding a
     run of another spec is refused (:class:`~clinaudit.rundir.RunDirReuseError`) unless ``force``.
-    ``progress`` shows the progress bars (off by default: they clutter notebook output).
+    ``progress`` shows the progress bars (off by default: they clutter notebook output). ``limit`` audits
+    only the first ``limit`` cases (``clinaudit run --limit``).
     """
     from .spec import AuditSpec
     from .pipeline import run_spec
@@ -98,7 +99,10 @@ def run_audit(spec: str | Path | Mapping[str, Any] | Any, out: str | Path, *, fo
         spec = make_spec(spec)
     elif not isinstance(spec, (AuditSpec, str, Path)):
         raise SpecError(f"run_audit: expected a YAML path, a dict or an AuditSpec, got {type(spec).__name__}")
-    rundir = run_spec(spec, out, progress=progress, force=force, resume=resume, command="clinaudit.run_audit")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise SpecError(f"run_audit: limit must be an integer >= 1, got {limit!r}")
+    rundir = run_spec(spec, out, progress=progress, force=force, resume=resume, command="clinaudit.run_audit",
+                      limit=limit)
     status = str(rundir.manifest.get("status", ""))
     if status.startswith("not measured"):  # the CLI exits 3; from Python the run says so, loudly
         import warnings

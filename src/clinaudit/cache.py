@@ -90,6 +90,15 @@ class ResponseCache:
                     found[key] = _decode(payload)
         return found
 
+    def latencies(self, backend: str, limit: int = 200) -> list[float]:
+        """The recorded seconds per call (``latency_s``) of the ``limit`` latest stored answers of a backend
+        identity (answers with no recorded time left out): the dry-run estimate's time per call."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT json_extract(response, '$.latency_s') FROM responses WHERE backend=? "
+                "ORDER BY created DESC LIMIT ?", (backend, limit)).fetchall()
+        return [float(v) for (v,) in rows if isinstance(v, (int, float)) and v > 0]
+
     def put(self, key: str, backend: str, request: ModelRequest, response: ModelResponse) -> None:
         """Store one response, committed at once (a key is stored once: the first answer wins)."""
         self.put_many([(key, backend, request, response)])

@@ -272,9 +272,11 @@ class RunDir:
 
     # ---- manifest ---------------------------------------------------------
     def start(self, *, spec: dict[str, Any] | None = None, models: list[dict[str, Any]] | None = None,
-              seeds: list[int] | None = None, data_files: list[str | Path] | None = None, command: str = "") -> None:
+              seeds: list[int] | None = None, data_files: list[str | Path] | None = None, command: str = "",
+              **run_info: Any) -> None:
+        """Record a run's start; ``run_info`` (e.g. ``case_limit``) goes into this run's entry of ``runs``."""
         runs = self.manifest.get("runs", [])
-        runs.append({"started": _now(), "command": command})
+        runs.append({"started": _now(), "command": command, **run_info})
         self.manifest.update(
             {
                 "clinaudit_version": __version__,

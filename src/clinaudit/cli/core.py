@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..registry import register_command
-from .common import add_executor_args, nonneg_int
+from .common import add_executor_args, nonneg_int, positive_int
 
 if TYPE_CHECKING:  # pragma: no cover
     from pydantic import BaseModel
@@ -40,9 +40,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("spec", type=Path, help="audit spec (YAML); see docs/specs.md")
     p.add_argument("--out", type=Path, required=True, help="run directory to create or resume")
-    p.add_argument("--dry-run", action="store_true", help="validate the spec, print the estimate, make no calls")
+    p.add_argument("--dry-run", action="store_true",
+                   help="validate the spec and print the estimate (calls, tokens, cost, time); makes no calls but "
+                   "one probe call per model whose time per call is not in the cache yet (stored, not repeated)")
+    p.add_argument("--no-probe", action="store_true",
+                   help="with --dry-run: no probe calls (the time then comes from the cache's recorded answers only)")
     p.add_argument("--max-calls", type=nonneg_int, default=None,
                    help="refuse to start if the run needs more new model calls than this")
+    p.add_argument("--limit", type=positive_int, default=None, metavar="N",
+                   help="audit only the first N cases of the spec's data (a quick look before a full run; "
+                   "recorded in the manifest)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--report", action="store_true", help="render RUN_DIR/report.html when the run ends")
     add_executor_args(p, overrides="; overrides the spec's runner.executor")
@@ -116,9 +123,13 @@ def _run_locked(args: argparse.Namespace, spec: AuditSpec, params: BaseModel) ->
 
     recipe = get_recipe(spec.audit)
     if recipe.estimate is not None:
-        ctx = make_context(spec, params, args.out, base_dir=args.spec.resolve().parent, progress=False)
+        ctx = make_context(spec, params, args.out, base_dir=args.spec.resolve().parent, progress=False,
+                           case_limit=args.limit)
         est = recipe.estimate(ctx)
-        ctx.rundir.close()
+        try:  # a time per model: the cache's recorded times, else (--dry-run) one probe call per model
+            est.add_time(getattr(ctx.runner, "inner", ctx.runner), probe=args.dry_run and not args.no_probe)
+        finally:
+            ctx.rundir.close()
         print(est.to_text(spec.backends), file=sys.stderr)
         new_calls = est.total_calls() - sum(est.cached.values())
         if args.max_calls is not None and new_calls > args.max_calls:
@@ -129,7 +140,7 @@ def _run_locked(args: argparse.Namespace, spec: AuditSpec, params: BaseModel) ->
         return 0
     rundir = run_spec(args.spec, args.out, progress=not args.no_progress, command=" ".join(sys.argv),
                       force=args.force, resume=args.resume, executor=args.executor, ray_address=args.ray_address,
-                      shards=args.shards)
+                      shards=args.shards, limit=args.limit)
     usage = rundir.manifest.get("runs", [{}])[-1].get("usage_total", {})
     print(f"run directory: {rundir.path}")
     print(f"model calls: {int(usage.get('calls', 0))} new, {int(usage.get('cache_hits', 0))} from cache, "

@@ -98,6 +98,10 @@ class Backend:
         self.spec = spec
         self.options = options
 
+    def prepare(self) -> None:
+        """Load what the first call would load (a local model's weights); nothing for a remote backend. The
+        dry run's time probe calls it first, so that the time of one call does not include the loading."""
+
     # Identity that goes into the request hash: everything that changes the output
     # (model file, base URL) and nothing secret (never the API key).
     def identity(self) -> str:

@@ -133,6 +133,9 @@ class _HFBase(Backend):
     def _load_model(self, transformers: Any, torch: Any) -> Any:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    def prepare(self) -> None:
+        self._load()
+
     def _load(self) -> None:
         with self._load_lock:
             if self._model is not None:

@@ -99,8 +99,11 @@ class DryCount:
     hits: dict[str, set[str]] = field(default_factory=dict)
     prompt_words: dict[str, int] = field(default_factory=dict)
     placeholders: int = 0
+    #: the first uncached generation request per model: what the dry run's time probe sends
+    samples: dict[str, ModelRequest] = field(default_factory=dict)
 
-    def add(self, model: str, key: str, *, hit: bool, retry: bool, words: int) -> None:
+    def add(self, model: str, key: str, *, hit: bool, retry: bool, words: int,
+            request: ModelRequest | None = None) -> None:
         if retry:  # retries of unparseable outputs: not predictable before a run, not counted (even if cached)
             return
         bucket = self.keys.setdefault(model, set())
@@ -109,6 +112,8 @@ class DryCount:
             self.prompt_words[model] = self.prompt_words.get(model, 0) + words
         if hit:
             self.hits.setdefault(model, set()).add(key)
+        elif request is not None:
+            self.samples.setdefault(model, request)
 
 
 class CallLog:
@@ -197,7 +202,7 @@ class CallLog:
         for req, key in zip(requests, keys):
             hit = key in found
             self.count.add(req.model, key, hit=hit, retry=bool(req.extra.get("attempt")),
-                           words=len(req.prompt_text().split()))
+                           words=len(req.prompt_text().split()), request=req)
             if hit:
                 out.append(found[key].model_copy(update={"request_key": key, "meta": dict(req.meta)}))
             else:

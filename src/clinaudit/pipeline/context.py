@@ -45,11 +45,13 @@ class AuditContext:
     _excluded_table: pd.DataFrame | None = None
     #: True while the pipeline counts calls for the dry-run estimate (nothing is written)
     dry: bool = False
+    #: ``clinaudit run --limit N``: only the first N cases of the spec's data (recorded in the manifest's run)
+    case_limit: int | None = None
 
     def cases(self) -> list[Case]:
         """All cases of all data sources (loaded once)."""
         if self._cases is None:
-            self._cases = load_sources(list(self.spec.data), self.base_dir)
+            self._cases = load_sources(list(self.spec.data), self.base_dir)[:self.case_limit]
         return self._cases
 
     @overload
@@ -116,7 +118,7 @@ def _used_models(spec: AuditSpec) -> list[str]:
 
 def make_context(
     spec: AuditSpec, params: BaseModel, out_dir: str | Path, *, base_dir: Path | None = None, progress: bool = True,
-    runner: Runner | CallLog | None = None,
+    runner: Runner | CallLog | None = None, case_limit: int | None = None,
 ) -> AuditContext:
     from ..cache import default_cache_path
     from ..models.options import with_state_dir
@@ -138,4 +140,5 @@ def make_context(
         )
     # the framework records every call (the responses table)
     log = runner if isinstance(runner, CallLog) else CallLog(runner, path=rundir.table_path("responses"))
-    return AuditContext(spec=spec, params=params, rundir=rundir, runner=log, base_dir=base_dir, progress=progress)
+    return AuditContext(spec=spec, params=params, rundir=rundir, runner=log, base_dir=base_dir, progress=progress,
+                        case_limit=case_limit)

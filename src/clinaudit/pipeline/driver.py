@@ -36,6 +36,7 @@ def run_spec(
     executor: str | None = None,
     ray_address: str | None = None,
     shards: int | None = None,
+    limit: int | None = None,
 ) -> RunDir:
     """Run an audit spec into ``out_dir`` (resumable: re-running reuses the cache).
 
@@ -45,6 +46,8 @@ def run_spec(
     unless ``force`` (its tables are removed; the cache stays). ``resume`` requires an earlier run
     of the same spec there. ``executor``, ``ray_address``, ``shards`` override the spec's ``runner:``
     settings of the same names (where the uncached calls are sent from; see :mod:`clinaudit.executors`).
+    ``limit`` audits only the first ``limit`` cases of the spec's data (``clinaudit run --limit``; recorded
+    in the manifest's entry for this run).
     """
     base_dir = None
     if not isinstance(spec, AuditSpec):
@@ -57,7 +60,7 @@ def run_spec(
     from ..executors import make_executor
 
     execution = make_executor(spec.runner.executor, address=spec.runner.ray_address, shards=spec.runner.shards)
-    ctx = make_context(spec, params, out_dir, base_dir=base_dir, progress=progress, runner=runner)
+    ctx = make_context(spec, params, out_dir, base_dir=base_dir, progress=progress, runner=runner, case_limit=limit)
     execution.attach(ctx.runner.runner)
     try:
         ctx.rundir.lock(command or f"run_spec({spec.audit})")
@@ -85,6 +88,7 @@ def _run_in(ctx: AuditContext, recipe: AuditRecipe, spec: AuditSpec, base_dir: P
         seeds=[spec.seed],
         data_files=[p for p in data_files if p is not None],
         command=command,
+        **({"case_limit": ctx.case_limit} if ctx.case_limit is not None else {}),
     )
     log.info("audit %s started: %s", spec.audit, spec.name)
     try:
@@ -95,6 +99,10 @@ def _run_in(ctx: AuditContext, recipe: AuditRecipe, spec: AuditSpec, base_dir: P
         log.error("audit %s stopped: %s: %s", spec.audit, type(exc).__name__, exc)
         ctx.rundir.close()
         raise
+    if ctx.case_limit is not None and ctx._cases is None:
+        note = f"--limit {ctx.case_limit} had no effect: the {spec.audit} audit reads no cases from the spec's data"
+        log.warning(note)
+        summary = {**summary, "limit_note": note}
     ctx.rundir.write_table("responses", ctx.runner.frame())  # every call, deduplicated
     status, failure = call_status(ctx.runner.usage)
     validity = assess_run(ctx.rundir, spec.audit, spec.verdicts)

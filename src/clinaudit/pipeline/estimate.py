@@ -19,9 +19,53 @@ class Estimate:
     cached: dict[str, int] = field(default_factory=dict)  # model spec -> of which already cached
     prompt_tokens: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: model spec -> the first request the run would send that is not cached (the time probe's request)
+    samples: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: model spec -> (estimated seconds for its new calls, how the time per call was found)
+    seconds: dict[str, tuple[float, str]] = field(default_factory=dict)
 
     def total_calls(self) -> int:
         return sum(self.calls.values())
+
+    def new_calls(self, spec: str) -> int:
+        return max(0, self.calls.get(spec, 0) - self.cached.get(spec, 0))
+
+    def add_time(self, runner: Any, *, probe: bool = True) -> None:
+        """Estimate each model's time for its new calls: the median recorded time per call of the backend's
+        answers in the cache, else (``probe``) the time of one real call, the first request the run would send
+        (stored in the cache like any call, so the run does not send it again). A local backend's calls are
+        counted one after another (its batching makes a run faster: an upper bound); a remote backend's are
+        divided over ``runner.config.concurrency`` simultaneous calls."""
+        import statistics
+        import time
+
+        for spec in sorted(self.calls):
+            n = self.new_calls(spec)
+            if n == 0:
+                continue
+            backend = runner.backend(spec)
+            lat = runner.cache.latencies(backend.identity()) if getattr(runner, "cache", None) is not None else []
+            if lat:
+                per_call, how = statistics.median(lat), f"median of {len(lat)} answer{'s' if len(lat) > 1 else ''} in the cache"
+            elif probe and spec in self.samples:
+                t0 = time.monotonic()
+                backend.prepare()
+                t1 = time.monotonic()
+                resp = runner.generate([self.samples[spec]], desc="time probe")[0]
+                per_call = time.monotonic() - t1
+                if resp.error:
+                    self.notes.append(f"time probe of {spec} failed: {resp.error}")
+                    continue
+                how = "one probe call" + (f", after {_duration(t1 - t0)} of loading" if t1 - t0 >= 1 else "")
+            else:
+                continue
+            parallel = max(1, int(getattr(getattr(runner, "config", None), "concurrency", 1) or 1))
+            if backend.is_remote:
+                self.seconds[spec] = (n * per_call / parallel, f"{per_call:.2f} s per call, {how}, "
+                                      f"{parallel} at a time")
+            else:
+                self.seconds[spec] = (n * per_call, f"{per_call:.2f} s per call, {how}, one at a time: an upper "
+                                      "bound, batching is faster")
 
     def to_text(self, prices: dict[str, dict[str, float]] | None = None) -> str:
         from ..models.options import effective_prices
@@ -40,8 +84,23 @@ class Estimate:
                     line += f" (batch price: {discount:.0%} off)"
             lines.append(line)
         lines.append(f"  total: {self.total_calls()} calls")
+        if self.seconds:
+            total = sum(sec for sec, _ in self.seconds.values())
+            lines.append(f"  time: about {_duration(total)} for the new calls")
+            lines.extend(f"    {spec}: ~{_duration(sec)} ({how})" for spec, (sec, how) in sorted(self.seconds.items()))
+        elif any(self.new_calls(s) for s in self.calls):
+            lines.append("  time: not estimated (no recorded answers of these models yet; `--dry-run` measures one "
+                         "probe call per model)")
         lines.extend(f"  note: {n}" for n in self.notes)
         return "\n".join(lines)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 @dataclass(frozen=True)
