@@ -280,6 +280,26 @@ def test_adversarial_head_makes_the_attribute_less_recoverable(tmp_path: Path) -
     assert (df["baseline_adv_loss"] < df["debiased_adv_loss"]).all(), df
 
 
+def test_two_phase_schedule_in_one_config(corpus, tiny_base: Path, tmp_path: Path) -> None:
+    """Issue 28 item 7: P4's 128-then-512 schedule as one config: phase 2 continues from phase 1's weights."""
+    from clinaudit.families.hurtful_words.pretrain import PretrainPhase
+
+    texts = corpus[0][:48]
+    cfg = PretrainConfig(batch_size=8, device="cpu", phases=[PretrainPhase(max_length=16, max_steps=2),
+                                                             PretrainPhase(max_length=48, max_steps=1)])
+    res = pretrain(texts, tiny_base, tmp_path / "run", cfg)
+    info = json.loads((tmp_path / "run" / "pretrain.json").read_text())["info"]
+    p1, p2 = info["phases"]
+    assert (p1["max_length"], p1["steps"], p2["max_length"], p2["steps"]) == (16, 2, 48, 1) and info["steps"] == 3
+    assert p1["sequences"] > p2["sequences"]  # shorter sequences: the same notes cut into more chunks
+    assert json.loads((tmp_path / "run" / "phase_2" / "pretrain.json").read_text())["info"]["base"] == \
+        str(tmp_path / "run" / "phase_1" / "model")
+    assert (res.model_dir / "config.json").is_file() and set(res.history["phase"]) == {1, 2}
+    # resume: finished phases are kept, nothing is retrained
+    again = pretrain(texts, tiny_base, tmp_path / "run", cfg, resume=True)
+    assert again.info["phases"] == info["phases"]
+
+
 def test_pretrain_cli_tiny_model(corpus, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``clinaudit pretrain --model tiny`` with the adversarial head, on a notes CSV; a few steps."""
     from clinaudit.cli.main import main

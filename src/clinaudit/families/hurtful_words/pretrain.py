@@ -52,6 +52,7 @@ __all__ = [
     "replace_phi",
     "AdversaryConfig",
     "PretrainConfig",
+    "PretrainPhase",
     "PretrainResult",
     "build_tiny_mlm",
     "tiny_vocab",
@@ -115,6 +116,15 @@ class AdversaryConfig(BaseModel):
                             "helps small, freshly initialised encoders)")
 
 
+class PretrainPhase(BaseModel):
+    """One phase of a multi-phase schedule: its own sequence length, steps and batch size (P4: 128 then 512)."""
+
+    model_config = ConfigDict(extra="forbid")
+    max_length: int = Field(ge=8, description="tokens per sequence in this phase")
+    max_steps: int = Field(ge=1, description="optimiser steps of this phase")
+    batch_size: int | None = Field(default=None, ge=1, description="sequences per step (default: the config's)")
+
+
 class PretrainConfig(BaseModel):
     """Continued-pretraining settings (defaults: a tiny model on CPU; P4's bert-base values in the docs)."""
 
@@ -136,6 +146,10 @@ class PretrainConfig(BaseModel):
     cpu_threads: int | None = Field(default=1, ge=1, description="torch threads on CPU (1: fastest for tiny "
                                     "models on a shared machine; None: torch's default)")
     adversary: AdversaryConfig | None = None
+    phases: list[PretrainPhase] | None = Field(
+        default=None, min_length=1, description="a schedule of phases run one after the other, each continuing "
+        "from the previous one's weights with its own max_length / max_steps / batch_size (P4: [{max_length: 128, "
+        "...}, {max_length: 512, ...}]); replaces max_steps and max_length")
 
 
 @dataclass
@@ -375,6 +389,9 @@ def pretrain(texts: Sequence[str], base: str | Path, out: str | Path, config: Pr
     from .adversarial import AdversarialTrainer, CurveCallback, attach_adversary, detach_adversary
 
     cfg = config or PretrainConfig()
+    if cfg.phases:
+        return _pretrain_phases(texts, base, out, cfg, attributes=attributes, resume=resume, callbacks=callbacks,
+                                progress=progress)
     texts = [str(t) for t in texts]
     if not texts:
         raise InputError("no texts to pretrain on", field="texts")
@@ -496,3 +513,50 @@ def cls_embeddings(model_dir: str | Path, texts: Sequence[str], *, max_length: i
             hs = model(**enc, output_hidden_states=True).hidden_states[-1]
             rows.append(hs[:, 0].numpy().astype(float))
     return np.concatenate(rows, axis=0)
+
+
+def _pretrain_phases(texts: Sequence[str], base: str | Path, out: str | Path, cfg: PretrainConfig, *,
+                     attributes: Sequence[Any] | None, resume: bool, callbacks: Sequence[Any],
+                     progress: bool) -> PretrainResult:
+    """``cfg.phases`` one after the other: phase k trains in ``out/phase_k`` from phase k−1's model (the first
+    from ``base``); the last phase's model is copied to ``out/model``. With ``resume``, a finished phase
+    (its ``pretrain.json`` written) is kept and an interrupted one continues from its checkpoint."""
+    import shutil
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    current: str | Path = base
+    results: list[PretrainResult] = []
+    for k, ph in enumerate(cfg.phases or [], start=1):
+        sub = cfg.model_copy(update={"phases": None, "max_length": ph.max_length, "max_steps": ph.max_steps,
+                                     "batch_size": ph.batch_size or cfg.batch_size})
+        folder = out / f"phase_{k}"
+        if resume and (folder / "pretrain.json").is_file() and (folder / "model").is_dir():
+            done = json.loads((folder / "pretrain.json").read_text(encoding="utf-8"))
+            history = pd.read_csv(folder / "loss.csv") if (folder / "loss.csv").is_file() else pd.DataFrame()
+            res = PretrainResult(out=folder, model_dir=folder / "model", history=history, info=done["info"])
+        else:
+            res = pretrain(texts, current, folder, sub, attributes=attributes,
+                           resume=resume and _has_checkpoint(folder / "checkpoints"), callbacks=callbacks,
+                           progress=progress)
+        results.append(res)
+        current = res.model_dir
+    model_dir = out / "model"
+    if model_dir.exists():
+        shutil.rmtree(model_dir)
+    shutil.copytree(results[-1].model_dir, model_dir)
+    if (results[-1].out / "adversary.pt").is_file():
+        shutil.copyfile(results[-1].out / "adversary.pt", out / "adversary.pt")
+    history = pd.concat([r.history.assign(phase=k) for k, r in enumerate(results, start=1) if len(r.history)],
+                        ignore_index=True) if any(len(r.history) for r in results) else pd.DataFrame()
+    history.to_csv(out / "loss.csv", index=False)
+    last = results[-1].info
+    info = {**last, "base": str(base), "steps": int(sum(r.info["steps"] for r in results)),
+            "seconds": round(sum(float(r.info.get("seconds", 0.0)) for r in results), 3),
+            "phases": [{"phase": k, "max_length": p.max_length, "max_steps": p.max_steps,
+                        "batch_size": p.batch_size or cfg.batch_size, "sequences": r.info["sequences"],
+                        "steps": r.info["steps"], "final_loss": r.info["final_loss"]}
+                       for k, (p, r) in enumerate(zip(cfg.phases or [], results), start=1)]}
+    (out / "pretrain.json").write_text(json.dumps({"config": cfg.model_dump(by_alias=True), "info": info},
+                                                  indent=2, default=str), encoding="utf-8")
+    return PretrainResult(out=out, model_dir=model_dir, history=history, info=info)
