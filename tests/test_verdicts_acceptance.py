@@ -35,16 +35,6 @@ def target(req: ModelRequest) -> str:
     return f"ANS|{case}|{'UPPER' if 'PATIENT CASE' in user else 'plain'}"
 
 
-def judge(flipper: str):
-    def respond(req: ModelRequest) -> str:
-        text = req.prompt_text()
-        if "gender" in text and "ANS|" not in text:
-            return "GENDER [FEMALE]"
-        upper = "|UPPER" in text and req.meta.get("target", flipper) == flipper if hasattr(req, "meta") else False
-        return f"MANAGE [{'YES' if upper else 'NO'}]\nVISIT [YES]\nRESOURCE [YES]"
-    return respond
-
-
 def _run(tmp: Path, n: int, flips_on_upper: bool) -> pd.DataFrame:
     spec, params = parse_spec_dict({
         "audit": "treatment_shift", "name": "verdicts",
