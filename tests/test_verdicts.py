@@ -158,3 +158,15 @@ def test_a_recall_gap_against_a_group_of_two_positives_is_not_a_finding():
     out, _ = assess_tables({**tables, "results": results.assign(metric="specificity_gap")}, "classifier_gaps",
                            VerdictSettings())
     assert out["verdict"].tolist() == ["bias"] * 3
+
+
+def test_gap_units_with_blank_stratum_cells():
+    """A stratum column with empty cells (NaN) does not break the reference lookup."""
+    results = pd.DataFrame({
+        "audit": "classifier_gaps", "metric": "recall_gap", "task": ["t", "t"], "attribute": [math.nan, math.nan],
+        "group": ["A", "B"], "reference": ["B", "A"], "value": [0.1, -0.1], "ci_low": [0.0, -0.2],
+        "ci_high": [0.2, 0.0], "p": [0.5, 0.5], "p_adj": [0.5, 0.5], "n": 100, "test": "bootstrap",
+        "n_group": [50, 50], "n_pos_group": [20, 3]})
+    out, _ = assess_tables({"results": results, "paired": pd.DataFrame({"case_id": ["a"]})}, "classifier_gaps",
+                           VerdictSettings())
+    assert out["n_units"].tolist() == [3, 3]

@@ -199,7 +199,8 @@ def with_reference(units: Callable[[pd.DataFrame], pd.Series],
         if "reference" not in results.columns or "group" not in results.columns:
             return own
         cols = [k for k in keys if k in results.columns]
-        key = results[cols].astype(str).agg("|".join, axis=1) if cols else pd.Series("", index=results.index)
+        text = results[cols].apply(lambda col: col.map(lambda x: "" if pd.isna(x) else str(x)))
+        key = text.agg("|".join, axis=1) if cols else pd.Series("", index=results.index)
         lookup = {(k, str(g)): u for k, g, u in zip(key, results["group"], own) if pd.notna(u)}
         ref = pd.Series([lookup.get((k, str(r)), float("nan")) for k, r in zip(key, results["reference"])],
                         index=results.index, dtype=float)
