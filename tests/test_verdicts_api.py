@@ -78,3 +78,23 @@ def test_a_run_resumes_under_other_margins_and_one_made_before_verdicts_resumes(
     del manifest["spec"]["verdicts"]
     (tmp_path / "run" / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     assert clinaudit.run_audit(spec, tmp_path / "run").status == "complete"
+
+
+def test_a_failure_of_the_verdicts_keeps_the_run_and_says_so(tmp_path, capsys, monkeypatch):
+    import json
+
+    import yaml
+
+    from clinaudit.cli.main import main
+    from clinaudit.pipeline import driver
+
+    def broken(*args, **kwargs):
+        raise TypeError("planted")
+
+    monkeypatch.setattr(driver, "assess_run", broken)
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(yaml.safe_dump(_spec(tmp_path, "MANAGE [NO]\nVISIT [YES]\nRESOURCE [YES]")), encoding="utf-8")
+    assert main(["run", str(spec), "--out", str(tmp_path / "run"), "--no-progress"]) == 1
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["status"] == "complete (verdicts unavailable)"
+    assert "the verdicts could not be computed (TypeError: planted)" in capsys.readouterr().err

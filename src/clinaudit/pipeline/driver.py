@@ -105,7 +105,14 @@ def _run_in(ctx: AuditContext, recipe: AuditRecipe, spec: AuditSpec, base_dir: P
         summary = {**summary, "limit_note": note}
     ctx.rundir.write_table("responses", ctx.runner.frame())  # every call, deduplicated
     status, failure = call_status(ctx.runner.usage)
-    validity = assess_run(ctx.rundir, spec.audit, spec.verdicts)
+    try:
+        validity = assess_run(ctx.rundir, spec.audit, spec.verdicts)
+    except Exception as exc:  # a bug in the verdicts must not lose the run: it says so and exits 1
+        log.exception("audit %s: the verdicts could not be computed", spec.audit)
+        validity = {"measured": True, "error": f"{type(exc).__name__}: {exc}"}
+        failure = failure or (f"the verdicts could not be computed ({type(exc).__name__}: {exc}); the results have "
+                              "no verdict column (please report it)")
+        status = "complete (verdicts unavailable)" if status == "complete" else status
     if failure:
         summary = {**summary, "failure": failure}
     elif not validity["measured"]:  # nothing could be measured: never `complete` (clinaudit run exits 3)
