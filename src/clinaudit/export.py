@@ -77,7 +77,7 @@ def format_number(x: Any, digits: int = 1, missing: str = DASH) -> str:
         return x
     if _missing(x):
         return missing
-    if isinstance(x, numbers.Integral) and not isinstance(x, bool):
+    if not isinstance(x, bool) and isinstance(x, numbers.Integral):
         return str(int(x))
     try:
         v = float(x)

@@ -77,9 +77,7 @@ def parse_retry_after(headers: Mapping[str, str]) -> float | None:
         pass
     try:
         when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when is None:
+    except (TypeError, ValueError):  # an unparseable date raises (it never returns None on Python >= 3.10)
         return None
     return max(0.0, when.timestamp() - time.time())
 

@@ -155,7 +155,7 @@ def figure_view(block: Figure, audit: str, ids: PageIds) -> dict[str, Any]:
 
 
 def metric_view(block: Metric) -> dict[str, Any]:
-    v = block.value
+    v: object = block.value  # declared float | str; numpy numbers and ints too
     as_pct = (not isinstance(v, (str, bool)) and isinstance(v, numbers.Real) and 0 <= float(v) <= 1
               and METRIC_FRACTION.search(block.label) is not None and not PERCENT_NAME.search(block.label))
     value = v if isinstance(v, str) else format_value(v, "pct" if as_pct else "auto")

@@ -84,7 +84,8 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
         self.exclusions = [exclusion_row("cases", r["case_id"], "sex-specific condition (filter_sex_specific)",
                                          detail=str(r["reason"])) for r in removed]
         self.notes: list[str] = []
-        self.labels, self.inferred, self.conv = pd.DataFrame(), pd.DataFrame(), None
+        self.labels, self.inferred = pd.DataFrame(), pd.DataFrame()
+        self.conv: pd.DataFrame | None = None  # the conversation-setting table, when the audit has settings
         self.relevance, self.rel_shifts = pd.DataFrame(), pd.DataFrame()
         self.analysis: LabelAnalysis | None = None
         self.judgment_list: list[Any] = []
