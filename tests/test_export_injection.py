@@ -101,8 +101,14 @@ def formula_run(tmp_path: Path) -> Path:
 def test_generate_export_is_neutralised_and_the_store_is_exact(formula_run):
     export = (formula_run / "responses.csv").read_text(encoding="utf-8")
     assert not [c for c in _cells(export) if _formula(c)]
-    store = pd.read_csv(formula_run / "tables" / "responses.csv", dtype={"id": str})
-    assert store["id"].tolist() == ["@SUM(1+1)", "-0.5", "=cmd"]  # exact, for re-analysis
+    # the run store is safe to open too (issue 33) ...
+    assert not [c for c in _cells((formula_run / "tables" / "responses.csv").read_text(encoding="utf-8"))
+                if _formula(c)]
+    # ... and its one reader gives the exact values back, for re-analysis
+    from clinaudit.rundir import read_store_table
+
+    store = read_store_table(formula_run / "tables" / "responses.csv", dtype={"id": str})
+    assert store["id"].tolist() == ["@SUM(1+1)", "-0.5", "=cmd"]
     assert store["response"].tolist() == [FORMULAS[0], "- item one\n- item two", "=1+1"]
     shown = pd.read_csv(formula_run / "responses.csv", dtype={"id": str})
     assert shown["id"].tolist() == ["'@SUM(1+1)", "-0.5", "'=cmd"]  # -0.5 is a number: unchanged

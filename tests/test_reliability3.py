@@ -376,3 +376,70 @@ def test_an_attacker_that_returns_empty_text_is_a_failed_call_and_the_case_is_ex
     assert not ((results["metric"] == "attack_success_rate") & (results["group"] == "attack")).any()
     summary = json.loads((out / "manifest.json").read_text())["summary"]
     assert summary["attacker_failed"] == 18
+
+
+# ---- item 1: no formula in any CSV a command writes; exact values through the API -------------------------------
+PAYLOADS = ["=cmd|' /C calc'!A0", "=HYPERLINK(\"http://x\",\"y\")", "@SUM(1)", "+1+1", "-2+3", "\t=1", "'=quoted"]
+
+
+def _formula_cells(root: Path) -> list[str]:
+    import csv
+    import io
+    import re
+
+    plain = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+    bad = []
+    for path in sorted(root.rglob("*.csv")):
+        for row in csv.reader(io.StringIO(path.read_text(encoding="utf-8"), newline="")):
+            bad += [f"{path.relative_to(root)}: {c!r}" for c in row
+                    if c and c[0] in "=+-@\t\r" and not plain.fullmatch(c)]
+    return bad
+
+
+def test_every_csv_the_commands_write_is_safe_and_the_api_reads_the_exact_values(tmp_path, monkeypatch):
+    import yaml
+
+    from clinaudit.api import open_run
+
+    monkeypatch.setenv("CLINAUDIT_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "out"
+    # generate: ids and the model's answers are payloads
+    data = tmp_path / "q.csv"
+    pd.DataFrame({"id": PAYLOADS, "q": [f"question {i}" for i in range(len(PAYLOADS))]}).to_csv(data, index=False)
+    spec = yaml.safe_load((Path(__file__).resolve().parents[1] / "examples" / "treatment_shift-mock.yaml").read_text())
+    for entry in spec.get("data", []):
+        if entry.get("path"):
+            entry["path"] = str((Path(__file__).resolve().parents[1] / "examples" / entry["path"]).resolve())
+    assert invoke(["generate", "--input", str(data), "--id-column", "id", "--text-column", "q", "--model", "mock:m",
+                   "--out", str(out / "gen"), "--no-progress"])[0] == 0
+    # perturb: the texts are payloads
+    assert invoke(["perturb", "--input", str(data), "--id-column", "id", "--text-column", "id", "--perturbation",
+                   "whitespace", "--out", str(out / "perturbed.csv")])[0] == 0
+    # run: a mock target that answers with a payload, then report and compare on it
+    for name, backend in spec.get("backends", {}).items():
+        if name.startswith("mock:") and "rules" in backend:
+            backend["rules"] = [{"match": ".", "response": PAYLOADS[1]}, *backend["rules"]]
+    (tmp_path / "spec.yaml").write_text(yaml.safe_dump(spec))
+    rc, _, err = invoke(["run", str(tmp_path / "spec.yaml"), "--out", str(out / "run"), "--no-progress"])
+    assert rc in (0, 3), err
+    assert invoke(["report", str(out / "run"), "--out", str(out / "report" / "report.html")])[0] in (0, 3)
+    # association from existing scores: the group names are payloads
+    scores = tmp_path / "scores.csv"
+    pd.DataFrame({"category": ["=cat"] * 4, "group": ["@a", "@a", "-b", "-b"], "score": [-1.0, -2.0, -1.5, -2.5],
+                  "template_id": ["t1", "t2", "t1", "t2"], "attribute": ["x", "y", "x", "y"],
+                  "target_index": [0, 0, 0, 0]}).to_csv(scores, index=False)
+    rc, _, err = invoke(["association", "--scores", str(scores), "--out", str(out / "assoc"), "--no-progress"])
+    assert rc in (0, 3), err
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.csv"))
+    assert "gen/tables/responses.csv" in written and "run/tables/responses.csv" in written and \
+        "perturbed.csv" in written and any(w.startswith("assoc/") for w in written)
+    assert _formula_cells(out) == []
+    # the exact values come back through the API (and the run store's one reader)
+    gen = open_run(out / "gen").table("responses")
+    assert sorted(gen["id"].astype(str)) == sorted(p.strip() for p in PAYLOADS)  # ids are read stripped
+    run = open_run(out / "run")
+    assert (run.responses["text"] == PAYLOADS[1]).sum() > 0
+    from clinaudit.rundir import read_store_table
+
+    perturbed = read_store_table(out / "perturbed.csv", dtype=str)
+    assert sorted(set(perturbed["id"])) == sorted(PAYLOADS)  # exact, the tab included

@@ -120,7 +120,9 @@ class NotMeasuredWarning(UserWarning):
 def _read_csv(path: Path) -> pd.DataFrame:
     """A run-directory table as the run store reads it (empty cells -> NaN, the text "NA" kept)."""
     try:
-        return pd.read_csv(path, keep_default_na=False, na_values=[""])
+        from .rundir import read_store_table
+
+        return read_store_table(path)
     except pd.errors.EmptyDataError:
         return pd.DataFrame()
     except (ValueError, pd.errors.ParserError) as exc:

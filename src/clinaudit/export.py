@@ -19,9 +19,13 @@ Exports are for people and their spreadsheets, so model text in them is made ine
   ``-``, ``@``, a tab or a carriage return gets a leading ``'`` (the OWASP rule against CSV /
   formula injection), unless the whole cell is a plain number (``-0.5``, ``+3``, ``1e-3``),
   which stays a number; a lone carriage return inside text becomes a newline (so the writer
-  quotes the field and no spreadsheet splits the row there). Numeric columns are never touched. The run store
-  (``RUN_DIR/tables/*.csv``, written by :meth:`clinaudit.rundir.RunDir.write_table`) is *not*
-  an export and stays exact: clinaudit reads it back for re-analysis.
+  quotes the field and no spreadsheet splits the row there). Numeric columns are never touched.
+* The run store (``RUN_DIR/tables/*.csv``: :meth:`clinaudit.rundir.RunDir.write_table`, the
+  streamed ``responses`` table) is also safe to open: :func:`store_frame` applies the same rule
+  and also prefixes a cell that already starts with ``'``, so the prefix is reversible;
+  :func:`read_store_frame` (the run store's one reader: ``RunDir.read_table``, the Python API,
+  ``compare``, the report, resume) takes exactly one leading ``'`` off, giving back the exact
+  text (a lone carriage return inside text excepted: stored as a newline).
 * Markdown (:func:`to_markdown`): ``[``, ``]``, ``<`` and ``>`` are backslash-escaped, so no
   cell can form a link, an image or raw HTML (a ``javascript:`` / ``data:`` / ``vbscript:``
   URL stays visible text), besides the ``|`` and newline escaping a table needs.
@@ -44,6 +48,10 @@ __all__ = [
     "FORMULA_PREFIXES",
     "neutralize_cell",
     "neutralize_frame",
+    "store_cell",
+    "store_frame",
+    "read_store_cell",
+    "read_store_frame",
     "markdown_cell",
     "format_number",
     "flatten_columns",
@@ -138,6 +146,64 @@ def neutralize_cell(value: Any) -> Any:
     if "\r" in value:
         value = _LONE_CR.sub("\n", value)
     return value
+
+
+_STORE_FIRST = frozenset(FORMULA_PREFIXES) | {"'"}  # first characters of a run-store cell that may change
+
+
+def store_cell(value: Any) -> Any:
+    """A run-store cell: :func:`neutralize_cell`, reversibly (a text already starting with ``'`` gets one more,
+    so :func:`read_store_cell` can take exactly one off)."""
+    if isinstance(value, str) and value[:1] == "'":
+        value = "'" + value
+    return neutralize_cell(value)
+
+
+def read_store_cell(value: Any) -> Any:
+    """The exact value of a run-store cell written by :func:`store_cell`."""
+    return value[1:] if isinstance(value, str) and value[:1] == "'" else value
+
+
+def _text_columns(df: pd.DataFrame) -> list[int]:
+    return [i for i in range(df.shape[1]) if not (pd.api.types.is_numeric_dtype(df.iloc[:, i])
+                                                 or pd.api.types.is_bool_dtype(df.iloc[:, i])
+                                                 or pd.api.types.is_datetime64_any_dtype(df.iloc[:, i]))]
+
+
+def store_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` as the run store writes it (:func:`store_cell` on text cells and column names)."""
+    cols = [store_cell(c) if isinstance(c, str) else c for c in df.columns]
+    todo = []  # the text columns with a cell to change (found vectorised; most columns have none)
+    for i in _text_columns(df):
+        if any(isinstance(v, str) and (v[:1] in _STORE_FIRST or "\r" in v) for v in df.iloc[:, i].to_numpy()):
+            todo.append(i)
+    if not todo and cols == list(df.columns):
+        return df
+    out = df.copy()
+    for i in todo:
+        out.isetitem(i, out.iloc[:, i].map(store_cell))
+    out.columns = cols
+    return out
+
+
+def read_store_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """A run-store table as read by ``pandas.read_csv`` -> its exact values (:func:`read_store_cell`).
+
+    A column whose cells were all neutralised (e.g. ``'-x``) comes back as text; a column of plain
+    numbers was never touched."""
+    if not len(df.columns):
+        return df
+    cols = [read_store_cell(c) if isinstance(c, str) else c for c in df.columns]
+    todo = [i for i in _text_columns(df) if (pd.api.types.is_object_dtype(df.iloc[:, i])
+                                             or pd.api.types.is_string_dtype(df.iloc[:, i]))
+            and any(isinstance(v, str) and v[:1] == "'" for v in df.iloc[:, i].to_numpy())]
+    if not todo and cols == list(df.columns):
+        return df
+    out = df.copy()
+    for i in todo:
+        out.isetitem(i, out.iloc[:, i].map(read_store_cell))
+    out.columns = cols
+    return out
 
 
 def neutralize_frame(df: pd.DataFrame) -> pd.DataFrame:

@@ -32,7 +32,7 @@ from .cache import ResponseCache
 from .errors import ClinauditError
 from .redact import RedactingFilter
 
-__all__ = ["RunDir", "RunDirLock", "RunDirBusyError", "RunDirReuseError", "spec_fingerprint", "check_reuse",
+__all__ = ["RunDir", "read_store_table", "RunDirLock", "RunDirBusyError", "RunDirReuseError", "spec_fingerprint", "check_reuse",
            "file_fingerprint", "RedactingFilter", "LOCK_FILE", "LOCK_OWNER_FILE", "read_manifest"]
 
 #: The lock file of a run directory (an OS-level exclusive lock via ``filelock``) and its companion,
@@ -187,6 +187,15 @@ def file_fingerprint(path: str | Path) -> dict[str, Any]:
     return {"path": str(p), "sha256": h.hexdigest(), "bytes": p.stat().st_size}
 
 
+def read_store_table(path: str | Path, **read_csv: Any) -> pd.DataFrame:
+    """A run-store CSV (``RUN/tables/*.csv``) with its exact values: empty cells NaN, the text "NA" kept, the
+    spreadsheet-safety prefix taken off (:func:`clinaudit.export.read_store_frame`). The one reader of the run
+    store; a run directory written before the prefix reads the same."""
+    from .export import read_store_frame
+
+    return read_store_frame(pd.read_csv(path, keep_default_na=False, na_values=[""], **read_csv))
+
+
 def read_manifest(path: Path) -> dict[str, Any]:
     """A run directory's ``manifest.json``; a broken one is an InputError naming the file."""
     from .errors import InputError
@@ -316,14 +325,19 @@ class RunDir:
         return self.tables_dir / f"{name}.csv"
 
     def write_table(self, name: str, df: pd.DataFrame) -> Path:
+        """Write ``tables/NAME.csv``: safe to open in a spreadsheet (formula-like text prefixed with ``'``,
+        reversibly: :func:`clinaudit.export.store_frame`); :meth:`read_table` gives the exact values back."""
+        from .export import store_frame
+
         path = self.table_path(name)
         tmp = path.with_suffix(".csv.tmp")
-        df.to_csv(tmp, index=False)
+        store_frame(df).to_csv(tmp, index=False)
         tmp.replace(path)
         return path
 
     def read_table(self, name: str) -> pd.DataFrame:
-        return pd.read_csv(self.table_path(name), keep_default_na=False, na_values=[""])
+        """``tables/NAME.csv`` with its exact values (:func:`read_store_table`)."""
+        return read_store_table(self.table_path(name))
 
     def table_or_empty(self, name: str) -> pd.DataFrame:
         """The table, or an empty frame when the stage has not written it (or wrote no columns)."""

@@ -28,13 +28,13 @@ __all__ = ["register_generate", "cmd_generate", "sample_seeds", "read_input_rows
 
 
 def _may_need_neutralising(csv_text: str) -> bool:
-    """False when no cell of this CSV text starts with a formula character (``= + - @ tab``, right after a line
+    """False when no cell of this CSV text starts with a formula character (``= + - @ tab``) or ``'``, right after a line
     start or a comma, quoted or not) or holds a carriage return: then no cell needs neutralising. (True may
     be a false alarm, e.g. a line of a multi-line cell starting with "-"; that block is then done cell by
     cell.) Plain substring searches: a regular expression over the block costs more than writing it."""
     if "\r" in csv_text:
         return True
-    for c in "=+-@\t":
+    for c in "=+-@\t'":  # "'": the run store doubles a leading apostrophe (its prefix is reversible)
         if c in csv_text and (csv_text.startswith(c) or csv_text.startswith('"' + c) or "," + c in csv_text
                               or ',"' + c in csv_text or "\n" + c in csv_text or '\n"' + c in csv_text):
             return True
@@ -188,23 +188,24 @@ class _ResponseWriter:
         import csv
         import io
 
-        from ..export import neutralize_cell
+        from ..export import neutralize_cell, store_cell
 
         if not self.block and self.written:
             return
         buf = io.StringIO()
         csv.writer(buf, lineterminator="\n").writerows(self.block)
-        exact = buf.getvalue()
-        safe = exact
-        if _may_need_neutralising(exact):  # some cell may need neutralising (the rare case): cell by cell
+        safe = store = buf.getvalue()
+        if _may_need_neutralising(safe):  # some cell may need neutralising (the rare case): cell by cell
             buf = io.StringIO()
-            csv.writer(buf, lineterminator="\n").writerows(
-                [[neutralize_cell(v) for v in row] for row in self.block])
+            csv.writer(buf, lineterminator="\n").writerows([[neutralize_cell(v) for v in row] for row in self.block])
             safe = buf.getvalue()
+            buf = io.StringIO()  # the run store: the same, reversibly (read back exactly by read_store_table)
+            csv.writer(buf, lineterminator="\n").writerows([[store_cell(v) for v in row] for row in self.block])
+            store = buf.getvalue()
         for (_, _, is_safe), fh, w in zip(self.targets, self.handles, self.writers):
             if self.written == 0:
-                w.writerow([neutralize_cell(c) for c in self.columns] if is_safe else self.columns)
-            fh.write(safe if is_safe else exact)
+                w.writerow([(neutralize_cell if is_safe else store_cell)(c) for c in self.columns])
+            fh.write(safe if is_safe else store)
         self.written += len(self.block)
         self.block = []
 

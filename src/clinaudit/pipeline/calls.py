@@ -34,6 +34,8 @@ import pandas as pd
 
 from ..models.base import MaskedItem
 from ..records import ModelRequest, ModelResponse, RequestKind
+from ..export import store_frame
+from ..rundir import read_store_table
 from .stages import RESPONSE_COLUMNS
 
 __all__ = ["CallLog", "NOT_CACHED", "PLACEHOLDER_PREFIX", "DryCount", "response_row", "is_placeholder"]
@@ -150,7 +152,7 @@ class CallLog:
             if self.path is None:  # kept in memory only when there is no run store to stream to
                 self.rows.extend(rows)
                 return
-            frame = pd.DataFrame(rows, columns=RESPONSE_COLUMNS)
+            frame = store_frame(pd.DataFrame(rows, columns=RESPONSE_COLUMNS))  # safe to open, read back exactly
             frame.to_csv(self.path, mode="a" if self._header_written else "w", header=not self._header_written,
                          index=False)
             self._header_written = True
@@ -160,8 +162,8 @@ class CallLog:
 
         Read back from the streamed file (no per-call objects are held during the run)."""
         if self.path is not None and self._header_written:
-            df = pd.read_csv(self.path, keep_default_na=False, na_values=[""], dtype={"case_id": str,
-                             "variant_id": str, "item_id": str, "request_key": str})
+            df = read_store_table(self.path, dtype={"case_id": str, "variant_id": str, "item_id": str,
+                                                    "request_key": str})
         elif self.path is not None:
             df = pd.DataFrame(columns=RESPONSE_COLUMNS)
         else:

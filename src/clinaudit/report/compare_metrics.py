@@ -52,7 +52,9 @@ def read_run_table(run: Path, name: str) -> pd.DataFrame:
     if not path.is_file():
         return pd.DataFrame()
     try:
-        return pd.read_csv(path, keep_default_na=False, na_values=[""], low_memory=False)
+        from ..rundir import read_store_table
+
+        return read_store_table(path, low_memory=False)
     except pd.errors.EmptyDataError:
         return pd.DataFrame()
     except (ValueError, pd.errors.ParserError) as exc:

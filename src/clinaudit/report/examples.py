@@ -44,8 +44,10 @@ def _read(path: Path, cols: Sequence[str]) -> pd.DataFrame:
     if not path.is_file():
         return pd.DataFrame(columns=list(cols))
     try:
-        df = pd.read_csv(path, keep_default_na=False, na_values=[""], dtype=str,
-                         usecols=lambda c: c in set(cols))
+        from ..export import read_store_frame
+
+        df = read_store_frame(pd.read_csv(path, keep_default_na=False, na_values=[""], dtype=str,
+                                          usecols=lambda c: c in set(cols)))
     except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError, OSError):
         return pd.DataFrame(columns=list(cols))
     for c in cols:

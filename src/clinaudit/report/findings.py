@@ -51,6 +51,7 @@ from typing import Any
 import pandas as pd
 
 from ..checks import check_alpha, check_margin
+from ..export import read_store_frame
 from .formatting import as_float
 from .verdict_view import verdicts_view
 
@@ -155,7 +156,7 @@ def judge_caveats(run_dir: Path, results: pd.DataFrame | None = None) -> list[di
     out: list[dict[str, Any]] = []
     rel = tables / "judge_reliability.csv"
     if rel.is_file():
-        df = pd.read_csv(rel)
+        df = read_store_frame(pd.read_csv(rel))
         for rec in df.to_dict("records"):
             rate = as_float(rec.get("parse_rate%"))
             rate = rate / 100.0 if rate is not None else as_float(rec.get("parse_rate"))
@@ -164,7 +165,7 @@ def judge_caveats(run_dir: Path, results: pd.DataFrame | None = None) -> list[di
                         "parse_rate": rate, "text": f"judge '{_text(rec.get('judge'))}': {text}"})
     pr = tables / "parse_rates.csv"
     if pr.is_file():
-        df = pd.read_csv(pr)
+        df = read_store_frame(pd.read_csv(pr))
         for rec in df.to_dict("records"):
             n, ok = as_float(rec.get("n")), as_float(rec.get("ok"))
             rate = as_float(rec.get("rate"))
@@ -205,7 +206,7 @@ def _read_results(run_dir: Path) -> pd.DataFrame | None:
     if not path.is_file():
         return None
     try:
-        df = pd.read_csv(path, keep_default_na=True)
+        df = read_store_frame(pd.read_csv(path, keep_default_na=True))
     except pd.errors.EmptyDataError:
         return None
     except (ValueError, pd.errors.ParserError) as exc:

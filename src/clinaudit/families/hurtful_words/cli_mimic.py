@@ -102,7 +102,9 @@ def cmd_mimic_tasks(args: argparse.Namespace) -> int:
         corpus = pretraining_sequences(args.mimic, splits=res.splits, tokenizer=tok, min_tokens=args.min_tokens,
                                        encoding=args.encoding)
         path = args.out / "pretrain_sequences.csv"
-        corpus.to_csv(path, index=False)
+        from ...export import store_frame
+
+        store_frame(corpus).to_csv(path, index=False)
         print(f"pretraining corpus: {len(corpus)} sequences from {corpus['note_id'].nunique()} notes  {path}")
     return 0
 

@@ -61,7 +61,10 @@ def cmd_pretrain(args: argparse.Namespace) -> int:
     from .gap_table import read_predictions
     from .pretrain import AdversaryConfig, PretrainConfig, build_tiny_mlm, pretrain
 
-    df = read_predictions(args.notes)  # any CSV: strict read, errors name the file and row
+    from ...export import read_store_frame
+
+    # any CSV: strict read, errors name the file and row; a mimic-tasks corpus's safety prefixes taken off
+    df = read_store_frame(read_predictions(args.notes))
     for col in [args.text_column, args.split_column, args.adversary_attribute]:
         if col and col not in df.columns:
             raise InputError(f"column '{col}' not found; available columns: {', '.join(map(str, df.columns))}",
@@ -128,7 +131,6 @@ def add_probe_tasks(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_probe_tasks(args: argparse.Namespace) -> int:
-    import pandas as pd
 
     from ...errors import InputError
     from ...runner import Runner
@@ -140,7 +142,9 @@ def cmd_probe_tasks(args: argparse.Namespace) -> int:
         path = args.tasks / f"{cohort}.csv"
         if not path.is_file():
             raise InputError("task table not found (run clinaudit mimic-tasks first)", file=str(path))
-        tables[cohort] = pd.read_csv(path, keep_default_na=False, na_values=[""])
+        from ...rundir import read_store_table
+
+        tables[cohort] = read_store_table(path)
         cols[cohort] = [t.name for t in task_definitions() if t.cohort == cohort]
     probe = {}
     if args.paper_grid:
@@ -154,7 +158,9 @@ def cmd_probe_tasks(args: argparse.Namespace) -> int:
         res = probe_tasks(tables, cols, f"hf-embed:{Path(args.encoder).resolve()}", runner=Runner(),
                           group_columns=GROUP_COLUMNS, probe=probe, seed=args.seed)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    res.predictions.to_csv(args.out, index=False)
+    from ...export import store_frame
+
+    store_frame(res.predictions).to_csv(args.out, index=False)
     print(f"{res.info['tasks']} tasks, {res.info['rows']} rows -> {args.out}", file=sys.stdout)
     return 0
 

@@ -74,7 +74,9 @@ def cmd_judge_agreement(args: argparse.Namespace) -> int:
 
     read_csv_table(jpath)  # strict check: malformed CSV names the file and row
     try:
-        judgments = pd.read_csv(jpath, keep_default_na=False, na_values=[""])
+        from ...rundir import read_store_table
+
+        judgments = read_store_table(jpath)
     except (ValueError, pd.errors.ParserError) as exc:
         raise InputError(f"cannot read the judgments table: {exc}", file=str(jpath)) from None
     if "judge_model" not in judgments.columns:

@@ -1,0 +1,102 @@
+"""The run store at 100k responses: write time and size of ``tables/responses.csv`` before and after the
+spreadsheet-safe encoding (issue 33 item 1), with Parquet (pyarrow) measured beside them.
+
+What is timed, on one synthetic ``responses`` table (the 24 ``RESPONSE_COLUMNS``; 100,000 rows, or
+10,000 with ``--quick``; model text ~60 words per answer, 1 % of the answers and case ids start with
+``=``, ``+``, ``-`` or ``@``):
+
+* *before* — ``DataFrame.to_csv`` as the run store wrote it (exact, not safe to open);
+* *after* — :func:`clinaudit.export.store_frame` then ``to_csv`` (what ``RunDir.write_table`` does now);
+* *before / after, streamed* — the same in 256-row appends (how ``CallLog`` writes ``responses`` during a
+  run);
+* *parquet* — ``to_parquet`` (pyarrow), the typed alternative the issue proposes;
+* reading back: ``pd.read_csv`` (before) vs :func:`clinaudit.rundir.read_store_table` (after) vs
+  ``pd.read_parquet``.
+
+Each is the median of 3 rounds in one process. Prints ``RATIO`` lines (after / before).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from clinaudit.export import store_frame
+from clinaudit.pipeline.stages import RESPONSE_COLUMNS
+from clinaudit.rundir import read_store_table
+
+WORDS = ("patient reports chest pain since yesterday evening the plan is rest fluids and review in clinic "
+         "if symptoms persist advise emergency care for shortness of breath").split()
+
+
+def table(n: int, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    text = [" ".join(rng.choice(WORDS, 60)) for _ in range(n)]
+    bad = rng.random(n) < 0.01
+    prefixes = rng.choice(list("=+-@"), n)
+    text = [f"{p}{t}" if b else t for t, b, p in zip(text, bad, prefixes)]
+    case = [f"{p}c{i}" if b else f"c{i}" for i, (b, p) in enumerate(zip(bad, prefixes))]
+    data = {c: [""] * n for c in RESPONSE_COLUMNS}
+    data.update(request_key=[f"{i:064x}" for i in range(n)], stage="calls", case_id=case,
+                variant_id=[f"v{i}" for i in range(n)], item_id="", model="openai:gpt-x", seed=0,
+                text=text, error="", finish_reason="stop", prompt_tokens=rng.integers(50, 500, n),
+                completion_tokens=rng.integers(20, 200, n), latency_s=rng.random(n), cached=False)
+    return pd.DataFrame(data, columns=RESPONSE_COLUMNS)
+
+
+def timed(fn, rounds: int = 3) -> float:
+    out = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t0)
+    return statistics.median(out)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    n = 10_000 if args.quick else 100_000
+    df = table(n)
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        before, after, streamed, parquet = d / "before.csv", d / "after.csv", d / "streamed.csv", d / "r.parquet"
+
+        def stream(encode) -> None:
+            for i in range(0, n, 256):
+                encode(df.iloc[i:i + 256]).to_csv(streamed, mode="a" if i else "w", header=not i, index=False)
+
+        w = {"before": timed(lambda: df.to_csv(before, index=False)),
+             "after": timed(lambda: store_frame(df).to_csv(after, index=False)),
+             "before_streamed": timed(lambda: stream(lambda f: f)),
+             "after_streamed": timed(lambda: stream(store_frame)),
+             "parquet": timed(lambda: df.to_parquet(parquet, index=False))}
+        r = {"before": timed(lambda: pd.read_csv(before, keep_default_na=False, na_values=[""])),
+             "after": timed(lambda: read_store_table(after)),
+             "parquet": timed(lambda: pd.read_parquet(parquet))}
+        size = {k: p.stat().st_size for k, p in (("before", before), ("after", after), ("parquet", parquet))}
+        back = read_store_table(after, dtype={"case_id": str})
+        assert back["case_id"].tolist() == df["case_id"].tolist() and back["text"].tolist() == df["text"].tolist()
+    print(f"{n:,} responses, {len(RESPONSE_COLUMNS)} columns (median of 3 rounds)")
+    for k, v in w.items():
+        print(f"write {k:15s} {v:7.3f} s")
+    for k, v in r.items():
+        print(f"read  {k:15s} {v:7.3f} s")
+    for k, v in size.items():
+        print(f"size  {k:15s} {v / 1e6:7.2f} MB")
+    print(f"RATIO bench_run_store: write after/before {w['after'] / w['before']:.2f} (streamed in 256-row appends {w['after_streamed'] / w['before_streamed']:.2f}); "
+          f"read after/before {r['after'] / r['before']:.2f}; size after/before {size['after'] / size['before']:.4f}; "
+          f"parquet write/before {w['parquet'] / w['before']:.2f}, size {size['parquet'] / size['before']:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
