@@ -50,7 +50,8 @@ _CONTEXT_BEFORE = re.compile(
     r"evening|night|thanks|thank you|bye|goodbye|welcome|meet|dear)\s*,?|\bmy name is|\bname's|\bthis is|"
     r"\bcall me)\s+$")
 _TITLE_BEFORE = re.compile(r"(?i)\b(?:mr|mrs|ms|miss|mister|missus|dr|doctor|prof|professor)\.?\s+$")
-# words that are never names where a naming context would otherwise make them one ("doctor will see you")
+# words that are never names where a naming context would otherwise make them one ("doctor will see you");
+# "dragon" and "dax" are the dictation assistants ACI-Bench's doctors address ("hey dragon, finalize the note")
 _FUNCTION_WORDS = frozenset("""
     will may can could would should shall might must is are was were be been being am do does did have has had
     said says say told tell and or but so the a an this that these those there here now then today tonight
@@ -58,7 +59,10 @@ _FUNCTION_WORDS = frozenset("""
     everybody guys folks again back in on at for to of with from by up down out over about how what who when
     where why which nice glad sorry please doctor nurse patient sir ma'am maam madam dear i you he she we they
     it me him her us them my your his our their its one ready going coming feeling doing happy happening
-    bye hi hello hey um uh hmm mhmm yep nope alright thanks
+    bye hi hello hey um uh hmm mhmm yep nope alright thanks mister missus miss sir madam maam
+    january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday christmas easter thanksgiving
+    doctor gave too pretty god gon dragon dax
     two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen
     eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand
 """.split())

@@ -7,8 +7,10 @@ once per process and cached; docs/deidentification.md says why these and gives t
   (``filters/blacklists/*_minus_fps.json``; UCSF's Philter, its lists already cleared of the
   words that gave false positives on clinical notes);
 * **common words** — philter-ucsf's whitelist of 195,253 English and medical words without
-  names (``filters/whitelists/whitelist_plus_fps_091718_nonames.json``): a lower-case word that
-  is both a name and a common word ("will", "mark", "hope") is a name only in a naming context;
+  names (``filters/whitelists/whitelist_plus_fps_091718_nonames.json``), the GNU Collaborative
+  International Dictionary of English headwords (english-words' ``gcide``, 115,325 words) and
+  :data:`SPOKEN_WORDS`: a lower-case word that is both a name and a common word ("will", "mark",
+  "hope", "roy") is a name only in a naming context;
 * **clinical vocabulary** — drug names and brands (drug-named-entity-recognition: DrugBank,
   MedlinePlus and Wikipedia names, 107,360 variants), the words of every ICD-10-CM description
   (simple-icd-10-cm, April 2026 release: conditions, body parts, eponyms such as "Parkinson"),
@@ -34,7 +36,7 @@ from pathlib import Path
 from ..errors import ClinauditError
 
 __all__ = ["SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS", "first_names", "surnames", "common_words",
-           "clinical_terms", "clinical_category", "is_specialty", "is_common"]
+           "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS"]
 
 #: Medical specialties and their practitioners (besides the -ology/-ologist/-iatrist suffix rule).
 SPECIALTY_WORDS: frozenset[str] = frozenset("""
@@ -117,10 +119,24 @@ def surnames() -> frozenset[str]:
     return _philter_list("filters/blacklists/lastnames_minus_fps.json")
 
 
+#: Spoken-English forms the dictionaries lack (ASR transcripts: "gon na", "kinda", "yup").
+SPOKEN_WORDS: frozenset[str] = frozenset("""
+    gon wan gotta kinda sorta lemme gimme lotta outta dunno ya yup yep nope nah gosh uhm umm hmm mhm mm uh huh
+    okey okay ok alright aw ow eh oh ah yeah yea cause cuz til gonna wanna
+""".split())
+
+
 @cache
 def common_words() -> frozenset[str]:
-    """philter-ucsf's whitelist: English and medical words that are not names (lower case)."""
-    return _philter_list("filters/whitelists/whitelist_plus_fps_091718_nonames.json")
+    """English and medical words (lower case): philter-ucsf's whitelist (which has no names), the headwords
+    of the GNU Collaborative International Dictionary of English (english-words' ``gcide`` list: it has the
+    everyday words philter's removed for being names too, "guess", "love", "june", "frank") and
+    :data:`SPOKEN_WORDS`."""
+    path = _package_dir("english_words", "english-words") / "data" / "gcide_lower.pickle"
+    with path.open("rb") as fh:
+        gcide = pickle.load(fh)  # the package's own shipped word set
+    return _philter_list("filters/whitelists/whitelist_plus_fps_091718_nonames.json") | \
+        frozenset(str(w) for w in gcide) | SPOKEN_WORDS
 
 
 _BRITISH = ((re.compile(r"our(?=s?$|ed$|ing$|ite|able|hood)"), "or"), (re.compile(r"is(?=e$|es$|ed$|ing$|ation)"), "iz"),
@@ -128,12 +144,22 @@ _BRITISH = ((re.compile(r"our(?=s?$|ed$|ing$|ite|able|hood)"), "or"), (re.compil
             (re.compile(r"ogue$"), "og"), (re.compile(r"lled$|lling$"), lambda m: m.group(0)[1:]))
 
 
+_INFLECTIONS = (("ies", "y"), ("es", ""), ("s", ""), ("ied", "y"), ("ed", ""), ("ed", "e"), ("ing", ""),
+                ("ing", "e"), ("er", ""), ("er", "e"), ("est", ""), ("est", "e"), ("ier", "y"))
+
+
 def is_common(word: str) -> bool:
-    """``word`` (lower case) is in :func:`common_words`, also in its British spelling ("neighbour",
-    "paediatric", "organise", "centre")."""
+    """``word`` (lower case) is in :func:`common_words`, also as an inflected form ("pins", "messing") or in its
+    British spelling ("neighbour", "paediatric", "organise", "centre")."""
     common = common_words()
     if word in common:
         return True
+    # inflected forms of a common word ("pins", "fries", "peed", "messing", "wider")
+    for suffix, repl in _INFLECTIONS:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            stem = word[: len(word) - len(suffix)]
+            if stem + repl in common or (len(stem) > 3 and stem[-1] == stem[-2] and stem[:-1] in common):
+                return True
     for pat, rep in _BRITISH:
         alt = pat.sub(rep, word)
         if alt != word and alt in common:
