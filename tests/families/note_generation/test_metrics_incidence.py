@@ -133,8 +133,9 @@ def test_delta_bl_test_is_exact_mcnemar_for_few_dialogs(n, seed):
     assert t["value"] == pytest.approx(100.0 * (alt.mean() - bl.mean()))
 
 
-def test_delta_bl_test_monte_carlo_close_to_mcnemar_for_many_dialogs():
-    """Beyond 13 dialogs (2^n > 9999 flips) the layer samples sign flips: the p estimates the same exact p."""
+def test_delta_bl_test_is_the_exact_mcnemar_for_many_dialogs():
+    """Beyond 13 dialogs (2^n > 9999 flips) the layer used to sample sign flips; since issue 28 the p is exact
+    (d ∈ {−1, 0, 1}: the binomial sign test) for any number of dialogs."""
     from scipy.stats import binomtest
 
     from clinaudit.families.note_generation.metrics import incidence_table
@@ -145,8 +146,8 @@ def test_delta_bl_test_monte_carlo_close_to_mcnemar_for_many_dialogs():
     alt = df[df["group"] == "X"]["incidence"].to_numpy()
     up, down = int(((bl == 0) & (alt == 1)).sum()), int(((bl == 1) & (alt == 0)).sum())
     expected = binomtest(up, up + down, 0.5).pvalue
-    assert t["test_note"].startswith("Monte Carlo")
-    assert abs(t["p"] - expected) < 4 * (expected * (1 - expected) / 20000) ** 0.5 + 1e-4
+    assert t["test_note"].startswith("exact")
+    assert t["p"] == pytest.approx(expected, rel=1e-9)
 
 
 def test_cochrans_q_hand_formula():

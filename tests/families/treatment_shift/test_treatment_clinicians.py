@@ -300,8 +300,8 @@ def test_medperturb_excess_recomputed(oncqa):
     r = _row(ex, model="PALMYRA-MED", perturbation="colorful", question="MANAGE", metric="RCR_excess_over_clinicians")
     assert r["value"] == pytest.approx(d.mean())
     k, pos = int((d != 0).sum()), int((d > 0).sum())
-    # with d in {-1, 0, 1} the sign-flip test of mean(d) is the sign test on the nonzero d (Monte Carlo vs exact)
-    assert r["p"] == pytest.approx(binom.sf(pos - 1, k, 0.5), abs=0.005)
+    # with d in {-1, 0, 1} the sign-flip test of mean(d) is the sign test on the nonzero d, exactly (issue 28)
+    assert r["p"] == pytest.approx(binom.sf(pos - 1, k, 0.5), rel=1e-9)
     assert r["flagged"] == (r["p_adj"] < 0.05)
 
 
