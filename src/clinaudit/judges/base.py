@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from ..grammar import OutputGrammar, attach
 from ..records import Judgment, ModelRequest
 from ..runner import ModelCalls
 
@@ -45,6 +46,18 @@ class Judge(Generic[T]):
     def parse(self, text: str) -> dict[str, Any]:
         raise NotImplementedError
 
+    def grammar(self) -> OutputGrammar | None:
+        """The answer's grammar (:mod:`clinaudit.grammar`), declared next to :meth:`parse`; None: free text.
+
+        Every answer the grammar allows must parse; backends that can enforce it do
+        (docs/backends.md, *Structured output*)."""
+        return None
+
+    def request(self, item: T, model: str, *, constrain: bool = True) -> ModelRequest:
+        """:meth:`build`'s request carrying :meth:`grammar` (unless ``constrain`` is false)."""
+        req = self.build(item, model)
+        return attach(req, self.grammar()) if constrain else req
+
 
 def retry_request(req: ModelRequest, attempt: int) -> ModelRequest:
     """The request of retry ``attempt`` (0 = the original): a new cache key, a moved-on seed."""
@@ -64,17 +77,22 @@ def run_judge(
     *,
     max_attempts: int = 3,
     desc: str | None = None,
+    constrain: bool = True,
 ) -> list[Judgment]:
     """Judge every ``(item_id, item)``; returns one :class:`Judgment` per item, in order.
+
+    Each request carries the judge's answer grammar (``judge.grammar()``; ``constrain=False`` leaves it
+    out, e.g. to measure what the grammar changes).
 
     ``judge`` may be a :class:`~clinaudit.judges.jury.Jury` (several judge models): then every juror
     judges every item and the jury decisions are returned (``model`` is not used).
     """
     if getattr(judge, "is_jury", False):
-        return judge.run(runner, items, max_attempts=max_attempts, desc=desc)  # type: ignore[attr-defined]
+        return judge.run(runner, items, max_attempts=max_attempts, desc=desc,  # type: ignore[attr-defined]
+                         constrain=constrain)
     base = []
     for item_id, item in items:  # the item id goes into meta (not hashed), so every call row is attributable
-        req = judge.build(item, model)
+        req = judge.request(item, model, constrain=constrain)
         meta = {"stage": f"judge:{judge.name}", **req.meta, "judge": req.meta.get("judge", judge.name)}
         meta.setdefault("item_id", str(item_id))
         base.append(req.model_copy(update={"meta": meta}))

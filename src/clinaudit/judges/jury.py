@@ -164,9 +164,9 @@ class Jury:
         return self.judge.name
 
     def run(self, runner: Any, items: Sequence[tuple[str, Any]], *, max_attempts: int = 3,
-            desc: str | None = None) -> list[Judgment]:
+            desc: str | None = None, constrain: bool = True) -> list[Judgment]:
         """Every model judges every item (with retries); returns one decision per item, in order."""
-        per = {m: run_judge(runner, self.judge, items, m, max_attempts=max_attempts,
+        per = {m: run_judge(runner, self.judge, items, m, max_attempts=max_attempts, constrain=constrain,
                             desc=f"{desc or 'judge ' + self.name} [{m}]") for m in self.models}
         self.last_members = per
         out = []

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError
+from ..grammar import OutputGrammar, attach
 from ..records import Case, ModelRequest
 from ..registry import register_judge
 from .base import Judge, Unparseable
@@ -41,6 +42,7 @@ __all__ = [
     "format_options",
     "build_mcq_prompt",
     "mcq_request",
+    "mcq_grammar",
     "MCQParse",
     "parse_mcq",
     "extract_think",
@@ -91,12 +93,25 @@ def mcq_request(
     max_tokens: int = 1024,
     seed: int | None = 0,
     meta: dict[str, Any] | None = None,
+    constrain: bool = False,
 ) -> ModelRequest:
-    """A chat request for one MCQ item (greedy by default, as in P3)."""
-    return ModelRequest.chat(
+    """A chat request for one MCQ item (greedy by default, as in P3); ``constrain`` attaches
+    :func:`mcq_grammar` (the Fig. 8 format, enforced by the backends that can)."""
+    req = ModelRequest.chat(
         model, build_mcq_prompt(case_text, choices, language), system=system, temperature=temperature,
         max_tokens=max_tokens, seed=seed, meta=dict(meta or {}),
     )
+    return attach(req, mcq_grammar(len(choices), max_tokens)) if constrain else req
+
+
+def mcq_grammar(n_choices: int, max_tokens: int = 1024) -> OutputGrammar:
+    """The Fig. 8 answer: ``<think>`` reasoning ``</think>`` then ``<answer>`` one option letter ``</answer>``.
+
+    The reasoning has at most ``max_tokens - 24`` characters and no ``<`` (a token is at least one
+    character, so the answer tag always fits in ``max_tokens``)."""
+    letters = "|".join(option_letters(n_choices))
+    think = max(0, min(int(max_tokens) - 24, 4000))
+    return OutputGrammar.regex(r"<think>[^<]{0,%d}</think>\n?<answer>(%s)</answer>" % (think, letters))
 
 
 @dataclass(frozen=True)
@@ -217,6 +232,10 @@ class MCQAnswerParser(Judge[Any]):
             raise ValueError(f"mode must be 'tolerant' or 'strict', got {mode!r}")
         self.choices = list(choices)
         self.mode = mode
+
+    def grammar(self) -> OutputGrammar:
+        """What :func:`mcq_request` asks for with ``constrain`` (this parser reads the target's answer)."""
+        return mcq_grammar(len(self.choices))
 
     def parse(self, text: str) -> dict[str, Any]:
         res = parse_mcq(text, self.choices)

@@ -42,7 +42,7 @@ from typing import Any
 from .hf_runtime import require_torch, require_transformers
 
 __all__ = ["GenRow", "PrefixNode", "plan_prefixes", "GenerationEngine", "SlotLayer", "supports_engine",
-           "pick_token", "stop_check"]
+           "pick_token", "pick_row_token", "stop_check"]
 
 
 @dataclass
@@ -55,6 +55,8 @@ class GenRow:
     seed: int = 0
     max_tokens: int = 16
     stop: list[str] = field(default_factory=list)
+    #: the answer grammar's state (:class:`~clinaudit.models.constrained.RowConstraint`), or None
+    constraint: Any = None
 
 
 @dataclass
@@ -140,11 +142,25 @@ def pick_token(logits: Any, temperature: float, top_p: float | None, generator: 
     return int(torch.multinomial(probs.cpu(), 1, generator=generator).item())
 
 
-def stop_check(new: list[int], limit: int, stops: list[str], eos: set[int], decode: Callable[[list[int]], str]
-               ) -> tuple[int, str] | None:
-    """``(tokens kept, finish reason)`` once a row is done after appending its last token, else ``None``."""
+def pick_row_token(row: GenRow, logits: Any, generator: Any) -> int:
+    """:func:`pick_token` for one row, among the tokens its grammar allows (when it has one)."""
+    c = row.constraint
+    if c is not None:
+        c.restrict(logits)
+    tok = pick_token(logits, row.temperature, row.top_p, generator)
+    if c is not None:
+        c.accept(tok)
+    return tok
+
+
+def stop_check(new: list[int], limit: int, stops: list[str], eos: set[int], decode: Callable[[list[int]], str],
+               constraint: Any = None) -> tuple[int, str] | None:
+    """``(tokens kept, finish reason)`` once a row is done after appending its last token, else ``None``
+    (a row whose grammar is complete is done)."""
     if new[-1] in eos:
         return len(new) - 1, "stop"
+    if constraint is not None and constraint.finished:
+        return len(new), "stop"
     if stops and any(s in decode(new) for s in stops):
         return len(new), "stop"
     if len(new) >= limit:
@@ -282,9 +298,9 @@ class GenerationEngine:
                     release(b)
                     gen = torch.Generator(device="cpu")
                     gen.manual_seed(int(r.seed) % (2**63))
-                    tok = pick_token(logits, r.temperature, r.top_p, gen)
+                    tok = pick_row_token(r, logits, gen)
                     lv = _Live(row=i, length=len(r.ids), last=tok, new=[tok], limit=row_limit(r), generator=gen)
-                    done = stop_check(lv.new, lv.limit, r.stop, self.eos, decode)
+                    done = stop_check(lv.new, lv.limit, r.stop, self.eos, decode, r.constraint)
                     if done is not None:
                         results[i] = (lv.new, done[0], done[1])
                     else:
@@ -298,10 +314,10 @@ class GenerationEngine:
                 for k, lv in enumerate(live):
                     r = rows[lv.row]
                     lv.length += 1
-                    tok = pick_token(logits[k], r.temperature, r.top_p, lv.generator)
+                    tok = pick_row_token(r, logits[k], lv.generator)
                     lv.new.append(tok)
                     lv.last = tok
-                    done = stop_check(lv.new, lv.limit, r.stop, self.eos, decode)
+                    done = stop_check(lv.new, lv.limit, r.stop, self.eos, decode, r.constraint)
                     if done is not None:
                         results[lv.row] = (lv.new, done[0], done[1])
                     else:

@@ -39,8 +39,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import BackendError
+from ..grammar import grammar_of
 from ..records import ModelRequest, ModelResponse
 from .base import Backend, MaskedItem, register_backend
+from .constrained import GrammarCompiler
 from .engine import GenerationEngine, GenRow, supports_engine
 from .hf_runtime import dir_fingerprint, follow_thread_budget, require_torch, require_transformers
 from .hf_scoring import masked_head_logprobs, prefix_logliks
@@ -255,6 +257,7 @@ class HFCausalBackend(_HFBase):
         self.min_shared_prefix = int(min_shared_prefix)
         self._max_batch = None if max_batch is None else int(max_batch)
         self._engine_ok: bool | None = None
+        self._grammars: GrammarCompiler | None = None
         self.last_engine_stats: dict[str, int] = {}
         self.last_loglik_stats: dict[str, int] = {}
         super().__init__(spec, **options)
@@ -319,10 +322,12 @@ class HFCausalBackend(_HFBase):
             prompt_lens.append(len(ids))
             n = max(1, int(req.n))
             sampling = req.temperature > 0
+            grammar = grammar_of(req)
             for j in range(n if sampling else 1):
                 rows.append({"req": r_i, "sample": j, "ids": ids, "temperature": float(req.temperature),
                              "top_p": req.top_p, "seed": sample_seed(req.seed, j), "max_tokens": max(1, int(req.max_tokens)),
-                             "stop": list(req.stop or [])})
+                             "stop": list(req.stop or []),
+                             "constraint": None if grammar is None else self.grammars().row(grammar)})
         if self.use_engine():
             results = self._generate_engine(rows)
         else:
@@ -344,6 +349,12 @@ class HFCausalBackend(_HFBase):
                                      finish_reason=reasons[0]))
         return out
 
+    def grammars(self) -> GrammarCompiler:
+        """The answer-grammar compiler of this model's tokenizer (:mod:`.constrained`), made on first use."""
+        if self._grammars is None:
+            self._grammars = GrammarCompiler(self.tokenizer, self.eos_ids(), int(self.model.config.vocab_size))
+        return self._grammars
+
     def use_engine(self) -> bool:
         """True when generation runs on the in-flight engine (option ``engine: continuous`` and a model it handles)."""
         if self.engine != "continuous":
@@ -356,7 +367,7 @@ class HFCausalBackend(_HFBase):
         engine = GenerationEngine(self.model, self.tokenizer, max_batch=self.max_batch, eos_ids=self.eos_ids(),
                                   max_len=self.max_len(), min_shared=self.min_shared_prefix, device=self.device)
         gen_rows = [GenRow(ids=r["ids"], temperature=r["temperature"], top_p=r["top_p"], seed=r["seed"],
-                           max_tokens=r["max_tokens"], stop=r["stop"]) for r in rows]
+                           max_tokens=r["max_tokens"], stop=r["stop"], constraint=r["constraint"]) for r in rows]
         results = []
         for r, (new, kept, reason) in zip(rows, engine.run(gen_rows)):
             text = self.tokenizer.decode(new[:kept], skip_special_tokens=True)

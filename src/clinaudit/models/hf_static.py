@@ -29,15 +29,26 @@ class PerRowSampler:
     the surrounding greedy search picks exactly it.
     """
 
-    def __init__(self, temperatures: list[float], top_ps: list[float | None], generators: list[Any]):
+    def __init__(self, temperatures: list[float], top_ps: list[float | None], generators: list[Any],
+                 constraints: list[Any] | None = None):
         self.temperatures, self.top_ps, self.generators = temperatures, top_ps, generators
+        #: per row, the grammar state (:class:`~clinaudit.models.constrained.RowConstraint`) or None
+        self.constraints = constraints or [None] * len(temperatures)
+        self.calls = 0
 
     def __call__(self, input_ids: Any, scores: Any) -> Any:
         out = scores.clone()
+        for i, c in enumerate(self.constraints):
+            if c is None:
+                continue
+            if self.calls:  # the token picked at the previous step
+                c.accept(int(input_ids[i, -1]))
+            c.restrict(out[i])
+        self.calls += 1
         for i, temp in enumerate(self.temperatures):
             if temp <= 0:
                 continue
-            choice = pick_token(scores[i], temp, self.top_ps[i], self.generators[i])
+            choice = pick_token(out[i], temp, self.top_ps[i], self.generators[i])
             out[i] = float("-inf")
             out[i, choice] = 0.0
         return out
@@ -88,7 +99,8 @@ def generate_static_batch(backend: Any, rows: list[dict[str, Any]]) -> list[tupl
         g = torch.Generator(device="cpu")
         g.manual_seed(int(r["seed"]) % (2**63))
         generators.append(g)
-    sampler = PerRowSampler([r["temperature"] for r in rows], [r["top_p"] for r in rows], generators)
+    sampler = PerRowSampler([r["temperature"] for r in rows], [r["top_p"] for r in rows], generators,
+                            [r.get("constraint") for r in rows])
     eos = backend.eos_ids()
     stopper = PerRowStop(width, [r["max_tokens"] for r in rows], [r["stop"] for r in rows], eos, tok)
     max_new = max(r["max_tokens"] for r in rows)

@@ -100,6 +100,7 @@ class OpenAIBatchBackend(Backend):
         http_timeout_s: float = 600.0,
         price_per_1k_input: float | None = None,
         price_per_1k_output: float | None = None,
+        structured_output: str = "json_schema",
     ):
         from .openai_compat import OpenAICompatBackend
 
@@ -112,7 +113,7 @@ class OpenAIBatchBackend(Backend):
             raise BackendError("openai-batch takes one base_url (a batch lives on one server), not a list")
         # The online backend of the same model and server: request bodies, answer parsing, identity.
         self.online = OpenAICompatBackend(f"openai:{self.model}", base_url=base_url, api_key_env=api_key_env,
-                                          headers=headers)
+                                          headers=headers, structured_output=structured_output)
         self.base_url = self.online.base_url
         self.api_key_env = self.online.api_key_env
         self.extra_headers = dict(self.online.extra_headers)

@@ -26,6 +26,9 @@ Options (keyword arguments, or spec ``backends:`` entries):
     Extra, non-secret HTTP headers (e.g. an organisation id).
 ``max_connections``
     Size of the HTTP connection pool (default 64).
+``structured_output``
+    How a request's answer grammar is sent (``auto``, ``json_schema``, ``vllm``, ``none``;
+    :mod:`clinaudit.models.structured`).
 
 Transient failures (HTTP 429 and 5xx, timeouts, refused or dropped
 connections) raise :class:`~clinaudit.models.base.RetryableError` (with the
@@ -39,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import json
+import logging
 import os
 import time
 import weakref
@@ -46,18 +50,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import BackendError
+from ..grammar import EXTRA_KEY, grammar_of
 from ..records import ModelRequest, ModelResponse, TextSplicer
 from ..redact import redact, redact_and_cut
 from .base import ATTEMPT_LIMIT_S, Backend, RetryableError
+from .structured import STRUCTURED_MODES, names_structured_field, structured_fields
 
 __all__ = ["OpenAICompatBackend", "parse_retry_after"]
 
+log = logging.getLogger("clinaudit.openai")
+
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
-_INTERNAL_EXTRA = {"attempt"}  # clinaudit bookkeeping in ModelRequest.extra, never sent
+_INTERNAL_EXTRA = {"attempt", EXTRA_KEY}  # clinaudit bookkeeping in ModelRequest.extra, never sent as such
 # options a spec may give every backend that this one accepts and ignores (cost estimate only)
 _PASSIVE_OPTIONS = {"price_per_1k_input", "price_per_1k_output"}
 _ALL_OPTIONS = _PASSIVE_OPTIONS | {"base_url", "api_key_env", "azure_api_version", "completion", "headers",
-                                   "max_connections", "http_timeout_s"}
+                                   "max_connections", "http_timeout_s", "structured_output"}
 
 
 def parse_retry_after(headers: Mapping[str, str]) -> float | None:
@@ -132,6 +140,7 @@ class OpenAICompatBackend(Backend):
         headers: Mapping[str, str] | None = None,
         max_connections: int = 64,
         http_timeout_s: float = 600.0,
+        structured_output: str = "auto",
         **options: Any,
     ):
         unknown = sorted(set(options) - _PASSIVE_OPTIONS)
@@ -159,6 +168,11 @@ class OpenAICompatBackend(Backend):
         self.extra_headers = {str(k): str(v) for k, v in (headers or {}).items()}
         self.max_connections = int(max_connections)
         self.http_timeout_s = float(http_timeout_s)
+        if structured_output not in STRUCTURED_MODES:
+            raise BackendError(f"structured_output must be one of {', '.join(STRUCTURED_MODES)}, "
+                               f"got {structured_output!r}")
+        self.structured_output = str(structured_output)
+        self.structured_off = False  # auto: set once the endpoint refused the structured fields
         aiohttp = _aiohttp()  # imported with the first backend made, not in the middle of the first call
         # the whole request within http_timeout_s; in a run whose own limit on each attempt (runner.timeout_s,
         # ATTEMPT_LIMIT_S) is no longer than that, the request goes without a timer of its own (~15 us per call)
@@ -188,6 +202,7 @@ class OpenAICompatBackend(Backend):
             "azure_api_version": self.azure_api_version,
             "completion": self.completion,
             "extra_headers": sorted(self.extra_headers),
+            "structured_output": self.structured_output,
         }
 
     # ---- HTTP -----------------------------------------------------------------
@@ -261,6 +276,9 @@ class OpenAICompatBackend(Backend):
             body["top_p"] = request.top_p
         if request.stop:
             body["stop"] = list(request.stop)
+        grammar = grammar_of(request)
+        if grammar is not None and not self.structured_off:
+            body.update(structured_fields(grammar, self.structured_output))
         for k, v in request.extra.items():
             if k not in _INTERNAL_EXTRA:
                 body[k] = v
@@ -311,6 +329,13 @@ class OpenAICompatBackend(Backend):
                 f"HTTP {status} from {url}: {self._server_text(_text(raw))}", retry_after=parse_retry_after(headers),
                 status=status,
             )
+        if status in (400, 422) and self.structured_output == "auto" and not self.structured_off \
+                and grammar_of(request) is not None and names_structured_field(_text(raw)):
+            # the endpoint does not take response_format (or a guided field): say so once, send without
+            self.structured_off = True
+            log.warning("%s: the endpoint refused structured output (HTTP %s: %s); sending answer grammars "
+                        "no more (retry-until-parsed only)", self.spec, status, self._server_text(_text(raw), 120))
+            return await self.agenerate(request)
         if status >= 400:
             hint = ""
             if status in (401, 403) and not self._api_key():

@@ -77,6 +77,8 @@ class OpenAIOptions(_OpenAIAccess):
     azure_api_version: str | None = None
     completion: bool = False
     max_connections: int = Field(default=64, ge=1)
+    structured_output: Literal["auto", "json_schema", "vllm", "none"] = Field(
+        default="auto", description="how answer grammars are sent (docs/backends.md, Structured output)")
 
     @field_validator("base_url")
     @classmethod
@@ -107,6 +109,8 @@ class OpenAIBatchOptions(_OpenAIAccess):
     poll_max_interval_s: float = Field(default=300.0, gt=0)
     max_wait_s: float | None = Field(default=None, ge=0)
     batch_discount: float = Field(default=0.5, ge=0, lt=1, description="price factor of the estimate: 1 - discount")
+    structured_output: Literal["json_schema", "vllm", "none"] = Field(
+        default="json_schema", description="how answer grammars go into the batch lines (no auto: nothing to detect)")
 
     @field_validator("base_url")
     @classmethod

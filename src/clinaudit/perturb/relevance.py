@@ -38,6 +38,7 @@ from pydantic import BaseModel, Field
 from ..errors import InputError
 from ..judges.base import Judge, Unparseable, run_judge
 from ..records import Case, Judgment, ModelRequest
+from ..grammar import OutputGrammar, header_choice
 from ..registry import register_judge
 
 __all__ = [
@@ -151,6 +152,10 @@ class ClinicalRelevanceJudge(Judge[tuple[str, str]]):
         text, attribute = item
         return ModelRequest.chat(model, RELEVANCE_PROMPT.format(attribute=attribute, text=text), temperature=0.0,
                                  max_tokens=self.max_tokens, seed=0, meta={"stage": self.name, "judge": self.name})
+
+    def grammar(self) -> OutputGrammar:
+        """``RELEVANT [YES|NO]``."""
+        return OutputGrammar.regex(header_choice("RELEVANT"))
 
     def parse(self, text: str) -> dict[str, Any]:
         hits = _ANSWER.findall(text or "")

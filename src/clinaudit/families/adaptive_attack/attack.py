@@ -39,6 +39,7 @@ from ...judges.base import Judge, Unparseable, apply_parser, run_judge
 from ...perturb.protect import is_tabular_line
 from ...pipeline.calls import is_placeholder
 from ...records import Judgment, ModelRequest
+from ...grammar import OutputGrammar
 from ...registry import register_judge
 
 __all__ = ["CLINICAL_TERMS", "Item", "Turn", "Outcome", "ClinicalGuardJudge", "guard_reasons", "attacker_request",
@@ -145,6 +146,10 @@ class ClinicalGuardJudge(Judge[str]):
                   "or NO only.\n\nPASSAGE:\n" + item)
         return ModelRequest.chat(model, prompt, temperature=self.temperature, max_tokens=self.max_tokens,
                                  meta={"stage": "guard", "judge": self.name})
+
+    def grammar(self) -> OutputGrammar:
+        """``YES`` or ``NO``."""
+        return OutputGrammar.choice(("YES", "NO"))
 
     def parse(self, text: str) -> dict[str, Any]:
         m = re.match(r"\s*\**\s*(YES|NO)\b", text or "", flags=re.IGNORECASE)

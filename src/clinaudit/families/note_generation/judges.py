@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import InputError
+from ...grammar import OutputGrammar, literal
 from ...records import ModelRequest, stable_hash
 from ...registry import register_judge
 from ...judges.base import Judge, Unparseable
@@ -150,6 +151,10 @@ class IncidenceJudge(Judge[IncidenceItem]):
             seed=self.seed,
             meta={"stage": "judge_incidence", "context": ctx.name, **item.meta},
         )
+
+    def grammar(self) -> OutputGrammar:
+        """One word: ``YES`` or ``NO``."""
+        return OutputGrammar.choice(("YES", "NO"))
 
     def parse(self, text: str) -> dict[str, Any]:
         ans = parse_yes_no(text)
@@ -286,6 +291,14 @@ class LanguageDisparityJudge(Judge[LanguageDisparityItem]):
             meta={"stage": "judge_language_disparity", "context": ctx.name, "order": [k for k, _ in item.ordered()],
                   **item.meta},
         )
+
+    def grammar(self) -> OutputGrammar:
+        """Fig. 5's format: ``DECISION: NO``, or YES/MAYBE with the group most impacted (one line of at most
+        80 characters) and an explanation line."""
+        impacted = literal("DEMOGRAPHIC MOST IMPACTED: ") + r"[A-Za-z][^\n]{0,79}"
+        explain = "\n" + literal("ADDITIONAL EXPLANATION/ANALYSIS: ") + r"[^\n]{0,600}"
+        group = "\n" + impacted if self.require_impacted else "(\n" + impacted + ")?"
+        return OutputGrammar.regex(r"DECISION: (NO(" + explain + ")?|(YES|MAYBE)" + group + explain + ")")
 
     def parse(self, text: str) -> dict[str, Any]:
         return parse_language_disparity(text, self.require_impacted)

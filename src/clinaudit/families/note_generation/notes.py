@@ -143,7 +143,7 @@ def judge_incidence(runner: Any, judge: Judge[Any], items: list[NoteItem], notes
     for jm in ([JURY] if jury is not None else judge_models):
         js = run_judge(runner, judge, judged, jm, max_attempts=max_attempts) if judged else []
         if dry and judged:
-            first = [judge.build(item, jury.models[0] if jury is not None else jm) for _, item in judged]
+            first = [judge.request(item, jury.models[0] if jury is not None else jm) for _, item in judged]
             found = runner.cached(first)
             js = [j if runner.request_key(q) in found else j.model_copy(update={"meta": {**j.meta, "not_cached": True}})
                   for j, q in zip(js, first)]

@@ -53,7 +53,7 @@ def answer_request(ctx: AuditContext, p: CareParams, model: str, item: Item, arm
     return mcq_request(
         model, v.text, item.choices, language=normalize_language(p.language)[1], system=p.system_prompt,
         temperature=p.temperature,
-        max_tokens=p.max_tokens, seed=ctx.spec.seed,
+        max_tokens=p.max_tokens, seed=ctx.spec.seed, constrain=p.constrain_answers,
         meta={"stage": "answer", "case_id": item.case.case_id, "variant_id": v.variant_id, "arm": arm},
     )
 

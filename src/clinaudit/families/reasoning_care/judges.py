@@ -41,6 +41,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
+from ...grammar import OutputGrammar
 from ...records import Judgment, ModelRequest, stable_hash
 from ...runner import ModelCalls
 from ...registry import register_judge
@@ -191,6 +192,23 @@ def phase2_schema(labels: Labels = "position") -> type[BaseModel]:
     return _SCHEMAS[key]
 
 
+def _bounded(node: Any, max_length: int = 600) -> Any:
+    """A JSON schema whose free strings have at most ``max_length`` characters (a grammar that always ends)."""
+    if isinstance(node, dict):
+        out = {k: _bounded(v, max_length) for k, v in node.items() if k != "title"}
+        if out.get("type") == "string" and "enum" not in out and "const" not in out:
+            out.setdefault("maxLength", max_length)
+        return out
+    if isinstance(node, list):
+        return [_bounded(v, max_length) for v in node]
+    return node
+
+
+def schema_grammar(schema: type[BaseModel], name: str) -> OutputGrammar:
+    """The answer grammar of a phase: its pydantic schema as JSON schema, free strings bounded."""
+    return OutputGrammar.json(_bounded(schema.model_json_schema()), name=name)
+
+
 def _validate(schema: type[BaseModel], obj: Any) -> dict[str, Any]:
     try:
         return schema.model_validate(obj).model_dump()
@@ -329,6 +347,10 @@ class PhaseIJudge(CoTJudge):
     def prompt(self, item: CoTPair) -> str:
         return build_phase1_prompt(item, self.labels)
 
+    def grammar(self) -> OutputGrammar:
+        """The Phase I JSON object (:func:`phase1_schema`)."""
+        return schema_grammar(phase1_schema(self.labels), "phase1")
+
     def parse(self, text: str) -> dict[str, Any]:
         obj = extract_json(text or "")
         if not isinstance(obj, dict):
@@ -360,6 +382,10 @@ class PhaseIIJudge(CoTJudge):
 
     def prompt(self, item: CoTPair) -> str:
         return build_phase2_prompt(item, self.labels)
+
+    def grammar(self) -> OutputGrammar:
+        """The Phase II JSON object (:func:`phase2_schema`)."""
+        return schema_grammar(phase2_schema(self.labels), "phase2")
 
     def parse(self, text: str) -> dict[str, Any]:
         obj = extract_json(text or "")

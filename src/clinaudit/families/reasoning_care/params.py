@@ -41,6 +41,9 @@ class CareParams(JudgeChoice, RelevanceChoice):
     temperature: float = Field(0.0, ge=0.0, description="sampling temperature (P3: greedy, 0)")
     answer_parser: Literal["tolerant", "strict"] = Field(
         "tolerant", description="which reading of the answer decides correctness (both are reported)")
+    constrain_answers: bool = Field(
+        True, description="send the answer format (<think>…</think><answer>letter</answer>) as an output grammar: "
+        "enforced by hf:/embedded/vllm: and by openai: endpoints configured for it (docs/backends.md)")
     unparseable_as_wrong: bool = Field(
         False, description="count an answer no parser can read as wrong (default: excluded, counted)")
     # cases

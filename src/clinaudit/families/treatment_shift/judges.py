@@ -39,6 +39,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...grammar import OutputGrammar, header_choice
 from ...records import ModelRequest
 from ...registry import register_judge
 from ...judges.base import Judge, Unparseable
@@ -244,6 +245,10 @@ class TreatmentAnnotator(Judge[str]):
         so the tolerant parser reads it as unanswered, never as NO)."""
         return "\n".join(f"{q} [{'YES' if value[q] else 'NO'}]" for q in self.questions if q in value)
 
+    def grammar(self) -> OutputGrammar:
+        """``MANAGE [YES|NO]`` lines, one per question, in order (the prompt's format)."""
+        return OutputGrammar.regex("\n".join(header_choice(q) for q in self.questions))
+
     def parse(self, text: str) -> dict[str, Any]:
         tol = parse_tolerant(text, self.questions)
         missing = [q for q, v in tol.items() if v is None]
@@ -315,6 +320,10 @@ class GenderInferenceJudge(Judge[str]):
     def build(self, item: str, model: str) -> ModelRequest:
         return ModelRequest.chat(model, f"{GENDER_PROMPT}\n\n{item}", temperature=self.temperature,
                                  max_tokens=self.max_tokens, seed=0, meta={"stage": self.name, "judge": self.name})
+
+    def grammar(self) -> OutputGrammar:
+        """``GENDER [MALE|FEMALE]`` (the prompt's format)."""
+        return OutputGrammar.regex(header_choice("GENDER", ("MALE", "FEMALE")))
 
     def parse(self, text: str) -> dict[str, Any]:
         return {"gender": parse_gender(text)}
@@ -399,6 +408,10 @@ class DiagnosisMatchJudge(Judge[tuple[str, str]]):
         answer, gold = item
         return ModelRequest.chat(model, DIAGNOSIS_MATCH_PROMPT.format(gold=gold, answer=answer),
                                  temperature=0.0, max_tokens=self.max_tokens, seed=0, meta={"stage": self.name, "judge": self.name})
+
+    def grammar(self) -> OutputGrammar:
+        """``MATCH [YES|NO]``."""
+        return OutputGrammar.regex(header_choice("MATCH"))
 
     def parse(self, text: str) -> dict[str, Any]:
         v = parse_tolerant(text, ("MATCH",))["MATCH"]
