@@ -63,11 +63,11 @@ class GrammarCompiler:
     def _setup(self) -> None:
         if self._lltok is None:
             llguidance = require_llguidance()
-            import llguidance.hf
+            from llguidance import hf as llhf
 
             try:
                 eos = self.eos_ids[0] if self.eos_ids else None
-                self._lltok = llguidance.hf.from_tokenizer(self.tokenizer, n_vocab=self.vocab_size, eos_token=eos)
+                self._lltok = llhf.from_tokenizer(self.tokenizer, n_vocab=self.vocab_size, eos_token=eos)
             except ValueError as exc:
                 raise BackendError(f"constrained decoding needs a fast tokenizer: {exc}") from exc
             self._ll = llguidance
