@@ -18,6 +18,7 @@ transformers 5, ``xgrammar`` pulls in triton. llguidance's own torch helper comp
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import Any
 
@@ -28,6 +29,8 @@ from ..grammar import OutputGrammar
 from .hf_runtime import require_torch
 
 __all__ = ["GrammarCompiler", "RowConstraint", "require_llguidance"]
+
+log = logging.getLogger("clinaudit.models.constrained")
 
 
 def require_llguidance() -> Any:
@@ -57,25 +60,31 @@ class GrammarCompiler:
         self.vocab_size = int(vocab_size)
         self._ll: Any = None
         self._lltok: Any = None
+        self._unsupported = False
         self._grammars: dict[OutputGrammar | str, str] = {}
         self._lock = threading.Lock()
 
-    def _setup(self) -> None:
-        if self._lltok is None:
+    def _setup(self) -> bool:
+        """Build the llguidance tokenizer once; False (and one warning) when this tokenizer cannot be wrapped."""
+        if self._lltok is None and not self._unsupported:
             llguidance = require_llguidance()
             from llguidance import hf as llhf
 
             try:
                 eos = self.eos_ids[0] if self.eos_ids else None
                 self._lltok = llhf.from_tokenizer(self.tokenizer, n_vocab=self.vocab_size, eos_token=eos)
-            except ValueError as exc:
-                raise BackendError(f"constrained decoding needs a fast tokenizer: {exc}") from exc
+            except (ValueError, TypeError) as exc:
+                self._unsupported = True
+                log.warning("answer grammars cannot be enforced with this tokenizer (%s); judges fall back to "
+                            "their prompt and retry-until-parsed", exc)
             self._ll = llguidance
+        return self._lltok is not None
 
-    def row(self, grammar: OutputGrammar) -> "RowConstraint":
-        """A fresh matcher for one generated sequence."""
+    def row(self, grammar: OutputGrammar) -> "RowConstraint | None":
+        """A fresh matcher for one generated sequence (None: this tokenizer cannot be constrained)."""
         with self._lock:
-            self._setup()
+            if not self._setup():
+                return None
             key: OutputGrammar | str = grammar if grammar.kind != "json_schema" else str(grammar.to_dict())
             text = self._grammars.get(key)
             if text is None:

@@ -1,0 +1,76 @@
+"""Constrained decoding on hf:/embedded (llguidance masks): on a tiny random model, and the acceptance check on
+the embedded SmolLM2 as judge (slow)."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+pytest.importorskip("llguidance")
+
+from clinaudit.grammar import OutputGrammar, attach  # noqa: E402
+from clinaudit.models.hf import HFCausalBackend  # noqa: E402
+from clinaudit.records import ModelRequest  # noqa: E402
+
+from test_backend_hf import one_torch_thread  # noqa: E402,F401  (module fixture)
+from test_generation_engine import DIALOG, TURNS, _pair, _same  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def causal_dirs(tmp_path_factory):
+    """A tiny random Llama with a byte-level tokenizer (one token per character: what llguidance can wrap)."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
+
+    vocab = {"[PAD]": 0, "<s>": 1, "</s>": 2}
+    for ch in sorted(pre_tokenizers.ByteLevel.alphabet()):
+        vocab.setdefault(ch, len(vocab))
+    tk = Tokenizer(models.BPE(vocab=vocab, merges=[]))
+    tk.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tk.decoder = decoders.ByteLevel()
+    tok = transformers.PreTrainedTokenizerFast(tokenizer_object=tk, bos_token="<s>", eos_token="</s>", pad_token="[PAD]")
+    tok.chat_template = ("{% for m in messages %}<s>{{ m['role'] }}: {{ m['content'] }}</s>{% endfor %}"
+                         "{% if add_generation_prompt %}<s>assistant: {% endif %}")
+    torch.manual_seed(0)
+    llama = transformers.LlamaForCausalLM(transformers.LlamaConfig(
+        vocab_size=len(tok), hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
+        num_key_value_heads=2, max_position_embeddings=512, bos_token_id=1, eos_token_id=2, pad_token_id=0,
+        initializer_range=0.5))
+    d = tmp_path_factory.mktemp("bytellama")
+    llama.save_pretrained(d)
+    tok.save_pretrained(d)
+    return {"llama": d}
+
+
+def _reqs(grammar, max_tokens=6, **kw):
+    return [attach(ModelRequest.chat("hf:x", f"{DIALOG} : {t}", max_tokens=max_tokens, **kw), grammar)
+            for t in TURNS]
+
+
+def test_a_random_model_answers_inside_the_grammar_on_both_paths(causal_dirs):
+    cont, stat = _pair(causal_dirs["llama"], batch_size=3)
+    free = cont.generate([ModelRequest.chat("hf:x", f"{DIALOG} : {t}", max_tokens=6) for t in TURNS])
+    assert any(r.text not in ("yes", "no") for r in free)  # unconstrained, the random model says anything
+    for kw in ({}, {"temperature": 1.0, "seed": 7}):
+        reqs = _reqs(OutputGrammar.choice(["yes", "no"]), **kw)
+        a, b = cont.generate(reqs), stat.generate(reqs)
+        assert _same(a, b)  # the engine and the static batches pick the same constrained tokens
+        assert [r.text for r in a] and all(r.text in ("yes", "no") for r in a)
+        assert all(r.finish_reason == "stop" and r.completion_tokens == len(r.text) for r in a)  # a token a byte
+    # a two-token grammar: the row ends as soon as the grammar is complete
+    g = OutputGrammar.regex("MANAGE \\[(YES|NO)\\]\nVISIT \\[(YES|NO)\\]")
+    a = cont.generate(_reqs(g, max_tokens=40))
+    assert all(g.fullmatch(r.text) and r.finish_reason == "stop" for r in a), [r.text for r in a]
+
+
+def test_greedy_constrained_pick_is_the_best_allowed_token(causal_dirs):
+    """The constrained answer is the allowed token the model scores highest (checked by a forward pass)."""
+    cont = HFCausalBackend(f"hf:{causal_dirs['llama']}")
+    req = attach(ModelRequest.chat("hf:x", f"{DIALOG} : {TURNS[1]}", max_tokens=3), OutputGrammar.choice(["yes", "no"]))
+    got = cont.generate([req])[0].text
+    ids = cont.prompt_ids(req)
+    with torch.no_grad():
+        logits = cont.model(input_ids=torch.tensor([ids])).logits[0, -1]
+    tok = cont.tokenizer
+    y, n = tok.convert_tokens_to_ids("y"), tok.convert_tokens_to_ids("n")  # the first tokens of "yes" and "no"
+    assert got == ("yes" if logits[y] > logits[n] else "no")
