@@ -187,3 +187,35 @@ def test_real_vllm_tiny_model_is_seeded_and_batched():  # pragma: no cover - no 
     out = backend.generate(reqs)
     assert all(r.text and r.prompt_tokens > 0 and r.completion_tokens > 0 for r in out)
     assert out[0].text == out[1].text  # same seed, same answer, whatever else is in the batch
+
+
+def test_answer_grammars_go_to_vllm_guided_decoding(monkeypatch):
+    from clinaudit.grammar import OutputGrammar, attach
+
+    mod, log = _fake_vllm()
+    sp = types.ModuleType("vllm.sampling_params")
+
+    class StructuredOutputsParams:
+        def __init__(self, **kw):
+            self.kw = kw
+
+        def __eq__(self, other):
+            return self.kw == other.kw
+
+    sp.StructuredOutputsParams = StructuredOutputsParams
+    monkeypatch.setitem(sys.modules, "vllm", mod)
+    monkeypatch.setitem(sys.modules, "vllm.sampling_params", sp)
+    backend = get_backend("vllm:org/tiny")
+    schema = {"type": "object", "properties": {"a": {"enum": ["x"]}}, "required": ["a"]}
+    reqs = [attach(ModelRequest.chat("vllm:org/tiny", "q"), OutputGrammar.choice(["YES", "NO"])),
+            attach(ModelRequest.chat("vllm:org/tiny", "q"), OutputGrammar.regex(r"GENDER \\[(MALE|FEMALE)\\]")),
+            attach(ModelRequest.chat("vllm:org/tiny", "q"), OutputGrammar.json(schema)),
+            ModelRequest.chat("vllm:org/tiny", "q")]
+    backend.generate(reqs)
+    params = [e for e in log if e[0] == "generate"][0][2]
+    assert [p.get("structured_outputs").kw if "structured_outputs" in p else None for p in params] == [
+        {"choice": ["YES", "NO"]}, {"regex": r"GENDER \\[(MALE|FEMALE)\\]"}, {"json": schema}, None]
+    # an older vLLM: GuidedDecodingParams under guided_decoding
+    del sp.StructuredOutputsParams
+    sp.GuidedDecodingParams = StructuredOutputsParams
+    assert backend.sampling_params(reqs[0]).kw["guided_decoding"].kw == {"choice": ["YES", "NO"]}

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BackendError
+from ..grammar import grammar_of
 from ..records import ModelRequest, ModelResponse
 from .base import Backend, register_backend
 from .hf_runtime import dir_fingerprint
@@ -132,7 +133,26 @@ class VLLMBackend(Backend):
             max_tokens=max(1, int(request.max_tokens)),
             stop=list(request.stop) if request.stop else None,
             seed=0 if request.seed is None else int(request.seed),
+            **self.structured(request),
         )
+
+    def structured(self, request: ModelRequest) -> dict[str, Any]:
+        """The request's answer grammar as vLLM's own guided decoding: ``structured_outputs=
+        StructuredOutputsParams(...)`` (vLLM >= 0.10.2), else ``guided_decoding=GuidedDecodingParams(...)``."""
+        g = grammar_of(request)
+        if g is None:
+            return {}
+        fields: dict[str, Any] = ({"choice": list(g.choices)} if g.kind == "choice" else
+                                  {"regex": g.pattern} if g.kind == "regex" else {"json": dict(g.schema or {})})
+        try:
+            sp = importlib.import_module("vllm.sampling_params")
+        except ImportError:
+            sp = self._vllm
+        for cls_name, arg in (("StructuredOutputsParams", "structured_outputs"), ("GuidedDecodingParams", "guided_decoding")):
+            cls = getattr(sp, cls_name, None)
+            if cls is not None:
+                return {arg: cls(**fields)}
+        raise BackendError("this vLLM version has no guided decoding (StructuredOutputsParams / GuidedDecodingParams)")
 
     def generate(self, requests: Sequence[ModelRequest]) -> list[ModelResponse]:
         for req in requests:
