@@ -177,7 +177,8 @@ def sign_flip_p(v: Sequence[int] | np.ndarray, alternative: str = "two-sided") -
         p = pmf[: w_obs + 1].sum()
     else:
         p = pmf[np.abs(2 * w - total) >= abs(2 * w_obs - total)].sum()
-    return float(min(1.0, p))
+    # 14 significant digits: the sum of binomial weights carries ~1e-16 rounding (0.5000000000000001 for ½)
+    return float(min(1.0, float(f"{p:.14g}")))
 
 
 def _scipy_sign_patterns(rng: np.random.Generator, n_perm: int, n: int, chunk: int = 0) -> Iterator[np.ndarray]:
