@@ -97,7 +97,8 @@ def test_classifier_gap_table_hand_computed_and_significance():
     assert rec.loc["A", "value"] == 1.0 and rec.loc["A", "reference"] == "B"
     assert rec.loc["B", "value"] == -1.0
     assert (rec.loc["A", "ci_low"], rec.loc["A", "ci_high"]) == (1.0, 1.0)
-    assert rec.loc["A", "significant"] and rec.loc["A", "p"] == 0.0
+    # no resample crosses 0: the smallest p 200 resamples can give, 2 (0 + 1) / (200 + 1), never 0 (issue 28)
+    assert rec.loc["A", "significant"] and rec.loc["A", "p"] == pytest.approx(2 / 201)
     assert rec.loc["A", "n_group"] == 80 and rec.loc["A", "n_pos_group"] == 40
     pr = t[t["base_metric"] == "positive_rate"].set_index("group")
     assert pr.loc["A", "value"] == pytest.approx(0.5)
@@ -122,7 +123,8 @@ def test_classifier_gap_table_bh_across_tasks():
     t = classifier_gap_table(df, "task", "y", "yhat", ["gender"], n_resamples=100)
     rec = t[t["base_metric"] == "recall"]
     assert len(rec) == 6 and rec["task"].nunique() == 3
-    assert (rec["p_adj"] == 0.0).all() and (rec["correction"] == "fdr_bh").all()
+    # every p is the smallest 100 resamples can give, 2 / 101 (issue 28), so BH leaves them as they are
+    assert rec["p_adj"].tolist() == pytest.approx([2 / 101] * 6) and (rec["correction"] == "fdr_bh").all()
 
 
 def test_gap_summary_counts_and_share_favouring():
