@@ -46,6 +46,7 @@ from .exports import latex_export, markdown_export
 from .findings import derive_findings, findings_view, link_anchors, write_findings
 from .verdict_view import link_verdicts
 from .formatting import format_value
+from .glossary import DIRECTION, GLOSSARY, abbr
 from .runs import audit_of, load_run, read_manifest, run_overview, toc_entries
 from .views import PageIds
 
@@ -133,6 +134,7 @@ def _templates_env() -> Any:
         lstrip_blocks=True,
     )
     env.filters["num"] = format_value
+    env.filters["abbr"] = abbr
     return env
 
 
@@ -161,7 +163,7 @@ def build_report(
     for stale in files_dir.glob("*.csv") if files_dir.is_dir() else []:
         stale.unlink()  # downloads of an earlier render of this report
     ids = PageIds(files_dir)
-    ids.used.update({"findings", "summary", "toc", "top", "footer"})
+    ids.used.update({"findings", "summary", "toc", "top", "footer", "glossary"})
     runs = [load_run(d, ids) for d in dirs]
     audits = [r.audit for r in runs]
     if title is None:
@@ -179,7 +181,7 @@ def build_report(
         title=title, generated=generated, version=__version__, runs=runs, overview=overview, totals=totals,
         toc=[{"anchor": r.anchor, "title": (r.section.title if r.section is not None else r.audit),
               "failed": r.section is None, "entries": toc_entries(r)} for r in runs],
-        notes=list(notes), findings=findings_view(findings_doc, examples),
+        notes=list(notes), findings=findings_view(findings_doc, examples), glossary=GLOSSARY, direction=DIRECTION,
         # our own static CSS/JS (no model text): inlined verbatim; the CSP allows only this script's hash
         css=Markup(css), script=Markup(script), script_hash=script_hash,
     )

@@ -11,7 +11,7 @@ import io
 import re
 from typing import Any
 
-__all__ = ["sanitize_svg", "figure_svg"]
+__all__ = ["sanitize_svg", "figure_svg", "close_figure", "FIGURE_MAX_PX", "MIN_LABEL_PX"]
 
 
 _SVG_NS = "http://www.w3.org/2000/svg"
@@ -83,6 +83,12 @@ def sanitize_svg(svg: str, id_prefix: str) -> str:
     return ET.tostring(root, encoding="unicode")
 
 
+#: the widest a figure is shown (px) in the report's column at a 1,400 px window; wider ones are scaled down
+FIGURE_MAX_PX = 1000.0
+#: the smallest label height (CSS px, font size) a figure's text is drawn at, after that scaling
+MIN_LABEL_PX = 11.0
+
+
 def figure_svg(fig: Any, id_prefix: str) -> str:
     """The figure as sanitised inline SVG, drawn once at its own size.
 
@@ -90,14 +96,34 @@ def figure_svg(fig: Any, id_prefix: str) -> str:
     figure is saved as it is (``bbox_inches="tight"`` would draw it a second time only to
     crop a few pixels of margin). A figure made through pyplot is closed afterwards.
     """
-    import sys
-
     import matplotlib
+    from matplotlib.text import Text
 
+    # labels at least MIN_LABEL_PX high as shown: the page scales a figure wider than FIGURE_MAX_PX down
+    width_px = float(fig.get_figwidth()) * 96.0
+    scale = min(1.0, FIGURE_MAX_PX / width_px) if width_px > 0 else 1.0
+    min_pt = MIN_LABEL_PX * 0.75 / scale
+    small = [t for t in fig.findobj(Text) if t.get_text() and t.get_fontsize() < min_pt]
+    for t in small:
+        t.set_fontsize(min_pt)
+    for ax in fig.axes if small else []:  # ticks drawn later copy the axes' tick settings
+        ax.tick_params(labelsize=min_pt)
+    if small:
+        try:
+            fig.tight_layout()
+        except (ValueError, RuntimeError):  # a layout that cannot be tightened is drawn as it is
+            pass
     buf = io.StringIO()
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "clinaudit"}):
         fig.savefig(buf, format="svg")
+    close_figure(fig)
+    return sanitize_svg(buf.getvalue(), id_prefix)
+
+
+def close_figure(fig: Any) -> None:
+    """Close a figure made through pyplot (a report renders each figure once; pyplot would keep it open)."""
+    import sys
+
     plt = sys.modules.get("matplotlib.pyplot")
     if plt is not None:
-        plt.close(fig)  # a report renders each figure once; pyplot would otherwise keep every one open
-    return sanitize_svg(buf.getvalue(), id_prefix)
+        plt.close(fig)

@@ -28,7 +28,7 @@ from .formatting import (
     header_rows,
     slug,
 )
-from .svg import figure_svg
+from .svg import close_figure, figure_svg
 from .textdiff import diff_segments
 
 __all__ = [
@@ -44,7 +44,11 @@ __all__ = [
     "raw_tables_view",
 ]
 
-_LONG_CELL = 240  # characters shown before a long cell folds into a <details>
+_LONG_CELL = 120  # characters shown before a long cell folds into a <details>
+#: a table with more rows than this is folded (a click shows it; its CSV link stays visible)
+TABLE_FOLD_ROWS = 6
+#: a plain paragraph longer than this (characters) folds behind its first sentence
+TEXT_FOLD_CHARS = 500
 _MAX_RAW_CSV = 5 * 1024 * 1024  # raw run tables larger than this get no inline download in the fallback
 
 
@@ -126,13 +130,13 @@ def table_view(block: Table, audit: str, ids: PageIds, info: RunInfo) -> dict[st
             kind = kinds.get(c, "text")
             cell = {"text": s, "num": kind in ("num", "int", "p", "pct", "ci"), "full": None}
             if len(s) > _LONG_CELL:
-                cell["text"], cell["full"] = s[:160].rstrip() + "…", s
+                cell["text"], cell["full"] = s[:64].rstrip() + "…", s
             row.append(cell)
         rows.append(row)
     return {
         "type": "table", "id": ids.make(f"{audit}-{stem}"), "title": block.title, "caption": block.caption,
         "header": header_rows(shown.columns), "rows": rows, "total": total, "shown": len(shown),
-        "ncols": len(cols), **_download(ids, df, f"{audit}-{slug(stem)}.csv"),
+        "ncols": len(cols), "fold": total > TABLE_FOLD_ROWS, **_download(ids, df, f"{audit}-{slug(stem)}.csv"),
     }
 
 
@@ -144,14 +148,36 @@ def _download(ids: PageIds, df: pd.DataFrame, name: str) -> dict[str, Any]:
 
 def figure_view(block: Figure, audit: str, ids: PageIds) -> dict[str, Any]:
     fid = ids.make(f"{audit}-{block.name or block.title or 'figure'}")
-    svg = figure_svg(block.fig, f"{fid}-")
     from markupsafe import Markup
 
     data = block.data if isinstance(block.data, pd.DataFrame) else pd.DataFrame(block.data)
     stem = block.name or slug(block.title, "figure")
+    empty = all_zero_effects(data)
+    if empty:  # an empty box says nothing: one sentence instead (the numbers stay downloadable)
+        close_figure(block.fig)
+        svg, note = "", ("Every plotted value is 0 (no difference in any cell), so the chart is not drawn; "
+                         "its numbers are in the CSV.")
+    else:
+        svg, note = figure_svg(block.fig, f"{fid}-"), None
     return {"type": "figure", "id": fid, "title": block.title, "caption": block.caption,
             "svg": Markup(svg),  # sanitised and re-serialised by sanitize_svg: all text escaped
-            "n_rows": len(data), **_download(ids, data, f"{audit}-{slug(stem)}-numbers.csv")}
+            "empty": note, "n_rows": len(data), **_download(ids, data, f"{audit}-{slug(stem)}-numbers.csv")}
+
+
+#: numeric columns of a figure's numbers that are not what it plots (counts, p-values, seeds)
+_NOT_PLOTTED = re.compile(r"^(n|n_.*|.*_n|k|seed|seeds|p|p_adj|p_.*|.*_p|.*count.*|.*permutations|statistic)$", re.I)
+
+
+def all_zero_effects(data: pd.DataFrame, tol: float = 1e-12) -> bool:
+    """Whether every plotted number of a figure's data is 0 (or missing): its numeric columns other than
+    counts, p-values and seeds (:data:`_NOT_PLOTTED`). A figure with no such column is not empty."""
+    cols = [c for c in data.columns if not _NOT_PLOTTED.match(str(c))
+            and pd.api.types.is_numeric_dtype(data[c]) and not pd.api.types.is_bool_dtype(data[c])]
+    if data.empty or not cols:
+        return False
+    vals = data[cols].astype(float).to_numpy()
+    finite = vals[~pd.isna(vals)]
+    return bool(finite.size == 0 or (abs(finite) <= tol).all())
 
 
 def metric_view(block: Metric) -> dict[str, Any]:
@@ -197,7 +223,14 @@ def compare_view(block: Compare, audit: str, ids: PageIds) -> dict[str, Any]:
 
 def text_view(block: Text) -> dict[str, Any]:
     paras = [p.strip() for p in re.split(r"\n\s*\n", str(block.text)) if p.strip()]
-    return {"type": "text", "kind": block.kind if block.kind in ("p", "note", "warning") else "p", "paras": paras}
+    kind = block.kind if block.kind in ("p", "note", "warning") else "p"
+    # a long explanation folds behind its first sentence (notes and warnings always show)
+    fold = kind == "p" and sum(map(len, paras)) > TEXT_FOLD_CHARS
+    lead = ""
+    if fold:
+        first = re.split(r"(?<=[.:;])\s", paras[0], maxsplit=1)[0]
+        lead = (first if len(first) <= 200 else first[:200].rstrip() + "…") + " (more)"
+    return {"type": "text", "kind": kind, "paras": paras, "fold": fold, "lead": lead}
 
 
 def block_view(block: Any, audit: str, ids: PageIds, info: RunInfo) -> dict[str, Any]:

@@ -80,6 +80,15 @@ def mean_score_figure(means: pd.DataFrame, model: str) -> Figure | None:
     )
 
 
+def _bias_keys(results: pd.DataFrame) -> set[tuple[str, str]]:
+    """(model, category) of the group comparisons whose verdict is ``bias`` (results.csv, docs/verdicts.md)."""
+    if results.empty or "verdict" not in results.columns or "category" not in results.columns:
+        return set()
+    rows = results[results["verdict"].astype(str).eq("bias") & results["p_adj"].notna()] if "p_adj" in results.columns \
+        else results[results["verdict"].astype(str).eq("bias")]
+    return {(str(m), str(c)) for m, c in zip(rows["model"], rows["category"])}
+
+
 @register_section(AUDIT)
 def build(rundir: RunDir) -> Section:
     """The association section from a run directory."""
@@ -101,7 +110,9 @@ def build(rundir: RunDir) -> Section:
         "models": ", ".join(f"{m} ({k})" for m, k in methods.items()),
     }
     correction = str(summary["correction"].iloc[0]) if len(summary) else params.get("correction", "bonferroni")
-    alpha = params.get("alpha", 0.01)
+    # one significance rule in the whole report: the verdicts' (results.csv `verdict`), not the spec's own alpha
+    verdict_alpha = ((man.get("validity") or {}).get("thresholds") or {}).get("alpha", 0.05)
+    bias = _bias_keys(results)
     mask_mode = params.get("mask_mode", "word")
     test_names = list(dict.fromkeys(tests["test"].astype(str))) if len(tests) else params.get("tests", ["signed-rank"])
     if params.get("scores"):
@@ -116,8 +127,9 @@ def build(rundir: RunDir) -> Section:
     sec.blocks.append(Text(
         how + "Groups are compared per category with: " + "; ".join(_TEST_TEXT.get(t, t) for t in test_names)
         + f". p-values are corrected with {correction} across the categories (and comparisons) of each model, "
-        "separately per test (family shown per row); significant: corrected p < "
-        f"{alpha}. Every difference carries a 95% percentile bootstrap CI that resamples sentence frames "
+        "separately per test (family shown per row); significant, as everywhere in the report: the verdict "
+        f"'bias found' (corrected p < {verdict_alpha} within the family, docs/verdicts.md). Every difference "
+        "carries a 95% percentile bootstrap CI that resamples sentence frames "
         "(template × attribute), so the target words of one frame are never treated as independent."))
     if len(report):
         sec.blocks.append(Text(
@@ -150,9 +162,9 @@ def build(rundir: RunDir) -> Section:
             p_adj=float(best["p_adj"]),
             family=str(best["family"]),
         ))
-        n_sig = int(sub["significant_adj"].astype(str).str.lower().eq("true").sum())
-        sec.blocks.append(Text(f"{model}: {n_sig} of {len(sub)} category comparisons significant after "
-                               f"{correction} correction (p_adj < {alpha})."))
+        n_sig = sum((str(model), str(c)) in bias for c in sub["category"])
+        sec.blocks.append(Text(f"{model}: {n_sig} of {len(sub)} category comparisons significant (verdict 'bias "
+                               f"found': {correction}-corrected p_adj < {verdict_alpha})."))
     groups = [c[len("mean_"):] for c in summary.columns if c.startswith("mean_")]
     shares = [c for c in summary.columns if c.startswith("share_")]
     table = pd.DataFrame({"model": summary["model"], "category": summary["category"]})
@@ -169,7 +181,7 @@ def build(rundir: RunDir) -> Section:
     table["n_pairs"] = summary["n_pairs"].astype(int)
     table["p"] = summary["p"].astype(float)
     table["p_adj"] = summary["p_adj"].astype(float)
-    table["significant"] = summary["significant_adj"].astype(str).str.lower().eq("true").map({True: "*", False: ""})
+    table["significant"] = [("*" if (str(m), str(c)) in bias else "") for m, c in zip(summary["model"], summary["category"])]
     table["n_sentences"] = summary["n_sentences"].astype(int)
     table["n_templates"] = pd.to_numeric(summary["n_templates"], errors="coerce").astype("Int64")
     for c in shares:
@@ -187,7 +199,7 @@ def build(rundir: RunDir) -> Section:
         + ("mean of the paired differences (group − reference) over n_pairs pairs" if test_names[:1] ==
            ["signed-rank"] else "difference of the group means (group − reference)")
         + f" with its 95% CI (frames resampled); {test_names[0] if test_names else 'signed-rank'} p, raw and "
-        "corrected within the family; * corrected p below alpha. n_templates is empty when the scores do not "
+        "corrected within the family; * the verdict 'bias found' (docs/verdicts.md). n_templates is empty when the scores do not "
         "name templates. share_<group>: the group's share of the notes mentioning the category (corpus "
         "prevalence, when a notes table was given).",
         name="association_summary",
