@@ -307,3 +307,96 @@ def test_a_run_whose_judge_parses_nothing_says_so_first(tmp_path):
         first
     assert findings.index('class="headline"') < findings.index("<table")  # the first thing said
     assert "No effect is significant" not in findings and "not measured" in findings
+
+
+# --------------------------------------------------------------------------- issue 34: a page people can read
+
+_PROBE = """<script>window.addEventListener('load', function () {
+  var d = document.documentElement, fonts = [];
+  document.querySelectorAll('svg text').forEach(function (t) {
+    var r = t.getBoundingClientRect(), fs = parseFloat(getComputedStyle(t).fontSize);
+    if (r.height > 0) fonts.push(fs * r.height / (t.getBBox().height || r.height));
+  });
+  var p = document.createElement('pre'); p.id = 'MEASURED';
+  p.textContent = JSON.stringify({height: d.scrollHeight, scrollWidth: d.scrollWidth, innerWidth: innerWidth,
+    svgFontPx: fonts, emptyCharts: Array.prototype.map.call(document.querySelectorAll('.empty-chart'),
+      function (e) { return [e.closest('figure').id, e.textContent, e.getBoundingClientRect().height]; })});
+  document.body.appendChild(p);
+});</script>"""
+
+
+def measure(page: Path, tmp: Path, width: int = 1400) -> dict:
+    """Open a copy of ``page`` at ``width`` px with a measuring script added (the copy drops the CSP that
+    would block it); returns the page's height, widths, the rendered size of every SVG label (CSS px) and
+    the empty-chart sentences."""
+    import html as htmllib
+    import json
+
+    text = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page.read_text(encoding="utf-8"))
+    probe = page.parent / f"measure-{page.name}"
+    probe.write_text(text.replace("</body>", _PROBE + "</body>"), encoding="utf-8")
+    proc = chromium(probe, tmp, "--dump-dom", f"--window-size={width},900", "--hide-scrollbars")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    m = re.search(r'<pre id="MEASURED">(.*?)</pre>', proc.stdout, re.S)
+    assert m, proc.stdout[-2000:]
+    return json.loads(htmllib.unescape(m.group(1)))
+
+
+#: the audits of ``clinaudit demo``
+DEMO_AUDITS = ("treatment_shift", "reasoning_care", "note_generation", "association", "classifier_gaps")
+
+
+def test_the_demo_like_report_fits_in_12000_px_without_horizontal_overflow(mock_report, tmp_path):
+    """Issue 34: the demo's five audits (their mock runs) at 1,400 px: at most 12,000 px tall, nothing wider
+    than the window (wide tables scroll inside their card), every chart label at least 11 px; and the whole
+    nine-run report has no horizontal overflow either."""
+    import json
+
+    _, runs = mock_report
+    demo = [r for r in runs if audit_of(json.loads((r / "manifest.json").read_text())) in DEMO_AUDITS]
+    assert len(demo) == 5
+    page = build_report(demo, tmp_path / "demo-like.html").html
+    m = measure(page, tmp_path)
+    print(f"\ndemo-like report at 1400 px: {m['height']} px tall, scrollWidth {m['scrollWidth']}")
+    assert m["height"] <= 12_000, m["height"]
+    assert m["scrollWidth"] <= m["innerWidth"] == 1400
+    assert m["svgFontPx"] and min(m["svgFontPx"]) >= 11 - 0.05, sorted(m["svgFontPx"])[:5]
+    whole = measure(mock_report[0], tmp_path)
+    assert whole["scrollWidth"] <= whole["innerWidth"] == 1400
+
+
+def test_an_all_zero_chart_is_one_sentence(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from clinaudit.report.base import Figure, Section, register_section
+
+    def chart(values):
+        fig, ax = plt.subplots(figsize=(4, 2))
+        ax.bar(["a", "b"], values)
+        return fig
+
+    @register_section("zero_chart_test")
+    def _section(rundir) -> Section:
+        zero = pd.DataFrame({"group": ["a", "b"], "value": [0.0, 0.0], "ci_low": [0.0, 0.0], "n": [5, 5],
+                             "p": [1.0, 1.0]})
+        return Section(title="Zero chart", audit="zero_chart_test", blocks=[
+            Figure(title="All zero", fig=chart([0.0, 0.0]), data=zero, name="zeros"),
+            Figure(title="Not zero", fig=chart([0.0, 0.2]), data=zero.assign(value=[0.0, 0.2]), name="some")])
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_report_render import make_run
+
+    run = make_run(tmp_path / "z", "zero_chart_test")
+    page = build_report(run, tmp_path / "report.html").html
+    dom = check_page(page, tmp_path, [run])
+    zeros = dom.split('id="zero-chart-test-zeros"', 1)[1].split("</figure>", 1)[0]
+    some = dom.split('id="zero-chart-test-some"', 1)[1].split("</figure>", 1)[0]
+    assert "<svg" not in zeros and "Every plotted value is 0" in zeros and "numbers (CSV, 2 rows)" in zeros
+    assert "<svg" in some and "empty-chart" not in some
+    m = measure(page, tmp_path)
+    assert [e[0] for e in m["emptyCharts"]] == ["zero-chart-test-zeros"]
+    assert 0 < m["emptyCharts"][0][2] < 60  # one line, not an empty box

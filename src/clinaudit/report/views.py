@@ -46,7 +46,7 @@ __all__ = [
 
 _LONG_CELL = 120  # characters shown before a long cell folds into a <details>
 #: a table with more rows than this is folded (a click shows it; its CSV link stays visible)
-TABLE_FOLD_ROWS = 6
+TABLE_FOLD_ROWS = 5
 #: a plain paragraph longer than this (characters) folds behind its first sentence
 TEXT_FOLD_CHARS = 500
 _MAX_RAW_CSV = 5 * 1024 * 1024  # raw run tables larger than this get no inline download in the fallback
