@@ -101,13 +101,17 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--n", type=int, default=None, help="items per role and source (default 10; --quick 3)")
+    ap.add_argument("--sources", default="demo,mts,craftmd", help="comma-separated: demo, mts, craftmd")
     args = ap.parse_args()
+    keep = set(args.sources.split(","))
     n = args.n or (3 if args.quick else 10)
     print(f"embedded SmolLM2-135M as judge, {n} items per role and source, one try each; free = prompt only, "
           "constrained = grammar enforced (llguidance)")
     totals = {"free": [0.0, 0, 0], "constrained": [0.0, 0, 0]}  # time, calls, tokens
     with tempfile.TemporaryDirectory() as tmp:
         for src, d in sources(n).items():
+            if src not in keep:
+                continue
             roles: dict[str, dict[str, Any]] = {}
             if d["replies"]:
                 roles["treatment_annotator"] = _judge_role(

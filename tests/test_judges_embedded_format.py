@@ -35,9 +35,18 @@ def _demo_messages(n: int) -> list[tuple[str, str]]:
         return [(r["case_id"], r["message"]) for r, _ in zip(csv.DictReader(fh), range(n))]
 
 
+@pytest.fixture()
+def one_torch_thread():
+    torch = pytest.importorskip("torch")
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(900)
-def test_embedded_judges_answer_in_format_first_try(tmp_path):
+def test_embedded_judges_answer_in_format_first_try(tmp_path, one_torch_thread):
     path = tmp_path / "user.csv"
     with open(path, "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
@@ -45,20 +54,20 @@ def test_embedded_judges_answer_in_format_first_try(tmp_path):
         w.writerows(USER_CSV)
     with open(path, newline="", encoding="utf-8") as fh:
         user = [(r["id"], r["message"]) for r in csv.DictReader(fh)]
-    messages = _demo_messages(2) + user
+    messages = _demo_messages(1) + user[:2]
     runner = Runner(cache=ResponseCache(tmp_path / "c.sqlite"), config=RunnerConfig(progress=False))
     rates = {}
     ta = TreatmentAnnotator(example=False)
-    js = run_judge(runner, ta, [(f"r{i}", t) for i, t in enumerate(REPLIES)], "embedded", max_attempts=1)
+    js = run_judge(runner, ta, [(f"r{i}", t) for i, t in enumerate(REPLIES[:2])], "embedded", max_attempts=1)
     rates["treatment_annotator"] = [j.status for j in js]
     assert all(set(j.value) >= {"MANAGE", "VISIT", "RESOURCE"} for j in js if j.status == "ok")
     js = run_judge(runner, GenderInferenceJudge(), messages, "embedded", max_attempts=1)
     rates["gender_inference"] = [j.status for j in js]
-    notes = [IncidenceItem(f"Patient reports: {t}", "Poverty") for _, t in user]
+    notes = [IncidenceItem(f"Patient reports: {t}", "Poverty") for _, t in user[:2]]
     js = run_judge(runner, IncidenceJudge(), [(f"n{i}", it) for i, it in enumerate(notes)], "embedded", max_attempts=1)
     rates["incidence"] = [j.status for j in js]
     choices = ["Viral croup", "Asthma", "Pneumonia", "Foreign body"]
-    reqs = [mcq_request("embedded", t, choices, max_tokens=96, constrain=True) for _, t in user[:2]]
+    reqs = [mcq_request("embedded", t, choices, max_tokens=64, constrain=True) for _, t in user[:1]]
     answers = runner.generate(reqs)
     js = apply_parser(MCQAnswerParser(choices, mode="strict"), [(str(i), a.text or "") for i, a in enumerate(answers)])
     rates["mcq_answer"] = [j.status for j in js]
