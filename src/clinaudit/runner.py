@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import logging
 import random
 import re
@@ -587,14 +588,10 @@ def _masked_key(it: MaskedItem) -> list[Any]:
 
 
 def _encode_value(val: Any) -> str:
-    import json
-
     return json.dumps(np.asarray(val, dtype=float).tolist())
 
 
 def _decode_value(resp: ModelResponse) -> np.ndarray:
-    import json
-
     return np.asarray(json.loads(resp.text or "null"), dtype=float)
 
 
