@@ -95,7 +95,7 @@ class HurtfulWordsPipeline(Audit[HurtfulWordsPipelineParams]):
 
     def _encoders(self) -> None:
         from .mimic_corpus import pretraining_sequences
-        from .pretrain import build_tiny_mlm, pretrain
+        from .pretrain import build_tiny_mlm, has_checkpoint, pretrain
 
         p, ctx = self.params, self.ctx
         corpus = pretraining_sequences(self.folder, splits=self.tasks.splits)
@@ -126,8 +126,9 @@ class HurtfulWordsPipeline(Audit[HurtfulWordsPipelineParams]):
                 ctx.log.info("hurtfulwords_pipeline: %s encoder already trained (%s)", name, out)
             else:
                 ctx.log.info("hurtfulwords_pipeline: pretraining the %s encoder on %d sequences", name, len(texts))
+                # an interrupted pretraining continues from its last checkpoint; a first one starts afresh
                 info = pretrain(texts, base, out, cfg, attributes=attr if name == "debiased" else None,
-                                resume=True).info
+                                resume=has_checkpoint(out / "checkpoints")).info
             self.encoders[name] = out / "model"
             self.pretrain_info[name] = info
             curves.append(pd.read_csv(out / "loss.csv").assign(encoder=name))

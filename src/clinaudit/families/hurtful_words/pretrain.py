@@ -55,6 +55,7 @@ __all__ = [
     "PretrainPhase",
     "PretrainResult",
     "build_tiny_mlm",
+    "has_checkpoint",
     "tiny_vocab",
     "wordpiece_tokenizer",
     "load_mlm",
@@ -371,7 +372,7 @@ def _attribute_codes(attributes: Sequence[Any] | None) -> tuple[list[int] | None
     return [index[v] if v is not None else -1 for v in vals], values
 
 
-def _has_checkpoint(folder: Path) -> bool:
+def has_checkpoint(folder: Path) -> bool:
     """Whether ``folder`` holds a Trainer checkpoint (``checkpoint-N/``) to resume from."""
     return folder.is_dir() and any(p.is_dir() and p.name.startswith("checkpoint-") for p in folder.iterdir())
 
@@ -396,7 +397,7 @@ def pretrain(texts: Sequence[str], base: str | Path, out: str | Path, config: Pr
     if not texts:
         raise InputError("no texts to pretrain on", field="texts")
     ckpt_dir = Path(out) / "checkpoints"
-    if resume and not _has_checkpoint(ckpt_dir):
+    if resume and not has_checkpoint(ckpt_dir):
         raise InputError("--resume: no checkpoint to continue from (none saved yet: a run saves one every "
                          "save_steps steps); run without --resume to start afresh", file=str(ckpt_dir),
                          field="resume")
@@ -537,7 +538,7 @@ def _pretrain_phases(texts: Sequence[str], base: str | Path, out: str | Path, cf
             res = PretrainResult(out=folder, model_dir=folder / "model", history=history, info=done["info"])
         else:
             res = pretrain(texts, current, folder, sub, attributes=attributes,
-                           resume=resume and _has_checkpoint(folder / "checkpoints"), callbacks=callbacks,
+                           resume=resume and has_checkpoint(folder / "checkpoints"), callbacks=callbacks,
                            progress=progress)
         results.append(res)
         current = res.model_dir
