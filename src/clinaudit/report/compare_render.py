@@ -8,7 +8,6 @@ import base64
 import datetime as _dt
 import hashlib
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ import pandas as pd
 
 from .base import Compare
 from .compare_metrics import CHANGED, POOLED, read_run_table
-from .formatting import csv_text, data_uri, display_frame, header_rows
+from .formatting import csv_text, data_uri, display_frame, header_rows, json_ready
 from .views import PageIds, compare_view
 
 __all__ = ["write_comparison", "example_views", "N_EXAMPLES"]
@@ -24,19 +23,6 @@ __all__ = ["write_comparison", "example_views", "N_EXAMPLES"]
 N_EXAMPLES = 3  #: side-by-side examples per metric that changed
 _TEMPLATES = Path(__file__).parent / "templates"
 
-
-def _clean(x: Any) -> Any:
-    if isinstance(x, float) and (math.isnan(x) or math.isinf(x)):
-        return None
-    if isinstance(x, dict):
-        return {k: _clean(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_clean(v) for v in x]
-    if isinstance(x, Path):
-        return str(x)
-    if hasattr(x, "item"):
-        return _clean(x.item())
-    return x
 
 
 def _target_responses(run: Path) -> pd.DataFrame:
@@ -179,7 +165,7 @@ def write_comparison(comp: Any, out: Path, *, alpha: float) -> dict[str, Path]:
            "comparability": comp.info, "alpha": alpha, "rules": rules(alpha),
            "metrics": comp.table.to_dict("records"), "findings": comp.findings, "inconclusive": comp.inconclusive,
            "examples": {k: [v["id"] for v in vs] for k, vs in examples.items()}}
-    files["json"].write_text(json.dumps(_clean(doc), indent=2, ensure_ascii=False, allow_nan=False) + "\n",
+    files["json"].write_text(json.dumps(json_ready(doc), indent=2, ensure_ascii=False, allow_nan=False) + "\n",
                              encoding="utf-8")
     shown = _shown(comp)
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), autoescape=True,

@@ -10,12 +10,14 @@ import base64
 import math
 import numbers
 import re
+from pathlib import PurePath
 from typing import Any
 
 import pandas as pd
 
 __all__ = [
     "DASH",
+    "json_ready",
     "as_float",
     "format_value",
     "format_summary_value",
@@ -38,6 +40,22 @@ _FRACTION_COL = re.compile(r"(^|[ _.-])(rate|rates|share|accuracy|acc|fraction|f
 PERCENT_NAME = re.compile(r"%|pct|percent|pp\b|points", re.I)
 #: A metric label whose value in [0, 1] is a fraction the report prints as a percentage.
 METRIC_FRACTION = re.compile(r"parse rate|accuracy|agreement|share of|proportion|fraction", re.I)
+
+
+def json_ready(x: Any) -> Any:
+    """``x`` as plain JSON values: NaN and infinities -> None, numpy scalars -> Python numbers, paths ->
+    text, dict keys -> text, tuples -> lists (for ``json.dumps(..., allow_nan=False)``)."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {str(k): json_ready(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [json_ready(v) for v in x]
+    if isinstance(x, PurePath):
+        return str(x)
+    if hasattr(x, "item"):
+        return json_ready(x.item())
+    return x
 
 
 def as_float(x: Any) -> float | None:

@@ -38,6 +38,7 @@ import pandas as pd
 from ..errors import NotComparableError
 from .compare_check import ModelChoiceError, check_finished, read_run_manifest
 from .compare_metrics import POOLED, read_run_table
+from .formatting import json_ready
 from .gate_policy import GatePolicy, load_policy, parse_policy
 
 __all__ = ["GATE_SCHEMA", "EXIT_CODES", "GateResult", "gate_run"]
@@ -53,19 +54,6 @@ def _num(v: Any) -> float:
     except (TypeError, ValueError):
         return math.nan
 
-
-def _clean(x: Any) -> Any:
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    if isinstance(x, dict):
-        return {str(k): _clean(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_clean(v) for v in x]
-    if isinstance(x, Path):
-        return str(x)
-    if hasattr(x, "item"):
-        return _clean(x.item())
-    return x
 
 
 @dataclass
@@ -112,7 +100,7 @@ class GateResult:
             comp = {"files": {k: str(v) for k, v in self.comparison.files.items()},
                     "differences": self.comparison.info.get("differences", []),
                     "model_pairs": self.comparison.info.get("model_pairs", [])}
-        return _clean({"schema": GATE_SCHEMA, "run": str(self.run),
+        return json_ready({"schema": GATE_SCHEMA, "run": str(self.run),
                        "baseline": str(self.baseline) if self.baseline else None,
                        "outcome": self.outcome, "exit_code": self.exit_code, "reasons": self.reasons,
                        "failures": self.failures, "not_measured": self.not_measured, "checked": self.checked,
