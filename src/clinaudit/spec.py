@@ -26,12 +26,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .errors import SpecError
+from .errors import InputError, SpecError
 from .executors.sharding import MAX_SHARDS
 from .loaders.base import DataSource
+from .loaders.formats import read_yaml_file
 from .registry import Registry, registry
 from .runner import RunnerConfig
 
@@ -236,12 +236,7 @@ def load_spec(path: str | Path) -> tuple[AuditSpec, BaseModel]:
     if not p.is_file():
         raise SpecError(f"invalid audit spec {p}: not a file")
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as exc:
-        raise SpecError(f"invalid audit spec {p}: not UTF-8 text ({exc.reason} at byte offset {exc.start}); "
-                        "save the spec as UTF-8") from None
-    except OSError as exc:
-        raise SpecError(f"cannot read the audit spec {p}: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        raise SpecError(f"invalid audit spec {p}: not valid YAML: {' '.join(str(exc).split())}") from None
+        data = read_yaml_file(p)
+    except InputError as exc:
+        raise SpecError(f"invalid audit spec {p}: {exc.reason}") from None
     return parse_spec_dict(data, source=str(p))

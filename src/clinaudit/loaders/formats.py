@@ -43,6 +43,7 @@ __all__ = [
     "allow_large_csv_fields",
     "read_csv_table",
     "read_jsonl_rows",
+    "read_yaml_file",
     "merge_options",
     "column_roles",
     "need_path",
@@ -95,12 +96,7 @@ def allow_large_csv_fields() -> None:
 
 def _read_text(path: Path, encoding: str, *, csv_rows: bool) -> str:
     """Decode the whole file; a decoding failure names the data row and byte offset."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("file not found", file=str(path)) from None
-    except OSError as e:
-        raise InputError(f"cannot read file: {e.strerror or e}", file=str(path)) from None
+    data = _read_bytes(path)
     codec = _codec(encoding, path)
     try:
         text = data.decode(codec)
@@ -126,6 +122,41 @@ def _read_text(path: Path, encoding: str, *, csv_rows: bool) -> str:
             field="header" if csv_rows and row is None else None,
         ) from None
     return text.lstrip("\ufeff")
+
+
+def read_yaml_file(path: str | Path) -> Any:
+    """The YAML document of ``path`` (specs, gate policies, templates, target words, mock rules).
+
+    Every way the file can be unreadable is one :class:`InputError` naming it: not found, not a
+    file, not readable, not UTF-8 (with the line), not valid YAML (the parser's words, on one line,
+    and the line it stopped at). A UTF-8 byte-order mark is dropped.
+    """
+    import yaml
+
+    p = Path(path)
+    if p.exists() and not p.is_file():
+        raise InputError("not a file", file=str(p))
+    data = _read_bytes(p)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise InputError(f"not UTF-8 text ({e.reason} at byte offset {e.start}, line {line}); save the file as "
+                         "UTF-8", file=str(p)) from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        words = " ".join(str(e).split()).replace(' in "<unicode string>",', " at")
+        raise InputError(f"not valid YAML: {words}", file=str(p)) from None
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise InputError("file not found", file=str(path)) from None
+    except OSError as e:
+        raise InputError(f"cannot read file: {e.strerror or e}", file=str(path)) from None
 
 
 def read_csv_table(path: Path, encoding: str = "utf-8") -> Table:

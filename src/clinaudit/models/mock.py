@@ -39,7 +39,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import BackendError
+from ..errors import BackendError, InputError
+from ..loaders.formats import read_yaml_file
 from ..records import ModelRequest, ModelResponse, stable_hash
 from .base import Backend, register_backend
 
@@ -55,19 +56,16 @@ def _load_rules(rules: Any, rules_file: str | None) -> list[dict[str, Any]]:
         if not path.is_file():
             raise BackendError(f"mock rules file not found: {path}")
         try:
-            text = path.read_text(encoding="utf-8")
             if path.suffix in {".yaml", ".yml"}:
-                import yaml
-
-                data = yaml.safe_load(text)
+                data = read_yaml_file(path)
             else:
-                data = json.loads(text)
+                data = json.loads(path.read_text(encoding="utf-8"))
+        except InputError as exc:
+            raise BackendError(f"{where}: {exc.reason}") from None
         except UnicodeDecodeError as exc:
             raise BackendError(f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
         except ValueError as exc:  # json.JSONDecodeError
             raise BackendError(f"{where}: not valid JSON: {exc}") from None
-        except Exception as exc:  # yaml.YAMLError
-            raise BackendError(f"{where}: not valid YAML: {exc}") from None
         data = data.get("rules", data) if isinstance(data, dict) else data
         if not isinstance(data, list):
             raise BackendError(f"{where}: expected a list of rules (or {{rules: [...]}})")

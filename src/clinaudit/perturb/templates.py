@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
+from ..loaders.formats import read_yaml_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..models.base import MaskedItem
@@ -152,15 +153,6 @@ def _read_text(path: Path) -> str:
                          "as UTF-8", file=str(path), row=line) from None
 
 
-def _read_yaml(path: Path) -> Any:
-    import yaml
-
-    try:
-        return yaml.safe_load(_read_text(path))
-    except yaml.YAMLError as exc:
-        raise InputError(f"invalid YAML: {exc}", file=str(path)) from None
-
-
 def _parse_template_line(raw: str, lineno: int, file: str | None) -> tuple[Template | None, list[SkippedLine]]:
     notes: list[SkippedLine] = []
     text = raw.strip()
@@ -187,7 +179,7 @@ def load_templates(path: str | Path) -> tuple[list[Template], list[SkippedLine]]
     if not p.exists():
         raise InputError("file not found", file=str(p))
     if p.suffix.lower() in (".yaml", ".yml"):
-        data = _read_yaml(p)
+        data = read_yaml_file(p)
         if isinstance(data, dict):
             data = data.get("templates")
         if not isinstance(data, list) or not all(isinstance(x, str) for x in data):
@@ -215,7 +207,7 @@ def load_attributes(path: str | Path) -> list[Attribute]:
         raise InputError("file not found", file=str(p))
     out: list[Attribute] = []
     if p.suffix.lower() in (".yaml", ".yml"):
-        data = _read_yaml(p)
+        data = read_yaml_file(p)
         if not isinstance(data, dict):
             raise InputError("expected a mapping CATEGORY: [attributes] or CATEGORY: {subgroup: [attributes]}",
                              file=str(p))
@@ -254,7 +246,7 @@ def load_targets(path: str | Path | None = None) -> dict[str, tuple[str, ...]]:
     p = Path(path)
     if not p.exists():
         raise InputError("file not found", file=str(p))
-    data = _read_yaml(p)
+    data = read_yaml_file(p)
     if isinstance(data, dict) and "targets" in data and isinstance(data["targets"], dict):
         data = data["targets"]
     if not isinstance(data, dict) or len(data) < 2:

@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..errors import InputError
+from ..loaders.formats import read_yaml_file
 
 __all__ = ["BaselinePolicy", "GatePolicy", "ValidityPolicy", "load_policy", "parse_policy", "DEFAULT_POLICY"]
 
@@ -127,17 +128,9 @@ def parse_policy(data: Any, source: str = "<policy>") -> GatePolicy:
 
 def load_policy(path: str | Path | None) -> GatePolicy:
     """The policy in the YAML file ``path`` (``None``: the default policy)."""
-    import yaml
-
     if path is None:
         return GatePolicy()
     p = Path(path)
-    if not p.is_file():
+    if not p.exists():
         raise InputError("no such policy file", file=str(p))
-    try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=str(p)) from None
-    except yaml.YAMLError as exc:
-        raise InputError(f"not valid YAML: {' '.join(str(exc).split())}", file=str(p)) from None
-    return parse_policy(data, source=str(p))
+    return parse_policy(read_yaml_file(p), source=str(p))

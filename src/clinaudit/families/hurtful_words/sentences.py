@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from ...errors import InputError, SpecError
+from ...loaders.formats import read_yaml_file
 
 __all__ = ["load_targets_file", "select_groups", "build_sentences"]
 
@@ -41,15 +42,7 @@ def load_targets_file(path: str | Path | None, target_set: str | None = None) ->
     p = Path(path)
     if not p.is_file():
         raise InputError("targets file not found", file=str(p))
-    import yaml
-
-    try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason} at byte offset {exc.start}); save the file as UTF-8",
-                         file=str(p)) from None
-    except yaml.YAMLError as exc:
-        raise InputError(f"invalid YAML: {' '.join(str(exc).split())}", file=str(p)) from None
+    data = read_yaml_file(p)
     if not isinstance(data, dict):
         raise InputError("expected a mapping {groups: {name: [words]}}", file=str(p))
     slot = data.get("slot", DEMOGRAPHIC_SLOT)
