@@ -1,0 +1,265 @@
+"""Issue 33 acceptance: every command of ``clinaudit --help`` that writes files runs on payload data (formula-like
+ids, texts, group names, labels and model answers) and no cell of any CSV it wrote begins with ``=``, ``+``,
+``-``, ``@``, a tab or a carriage return unless it is a number; the exact values come back through the API.
+
+The command list is the CLI parser's: a new command fails :func:`test_every_command_is_run_on_payload_data`
+until a test here runs it (or :data:`WRITES_NO_FILES` says why it need not). ``generate``, ``perturb``,
+``run``, ``report`` and ``association`` are run by
+``test_reliability3.test_every_csv_the_commands_write_is_safe_and_the_api_reads_the_exact_values``."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from test_cli_fuzz import invoke
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+DEMO = ROOT / "src" / "clinaudit" / "data" / "demo"
+
+PAYLOADS = ["=cmd|' /C calc'!A0", "=HYPERLINK(\"http://x\",\"y\")", "@SUM(1)", "+1+1", "-2+3", "\t=1", "'=quoted",
+            "-x", "\r=cr"]
+PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+#: commands that only list what is installed (they write no file)
+WRITES_NO_FILES = {"models": "lists the backends", "audits": "lists the recipes", "judges": "lists the judges",
+                   "perturbations": "lists the perturbations"}
+
+#: command -> the test that runs it on payload data and scans every CSV under its output
+SCANNED = {
+    **dict.fromkeys(["generate", "perturb", "run", "report", "association"],
+                    "test_reliability3.test_every_csv_the_commands_write_is_safe_and_the_api_reads_the_exact_values"),
+    **dict.fromkeys(["init", "compare", "gate", "demo"], "test_a_run_its_comparison_gate_and_demo"),
+    **dict.fromkeys(["note-tables", "judge-agreement", "care-tables"], "test_note_and_care_tables"),
+    **dict.fromkeys(["treatment-shift", "prevalence", "classifier-gaps", "probe", "debias"],
+                    "test_commands_on_label_prediction_and_note_files"),
+    **dict.fromkeys(["synth-mimic", "mimic-tasks", "pretrain", "probe-tasks"], "test_the_mimic_chain"),
+}
+
+
+def formula_cells(root: Path) -> list[str]:
+    """Every cell of every CSV (``.csv``, ``.csv.gz``) under ``root`` that a spreadsheet would run as a formula."""
+    bad = []
+    for path in sorted([*root.rglob("*.csv"), *root.rglob("*.csv.gz")]):
+        raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+        # newline="": a carriage return inside a cell is read as written (universal newlines would hide it)
+        for row in csv.reader(io.StringIO(raw.decode("utf-8"), newline="")):
+            bad += [f"{path.relative_to(root)}: {c!r}" for c in row
+                    if c and c[0] in "=+-@\t\r" and not PLAIN_NUMBER.fullmatch(c)]
+    return bad
+
+
+def neutralised_cells(root: Path) -> int:
+    """How many cells under ``root`` carry the ``'`` that made a payload inert (so the payloads got that far)."""
+    n = 0
+    for path in [*root.rglob("*.csv"), *root.rglob("*.csv.gz")]:
+        raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+        n += sum(c[:2] in ("'=", "'@", "'+", "'-") for row in csv.reader(io.StringIO(raw.decode("utf-8"), newline=""))
+                 for c in row)
+    return n
+
+
+def csv_files(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in [*root.rglob("*.csv"), *root.rglob("*.csv.gz")])
+
+
+def ok(argv: list[str]) -> str:
+    rc, out, err = invoke(argv)
+    assert rc in (0, 3), f"{argv[0]}: exit {rc}\n{err}"  # 3: the audit ran and a verdict failed
+    return out
+
+
+def test_every_command_is_run_on_payload_data():
+    from test_reliability3 import _subcommands
+
+    commands = set(_subcommands())
+    assert set(WRITES_NO_FILES) | set(SCANNED) == commands, (
+        f"run these commands on payload data here and scan their CSVs: {sorted(commands - set(SCANNED))}")
+    assert not set(WRITES_NO_FILES) & set(SCANNED)
+    for test in set(SCANNED.values()):
+        module, _, name = test.rpartition(".")
+        assert name in (globals() if not module else vars(__import__(module))), test
+
+
+def test_the_scan_finds_what_a_spreadsheet_would_run(tmp_path):
+    (tmp_path / "a.csv").write_bytes(b'x,y\n-1.5,"\r=1"\n+3,ok\n')
+    with gzip.open(tmp_path / "b.csv.gz", "wt") as fh:
+        fh.write("x\n@SUM(1)\n")
+    assert formula_cells(tmp_path) == ["a.csv: '\\r=1'", "b.csv.gz: '@SUM(1)'"]
+
+
+def _payload_spec(tmp_path: Path) -> Path:
+    """A treatment-shift spec on a CSV whose ids, texts and genders are payloads; mock answers are payloads."""
+    data = tmp_path / "messages.csv"
+    pd.DataFrame({"id": PAYLOADS, "message": [f"{p} my chest hurts" for p in PAYLOADS],
+                  "gender": ["=F", "@M", "-F"] * 3}).to_csv(data, index=False, quoting=csv.QUOTE_ALL)
+    spec = {"audit": "treatment_shift", "name": "=payload", "seed": 0,
+            "data": [{"format": "csv", "path": str(data), "columns": {"id": "id", "text": "message",
+                                                                       "gender": "gender"}}],
+            "models": {"target": ["mock:a", "mock:b"], "judge": "mock:judge"},
+            "backends": {"mock:a": {"answer": PAYLOADS[1] + " come to the clinic"},
+                         "mock:b": {"rules": [{"match": ".", "seed": 42, "response": "@SUM(1) manage this at home"},
+                                              {"match": ".", "response": "-cmd come in"}]},
+                         "mock:judge": {"rules": [
+                             {"match": "manage this at home", "response": "MANAGE [YES]\nVISIT [NO]\nRESOURCE [NO]"},
+                             {"match": ".", "response": "=1+1 MANAGE [NO]\nVISIT [YES]\nRESOURCE [YES]"}]}},
+            "params": {"perturbations": ["exclamation", "whitespace"], "seeds": [0, 42], "n_resamples": 100}}
+    path = tmp_path / "spec.yaml"
+    path.write_text(yaml.safe_dump(spec))
+    return path
+
+
+def test_a_run_its_comparison_gate_and_demo(tmp_path, monkeypatch):
+    import clinaudit.demo
+    from clinaudit.api import compare_runs, open_run
+
+    monkeypatch.setenv("CLINAUDIT_CACHE_DIR", str(tmp_path / "cache"))
+    spec = _payload_spec(tmp_path)
+    out = tmp_path / "out"
+    ok(["init", "treatment_shift", "--data", str(tmp_path / "messages.csv"), "--out", str(out / "init" / "ts.yaml")])
+    assert (out / "init" / "ts.yaml").is_file()
+    ok(["run", str(spec), "--out", str(out / "a"), "--no-progress"])
+    doc = yaml.safe_load(spec.read_text())
+    doc["backends"]["mock:a"]["answer"] = "+cmd stay at home"
+    (tmp_path / "spec_b.yaml").write_text(yaml.safe_dump(doc))
+    ok(["run", str(tmp_path / "spec_b.yaml"), "--out", str(out / "b"), "--no-progress"])
+    ok(["compare", str(out / "a"), str(out / "b"), "--out", str(out / "compare"), "--n-resamples", "100",
+        "--no-progress"])
+    ok(["gate", str(out / "b"), "--baseline", str(out / "a"), "--out", str(out / "gate"), "--n-resamples", "100",
+        "--no-progress"])
+    # demo: its one in-process audit on this payload spec instead of the embedded model's demo data
+    monkeypatch.setattr(clinaudit.demo, "demo_spec_for", lambda audit, quick=False: yaml.safe_load(spec.read_text()))
+    ok(["demo", "--audits", "treatment_shift", "--quick", "--jobs", "1", "--out", str(out / "demo"), "--no-progress"])
+    written = csv_files(out)
+    assert not [w for w in written if w.startswith("init/")]  # init writes a spec, no table
+    for folder in ("a/tables/", "b/tables/", "compare/", "gate/", "demo/"):
+        assert any(w.startswith(folder) for w in written), folder
+    assert formula_cells(out) == [] and neutralised_cells(out) > 0
+    # the exact values through the API
+    run = open_run(out / "a")
+    assert set(run.responses["text"]) >= {PAYLOADS[1] + " come to the clinic", "@SUM(1) manage this at home"}
+    assert set(run.table("cases")["case_id"]) == {p.strip() for p in PAYLOADS}  # ids are read stripped
+    cmp = compare_runs(out / "a", out / "b", model_a="mock:a", model_b="mock:a", n_resamples=100)
+    assert {p.strip() for p in PAYLOADS} <= set(cmp.per_case["case_id"])  # the ids as they were, not neutralised
+
+
+def test_note_and_care_tables(tmp_path, monkeypatch):
+    from clinaudit.api import open_run
+
+    monkeypatch.setenv("CLINAUDIT_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "out"
+    notes = yaml.safe_load((EXAMPLES / "note_generation-mock.yaml").read_text())
+    for rule in notes["backends"]["mock:notes"]["rules"]:  # the notes and the judge's explanation are payloads
+        if rule["match"].endswith("Summary:$"):
+            rule["response"] = PAYLOADS[1] + " " + rule["response"]
+        if "SET OF CLINICAL NOTES" in rule["match"]:
+            rule["response"] = rule["response"].replace("ANALYSIS: ", "ANALYSIS: " + PAYLOADS[0] + " ")
+    notes["data"] = [{**notes["data"][0], "limit": 3}]
+    notes["params"].update(values={"race": ["=Asian", "@Black", "-White"]}, n_bootstrap=100,
+                           human_labels=str(DEMO / "human_labels.csv"))
+    (tmp_path / "notes.yaml").write_text(yaml.safe_dump(notes))
+    ok(["run", str(tmp_path / "notes.yaml"), "--out", str(out / "notes"), "--no-progress"])
+    ok(["note-tables", str(out / "notes"), "--format", "csv", "--out", str(out / "note_tables"), "--no-progress"])
+    ok(["judge-agreement", "--judgments", str(out / "notes"), "--human", str(DEMO / "human_labels.csv"), "--out",
+        str(out / "agreement")])
+    care = yaml.safe_load((EXAMPLES / "reasoning_care-mock.yaml").read_text())
+    for rule in care["backends"]["mock:care"]["rules"]:  # the reasoning starts with a payload
+        rule["response"] = rule["response"].replace("<think>", "<think>" + PAYLOADS[2] + " ")
+    care["data"][0]["limit"] = 6
+    care["params"]["n_bootstrap"] = 100
+    (tmp_path / "care.yaml").write_text(yaml.safe_dump(care))
+    ok(["run", str(tmp_path / "care.yaml"), "--out", str(out / "care"), "--no-progress"])
+    ok(["care-tables", str(out / "care"), "--export", str(out / "care_tables"), "--format", "csv", "--no-progress"])
+    written = csv_files(out)
+    for folder in ("notes/tables/", "note_tables/", "agreement/", "care/tables/", "care_tables/"):
+        assert any(w.startswith(folder) for w in written), folder
+    assert formula_cells(out) == [] and neutralised_cells(out) > 0
+    assert open_run(out / "notes").responses["text"].str.startswith(PAYLOADS[1]).any()
+    assert set(open_run(out / "notes").table("notes")["group"]) >= {"=Asian", "@Black", "-White"}
+    assert open_run(out / "care").responses["text"].str.startswith("<think>" + PAYLOADS[2]).any()
+
+
+def _write(path: Path, frame: pd.DataFrame) -> Path:
+    frame.to_csv(path, index=False, quoting=csv.QUOTE_ALL)
+    return path
+
+
+def test_commands_on_label_prediction_and_note_files(tmp_path):
+    from clinaudit.api import open_run
+    from clinaudit.rundir import read_store_table
+
+    out = tmp_path / "out"
+    labels = _write(tmp_path / "labels.csv", pd.DataFrame(
+        [{"case_id": PAYLOADS[c], "variant": v, "model": "@model", "seed": 0, "question": q, "label": (c + i) % 2}
+         for c in range(4) for i, v in enumerate(["baseline", "=typo"]) for q in ["MANAGE", "VISIT", "RESOURCE"]]))
+    ok(["treatment-shift", "--labels", str(labels), "--format", "long", "--out", str(out / "ts"), "--resamples", "20",
+        "--no-progress"])
+    notes = _write(tmp_path / "notes.csv", pd.DataFrame({"note_id": PAYLOADS, "text": ["=1 given oxycodone"] * 9,
+                                                          "gender": ["=F", "@M", "-F"] * 3}))
+    ok(["prevalence", "--notes", str(notes), "--text-column", "text", "--group-column", "gender", "--attributes",
+        str(DEMO / "association_attributes.csv"), "--out", str(out / "prevalence"), "--no-progress"])
+    preds = _write(tmp_path / "pred.csv", pd.DataFrame(
+        {"task": ["=t"] * 16, "label": [i % 2 for i in range(16)], "pred": [(i // 2) % 2 for i in range(16)],
+         "gender": ["=F" if i % 3 else "-M" for i in range(16)]}))
+    ok(["classifier-gaps", "--predictions", str(preds), "--pred-column", "pred", "--group-column", "gender",
+        "--n-resamples", "20", "--out", str(out / "gaps"), "--no-progress"])
+    cases = _write(tmp_path / "cases.csv", pd.DataFrame(
+        {"id": [PAYLOADS[i % 9] + str(i) for i in range(24)], "text": [f"=note {'fever' if i % 2 else 'rash'} {i}"
+                                                                          for i in range(24)],
+         "label": [i % 2 for i in range(24)], "gender": ["=F" if i % 3 else "@M" for i in range(24)]}))
+    probe = ["--input", str(cases), "--format", "csv", "--text-column", "text", "--id-column", "id", "--label-column",
+             "label", "--group-column", "gender", "--encoder", "mock", "--hidden-sizes", "2", "--alphas", "0.01",
+             "--n-resamples", "20", "--no-progress"]
+    ok(["probe", *probe, "--out", str(out / "probe")])
+    ok(["debias", *probe, "--out", str(out / "debias"), "--attribute", "gender", "--epochs", "2"])
+    written = csv_files(out)
+    for folder in ("ts/", "prevalence/", "gaps/", "probe/", "debias/"):
+        assert any(w.startswith(folder) for w in written), folder
+    assert formula_cells(out) == [] and neutralised_cells(out) > 0
+    assert set(open_run(out / "gaps").table("gaps")["group"]) == {"=F", "-M"}
+    assert set(open_run(out / "probe").table("predictions")["case_id"]) == {(PAYLOADS[i % 9] + str(i)).strip()
+                                                                         for i in range(24)}  # ids: stripped
+    assert set(read_store_table(out / "prevalence" / "prevalence.csv")["group"]) == {"=F", "@M", "-F"}
+
+
+def test_the_mimic_chain(tmp_path):
+    """synth-mimic -> (payloads in the notes and the admissions) -> mimic-tasks -> pretrain -> probe-tasks."""
+    import shutil
+
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from clinaudit.families.hurtful_words.pretrain import build_tiny_mlm
+    from clinaudit.rundir import read_store_table
+
+    out = tmp_path / "out"
+    ok(["synth-mimic", "--out", str(out / "synth"), "--patients", "30", "--gzip", "--no-progress"])
+    mimic = shutil.copytree(out / "synth", tmp_path / "mimic")
+    adm = pd.read_csv(mimic / "ADMISSIONS.csv.gz", dtype=str, keep_default_na=False)
+    adm["DIAGNOSIS"] = [PAYLOADS[i % 9] for i in range(len(adm))]
+    adm.to_csv(mimic / "ADMISSIONS.csv.gz", index=False, quoting=csv.QUOTE_ALL)
+    notes = pd.read_csv(mimic / "NOTEEVENTS.csv.gz", dtype=str, keep_default_na=False)
+    notes["TEXT"] = [PAYLOADS[i % 9] + " " + t for i, t in enumerate(notes["TEXT"])]
+    notes["DESCRIPTION"] = "@" + notes["DESCRIPTION"]
+    notes.to_csv(mimic / "NOTEEVENTS.csv.gz", index=False, quoting=csv.QUOTE_ALL)
+    ok(["mimic-tasks", "--mimic", str(mimic), "--out", str(out / "tasks"), "--pretraining-corpus", "--window", "60",
+        "--stride", "50", "--max-windows", "2", "--max-sequences", "4", "--no-progress"])
+    base = build_tiny_mlm(["the patient is well", "pain in the chest"], tmp_path / "base", layers=4, vocab_size=200)
+    ok(["pretrain", "--notes", str(out / "tasks" / "pretrain_sequences.csv"), "--model", str(base), "--out",
+        str(out / "pretrain"), "--max-steps", "2", "--batch-size", "4", "--max-length", "32", "--no-progress"])
+    ok(["probe-tasks", "--tasks", str(out / "tasks"), "--encoder", str(out / "pretrain" / "model"), "--out",
+        str(out / "probe" / "predictions.csv"), "--cohorts", "inhosp_mort", "--no-progress"])
+    written = csv_files(out)
+    for name in ("synth/NOTEEVENTS.csv.gz", "tasks/pretrain_sequences.csv", "pretrain/loss.csv",
+                 "probe/predictions.csv"):
+        assert name in written, name
+    assert formula_cells(out) == [] and neutralised_cells(out) > 0
+    seqs = read_store_table(out / "tasks" / "pretrain_sequences.csv")
+    assert seqs["text"].str.startswith("@SUM(1)").any()
