@@ -4,7 +4,9 @@
   de-identification, and at most 10 % are excluded for residual identifiers;
 * MTS-Dialog test set: dialogs excluded for possible names fall by at least half from the 41 measured
   before issue 31 (benchmarks/bench_deid.py, commit f72338d), and none of the words is a drug,
-  condition or specialty.
+  condition or specialty;
+* every MTS-Dialog file: dialogs excluded for any residual identifier (possible names, first-person ages,
+  gendered forms of address) fall by at least half from the counts measured before issue 31.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from clinaudit.perturb.vocab import clinical_category
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 POSSIBLE_NAME_EXCLUSIONS_BEFORE = 41  # MTS-Dialog test set, main before issue 31 (docs/deidentification.md)
+# all residual-identifier exclusions per MTS-Dialog file, main before issue 31 (docs/deidentification.md)
+RESIDUAL_EXCLUSIONS_BEFORE = {"MTS-Dialog-TestSet-1-MEDIQA-Chat-2023": 74, "MTS-Dialog-ValidationSet": 39,
+                              "MTS-Dialog-TrainingSet": 437}
 
 
 def _path(rel: str) -> Path:
@@ -65,3 +70,18 @@ def test_mts_possible_name_exclusions_halved_and_never_clinical():
         assert not [r for r in found if r["text"].lower() in {"warfarin", "psoriasis", "neurologist", "germany",
                                                                 "care", "center"}]
     assert excluded <= POSSIBLE_NAME_EXCLUSIONS_BEFORE / 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(RESIDUAL_EXCLUSIONS_BEFORE))
+def test_mts_residual_exclusions_halved(name):
+    cases = load_cases(DataSource(format="mts", path=str(_path(f"mts-dialog/{name}.csv"))))
+    excluded = []
+    for c in cases:
+        v, rep = deidentify_case_report(c)
+        if residual_identifiers(rep.remaining):
+            excluded.append(c.case_id)
+        # forms of address are gone from the de-identified text, and no speaker's age is left as a number
+        assert not re.search(r"(?i)(?<![\w'-])(?:sir|ma'am|madam)(?![\w'-])", v.text), c.case_id
+        assert not re.search(r"(?i)\bI(?:'m| am) (?:forty|fifty|sixty|seventy)\b", v.text), c.case_id
+    assert len(excluded) <= RESIDUAL_EXCLUSIONS_BEFORE[name] / 2, (len(excluded), excluded[:20])

@@ -85,13 +85,15 @@ def test_deidentify_names_ages_life_stage_origin_gender():
             "Dr. Lee agrees.")
     out, rep = deidentify_text(text)
     assert out == ("Doctor: Hi [NAME], how are you? I see you are a patient.\n"
-                   "Patient: I live with my relatives. I'm twenty six. I am a patient.\n"
+                   "Patient: I live with my relatives. I'm [AGE]. I am a patient.\n"
                    "Doctor: Any white blood cells? A patient presents. The patient immigrated. Dr. [NAME] agrees.")
     kinds = {r["kind"] for r in rep.removed}
     assert kinds == {"name", "age", "origin", "gender", "life_stage"}
     for r in rep.removed:
         assert text[r["start"]:r["end"]] == r["old"]
-    assert [r["kind"] for r in rep.remaining] == ["first_person_age"]
+    # the first-person age became [AGE] (issue 31): nothing identifying is left
+    assert rep.remaining == []
+    assert [r["new"] for r in rep.removed if r["kind"] == "age"] == ["", "[AGE]", ""]
 
 
 def test_deidentify_known_names_and_aci_style():

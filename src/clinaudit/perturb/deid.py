@@ -13,7 +13,9 @@
     capitalised) with a following capitalised surname, and any ``names`` you pass
     (e.g. from ACI-Bench metadata);
   - **explicit ages** removed: "45-year-old", "45 year old", "fifty-eight-year-old",
-    "age 45", "aged 45", "age: 45", "45 years of age", "45 years old", "45 yo", "45 y/o";
+    "age 45", "aged 45", "age: 45", "45 years of age", "45 years old", "45 yo", "45 y/o"; a speaker's own
+    age ("I'm 45", "I just turned sixty") and a birthday's ordinal become ``[AGE]``
+    (:mod:`.deid_rules`; doses, heights, weights, times are left);
   - **life-stage cues** removed (:data:`LIFE_STAGE_TERMS`: retired, retirement, college,
     grandmother, teenager, elderly, ...);
   - **race / ethnicity / national or geographic origin** descriptors removed
@@ -21,13 +23,15 @@
     cells" stays);
   - with ``gender=True`` (default) gendered words are neutralized as in
     :mod:`.neutralize` (P1's dialogs must carry no inferred gender before the gender
-    counterfactual is appended).
+    counterfactual is appended), and gendered forms of address ("sir", "ma'am", "mister",
+    vocative "miss") are removed as titles are (category ``address``, :mod:`.deid_rules`).
 
   Removals delete the phrase with one adjacent space and fix a preceding "a"/"an".
   The :class:`DeidReport` lists every removal (position on the original text, old,
   new, kind) and what still looks identifying in the result: capitalised words inside
-  sentences that may be names, first-person ages ("I'm twenty six"), age questions,
-  remaining gendered words and gendered forms of address ("sir", "ma'am", "Mister").
+  sentences that may be names, first-person ages ("I'm twenty six") and gendered forms of address
+  ("sir", "ma'am", "Mister") left (with ``ages``/``gender`` off, or added later), age questions,
+  remaining gendered words.
   P1 followed its filter by a manual review; so should you.
 * :func:`residual_identifiers` selects the remaining items that count as identifiers
   (by kind, minus an allow-list of words a reviewer cleared), :func:`describe_residuals`
@@ -44,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..records import Case, Variant
+from .deid_rules import NUM, address_spans, birthday_age_spans, find_first_person_ages, first_person_age_spans
 from .names import AMBIGUOUS_NAMES, FIRST_NAMES
 from .registry import register_transform
 
@@ -119,19 +124,12 @@ ORIGIN_TERMS: tuple[str, ...] = (
     r"born (?P<x>in (?:the )?[A-Z][a-z]+(?: [A-Z][a-z]+)?)",
 )
 
-_NUM_WORD = (
-    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?"
-    r"|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"
-    r"eighteen|nineteen|hundred(?: and \w+)?)"
-)
-_NUM = rf"(?:\d{{1,3}}|{_NUM_WORD})"
 _AGE_PATTERNS: tuple[str, ...] = (
-    rf"{_NUM}[- ](?:year|yr|month|week|day)s?[- ]old",
-    rf"{_NUM} years? of age",
-    rf"(?:aged?|age:)\s*{_NUM}(?: years?(?: old)?)?",
+    rf"{NUM}[- ](?:year|yr|month|week|day)s?[- ]old",
+    rf"{NUM} years? of age",
+    rf"(?:aged?|age:)\s*{NUM}(?: years?(?: old)?)?",
     r"\d{1,3}\s*(?:yo|y/o|y\.o\.)",
 )
-_FIRST_PERSON_AGE = re.compile(rf"(?i)\b(?:i'm|i am|i’m)\s+{_NUM}\b(?!\s*(?:%|percent|pounds|lbs|kg|feet|foot|inches|cm|times|weeks pregnant))")
 _AGE_QUESTION = re.compile(r"(?i)\bhow old\b|\bwhat is your age\b|\bdate of birth\b|\bbirthday\b")
 # Gendered forms of address the neutralizer does not rewrite (reported as remaining gendered terms).
 _GENDERED_ADDRESS = re.compile(r"(?i)(?<![\w'-])(?:sir|ma'am|ma’am|madam|mister|missus)(?![\w'-])")
@@ -301,13 +299,15 @@ def deidentify_text(
     ``names``: names the data lists (every occurrence replaced, :func:`.name_detect.known_name_spans`);
     ``detector``: also replace the names the gazetteer detector and the naming rules find."""
     cands: list[tuple[int, int, str, str, str]] = _name_spans(text, names, detector)
-    if ages:
+    if ages:  # a first-person age ("I'm 45 years old") becomes [AGE]; other explicit ages are removed
+        cands += [(s, e, "[AGE]", "age", "rule") for s, e in first_person_age_spans(text) + birthday_age_spans(text)]
         cands += _regex_spans(text, _AGE_PATTERNS, "age")
     if life_stage:
         cands += _regex_spans(text, LIFE_STAGE_TERMS, "life_stage")
     if origin:
         cands += _regex_spans(text, ORIGIN_TERMS, "origin")
-    if gender:
+    if gender:  # gendered forms of address are removed as titles are ("Yes, sir." -> "Yes.")
+        cands += [(s, e, "", "address_cap" if cap else "address", "rule") for s, e, cap in address_spans(text)]
         from .neutralize import gendered_candidates
 
         for s, e, rep, swallow in gendered_candidates(text):
@@ -328,8 +328,9 @@ def deidentify_text(
     out = ""
     report = DeidReport()
     pos = 0
+    cap = -1  # "Sir, are you" -> "Are you": the position whose letter is capitalised
     for s, e, rep, kind, source in chosen:
-        piece_before = text[pos:s]
+        piece_before = text[pos:s] if pos != cap or s == pos else text[pos:pos + 1].upper() + text[pos + 1:s]
         end = e
         if rep == "" and not text[s:e][-1:].isspace():
             # delete one adjacent space (prefer the following one), then fix a preceding "a"/"an"
@@ -344,9 +345,11 @@ def deidentify_text(
             out += piece_before
         out += rep
         report.removed.append({"start": s, "end": end, "old": text[s:end], "new": rep,
-                               "kind": "gender" if kind == "gender_adj" else kind, "source": source})
+                               "kind": {"gender_adj": "gender", "address_cap": "address"}.get(kind, kind),
+                               "source": source})
         pos = end
-    out += text[pos:]
+        cap = end if kind == "address_cap" else -1
+    out += text[pos:] if pos != cap else text[pos:pos + 1].upper() + text[pos + 1:]
     report.remaining = _remaining(out)
     return out, report
 
@@ -378,8 +381,8 @@ def _remaining(text: str) -> list[dict[str, Any]]:
             continue
         # ``known``: the vocabulary that explains the word (such items are listed but not counted as identifiers)
         rem.append({"start": m.start(), "end": m.end(), "text": w, "kind": "possible_name", "known": _known_word(w)})
-    for m in _FIRST_PERSON_AGE.finditer(text):
-        rem.append({"start": m.start(), "end": m.end(), "text": m.group(0), "kind": "first_person_age"})
+    for s, e in find_first_person_ages(text):
+        rem.append({"start": s, "end": e, "text": text[s:e], "kind": "first_person_age"})
     for m in _AGE_QUESTION.finditer(text):
         rem.append({"start": m.start(), "end": m.end(), "text": m.group(0), "kind": "age_question"})
     from .neutralize import find_gendered_terms

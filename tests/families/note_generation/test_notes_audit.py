@@ -407,8 +407,9 @@ def test_every_augmentation_rejected_still_reports(tmp_path):
 
 
 def _write_residual_data(path: Path) -> Path:
-    """alpha is clean; bravo keeps a form of address, charlie a word no vocabulary explains (a possible name: a
-    name the gazetteer knows, such as Quentin, is replaced instead), delta a first-person age."""
+    """alpha is clean; bravo has a form of address and delta a first-person age, both replaced (issue 31: a
+    dialog is excluded only for what cannot be removed); charlie keeps a word no vocabulary explains (a possible
+    name: a name the gazetteer knows, such as Quentin, is replaced instead)."""
     texts = {
         "alpha": _dialog("alpha"),
         "bravo": _dialog("bravo").replace("Any fever or chills?", "Any fever or chills, sir?"),
@@ -432,28 +433,32 @@ def test_residual_identifiers_excluded_by_default_and_listed(tmp_path):
     rd = run_spec(spec, tmp_path / "run", params=params, runner=runner, progress=False)
     run = RunDir(tmp_path / "run")
     ex = run.read_table("excluded").set_index("case_id")
-    assert sorted(ex.index) == ["bravo", "charlie", "delta"] and set(ex["rule"]) == {"residual_identifiers"}
-    assert ex.loc["bravo", "reason"] == "identifiers remain after de-identification: gendered_term 'sir'"
+    assert sorted(ex.index) == ["charlie"] and set(ex["rule"]) == {"residual_identifiers"}
     # a possible name is described by its length and position, never its letters
     assert ex.loc["charlie", "reason"] == "identifiers remain after de-identification: possible_name [7 letters] at 275"
-    assert ex.loc["delta", "reason"] == ("identifiers remain after de-identification: "
-                                         "first_person_age \"I'm forty two\"")
-    assert set(run.read_table("notes")["case_id"]) == {"alpha"}
+    assert set(run.read_table("notes")["case_id"]) == {"alpha", "bravo", "delta"}
     ledger = run.read_table("exclusions").set_index("case_id")
     assert set(ledger["reason"]) == {"residual_identifiers"} and set(ledger["stage"]) == {"cases"}
-    assert ledger.loc["bravo", "detail"] == ex.loc["bravo", "reason"]
+    assert ledger.loc["charlie", "detail"] == ex.loc["charlie", "reason"]
     res = run.read_table("residual_identifiers")
-    assert sorted(zip(res["case_id"], res["kind"], res["action"])) == [
-        ("bravo", "gendered_term", "excluded"), ("charlie", "possible_name", "excluded"),
-        ("delta", "first_person_age", "excluded")]
+    assert sorted(zip(res["case_id"], res["kind"], res["action"])) == [("charlie", "possible_name", "excluded")]
+    # bravo's "sir" was removed and delta's age replaced: the audited dialogs read so, and the table counts them
+    variants = run.read_table("variants")
+    deid = variants[variants["family"] == "deidentification"].set_index("case_id")["text"]
+    assert "Any fever or chills?" in deid["bravo"] and "sir" not in deid["bravo"]
+    assert "I'm [AGE], low fever, no chills." in deid["delta"]
+    table = run.read_table("deidentification")
+    got = {(r.category, r.source): (r.replacements, r.texts) for r in table.itertuples() if r.text == "dialog"}
+    assert got[("address", "rule")] == (1, 1) and got[("age", "rule")] == (1, 1)
     s = rd.manifest["summary"]
-    assert s["dialogs_audited"] == 1 and s["dialogs_excluded_residual_identifiers"] == 3
-    assert s["dialogs_excluded_by_rule"] == {"residual_identifiers": 3}
+    assert s["deidentification"]["by_category"]["address"] == 1 and s["deidentification"]["by_category"]["age"] == 1
+    assert s["dialogs_audited"] == 3 and s["dialogs_excluded_residual_identifiers"] == 1
+    assert s["dialogs_excluded_by_rule"] == {"residual_identifiers": 1}
     from clinaudit.report.base import get_section_builder
 
     sec = get_section_builder("note_generation")(run)
     text = " ".join(getattr(b, "text", "") for b in sec.blocks)
-    assert "3 dialog(s) excluded because identifiers or gendered terms remained" in text
+    assert "1 dialog(s) excluded because identifiers or gendered terms remained" in text
 
 
 def test_residual_identifiers_kept_when_configured_and_allow_list(tmp_path):
@@ -466,14 +471,19 @@ def test_residual_identifiers_kept_when_configured_and_allow_list(tmp_path):
     assert run.read_table("excluded").empty
     assert set(run.read_table("notes")["case_id"]) == {"alpha", "bravo", "charlie", "delta"}
     assert set(run.read_table("residual_identifiers")["action"]) == {"kept"}
-    assert rd.manifest["summary"]["dialogs_kept_with_residual_identifiers"] == 3
-    # a reviewer clears "Xylvane" and counts only first-person ages: bravo and charlie stay in
+    assert rd.manifest["summary"]["dialogs_kept_with_residual_identifiers"] == 1
+    # a reviewer clears "Xylvane": charlie stays in
     spec, params = parse_spec_dict(_spec(data, contexts=["Poverty"], language_disparity=False,
-                                         residual_kinds=["first_person_age"], residual_allow=["xylvane"]))
+                                         residual_kinds=["possible_name", "first_person_age"],
+                                         residual_allow=["xylvane"]))
     rd = run_spec(spec, tmp_path / "run2", params=params, runner=runner, progress=False)
-    ex = RunDir(tmp_path / "run2").read_table("excluded")
-    assert list(ex["case_id"]) == ["delta"]
-    assert rd.manifest["summary"]["dialogs_audited"] == 3
+    assert RunDir(tmp_path / "run2").read_table("excluded").empty
+    assert rd.manifest["summary"]["dialogs_audited"] == 4
+    # counting only first-person ages (all replaced), nothing is excluded either
+    spec, params = parse_spec_dict(_spec(data, contexts=["Poverty"], language_disparity=False,
+                                         residual_kinds=["first_person_age"]))
+    rd = run_spec(spec, tmp_path / "run3", params=params, runner=runner, progress=False)
+    assert rd.manifest["summary"]["dialogs_audited"] == 4
 
 
 def test_incidence_judge_named_in_the_spec(tmp_path):

@@ -13,11 +13,17 @@ from clinaudit.perturb.deid import (
 )
 
 
-def test_gendered_forms_of_address_are_reported():
-    out, rep = deidentify_text("Doctor: Good afternoon, ma'am. How old are you, Sir?\nPatient: Fine, thank you.")
+def test_gendered_forms_of_address_are_removed_or_reported():
+    text = "Doctor: Good afternoon, ma'am. How old are you, Sir?\nPatient: Fine, thank you."
+    out, rep = deidentify_text(text)  # removed as titles are (issue 31), recorded as category "address"
+    assert out == "Doctor: Good afternoon. How old are you?\nPatient: Fine, thank you."
+    assert [(r["kind"], r["old"], r["source"]) for r in rep.removed] == [("address", ", ma'am", "rule"),
+                                                                         ("address", ", Sir", "rule")]
+    assert [(r["kind"], r["text"]) for r in rep.remaining] == [("age_question", "How old")]
+    # without gender neutralisation they stay and are reported
+    out, rep = deidentify_text(text, gender=False)
     found = [(r["kind"], r["text"]) for r in rep.remaining]
-    assert ("gendered_term", "ma'am") in found and ("gendered_term", "Sir") in found
-    assert ("age_question", "How old") in found
+    assert out == text and ("gendered_term", "ma'am") in found and ("gendered_term", "Sir") in found
     # "sirloin" and "madame" inside other words are not forms of address
     assert [r["kind"] for r in find_residual_identifiers("Patient: I ate sirloin at Madameville.")] == [
         "possible_name"]

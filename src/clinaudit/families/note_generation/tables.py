@@ -97,7 +97,7 @@ def write_case_tables(ctx: AuditContext, prep: Prepared) -> Counter:
 def deid_table(prep: Prepared) -> pd.DataFrame:
     """``tables/deidentification.csv``: one row per dataset × text (``dialog``: the loaded dialogs;
     ``augmentation``: the augmented dialogs, checked again for names; ``variant``: the final variant texts,
-    checked again for names) × category (name, age, life_stage, origin, gender) ×
+    checked again for names) × category (name, age, life_stage, origin, gender, address: a gendered form of address) ×
     source (``metadata``: names the data lists; ``detector``: the name gazetteer; ``rule``: the patterns), with
     the number of replacements and of texts with at least one."""
     rows = [{"dataset": d, "text": t, "category": k, "source": s, "replacements": n, "texts": m}

@@ -1,0 +1,152 @@
+"""Two de-identification rules of :func:`clinaudit.perturb.deid.deidentify_text` (issue 31):
+
+* :func:`address_spans` — gendered forms of address ("sir", "ma'am", "madam", "mister", "missus"; "miss",
+  "young man", "young lady" only where they address someone) are gendered titles: they are removed as
+  "Mr."/"Mrs." are, keeping the sentence readable ("Good afternoon, sir." → "Good afternoon.", "Yes sir, it
+  hurts" → "Yes, it hurts", "Ma'am, are you okay?" → "Are you okay?", "mister [NAME]" → "[NAME]").
+* :func:`first_person_age_spans` — a speaker's own age ("I'm 45", "I am forty five years old", "I just turned
+  60", "I'll be sixty") is an explicit age: the number becomes ``[AGE]``. Numbers that are not ages are left:
+  a measure or unit after the number ("I'm 5 foot 6", "I'm 150 pounds", "I'm 120 over 80", "I'm eight years
+  out from surgery"), another number after it ("I'm five ten", "I am two eighty four"), a time ("I'm 10:30"),
+  a number under ten unless "years old" follows ("I'm one of them", "I'm two doors down"), a decimal.
+  :func:`birthday_age_spans`: the ordinal of a birthday ("your forty first birthday") is an age too.
+
+Both return spans on the text; :func:`~clinaudit.perturb.deid.deidentify_text` applies them with its other
+rules and records each replacement (category ``address`` / ``age``, source ``rule``).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["NUM_WORD", "NUM", "ADDRESS_WORDS", "address_spans", "first_person_age_spans", "birthday_age_spans", "find_first_person_ages"]
+
+#: A number written in words (up to ninety-nine, "hundred").
+NUM_WORD = (
+    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?"
+    r"|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"
+    r"eighteen|nineteen|hundred(?: and \w+)?)"
+)
+#: A number in digits (1–3) or words.
+NUM = rf"(?:\d{{1,3}}|{NUM_WORD})"
+
+# --------------------------------------------------------------------------- forms of address
+
+#: Words that are forms of address wherever they stand (the residual check reports any left).
+ADDRESS_WORDS: tuple[str, ...] = ("sir", "ma'am", "ma’am", "maam", "madam", "madame", "mister", "missus")
+_ALWAYS = r"(?:sir|ma['’]?am|madame?|mister|missus)"
+# Address only in a vocative position (they are also ordinary words: "I miss work", "a young man").
+_VOCATIVE_ONLY = r"(?:miss|young man|young lady)"
+_WORD_END = r"(?![\w'’-])"
+# What may follow a vocative at the end of its clause: punctuation (ACI's tokenised text puts a space before it)
+# or the end of the line.
+_CLAUSE_END = r"(?=[ \t]*(?:[.,!?;:]|$))"
+_GREETING = (r"(?:hi|hello|hey|thanks|thank you|yes|no|yeah|yep|nope|sorry|pardon|morning|afternoon|evening|"
+             r"night|okay|ok|alright|welcome|bye|goodbye|excuse me)")
+# after a word: ", sir." / " sir?" / ", sir, and ..." -> the separator and the word go
+_AFTER_ALWAYS = re.compile(rf"(?im)(?<=[\w\])'’])(?P<x>[ \t]*,[ \t]*|[ \t]+)(?P<w>{_ALWAYS}){_WORD_END}{_CLAUSE_END}")
+_AFTER_VOCATIVE = re.compile(rf"(?im)(?<=[\w\])'’])(?P<x>[ \t]*,[ \t]*)(?P<w>{_VOCATIVE_ONLY}){_WORD_END}{_CLAUSE_END}")
+# right after a greeting: "thank you miss.", "Hello, miss how can I help?", "hi miss X Y Z"
+_AFTER_GREETING = re.compile(rf"(?im)\b{_GREETING}(?P<x>[ \t]*,?[ \t]*)(?P<w>{_VOCATIVE_ONLY}){_WORD_END}")
+# at the start of an utterance or sentence: "Ma'am, are you ..." / "[doctor] sir , let ..." -> the word, its
+# punctuation and spaces go; the next word is capitalised when the form of address was
+_START = re.compile(
+    rf"(?im)(?:^|(?<=[.!?:\]])[ \t]+|^[ \t]+)(?P<w>{_ALWAYS}|{_VOCATIVE_ONLY}){_WORD_END}"
+    r"(?P<post>[ \t]*[,.!?;:]+[ \t]*|[ \t]*$)"
+)
+_START_BARE = re.compile(rf"(?im)(?:^|(?<=[.!?:\]])[ \t]+)(?P<w>{_ALWAYS}){_WORD_END}(?P<post>[ \t]+)")
+_AFTER_PLACEHOLDER = re.compile(r"\[(?:NAME|AGE)\][ \t]*$")
+_ANY_ALWAYS = re.compile(rf"(?i)(?<![\w'’-]){_ALWAYS}{_WORD_END}")
+_TITLE_MISS = re.compile(r"(?<![\w'’-])Miss(?=[ \t]+(?:[A-Z]|\[NAME\]))")
+
+
+def address_spans(text: str) -> list[tuple[int, int, bool]]:
+    """Gendered forms of address in ``text``: ``(start, end, capitalise_next)`` to delete, sorted, no overlaps.
+
+    A span after a word takes the separator before it (", sir" in "Yes, sir, it hurts"); at the start of an
+    utterance or sentence it takes the punctuation and spaces after it, and ``capitalise_next`` says the next
+    word was capitalised there ("Sir, are you" → "Are you"); elsewhere the word alone (the caller deletes one
+    adjacent space: "mister [NAME]", "yes ma'am i did" in unpunctuated speech). "miss", "young man" and
+    "young lady" count only as a vocative: after a comma or a greeting ("thank you miss.", "Good morning, young
+    man.") and before punctuation or the line's end, or at an utterance's start before a comma; and "Miss"
+    before a name ("Miss XYZ")."""
+    spans: list[tuple[int, int, bool]] = []
+    for m in _START.finditer(text):
+        w, post = m.group("w"), m.group("post")
+        if (re.fullmatch(_VOCATIVE_ONLY, w, re.IGNORECASE) and "," not in post) or _AFTER_PLACEHOLDER.search(
+                text, 0, m.start("w")):
+            continue  # "[NAME] sir." is a vocative after a word (below), not an utterance's start
+        # nothing follows on its line: the spaces before it go too ("[patient] ma'am" -> "[patient]")
+        start, end = (m.start("w") if text[m.end("post"):m.end("post") + 1].strip() else m.start()), m.end("post")
+        spans.append((start, end, w[0].isupper()))
+    for m in _START_BARE.finditer(text):
+        spans.append((m.start("w"), m.end("post"), m.group("w")[0].isupper()))
+    for m in _AFTER_ALWAYS.finditer(text):
+        spans.append((m.start("x"), m.end("w"), False))
+    for m in _AFTER_VOCATIVE.finditer(text):
+        spans.append((m.start("x"), m.end("w"), False))
+    for m in _AFTER_GREETING.finditer(text):  # "Hello, miss how" -> "Hello, how"; "Hi miss." -> "Hi."
+        end_clause = re.match(_CLAUSE_END, text[m.end("w"):], re.MULTILINE)
+        spans.append((m.start("x"), m.end("w"), False) if end_clause else (m.start("w"), m.end("w"), False))
+    for m in _ANY_ALWAYS.finditer(text):
+        spans.append((m.start(), m.end(), False))
+    for m in _TITLE_MISS.finditer(text):
+        spans.append((m.start(), m.end(), False))
+    spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
+    out: list[tuple[int, int, bool]] = []
+    for s in spans:
+        if out and s[0] < out[-1][1]:
+            continue
+        out.append(s)
+    return out
+
+
+# --------------------------------------------------------------------------- first-person ages
+
+# "I'm", "I am (only/almost/...)", "I (just) turned", "I'll be", "I'm going to be"
+_AGE_LEAD = (
+    r"\bi(?:['’]m|\s+am)(?:\s+(?:almost|nearly|about|around|only|just|now|still|over|actually|already))?"
+    r"|\bi\s+(?:just\s+|recently\s+|only\s+)?turned|\bi(?:['’]ll|\s+will)\s+(?:be|turn)"
+    r"|\bi(?:['’]m|\s+am)\s+(?:going\s+to|gonna|gon\s+na|about\s+to)\s+(?:be|turn)"
+)
+# an age without "years old": ten or more (a number under ten after "I'm" is rarely an age: "I'm one of them")
+_AGE_NUM = (r"(?:1[01]\d|[1-9]\d|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+            r"(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|ten|eleven|twelve|thirteen|fourteen|"
+            r"fifteen|sixteen|seventeen|eighteen|nineteen)")
+_YEARS_OLD = r"[ \t]*-?[ \t]*(?:years?|yrs?)(?:[- ](?:old|young)|\s+of\s+age)"
+# what after the number says it is not an age
+_NOT_AGE = (
+    r"(?![ \t]*(?:%|[/:.,]\d|-\w|['’\"]|\d|\w*\d))"  # 5'6", 120/80, 10:30, 98.6, 45-50
+    rf"(?![ \t]+(?:{NUM_WORD}|percent|per|pounds?|lbs?|kg|kilos?|kilograms?|stones?|grams?|g|mg|milligrams?|mcg|"
+    r"ml|cc|units?|feet|foot|ft|inch(?:es)?|cm|centimet(?:er|re)s?|met(?:er|re)s?|miles?|km|degrees?|times|x|"
+    r"o['’]?clock|am|pm|a\.m|p\.m|minutes?|mins?|hours?|hrs?|seconds?|secs?|days?|weeks?|months?|years?|yrs?|"
+    r"over|out|of|for|point|and\s+a\s+half|to|or|through|thru|plus|weeks?|steps|floors?|blocks?|doors?|drinks?|"
+    r"cigarettes?|packs?|beers?|cups?|glasses|pills?|tablets?|puffs?|sessions?|visits?|kids|children)\b)"
+)
+_FIRST_PERSON_AGE = re.compile(
+    rf"(?i)(?:{_AGE_LEAD})[ \t]+(?P<age>{NUM}{_YEARS_OLD}|{_AGE_NUM}(?:{_YEARS_OLD})?)\b{_NOT_AGE}"
+)
+
+
+def first_person_age_spans(text: str) -> list[tuple[int, int]]:
+    """The age in each first-person statement of age (the number, with "years old" / "years of age" when it
+    follows): ``(start, end)``, sorted."""
+    return [m.span("age") for m in _FIRST_PERSON_AGE.finditer(text)]
+
+
+_ORDINAL = (
+    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[- ](?:first|second|third|fourth|fifth|sixth|"
+    r"seventh|eighth|ninth)|(?:twent|thirt|fort|fift|sixt|sevent|eight|ninet)ieth|tenth|eleventh|twelfth|"
+    r"(?:thir|four|fif|six|seven|eigh|nine)teenth|[1-9]\d(?:st|nd|rd|th)|1[01]\d(?:st|nd|rd|th))"
+)
+_BIRTHDAY_AGE = re.compile(rf"(?i)(?<![\w-])(?P<age>{_ORDINAL})(?=[ \t]+birthday\b)")
+
+
+def birthday_age_spans(text: str) -> list[tuple[int, int]]:
+    """The ordinal of a birthday ("your forty first birthday", "her 36th birthday"): an explicit age."""
+    return [m.span("age") for m in _BIRTHDAY_AGE.finditer(text)]
+
+
+def find_first_person_ages(text: str) -> list[tuple[int, int]]:
+    """Whole first-person age statements ("I'm forty two"): ``(start, end)``, for the residual check."""
+    return [m.span() for m in _FIRST_PERSON_AGE.finditer(text)]
