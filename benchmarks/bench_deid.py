@@ -1,7 +1,8 @@
 """De-identification before and after issue 31, over every ACI-Bench split and the MTS-Dialog files.
 
-For each file: dialogs, dialogs excluded for residual identifiers (by kind), ACI patient names (metadata
-first / family name) left in the de-identified dialogs (all dialogs, and the audited ones: not excluded),
+For each file: dialogs, dialogs excluded for residual identifiers (by kind), gendered forms of address removed
+and first-person ages replaced by [AGE] (de-identification's replacements instead of exclusions), ACI patient
+names (metadata first / family name) left in the de-identified dialogs (all dialogs, and the audited ones: not excluded),
 the same with the detector alone (no metadata given), clinical-vocabulary words flagged (a residual possible
 name or a replaced name that is a drug, condition or specialty), and the time per dialog.
 
@@ -69,7 +70,9 @@ def deid_file(fmt: str, path: Path, metadata: bool, detector: bool = True) -> di
         found = deid.residual_identifiers(rep.remaining)
         rows.append({"case_id": c.case_id, "text": text,
                      "residual": [(r["kind"], r["text"]) for r in found],
-                     "replaced": [(r["old"], r.get("source", "rule")) for r in rep.removed if r["kind"] == "name"]})
+                     "replaced": [(r["old"], r.get("source", "rule")) for r in rep.removed if r["kind"] == "name"],
+                     "address": sum(r["kind"] == "address" for r in rep.removed),
+                     "age_tag": sum(r["new"] == "[AGE]" for r in rep.removed)})
     return {"seconds": time.perf_counter() - t0, "rows": rows}
 
 
@@ -122,6 +125,7 @@ def measure(fmt: str, split: str, res: dict) -> dict:
     clin_repl = sum(1 for r in rows for w, _ in r["replaced"] if clinical_category(w) in CLINICAL)
     out = {"file": split, "dialogs": len(rows), "excluded": len(excluded), "excluded_by_kind": dict(kinds),
            "excluded_clinical_word": len(clin_resid), "clinical_words_replaced": clin_repl,
+           "address": sum(r.get("address", 0) for r in rows), "age_tag": sum(r.get("age_tag", 0) for r in rows),
            "ms_per_dialog": 1000 * res["seconds"] / max(1, len(rows))}
     if fmt == "aci":
         meta = metadata_names(split)
@@ -145,13 +149,15 @@ def before_run(rev: str, todo: list[tuple[str, str, Path]]) -> dict:
 def table(title: str, rows: list[dict]) -> None:
     print(f"\n{title}")
     print("| file | dialogs | excluded (residual) | by kind | excluded for a clinical word | clinical words "
-          "replaced | ACI dialogs with names | names left (all) | names left (audited) | ms/dialog |")
-    print("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|")
+          "replaced | forms of address removed | ages → [AGE] | ACI dialogs with names | names left (all) | "
+          "names left (audited) | ms/dialog |")
+    print("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         kinds = ", ".join(f"{k} {v}" for k, v in sorted(r["excluded_by_kind"].items())) or "–"
         pct = f"{r['excluded']} ({100 * r['excluded'] / max(1, r['dialogs']):.0f} %)"
         print(f"| {r['file']} | {r['dialogs']} | {pct} | {kinds} | {r['excluded_clinical_word']} | "
-              f"{r['clinical_words_replaced']} | {r.get('with_names', '–')} | {r.get('names_left', '–')} | "
+              f"{r['clinical_words_replaced']} | {r['address']} | {r['age_tag']} | {r.get('with_names', '–')} | "
+              f"{r.get('names_left', '–')} | "
               f"{r.get('names_left_audited', '–')} | {r['ms_per_dialog']:.1f} |")
 
 
