@@ -103,6 +103,17 @@ def test_display_frame_merges_ci_and_formats(results_df):
     assert kinds["p"] == "p" and kinds["n"] == "int"
 
 
+def test_display_frame_prints_a_monte_carlo_bound_as_less_than():
+    # p_method "bound": no permutation draw was as extreme, p = 1/(N+1) is an upper bound (issue 28)
+    df = pd.DataFrame({"metric": ["a", "b", "c"], "p": [1 / 10_000, 0.0333, float("nan")],
+                       "p_adj": [3 / 10_000, 0.0999, float("nan")], "p_method": ["bound", "exact", "bound"]})
+    disp, _ = display_frame(df)
+    assert disp["p"].tolist() == ["< 1.0e-04", "0.033", "–"]
+    assert disp["p_adj"].tolist() == ["< 3.0e-04", "0.100", "–"]
+    clipped = pd.DataFrame({"p": [0.4], "p_adj": [1.0], "p_method": ["bound"]})
+    assert display_frame(clipped)[0]["p_adj"].tolist() == ["1.000"]  # an adjusted p clipped at 1 is not "< 1"
+
+
 def test_display_frame_percent_and_prefixed_ci():
     df = pd.DataFrame({"model": ["m"], "parse_rate": [0.5], "BL%": [12.5], "BL%_ci_low": [10.0],
                        "BL%_ci_high": [15.0]})

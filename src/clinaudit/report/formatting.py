@@ -218,6 +218,8 @@ def display_frame(df: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, str]]:
         col = df.iloc[:, i]
         fmt_kind = "auto" if kind == "text" else kind
         cells[name] = [format_value(v, fmt_kind) for v in col.tolist()]
+    if not multi and "p_method" in names:
+        _mark_bounds(cells, kinds, df["p_method"])
     order = list(names)
     out_kinds = dict(kinds)
     if not multi:
@@ -246,6 +248,17 @@ def display_frame(df: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, str]]:
     if not len(out.columns) and len(df):
         out = pd.DataFrame(index=range(len(df)))
     return out, {c: out_kinds.get(c, "text") for c in order}
+
+
+def _mark_bounds(cells: dict[str, list[str]], kinds: dict[str, str], method: pd.Series) -> None:
+    """Rows whose p is a Monte Carlo upper bound (``p_method == "bound"``: no draw as extreme) print their p
+    and adjusted p as ``< p``, never as a point value (an adjusted bound is a bound too; 1 stays 1)."""
+    bound = [str(m) == "bound" for m in method.tolist()]
+    for name, kind in kinds.items():
+        if kind != "p":
+            continue
+        cells[name] = [f"< {c}" if b and c != DASH and not c.startswith("<") and as_float(c) != 1.0 else c
+                       for c, b in zip(cells[name], bound)]
 
 
 def header_rows(columns: pd.Index) -> list[list[dict[str, Any]]]:

@@ -11,7 +11,7 @@ from ...report.formatting import as_float
 
 AUDIT = "adaptive_attack"
 _RESULT_COLS = ("model", "metric", "group", "reference", "value", "n", "n_cases", "ci_low", "ci_high", "test", "p",
-                "p_adj", "correction", "family", "null_hypothesis")
+                "p_adj", "p_method", "correction", "family", "null_hypothesis")
 _MAX_TRANSCRIPTS = 3
 
 

@@ -206,7 +206,7 @@ def build(rundir: RunDir) -> Section:
     ))
     if len(tests):
         cols = ["model", "category", "group", "reference", "test", "difference", "ci_low", "ci_high", "n",
-                "statistic", "p_value", "p_adj", "null_hypothesis", "correction", "family", "note"]
+                "statistic", "p_value", "p_adj", "p_method", "null_hypothesis", "correction", "family", "note"]
         sec.blocks.append(Table(
             title="Every test per category",
             df=tests[[c for c in cols if c in tests.columns]].reset_index(drop=True),

@@ -83,7 +83,7 @@ def gap_forest_figure(gaps: pd.DataFrame, title: str = "Fairness gaps with 95% C
             ax.legend(fontsize=6, loc="lower right")
     fig.tight_layout()
     cols = ["task", "attribute", "base_metric", "group", "reference", "value", "ci_low", "ci_high", "significant",
-            "p", "p_adj", "family", "n", "n_group"]
+            "p", "p_adj", "p_method", "family", "n", "n_group"]
     data = pd.concat([s.dropna(subset=["value"]) for _, s in panels], ignore_index=True)
     return Figure(title=title, fig=fig, data=data[[c for c in cols if c in data.columns]], name=name,
                   caption="Each row: a group's gap to the group it differs from most (P4 Eq. 2) on the test split, "
@@ -188,7 +188,7 @@ def build(rundir: Any) -> Section:
             sec.blocks.append(Table(title="Significant gaps before and after debiasing (P4 Table 5)", df=dsum,
                                     name="debias_summary"))
     cols = [c for c in ("task", "attribute", "metric", "group", "reference", "value", "group_value", "reference_value",
-                        "ci_low", "ci_high", "significant", "p", "p_adj", "family", "n", "n_group", "n_pos_group")
+                        "ci_low", "ci_high", "significant", "p", "p_adj", "p_method", "family", "n", "n_group", "n_pos_group")
             if c in gaps.columns]
     sec.blocks.append(Table(title="All gaps", df=gaps[cols], name="gaps",
                             caption="One row per task × attribute × group × metric; value = group − reference."))

@@ -191,7 +191,7 @@ def build(rundir: RunDir) -> Section:
         inf = res[res["family"].notna() & (res["family"].astype(str) != "")]
         if not inf.empty:
             cols = ["model", "metric", "group", "reference", "specialty", "phase", "rate", "n_cases", "n_pairs", "floor",
-                    "floor_of", "value", "ci_low", "ci_high", "test", "null_hypothesis", "p", "p_adj", "correction",
+                    "floor_of", "value", "ci_low", "ci_high", "test", "null_hypothesis", "p", "p_adj", "p_method", "correction",
                     "family"]
             shown = inf[[c for c in cols if c in inf.columns]].rename(columns={"value": "excess"})
             sec.blocks.append(Table(

@@ -75,13 +75,13 @@ def _reported(m: pd.DataFrame) -> pd.DataFrame:
 #: Columns shown beside every shift, in this order (those present in the run's table).
 SHIFT_COLUMNS = ("dataset", "model", "perturbation", "question", "metric", "n_cases", "n_pairs", "value",
                  "noise_floor", "n_floor", "excess", "excess_ci_low", "excess_ci_high", "test", "alternative", "p",
-                 "p_adj", "correction", "family", "null_hypothesis", "paper_test", "paper_p", "paper_p_adj", "note")
+                 "p_adj", "p_method", "correction", "family", "null_hypothesis", "paper_test", "paper_p", "paper_p_adj", "note")
 _OLD_SHIFT_COLUMNS = ("dataset", "model", "perturbation", "question", "metric", "value", "noise_floor", "adjusted",
-                      "n", "ci_low", "ci_high", "adjusted_ci_low", "adjusted_ci_high", "test", "p", "p_adj",
+                      "n", "ci_low", "ci_high", "adjusted_ci_low", "adjusted_ci_high", "test", "p", "p_adj", "p_method",
                       "correction", "family", "note")
 GAP_COLUMNS = ("gender_source", "dataset", "model", "perturbation", "question", "metric", "n_cases_female",
                "n_cases_male", "n", "value_female", "floor_female", "value_male", "floor_male", "value", "ci_low",
-               "ci_high", "test", "p", "p_adj", "correction", "family", "null_hypothesis")
+               "ci_high", "test", "p", "p_adj", "p_method", "correction", "family", "null_hypothesis")
 
 
 def _cols(df: pd.DataFrame, cols: tuple[str, ...]) -> list[str]:
@@ -122,7 +122,7 @@ def _bar_figure(m: pd.DataFrame, metric: str) -> Figure | None:
     fig.tight_layout()
     basis = ", ".join(sorted(set(d["basis"])))
     data = d[_cols(d, ("dataset", "model", "perturbation", "question", "metric", "n_cases", "n_pairs", "n", "value",
-                       "noise_floor", "reported", "rep_low", "rep_high", "test", "p", "p_adj", "family"))]
+                       "noise_floor", "reported", "rep_low", "rep_high", "test", "p", "p_adj", "p_method", "family"))]
     return Figure(title=f"{metric} by perturbation ({basis})", fig=fig, data=data, name=f"{metric.lower()}_bars",
                   caption=f"{_METRIC_NAMES[metric]}. Bars: percentage points ({basis}); whiskers: 95% percentile "
                           "bootstrap CI over cases.")
@@ -247,13 +247,13 @@ def clinician_blocks(rundir: RunDir) -> list[Any]:
                                  value=f"{int(f.sum())} of {len(g)}", n=int(len(g))))
         cols = [c for c in ("dataset", "model", "perturbation", "question", "metric", "model_rate", "clinician_rate",
                             "value", "ci_low", "ci_high", "n_cases", "n_pairs", "n_control_pairs", "test", "p",
-                            "p_adj", "correction", "family", "flagged") if c in ex.columns]
+                            "p_adj", "p_method", "correction", "family", "flagged") if c in ex.columns]
         blocks.append(Table("Model shift in excess of the clinicians' shift", ex[cols], name="excess_over_clinicians",
                             caption="value = model_rate − clinician_rate (clinicians' majority on the same cases); "
                                     "flagged = p_adj < 0.05 and value > 0."))
     if not cm.empty:
         cols = [c for c in ("dataset", "rater", "perturbation", "question", "metric", "rate", "ci_low", "ci_high",
-                            "n_cases", "n_pairs", "test", "p", "p_adj", "ids_baseline", "ids_perturbed")
+                            "n_cases", "n_pairs", "test", "p", "p_adj", "p_method", "ids_baseline", "ids_perturbed")
                 if c in cm.columns]
         blocks.append(Table("Clinicians' own treatment shift (majority and each clinician)", cm[cols],
                             name="clinician_metrics", caption="rater 'clinicians' = majority of a row's clinicians; "
@@ -263,7 +263,7 @@ def clinician_blocks(rundir: RunDir) -> list[Any]:
     if not acc.empty:
         ref = str(acc["reference_label"].iloc[0]) if "reference_label" in acc.columns else "clinicians"
         cols = [c for c in ("dataset", "model", "variant", "question", "metric", "value", "rate", "floor", "ci_low",
-                            "ci_high", "n_cases", "n_pairs", "test", "p", "p_adj", "family") if c in acc.columns]
+                            "ci_high", "n_cases", "n_pairs", "test", "p", "p_adj", "p_method", "family") if c in acc.columns]
         blocks.append(Table("Accuracy of treatment recommendations against clinicians", acc[cols],
                             name="accuracy_vs_clinicians",
                             caption=f"Reference: {ref}. accuracy = share of model labels equal to it (CI: bootstrap "
@@ -395,7 +395,7 @@ def build(rundir: RunDir) -> Section:
         if fig is not None:
             sec.blocks.append(fig)
         old = ("value", "value_female", "value_male", "n_female", "n_male", "ci_low", "ci_high", "test", "p",
-               "p_adj", "correction", "family")
+               "p_adj", "p_method", "correction", "family")
         cols = _cols(sub, GAP_COLUMNS if "floor_female" in sub.columns else ("gender_source", "dataset", "model",
                                                                               "perturbation", "question", "metric") + old)
         sec.blocks.append(Table("Gender gaps (female − male), recorded and model-inferred", sub[cols],

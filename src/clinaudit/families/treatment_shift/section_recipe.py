@@ -26,7 +26,7 @@ from ...report.base import Figure, Table, Text
 __all__ = ["recipe_blocks", "exclusion_blocks", "table1_blocks", "gender_accuracy_blocks", "control_blocks"]
 
 _GAP_COLS = ("dataset", "model", "setting", "perturbation", "metric", "comparison", "value_a", "value_b", "value",
-             "n_cases_a", "n_cases_b", "n_pairs", "ci_low", "ci_high", "test", "p", "p_adj", "correction", "family")
+             "n_cases_a", "n_cases_b", "n_pairs", "ci_low", "ci_high", "test", "p", "p_adj", "p_method", "correction", "family")
 
 
 def exclusion_blocks(rundir: RunDir) -> list[Any]:
@@ -135,7 +135,7 @@ def recipe_blocks(rundir: RunDir) -> list[Any]:
 
 
 _CONTROL_COLS = ("dataset", "model", "question", "metric", "perturbation", "reference", "raw", "control_rate", "value",
-                 "n_cases", "ci_low", "ci_high", "test", "p", "p_adj", "correction", "family")
+                 "n_cases", "ci_low", "ci_high", "test", "p", "p_adj", "p_method", "correction", "family")
 
 
 def control_blocks(rundir: RunDir) -> list[Any]:
