@@ -17,6 +17,8 @@ GLOSSARY: dict[str, str] = {
     "p_adj": "p-value corrected for multiplicity within the row's correction family; "
              "the verdicts call a row significant when p_adj < alpha",
     "p_value": "p-value of the row's own test",
+    "p_method": "how p was computed: exact (the whole permutation distribution), monte carlo (random "
+                "permutations), bound (no random permutation was as extreme: p is an upper bound, shown as '< p')",
     "alpha": "significance level of the verdicts (0.05 unless the report says otherwise)",
     "family": "the correction family: the rows whose p-values are corrected together",
     "correction": "how p-values are corrected within a family (bonferroni, holm, fdr_bh)",
