@@ -41,6 +41,7 @@ def _deid(text: str) -> str:
     ("Doctor: Good morning, young man. Is this your mother?", "Doctor: Good morning. Is this your mother?"),
     ("Patient: I miss work. Did you miss a dose? I don't miss it.",
      "Patient: I miss work. Did you miss a dose? I don't miss it."),
+    ("Patient: They dismiss it, a near miss. Thank youmiss.", "Patient: They dismiss it, a near miss. Thank youmiss."),
     ("Patient: I ate sirloin at the Madameville diner.", "Patient: I ate sirloin at the Madameville diner."),
 ])
 def test_forms_of_address_removed_readably(before, after):

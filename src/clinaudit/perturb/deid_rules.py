@@ -47,7 +47,7 @@ _GREETING = (r"(?:hi|hello|hey|thanks|thank you|yes|no|yeah|yep|nope|sorry|pardo
 _AFTER_ALWAYS = re.compile(rf"(?im)(?<=[\w\])'’])(?P<x>[ \t]*,[ \t]*|[ \t]+)(?P<w>{_ALWAYS}){_WORD_END}{_CLAUSE_END}")
 _AFTER_VOCATIVE = re.compile(rf"(?im)(?<=[\w\])'’])(?P<x>[ \t]*,[ \t]*)(?P<w>{_VOCATIVE_ONLY}){_WORD_END}{_CLAUSE_END}")
 # right after a greeting: "thank you miss.", "Hello, miss how can I help?", "hi miss X Y Z"
-_AFTER_GREETING = re.compile(rf"(?im)\b{_GREETING}(?P<x>[ \t]*,?[ \t]*)(?P<w>{_VOCATIVE_ONLY}){_WORD_END}")
+_AFTER_GREETING = re.compile(rf"(?im)\b{_GREETING}(?P<x>[ \t]*,[ \t]*|[ \t]+)(?P<w>{_VOCATIVE_ONLY}){_WORD_END}")
 # at the start of an utterance or sentence: "Ma'am, are you ..." / "[doctor] sir , let ..." -> the word, its
 # punctuation and spaces go; the next word is capitalised when the form of address was
 _START = re.compile(
