@@ -298,3 +298,73 @@ def test_later_stages_read_earlier_outputs_from_self_stages(tmp_path):
     rd = run_spec(spec, tmp_path / "stages", params=p, progress=False)
     assert seen["cases_in_variants"] == list(rd.read_table("cases")["case_id"].astype(str))
     assert seen["n_cases"] == 2 and seen["variants_in_results"] is None
+
+
+def test_model_of_a_role_refuses_a_list_and_models_reads_it(tmp_path):
+    """`ctx.model(role)` is one model: a list in the spec is a SpecError naming models.<role>, never its first."""
+    spec, p = parse_spec_dict({**_spec(), "models": {"target": ["mock:t", "mock:u"], "judge": "mock:j",
+                                                       "augmenter": ["mock:a"]}})
+    ctx = make_context(spec, p, tmp_path / "run", progress=False)
+    with pytest.raises(SpecError, match=r"models\.target.*got a list of 2 \(mock:t, mock:u\)"):
+        ctx.model("target")
+    with pytest.raises(SpecError, match=r"models\.augmenter.*got a list of 1"):
+        ctx.model("augmenter")
+    assert ctx.models("target") == ["mock:t", "mock:u"]
+    assert ctx.model("judge") == "mock:j" and ctx.models("judge") == ["mock:j"]
+    assert ctx.model("rewrite", "mock:r") == "mock:r"
+    with pytest.raises(SpecError, match=r"models\.rewrite.*required"):
+        ctx.model("rewrite")
+
+
+def test_calls_stage_hands_on_more_than_its_requests_with_a_call_plan(tmp_path):
+    """`CallPlan(requests, value)`: the framework sends the requests and the next stage reads `calls.value`."""
+    from clinaudit.pipeline import CallPlan
+
+    seen: dict[str, Any] = {}
+
+    @register
+    class PlanProbe(Audit):
+        name = "pipeline_plan_probe"
+        summary = "test audit whose calls stage hands on a value"
+
+        def calls(self, variants: Any) -> CallPlan:
+            reqs = [ModelRequest.chat("mock:t", c.text, max_tokens=4, meta={"stage": "target", "case_id": c.case_id})
+                    for c in self.stages.cases]
+            return CallPlan(reqs, value={"consultations": len(reqs)})
+
+        def judgments(self, calls: Calls) -> None:
+            seen["value"], seen["texts"] = calls.value, [r.text for r in calls.responses]
+            seen["stage_calls"] = self.stages.calls
+            return None
+
+    spec, p = parse_spec_dict({"audit": "pipeline_plan_probe", "models": {"target": "mock:t"},
+                               "backends": {"mock:t": {"rules": [{"match": ".", "response": "ok"}]}},
+                               "data": [{"format": "demo:patient_messages", "limit": 2}]})
+    rd = run_spec(spec, tmp_path / "plan", params=p, progress=False)
+    assert seen["value"] == {"consultations": 2} and seen["texts"] == ["ok", "ok"]
+    assert seen["stage_calls"].value == {"consultations": 2} and len(seen["stage_calls"].requests) == 2
+    assert len(rd.read_table("responses")) == 2
+
+
+def test_stage_output_without_a_table_hands_its_value_on_and_writes_nothing(tmp_path):
+    """`StageOutput(table=None, value=v)`: no table and no manifest entry for the stage, `v` reaches the next."""
+    seen: dict[str, Any] = {}
+
+    @register
+    class NoTableProbe(Audit):
+        name = "pipeline_no_table_probe"
+        summary = "test audit whose judgments stage hands on a value without a table"
+
+        def judgments(self, calls: Any) -> StageOutput:
+            return StageOutput(table=None, value={"n": len(self.stages.cases)})
+
+        def paired(self, judged: Any) -> None:
+            seen["paired_got"], seen["stage_value"] = judged, self.stages.judgments
+            return None
+
+    spec, p = parse_spec_dict({"audit": "pipeline_no_table_probe",
+                               "data": [{"format": "demo:patient_messages", "limit": 2}]})
+    rd = run_spec(spec, tmp_path / "nt", params=p, progress=False)
+    assert seen["paired_got"] == {"n": 2} and seen["stage_value"] == {"n": 2}
+    assert rd.read_table("judgments").empty  # the layout's empty table, written at the end as for any unused stage
+    assert "judgments" not in rd.manifest["stages"] and "cases" in rd.manifest["stages"]

@@ -116,7 +116,7 @@ class NameSwap(Audit[NameSwapParams]):
     def judgments(self, calls: Calls) -> StageOutput:
         ok = calls.ok()
         items = [(str(i), resp.text or "") for i, (_, resp) in enumerate(ok)]
-        judgments = run_judge(self.ctx.runner, self.judge("urgency"), items, self.ctx.model("judge"))
+        judgments = run_judge(self.ctx.runner, self.judge("urgency"), items, self.ctx.models("judge")[0])
         rows = [dict(req.meta, label=j.value.get("urgent", np.nan) if j.status == "ok" else np.nan)
                 for (req, _), j in zip(ok, judgments)]
         for (req, _), j in zip(ok, judgments):

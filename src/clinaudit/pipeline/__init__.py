@@ -18,7 +18,7 @@ The spec's schema is :mod:`clinaudit.spec`.
 
 from __future__ import annotations
 
-from .audit import Audit, Calls, JudgeChoice, StageOutput, StageTables, estimate_stages, register, run_stages
+from .audit import Audit, CallPlan, Calls, JudgeChoice, StageOutput, StageTables, estimate_stages, register, run_stages
 from .calls import NOT_CACHED, CallLog, is_placeholder, response_row
 from .context import AuditContext, make_context
 from .driver import call_status, run_spec
@@ -28,6 +28,7 @@ from .stages import LAYOUTS, RESPONSE_COLUMNS, STAGES, conform, normalize_respon
 __all__ = [
     "Audit",
     "Calls",
+    "CallPlan",
     "JudgeChoice",
     "StageOutput",
     "StageTables",

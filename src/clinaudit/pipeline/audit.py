@@ -27,6 +27,11 @@ A stage returns the value the next stage receives (and any later stage reads as
 ``self.stages.<stage>``: :class:`StageTables`); the framework writes its table
 (a DataFrame as is, records through :func:`clinaudit.records.to_frame`, or an object's
 ``table`` attribute). ``None`` means the audit has no such stage (no table written).
+Where the written table differs from what later stages need, a stage returns
+:class:`StageOutput` ``(table, value)``; a ``calls`` stage that produces more than its requests
+returns :class:`CallPlan` ``(requests, value)`` (the next stage reads ``calls.value``). Data one stage
+produces for a later one travels this way, never as an attribute set on ``self`` (``__init__`` may
+keep read-only configuration derived from the context: model names, seed).
 """
 
 from __future__ import annotations
@@ -50,7 +55,7 @@ from .stages import LAYOUTS, conform
 if TYPE_CHECKING:  # pragma: no cover
     from .context import AuditContext
 
-__all__ = ["Audit", "Calls", "StageOutput", "StageTables", "JudgeChoice", "register", "run_stages", "estimate_stages"]
+__all__ = ["Audit", "Calls", "CallPlan", "StageOutput", "StageTables", "JudgeChoice", "register", "run_stages", "estimate_stages"]
 
 log = logging.getLogger("clinaudit.pipeline")
 
@@ -69,6 +74,8 @@ class Calls:
 
     requests: list[ModelRequest]
     responses: list[ModelResponse]
+    #: what the audit's ``calls`` stage handed on besides its requests (:class:`CallPlan`), else None
+    value: Any = None
 
     def pairs(self) -> list[tuple[ModelRequest, ModelResponse]]:
         return list(zip(self.requests, self.responses))
@@ -79,10 +86,22 @@ class Calls:
 
 
 @dataclass
-class StageOutput:
-    """A stage result whose table differs from the value handed to the next stage."""
+class CallPlan:
+    """A ``calls`` stage result that hands on more than its requests (e.g. consultations run turn by turn in
+    the stage): the framework sends ``requests`` and the next stage receives ``Calls(..., value=value)``."""
 
-    table: pd.DataFrame
+    requests: Sequence[ModelRequest]
+    value: Any = None
+
+
+@dataclass
+class StageOutput:
+    """A stage result whose table differs from the value handed to the next stage.
+
+    ``table=None``: the stage writes no table (as if it returned None) but still hands ``value`` on.
+    """
+
+    table: pd.DataFrame | None
     value: Any = None
 
 
@@ -155,7 +174,7 @@ class Audit(Generic[P]):
     def variants(self, cases: Any) -> Any:
         return None
 
-    def calls(self, variants: Any) -> Sequence[ModelRequest] | None:
+    def calls(self, variants: Any) -> "Sequence[ModelRequest] | CallPlan | None":
         return None
 
     def judgments(self, calls: Any) -> Any:
@@ -230,6 +249,8 @@ def _table(stage: str, value: Any, audit: str) -> pd.DataFrame | None:
     if value is None:
         return None
     if isinstance(value, StageOutput):
+        if value.table is None:
+            return None
         table = value.table
     elif isinstance(value, pd.DataFrame):
         table = value
@@ -305,11 +326,12 @@ def _run_stage(audit: Audit, stage: str, value: Any, send: Callable[[list[ModelR
     if stage == "cases":
         return audit.cases()
     if stage == "calls":
-        reqs = audit.calls(value)
-        if reqs is None:
+        planned = audit.calls(value)
+        if planned is None:
             return None
-        reqs = list(reqs)
-        return Calls(reqs, list(send(reqs)) if reqs else [])
+        extra = planned.value if isinstance(planned, CallPlan) else None
+        reqs = list(planned.requests if isinstance(planned, CallPlan) else planned)
+        return Calls(reqs, list(send(reqs)) if reqs else [], value=extra)
     return getattr(audit, stage)(value)
 
 
@@ -332,7 +354,7 @@ def run_stages(audit_cls: type[Audit[Any]], ctx: "AuditContext") -> dict[str, An
                 rows = len(table)
         else:
             rows = None if out is None else len(out.requests)
-        if out is not None:
+        if out is not None and not (isinstance(out, StageOutput) and out.table is None):
             record[stage] = {"rows": rows, "seconds": round(time.monotonic() - t0, 3),
                              "table": f"tables/{LAYOUTS[stage].table}.csv"}
             log.info("%s: stage %s: %s rows in %.1f s", audit.name, stage, rows, time.monotonic() - t0)

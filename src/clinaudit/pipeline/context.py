@@ -63,12 +63,20 @@ class AuditContext:
         return resolve_path(path, self.base_dir)
 
     def model(self, role: str, default: str | None = None) -> str:
+        """The one model the spec names for ``role`` (``models.<role>: name``); a list is refused.
+
+        A role that takes several models (``target``, ``judge``: a jury) is read with :meth:`models`.
+        """
         val = self.spec.models.get(role, default)
         if val is None:
             raise SpecError(f"spec field 'models.{role}' is required for audit '{self.spec.audit}'")
-        return val[0] if isinstance(val, list) else val
+        if isinstance(val, (list, tuple)):
+            raise SpecError(f"invalid audit spec: field 'models.{role}': audit '{self.spec.audit}' uses one {role} "
+                            f"model, got a list of {len(val)} ({', '.join(map(str, val)) or 'none'}); name one model")
+        return val
 
     def models(self, role: str, default: list[str] | None = None) -> list[str]:
+        """Every model the spec names for ``role`` (a single name is a list of one)."""
         val = self.spec.models.get(role, default)
         if val is None:
             raise SpecError(f"spec field 'models.{role}' is required for audit '{self.spec.audit}'")

@@ -18,6 +18,7 @@ flip). ``results`` (through :class:`clinaudit.stats.PairedFrame`, the case is th
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -25,12 +26,24 @@ import pandas as pd
 
 from ...errors import InputError, SpecError
 from ...pipeline import Audit, StageOutput, register
-from ...records import Variant, to_frame
+from ...records import Judgment, Variant, to_frame
 from ...results import results_frame
 from .attack import Item, Outcome, Turn, run_attacks
 from .params import ARMS, AttackParams
 
 AUDIT = "adaptive_attack"
+
+
+@dataclass
+class Attacked:
+    """What the ``variants`` stage hands on (``self.stages.variants``): the attack loop's whole record."""
+
+    items: list[Item]
+    outcomes: list[Outcome]
+    turns: list[Turn]
+    verdicts: list[Judgment]
+    #: every turn of every attacker (the ``transcripts`` table)
+    transcripts: pd.DataFrame
 
 
 @register
@@ -62,16 +75,18 @@ class AdaptiveAttack(Audit[AttackParams]):
                             f"got {len(attackers)} ({', '.join(attackers) or 'none'}); run the spec once per attacker")
         arms = list(ARMS) if p.control else ["attack"]
         guard = self.judge("guard") if p.guard == "rules_then_judge" else None
-        judge_model = self.ctx.model("judge") if guard is not None else None
-        self.items, self.outcomes, self.turns, self.verdicts = items, [], [], []
+        judge_model = self.ctx.models("judge")[0] if guard is not None else None
+        all_outcomes: list[Outcome] = []
+        all_turns: list[Turn] = []
+        all_verdicts: list[Judgment] = []
         for target in self.ctx.models("target"):
             outcomes, turns, verdicts = run_attacks(self.ctx.runner, items, target=target, attacker=attackers[0],
                                           arms=arms, params=p, answer_judge=lambda **kw: self.judge("answer", **kw),
                                           guard_judge=guard, judge_model=judge_model, dry=self.dry)
-            self.outcomes += outcomes
-            self.turns += turns
-            self.verdicts += verdicts
-        for o in self.outcomes:
+            all_outcomes += outcomes
+            all_turns += turns
+            all_verdicts += verdicts
+        for o in all_outcomes:
             if o.original is None and not self.dry:
                 self.ctx.exclude("variants", o.case_id, "target's answer to the question as written is unparseable",
                                  model=o.model, arm=o.arm)
@@ -79,29 +94,29 @@ class AdaptiveAttack(Audit[AttackParams]):
                 self.ctx.exclude("variants", o.case_id, "no usable attacker attempt: every attacker call failed or "
                                  f"returned empty text ({o.attacker_failed} of {o.turns_used} turns)",
                                  model=o.model, arm=o.arm)
-        self.transcripts = pd.DataFrame([t.to_row() for t in self.turns],
-                                        columns=list(Turn("", "", "", 0).to_row()))
-        self.ctx.write_table("transcripts", self.transcripts)
+        transcripts = pd.DataFrame([t.to_row() for t in all_turns], columns=list(Turn("", "", "", 0).to_row()))
+        self.ctx.write_table("transcripts", transcripts)
         by_id = {it.case_id: it for it in items}
         variants = [Variant(variant_id=Variant.make_id(t.case_id, "attack", f"{t.model}|{t.arm}", t.turn),
                             case_id=t.case_id, family="attack", name=t.arm, seed=t.turn,
                             text=f"{t.background}\n\n{by_id[t.case_id].text}",
                             description=f"{t.arm} turn {t.turn} against {t.model}: {t.status}",
                             provenance={"model": t.model, "arm": t.arm, "turn": t.turn, "background": t.background})
-                    for t in self.turns if t.guard == "accepted"]
+                    for t in all_turns if t.guard == "accepted"]
         return StageOutput(table=pd.DataFrame([v.to_row() for v in variants]) if variants else pd.DataFrame(),
-                           value=self.outcomes)
+                           value=Attacked(items, all_outcomes, all_turns, all_verdicts, transcripts))
 
     def judgments(self, _: Any) -> pd.DataFrame:
         """Every verdict: the target's parsed answers (``mcq_answer``), the rule guard's, the guard judge's."""
-        table = to_frame(self.verdicts)
+        verdicts = self.stages.variants.verdicts  # the attack loop judged as it went (no calls stage)
+        table = to_frame(verdicts)
         if table.empty:
             return table
-        meta = pd.DataFrame([j.meta for j in self.verdicts])[["case_id", "model", "arm", "turn"]]
+        meta = pd.DataFrame([j.meta for j in verdicts])[["case_id", "model", "arm", "turn"]]
         return pd.concat([table.drop(columns=["meta"], errors="ignore"), meta], axis=1)
 
     def paired(self, _: Any) -> pd.DataFrame:
-        rows = [o.to_row() for o in self.outcomes if o.original is not None and o.usable]
+        rows = [o.to_row() for o in self.stages.variants.outcomes if o.original is not None and o.usable]
         cols = list(Outcome("", "", "", None, None, 0, np.nan, 0, 0, 0, None).to_row())
         return pd.DataFrame(rows, columns=cols)
 
@@ -134,12 +149,13 @@ class AdaptiveAttack(Audit[AttackParams]):
         return results_frame(out.drop(columns=["floor", "rate"], errors="ignore"))
 
     def finish(self) -> dict[str, Any]:
-        t = self.transcripts
+        attacked: Attacked = self.stages.variants
+        t = attacked.transcripts
         asked = t[t["turn"] > 0]
         flips: dict[str, int] = {}
-        for o in self.outcomes:
+        for o in attacked.outcomes:
             flips[f"{o.model}|{o.arm}"] = flips.get(f"{o.model}|{o.arm}", 0) + o.flipped
-        return {"cases": len(self.items), "max_turns": self.params.max_turns, "attacker_turns": int(len(asked)),
+        return {"cases": len(attacked.items), "max_turns": self.params.max_turns, "attacker_turns": int(len(asked)),
                 "guard_rejected": int((asked["guard"] == "rejected").sum()),
                 "target_unparseable": int((t["status"] == "unparseable").sum()),
                 "attacker_failed": int((asked["status"] == "failed").sum()), "flips": flips}

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -39,10 +40,10 @@ from ...judges.base import parse_rate
 from ...judges.jury import JURY, Jury
 from ...perturb.augment import augment_context
 from ...pipeline import Audit, Calls, StageOutput, register
-from ...records import Case, ModelRequest, Variant, to_frame
+from ...records import ModelRequest, Variant, to_frame
 from .analysis import attribute_sets, disparity_metrics, incidence_metrics, results_table
 from .augment import augment_mode
-from .cases import prepare
+from .cases import Prepared, prepare
 from .judges import resolve_context
 from .notes import (
     JUDGMENT_COLUMNS,
@@ -81,6 +82,54 @@ log = logging.getLogger("clinaudit.families.note_generation")
 _UNKNOWN = "reliability unknown (no human labels)"
 
 
+@dataclass
+class Dialogs:
+    """What the ``cases`` stage hands on (``self.stages.cases``): the prepared dialogs and the residual-identifier
+    counts (by action: excluded / kept)."""
+
+    prep: Prepared
+    n_resid: Counter
+
+
+@dataclass
+class NoteVariants:
+    """What the ``variants`` stage hands on: the accepted augmentations, the gate's rejections, the
+    counterfactual variants and the notes to generate (:class:`.notes.NoteItem`)."""
+
+    augmented: list[Variant]
+    rejections: list[Any]
+    counterfactuals: list[Variant]
+    items: list[NoteItem]
+
+
+@dataclass
+class NoteJudgments:
+    """What the ``judgments`` stage hands on: its table and the judgments and judges behind it."""
+
+    table: pd.DataFrame
+    #: ``(judge model, item, judgment)`` of every note's incidence judgment
+    judged: list[tuple[str, NoteItem, Any]]
+    #: ``(meta, judgment)`` of every language-disparity judgment
+    disparity: list[tuple[dict[str, Any], Any]]
+    #: clinical relevance per (dialog, attribute)
+    relevance: pd.DataFrame
+    #: the judge model whose decisions drive the metrics (``jury`` for a jury)
+    primary: str
+    incidence_judge: Any
+    disparity_judge: Any
+
+
+@dataclass
+class NoteResults:
+    """What the ``results`` stage hands on for :meth:`NoteGeneration.finish` (the paper-shaped exports)."""
+
+    table: pd.DataFrame
+    incidence: pd.DataFrame
+    language_disparity: pd.DataFrame
+    inc_rel: str
+    dis_rel: str
+
+
 @register
 class NoteGeneration(Audit[NoteGenerationParams]):
     """P1's note-generation audit, declared over the shared stages."""
@@ -92,8 +141,10 @@ class NoteGeneration(Audit[NoteGenerationParams]):
     scaffold = staticmethod(scaffold)  # `clinaudit init AUDIT --data FILE`
     judges = {"incidence": "incidence", "language_disparity": "language_disparity"}
 
-    def cases(self) -> StageOutput:
-        p, ctx = self.params, self.ctx
+    def __init__(self, ctx: Any):
+        super().__init__(ctx)
+        # the run's configuration, read once from the spec (read-only; the stages hand their data on)
+        p = self.params
         self.seed = ctx.spec.seed
         self.targets = ctx.models("target")
         self.augmenter = ctx.model("augmenter", default=self.targets[0])
@@ -103,174 +154,185 @@ class NoteGeneration(Audit[NoteGenerationParams]):
             if not attribute_sets(cx, p):
                 raise SpecError(f"field 'params.attributes': context {cx.name!r} is studied with "
                                 f"{', '.join(cx.attributes)}, none of which is in {p.attributes}")
-        self.prep = prepare(ctx, p)
-        self.n_resid = write_case_tables(ctx, self.prep)
-        return StageOutput(table=to_frame(self.prep.cases, columns=["case_id", "text", "dataset", "fields", "source",
-                                                                    "source_row"]), value=self.prep.cases)
 
-    def variants(self, cases: list[Case]) -> StageOutput:
-        p = self.params
-        self.augmented: list[Variant] = []
-        self.rejections: list[Any] = []
+    def cases(self) -> StageOutput:
+        prep = prepare(self.ctx, self.params)
+        n_resid = write_case_tables(self.ctx, prep)
+        return StageOutput(table=to_frame(prep.cases, columns=["case_id", "text", "dataset", "fields", "source",
+                                                               "source_row"]), value=Dialogs(prep, n_resid))
+
+    def variants(self, dialogs: Dialogs) -> StageOutput:
+        p, prep = self.params, dialogs.prep
+        cases = prep.cases
+        augmented: list[Variant] = []
+        rejections: list[Any] = []
         if cases:
             mode = augment_mode(p.augmentation, p.insert_max_sentences, dry=self.dry)
-            self.augmented, self.rejections = augment_context(
+            augmented, rejections = augment_context(
                 cases, self.contexts, p.sources, runner=self.ctx.runner, model=self.augmenter,
                 max_attempts=p.augment_max_attempts, seed=self.seed, temperature=p.augment_temperature,
                 max_tokens=p.augment_max_tokens, mode=mode)
             if p.deidentify:  # an augmentation may bring in a name: checked here and again on the final texts
-                self.augmented = recheck_names(self.augmented, self.prep, "augmentation")
-        self.counterfactuals, self.items = counterfactual_items(self.augmented, cases, p, self.targets, self.seed,
-                                                                self.prep)
+                augmented = recheck_names(augmented, prep, "augmentation")
+        counterfactuals, items = counterfactual_items(augmented, cases, p, self.targets, self.seed, prep)
         if not self.dry:
-            self.ctx.write_table("deidentification", deid_table(self.prep))
-            rej = pd.DataFrame([r.to_row() for r in self.rejections], columns=REJECTION_COLUMNS)
+            self.ctx.write_table("deidentification", deid_table(prep))
+            rej = pd.DataFrame([r.to_row() for r in rejections], columns=REJECTION_COLUMNS)
             self.ctx.write_table("rejections", rej)
             if len(rej):
                 log.warning("%d augmentation(s) failed the additions-only gate and were not used: %s", len(rej),
                             dict(Counter(rej["reason"])))
-        table = to_frame(self.prep.deid_variants + self.augmented + self.counterfactuals,
-                         columns=list(Variant.model_fields))
-        return StageOutput(table=table, value=self.items)
+        table = to_frame(prep.deid_variants + augmented + counterfactuals, columns=list(Variant.model_fields))
+        return StageOutput(table=table, value=NoteVariants(augmented, rejections, counterfactuals, items))
 
-    def calls(self, items: list[NoteItem]) -> list[ModelRequest]:
-        return note_requests(items, self.params, self.prep.example, self.seed)
+    def calls(self, variants: NoteVariants) -> list[ModelRequest]:
+        return note_requests(variants.items, self.params, self.stages.cases.prep.example, self.seed)
 
-    def judgments(self, calls: Calls) -> pd.DataFrame:
+    def judgments(self, calls: Calls) -> StageOutput:
         p, runner = self.params, self.ctx.runner
-        notes = self.note_responses = calls.responses
+        items: list[NoteItem] = self.stages.variants.items
+        notes = calls.responses
         if not self.dry:
-            self.ctx.write_table("notes", notes_table(self.items, notes))
-        self.incidence_judge = self.judge("incidence", max_tokens=p.judge_max_tokens, seed=self.seed)
+            self.ctx.write_table("notes", notes_table(items, notes))
+        incidence_judge = self.judge("incidence", max_tokens=p.judge_max_tokens, seed=self.seed)
         # several judge models are a jury (clinaudit.judges.jury): its majority decisions drive the metrics
-        primary = self.primary = JURY if getattr(self.incidence_judge, "is_jury", False) else self.judge_models[0]
-        self.judged = judge_incidence(runner, self.incidence_judge, self.items, notes, self.judge_models,
-                                      p.judge_max_attempts, dry=self.dry)
-        self.disparity_judge = self.judge("language_disparity", max_tokens=p.disparity_max_tokens, seed=self.seed)
-        self.disparity = judge_disparity(runner, self.disparity_judge, self.judged, self.items, notes, primary, p,
-                                         self.seed, dry=self.dry) if p.language_disparity else []
-        judgments = pd.DataFrame(judgment_rows(self.judged, self.disparity))
-        rel_rows = self._relevance(primary)
+        primary = JURY if getattr(incidence_judge, "is_jury", False) else self.judge_models[0]
+        judged = judge_incidence(runner, incidence_judge, items, notes, self.judge_models,
+                                 p.judge_max_attempts, dry=self.dry)
+        disparity_judge = self.judge("language_disparity", max_tokens=p.disparity_max_tokens, seed=self.seed)
+        disparity = judge_disparity(runner, disparity_judge, judged, items, notes, primary, p,
+                                    self.seed, dry=self.dry) if p.language_disparity else []
+        judgments = pd.DataFrame(judgment_rows(judged, disparity))
+        relevance, rel_rows = self._relevance(primary, items)
         if judgments.empty and not rel_rows:
-            return pd.DataFrame(columns=JUDGMENT_COLUMNS)
-        if rel_rows:
-            judgments = pd.concat([judgments, pd.DataFrame(rel_rows)], ignore_index=True)
-        judgments["judge_model"] = [jm if jm else primary for jm in judgments["judge_model"]]
-        if primary == JURY:  # jurors' rows and decision rows, keyed like the core's (pipeline.audit)
-            judgments["jury"] = ["decision" if m == JURY else "member" for m in judgments["judge_model"]]
-        return judgments
+            judgments = pd.DataFrame(columns=JUDGMENT_COLUMNS)
+        else:
+            if rel_rows:
+                judgments = pd.concat([judgments, pd.DataFrame(rel_rows)], ignore_index=True)
+            judgments["judge_model"] = [jm if jm else primary for jm in judgments["judge_model"]]
+            if primary == JURY:  # jurors' rows and decision rows, keyed like the core's (pipeline.audit)
+                judgments["jury"] = ["decision" if m == JURY else "member" for m in judgments["judge_model"]]
+        return StageOutput(table=judgments, value=NoteJudgments(judgments, judged, disparity, relevance, primary,
+                                                                incidence_judge, disparity_judge))
 
-    def _relevance(self, primary: str) -> list[dict[str, Any]]:
+    def _relevance(self, primary: str, items: list[NoteItem]) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
         """Clinical relevance of each (dialog, counterfactual attribute) (issue 19 item 2; docs/judges.md)."""
         from ...perturb.relevance import label_relevance
         from .relevance import components
 
         p = self.params
-        attrs = sorted({a for it in self.items for a in components(it.attribute)})
-        self.relevance = pd.DataFrame()
+        attrs = sorted({a for it in items for a in components(it.attribute)})
         if not attrs:
-            return []
+            return pd.DataFrame(), []
         judge = self.judge("relevance") if p.relevance_judge else None
         jm = self.judge_models[0]
-        self.relevance, js = label_relevance(self.prep.cases, attrs, p, runner=self.ctx.runner, judge=judge,
-                                             judge_model=jm, max_attempts=p.judge_max_attempts)
-        self.ctx.write_table("relevance", self.relevance)
+        relevance, js = label_relevance(self.stages.cases.prep.cases, attrs, p, runner=self.ctx.runner, judge=judge,
+                                        judge_model=jm, max_attempts=p.judge_max_attempts)
+        self.ctx.write_table("relevance", relevance)
         jury = judge if isinstance(judge, Jury) else None
         raters = [(JURY if jury is not None else jm, "decision", js)] + (
             [(m, "member", mjs) for m, mjs in jury.last_members.items()] if jury is not None and js else [])
-        return [{**j.to_row(), "judge_model": m, "case_id": j.item_id.split("::")[0],
-                 "attribute": j.item_id.split("::")[-1], **({"jury": role} if primary == JURY else {})}
-                for m, role, rjs in raters for j in rjs]
+        return relevance, [{**j.to_row(), "judge_model": m, "case_id": j.item_id.split("::")[0],
+                            "attribute": j.item_id.split("::")[-1], **({"jury": role} if primary == JURY else {})}
+                           for m, role, rjs in raters for j in rjs]
 
-    def paired(self, judgments: pd.DataFrame) -> pd.DataFrame:
+    def paired(self, judged: NoteJudgments) -> pd.DataFrame:
         from .relevance import combined_labels
 
-        self.judgment_table = judgments
+        judgments = judged.table
         if not len(judgments):
             return pd.DataFrame(columns=PAIRED_COLUMNS)
-        paired = judgments[judgments["judge"] == self.incidence_judge.name][PAIRED_COLUMNS].copy()
+        paired = judgments[judgments["judge"] == judged.incidence_judge.name][PAIRED_COLUMNS].copy()
         paired["incidence"] = pd.to_numeric(paired["incidence"], errors="coerce")
-        if len(self.relevance):  # clinically relevant (dialog, attribute) pairs: reported apart, not counted
-            paired["relevance"] = combined_labels(paired, self.relevance).to_numpy()
+        if len(judged.relevance):  # clinically relevant (dialog, attribute) pairs: reported apart, not counted
+            paired["relevance"] = combined_labels(paired, judged.relevance).to_numpy()
         return paired
 
-    def results(self, paired: pd.DataFrame) -> pd.DataFrame:
+    def results(self, paired: pd.DataFrame) -> StageOutput:
         from .agreement import judge_agreement, load_human_labels
 
-        p, ctx, judgments, primary = self.params, self.ctx, self.judgment_table, self.primary
+        p, ctx, j = self.params, self.ctx, self.stages.judgments
+        judgments, primary, relevance = j.table, j.primary, j.relevance
         agreement = None
         if p.human_labels:
             agreement = judge_agreement(judgments, load_human_labels(human_labels_path(p.human_labels, ctx.base_dir)))
             ctx.write_table("judge_agreement", agreement)
         reliability, rel_text = judge_reliability(judgments, agreement) if len(judgments) else (pd.DataFrame(), {})
         ctx.write_table("judge_reliability", or_empty(reliability, RELIABILITY_COLUMNS))
-        self.inc_rel = rel_text.get(f"{self.incidence_judge.name}|{primary}", _UNKNOWN)
-        paired = self._split_relevant(paired, primary)
-        self.incidence, rates, rows = incidence_metrics(paired, p, self.seed, primary, self.inc_rel) \
+        inc_rel = rel_text.get(f"{j.incidence_judge.name}|{primary}", _UNKNOWN)
+        paired = self._split_relevant(paired, primary, relevance)
+        incidence, rates, rows = incidence_metrics(paired, p, self.seed, primary, inc_rel) \
             if len(paired) else (pd.DataFrame(), pd.DataFrame(), [])
-        ctx.write_table("incidence", or_empty(self.incidence, INCIDENCE_COLUMNS))
+        ctx.write_table("incidence", or_empty(incidence, INCIDENCE_COLUMNS))
         ctx.write_table("incidence_rates", or_empty(rates, RATE_COLUMNS))
-        disp = judgments[judgments["judge"] == self.disparity_judge.name].rename(columns={"label": "decision"}) \
+        disp = judgments[judgments["judge"] == j.disparity_judge.name].rename(columns={"label": "decision"}) \
             if len(judgments) else pd.DataFrame()
-        if len(disp) and len(self.relevance):  # language disparity of relevant (dialog, attribute): not counted
+        if len(disp) and len(relevance):  # language disparity of relevant (dialog, attribute): not counted
             from .relevance import split_relevant
 
-            disp = split_relevant(disp, self.relevance)[0]
-        self.dis_rel = rel_text.get(f"{self.disparity_judge.name}|{primary}", _UNKNOWN)
-        self.language_disparity, drows = disparity_metrics(disp, p, self.seed, primary, self.dis_rel)
-        ctx.write_table("language_disparity", or_empty(self.language_disparity, DISPARITY_COLUMNS))
+            disp = split_relevant(disp, relevance)[0]
+        dis_rel = rel_text.get(f"{j.disparity_judge.name}|{primary}", _UNKNOWN)
+        language_disparity, drows = disparity_metrics(disp, p, self.seed, primary, dis_rel)
+        ctx.write_table("language_disparity", or_empty(language_disparity, DISPARITY_COLUMNS))
         res = results_table(rows + drows, reliability, agreement, p)
         ctx.write_table("incidence_shifts", shifts_table(res))
-        return res
+        return StageOutput(table=res, value=NoteResults(res, incidence, language_disparity, inc_rel, dis_rel))
 
-    def _split_relevant(self, paired: pd.DataFrame, primary: str) -> pd.DataFrame:
+    def _split_relevant(self, paired: pd.DataFrame, primary: str, relevance: pd.DataFrame) -> pd.DataFrame:
         """The pairs that count toward the verdict; the relevance-split ΔBL table; the ledger rows."""
         from .relevance import relevance_shifts, split_relevant
 
-        if not len(self.relevance) or not len(paired):
+        if not len(relevance) or not len(paired):
             return paired
         p = self.params
         self.ctx.write_table("relevance_shifts", relevance_shifts(
-            paired, self.relevance, primary, n_resamples=p.n_bootstrap, n_permutations=p.n_permutations,
+            paired, relevance, primary, n_resamples=p.n_bootstrap, n_permutations=p.n_permutations,
             confidence=p.confidence, seed=self.seed, correction=p.correction))
-        kept, aside = split_relevant(paired, self.relevance)
+        kept, aside = split_relevant(paired, relevance)
         for (cid, attr, rel), _ in aside.groupby(["case_id", "attribute", "relevance"], sort=True):
             self.ctx.exclude("paired", cid, f"attribute {attr} clinically {rel} to the dialog: its notes are reported "
                              "apart (relevance_shifts), not counted toward the bias verdict", item=attr)
         return kept
 
     def finish(self) -> dict[str, Any]:
-        prep, primary = self.prep, self.primary
-        exports = write_paper_tables(self.ctx, self.incidence, self.language_disparity, self.params,
-                                     judge=primary, incidence_reliability=self.inc_rel,
-                                     disparity_reliability=self.dis_rel)
+        st = self.stages
+        dialogs: Dialogs = st.cases
+        v: NoteVariants = st.variants
+        j: NoteJudgments = st.judgments
+        r: NoteResults = st.results
+        notes: Calls = st.calls  # type: ignore[assignment]  # this audit always has a calls stage
+        prep, primary, n_resid = dialogs.prep, j.primary, dialogs.n_resid
+        exports = write_paper_tables(self.ctx, r.incidence, r.language_disparity, self.params,
+                                     judge=primary, incidence_reliability=r.inc_rel,
+                                     disparity_reliability=r.dis_rel)
         # the decisions (a jury's jurors are in the jury tables)
-        judged = [j for jm, _, j in self.judged if jm == primary or primary != JURY] + [
-            j for m, j in self.disparity if m.get("judge_model", primary) == primary]
+        judged = [x for jm, _, x in j.judged if jm == primary or primary != JURY] + [
+            x for m, x in j.disparity if m.get("judge_model", primary) == primary]
         return {
             "dialogs_loaded": len(prep.cases) + len(prep.excluded),
             "dialogs_excluded": len(prep.excluded),
             "dialogs_excluded_by_rule": dict(Counter(e["rule"] for e in prep.excluded)),
-            "dialogs_excluded_residual_identifiers": int(self.n_resid.get("excluded", 0)),
-            "dialogs_kept_with_residual_identifiers": int(self.n_resid.get("kept", 0)),
+            "dialogs_excluded_residual_identifiers": int(n_resid.get("excluded", 0)),
+            "dialogs_kept_with_residual_identifiers": int(n_resid.get("kept", 0)),
             "dialogs_audited": len(prep.cases),
             "deidentification": deid_summary(prep),
             "in_context_example": prep.example_id,
-            "augmentations_accepted": len(self.augmented),
-            "augmentations_rejected": len(self.rejections),
-            "rejection_reasons": dict(Counter(r.reason for r in self.rejections)),
-            "counterfactual_variants": len(self.counterfactuals),
-            "notes": len(self.items),
-            "note_errors": int(sum(r.error is not None for r in self.note_responses)),
-            "judge_parse_rate": {r.judge: f"{100 * r.rate:.0f}% (n={r.n})" for r in parse_rate(judged)},
-            "judge_reliability": self.inc_rel,
-            "language_disparity_judged": len(self.disparity),
+            "augmentations_accepted": len(v.augmented),
+            "augmentations_rejected": len(v.rejections),
+            "rejection_reasons": dict(Counter(x.reason for x in v.rejections)),
+            "counterfactual_variants": len(v.counterfactuals),
+            "notes": len(v.items),
+            "note_errors": int(sum(x.error is not None for x in notes.responses)),
+            "judge_parse_rate": {x.judge: f"{100 * x.rate:.0f}% (n={x.n})" for x in parse_rate(judged)},
+            "judge_reliability": r.inc_rel,
+            "language_disparity_judged": len(j.disparity),
             "exports": exports,
         }
 
     def estimate_notes(self) -> list[str]:
-        return [f"{len(self.prep.cases)} dialogs after de-identification, the turn filter and the residual-identifier "
-                f"check ({len(self.prep.excluded)} excluded); augmentation calls exact (first attempts), later "
+        prep = self.stages.cases.prep
+        return [f"{len(prep.cases)} dialogs after de-identification, the turn filter and the residual-identifier "
+                f"check ({len(prep.excluded)} excluded); augmentation calls exact (first attempts), later "
                 "stages exact where earlier outputs are cached, else upper bounds (all augmentations accepted, "
                 "every dialog judged for language disparity)"]
 

@@ -29,13 +29,14 @@ parameters, the tables and our readings of the paper.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
 from ...errors import InputError
-from ...pipeline import Audit, Calls, StageOutput, register
-from ...records import Case, ModelRequest, Variant, to_frame
+from ...pipeline import Audit, CallPlan, Calls, StageOutput, register
+from ...records import Case, Variant, to_frame
 from ...results import results_frame
 from .accuracy import accuracy_gender_gaps, accuracy_tables, table4
 from .analysis import LabelAnalysis, analyze_labels
@@ -51,6 +52,41 @@ __all__ = ["TreatmentShift", "demo_spec"]
 AUDIT = "treatment_shift"
 
 
+@dataclass
+class Messages:
+    """What the ``cases`` stage hands on (``self.stages.cases``): the audited cases, the conversational
+    vignettes, and the run's ledger (summary, exclusion rows, notes) the later stages add to in order."""
+
+    cases: list[Case]
+    by_id: dict[str, Case]
+    #: the cases with a gold answer for the conversational settings (empty without settings)
+    conv_cases: list[Case]
+    summary: dict[str, Any]
+    exclusions: list[dict[str, Any]]
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Annotated:
+    """What the ``judgments`` stage hands on: the annotations, the inferred genders, the relevance labels,
+    the judged consultations and every judgment."""
+
+    labels: pd.DataFrame
+    inferred: pd.DataFrame
+    relevance: pd.DataFrame
+    #: the conversation-setting table (diagnoses judged), when the audit has settings
+    conv: pd.DataFrame | None
+    judgments: list[Any]
+
+
+@dataclass
+class Shifts:
+    """What the ``paired`` stage hands on: the label analysis and the shifts of clinically relevant pairs."""
+
+    analysis: LabelAnalysis
+    rel_shifts: pd.DataFrame
+
+
 @register
 class TreatmentShift(Audit[TreatmentShiftParams]):
     """The treatment-shift audit (see the module docstring); every table is listed in docs/audits/treatment_shift.md."""
@@ -64,6 +100,12 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
     params: TreatmentShiftParams
     scaffold = staticmethod(scaffold)  # `clinaudit init treatment_shift --data FILE`
 
+    def __init__(self, ctx: Any):
+        super().__init__(ctx)
+        # the run's configuration, read once (read-only; what the stages produce is handed on, see Messages)
+        self.treat_p, self.conv_p = all_perturbations(self.params)
+        self.targets, self.judge_model = ctx.models("target"), ctx.models("judge")[0]
+
     # ------------------------------------------------------------------ cases
     def cases(self) -> StageOutput:
         p, ctx = self.params, self.ctx
@@ -75,21 +117,13 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
         if not cases:
             raise InputError(f"all {len(all_cases)} cases were set aside as sex-specific; set "
                              "params.filter_sex_specific: false to keep them", field="params.filter_sex_specific")
-        self.by_id = {c.case_id: c for c in cases}
-        self.treat_p, self.conv_p = all_perturbations(p)
-        self.targets, self.judge_model = ctx.models("target"), ctx.model("judge")
-        self.conv_cases = conversation_cases(cases, p) if p.settings else []
-        self.run_summary: dict[str, Any] = {"cases_loaded": len(all_cases), "cases_set_aside": len(removed),
-                                            "cases": len(cases)}
-        self.exclusions = [exclusion_row("cases", r["case_id"], "sex-specific condition (filter_sex_specific)",
-                                         detail=str(r["reason"])) for r in removed]
-        self.notes: list[str] = []
-        self.labels, self.inferred = pd.DataFrame(), pd.DataFrame()
-        self.conv: pd.DataFrame | None = None  # the conversation-setting table, when the audit has settings
-        self.relevance, self.rel_shifts = pd.DataFrame(), pd.DataFrame()
-        self.analysis: LabelAnalysis | None = None
-        self.judgment_list: list[Any] = []
-        return StageOutput(table=to_frame(all_cases), value=cases)
+        summary: dict[str, Any] = {"cases_loaded": len(all_cases), "cases_set_aside": len(removed),
+                                   "cases": len(cases)}
+        exclusions = [exclusion_row("cases", r["case_id"], "sex-specific condition (filter_sex_specific)",
+                                    detail=str(r["reason"])) for r in removed]
+        msgs = Messages(cases, {c.case_id: c for c in cases}, conversation_cases(cases, p) if p.settings else [],
+                        summary, exclusions)
+        return StageOutput(table=to_frame(all_cases), value=msgs)
 
     def _filter(self, cases: list[Case]) -> tuple[list[Case], list[dict[str, str]]]:
         if not self.params.filter_sex_specific:
@@ -101,40 +135,39 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
         return list(res.kept), res.report()
 
     # ------------------------------------------------------------------ variants
-    def variants(self, cases: list[Case]) -> StageOutput:
-        p, s = self.params, self.run_summary
+    def variants(self, msgs: Messages) -> StageOutput:
+        p, s, cases = self.params, msgs.summary, msgs.cases
         names = list(dict.fromkeys(self.treat_p + self.conv_p))
-        variants = self._make_variants(cases if p.treatment else self.conv_cases, names)
+        variants = self._make_variants(cases if p.treatment else msgs.conv_cases, names)
         table = to_frame([baseline_variant(c) for c in cases] + variants)
         s["variants"], s["variants_flagged"] = len(variants), sum(bool(v.flags) for v in variants)
         # failed rewrites (original text) leave the analysis; variants equal to the baseline are listed
-        by_id = self.by_id
+        by_id = msgs.by_id
         screen = screen_variants(
             variants, user_text=lambda v: user_text(by_id[v.case_id], v, p),
             baseline_text=lambda cid: user_text(by_id[cid], baseline_variant(by_id[cid]), p),
             keep_failed=p.keep_failed_rewrites, drop_flagged=p.drop_flagged)
-        self.exclusions += screen.exclusions
+        msgs.exclusions += screen.exclusions
         s["variants_failed_rewrite"] = screen.n_failed
         if screen.n_dropped_failed or screen.n_dropped_flagged:
             s["variants_dropped"] = screen.n_dropped_failed + screen.n_dropped_flagged
         if screen.n_dropped_failed:
-            self.notes.append(f"{screen.n_dropped_failed} failed LLM rewrite(s) (model error or empty output) "
+            msgs.notes.append(f"{screen.n_dropped_failed} failed LLM rewrite(s) (model error or empty output) "
                               "dropped from the analysis; listed in the exclusions table")
         elif screen.n_failed:
-            self.notes.append(f"{screen.n_failed} failed LLM rewrite(s) KEPT (keep_failed_rewrites: true): their text "
+            msgs.notes.append(f"{screen.n_failed} failed LLM rewrite(s) KEPT (keep_failed_rewrites: true): their text "
                               "is the unchanged original, so their answers can only agree with the baseline (TSR "
                               "pulled toward 0)")
         s["variants_unchanged"] = len(screen.unchanged)
         if screen.unchanged:
-            self.notes.append(f"{len(screen.unchanged)} variant(s) give the target model exactly the baseline's text "
+            msgs.notes.append(f"{len(screen.unchanged)} variant(s) give the target model exactly the baseline's text "
                               "(kept, listed in the unchanged_variants table)")
         self.ctx.write_table("unchanged_variants", screen.unchanged_frame())
         if gender_plan(p).note:
-            self.notes.append(gender_plan(p).note)
-        if not p.treatment and self.conv_cases == []:
+            msgs.notes.append(gender_plan(p).note)
+        if not p.treatment and msgs.conv_cases == []:
             raise InputError("no case has a gold answer for the conversational settings "
                              f"(field {p.answer_field or 'answer'})", field="params.answer_field")
-        self.variant_list = screen.kept
         return StageOutput(table=table, value=screen.kept)
 
     def _make_variants(self, cases: list[Case], names: Sequence[str]) -> list[Variant]:
@@ -144,7 +177,7 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
             return []
         p, ctx = self.params, self.ctx
         llm = [n for n in names if get_transform(n).kind == "llm"]
-        model = ctx.model("rewrite", None) if "rewrite" in ctx.spec.models else (ctx.model("judge") if llm else None)
+        model = ctx.model("rewrite", None) if "rewrite" in ctx.spec.models else (self.judge_model if llm else None)
         # "" switches the similarity gate off (None would mean the default embedder)
         embedder = ctx.model("embedder", "embedded-embedder") if (llm and p.similarity_gate) else ""
         return perturb_cases([perturb_source(c, p) for c in cases], list(names), mode=p.mode, seed=ctx.spec.seed,
@@ -152,219 +185,235 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
                              protected="ehr" if p.protect_ehr else None)
 
     # ------------------------------------------------------------------ calls
-    def calls(self, variants: list[Variant]) -> list[ModelRequest]:
-        p = self.params
-        if p.settings and self.conv_cases:  # consultations: several turns each, through the framework's call log
-            ids = {c.case_id for c in self.conv_cases}
+    def calls(self, variants: list[Variant]) -> CallPlan:
+        """The target models' requests; the consultations of the conversational settings run here (their
+        table is handed on as ``calls.value``)."""
+        p, msgs = self.params, self.stages.cases
+        conv: pd.DataFrame | None = None
+        if p.settings and msgs.conv_cases:  # consultations: several turns each, through the framework's call log
+            ids = {c.case_id for c in msgs.conv_cases}
             patient = self.ctx.model("patient", None) if "patient" in self.ctx.spec.models else self.judge_model
-            self.conv = run_settings(self.ctx.runner, self.conv_cases,
-                                     [v for v in variants if v.name in self.conv_p and v.case_id in ids], p,
-                                     targets=self.targets, patient=patient, dry=self.dry)
+            conv = run_settings(self.ctx.runner, msgs.conv_cases,
+                                [v for v in variants if v.name in self.conv_p and v.case_id in ids], p,
+                                targets=self.targets, patient=patient, dry=self.dry)
         if not p.treatment:
-            return []
-        tv = [baseline_variant(c) for c in self.stages.cases] + [
-            v for v in variants if v.name in self.treat_p and v.case_id in self.by_id]
-        return target_requests(self.by_id, tv, self.targets, p)
+            return CallPlan([], conv)
+        tv = [baseline_variant(c) for c in msgs.cases] + [
+            v for v in variants if v.name in self.treat_p and v.case_id in msgs.by_id]
+        return CallPlan(target_requests(msgs.by_id, tv, self.targets, p), conv)
 
     # ------------------------------------------------------------------ judgments
     def judgments(self, calls: Calls) -> StageOutput:
-        p, runner, s = self.params, self.ctx.runner, self.run_summary
+        p, runner, msgs = self.params, self.ctx.runner, self.stages.cases
+        s = msgs.summary
+        conv: pd.DataFrame | None = calls.value
         judgments: list[Any] = []
+        labels, inferred, relevance = pd.DataFrame(), pd.DataFrame(), pd.DataFrame()
         if p.treatment:
             annotator = (self.judge("annotator", questions=p.questions, example=p.annotator_example,
                                     max_tokens=p.judge_max_tokens) if p.annotator_mode == "generate" else None)
-            self.labels, judgments = annotate(runner, annotator, calls.responses, calls.requests, p, self.judge_model)
-            self.ctx.write_table("labels", self.labels)
-            self.ctx.write_table("parser_agreement", parser_agreement(self.labels))
+            labels, judgments = annotate(runner, annotator, calls.responses, calls.requests, p, self.judge_model)
+            self.ctx.write_table("labels", labels)
+            self.ctx.write_table("parser_agreement", parser_agreement(labels))
             s["target_calls"] = len(calls.requests)
             s["target_errors"] = sum(r.error is not None for r in calls.responses)
-            judgments += self._infer_gender()
-        if p.treatment or self.conv is not None:
-            judgments += self._relevance()
-        if self.conv is not None:
-            self.conv, djs = judge_diagnoses(runner, self.judge("diagnosis"), self.judge_model, self.conv, p)
+            inferred, js = self._infer_gender(msgs)
+            judgments += js
+        if p.treatment or conv is not None:
+            relevance, js = self._relevance(msgs, with_conv=conv is not None)
+            judgments += js
+        if conv is not None:
+            conv, djs = judge_diagnoses(runner, self.judge("diagnosis"), self.judge_model, conv, p)
             judgments += djs
-        self.judgment_list = judgments
-        return StageOutput(table=pd.DataFrame([j.to_row() for j in judgments]), value=self.labels)
+        return StageOutput(table=pd.DataFrame([j.to_row() for j in judgments]),
+                           value=Annotated(labels, inferred, relevance, conv, judgments))
 
-    def _infer_gender(self) -> list[Any]:
+    def _infer_gender(self, msgs: Messages) -> tuple[pd.DataFrame, list[Any]]:
         p, plan = self.params, gender_plan(self.params)
-        self.run_summary["gender_inference_source"] = plan.source or "not computed"
+        msgs.summary["gender_inference_source"] = plan.source or "not computed"
         if not plan.run:
-            return []
+            return pd.DataFrame(), []
         models = [self.judge_model] if p.gender_inference_model == "judge" else self.targets
         judge = self.judge("gender_inference")
         if p.gender_inference_model == "target":  # each target infers for itself: never a jury
             judge = getattr(judge, "judge", judge)
-        self.inferred, js, missing = infer_gender(self.ctx.runner, judge, models,
-                                                  self.stages.cases, self.variant_list, p, plan.source)
-        self.ctx.write_table("gender_inference", self.inferred)
-        self.exclusions += [exclusion_row("gender_inference", cid, f"no {plan.source} text for this case (rewrite "
+        inferred, js, missing = infer_gender(self.ctx.runner, judge, models,
+                                             msgs.cases, self.stages.variants, p, plan.source)
+        self.ctx.write_table("gender_inference", inferred)
+        msgs.exclusions += [exclusion_row("gender_inference", cid, f"no {plan.source} text for this case (rewrite "
                                           "dropped): gender not inferred, not read from the gendered baseline")
                             for cid in missing]
         if missing:
-            self.notes.append(f"model-inferred gender missing for {len(missing)} case(s) without a "
+            msgs.notes.append(f"model-inferred gender missing for {len(missing)} case(s) without a "
                               f"{plan.source} text (listed in the exclusions table)")
-        return js
+        return inferred, js
 
-    def _relevance(self) -> list[Any]:
+    def _relevance(self, msgs: Messages, with_conv: bool) -> tuple[pd.DataFrame, list[Any]]:
         """Clinical relevance of the attribute each gender perturbation changes, per case (issue 19 item 2)."""
         from ...perturb.relevance import label_relevance
         from .relevance import attributes_of
 
         p = self.params
-        attrs = attributes_of(list(self.treat_p) + (list(self.conv_p) if self.conv is not None else []))
+        attrs = attributes_of(list(self.treat_p) + (list(self.conv_p) if with_conv else []))
         if not attrs:
-            return []
+            return pd.DataFrame(), []
         judge = self.judge("relevance") if p.relevance_judge else None
-        self.relevance, js = label_relevance(self.stages.cases, attrs, p, runner=self.ctx.runner, judge=judge,
-                                             judge_model=self.judge_model, max_attempts=p.judge_attempts)
-        self.ctx.write_table("relevance", self.relevance)
-        return js
+        relevance, js = label_relevance(msgs.cases, attrs, p, runner=self.ctx.runner, judge=judge,
+                                        judge_model=self.judge_model, max_attempts=p.judge_attempts)
+        self.ctx.write_table("relevance", relevance)
+        return relevance, js
 
-    def _relevance_detail(self, case_id: str) -> str:
-        r = self.relevance[self.relevance["case_id"].astype(str) == str(case_id)]
+    @staticmethod
+    def _relevance_detail(relevance: pd.DataFrame, case_id: str) -> str:
+        r = relevance[relevance["case_id"].astype(str) == str(case_id)]
         return "; ".join(f"{a}: {s} {e}".strip() for a, s, e in zip(r["attribute"], r["relevance_source"], r["evidence"]))
 
     # ------------------------------------------------------------------ juries
     def jury_cases(self) -> dict[str, str] | None:
         """Annotations are keyed by the target answer's request key; its case is the cluster."""
+        a: Annotated = self.stages.judgments
         keys: dict[str, str] = {}
-        if len(self.labels):
-            keys.update(zip(self.labels["response_key"].astype(str), self.labels["case_id"].astype(str)))
-        if len(self.inferred):
-            keys.update((str(c), str(c)) for c in self.inferred["case_id"])
-        if self.conv is not None and len(self.conv) and "case_id" in self.conv.columns:
+        if len(a.labels):
+            keys.update(zip(a.labels["response_key"].astype(str), a.labels["case_id"].astype(str)))
+        if len(a.inferred):
+            keys.update((str(c), str(c)) for c in a.inferred["case_id"])
+        if a.conv is not None and len(a.conv) and "case_id" in a.conv.columns:
             for col in ("item_id", "judge_item"):
-                if col in self.conv.columns:
-                    keys.update(zip(self.conv[col].astype(str), self.conv["case_id"].astype(str)))
+                if col in a.conv.columns:
+                    keys.update(zip(a.conv[col].astype(str), a.conv["case_id"].astype(str)))
         return keys
 
     def jury_human_labels(self) -> pd.DataFrame | None:
         """The clinician label V of the case and question for every annotated answer (where the data has one)."""
         from .prompts import validation_label
 
-        if not len(self.labels):
+        labels, by_id = self.stages.judgments.labels, self.stages.cases.by_id
+        if not len(labels):
             return None
         rows = []
-        for key, cid, q in self.labels[["response_key", "case_id", "question"]].drop_duplicates().itertuples(index=False):
-            v, _ = validation_label(self.by_id[cid], self.params, q)
+        for key, cid, q in labels[["response_key", "case_id", "question"]].drop_duplicates().itertuples(index=False):
+            v, _ = validation_label(by_id[cid], self.params, q)
             if isinstance(v, (int, float)) and not isinstance(v, bool) and v in (0.0, 1.0):
                 rows.append({"judge": "treatment_annotator", "item_id": str(key), "field": q, "label": int(v)})
         return pd.DataFrame(rows, columns=["judge", "item_id", "field", "label"]) if rows else None
 
     # ------------------------------------------------------------------ paired, results
-    def paired(self, labels: pd.DataFrame) -> StageOutput | None:
-        p = self.params
+    def paired(self, annotated: Annotated) -> StageOutput | None:
+        p, msgs = self.params, self.stages.cases
         if not p.treatment:
             return None
         notes = []
         if p.temperature > 0 and len(p.seeds) < 2:
             notes.append("temperature > 0 with a single seed: no re-sampled baseline, so no noise floor")
-        long = long_labels(labels, self.by_id, self.inferred, p)
-        if len(self.relevance):  # clinically relevant pairs of the gender perturbations: reported apart
+        relevance, rel_shifts = annotated.relevance, pd.DataFrame()
+        long = long_labels(annotated.labels, msgs.by_id, annotated.inferred, p)
+        if len(relevance):  # clinically relevant pairs of the gender perturbations: reported apart
             from .relevance import relevance_shifts, split_relevant
 
-            self.rel_shifts = relevance_shifts(long, self.relevance, floor_zero=p.temperature == 0,
-                                               n_resamples=p.n_resamples, seed=self.ctx.spec.seed,
-                                               correction=p.correction)
-            long, aside = split_relevant(long, self.relevance)
+            rel_shifts = relevance_shifts(long, relevance, floor_zero=p.temperature == 0,
+                                          n_resamples=p.n_resamples, seed=self.ctx.spec.seed,
+                                          correction=p.correction)
+            long, aside = split_relevant(long, relevance)
             for (cid, var, rel), _ in aside.groupby(["case_id", "variant", "relevance"], sort=True):
-                self.exclusions.append(exclusion_row(
+                msgs.exclusions.append(exclusion_row(
                     "paired", cid, f"attribute clinically {rel} to the case: shift reported apart (relevance_shifts), "
                     "not counted toward the bias verdict", perturbation=var,
-                    detail=self._relevance_detail(cid)))
+                    detail=self._relevance_detail(relevance, cid)))
             if len(aside):
-                self.notes.append(f"{aside['case_id'].nunique()} case(s) whose gender is clinically relevant (or of "
+                msgs.notes.append(f"{aside['case_id'].nunique()} case(s) whose gender is clinically relevant (or of "
                                   "unknown relevance): their gender-perturbation pairs are reported apart "
                                   "(relevance_shifts) and do not count toward the verdict")
-        self.analysis = analyze_labels(long, baseline="baseline",
-                                       floor_zero=p.temperature == 0, n_resamples=p.n_resamples,
-                                       seed=self.ctx.spec.seed, correction=p.correction, notes=notes,
-                                       control=control_perturbation(p))
-        return StageOutput(table=self.analysis.per_case, value=self.analysis)
+        analysis = analyze_labels(long, baseline="baseline",
+                                  floor_zero=p.temperature == 0, n_resamples=p.n_resamples,
+                                  seed=self.ctx.spec.seed, correction=p.correction, notes=notes,
+                                  control=control_perturbation(p))
+        return StageOutput(table=analysis.per_case, value=Shifts(analysis, rel_shifts))
 
-    def results(self, analysis: LabelAnalysis | None) -> pd.DataFrame:
-        p, seed = self.params, self.ctx.spec.seed
-        parts = [analysis.results] if analysis is not None else []
-        self.conv_tables: dict[str, pd.DataFrame] = {}
-        if self.conv is not None:
-            conv, by_rel = self.conv, pd.DataFrame()
-            if len(self.relevance):  # clinically relevant gender perturbations: reported apart, as the treatment pairs
+    def results(self, shifts: Shifts | None) -> StageOutput:
+        p, seed, msgs, a = self.params, self.ctx.spec.seed, self.stages.cases, self.stages.judgments
+        parts = [shifts.analysis.results] if shifts is not None else []
+        conv_tables: dict[str, pd.DataFrame] = {}
+        if a.conv is not None:
+            conv, by_rel = a.conv, pd.DataFrame()
+            if len(a.relevance):  # clinically relevant gender perturbations: reported apart, as the treatment pairs
                 from .relevance import conversation_relevance
 
-                conv, aside, by_rel = conversation_relevance(conv, self.relevance, n_resamples=p.n_resamples,
+                conv, aside, by_rel = conversation_relevance(conv, a.relevance, n_resamples=p.n_resamples,
                                                              seed=seed, correction=p.correction)
                 if len(aside):
-                    self.notes.append(f"conversations: {aside['case_id'].nunique()} case(s) whose gender is clinically "
+                    msgs.notes.append(f"conversations: {aside['case_id'].nunique()} case(s) whose gender is clinically "
                                       "relevant (or of unknown relevance): their gender-perturbation consultations are "
                                       "reported apart (accuracy_change_by_relevance), not counted toward the verdict")
             acc, changes = accuracy_tables(conv, n_resamples=p.n_resamples, seed=seed, correction=p.correction,
                                            control=control_perturbation(p))
             gaps = accuracy_gender_gaps(conv, n_resamples=p.n_resamples, seed=seed, correction=p.correction)
-            self.conv_tables = {"conversations": self.conv, "accuracy": acc, "accuracy_change": changes,
-                                "table4": table4(changes), "accuracy_gender_gap": gaps}
+            conv_tables = {"conversations": a.conv, "accuracy": acc, "accuracy_change": changes,
+                           "table4": table4(changes), "accuracy_gender_gap": gaps}
             if len(by_rel):
-                self.conv_tables["accuracy_change_by_relevance"] = by_rel
+                conv_tables["accuracy_change_by_relevance"] = by_rel
             parts += [acc, changes, gaps]
             if gaps.empty:
-                self.notes.append("no conversational accuracy gap by gender: the cases carry no recorded female and "
+                msgs.notes.append("no conversational accuracy gap by gender: the cases carry no recorded female and "
                                   "male gender (params.gender_field)")
         parts = [x for x in parts if len(x)]
-        return results_frame(pd.concat(parts, ignore_index=True)) if parts else results_frame([])
+        res = results_frame(pd.concat(parts, ignore_index=True)) if parts else results_frame([])
+        return StageOutput(table=res, value=conv_tables)
 
     # ------------------------------------------------------------------ finish
     def finish(self) -> dict[str, Any]:
         from ...judges.base import parse_rate
         from .summary import conversation_summary, treatment_summary
 
-        ctx, s, a = self.ctx, self.run_summary, self.analysis
+        ctx, msgs, ann = self.ctx, self.stages.cases, self.stages.judgments
+        shifts: Shifts | None = self.stages.paired
+        s = msgs.summary
         tables: dict[str, pd.DataFrame] = {}
-        if a is not None:
+        if shifts is not None:
+            a = shifts.analysis
             tables.update({"metrics": a.metrics, "significance": a.significance, "subgroups": a.subgroups,
                            "agreement": a.agreement, "table3": a.table3, **a.extra})
             s["notes"] = list(a.notes)
-            s.update(treatment_summary(self.labels, self.inferred, self.params.annotator_mode))
-        if self.conv is not None:
-            tables.update(self.conv_tables)
-            s.update(conversation_summary(self.conv))
-        tables["table1"] = self._table1()
-        if len(self.relevance):
-            tables["relevance_shifts"] = self.rel_shifts
-            s["clinically_relevant_pairs"] = int((self.relevance["relevance"] != "irrelevant").sum())
+            s.update(treatment_summary(ann.labels, ann.inferred, self.params.annotator_mode))
+        if ann.conv is not None:
+            tables.update(self.stages.results)
+            s.update(conversation_summary(ann.conv))
+        tables["table1"] = self._table1(msgs)
+        if len(ann.relevance):
+            tables["relevance_shifts"] = shifts.rel_shifts if shifts is not None else pd.DataFrame()
+            s["clinically_relevant_pairs"] = int((ann.relevance["relevance"] != "irrelevant").sum())
         clin_ex = tables.pop("exclusions", None)  # invalid clinician labels (clinicians.py), same ledger columns first
         for name, df in tables.items():
             ctx.write_table(name, df)
-        ledger = exclusions_frame(self.exclusions)
+        ledger = exclusions_frame(msgs.exclusions)
         if clin_ex is not None and len(clin_ex):
             ledger = pd.concat([ledger, clin_ex], ignore_index=True)
         ctx.write_table("exclusions", ledger)
         s["exclusions"] = len(ledger)
-        s["notes"] = self.notes + list(s.get("notes", []))
+        s["notes"] = msgs.notes + list(s.get("notes", []))
         ctx.write_table("parse_rates", pd.DataFrame([{**r.__dict__, "rate": r.rate}
-                                                     for r in parse_rate(self.judgment_list)]))
+                                                     for r in parse_rate(ann.judgments)]))
         s["model_calls"] = {m: {"calls": u.calls, "cache_hits": u.cache_hits, "failures": u.failures}
                             for m, u in ctx.runner.usage.items()}
         return s
 
-    def _table1(self) -> pd.DataFrame:
+    def _table1(self, msgs: Messages) -> pd.DataFrame:
         """P2 Table 1 over the inputs the target models saw (treatment part; else the conversational vignettes)."""
-        p, by_id = self.params, self.by_id
+        p, by_id, kept = self.params, msgs.by_id, self.stages.variants
         if p.treatment:
-            vs = [baseline_variant(c) for c in self.stages.cases] + [
-                v for v in self.variant_list if v.name in self.treat_p and v.case_id in by_id]
+            vs = [baseline_variant(c) for c in msgs.cases] + [
+                v for v in kept if v.name in self.treat_p and v.case_id in by_id]
             rows = [(v, user_text(by_id[v.case_id], v, p)) for v in vs]
         else:
-            ids = {c.case_id for c in self.conv_cases}
-            vs = [baseline_variant(c) for c in self.conv_cases] + [
-                v for v in self.variant_list if v.name in self.conv_p and v.case_id in ids]
+            ids = {c.case_id for c in msgs.conv_cases}
+            vs = [baseline_variant(c) for c in msgs.conv_cases] + [
+                v for v in kept if v.name in self.conv_p and v.case_id in ids]
             rows = [(v, v.text) for v in vs]
         texts = pd.DataFrame([{"dataset": by_id[v.case_id].dataset, "case_id": v.case_id, "perturbation": v.name,
                                "text": t} for v, t in rows], columns=["dataset", "case_id", "perturbation", "text"])
         try:
             return table1(texts, order=ALL_PERTURBATIONS)
         except ImportError:
-            self.notes.append("vaderSentiment is not installed: table1 has no sentiment column values "
+            msgs.notes.append("vaderSentiment is not installed: table1 has no sentiment column values "
                               "(pip install vaderSentiment==3.3.2)")
             return table1(texts, order=ALL_PERTURBATIONS, sentiment=False)
 
@@ -372,7 +421,7 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
     def estimate_notes(self) -> list[str]:
         from .summary import cost_notes
 
-        p, s = self.params, self.run_summary
+        p, s = self.params, self.stages.cases.summary
         notes = [f"{s['cases_loaded']} cases loaded, {s['cases_set_aside']} set aside as sex-specific, "
                  f"{s['cases']} audited"]
         if gender_plan(p).note:
