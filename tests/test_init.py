@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import pandas as pd
 import yaml
 
 from clinaudit.cli.main import main
@@ -90,6 +91,35 @@ def test_init_for_predictions_writes_a_classifier_gaps_spec_that_runs(tmp_path):
     assert params["split_column"] == "split" and params["predictions"] == "preds.csv"
     assert main(["run", str(spec), "--out", str(tmp_path / "r"), "--no-progress"]) == 0
     assert (tmp_path / "r" / "tables" / "results.csv").stat().st_size > 0
+
+
+def _preds(path, splits):
+    rows = ["task,fold,label,score,sex"]
+    for i, sp in enumerate(splits):
+        rows.append(f"t1,{sp},{i % 2},{(i % 10) / 10},{'FM'[i % 2 ^ (i // 3) % 2]}")
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_init_takes_the_split_values_the_file_uses_even_past_the_sampled_rows(tmp_path):
+    # 2,100 'Dev' rows first, then 'HoldOut' rows: the test value appears only after the rows init samples
+    data = _preds(tmp_path / "p.csv", ["Dev"] * 2100 + ["HoldOut"] * 60)
+    spec = tmp_path / "cg.yaml"
+    assert main(["init", "classifier_gaps", "--data", str(data), "--out", str(spec)]) == 0
+    params = yaml.safe_load(spec.read_text())["params"]
+    assert (params["split_column"], params["valid_split"], params["test_split"]) == ("fold", "Dev", "HoldOut")
+    assert "values of 'fold': Dev, HoldOut" in spec.read_text()
+    assert main(["run", str(spec), "--out", str(tmp_path / "r"), "--no-progress"]) == 0
+    thresholds = pd.read_csv(tmp_path / "r" / "tables" / "thresholds.csv")
+    assert thresholds["n_test"].tolist() == [60] and thresholds["n_valid"].tolist() == [2100]
+
+
+def test_init_refuses_a_split_column_without_a_test_value_naming_its_values(tmp_path, capsys):
+    data = _preds(tmp_path / "p.csv", ["a", "b"] * 30)
+    assert main(["init", "classifier_gaps", "--data", str(data), "--out", str(tmp_path / "cg.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert f"file {data}, field 'fold': the split column 'fold' has no value naming test rows" in err
+    assert "its values: a, b" in err and not (tmp_path / "cg.yaml").exists()
 
 
 def test_init_for_dialogs_writes_a_note_generation_spec_whose_dry_run_counts_calls(tmp_path, capsys):

@@ -51,6 +51,8 @@ class Columns:
     score: str | None = None
     prediction: str | None = None
     split: str | None = None
+    #: the split column's distinct values over all rows, in order of first appearance
+    split_values: list[str] = field(default_factory=list)
     task: str | None = None
     dialogs: bool = False  # the text column holds doctor/patient dialogs
     spec_path: str = ""  # the file's path as the spec names it (relative to the spec's folder where possible)
@@ -93,6 +95,7 @@ def _norm(name: str) -> str:
 
 
 def _read_rows(path: Path) -> tuple[str, list[str], list[dict[str, Any]], int]:
+    """The file's format, header, every row and the row count."""
     from .loaders.formats import read_csv_table, read_jsonl_rows
 
     if not path.is_file():
@@ -102,9 +105,9 @@ def _read_rows(path: Path) -> tuple[str, list[str], list[dict[str, Any]], int]:
         header: list[str] = []
         for r in rows:
             header.extend(k for k in r if k not in header)
-        return "jsonl", header, rows[:SAMPLE_ROWS], len(rows)
+        return "jsonl", header, rows, len(rows)
     table = read_csv_table(path)
-    return "csv", list(table.header), [r for _, r in table.rows[:SAMPLE_ROWS]], len(table.rows)
+    return "csv", list(table.header), [r for _, r in table.rows], len(table.rows)
 
 
 def _values(rows: Sequence[dict[str, Any]], col: str) -> list[str]:
@@ -130,7 +133,8 @@ def _is_number(v: str) -> bool:
 def detect_columns(path: str | Path) -> Columns:
     """Guess the role of each column of a CSV / JSONL file from its name and its first rows."""
     path = Path(path)
-    fmt, header, rows, n_rows = _read_rows(path)
+    fmt, header, all_rows, n_rows = _read_rows(path)
+    rows = all_rows[:SAMPLE_ROWS]  # the guesses look at the first rows
     if not rows:
         raise InputError("the file has no data rows", file=str(path))
     cols = Columns(path=path, format=fmt, header=header, n_rows=n_rows)
@@ -189,6 +193,8 @@ def detect_columns(path: str | Path) -> Columns:
     if cols.score and not all(_is_number(v) for v in _values(rows, cols.score)):
         cols.notes.append(f"column {cols.score!r} is named like a score but holds non-numbers: not used as one")
         cols.score = None
+    if cols.split:
+        cols.split_values = list(dict.fromkeys(_values(all_rows, cols.split)))
     return cols
 
 
