@@ -169,3 +169,14 @@ def test_sex_specific_filter_keeps_serum_lactate():
     res = filter_sex_specific(cases)
     assert [c.case_id for c in res.kept] == ["a"]
     assert [c.case_id for c, _ in res.removed] == ["b", "c"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("She celebrated her 36th birthday.", "The patient celebrated their 36th birthday."),  # ordinal: possessive
+    ("before her [AGE] birthday", "before their [AGE] birthday"),  # the age already replaced by de-identification
+    ("her 3rd pregnancy", "their 3rd pregnancy"),
+    ("I gave her 5 mg of morphine.", "I gave them 5 mg of morphine."),  # a cardinal (a dose): object
+    ("I saw her.", "I saw them."),
+])
+def test_her_before_a_number(text, expected):
+    assert neutralize_text(text).text == expected

@@ -140,6 +140,7 @@ _OBJECT_FOLLOWERS = frozenset(
     here what how why where whether each every all both some any no one two three several many much more most
     is was are were be been being has have had do does did will would can could should may might must""".split()
 )
+_ORDINAL_AFTER = re.compile(r"\s+(?:\d+(?:st|nd|rd|th)\b|\[AGE\])", re.IGNORECASE)
 # Words after "male"/"female" that mean it is a noun ("a 45-year-old male presents").
 _NOUN_FOLLOWERS = _OBJECT_FOLLOWERS | frozenset(
     """presents presented presenting comes came coming reports reported complains complained visits visited
@@ -206,7 +207,10 @@ def gendered_candidates(text: str) -> list[tuple[int, int, str, bool]]:
         low = word.lower()
         nxt = _next_word(text, m.end())
         if low == "her":
-            is_object = (not nxt) or (not nxt[0].isalpha()) or nxt.lower() in _OBJECT_FOLLOWERS
+            # an ordinal after "her" is possessive ("her 36th birthday", "her [AGE] birthday" once the age is
+            # replaced); a cardinal is an object ("gave her 5 mg")
+            ordinal = _ORDINAL_AFTER.match(text, m.end()) is not None
+            is_object = not ordinal and ((not nxt) or (not nxt[0].isalpha()) or nxt.lower() in _OBJECT_FOLLOWERS)
             add(m.start(), m.end(), _match_case(word, "them" if is_object else "their"))
         elif low in ("male", "female"):
             is_noun = (not nxt) or (not nxt[0].isalpha()) or nxt.lower() in _NOUN_FOLLOWERS
