@@ -49,7 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="medperturb: do not use the clinicians' labels of every arm as a reference rater "
                         "(clinician_metrics, excess_over_clinicians, accuracy against clinicians per arm)")
     p.add_argument("--floor-zero", action="store_true",
-                   help="declare the noise floor 0 (labels from deterministic decoding, temperature 0)")
+                   help="declare the noise floor 0 (labels from deterministic decoding, temperature 0); without it, a "
+                        "rate with no re-sampled baseline labels gets a CI but no test (docs/metrics.md)")
     p.add_argument("--resamples", type=positive_int, default=1000, help="bootstrap resamples (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--correction", default="bonferroni", choices=["bonferroni", "fdr_bh"],
