@@ -16,6 +16,7 @@ he↔she, ...); the first group is the reference every other group is compared a
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,33 @@ __all__ = ["Association", "demo_spec"]
 _LOCAL = {"hf", "hf-mlm", "embedded", "mock"}  # backends whose scoring batch size params.batch_size sets
 
 
+@dataclass
+class Frames:
+    """What the ``cases`` stage hands on (``self.stages.cases``): the groups and either the filled sentences
+    (templates) or the existing scores (``params.scores``)."""
+
+    groups: list[str]
+    # existing scores (params.scores)
+    scores: pd.DataFrame | None = None
+    excluded: pd.DataFrame | None = None
+    methods: dict[str, str] = field(default_factory=dict)
+    # templates
+    sentences: list[Any] = field(default_factory=list)
+    table: pd.DataFrame | None = None
+    skipped: list[Any] = field(default_factory=list)
+    frame_ids: Any = None
+
+
+@dataclass
+class Scored:
+    """What the ``judgments`` stage hands on: every sentence's score and each model's scoring method."""
+
+    scores: pd.DataFrame | None
+    methods: dict[str, str]
+    #: dry run: a masked LM's calls were counted without loading it
+    masked_counted: bool = False
+
+
 @register
 class Association(Audit[AssociationParams]):
     name = "association"
@@ -41,77 +69,84 @@ class Association(Audit[AssociationParams]):
                "signed-rank (paired) or the published unpaired rank-sum / KS / t tests")
     params_model = AssociationParams
 
-    def cases(self) -> pd.DataFrame:
+    def cases(self) -> StageOutput:
         p, ctx = self.params, self.ctx
-        self.methods: dict[str, str] = {}
         if p.scores is not None:  # scores that already exist: their frames are the cases
             from .existing_scores import load_scores
 
-            self.scores, self.excluded, self.groups = load_scores(
+            scores, excluded, groups = load_scores(
                 [ctx.resolve_path(f.path) for f in p.scores], p.scores_format, [f.model for f in p.scores],
                 tests=p.tests, categories=p.categories, groups=p.groups)
-            ctx.write_table("exclusions", self.excluded)
-            self.methods = {str(m): f"existing scores ({p.scores_format})" for m in pd.unique(self.scores["model"])}
-            frames = add_pairing_columns(self.scores).drop_duplicates("frame")
+            ctx.write_table("exclusions", excluded)
+            methods = {str(m): f"existing scores ({p.scores_format})" for m in pd.unique(scores["model"])}
+            frames = add_pairing_columns(scores).drop_duplicates("frame")
             text = frames["template"] if "template" in frames.columns else ""
-            return pd.DataFrame({"case_id": frames["frame"], "dataset": f"scores ({p.scores_format})",
-                                 "text": text}).reset_index(drop=True)
+            cases = pd.DataFrame({"case_id": frames["frame"], "dataset": f"scores ({p.scores_format})",
+                                  "text": text}).reset_index(drop=True)
+            return StageOutput(table=cases, value=Frames(groups, scores=scores, excluded=excluded,
+                                                         methods=methods))
         targets = select_groups(load_targets_file(ctx.resolve_path(p.targets), p.target_set), p.groups)
-        self.groups = list(targets)
-        self.sentences, self.table, self.skipped = build_sentences(
+        sentences, table, skipped = build_sentences(
             ctx.resolve_path(p.templates), ctx.resolve_path(p.attributes), targets,  # type: ignore[arg-type]
             categories=p.categories, max_templates_per_category=p.max_templates_per_category)
         ctx.write_table("template_report", pd.DataFrame(
-            [{"line": s.line, "text": s.text, "reason": s.reason} for s in self.skipped],
+            [{"line": s.line, "text": s.text, "reason": s.reason} for s in skipped],
             columns=["line", "text", "reason"]))
-        self.frame_ids = add_pairing_columns(self.table)["frame"].to_numpy()
-        first = self.table.assign(case_id=self.frame_ids).drop_duplicates("case_id")
-        return pd.DataFrame({"case_id": first["case_id"], "dataset": "templates", "text": first["template"],
-                             **{c: first[c] for c in ("template_id", "category", "attribute", "subgroup")}})
+        frame_ids = add_pairing_columns(table)["frame"].to_numpy()
+        first = table.assign(case_id=frame_ids).drop_duplicates("case_id")
+        cases = pd.DataFrame({"case_id": first["case_id"], "dataset": "templates", "text": first["template"],
+                              **{c: first[c] for c in ("template_id", "category", "attribute", "subgroup")}})
+        return StageOutput(table=cases, value=Frames(list(targets), sentences=sentences, table=table,
+                                                     skipped=skipped, frame_ids=frame_ids))
 
-    def variants(self, cases: pd.DataFrame) -> StageOutput | None:
+    def variants(self, frames: Frames) -> StageOutput | None:
         if self.params.scores is not None:
             return None
-        t = self.table
+        t = frames.table
+        assert t is not None  # the templates path
         self.ctx.write_table("sentences", t)
-        self.variant_ids = [Variant.make_id(c, "target", f"{g}:{i}")
-                            for c, g, i in zip(self.frame_ids, t["group"], t["target_index"])]
-        table = pd.DataFrame({"variant_id": self.variant_ids, "case_id": self.frame_ids, "family": "target",
+        variant_ids = [Variant.make_id(c, "target", f"{g}:{i}")
+                       for c, g, i in zip(frames.frame_ids, t["group"], t["target_index"])]
+        table = pd.DataFrame({"variant_id": variant_ids, "case_id": frames.frame_ids, "family": "target",
                               "name": t["group"], "text": t["sentence"]})
-        return StageOutput(table=pd.concat([table, t.drop(columns=["sentence"])], axis=1), value=self.sentences)
+        return StageOutput(table=pd.concat([table, t.drop(columns=["sentence"])], axis=1), value=variant_ids)
 
-    def judgments(self, _: Any) -> pd.DataFrame | None:
+    def judgments(self, _: Any) -> StageOutput:
         """Score every sentence with every ``models.target`` model: one judgment (the score) per sentence."""
-        p, ctx = self.params, self.ctx
+        p, ctx, frames = self.params, self.ctx, self.stages.cases
         if p.scores is not None:
-            return None
+            return StageOutput(table=None, value=Scored(frames.scores, dict(frames.methods)))
+        variant_ids = self.stages.variants
         models = ctx.models("target")
         for m in models if p.batch_size is not None else []:
             if m.partition(":")[0] in _LOCAL:
                 ctx.runner.backend_options[m] = {"batch_size": p.batch_size, **ctx.runner.backend_options.get(m, {})}
-        frames, rows = [], []
+        frames_, rows = [], []
+        methods: dict[str, str] = {}
+        masked_counted = False
         for m in models:
-            if self.dry and self._count_masked(m):
+            if self.dry and self._count_masked(m, frames.sentences):
+                masked_counted = True
                 continue
-            self.methods[m] = method = scoring_method(ctx.runner.backend(m), p.method)
-            ctx.log.info("association: scoring %d sentences with %s (%s)", len(self.sentences), m, method)
+            methods[m] = method = scoring_method(ctx.runner.backend(m), p.method)
+            ctx.log.info("association: scoring %d sentences with %s (%s)", len(frames.sentences), m, method)
             keys: list[str] = []
             if method == "masked":
-                df = score_sentences_masked(ctx.runner, m, self.sentences, self.table, p.mask_mode, keys=keys)
+                df = score_sentences_masked(ctx.runner, m, frames.sentences, frames.table, p.mask_mode, keys=keys)
             else:
-                df = score_sentences_causal(ctx.runner, m, self.sentences, self.table, p.placeholders,
+                df = score_sentences_causal(ctx.runner, m, frames.sentences, frames.table, p.placeholders,
                                             p.default_placeholder, keys=keys)
-            frames.append(df)
+            frames_.append(df)
             rows.append(pd.DataFrame({
-                "item_id": self.variant_ids, "judge": df["method"], "value": df["score"],
+                "item_id": variant_ids, "judge": df["method"], "value": df["score"],
                 "status": np.where(np.isfinite(df["score"].to_numpy(float)), "ok", "error"), "raw": "",
-                "attempts": 1, "request_key": keys, "case_id": self.frame_ids, "variant_id": self.variant_ids,
+                "attempts": 1, "request_key": keys, "case_id": frames.frame_ids, "variant_id": variant_ids,
                 "judge_model": m}))
-        if frames:
-            self.scores = pd.concat(frames, ignore_index=True)
-        return pd.concat(rows, ignore_index=True) if rows else None
+        scores = pd.concat(frames_, ignore_index=True) if frames_ else None
+        return StageOutput(table=pd.concat(rows, ignore_index=True) if rows else None,
+                           value=Scored(scores, methods, masked_counted))
 
-    def _count_masked(self, model: str) -> bool:
+    def _count_masked(self, model: str, sentences: list[Any]) -> bool:
         """Dry run: count a masked LM's calls (each sentence and its prior) without loading the model.
 
         The masked items depend on the model's tokenizer, which means loading the model; the
@@ -120,21 +155,20 @@ class Association(Audit[AssociationParams]):
         p = self.params
         if not (p.method == "masked" or (p.method == "auto" and model.partition(":")[0] == "hf-mlm")):
             return False
-        for s in self.sentences:
+        for s in sentences:
             for part in ("target", "prior"):
                 self.ctx.runner.count.add(model, f"masked/{p.mask_mode}/{part}/{s.sentence}", hit=False, retry=False,
                                           words=len(s.sentence.split()))
-        self.masked_counted = True
         return True
 
-    def paired(self, _: Any) -> StageOutput:
+    def paired(self, scored: Scored) -> StageOutput:
         """The per-sentence scores keyed by their frame (``case_id``; frames are resampled)."""
-        self.ctx.write_table("scores", self.scores)
-        keyed = add_pairing_columns(self.scores)
-        return StageOutput(table=keyed.assign(case_id=keyed["frame"]), value=self.scores)
+        self.ctx.write_table("scores", scored.scores)
+        keyed = add_pairing_columns(scored.scores)
+        return StageOutput(table=keyed.assign(case_id=keyed["frame"]), value=scored.scores)
 
-    def results(self, scores: pd.DataFrame) -> pd.DataFrame:
-        p, ctx = self.params, self.ctx
+    def results(self, scores: pd.DataFrame) -> StageOutput:
+        p, ctx, groups = self.params, self.ctx, self.stages.cases.groups
         prevalence = prevalence_rows = None
         if p.prevalence is not None:
             from .prevalence import attributes_by_category, category_prevalence, load_notes, prevalence_results
@@ -146,46 +180,47 @@ class Association(Audit[AssociationParams]):
             attrs = attributes_by_category(ctx.resolve_path(p.attributes),
                                            set(scores["category"]))
             prevalence = category_prevalence(notes, attrs, patient_col="patient" if src.patient_column else None,
-                                             groups=list(self.groups))
+                                             groups=list(groups))
             ctx.write_table("prevalence", prevalence)
             prevalence_rows = prevalence_results(prevalence, audit="association")
-        tests, means, self.summary_table = analyze_scores(
-            scores, self.groups, tests=p.tests, correction=p.correction, alpha=p.alpha, n_bootstrap=p.n_bootstrap,
+        tests, means, summary_table = analyze_scores(
+            scores, groups, tests=p.tests, correction=p.correction, alpha=p.alpha, n_bootstrap=p.n_bootstrap,
             seed=ctx.spec.seed, prevalence=prevalence)
         ctx.write_table("tests", tests_table(tests))
-        ctx.write_table("summary", self.summary_table)
-        return pd.concat([tests, means] + ([prevalence_rows] if prevalence_rows is not None else []),
-                         ignore_index=True)
+        ctx.write_table("summary", summary_table)
+        return StageOutput(table=pd.concat([tests, means] + ([prevalence_rows] if prevalence_rows is not None else []),
+                                           ignore_index=True), value=summary_table)
 
     def finish(self) -> dict[str, Any]:
-        p, summary = self.params, self.summary_table
+        p, summary, frames, scored = self.params, self.stages.results, self.stages.cases, self.stages.judgments
+        scores, methods = scored.scores, scored.methods
         out: dict[str, Any] = {
-            "sentences": int(len(self.scores) / max(1, len(self.methods))) if p.scores is not None
-            else len(self.sentences),
-            "categories": sorted(self.scores["category"].astype(str).unique().tolist()),
-            "groups": self.groups,
-            "models": self.methods,
+            "sentences": int(len(scores) / max(1, len(methods))) if p.scores is not None
+            else len(frames.sentences),
+            "categories": sorted(scores["category"].astype(str).unique().tolist()),
+            "groups": frames.groups,
+            "models": methods,
             "tests": list(p.tests),
             "significant_categories": {m: int(summary.loc[summary["model"] == m, "significant_adj"].sum())
-                                       for m in self.methods},
+                                       for m in methods},
         }
         if p.scores is not None:
-            out["excluded_sentences"] = int(len(self.excluded))
+            out["excluded_sentences"] = int(len(frames.excluded))
             out["scores_format"] = p.scores_format
         else:
             out["mask_mode"] = p.mask_mode
-            out["template_lines_reported"] = len(self.skipped)  # skipped or repaired on load
+            out["template_lines_reported"] = len(frames.skipped)  # skipped or repaired on load
         return out
 
     def estimate_notes(self) -> list[str]:
-        p = self.params
+        p, frames = self.params, self.stages.cases
         if p.scores is not None:
             return [f"{len(p.scores)} existing score file(s): no model calls"]
-        notes = [f"{len(self.sentences)} filled sentences over {self.table['category'].nunique()} categories, "
-                 f"{len(self.groups)} groups"]
-        if self.skipped:
-            notes.append(f"{len(self.skipped)} template line(s) skipped or repaired (see tables/template_report.csv)")
-        if getattr(self, "masked_counted", False):
+        notes = [f"{len(frames.sentences)} filled sentences over {frames.table['category'].nunique()} categories, "
+                 f"{len(frames.groups)} groups"]
+        if frames.skipped:
+            notes.append(f"{len(frames.skipped)} template line(s) skipped or repaired (see tables/template_report.csv)")
+        if self.stages.judgments is not None and self.stages.judgments.masked_counted:
             notes.append("masked LMs: one call per sentence and per prior sentence, counted without loading the "
                          "model (so none is counted as cached)")
         return notes

@@ -13,6 +13,7 @@ Table-4 counts, and the adversarial debiasing when configured (:mod:`.debias`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,19 @@ from .scaffold_gaps import scaffold
 __all__ = ["ClassifierGaps", "demo_spec"]
 
 
+@dataclass
+class Predictions:
+    """The prediction rows the gaps are computed on (a predictions table, or the probe's predictions) and
+    their case ids; ``probe``: the trained probe (``params.probe``), else None."""
+
+    frame: pd.DataFrame
+    case_ids: np.ndarray
+    probe: Any = None
+    #: texts embedded (dry run of a probe: the estimate's note)
+    n_texts: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
 @register
 class ClassifierGaps(Audit[ClassifierGapsParams]):
     name = "classifier_gaps"
@@ -39,14 +53,14 @@ class ClassifierGaps(Audit[ClassifierGapsParams]):
     def cases(self) -> Any:
         if self.params.probe is not None:
             return self.ctx.cases()
-        self.frame = frame = self._predictions()
+        frame = self._predictions()
         ids = frame["case_id"].astype(str) if "case_id" in frame.columns else pd.Series(
             [f"row{i}" for i in range(1, len(frame) + 1)])
         keys = pd.DataFrame({"case_id": ids.to_numpy(),
                              "dataset": frame["dataset"] if "dataset" in frame.columns else frame.attrs.get("source", ""),
                              "text": frame["text"] if "text" in frame.columns else ""}, index=frame.index)
-        self.case_ids = keys["case_id"].to_numpy()
-        return pd.concat([keys, frame.drop(columns=[c for c in keys.columns if c in frame.columns])], axis=1)
+        table = pd.concat([keys, frame.drop(columns=[c for c in keys.columns if c in frame.columns])], axis=1)
+        return StageOutput(table=table, value=Predictions(frame, keys["case_id"].to_numpy()))
 
     def _predictions(self) -> pd.DataFrame:
         p, ctx = self.params, self.ctx
@@ -69,11 +83,13 @@ class ClassifierGaps(Audit[ClassifierGapsParams]):
         df.attrs["source"] = ", ".join(map(str, paths))
         return df
 
-    def judgments(self, _: Any) -> None:
-        """The probe (``params.probe``): embed the cases' text windows, train a probe per task, score every text."""
+    def judgments(self, _: Any) -> StageOutput:
+        """The probe (``params.probe``): embed the cases' text windows, train a probe per task, score every text.
+
+        No judgments table: the predictions are handed on (``self.stages.judgments``)."""
         p, ctx = self.params, self.ctx
         if p.probe is None:
-            return None
+            return StageOutput(table=None, value=self.stages.cases)
         cases = self.stages.cases
         from .probes import probe_cases, seeded_sample, split_windows
 
@@ -83,61 +99,59 @@ class ClassifierGaps(Audit[ClassifierGapsParams]):
             windows = {w for c in cases
                        for w in split_windows(c.text, p.probe.window_words, p.probe.window_stride, p.probe.max_windows)}
             ctx.runner.embed(ctx.model("encoder"), sorted(windows))
-            self.n_texts = len(cases)
-            return None
-        self.probe = probe_cases(cases, p.probe, runner=ctx.runner, encoder=ctx.model("encoder"), seed=ctx.spec.seed)
-        for name, table in self.probe.tables().items():
+            return StageOutput(table=None, value=Predictions(pd.DataFrame(), np.array([]), n_texts=len(cases)))
+        probe = probe_cases(cases, p.probe, runner=ctx.runner, encoder=ctx.model("encoder"), seed=ctx.spec.seed)
+        for name, table in probe.tables().items():
             ctx.write_table(name, table)
-        self.frame = self.probe.predictions
-        self.case_ids = self.frame["case_id"].astype(str).to_numpy()
-        return None
+        frame = probe.predictions
+        return StageOutput(table=None, value=Predictions(frame, frame["case_id"].astype(str).to_numpy(), probe))
 
-    def paired(self, _: Any) -> StageOutput:
+    def paired(self, pred: Predictions) -> StageOutput:
         """Thresholds on the validation rows, the gap table on the test rows (kept as the paired table)."""
         p = self.params
         if p.probe is not None:
             kw: dict[str, Any] = {"task_column": "task", "label_column": "label", "score_column": "score",
                                   "pred_column": None, "split_column": "split",
-                                  "group_columns": self.probe.group_fields, "source": "probe predictions"}
+                                  "group_columns": pred.probe.group_fields, "source": "probe predictions"}
         else:
             kw = {"task_column": p.task_column, "label_column": p.label_column, "score_column": p.score_column,
                   "pred_column": p.pred_column, "split_column": p.split_column, "group_columns": p.group_columns}
-        self.res = res = audit_predictions(
-            self.frame, valid_split=p.valid_split, test_split=p.test_split, threshold=p.threshold,
+        res = audit_predictions(
+            pred.frame, valid_split=p.valid_split, test_split=p.test_split, threshold=p.threshold,
             fallback_threshold=p.fallback_threshold, exclude_groups=p.exclude_groups, n_resamples=p.n_resamples,
             seed=self.ctx.spec.seed, confidence=p.confidence, correction=p.correction, alpha=p.alpha, **kw)
         split = kw["split_column"]
-        test = (self.frame[split].astype(str).str.strip() == p.test_split).to_numpy() if split else \
-            np.ones(len(self.frame), dtype=bool)
-        return StageOutput(table=res.test.assign(case_id=self.case_ids[test]), value=res)
+        test = (pred.frame[split].astype(str).str.strip() == p.test_split).to_numpy() if split else \
+            np.ones(len(pred.frame), dtype=bool)
+        return StageOutput(table=res.test.assign(case_id=pred.case_ids[test]), value=res)
 
-    def results(self, res: Any) -> pd.DataFrame:
-        p, ctx = self.params, self.ctx
+    def results(self, res: Any) -> StageOutput:
+        p, ctx, probe = self.params, self.ctx, self.stages.judgments.probe
         results = res.results()
-        self.extra: dict[str, Any] = dict(self.probe.info) if p.probe is not None else {}
+        extra: dict[str, Any] = dict(probe.info) if p.probe is not None else {}
         if p.probe is not None and p.probe.debias is not None:
             from .debias import debias_probe_tasks
 
-            deb = debias_probe_tasks(self.probe, p.probe.debias, seed=ctx.spec.seed, n_resamples=p.n_resamples,
+            deb = debias_probe_tasks(probe, p.probe.debias, seed=ctx.spec.seed, n_resamples=p.n_resamples,
                                      confidence=p.confidence, correction=p.correction, alpha=p.alpha)
             for name, table in deb.tables().items():
                 ctx.write_table(name, table)
             results = pd.concat([results, deb.results], ignore_index=True)
-            self.extra["debias"] = deb.info
+            extra["debias"] = deb.info
         ctx.write_table("gaps", res.gaps)
         ctx.write_table("summary", res.summary)
         ctx.write_table("thresholds", res.thresholds)
         if len(res.performance):
             ctx.write_table("performance", res.performance)
-        return results
+        return StageOutput(table=results, value=extra)
 
     def finish(self) -> dict[str, Any]:
-        return {**self.res.info, **self.extra}
+        return {**self.stages.paired.info, **self.stages.results}
 
     def estimate_notes(self) -> list[str]:
         if self.params.probe is None:
             return ["classifier_gaps on a predictions table makes no model calls"]
-        return [f"{self.n_texts} texts; embeddings are cached per distinct text window"]
+        return [f"{self.stages.judgments.n_texts} texts; embeddings are cached per distinct text window"]
 
 
 def demo_spec() -> dict[str, Any]:
