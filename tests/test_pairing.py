@@ -42,3 +42,28 @@ def test_baseline_given_as_a_mask_and_other_column_names():
                                seed="s", value="label", floor="floor")
     assert pairs[["variant", "s", "seed_b", "alt", "ref"]].values.tolist() == [
         ["shout", 1, 0, "A", "A"], ["floor", 1, 0, "B", "A"]]
+
+
+def test_unseeded_answers_pair_with_every_baseline_answer_and_carry_columns():
+    """seed=None (clinicians' labels): a left join on the unit, the baseline's carried columns as <name>_b."""
+    answers = pd.DataFrame({
+        "case_id": ["a", "a", "a", "b", "c", "c"],
+        "variant": ["orig", "typo", "caps", "typo", "orig", "orig"],
+        "label": [1, 0, 1, 1, 0, 1],
+        "rater_id": ["r1", "r2", "r3", "r4", "r5", "r6"],
+    })
+    pairs = pair_with_baseline(answers, keys=["case_id"], baseline=answers["variant"] == "orig", arm="variant",
+                               seed=None, value="label", carry=["rater_id"])
+    assert list(pairs.columns) == ["case_id", "variant", "alt", "rater_id", "ref", "rater_id_b"]
+    rows = [tuple(None if isinstance(v, float) and math.isnan(v) else v for v in r)
+            for r in pairs.itertuples(index=False)]
+    assert rows == [("a", "typo", 0, "r2", 1, "r1"), ("a", "caps", 1, "r3", 1, "r1"),
+                    ("b", "typo", 1, "r4", None, None)]  # b has no baseline; c has no change (and no floor)
+
+
+def test_carry_needs_unseeded_answers():
+    import pytest
+
+    answers = pd.DataFrame({"case_id": ["a"], "arm": ["baseline"], "seed": [0], "value": [1], "x": [1]})
+    with pytest.raises(ValueError, match="carry"):
+        pair_with_baseline(answers, keys=["case_id"], carry=["x"])

@@ -9,7 +9,9 @@ The rule (P2's; docs/metrics.md), per unit (the ``keys``: e.g. case × model × 
   sampling draw; the ``noise_floor`` rows are the unordered pairs {*s*, *s'*} of two different
   baseline seeds, each once (``seed_b`` the lower seed, ``seed`` the higher);
 - one baseline seed: every answer is paired with it (no floor rows);
-- no baseline answer: the row is kept with the reference missing (not usable).
+- no baseline answer: the row is kept with the reference missing (not usable);
+- unseeded answers (``seed=None``, e.g. clinicians' labels): every answer is paired with every
+  baseline answer of its unit, and there is no floor.
 
 The statistics of the pairs are the paired layer's (:class:`clinaudit.stats.PairedFrame`, with the
 floor as its control arm).
@@ -28,8 +30,8 @@ NOISE_FLOOR = "noise_floor"
 
 
 def pair_with_baseline(answers: pd.DataFrame, *, keys: Sequence[str], baseline: str | pd.Series = "baseline",
-                       arm: str = "arm", seed: str = "seed", value: str = "value",
-                       floor: str = NOISE_FLOOR) -> pd.DataFrame:
+                       arm: str = "arm", seed: str | None = "seed", value: str = "value",
+                       floor: str = NOISE_FLOOR, carry: Sequence[str] = ()) -> pd.DataFrame:
     """One row per pair: ``keys``, ``arm``, ``seed``, ``alt`` (the answer), ``seed_b``, ``ref`` (the baseline's).
 
     ``answers`` has one row per answer: the unit ``keys``, its ``arm`` (the change made, or the
@@ -37,10 +39,19 @@ def pair_with_baseline(answers: pd.DataFrame, *, keys: Sequence[str], baseline: 
     Series marking the baseline rows (when the baseline's name differs by dataset). The changed
     answers' pairs come first (in the order of ``answers``), then the floor pairs, whose ``arm``
     is ``floor``.
+
+    ``seed=None``: the answers have no seed; each is paired with every baseline answer of its unit
+    (a left join on ``keys``), columns ``keys, arm, alt, ref``, no floor rows. ``carry``: further
+    columns kept from both sides, the answer's under its name, the baseline's as ``<name>_b``.
     """
-    keys = list(keys)
+    keys, carry = list(keys), list(carry)
     is_base = (answers[arm] == baseline) if isinstance(baseline, str) else baseline.astype(bool)
     base, changed = answers[is_base], answers[~is_base]
+    if seed is None:
+        b = base[keys + [value] + carry].rename(columns={value: "ref", **{c: f"{c}_b" for c in carry}})
+        return changed[keys + [arm, value] + carry].rename(columns={value: "alt"}).merge(b, on=keys, how="left")
+    if carry:
+        raise ValueError("pair_with_baseline: carry is only supported for unseeded answers (seed=None)")
     b = base[keys + [seed, value]].rename(columns={seed: "seed_b", value: "ref"})
     b = b.assign(_kb=b.groupby(keys, sort=False)["seed_b"].transform("size"))
     p = changed[keys + [arm, seed, value]].rename(columns={value: "alt"})

@@ -334,13 +334,16 @@ def clinician_pairs(raters: pd.DataFrame, baseline: str | None = None) -> pd.Dat
     ``raters``: the output of :func:`clinician_majority`. Columns ``dataset, case_id,
     rater, perturbation, question, T_b, T_p, ids_b, ids_p`` (rater ids on each side).
     """
+    from ...pipeline.pairing import pair_with_baseline
+
     bnames = _baselines(raters, baseline)
     is_b = raters["variant"] == raters["dataset"].map(bnames)
     keys = ["dataset", "case_id", "rater", "question"]
-    b = raters[is_b][keys + ["label", "rater_id"]].rename(columns={"label": "T_b", "rater_id": "ids_b"})
-    p = raters[~is_b][keys + ["variant", "label", "rater_id"]].rename(
-        columns={"variant": "perturbation", "label": "T_p", "rater_id": "ids_p"})
-    out = p.merge(b, on=keys, how="left")
+    # clinicians' labels have no seed: each variant's label against the rater's baseline label of the case
+    out = pair_with_baseline(raters, keys=keys, baseline=is_b, arm="variant", seed=None, value="label",
+                             carry=["rater_id"])
+    out = out.rename(columns={"variant": "perturbation", "alt": "T_p", "ref": "T_b", "rater_id": "ids_p",
+                              "rater_id_b": "ids_b"})
     return out[["dataset", "case_id", "rater", "perturbation", "question", "T_b", "T_p", "ids_b", "ids_p"]]
 
 
