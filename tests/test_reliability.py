@@ -388,6 +388,7 @@ def test_truncated_and_non_object_manifest_in_a_run_dir(tmp_path: Path) -> None:
         assert ei.value.file == str(tmp_path / "manifest.json")
 
 
+@pytest.mark.cli_errors_expected  # the last-resort handler itself, with and without -v
 def test_unexpected_exception_is_one_line_with_a_pointer_to_v(capsys, monkeypatch) -> None:
     import clinaudit.cli.core as core
 

@@ -301,6 +301,32 @@ def test_treatment_shift_accepts_no_progress_and_main_leaves_the_environment_as_
     assert "TQDM_DISABLE" not in os.environ
 
 
+@pytest.mark.cli_errors_expected
+def test_the_suite_wide_check_sees_a_masked_error_a_traceback_and_an_exit_0_after_an_error(monkeypatch):
+    import clinaudit.cli.core as core
+    from conftest import CALLS
+
+    def boom(args):
+        raise ZeroDivisionError("x")
+
+    monkeypatch.setattr(core, "cmd_models", boom)
+    invoke(["models"])
+    assert CALLS[-1].argv == ["models"] and CALLS[-1].problems() == ["a masked internal error"]
+    invoke(["-v", "models"])
+    assert CALLS[-1].problems() == ["a traceback", "a masked internal error"]
+
+    def quiet(args):
+        print("clinaudit: error: bad row", file=sys.stderr)
+        return 0
+
+    import sys
+
+    monkeypatch.setattr(core, "cmd_models", quiet)
+    invoke(["models"])
+    assert CALLS[-1].rc == 0 and CALLS[-1].problems() == ["exit 0 after an error line"]
+    assert invoke(["audits"])[0] == 0 and CALLS[-1].problems() == []
+
+
 def test_judges_lists_plain_text():
     rc, out, _ = invoke(["judges"])
     assert rc == 0 and "treatment_annotator" in out

@@ -97,4 +97,7 @@ def test_a_failure_of_the_verdicts_keeps_the_run_and_says_so(tmp_path, capsys, m
     assert main(["run", str(spec), "--out", str(tmp_path / "run"), "--no-progress"]) == 1
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["status"] == "complete (verdicts unavailable)"
-    assert "the verdicts could not be computed (TypeError: planted)" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "the verdicts could not be computed (TypeError: planted)" in err and "Traceback" not in err
+    log = (tmp_path / "run" / "logs" / "run.log").read_text(encoding="utf-8")
+    assert "Traceback (most recent call last)" in log and "TypeError: planted" in log  # for the bug report

@@ -108,7 +108,9 @@ def _run_in(ctx: AuditContext, recipe: AuditRecipe, spec: AuditSpec, base_dir: P
     try:
         validity = assess_run(ctx.rundir, spec.audit, spec.verdicts)
     except Exception as exc:  # a bug in the verdicts must not lose the run: it says so and exits 1
-        log.exception("audit %s: the verdicts could not be computed", spec.audit)
+        # the traceback goes to the run's log (INFO) and to the terminal only with -v: the user sees one line
+        log.error("audit %s: the verdicts could not be computed (%s: %s)", spec.audit, type(exc).__name__, exc)
+        log.info("audit %s: where the verdicts failed", spec.audit, exc_info=True)
         validity = {"measured": True, "error": f"{type(exc).__name__}: {exc}"}
         failure = failure or (f"the verdicts could not be computed ({type(exc).__name__}: {exc}); the results have "
                               "no verdict column (please report it)")
