@@ -11,7 +11,10 @@ What is timed, on one synthetic ``responses`` table (the 24 ``RESPONSE_COLUMNS``
   run);
 * *parquet* — ``to_parquet`` (pyarrow), the typed alternative the issue proposes;
 * reading back: ``pd.read_csv`` (before) vs :func:`clinaudit.rundir.read_store_table` (after) vs
-  ``pd.read_parquet``.
+  ``pd.read_parquet``;
+* *per-cell* — the first version of the encoding (a Python function per cell of every text column that has a
+  cell to change; kept here as :func:`per_cell_store_frame` / :func:`per_cell_read_store_frame`), beside the
+  vectorised one (pandas string methods find the cells; only those are rewritten).
 
 Each is the median of 3 rounds in one process. Prints ``RATIO`` lines (after / before).
 """
@@ -28,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from clinaudit.export import store_frame
+from clinaudit.export import _PLAIN_NUMBER, FORMULA_PREFIXES, store_csv
 from clinaudit.pipeline.stages import RESPONSE_COLUMNS
 from clinaudit.rundir import read_store_table
 
@@ -51,6 +54,43 @@ def table(n: int, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(data, columns=RESPONSE_COLUMNS)
 
 
+def _per_cell_store(value):
+    if isinstance(value, str) and value[:1] == "'":
+        value = "'" + value
+    if isinstance(value, str) and value[:1] in FORMULA_PREFIXES and not _PLAIN_NUMBER.fullmatch(value):
+        value = "'" + value
+    return value
+
+
+def _text_columns(df: pd.DataFrame) -> list[int]:  # as first written too
+    return [i for i in range(df.shape[1]) if not (pd.api.types.is_numeric_dtype(df.iloc[:, i])
+                                                 or pd.api.types.is_bool_dtype(df.iloc[:, i])
+                                                 or pd.api.types.is_datetime64_any_dtype(df.iloc[:, i]))]
+
+
+def per_cell_store_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """The store encoding as first written (issue 33, before the vectorised one): a Python scan of every text
+    column, then a Python function on every cell of the columns with a cell to change."""
+    first = frozenset(FORMULA_PREFIXES) | {"'"}
+    todo = [i for i in _text_columns(df)
+            if any(isinstance(v, str) and (v[:1] in first or "\r" in v) for v in df.iloc[:, i].to_numpy())]
+    out = df.copy()
+    for i in todo:
+        out.isetitem(i, out.iloc[:, i].map(_per_cell_store))
+    return out
+
+
+def per_cell_read_store_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """The reader as first written: a Python scan of every text column, a Python function per cell of the hits."""
+    todo = [i for i in _text_columns(df) if (pd.api.types.is_object_dtype(df.iloc[:, i])
+                                             or pd.api.types.is_string_dtype(df.iloc[:, i]))
+            and any(isinstance(v, str) and v[:1] == "'" for v in df.iloc[:, i].to_numpy())]
+    out = df.copy()
+    for i in todo:
+        out.isetitem(i, out.iloc[:, i].map(lambda v: v[1:] if isinstance(v, str) and v[:1] == "'" else v))
+    return out
+
+
 def timed(fn, rounds: int = 3) -> float:
     out = []
     for _ in range(rounds):
@@ -70,17 +110,30 @@ def main() -> int:
         d = Path(tmp)
         before, after, streamed, parquet = d / "before.csv", d / "after.csv", d / "streamed.csv", d / "r.parquet"
 
-        def stream(encode) -> None:
+        def stream(write) -> None:
             for i in range(0, n, 256):
-                encode(df.iloc[i:i + 256]).to_csv(streamed, mode="a" if i else "w", header=not i, index=False)
+                write(df.iloc[i:i + 256], "a" if i else "w", not i)
+
+        def plain(f, mode, header) -> None:
+            f.to_csv(streamed, mode=mode, header=header, index=False)
+
+        def store(f, mode, header) -> None:
+            store_csv(f, streamed, mode=mode, header=header)
+
+        def per_cell(f, mode, header) -> None:
+            per_cell_store_frame(f).to_csv(streamed, mode=mode, header=header, index=False)
 
         w = {"before": timed(lambda: df.to_csv(before, index=False)),
-             "after": timed(lambda: store_frame(df).to_csv(after, index=False)),
-             "before_streamed": timed(lambda: stream(lambda f: f)),
-             "after_streamed": timed(lambda: stream(store_frame)),
+             "after": timed(lambda: store_csv(df, after)),
+             "after_per_cell": timed(lambda: per_cell_store_frame(df).to_csv(d / "p.csv", index=False)),
+             "before_streamed": timed(lambda: stream(plain)),
+             "after_streamed": timed(lambda: stream(store)),
+             "per_cell_streamed": timed(lambda: stream(per_cell)),
              "parquet": timed(lambda: df.to_parquet(parquet, index=False))}
-        r = {"before": timed(lambda: pd.read_csv(before, keep_default_na=False, na_values=[""])),
+        read = dict(keep_default_na=False, na_values=[""])
+        r = {"before": timed(lambda: pd.read_csv(before, **read)),
              "after": timed(lambda: read_store_table(after)),
+             "after_per_cell": timed(lambda: per_cell_read_store_frame(pd.read_csv(after, **read))),
              "parquet": timed(lambda: pd.read_parquet(parquet))}
         size = {k: p.stat().st_size for k, p in (("before", before), ("after", after), ("parquet", parquet))}
         back = read_store_table(after, dtype={"case_id": str})
@@ -92,8 +145,11 @@ def main() -> int:
         print(f"read  {k:15s} {v:7.3f} s")
     for k, v in size.items():
         print(f"size  {k:15s} {v / 1e6:7.2f} MB")
-    print(f"RATIO bench_run_store: write after/before {w['after'] / w['before']:.2f} (streamed in 256-row appends {w['after_streamed'] / w['before_streamed']:.2f}); "
-          f"read after/before {r['after'] / r['before']:.2f}; size after/before {size['after'] / size['before']:.4f}; "
+    print(f"RATIO bench_run_store: write after/before {w['after'] / w['before']:.2f} (per-cell "
+          f"{w['after_per_cell'] / w['before']:.2f}; streamed in 256-row appends {w['after_streamed'] / w['before_streamed']:.2f}, "
+          f"per-cell {w['per_cell_streamed'] / w['before_streamed']:.2f}); "
+          f"read after/before {r['after'] / r['before']:.2f} (per-cell {r['after_per_cell'] / r['before']:.2f}); "
+          f"size after/before {size['after'] / size['before']:.4f}; "
           f"parquet write/before {w['parquet'] / w['before']:.2f}, size {size['parquet'] / size['before']:.2f}")
     return 0
 

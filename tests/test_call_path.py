@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from clinaudit.cli.generate_cmd import _RESPONSE_COLUMNS, _ResponseWriter
-from clinaudit.export import neutralize_frame, store_frame
+from clinaudit.export import neutralize_frame, store_frame, store_line_end
 from clinaudit.models.openai_compat import OpenAICompatBackend
 from clinaudit.records import Message, ModelRequest, ModelResponse
 from clinaudit.workers import CommitBuffer, Deadlines, fewer_gc_passes
@@ -76,7 +76,10 @@ def test_request_body_is_json_dumps_of_the_payload():
 def _pandas_csv(block: list[dict], columns: list[str], safe: bool, header: bool) -> str:
     """The responses CSV as it was written before (a DataFrame per block)."""
     df = pd.DataFrame(block, columns=columns)
-    return (neutralize_frame(df) if safe else store_frame(df)).to_csv(index=False, header=header)
+    if safe:
+        return neutralize_frame(df).to_csv(index=False, header=header)
+    stored = store_frame(df)  # a block holding a carriage return ends its lines in \r\n (export.store_csv)
+    return stored.to_csv(index=False, header=header, lineterminator=store_line_end(stored))
 
 
 def test_responses_csv_is_byte_for_byte_the_pandas_export(tmp_path):

@@ -263,3 +263,52 @@ def test_the_mimic_chain(tmp_path):
     assert formula_cells(out) == [] and neutralised_cells(out) > 0
     seqs = read_store_table(out / "tasks" / "pretrain_sequences.csv")
     assert seqs["text"].str.startswith("@SUM(1)").any()
+
+
+@pytest.mark.parametrize("dtype", [object, "str"])  # scanned cell by cell / by pyarrow (pandas' text dtype)
+def test_the_run_store_gives_back_exactly_what_it_was_given(tmp_path, dtype):
+    """store_csv -> read_store_table: the exact values (a lone carriage return included), the file safe to open."""
+    from clinaudit.export import read_store_frame, store_csv, store_frame
+    from clinaudit.rundir import RunDir, read_store_table
+
+    text = [*PAYLOADS, "a\rb", "c\r\nd", "e\nf", "''x", "-0.5", "plain", None, "'"]
+    n = len(text)
+    df = pd.DataFrame({"text": pd.Series(text, dtype=dtype), "n": range(n), "mixed": [1, "=x", None, 2.5, "@y", *["k"] * (n - 5)],
+                       "cat": pd.Categorical(["=a", "b"] * (n // 2) + ["=a"] * (n % 2)),
+                       "=col": ["v"] * n})
+    store_csv(df, tmp_path / "t.csv")
+    assert formula_cells(tmp_path) == []
+    back = read_store_table(tmp_path / "t.csv", dtype=str)
+    assert list(back.columns) == list(df.columns)
+    assert back["text"].tolist()[:-2] == text[:-2] and back["text"].isna().iloc[-2] and back["text"].iloc[-1] == "'"
+    assert back["mixed"].fillna("").tolist()[:5] == ["1", "=x", "", "2.5", "@y"]
+    assert back["cat"].tolist() == df["cat"].astype(str).tolist()
+    assert len(pd.read_csv(tmp_path / "t.csv")) == n  # no row split by the carriage return
+    # appended blocks (how the responses table streams) and RunDir.write_table: the same
+    store_csv(df.iloc[:3], tmp_path / "s.csv")
+    store_csv(df.iloc[3:], tmp_path / "s.csv", mode="a", header=False)
+    assert read_store_table(tmp_path / "s.csv", dtype=str)["text"].tolist()[:-2] == text[:-2]
+    rd = RunDir(tmp_path / "run")
+    rd.write_table("t", df)
+    assert rd.read_table("t")["text"].tolist()[:-2] == text[:-2]
+    # a frame with nothing to change is handed back as it is; numbers are never touched
+    plain = pd.DataFrame({"a": ["x", "y"], "b": [-1, 2]})
+    assert store_frame(plain) is plain and read_store_frame(plain) is plain
+    assert store_frame(pd.DataFrame({"a": ["-1", "=1"]}))["a"].tolist() == ["-1", "'=1"]
+
+
+def test_generate_keeps_a_carriage_return_of_an_answer_exactly(tmp_path, monkeypatch):
+    from clinaudit.api import open_run
+    from clinaudit.rundir import read_store_table
+
+    monkeypatch.setenv("CLINAUDIT_CACHE_DIR", str(tmp_path / "cache"))
+    rules = tmp_path / "mock.yaml"
+    rules.write_text(yaml.safe_dump([{"match": ".", "response": "\r=1\rsecond"}]))
+    data = _write(tmp_path / "q.csv", pd.DataFrame({"id": ["a", "b"], "q": ["x", "y"]}))
+    out = tmp_path / "gen"
+    rc, _, err = invoke(["generate", "--input", str(data), "--id-column", "id", "--text-column", "q", "--model",
+                         "mock:m", "--mock-rules", str(rules), "--out", str(out), "--no-progress"])
+    assert rc == 0, err
+    assert formula_cells(out) == []
+    assert open_run(out).table("responses")["text"].tolist() == ["\r=1\rsecond"] * 2
+    assert read_store_table(out / "tables" / "responses.csv")["response"].tolist() == ["\r=1\rsecond"] * 2

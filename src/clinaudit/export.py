@@ -25,7 +25,8 @@ Exports are for people and their spreadsheets, so model text in them is made ine
   and also prefixes a cell that already starts with ``'``, so the prefix is reversible;
   :func:`read_store_frame` (the run store's one reader: ``RunDir.read_table``, the Python API,
   ``compare``, the report, resume) takes exactly one leading ``'`` off, giving back the exact
-  text (a lone carriage return inside text excepted: stored as a newline).
+  text. A carriage return is kept: :func:`store_csv` writes a table holding one with ``\r\n`` line
+  ends, so the CSV writer quotes the cell (no spreadsheet splits the row there).
 * Markdown (:func:`to_markdown`): ``[``, ``]``, ``<`` and ``>`` are backslash-escaped, so no
   cell can form a link, an image or raw HTML (a ``javascript:`` / ``data:`` / ``vbscript:``
   URL stays visible text), besides the ``|`` and newline escaping a table needs.
@@ -41,6 +42,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 __all__ = [
@@ -50,6 +52,8 @@ __all__ = [
     "neutralize_frame",
     "store_cell",
     "store_frame",
+    "store_line_end",
+    "store_csv",
     "read_store_cell",
     "read_store_frame",
     "markdown_cell",
@@ -148,15 +152,16 @@ def neutralize_cell(value: Any) -> Any:
     return value
 
 
-_STORE_FIRST = frozenset(FORMULA_PREFIXES) | {"'"}  # first characters of a run-store cell that may change
+_STORE_FIRST = (*FORMULA_PREFIXES, "'")  # first characters of a run-store cell that may get the prefix
 
 
 def store_cell(value: Any) -> Any:
-    """A run-store cell: :func:`neutralize_cell`, reversibly (a text already starting with ``'`` gets one more,
-    so :func:`read_store_cell` can take exactly one off)."""
-    if isinstance(value, str) and value[:1] == "'":
-        value = "'" + value
-    return neutralize_cell(value)
+    """A run-store cell: formula-like text gets the ``'`` of :func:`neutralize_cell`, reversibly (a text already
+    starting with ``'`` gets one more, so :func:`read_store_cell` can take exactly one off). A carriage return is
+    kept: the run store's writers quote a cell holding one (:func:`store_line_end`)."""
+    if isinstance(value, str) and value[:1] in _STORE_FIRST and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
 
 
 def read_store_cell(value: Any) -> Any:
@@ -165,43 +170,118 @@ def read_store_cell(value: Any) -> Any:
 
 
 def _text_columns(df: pd.DataFrame) -> list[int]:
-    return [i for i in range(df.shape[1]) if not (pd.api.types.is_numeric_dtype(df.iloc[:, i])
-                                                 or pd.api.types.is_bool_dtype(df.iloc[:, i])
-                                                 or pd.api.types.is_datetime64_any_dtype(df.iloc[:, i]))]
+    return [i for i, dt in enumerate(df.dtypes) if not (pd.api.types.is_numeric_dtype(dt)
+                                                         or pd.api.types.is_bool_dtype(dt)
+                                                         or pd.api.types.is_datetime64_any_dtype(dt))]
+
+
+def _str_mask(col: pd.Series, py: Callable[[str], Any], arrow: Callable[[Any], Any]) -> np.ndarray:
+    """Which cells of ``col`` are text passing the test, as a boolean array: ``arrow(chunked_array)`` (pyarrow compute,
+    no Python per cell) for pandas' pyarrow-backed text columns (what ``read_csv`` and lists of strings give),
+    ``py(cell)`` per cell for an object column."""
+    if getattr(col.dtype, "storage", None) == "pyarrow":
+        import pyarrow.compute as pc
+
+        hits = pc.fill_null(arrow(col.array.__arrow_array__()), False)
+        return np.asarray(hits.to_numpy(zero_copy_only=False), dtype=bool).copy()
+    return np.fromiter((isinstance(v, str) and bool(py(v)) for v in col.to_numpy()), dtype=bool, count=len(col))
+
+
+def _starts_with_any(prefixes: tuple[str, ...]) -> Callable[[Any], Any]:
+    def test(arr: Any) -> Any:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        return pc.is_in(pc.utf8_slice_codeunits(arr, 0, 1), value_set=pa.array(list(prefixes)))
+    return test
+
+
+def _starts_with(prefix: str) -> Callable[[Any], Any]:
+    def test(arr: Any) -> Any:
+        import pyarrow.compute as pc
+
+        return pc.starts_with(arr, prefix)
+    return test
+
+
+def _holds_cr(arr: Any) -> Any:
+    import pyarrow.compute as pc
+
+    return pc.match_substring(arr, "\r")
+
+
+def _replace(col: pd.Series, mask: Any, fn: Callable[[str], str]) -> pd.Series:
+    values = col.to_numpy(dtype=object, copy=True)
+    values[mask] = [fn(v) for v in values[mask]]  # only the cells that change: a few in a large table
+    keep = pd.api.types.is_object_dtype(col) or (pd.api.types.is_string_dtype(col)
+                                                 and not isinstance(col.dtype, pd.CategoricalDtype))
+    return pd.Series(values, index=col.index, name=col.name, dtype=col.dtype if keep else object)
 
 
 def store_frame(df: pd.DataFrame) -> pd.DataFrame:
-    """``df`` as the run store writes it (:func:`store_cell` on text cells and column names)."""
+    """``df`` as the run store writes it (:func:`store_cell` on text cells and column names).
+
+    Vectorised: pyarrow's compute functions find the cells to change in pandas' text columns (most columns have
+    none), and only those are rewritten."""
     cols = [store_cell(c) if isinstance(c, str) else c for c in df.columns]
-    todo = []  # the text columns with a cell to change (found vectorised; most columns have none)
+    todo = []
     for i in _text_columns(df):
-        if any(isinstance(v, str) and (v[:1] in _STORE_FIRST or "\r" in v) for v in df.iloc[:, i].to_numpy()):
-            todo.append(i)
+        col = df.iloc[:, i]
+        first = _str_mask(col, lambda v: v[:1] in _STORE_FIRST, _starts_with_any(_STORE_FIRST))
+        if not first.any():
+            continue
+        at = first.nonzero()[0]  # a few cells: those starting with a formula character or ', checked one by one
+        first[at[[_PLAIN_NUMBER.fullmatch(v) is not None for v in col.iloc[at]]]] = False  # "-0.5" stays a number
+        if first.any():
+            todo.append((i, first))
     if not todo and cols == list(df.columns):
         return df
     out = df.copy()
-    for i in todo:
-        out.isetitem(i, out.iloc[:, i].map(store_cell))
+    for i, mask in todo:
+        out.isetitem(i, _replace(out.iloc[:, i], mask, lambda v: "'" + v))
     out.columns = cols
     return out
 
 
+def store_line_end(df: pd.DataFrame) -> str:
+    """The line end a run-store CSV of ``df`` is written with: ``"\n"``, or ``"\r\n"`` when a text cell or a column
+    name holds a carriage return (Python's CSV writer quotes a field holding a character of its line end, so a lone
+    ``\r`` is quoted: no spreadsheet or reader ends the row there, and it reads back exactly)."""
+    if any(isinstance(c, str) and "\r" in c for c in df.columns):
+        return "\r\n"
+    for i in _text_columns(df):
+        if _str_mask(df.iloc[:, i], lambda v: "\r" in v, _holds_cr).any():
+            return "\r\n"
+    return "\n"
+
+
+def store_csv(df: pd.DataFrame, path: str | Path, *, mode: str = "w", header: bool = True) -> None:
+    """Write ``df`` to the run-store CSV ``path`` (:func:`store_frame`, :func:`store_line_end`); ``mode="a"`` appends."""
+    encoded = store_frame(df)
+    encoded.to_csv(path, index=False, mode=mode, header=header, lineterminator=store_line_end(encoded))
+
+
 def read_store_frame(df: pd.DataFrame) -> pd.DataFrame:
-    """A run-store table as read by ``pandas.read_csv`` -> its exact values (:func:`read_store_cell`).
+    """A run-store table as read by ``pandas.read_csv`` -> its exact values (:func:`read_store_cell`), vectorised.
 
     A column whose cells were all neutralised (e.g. ``'-x``) comes back as text; a column of plain
     numbers was never touched."""
     if not len(df.columns):
         return df
     cols = [read_store_cell(c) if isinstance(c, str) else c for c in df.columns]
-    todo = [i for i in _text_columns(df) if (pd.api.types.is_object_dtype(df.iloc[:, i])
-                                             or pd.api.types.is_string_dtype(df.iloc[:, i]))
-            and any(isinstance(v, str) and v[:1] == "'" for v in df.iloc[:, i].to_numpy())]
+    todo = []
+    for i in _text_columns(df):
+        col = df.iloc[:, i]
+        if not (pd.api.types.is_object_dtype(col) or pd.api.types.is_string_dtype(col)):
+            continue
+        mask = _str_mask(col, lambda v: v[:1] == "'", _starts_with("'"))
+        if mask.any():
+            todo.append((i, mask))
     if not todo and cols == list(df.columns):
         return df
     out = df.copy()
-    for i in todo:
-        out.isetitem(i, out.iloc[:, i].map(read_store_cell))
+    for i, mask in todo:
+        out.isetitem(i, _replace(out.iloc[:, i], mask, lambda v: v[1:]))
     out.columns = cols
     return out
 

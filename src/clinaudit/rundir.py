@@ -327,11 +327,11 @@ class RunDir:
     def write_table(self, name: str, df: pd.DataFrame) -> Path:
         """Write ``tables/NAME.csv``: safe to open in a spreadsheet (formula-like text prefixed with ``'``,
         reversibly: :func:`clinaudit.export.store_frame`); :meth:`read_table` gives the exact values back."""
-        from .export import store_frame
+        from .export import store_csv
 
         path = self.table_path(name)
         tmp = path.with_suffix(".csv.tmp")
-        store_frame(df).to_csv(tmp, index=False)
+        store_csv(df, tmp)
         tmp.replace(path)
         return path
 

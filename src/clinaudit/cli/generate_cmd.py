@@ -142,7 +142,6 @@ class _ResponseWriter:
     BLOCK = 2048
 
     def __init__(self, targets: list[tuple[Path, bool]], columns: list[str], id_column: str, model: str):
-        import csv
         import operator
 
         self.targets = [(path, path.with_suffix(".csv.tmp"), safe) for path, safe in targets]
@@ -151,9 +150,9 @@ class _ResponseWriter:
         self.written = 0
         self.failed = 0
         self.handles = [open(tmp, "w", encoding="utf-8", newline="") for _, tmp, _ in self.targets]
-        self.writers = [csv.writer(fh, lineterminator="\n") for fh in self.handles]
         self._cells = operator.itemgetter(*columns)
         self._plain = columns == [id_column, *_RESPONSE_COLUMNS]
+        self._cr_in_names = any("\r" in c for c in columns)
 
     def add(self, req: Any, resp: Any) -> None:
         ok = resp.error is None
@@ -195,16 +194,22 @@ class _ResponseWriter:
         buf = io.StringIO()
         csv.writer(buf, lineterminator="\n").writerows(self.block)
         safe = store = buf.getvalue()
-        if _may_need_neutralising(safe):  # some cell may need neutralising (the rare case): cell by cell
+        store_end = "\n"
+        if _may_need_neutralising(safe) or self._cr_in_names:  # a cell may need neutralising (rare): cell by cell
             buf = io.StringIO()
             csv.writer(buf, lineterminator="\n").writerows([[neutralize_cell(v) for v in row] for row in self.block])
             safe = buf.getvalue()
-            buf = io.StringIO()  # the run store: the same, reversibly (read back exactly by read_store_table)
-            csv.writer(buf, lineterminator="\n").writerows([[store_cell(v) for v in row] for row in self.block])
+            # the run store: the same, reversibly (read back exactly by read_store_table); a carriage return is
+            # kept, in a quoted cell: the block's lines end in \r\n, as export.store_csv writes them
+            if any(isinstance(v, str) and "\r" in v for row in [self.columns, *self.block] for v in row):
+                store_end = "\r\n"
+            buf = io.StringIO()
+            csv.writer(buf, lineterminator=store_end).writerows([[store_cell(v) for v in row] for row in self.block])
             store = buf.getvalue()
-        for (_, _, is_safe), fh, w in zip(self.targets, self.handles, self.writers):
+        for (_, _, is_safe), fh in zip(self.targets, self.handles):
             if self.written == 0:
-                w.writerow([(neutralize_cell if is_safe else store_cell)(c) for c in self.columns])
+                csv.writer(fh, lineterminator="\n" if is_safe else store_end).writerow(
+                    [(neutralize_cell if is_safe else store_cell)(c) for c in self.columns])
             fh.write(safe if is_safe else store)
         self.written += len(self.block)
         self.block = []

@@ -176,9 +176,9 @@ def cmd_perturb(args: argparse.Namespace) -> int:
     out = pd.DataFrame(rows, columns=list(df.columns) + ["perturbation", "perturbed_text", "flags"]
                        + (["variant_id", "description", "provenance"] if args.provenance else []))
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    from ..export import store_frame
+    from ..export import store_csv
 
-    store_frame(out).to_csv(args.out, index=False)  # safe to open in a spreadsheet (reversibly: read_store_table)
+    store_csv(out, args.out)  # safe to open in a spreadsheet (reversibly: read_store_table)
     flagged = sum(1 for v in variants if v.flags)
     msg = f"wrote {len(out)} rows ({len(cases)} cases x {len(names)} perturbations) to {args.out}"
     if flagged:

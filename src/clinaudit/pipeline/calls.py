@@ -34,7 +34,7 @@ import pandas as pd
 
 from ..models.base import MaskedItem
 from ..records import ModelRequest, ModelResponse, RequestKind
-from ..export import store_frame
+from ..export import store_csv
 from ..rundir import read_store_table
 from .stages import RESPONSE_COLUMNS
 
@@ -152,9 +152,9 @@ class CallLog:
             if self.path is None:  # kept in memory only when there is no run store to stream to
                 self.rows.extend(rows)
                 return
-            frame = store_frame(pd.DataFrame(rows, columns=RESPONSE_COLUMNS))  # safe to open, read back exactly
-            frame.to_csv(self.path, mode="a" if self._header_written else "w", header=not self._header_written,
-                         index=False)
+            # safe to open, read back exactly (read_store_table)
+            store_csv(pd.DataFrame(rows, columns=RESPONSE_COLUMNS), self.path,
+                      mode="a" if self._header_written else "w", header=not self._header_written)
             self._header_written = True
 
     def frame(self) -> pd.DataFrame:

@@ -102,9 +102,9 @@ def cmd_mimic_tasks(args: argparse.Namespace) -> int:
         corpus = pretraining_sequences(args.mimic, splits=res.splits, tokenizer=tok, min_tokens=args.min_tokens,
                                        encoding=args.encoding)
         path = args.out / "pretrain_sequences.csv"
-        from ...export import store_frame
+        from ...export import store_csv
 
-        store_frame(corpus).to_csv(path, index=False)
+        store_csv(corpus, path)
         print(f"pretraining corpus: {len(corpus)} sequences from {corpus['note_id'].nunique()} notes  {path}")
     return 0
 

@@ -158,9 +158,9 @@ def cmd_probe_tasks(args: argparse.Namespace) -> int:
         res = probe_tasks(tables, cols, f"hf-embed:{Path(args.encoder).resolve()}", runner=Runner(),
                           group_columns=GROUP_COLUMNS, probe=probe, seed=args.seed)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    from ...export import store_frame
+    from ...export import store_csv
 
-    store_frame(res.predictions).to_csv(args.out, index=False)
+    store_csv(res.predictions, args.out)
     print(f"{res.info['tasks']} tasks, {res.info['rows']} rows -> {args.out}", file=sys.stdout)
     return 0
 

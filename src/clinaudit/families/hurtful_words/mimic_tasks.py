@@ -46,7 +46,7 @@ from typing import Any
 
 import pandas as pd
 
-from ...export import store_frame
+from ...export import store_csv
 from ...errors import InputError
 from ...loaders.mimic import iter_mimic_csv, parse_mimic_datetime, parse_mimic_int
 from .mimic_cohorts import (ATTRIBUTE_COLUMNS, TABLE_REQUIRED, MimicTables, assign_splits, end_of_day,
@@ -115,7 +115,7 @@ class MimicTasks:
         for name, df in {**self.tables, "tasks": self.tasks, "splits": self.splits, "exclusions": self.exclusions,
                          "labels_long": self.labels_long()}.items():
             paths[name] = out / f"{name}.csv"
-            store_frame(df).to_csv(paths[name], index=False)  # safe to open; read_store_table gives it back exactly
+            store_csv(df, paths[name])  # safe to open; read_store_table gives it back exactly
         meta = {"generator": "clinaudit mimic-tasks", "options": self.options.__dict__, "source": self.source,
                 "rows": {k: len(v) for k, v in self.tables.items()}, "tasks": len(self.tasks)}
         paths["manifest"] = out / "mimic_tasks.json"
