@@ -16,7 +16,7 @@ What is timed, on one synthetic ``responses`` table (the 24 ``RESPONSE_COLUMNS``
   cell to change; kept here as :func:`per_cell_store_frame` / :func:`per_cell_read_store_frame`), beside the
   vectorised one (pandas string methods find the cells; only those are rewritten).
 
-Each is the median of 3 rounds in one process. Prints ``RATIO`` lines (after / before).
+Each is the median of 3 rounds in one process, the variants taking turns within each round. Prints ``RATIO`` lines (after / before).
 """
 
 from __future__ import annotations
@@ -91,13 +91,16 @@ def per_cell_read_store_frame(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def timed(fn, rounds: int = 3) -> float:
-    out = []
+def interleaved(fns: dict, rounds: int = 3) -> dict[str, float]:
+    """Median seconds of each function over ``rounds`` rounds, the functions taking turns within each round (so a
+    change of the machine's load falls on all of them alike)."""
+    out: dict[str, list[float]] = {k: [] for k in fns}
     for _ in range(rounds):
-        t0 = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t0)
-    return statistics.median(out)
+        for k, fn in fns.items():
+            t0 = time.perf_counter()
+            fn()
+            out[k].append(time.perf_counter() - t0)
+    return {k: statistics.median(v) for k, v in out.items()}
 
 
 def main() -> int:
@@ -123,18 +126,19 @@ def main() -> int:
         def per_cell(f, mode, header) -> None:
             per_cell_store_frame(f).to_csv(streamed, mode=mode, header=header, index=False)
 
-        w = {"before": timed(lambda: df.to_csv(before, index=False)),
-             "after": timed(lambda: store_csv(df, after)),
-             "after_per_cell": timed(lambda: per_cell_store_frame(df).to_csv(d / "p.csv", index=False)),
-             "before_streamed": timed(lambda: stream(plain)),
-             "after_streamed": timed(lambda: stream(store)),
-             "per_cell_streamed": timed(lambda: stream(per_cell)),
-             "parquet": timed(lambda: df.to_parquet(parquet, index=False))}
+        writes = {"before": lambda: df.to_csv(before, index=False),
+                  "after": lambda: store_csv(df, after),
+                  "after_per_cell": lambda: per_cell_store_frame(df).to_csv(d / "p.csv", index=False),
+                  "before_streamed": lambda: stream(plain),
+                  "after_streamed": lambda: stream(store),
+                  "per_cell_streamed": lambda: stream(per_cell),
+                  "parquet": lambda: df.to_parquet(parquet, index=False)}
+        w = interleaved(writes)
         read = dict(keep_default_na=False, na_values=[""])
-        r = {"before": timed(lambda: pd.read_csv(before, **read)),
-             "after": timed(lambda: read_store_table(after)),
-             "after_per_cell": timed(lambda: per_cell_read_store_frame(pd.read_csv(after, **read))),
-             "parquet": timed(lambda: pd.read_parquet(parquet))}
+        r = interleaved({"before": lambda: pd.read_csv(before, **read),
+                         "after": lambda: read_store_table(after),
+                         "after_per_cell": lambda: per_cell_read_store_frame(pd.read_csv(after, **read)),
+                         "parquet": lambda: pd.read_parquet(parquet)})
         size = {k: p.stat().st_size for k, p in (("before", before), ("after", after), ("parquet", parquet))}
         back = read_store_table(after, dtype={"case_id": str})
         assert back["case_id"].tolist() == df["case_id"].tolist() and back["text"].tolist() == df["text"].tolist()

@@ -258,7 +258,11 @@ def store_line_end(df: pd.DataFrame) -> str:
 def store_csv(df: pd.DataFrame, path: str | Path, *, mode: str = "w", header: bool = True) -> None:
     """Write ``df`` to the run-store CSV ``path`` (:func:`store_frame`, :func:`store_line_end`); ``mode="a"`` appends."""
     encoded = store_frame(df)
-    encoded.to_csv(path, index=False, mode=mode, header=header, lineterminator=store_line_end(encoded))
+    text = encoded.to_csv(index=False, header=header, lineterminator="\n")
+    if "\r" in text:  # a carriage return in a cell or a name (one search of the text: cheaper than of every column)
+        text = encoded.to_csv(index=False, header=header, lineterminator="\r\n")
+    with open(path, mode, encoding="utf-8", newline="") as fh:
+        fh.write(text)
 
 
 def read_store_frame(df: pd.DataFrame) -> pd.DataFrame:
