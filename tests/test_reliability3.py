@@ -327,6 +327,35 @@ def test_the_suite_wide_check_sees_a_masked_error_a_traceback_and_an_exit_0_afte
     assert invoke(["audits"])[0] == 0 and CALLS[-1].problems() == []
 
 
+def test_a_closed_pipe_ends_the_command_quietly(monkeypatch, capsys):
+    import io
+    import subprocess
+    import sys
+
+    from clinaudit.cli.main import main
+
+    class Closed(io.StringIO):  # a reader that went away: every write fails as a closed pipe does
+        def write(self, s):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    for argv in (["--help"], ["judges"], ["audits"]):
+        monkeypatch.setattr(sys, "stdout", Closed())
+        assert main(argv) == 141, argv
+    monkeypatch.undo()
+    assert capsys.readouterr().err == ""
+    # the real thing: `clinaudit judges | head -1` (it used to end "clinaudit: error: BrokenPipeError", exit 2)
+    for argv in (["judges"], ["--help"]):
+        proc = subprocess.Popen([sys.executable, "-m", "clinaudit", *argv], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        proc.stdout.readline()
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=120) in (0, 141) and err == "", (argv, err)
+
+
 def test_judges_lists_plain_text():
     rc, out, _ = invoke(["judges"])
     assert rc == 0 and "treatment_annotator" in out

@@ -80,6 +80,36 @@ def _consistent(name: str, cmd: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``clinaudit`` command; returns its exit status. A reader that stops reading (``clinaudit --help | head -1``)
+    ends it quietly with status 141 (as a process killed by SIGPIPE), with no BrokenPipeError on stderr."""
+    try:
+        try:
+            return _main(argv)
+        finally:
+            _flush_stdout()  # here, not at exit: a closed pipe is seen while it can still be handled
+    except BrokenPipeError:
+        _stdout_to_devnull()
+        return 141
+
+
+def _flush_stdout() -> None:
+    try:
+        sys.stdout.flush()
+    except ValueError:  # a closed stream: nothing left to write
+        pass
+
+
+def _stdout_to_devnull() -> None:
+    """Point stdout's file descriptor at /dev/null, so the interpreter's last flush at exit does not fail again."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # a stream without a file descriptor (tests' StringIO)
+        pass
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
@@ -106,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     except ClinauditError as exc:
         print(f"clinaudit: error: {redacting.redact(str(exc))}", file=sys.stderr)
         return int(getattr(exc, "exit_code", 2))
+    except BrokenPipeError:  # the reader of stdout went away: main ends quietly
+        raise
     except KeyboardInterrupt:
         print("\nclinaudit: interrupted; completed model calls are stored (with --executor processes or ray: those "
               "of the chunks that came back), re-run the same command to resume.", file=sys.stderr)
