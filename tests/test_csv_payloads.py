@@ -220,14 +220,23 @@ def test_commands_on_label_prediction_and_note_files(tmp_path):
              "--n-resamples", "20", "--no-progress"]
     ok(["probe", *probe, "--out", str(out / "probe")])
     ok(["debias", *probe, "--out", str(out / "debias"), "--attribute", "gender", "--epochs", "2"])
+    # association with a model (the scores-file path is in test_reliability3): templates, attributes, groups
+    (tmp_path / "templates.txt").write_text("=[GEND] was given [PAINMED] for pain\n@[GEND] asked for [PAINMED]\n")
+    _write(tmp_path / "attributes.csv", pd.DataFrame({"attribute": ["=oxycodone", "@ibuprofen"],
+                                                      "category": ["PAINMED"] * 2, "subgroup": ["high", "low"]}))
+    (tmp_path / "targets.yaml").write_text(yaml.safe_dump({"groups": {"=male": ["he"], "@female": ["she"]}}))
+    ok(["association", "--templates", str(tmp_path / "templates.txt"), "--attributes", str(tmp_path / "attributes.csv"),
+        "--targets", str(tmp_path / "targets.yaml"), "--model", "mock", "--out", str(out / "association"),
+        "--no-progress"])
     written = csv_files(out)
-    for folder in ("ts/", "prevalence/", "gaps/", "probe/", "debias/"):
+    for folder in ("ts/", "prevalence/", "gaps/", "probe/", "debias/", "association/"):
         assert any(w.startswith(folder) for w in written), folder
     assert formula_cells(out) == [] and neutralised_cells(out) > 0
     assert set(open_run(out / "gaps").table("gaps")["group"]) == {"=F", "-M"}
     assert set(open_run(out / "probe").table("predictions")["case_id"]) == {(PAYLOADS[i % 9] + str(i)).strip()
                                                                          for i in range(24)}  # ids: stripped
     assert set(read_store_table(out / "prevalence" / "prevalence.csv")["group"]) == {"=F", "@M", "-F"}
+    assert set(read_store_table(out / "association" / "scores.csv")["group"]) == {"=male", "@female"}
 
 
 def test_the_mimic_chain(tmp_path):
