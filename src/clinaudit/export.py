@@ -182,8 +182,11 @@ def _str_mask(col: pd.Series, py: Callable[[str], Any], arrow: Callable[[Any], A
     if getattr(col.dtype, "storage", None) == "pyarrow":
         import pyarrow.compute as pc
 
-        hits = pc.fill_null(arrow(col.array.__arrow_array__()), False)
-        return np.asarray(hits.to_numpy(zero_copy_only=False), dtype=bool).copy()
+        try:
+            hits = pc.fill_null(arrow(col.array.__arrow_array__()), False)
+            return np.asarray(hits.to_numpy(zero_copy_only=False), dtype=bool).copy()
+        except (TypeError, ValueError, NotImplementedError):  # pyarrow: not a text type (a list, a struct ...)
+            pass
     return np.fromiter((isinstance(v, str) and bool(py(v)) for v in col.to_numpy()), dtype=bool, count=len(col))
 
 
