@@ -321,3 +321,27 @@ def test_generate_keeps_a_carriage_return_of_an_answer_exactly(tmp_path, monkeyp
     assert formula_cells(out) == []
     assert open_run(out).table("responses")["text"].tolist() == ["\r=1\rsecond"] * 2
     assert read_store_table(out / "tables" / "responses.csv")["response"].tolist() == ["\r=1\rsecond"] * 2
+
+
+def test_the_terminal_summaries_show_the_exact_values_not_the_safety_prefix(tmp_path, capsys):
+    """classifier-gaps / probe / association print their summary from the written CSV: read as the run store
+    (the exact group names), not as text carrying the spreadsheet-safety prefix ('-M vs. =F)."""
+    from clinaudit.export import store_csv
+    from clinaudit.families.hurtful_words import cli_association, cli_classifier
+
+    gaps = tmp_path / "summary.csv"
+    store_csv(pd.DataFrame({"attribute": ["=gender"], "comparison": ["-M vs. =F"], "criterion": ["CI excludes 0"],
+                            "n_tasks": [3], "recall_gap": ["2 (67%)"], "parity_gap": ["1 (33%)"],
+                            "specificity_gap": ["0 (0%)"]}), gaps)
+    assert "'-M vs. '=F" not in gaps.read_text() and "'-M vs. =F" in gaps.read_text()  # the file is safe
+    cli_classifier._print_summary(gaps)
+    printed = capsys.readouterr().out
+    assert "-M vs. =F" in printed and "'-M" not in printed and "=gender" in printed and "'=gender" not in printed
+    assoc = tmp_path / "assoc_summary.csv"
+    store_csv(pd.DataFrame({"model": ["@model"], "category": ["=PAINMED"], "mean_=male": [0.5], "p": [0.2],
+                            "p_adj": [0.4], "n_sentences": [8], "direction": ["+ = male higher"]}), assoc)
+    cli_association._print_summary(assoc)
+    cli_association._print_direction(assoc)
+    printed = capsys.readouterr().out
+    assert "@model" in printed and "=PAINMED" in printed and "'" not in printed.split("wrote")[0]
+    assert "direction: + = male higher" in printed

@@ -184,17 +184,20 @@ def cmd_association(args: argparse.Namespace) -> int:
 
 
 def _print_direction(path: Path) -> None:
-    import pandas as pd
+
+    from ...rundir import read_store_table
 
     if path.exists():
-        for d in dict.fromkeys(pd.read_csv(path)["direction"].dropna().astype(str)):
+        for d in dict.fromkeys(read_store_table(path)["direction"].dropna().astype(str)):
             print(f"direction: {d}")
 
 
 def _print_summary(path: Path) -> None:
     import pandas as pd
 
-    df = pd.read_csv(path)
+    from ...rundir import read_store_table
+
+    df = read_store_table(path)  # the exact values (the file's cells carry the spreadsheet-safety prefix)
     cols = [c for c in df.columns if c.startswith("mean_")] + ["p", "p_adj", "n_sentences"]
     show = df[["model", "category", *cols]]
     with pd.option_context("display.width", 160, "display.max_columns", 20, "display.float_format", "{:.4g}".format):

@@ -77,9 +77,11 @@ def _run(spec_dict: dict[str, Any], out: Path, no_progress: bool, copy: list[str
 def _print_summary(path: Path) -> None:
     import pandas as pd
 
+    from ...rundir import read_store_table
+
     if not path.exists():
         return
-    df = pd.read_csv(path)
+    df = read_store_table(path)  # the exact values (the file's cells carry the spreadsheet-safety prefix)
     df = df[df["criterion"] == "CI excludes 0"] if "criterion" in df.columns else df
     cols = [c for c in ("attribute", "comparison", "n_tasks", "recall_gap", "parity_gap", "specificity_gap")
             if c in df.columns]
@@ -275,7 +277,9 @@ def cmd_debias(args: argparse.Namespace) -> int:
                _PROBE_TABLES + ["debias", "debias_gaps", "debias_summary"])
     import pandas as pd
 
-    res = pd.read_csv(out / "debias.csv")
+    from ...rundir import read_store_table
+
+    res = read_store_table(out / "debias.csv")
     show = res[res["metric"].isin(["auroc", "attribute_auc"])][["task", "model", "metric", "value", "ci_low",
                                                                  "ci_high", "n"]]
     with pd.option_context("display.width", 160, "display.max_columns", 20, "display.float_format", "{:.3f}".format):
