@@ -133,6 +133,9 @@ subprocess.run = _recorded_run  # type: ignore[assignment]
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", f"{MARKER}: the test provokes a traceback or a masked internal error on "
                                        "purpose (the suite-wide CLI check in tests/conftest.py lets it pass)")
+    config.addinivalue_line("markers", "csv_scan(*commands): the test runs these clinaudit commands on payload data "
+                                       "and scans every CSV they wrote (tests/test_csv_payloads.py checks that every "
+                                       "command has one)")
 
 
 @pytest.fixture(autouse=True)

@@ -9,6 +9,7 @@ until a test here runs it (or :data:`WRITES_NO_FILES` says why it need not). ``g
 
 from __future__ import annotations
 
+import ast
 import csv
 import gzip
 import io
@@ -33,16 +34,25 @@ PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 WRITES_NO_FILES = {"models": "lists the backends", "audits": "lists the recipes", "judges": "lists the judges",
                    "perturbations": "lists the perturbations"}
 
-#: command -> the test that runs it on payload data and scans every CSV under its output
-SCANNED = {
-    **dict.fromkeys(["generate", "perturb", "run", "report", "association"],
-                    "test_reliability3.test_every_csv_the_commands_write_is_safe_and_the_api_reads_the_exact_values"),
-    **dict.fromkeys(["init", "compare", "gate", "demo"], "test_a_run_its_comparison_gate_and_demo"),
-    **dict.fromkeys(["note-tables", "judge-agreement", "care-tables"], "test_note_and_care_tables"),
-    **dict.fromkeys(["treatment-shift", "prevalence", "classifier-gaps", "probe", "debias"],
-                    "test_commands_on_label_prediction_and_note_files"),
-    **dict.fromkeys(["synth-mimic", "mimic-tasks", "pretrain", "probe-tasks"], "test_the_mimic_chain"),
-}
+TESTS = Path(__file__).resolve().parent
+
+
+def scanned_commands() -> dict[str, str]:
+    """command -> the test (``file::function``) that runs it on payload data and scans every CSV under its output:
+    every test under ``tests/`` marked ``@pytest.mark.csv_scan("command", ...)`` (read from the source, so a new
+    command's own test file declares its coverage and no list here is edited)."""
+    found: dict[str, str] = {}
+    for path in sorted(TESTS.rglob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fn in ast.walk(tree):
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            for dec in fn.decorator_list:
+                if (isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute) and dec.func.attr == "csv_scan"):
+                    for arg in dec.args:
+                        assert isinstance(arg, ast.Constant) and isinstance(arg.value, str), (path, fn.name)
+                        found[arg.value] = f"{path.relative_to(TESTS)}::{fn.name}"
+    return found
 
 
 def formula_cells(root: Path) -> list[str]:
@@ -80,13 +90,25 @@ def ok(argv: list[str]) -> str:
 def test_every_command_is_run_on_payload_data():
     from test_reliability3 import _subcommands
 
-    commands = set(_subcommands())
-    assert set(WRITES_NO_FILES) | set(SCANNED) == commands, (
-        f"run these commands on payload data here and scan their CSVs: {sorted(commands - set(SCANNED))}")
-    assert not set(WRITES_NO_FILES) & set(SCANNED)
-    for test in set(SCANNED.values()):
-        module, _, name = test.rpartition(".")
-        assert name in (globals() if not module else vars(__import__(module))), test
+    commands, scanned = set(_subcommands()), scanned_commands()
+    missing = commands - set(WRITES_NO_FILES) - set(scanned)
+    assert not missing, ("run these commands on payload data in their test, scan their CSVs (formula_cells) and mark "
+                         f"the test @pytest.mark.csv_scan(...): {sorted(missing)}")
+    assert not set(WRITES_NO_FILES) & set(scanned)
+    assert set(scanned) <= commands, f"csv_scan names no such command: {sorted(set(scanned) - commands)}"
+    # the tests this file holds cover (at least) these
+    assert {c for c, t in scanned.items() if t.startswith("test_csv_payloads.py::")} >= {
+        "init", "compare", "gate", "demo", "note-tables", "judge-agreement", "care-tables", "treatment-shift",
+        "prevalence", "classifier-gaps", "probe", "debias", "synth-mimic", "mimic-tasks", "pretrain", "probe-tasks"}
+
+
+def test_the_coverage_scan_reads_the_marks(tmp_path, monkeypatch):
+    import test_csv_payloads as mod
+
+    (tmp_path / "test_new.py").write_text("import pytest\n\n@pytest.mark.csv_scan('new-cmd', 'other')\n"
+                                          "def test_it():\n    pass\n")
+    monkeypatch.setattr(mod, "TESTS", tmp_path)
+    assert mod.scanned_commands() == {"new-cmd": "test_new.py::test_it", "other": "test_new.py::test_it"}
 
 
 def test_the_scan_finds_what_a_spreadsheet_would_run(tmp_path):
@@ -117,6 +139,7 @@ def _payload_spec(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.csv_scan("init", "compare", "gate", "demo")
 def test_a_run_its_comparison_gate_and_demo(tmp_path, monkeypatch):
     import clinaudit.demo
     from clinaudit.api import compare_runs, open_run
@@ -151,6 +174,7 @@ def test_a_run_its_comparison_gate_and_demo(tmp_path, monkeypatch):
     assert {p.strip() for p in PAYLOADS} <= set(cmp.per_case["case_id"])  # the ids as they were, not neutralised
 
 
+@pytest.mark.csv_scan("note-tables", "judge-agreement", "care-tables")
 def test_note_and_care_tables(tmp_path, monkeypatch):
     from clinaudit.api import open_run
 
@@ -192,6 +216,8 @@ def _write(path: Path, frame: pd.DataFrame) -> Path:
     return path
 
 
+@pytest.mark.csv_scan("treatment-shift", "prevalence", "classifier-gaps", "probe", "debias",
+                     "association")
 def test_commands_on_label_prediction_and_note_files(tmp_path):
     from clinaudit.api import open_run
     from clinaudit.rundir import read_store_table
@@ -239,6 +265,7 @@ def test_commands_on_label_prediction_and_note_files(tmp_path):
     assert set(read_store_table(out / "association" / "scores.csv")["group"]) == {"=male", "@female"}
 
 
+@pytest.mark.csv_scan("synth-mimic", "mimic-tasks", "pretrain", "probe-tasks")
 def test_the_mimic_chain(tmp_path):
     """synth-mimic -> (payloads in the notes and the admissions) -> mimic-tasks -> pretrain -> probe-tasks."""
     import shutil

@@ -443,6 +443,7 @@ def _formula_cells(root: Path) -> list[str]:
     return formula_cells(root)
 
 
+@pytest.mark.csv_scan("generate", "perturb", "run", "report", "association")
 def test_every_csv_the_commands_write_is_safe_and_the_api_reads_the_exact_values(tmp_path, monkeypatch):
     import yaml
 
