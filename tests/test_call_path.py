@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from clinaudit.cli.generate_cmd import _RESPONSE_COLUMNS, _ResponseWriter
-from clinaudit.export import neutralize_frame, store_frame, store_line_end
+from clinaudit.export import neutralize_frame, store_frame
 from clinaudit.models.openai_compat import OpenAICompatBackend
 from clinaudit.records import Message, ModelRequest, ModelResponse
 from clinaudit.workers import CommitBuffer, Deadlines, fewer_gc_passes
@@ -79,7 +79,9 @@ def _pandas_csv(block: list[dict], columns: list[str], safe: bool, header: bool)
     if safe:
         return neutralize_frame(df).to_csv(index=False, header=header)
     stored = store_frame(df)  # a block holding a carriage return ends its lines in \r\n (export.store_csv)
-    return stored.to_csv(index=False, header=header, lineterminator=store_line_end(stored))
+    has_cr = any("\r" in c for c in stored.columns) or any(isinstance(v, str) and "\r" in v
+                                                            for v in stored.to_numpy().ravel())
+    return stored.to_csv(index=False, header=header, lineterminator="\r\n" if has_cr else "\n")
 
 
 def test_responses_csv_is_byte_for_byte_the_pandas_export(tmp_path):

@@ -52,7 +52,6 @@ __all__ = [
     "neutralize_frame",
     "store_cell",
     "store_frame",
-    "store_line_end",
     "store_csv",
     "read_store_cell",
     "read_store_frame",
@@ -158,7 +157,7 @@ _STORE_FIRST = (*FORMULA_PREFIXES, "'")  # first characters of a run-store cell 
 def store_cell(value: Any) -> Any:
     """A run-store cell: formula-like text gets the ``'`` of :func:`neutralize_cell`, reversibly (a text already
     starting with ``'`` gets one more, so :func:`read_store_cell` can take exactly one off). A carriage return is
-    kept: the run store's writers quote a cell holding one (:func:`store_line_end`)."""
+    kept: the run store's writers quote a cell holding one (:func:`store_csv`)."""
     if isinstance(value, str) and value[:1] in _STORE_FIRST and not _PLAIN_NUMBER.fullmatch(value):
         return "'" + value
     return value
@@ -207,18 +206,25 @@ def _starts_with(prefix: str) -> Callable[[Any], Any]:
     return test
 
 
-def _holds_cr(arr: Any) -> Any:
-    import pyarrow.compute as pc
-
-    return pc.match_substring(arr, "\r")
-
-
 def _replace(col: pd.Series, mask: Any, fn: Callable[[str], str]) -> pd.Series:
     values = col.to_numpy(dtype=object, copy=True)
     values[mask] = [fn(v) for v in values[mask]]  # only the cells that change: a few in a large table
     keep = pd.api.types.is_object_dtype(col) or (pd.api.types.is_string_dtype(col)
                                                  and not isinstance(col.dtype, pd.CategoricalDtype))
     return pd.Series(values, index=col.index, name=col.name, dtype=col.dtype if keep else object)
+
+
+def _rewrite(df: pd.DataFrame, cols: list[Any], todo: list[tuple[int, np.ndarray]],
+             fn: Callable[[str], str]) -> pd.DataFrame:
+    """``df`` with ``fn`` applied to the masked cells of each ``(column position, mask)`` of ``todo`` and its column
+    names set to ``cols``; ``df`` itself when nothing changes."""
+    if not todo and cols == list(df.columns):
+        return df
+    out = df.copy()
+    for i, mask in todo:
+        out.isetitem(i, _replace(out.iloc[:, i], mask, fn))
+    out.columns = cols
+    return out
 
 
 def store_frame(df: pd.DataFrame) -> pd.DataFrame:
@@ -237,29 +243,15 @@ def store_frame(df: pd.DataFrame) -> pd.DataFrame:
         first[at[[_PLAIN_NUMBER.fullmatch(v) is not None for v in col.iloc[at]]]] = False  # "-0.5" stays a number
         if first.any():
             todo.append((i, first))
-    if not todo and cols == list(df.columns):
-        return df
-    out = df.copy()
-    for i, mask in todo:
-        out.isetitem(i, _replace(out.iloc[:, i], mask, lambda v: "'" + v))
-    out.columns = cols
-    return out
-
-
-def store_line_end(df: pd.DataFrame) -> str:
-    """The line end a run-store CSV of ``df`` is written with: ``"\n"``, or ``"\r\n"`` when a text cell or a column
-    name holds a carriage return (Python's CSV writer quotes a field holding a character of its line end, so a lone
-    ``\r`` is quoted: no spreadsheet or reader ends the row there, and it reads back exactly)."""
-    if any(isinstance(c, str) and "\r" in c for c in df.columns):
-        return "\r\n"
-    for i in _text_columns(df):
-        if _str_mask(df.iloc[:, i], lambda v: "\r" in v, _holds_cr).any():
-            return "\r\n"
-    return "\n"
+    return _rewrite(df, cols, todo, lambda v: "'" + v)
 
 
 def store_csv(df: pd.DataFrame, path: str | Path, *, mode: str = "w", header: bool = True) -> None:
-    """Write ``df`` to the run-store CSV ``path`` (:func:`store_frame`, :func:`store_line_end`); ``mode="a"`` appends."""
+    """Write ``df`` to the run-store CSV ``path`` (:func:`store_frame`); ``mode="a"`` appends.
+
+    Lines end in ``"\n"``, or in ``"\r\n"`` when a text cell or a column name holds a carriage return: Python's CSV
+    writer quotes a field holding a character of its line end, so a lone ``\r`` is quoted (no spreadsheet or reader
+    ends the row there) and reads back exactly."""
     encoded = store_frame(df)
     text = encoded.to_csv(index=False, header=header, lineterminator="\n")
     if "\r" in text:  # a carriage return in a cell or a name (one search of the text: cheaper than of every column)
@@ -284,13 +276,7 @@ def read_store_frame(df: pd.DataFrame) -> pd.DataFrame:
         mask = _str_mask(col, lambda v: v[:1] == "'", _starts_with("'"))
         if mask.any():
             todo.append((i, mask))
-    if not todo and cols == list(df.columns):
-        return df
-    out = df.copy()
-    for i, mask in todo:
-        out.isetitem(i, _replace(out.iloc[:, i], mask, lambda v: v[1:]))
-    out.columns = cols
-    return out
+    return _rewrite(df, cols, todo, lambda v: v[1:])
 
 
 def neutralize_frame(df: pd.DataFrame) -> pd.DataFrame:
