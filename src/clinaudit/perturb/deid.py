@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..records import Case, Variant
-from .deid_rules import NUM, address_spans, birthday_age_spans, find_first_person_ages, first_person_age_spans
+from .deid_rules import ADDRESS_RESIDUAL, NUM, address_spans, birthday_age_spans, find_first_person_ages, first_person_age_spans
 from .names import AMBIGUOUS_NAMES, FIRST_NAMES
 from .registry import register_transform
 
@@ -131,8 +131,6 @@ _AGE_PATTERNS: tuple[str, ...] = (
     r"\d{1,3}\s*(?:yo|y/o|y\.o\.)",
 )
 _AGE_QUESTION = re.compile(r"(?i)\bhow old\b|\bwhat is your age\b|\bdate of birth\b|\bbirthday\b")
-# Gendered forms of address the neutralizer does not rewrite (reported as remaining gendered terms).
-_GENDERED_ADDRESS = re.compile(r"(?i)(?<![\w'-])(?:sir|ma'am|ma’am|madam|mister|missus)(?![\w'-])")
 
 _TITLE_NAME = re.compile(
     r"\b(?P<title>Dr|Doctor|Mr|Mrs|Ms|Miss|Mx|Prof|Professor)(?P<dot>\.?)\s+"
@@ -389,7 +387,7 @@ def _remaining(text: str) -> list[dict[str, Any]]:
 
     for p, w in find_gendered_terms(text):
         rem.append({"start": p, "end": p + len(w), "text": w, "kind": "gendered_term"})
-    for m in _GENDERED_ADDRESS.finditer(text):
+    for m in ADDRESS_RESIDUAL.finditer(text):
         rem.append({"start": m.start(), "end": m.end(), "text": m.group(0), "kind": "gendered_term"})
     rem.sort(key=lambda r: r["start"])
     return rem

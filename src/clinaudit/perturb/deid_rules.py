@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NUM_WORD", "NUM", "ADDRESS_WORDS", "address_spans", "first_person_age_spans", "birthday_age_spans", "find_first_person_ages"]
+__all__ = ["NUM_WORD", "NUM", "ADDRESS_RESIDUAL", "address_spans", "first_person_age_spans", "birthday_age_spans", "find_first_person_ages"]
 
 #: A number written in words (up to ninety-nine, "hundred").
 NUM_WORD = (
@@ -32,8 +32,7 @@ NUM = rf"(?:\d{{1,3}}|{NUM_WORD})"
 
 # --------------------------------------------------------------------------- forms of address
 
-#: Words that are forms of address wherever they stand (the residual check reports any left).
-ADDRESS_WORDS: tuple[str, ...] = ("sir", "ma'am", "ma’am", "maam", "madam", "madame", "mister", "missus")
+#: Words that are forms of address wherever they stand: sir, ma'am / ma’am / maam, madam / madame, mister, missus.
 _ALWAYS = r"(?:sir|ma['’]?am|madame?|mister|missus)"
 # Address only in a vocative position (they are also ordinary words: "I miss work", "a young man").
 _VOCATIVE_ONLY = r"(?:miss|young man|young lady)"
@@ -57,6 +56,10 @@ _START = re.compile(
 _START_BARE = re.compile(rf"(?im)(?:^|(?<=[.!?:\]])[ \t]+)(?P<w>{_ALWAYS}){_WORD_END}(?P<post>[ \t]+)")
 _AFTER_PLACEHOLDER = re.compile(r"\[(?:NAME|AGE)\][ \t]*$")
 _ANY_ALWAYS = re.compile(rf"(?i)(?<![\w'’-]){_ALWAYS}{_WORD_END}")
+#: The residual check's pattern for those words (deid.find_residual_identifiers: reported as ``gendered_term``);
+#: a straight apostrophe or hyphen next to the word makes it part of another word, a curly one does not
+#: ("sir’s" is reported, though :func:`address_spans` leaves it in place).
+ADDRESS_RESIDUAL = re.compile(rf"(?i)(?<![\w'-]){_ALWAYS}(?![\w'-])")
 _TITLE_MISS = re.compile(r"(?<![\w'’-])Miss(?=[ \t]+(?:[A-Z]|\[NAME\]))")
 
 
