@@ -110,3 +110,15 @@ def test_every_yaml_reader_reports_the_same_way(tmp_path: Path, what: str, bad: 
         assert "not valid YAML: " in msg and "line 1, column 9" in msg
     else:
         assert "not UTF-8 text (invalid continuation byte at byte offset 9, line 1)" in msg
+
+
+def test_a_text_template_file_that_is_not_utf8_reads_like_the_yaml_files(tmp_path: Path) -> None:
+    from clinaudit.perturb.templates import load_templates
+
+    p = tmp_path / "templates.txt"
+    p.write_bytes(b"[GEND] has [CVD]\n" + NOT_UTF8)
+    with pytest.raises(InputError) as e:
+        load_templates(p)
+    # the bad byte: 17 bytes of the first line, then b"name: caf" (9): offset 26, on line 2
+    assert str(e.value) == (f"file {p}: not UTF-8 text (invalid continuation byte at byte offset 26, line 2); "
+                            "save the file as UTF-8")

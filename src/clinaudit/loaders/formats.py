@@ -44,6 +44,7 @@ __all__ = [
     "read_csv_table",
     "read_jsonl_rows",
     "read_yaml_file",
+    "read_utf8_text",
     "merge_options",
     "column_roles",
     "need_path",
@@ -134,20 +135,27 @@ def read_yaml_file(path: str | Path) -> Any:
     import yaml
 
     p = Path(path)
-    if p.exists() and not p.is_file():
-        raise InputError("not a file", file=str(p))
-    data = _read_bytes(p)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        raise InputError(f"not UTF-8 text ({e.reason} at byte offset {e.start}, line {line}); save the file as "
-                         "UTF-8", file=str(p)) from None
+    text = read_utf8_text(p)
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as e:
         words = " ".join(str(e).split()).replace(' in "<unicode string>",', " at")
         raise InputError(f"not valid YAML: {words}", file=str(p)) from None
+
+
+def read_utf8_text(path: str | Path) -> str:
+    """A small text file a user gives (YAML, templates) as text: UTF-8, a byte-order mark dropped. Not found, not a
+    file, not readable and not UTF-8 (with the byte offset and the line) are each an :class:`InputError` naming it."""
+    p = Path(path)
+    if p.exists() and not p.is_file():
+        raise InputError("not a file", file=str(p))
+    data = _read_bytes(p)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise InputError(f"not UTF-8 text ({e.reason} at byte offset {e.start}, line {line}); save the file as "
+                         "UTF-8", file=str(p)) from None
 
 
 def _read_bytes(path: Path) -> bytes:

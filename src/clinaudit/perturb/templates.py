@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
-from ..loaders.formats import read_yaml_file
+from ..loaders.formats import read_utf8_text, read_yaml_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..models.base import MaskedItem
@@ -142,17 +142,6 @@ class MaskedSentence:
 # --------------------------------------------------------------------------- loading
 
 
-def _read_text(path: Path) -> str:
-    """The file as text (UTF-8, a byte-order mark dropped); not UTF-8 is an InputError naming the line."""
-    data = path.read_bytes()
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(f"not UTF-8 text: {exc.reason} at byte offset {exc.start} (line {line}); save the file "
-                         "as UTF-8", file=str(path), row=line) from None
-
-
 def _parse_template_line(raw: str, lineno: int, file: str | None) -> tuple[Template | None, list[SkippedLine]]:
     notes: list[SkippedLine] = []
     text = raw.strip()
@@ -187,7 +176,7 @@ def load_templates(path: str | Path) -> tuple[list[Template], list[SkippedLine]]
                              field="templates")
         lines = data
     else:
-        lines = _read_text(p).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        lines = read_utf8_text(p).replace("\r\n", "\n").replace("\r", "\n").split("\n")
     templates: list[Template] = []
     report: list[SkippedLine] = []
     for i, raw in enumerate(lines, start=1):
