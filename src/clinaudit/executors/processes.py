@@ -19,7 +19,10 @@ makes calls:
    (``Runner.store_many``) and hands it on.
 
 A chunk is the unit that is stored: if the run is killed, the calls of the chunks not yet returned
-are made again on the re-run; every returned chunk is in the cache. API keys never travel: a worker
+are made again on the re-run; every returned chunk is in the cache. A worker process that dies (``kill -9``,
+the kernel's out-of-memory killer) breaks the pool (``BrokenProcessPool``): the chunks it had not returned
+are sent again from a new pool (up to ``MAX_WORKER_DEATHS`` times in one batch of calls, then the run stops
+with one error line), so the run ends with every answer stored once. API keys never travel: a worker
 gets the backend options (``api_key_env`` is a variable's *name*) and reads the key from the
 environment it inherits.
 """
@@ -47,6 +50,11 @@ log = logging.getLogger("clinaudit.executors.processes")
 
 #: the most calls in one chunk (the unit stored at once, and made again after a crash)
 MAX_CHUNK = 512
+#: worker deaths one batch of calls survives (each: a new pool sends the chunks not returned again); one more
+#: stops the run with one error line
+MAX_WORKER_DEATHS = 3
+#: seconds to wait for a broken pool to fail the chunks it still holds
+_BROKEN_WAIT_S = 30.0
 
 _WORKER: ShardWorker | None = None  # in a worker process: its runner
 
@@ -142,13 +150,38 @@ class ProcessExecutor(Executor):
 
     async def dispatch(self, runner: Any, requests: dict[str, Any], bar: Any) -> dict[str, Any]:
         self._chunk = self._chunk_size(runner)
-        keys_in_chunks = list(chunked(list(requests), self._chunk))
-        pool = self._start(runner, len(keys_in_chunks))
+        remaining = list(chunked(list(requests), self._chunk))
         recipes = backend_recipes(runner, {r.model for r in requests.values()})
+        out: dict[str, Any] = {}
+        deaths = 0
+        while remaining:
+            pool = self._start(runner, len(remaining))
+            remaining, broken = await self._run_chunks(pool, runner, recipes, requests, remaining, bar, out)
+            if broken is None:
+                break
+            # a worker died (killed, out of memory): the pool is broken and every chunk it had not returned failed
+            # with it; those chunks are sent again from a new pool, the returned ones are stored
+            deaths += 1
+            self._discard()
+            if deaths > MAX_WORKER_DEATHS:
+                raise BackendError(f"a worker process of the processes executor died {deaths} times ({broken}); "
+                                   "the calls of the chunks it returned are stored: re-run the same command to "
+                                   "resume") from None
+            calls = sum(len(keys) for keys in remaining)
+            log.warning("processes executor: a worker process died (%s); sending the %d call(s) of the chunks it did not return again "
+                        "from new workers (%d of at most %d restarts)", broken, calls, deaths, MAX_WORKER_DEATHS)
+        return out
+
+    async def _run_chunks(self, pool: ProcessPoolExecutor, runner: Any, recipes: dict[str, Any],
+                          requests: dict[str, Any], chunks: list[list[str]], bar: Any,
+                          out: dict[str, Any]) -> tuple[list[list[str]], BaseException | None]:
+        """Send ``chunks`` to ``pool`` and store each as it comes back (into ``out``). Returns the chunks that
+        did not come back and the pool's error when a worker died (``BrokenProcessPool``), else ``([], None)``."""
         loop = asyncio.get_running_loop()
         pending = {loop.run_in_executor(pool, _run_chunk, recipes, [requests[k] for k in keys]): keys
-                   for keys in keys_in_chunks}
-        out: dict[str, Any] = {}
+                   for keys in chunks}
+        lost: list[list[str]] = []
+        broken: BaseException | None = None
         try:
             while pending:
                 done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
@@ -157,22 +190,41 @@ class ProcessExecutor(Executor):
                     try:
                         resps, retries = fut.result()
                     except BrokenProcessPool as exc:
-                        raise BackendError(f"a worker process of the processes executor died ({exc}); the calls "
-                                           "of the chunks it returned are stored: re-run the same command to "
-                                           "resume") from None
+                        broken = broken or exc
+                        lost.append(keys)
+                        continue
                     except ClinauditError:
                         raise
                     except Exception as exc:  # noqa: BLE001 - a worker's unexpected error, with its type
                         raise BackendError(f"a worker process failed: {type(exc).__name__}: {exc}") from None
                     out.update(store_chunk(runner, requests, keys, resps, retries, bar))
+                if broken is not None and pending:
+                    # the pool's own thread fails every other chunk it holds: wait for that instead of cancelling
+                    # them (a cancel racing that thread's set_exception kills it with InvalidStateError, and the
+                    # surviving workers are then never stopped: the process could not exit)
+                    await asyncio.wait(pending, timeout=_BROKEN_WAIT_S)
         finally:
-            for fut in pending:  # stopped early (error, Ctrl-C): queued chunks need not run
-                fut.cancel()
-        return out
+            if broken is None:
+                for fut in pending:  # stopped early (error, Ctrl-C): queued chunks need not run
+                    fut.cancel()
+        if broken is not None:
+            lost.extend(pending.values())
+        return lost, broken
 
     def describe(self) -> dict[str, Any]:
         planned = self._workers or (min(self.shards, default_workers()) if self.shards else None)
         return {"executor": self.name, "shards": planned, "chunk_size": self.chunk_size}
+
+    def _discard(self) -> None:
+        """Drop a broken pool: its surviving workers are stopped (not waited for) and the next calls start a new
+        one."""
+        pool, self._pool, self._workers = self._pool, None, 0
+        if pool is None:
+            return
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            if proc.is_alive():
+                proc.kill()
+        pool.shutdown(wait=True, cancel_futures=True)
 
     def close(self) -> None:
         """Stop the workers (a chunk already running is finished first; queued ones are dropped)."""
