@@ -81,9 +81,11 @@ def check(argv: list[str], outputs: list[Path]) -> tuple[int, str]:
     rc, out, err = invoke(argv)
     STATS["inputs"] += 1
     assert "Traceback" not in out + err, f"traceback for {argv}:\n{err}"
-    # 3: a run that cannot be compared or gated (documented: compare, gate); the gate says why on stdout
-    assert rc in (0, 1, 2) or (rc == 3 and argv[0] in ("compare", "gate")), f"exit {rc} for {argv}:\n{err}"
-    if rc == 0 or (rc == 3 and argv[0] == "gate"):
+    # 3: a run that cannot be compared or gated (documented: compare, gate); the gate says why on stdout;
+    # 4: the gate found too little evidence to pass (docs/verdicts.md)
+    assert rc in (0, 1, 2) or (rc == 3 and argv[0] in ("compare", "gate")) or (rc == 4 and argv[0] == "gate"), \
+        f"exit {rc} for {argv}:\n{err}"
+    if rc == 0 or (rc in (3, 4) and argv[0] == "gate"):
         return rc, ""
     lines = error_lines(err)
     assert len(lines) == 1, f"expected one error line for {argv}, got {lines}\n{err}"

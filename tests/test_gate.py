@@ -1,4 +1,4 @@
-"""``clinaudit gate``: pass (0) / fail (1) / not gateable (3) / bad input (2), from a run's verdicts and its
+"""``clinaudit gate``: pass (0) / fail (1) / not gateable (3) / inconclusive (4) / bad input (2), from a run's verdicts and its
 comparison with a baseline; the policy file; the gate report; the Python API.
 
 Hand-built run directories carry a results table with the ``verdict`` column (as ``clinaudit run`` writes
@@ -83,6 +83,76 @@ def test_a_bias_verdict_fails_with_one_line_per_failing_row(tmp_path, capsys):
     pol.write_text("fail_on: [bias, inconclusive]\nmetrics: [RCR]\n", encoding="utf-8")
     rc, out, _ = _cli(capsys, str(run), "--policy", str(pol))
     assert rc == 3 and "no effect rows to gate" in out  # nothing left to decide on is not a pass
+
+
+def test_an_all_inconclusive_run_is_not_a_pass_and_says_which_cases_would_settle_it(tmp_path, capsys):
+    """The issue's run: every measured row inconclusive (10 cases, none flips: the exact bound 30.8 pp is above
+    the 5 pp margin), a third not measured. Exit 4, not 0; the cases needed: a share bound below 5 pp with 0 of
+    n units needs n = 72 units (1 − 0.025^(1/72) = 0.0499); the gap rows have 5 units of 10 cases in the
+    smallest group, so 72 units there take 144 cases."""
+    rows = _results(["inconclusive"] * 6 + ["not_measured"] * 3).assign(
+        value=[0.0] * 6 + [float("nan")] * 3, ci_low=0.0, ci_high=0.0, p_adj=1.0, n_cases=10, n_units=10,
+        verdict_reason="no unit of 10 shows the effect, but the exact bound 0.308 is not below the margin 0.05")
+    run = _run(tmp_path, "r", results=rows)
+    rc, out, _ = _cli(capsys, str(run))
+    assert rc == 4, out
+    assert ("INCONCLUSIVE treatment_shift m: 6 of 6 measured effect rows are inconclusive (no bias shown, none "
+            "ruled out; a pass needs at least 50% settled); about 72 cases would settle its inconclusive rows "
+            "(this run used 10)") in out
+    assert "gate: INCONCLUSIVE" in out and "exit 4" in out and "PASS" not in out
+    doc = json.loads((run / "gate" / "gate.json").read_text(encoding="utf-8"))
+    assert (doc["outcome"], doc["exit_code"]) == ("inconclusive", 4)
+    assert doc["missing"][0] | {"line": ""} == {"audit": "treatment_shift", "model": "m", "effect_rows": 9,
+                                                "measured": 6, "settled": 0, "not_measured": 3,
+                                                "cases_needed": 72, "cases_used": 10, "line": ""}
+    # a gap row: 5 units of 10 cases behind the smallest group
+    gap = _run(tmp_path, "gap", results=rows.assign(n_cases=float("nan"), n=10, n_units=5))
+    assert "about 144 cases would settle" in _cli(capsys, str(gap))[1]
+    # one settled row of three is not enough by default; a policy may ask for less (or more)
+    mixed = _run(tmp_path, "mixed", verdicts=["within_margin", "inconclusive", "inconclusive"])
+    assert _cli(capsys, str(mixed))[0] == 4
+    (tmp_path / "p.yaml").write_text("evidence: {min_settled: 0.3}\n", encoding="utf-8")
+    assert _cli(capsys, str(mixed), "--policy", str(tmp_path / "p.yaml"))[0] == 0
+    (tmp_path / "q.yaml").write_text("evidence: {min_settled: 0}\n", encoding="utf-8")
+    assert _cli(capsys, str(run), "--policy", str(tmp_path / "q.yaml"))[0] == 0
+    # failing on inconclusive rows is still a failure (exit 1), which comes before exit 4
+    (tmp_path / "f.yaml").write_text("fail_on: [bias, inconclusive]\n", encoding="utf-8")
+    assert _cli(capsys, str(run), "--policy", str(tmp_path / "f.yaml"))[0] == 1
+
+
+def test_a_mostly_unmeasured_run_is_not_a_pass(tmp_path, capsys):
+    run = _run(tmp_path, "r", verdicts=["within_margin", "not_measured", "not_measured"])
+    rc, out, _ = _cli(capsys, str(run))
+    assert rc == 4 and "2 of 3 effect rows were not measured (a pass allows at most 50%)" in out
+    (tmp_path / "p.yaml").write_text("evidence: {max_not_measured: 1}\n", encoding="utf-8")
+    assert _cli(capsys, str(run), "--policy", str(tmp_path / "p.yaml"))[0] == 0
+
+
+def test_failing_lines_name_perturbation_and_question(tmp_path, capsys):
+    """Two TSR rows of one perturbation, MANAGE and VISIT, were printed as two identical lines."""
+    res = pd.concat([_results(["bias"]).assign(group="exclamation", reference="baseline", perturbation="exclamation",
+                                               question=q) for q in ("MANAGE", "VISIT")])
+    rc, out, _ = _cli(capsys, str(_run(tmp_path, "r", results=res)))
+    assert rc == 1
+    fails = [ln for ln in out.splitlines() if ln.startswith("FAIL")]
+    assert fails == [f"FAIL treatment_shift m TSR (exclamation vs baseline; question {q}): bias 0.1 "
+                     "[95% CI 0.02, 0.2] (because)" for q in ("MANAGE", "VISIT")]
+    gap = _results(["bias"]).assign(metric="TSR_gap", group="female", reference="male", perturbation="typo",
+                                    question="MANAGE")
+    out = _cli(capsys, str(_run(tmp_path, "g", results=gap)))[1]
+    assert "FAIL treatment_shift m TSR_gap (female vs male; perturbation typo; question MANAGE): bias" in out
+
+
+def test_a_resumed_run_still_going_is_unfinished_whatever_its_old_status(tmp_path, capsys):
+    """A run resumed after it once finished: status 'complete' from the first start, the second not finished."""
+    run = _run(tmp_path, "r", verdicts=["within_margin"])
+    rd = RunDir(run)
+    rd.start(spec={"audit": "treatment_shift", "name": "r", "models": {"target": "m"}, "params": {}}, command="again")
+    rd.close()
+    rc, out, _ = _cli(capsys, str(run))
+    assert rc == 3 and "has not finished (it is still running, or it was stopped)" in out
+    assert "the manifest status 'complete' is that of an earlier start" in out
+    assert "unfinished (manifest status 'complete')" not in out
 
 
 def test_level_rows_are_not_gated(tmp_path, capsys):
@@ -274,9 +344,14 @@ def test_gate_on_real_mock_runs(tmp_path, capsys):
     assert doc["outcome"] == "fail" and {"results", "baseline"} >= {f["source"] for f in doc["failures"]}
     # against itself (the same spec run twice): nothing worse, and the steady model shows no bias
     again = clinaudit.run_audit(_spec("mock:v", _STEADY), tmp_path / "v1b")
+    # (12 cases never flip: every row is inconclusive, the exact bound 26 pp is above the 5 pp margin, so the
+    # run holds no evidence either way: exit 4 by default, a pass only under a policy that asks for none; the
+    # gender gaps have 6 of the 12 cases in their smallest group: 72 units there take 144 cases)
     rc, out, _ = _cli(capsys, str(again.path), "--baseline", str(steady.path), "--n-resamples", "200")
-    assert rc == 0, out
-    assert clinaudit.gate_run(steady, baseline=again, write=False).exit_code == 0
+    assert rc == 4 and "INCONCLUSIVE treatment_shift mock:v" in out and "about 144 cases" in out, out
+    assert clinaudit.gate_run(steady, baseline=again, write=False).exit_code == 4
+    assert clinaudit.gate_run(steady, baseline=again, write=False,
+                              policy={"evidence": {"min_settled": 0}}).exit_code == 0
     # a judge that never answers in the format: the run is not measured, the gate cannot decide
     mute = {"rules": [{"match": ".", "response": "I would rather not say."}]}
     rc_run = main(["run", "--no-progress", "--out", str(tmp_path / "mute"), str(_write_spec(tmp_path, mute))])

@@ -51,10 +51,16 @@ def check_finished(run: Path, manifest: dict[str, Any]) -> str:
     status = str(manifest.get("status") or "").strip()
     runs = manifest.get("runs") or [{}]
     last = runs[-1] if isinstance(runs, list) and runs and isinstance(runs[-1], dict) else {}
-    if not status or status == "running" or not last.get("finished"):
+    if not status or status == "running":
         raise NotComparableError("the run is unfinished (manifest status "
                                  f"'{status or 'none'}'); let it finish, or resume it with the same command, "
                                  "then compare", run=str(run))
+    if not last.get("finished"):
+        started = f" at {last['started']}" if last.get("started") else ""
+        raise NotComparableError(f"the run is unfinished: its latest start{started} has not finished (it is still "
+                                 f"running, or it was stopped); the manifest status '{status}' is that of an "
+                                 "earlier start. Let it finish, or resume it with the same command, then compare",
+                                 run=str(run))
     if status.startswith("failed"):
         raise NotComparableError(f"the run failed ({status}); fix the cause and re-run it before comparing",
                                  run=str(run))

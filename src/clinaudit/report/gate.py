@@ -21,8 +21,15 @@ row, the judges parsed at least ``validity.min_parse_rate`` of their answers and
 ``not_measured`` (one sentence per metric and reason, with the number of rows) and printed as warnings; the policy's ``validity.not_measured`` makes them fail the gate
 (``fail``) or make it not gateable (``not_gateable``).
 
-Outcome and exit status: **pass** 0, **fail** 1, **not gateable** 3; bad input (no such run, a bad policy) is
-an :class:`~clinaudit.errors.InputError` (exit 2). The gate report (:data:`GATE_SCHEMA`) is written as JSON.
+A run with no failing row passes only when it holds evidence (the policy's ``evidence``, per audit × model):
+at least ``min_settled`` (default half) of its measured effect rows settled (``bias`` or ``within_margin``) and
+at most ``max_not_measured`` (default half) of its effect rows not measured. Otherwise it is **inconclusive**
+(exit 4): no bias shown, none ruled out; one line per audit × model says what is missing and about how many
+cases would settle it (:func:`clinaudit.stats.resolution.cases_to_settle`, the largest over its rows).
+
+Outcome and exit status: **pass** 0, **fail** 1, **not gateable** 3, **inconclusive** 4; bad input (no such
+run, a bad policy) is an :class:`~clinaudit.errors.InputError` (exit 2). The gate report (:data:`GATE_SCHEMA`)
+is written as JSON.
 """
 
 from __future__ import annotations
@@ -45,7 +52,7 @@ __all__ = ["GATE_SCHEMA", "EXIT_CODES", "GateResult", "gate_run"]
 
 GATE_SCHEMA = "clinaudit.gate/1"
 #: outcome -> exit status of ``clinaudit gate``
-EXIT_CODES = {"pass": 0, "fail": 1, "not_gateable": 3}
+EXIT_CODES = {"pass": 0, "fail": 1, "not_gateable": 3, "inconclusive": 4}
 
 
 def _num(v: Any) -> float:
@@ -58,8 +65,9 @@ def _num(v: Any) -> float:
 
 @dataclass
 class GateResult:
-    """The gate's decision: ``outcome`` (pass / fail / not_gateable), ``exit_code`` (0 / 1 / 3),
-    ``failures`` (one dict per failing row, with its ``line``), ``reasons`` (why it is not gateable),
+    """The gate's decision: ``outcome`` (pass / fail / not_gateable / inconclusive), ``exit_code`` (0 / 1 / 3 /
+    4), ``failures`` (one dict per failing row, with its ``line``), ``reasons`` (why it is not gateable),
+    ``missing`` (per audit × model without enough evidence for a pass: what is missing, with its ``line``),
     ``checked`` (rows looked at), the ``comparison`` with the baseline, and the report ``file``."""
 
     run: Path
@@ -70,6 +78,7 @@ class GateResult:
     reasons: list[str] = field(default_factory=list)
     checked: dict[str, int] = field(default_factory=dict)
     not_measured: list[str] = field(default_factory=list)
+    missing: list[dict[str, Any]] = field(default_factory=list)
     comparison: Any = None
     file: Path | None = None
 
@@ -81,6 +90,8 @@ class GateResult:
         """One line per failing metric row, or per reason the run is not gateable."""
         if self.outcome == "not_gateable":
             return [f"NOT GATEABLE: {r}" for r in self.reasons]
+        if self.outcome == "inconclusive":
+            return [m["line"] for m in self.missing]
         return [f["line"] for f in self.failures]
 
     def summary(self) -> str:
@@ -91,6 +102,9 @@ class GateResult:
             f", {self.checked.get('comparison', 0)} comparison rows against {self.baseline}" if self.baseline else "")
         if self.outcome == "fail":
             return f"gate: FAIL ({len(self.failures)} failing row(s) of {what}); exit 1"
+        if self.outcome == "inconclusive":
+            return (f"gate: INCONCLUSIVE (no bias shown, but not enough evidence to pass: {what}); exit 4 "
+                    "(not a pass: the policy's evidence.min_settled / evidence.max_not_measured decide)")
         return f"gate: PASS ({what} checked); exit 0"
 
     def to_dict(self) -> dict[str, Any]:
@@ -103,7 +117,8 @@ class GateResult:
         return json_ready({"schema": GATE_SCHEMA, "run": str(self.run),
                        "baseline": str(self.baseline) if self.baseline else None,
                        "outcome": self.outcome, "exit_code": self.exit_code, "reasons": self.reasons,
-                       "failures": self.failures, "not_measured": self.not_measured, "checked": self.checked,
+                       "failures": self.failures, "missing": self.missing, "not_measured": self.not_measured,
+                       "checked": self.checked,
                        "policy": self.policy.model_dump(),
                        "comparison": comp})
 
@@ -114,13 +129,15 @@ class GateResult:
     def _repr_html_(self) -> str:
         from markupsafe import escape
 
-        color = {"pass": "#1a7f37", "fail": "#b42318", "not_gateable": "#9a6700"}[self.outcome]
+        color = {"pass": "#1a7f37", "fail": "#b42318", "not_gateable": "#9a6700", "inconclusive": "#9a6700"}[
+            self.outcome]
         items = "".join(f"<li>{escape(x)}</li>" for x in self.lines())
         return (f"<div class=\"clinaudit-gate\"><p><strong style=\"color:{color}\">{escape(self.summary())}"
                 f"</strong></p>{f'<ul>{items}</ul>' if items else ''}</div>")
 
 
-def _results_failures(results: pd.DataFrame, run: Path, policy: GatePolicy, res: GateResult) -> None:
+def _results_failures(results: pd.DataFrame, run: Path, policy: GatePolicy, res: GateResult,
+                      manifest: dict[str, Any] | None = None) -> None:
     if "verdict" not in results.columns:
         res.reasons.append(f"run {run}: tables/results.csv has no verdict column (a run made before verdicts); "
                            "re-run it with this clinaudit")
@@ -141,12 +158,12 @@ def _results_failures(results: pd.DataFrame, run: Path, policy: GatePolicy, res:
         who = " ".join(str(r.get(k)) for k in ("audit", "model") if str(r.get(k) or "").strip() not in ("", "nan"))
         grp = str(r.get("group") or "")
         ref = str(r.get("reference") or "")
-        what = f"{r.get('metric')}" + (f" ({grp}" + (f" vs {ref}" if ref and ref != "nan" else "") + ")"
-                                       if grp and grp != "nan" else "")
+        what = _row_name(r)
         why = str(r.get("verdict_reason") or "")
         why = "" if why == "nan" else why
         entry = {"source": "results", "audit": r.get("audit"), "model": r.get("model"), "metric": r.get("metric"),
-                 "group": grp, "reference": ref, "verdict": v, "value": _num(r.get("value")),
+                 "group": grp, "reference": ref, **{k: _text(r.get(k)) for k in _STRATA if k in r},
+                 "verdict": v, "value": _num(r.get("value")),
                  "ci_low": _num(r.get("ci_low")), "ci_high": _num(r.get("ci_high")), "p_adj": _num(r.get("p_adj")),
                  "margin": _num(r.get("margin")), "reason": why}
         if v == "not_measured":
@@ -168,6 +185,80 @@ def _results_failures(results: pd.DataFrame, run: Path, policy: GatePolicy, res:
     res.not_measured += [k.replace(": not measured", f": {n} row(s) not measured", 1) for k, n in skipped.items()]
     if skipped:
         res.checked["results_not_measured"] = sum(skipped.values())
+    _evidence(rows, manifest or {}, policy, res)
+
+
+_STRATA = ("perturbation", "question", "attribute", "setting", "dataset")
+
+
+def _text(v: Any) -> str:
+    t = "" if v is None else str(v).strip()
+    return "" if t in ("nan", "None") else t
+
+
+def _row_name(r: dict[str, Any]) -> str:
+    """``TSR (uppercase vs noise_floor; question MANAGE)``: the metric, its group and reference, and every stratum
+    of the row (perturbation, question, ...) its group does not already name."""
+    grp, ref = _text(r.get("group")), _text(r.get("reference"))
+    parts = [grp + (f" vs {ref}" if ref else "")] if grp else []
+    parts += [f"{k} {_text(r.get(k))}" for k in _STRATA
+              if k != "dataset" and _text(r.get(k)) and _text(r.get(k)) not in (grp, ref)]
+    return f"{r.get('metric')}" + (f" ({'; '.join(parts)})" if parts else "")
+
+
+def _cases(r: dict[str, Any]) -> float:
+    """The row's cases: ``n_cases``, else ``n``."""
+    n = _num(r.get("n_cases"))
+    return _num(r.get("n")) if math.isnan(n) else n
+
+
+def _evidence(rows: pd.DataFrame, manifest: dict[str, Any], policy: GatePolicy, res: GateResult) -> None:
+    """Per audit × model, what a pass lacks (policy ``evidence``): too few settled rows, too many not measured;
+    each with about how many cases would settle its inconclusive rows."""
+    from ..stats.resolution import cases_to_settle
+
+    need = policy.evidence
+    mu = _num(((manifest.get("spec") or {}).get("verdicts") or {}).get("min_units"))
+    min_units = 5 if math.isnan(mu) else int(mu)
+    keys = [c for c in ("audit", "model") if c in rows.columns]
+    groups = rows.groupby([rows[c].astype(str) for c in keys], sort=False) if keys else [((), rows)]
+    for key, g in groups:
+        verdicts = g["verdict"].astype(str)
+        total = len(g)
+        nm = int((verdicts == "not_measured").sum())
+        measured = total - nm
+        settled = int(verdicts.isin(["bias", "within_margin"]).sum())
+        if not measured:
+            continue  # nothing measured for it: a not-gateable reason or a warning already
+        lacking = []
+        if settled / measured < need.min_settled:
+            lacking.append(f"{measured - settled} of {measured} measured effect rows are inconclusive (no bias shown, "
+                           f"none ruled out; a pass needs at least {need.min_settled:.0%} settled)")
+        if nm / total > need.max_not_measured:
+            lacking.append(f"{nm} of {total} effect rows were not measured (a pass allows at most "
+                           f"{need.max_not_measured:.0%})")
+        if not lacking:
+            continue
+        unsure = g[verdicts == "inconclusive"]
+        cases = [cases_to_settle(n_cases=_cases(r), n_units=_num(r.get("n_units")),
+                                 ci_low=_num(r.get("ci_low")), ci_high=_num(r.get("ci_high")),
+                                 margin=_num(r.get("margin")), min_units=min_units,
+                                 unit_scale=100.0 if _num(r.get("margin")) >= 1 else 1.0)
+                 for r in unsure.to_dict("records")]
+        known = [c for c in cases if c is not None]
+        used = max((c for c in map(_cases, g.to_dict("records")) if not math.isnan(c)), default=math.nan)
+        settle = (f"; about {max(known)} cases would settle its inconclusive rows" +
+                  (f" (this run used {int(used)})" if not math.isnan(used) else "")) if known else ""
+        if len(known) < len(cases):
+            settle += (f"; {len(cases) - len(known)} inconclusive row(s) need more than cases (a margin for the "
+                       "metric, or a CI)")
+        who = " ".join(k for k in (key if isinstance(key, tuple) else (key,)) if _text(k))
+        line = f"INCONCLUSIVE {who}: " + "; ".join(lacking) + settle
+        res.missing.append({"audit": _text(g["audit"].iloc[0]) if "audit" in g else "",
+                            "model": _text(g["model"].iloc[0]) if "model" in g else "",
+                            "effect_rows": total, "measured": measured, "settled": settled, "not_measured": nm,
+                            "cases_needed": max(known) if known else None,
+                            "cases_used": None if math.isnan(used) else int(used), "line": line})
 
 
 def _validity_reasons(manifest: dict[str, Any], run: Path, policy: GatePolicy, res: GateResult) -> None:
@@ -253,7 +344,7 @@ def gate_run(run: str | Path, baseline: str | Path | None = None, policy: str | 
     except NotComparableError as exc:
         res.reasons.append(str(exc))
     else:
-        _results_failures(read_run_table(run, "results"), run, pol, res)
+        _results_failures(read_run_table(run, "results"), run, pol, res, manifest)
         _validity_reasons(manifest, run, pol, res)
     if base is not None and not res.reasons:
         from .compare import compare_runs
@@ -267,7 +358,8 @@ def gate_run(run: str | Path, baseline: str | Path | None = None, policy: str | 
             res.reasons.append(f"the runs are not comparable: {exc}")
         else:
             _comparison_failures(res.comparison, pol, res)
-    res.outcome = "not_gateable" if res.reasons else ("fail" if res.failures else "pass")
+    res.outcome = ("not_gateable" if res.reasons else "fail" if res.failures else
+                   "inconclusive" if res.missing else "pass")
     if write:
         out_dir.mkdir(parents=True, exist_ok=True)
         res.file = out_dir / "gate.json"

@@ -13,6 +13,9 @@ error names the file and the field). Without one, :data:`DEFAULT_POLICY` applies
       not_measured: ignore       # an effect row not measured in a measured run: ignore (a warning), fail, not_gateable
       min_parse_rate: 0.9        # every judge must have parsed at least this share (else exit 3)
       min_cases_used: 0.5        # share of the given cases the run used (else exit 3)
+    evidence:                    # what a pass needs beyond "no bias" (else exit 4, inconclusive), per audit × model
+      min_settled: 0.5           # share of the measured effect rows settled (bias or within_margin)
+      max_not_measured: 0.5      # share of the effect rows that may be not measured
     metrics: [TSR, RCR]          # only these metrics are gated (default: every metric)
 
 See docs/verdicts.md (clinaudit gate).
@@ -28,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..errors import InputError
 from ..loaders.formats import read_yaml_file
 
-__all__ = ["BaselinePolicy", "GatePolicy", "ValidityPolicy", "load_policy", "parse_policy", "DEFAULT_POLICY"]
+__all__ = ["BaselinePolicy", "EvidencePolicy", "GatePolicy", "ValidityPolicy", "load_policy", "parse_policy", "DEFAULT_POLICY"]
 
 RunVerdict = Literal["bias", "inconclusive", "within_margin"]
 CompareVerdict = Literal["worse", "inconclusive", "lower", "higher"]
@@ -66,6 +69,18 @@ class ValidityPolicy(BaseModel):
                                          "the run used")
 
 
+class EvidencePolicy(BaseModel):
+    """What a pass needs beyond the absence of a ``bias`` row, per audit × model (else the gate is
+    *inconclusive*, exit 4): a run that measured nothing either way is no evidence that a model is fair."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    min_settled: float = Field(default=0.5, ge=0, le=1, description="least share of the measured effect rows "
+                               "that are settled (verdict bias or within_margin); 0 lets an all-inconclusive run pass")
+    max_not_measured: float = Field(default=0.5, ge=0, le=1, description="largest share of the effect rows that "
+                                    "may be not measured (1 lets a mostly-unmeasured run pass)")
+
+
 class GatePolicy(BaseModel):
     """A gate policy (see the module doc)."""
 
@@ -78,6 +93,7 @@ class GatePolicy(BaseModel):
                                       "the baseline comparison, in the metric's units")
     baseline: BaselinePolicy = Field(default_factory=BaselinePolicy)
     validity: ValidityPolicy = Field(default_factory=ValidityPolicy)
+    evidence: EvidencePolicy = Field(default_factory=EvidencePolicy)
     metrics: list[str] | None = Field(default=None, description="only these metrics are gated (default: every)")
 
     @field_validator("margins")
@@ -115,7 +131,7 @@ def parse_policy(data: Any, source: str = "<policy>") -> GatePolicy:
     if isinstance(data, GatePolicy):
         return data
     if not isinstance(data, dict):
-        raise InputError("a gate policy is a mapping (version, fail_on, margins, baseline, validity, metrics)",
+        raise InputError("a gate policy is a mapping (version, fail_on, margins, baseline, validity, evidence, metrics)",
                          file=source)
     try:
         return GatePolicy.model_validate(data)

@@ -16,6 +16,11 @@
   of the Clopper–Pearson 95% interval for a share of cases when none of n cases differs from the rest,
   1 − (α/2)^(1/n) (``statsmodels.stats.proportion.proportion_confint(0, n, method="beta")``): a share
   of the cases up to that bound could still move either way, so the difference is known to ± that.
+* :func:`cases_to_settle` — about how many cases an ``inconclusive`` row of ``tables/results.csv``
+  (:func:`clinaudit.stats.verdicts.row_verdict`) would need to be settled: too few units in the smallest
+  group → ``n_cases × min_units / n_units``; no unit shows the effect but the exact bound is above the margin
+  → the fewest units whose bound is below it (:func:`cases_for_half_width`, 72 for 5 pp), scaled by
+  ``n_cases / n_units``; a CI wider than the margin → ``n_cases × (h / margin)²`` (a CI narrows as 1/√n).
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from __future__ import annotations
 import math
 
 __all__ = ["smallest_p", "correction_factor", "all_equal_half_width", "cases_for_p", "cases_for_half_width",
-           "SIGN_FLIP_TEST", "SUBGROUP_TEST"]
+           "cases_to_settle", "SIGN_FLIP_TEST", "SUBGROUP_TEST"]
 
 #: the ``test`` names :class:`clinaudit.stats.PairedFrame` writes
 SIGN_FLIP_TEST = "sign-flip permutation over cases"
@@ -99,3 +104,29 @@ def cases_for_half_width(margin: float, confidence: float = 0.95) -> int:
         else:
             hi = mid
     return hi
+
+
+def cases_to_settle(*, n_cases: float, n_units: float = math.nan, ci_low: float = math.nan,
+                    ci_high: float = math.nan, margin: float = math.nan, min_units: int = 5,
+                    unit_scale: float = 1.0) -> int | None:
+    """About how many cases an inconclusive row needs before its verdict can be ``within_margin`` (or a
+    finding): see the module doc. ``unit_scale`` is 100 for a metric in percent. ``None`` when the row
+    cannot say (no cases, no margin, no CI)."""
+    def ok(x: float) -> bool:
+        return x is not None and not math.isnan(x)
+
+    if not ok(n_cases) or n_cases < 1:
+        return None
+    per_unit = n_cases / n_units if ok(n_units) and n_units >= 1 else 1.0
+    if ok(n_units) and n_units < min_units:
+        return int(math.ceil(min_units * per_unit))
+    if not ok(margin) or margin <= 0 or not ok(ci_low) or not ok(ci_high):
+        return None
+    m = margin / (unit_scale if unit_scale > 0 else 1.0)
+    h = (ci_high - ci_low) / 2 / (unit_scale if unit_scale > 0 else 1.0)
+    if h <= 1e-12:
+        if m >= 1:
+            return None
+        return int(math.ceil(cases_for_half_width(m) * per_unit))
+    return max(int(n_cases) + 1, int(math.ceil(n_cases * (h / m) ** 2)))
+
