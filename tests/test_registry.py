@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from clinaudit import registry as reg
-from clinaudit.registry import Registry, load_plugins, registry
+from clinaudit.registry import load_plugins, registry
 
 
 def _fake_distribution(tmp_path, name, entry_points, modules):
@@ -36,8 +36,11 @@ def plugin_path(tmp_path, monkeypatch):
             from clinaudit.records import Variant
             return [Variant(case_id=case.case_id, family="perturbation", name="shout_test", text=case.text.upper())]
 
-        register_backend("echo-test", module="clinaudit.models.mock", attr="MockBackend",
-                         summary="test plugin backend", capabilities=["generate"])
+        from clinaudit.models.mock import MockBackend
+
+        @register_backend("echo-test", summary="test plugin backend", capabilities=["generate"])
+        class EchoBackend(MockBackend):
+            pass
 
         @register_section("plugin_audit_test")
         def section(run):
@@ -89,16 +92,115 @@ def test_broken_plugin_is_reported_not_fatal(plugin_path):
     assert get_transform("typo").name == "typo"
 
 
-def test_lazy_builtin_and_unknown_name_lists_known(tmp_path, monkeypatch):
-    mod = tmp_path / "ca_lazy_mod.py"
-    mod.write_text("from clinaudit.registry import registry\nregistry('judge').add('lazy_one', object())\n")
+def _package(tmp_path, name, files):
+    """A package folder ``name`` under ``tmp_path`` with ``files`` ({relative path: source})."""
+    root = tmp_path / name
+    root.mkdir()
+    (root / "__init__.py").write_text("")
+    for rel, src in files.items():
+        (root / rel).write_text(textwrap.dedent(src))
+    return root
+
+
+def test_aliased_and_qualified_registrations_are_found_and_register(tmp_path, monkeypatch):
+    """The index follows how a module reached the registration function: an alias, a qualified call."""
+    from clinaudit.discovery import scan_package
+
+    root = _package(tmp_path, "ca_alias_pkg", {
+        "aliased.py": """
+            from clinaudit.registry import register_judge as judge
+
+            @judge("aliased_judge_test")
+            class Aliased: ...
+        """,
+        "qualified.py": """
+            from clinaudit import registry as reg
+            import clinaudit.perturb.registry
+
+            class Qualified: ...
+
+            reg.register_judge("qualified_judge_test")(Qualified)
+
+            @clinaudit.perturb.registry.register_transform("qualified_transform_test", "perturbation", "s")
+            def shout(case, rng, **params):
+                return []
+        """,
+    })
+    scan = scan_package(root, "ca_alias_pkg")
+    assert scan.named["judge"] == {"aliased_judge_test": "ca_alias_pkg.aliased",
+                                   "qualified_judge_test": "ca_alias_pkg.qualified"}
+    assert scan.named["transform"] == {"qualified_transform_test": "ca_alias_pkg.qualified"}
+    assert scan.silent == []
+    # and importing the modules registers exactly what the index read
     monkeypatch.syspath_prepend(str(tmp_path))
-    r: Registry = Registry("thing", builtin={"lazy_one": "ca_lazy_mod"})
-    assert "lazy_one" in r.declared()
-    assert "ca_lazy_mod" not in sys.modules
-    with pytest.raises(KeyError, match="unknown thing 'nope'"):
-        r.get("nope")
-    sys.modules.pop("ca_lazy_mod", None)
+    import importlib
+
+    importlib.import_module("ca_alias_pkg.aliased")
+    importlib.import_module("ca_alias_pkg.qualified")
+    assert registry("judge").get("aliased_judge_test").__name__ == "Aliased"
+    assert registry("judge").get("qualified_judge_test").__name__ == "Qualified"
+    assert registry("transform").get("qualified_transform_test").summary == "s"
+    for m in ("ca_alias_pkg.aliased", "ca_alias_pkg.qualified", "ca_alias_pkg"):
+        sys.modules.pop(m, None)
+
+
+def test_a_name_declared_twice_is_an_error_naming_both_files(tmp_path):
+    from clinaudit.discovery import RegistryError, scan_package
+
+    root = _package(tmp_path, "ca_dup_pkg", {
+        "a.py": 'from clinaudit.registry import register_judge\n\n@register_judge("twice")\nclass A: ...\n',
+        "b.py": 'from clinaudit.extend import register_judge\n\n\n@register_judge("twice")\nclass B: ...\n',
+    })
+    with pytest.raises(RegistryError) as err:
+        scan_package(root, "ca_dup_pkg")
+    assert str(err.value) == f"judge 'twice' is declared twice: {root / 'a.py'}:3 and {root / 'b.py'}:4"
+
+
+def test_a_module_importing_a_registration_function_but_declaring_nothing_is_reported(tmp_path):
+    """A form the index cannot read (here: the function passed through a variable) must not hide a piece."""
+    from clinaudit.discovery import scan_package
+
+    root = _package(tmp_path, "ca_silent_pkg", {
+        "hidden.py": """
+            from clinaudit.registry import register_judge
+
+            deco = [register_judge][0]
+
+            @deco("hidden_judge")
+            class Hidden: ...
+        """,
+        "face.py": "from clinaudit.registry import register_judge\n\n__all__ = ['register_judge']\n",
+    })
+    scan = scan_package(root, "ca_silent_pkg")
+    assert scan.silent == [f"{root / 'hidden.py'}: imports a registration function but declares nothing the "
+                           "index can read"]
+    assert scan.named["judge"] == {}
+
+
+def test_every_builtin_module_importing_a_registration_function_declares_a_piece():
+    from clinaudit.registry import builtin_scan
+
+    assert builtin_scan().silent == []
+
+
+def test_registering_a_second_piece_under_one_name_is_refused_naming_both():
+    from clinaudit.discovery import RegistryError
+    from clinaudit.registry import register_judge
+
+    class First: ...
+
+    class Second: ...
+
+    register_judge("twice_at_runtime_test")(First)
+    register_judge("twice_at_runtime_test")(First)  # the same class again (a reloaded module): replaced
+    with pytest.raises(RegistryError, match=r"judge 'twice_at_runtime_test' is registered twice: by "
+                                            r"test_registry:.*First \(.*test_registry.py\) and by "
+                                            r"test_registry:.*Second"):
+        register_judge("twice_at_runtime_test")(Second)
+    # a plugin may not take a built-in's name, whether or not the built-in was imported yet
+    with pytest.raises(RegistryError, match=r"judge 'incidence' .*clinaudit.families.note_generation.judges.*"
+                                            r"note_generation/judges.py.*test_registry.*Second"):
+        register_judge("incidence")(Second)
 
 
 def test_unknown_kind():
@@ -124,7 +226,7 @@ def test_builtin_judges_are_registered_by_name():
 
 def test_scan_finds_each_declaration_form(tmp_path):
     """A built-in piece is declared by its decorator in its own module; the index reads it from the source."""
-    from clinaudit.registry import scan_declarations
+    from clinaudit.discovery import scan_module
 
     (tmp_path / "params.py").write_text('AUDIT = "imported_audit"\n')
     src = textwrap.dedent('''
@@ -132,6 +234,12 @@ def test_scan_finds_each_declaration_form(tmp_path):
 
             @register_judge("from_a_docstring")
         """
+        from clinaudit.metrics.declared import declare_metrics
+        from clinaudit.models.base import register_backend
+        from clinaudit.perturb.registry import register_transform
+        from clinaudit.pipeline import Audit, register
+        from clinaudit.registry import register_judge
+        from clinaudit.report.base import register_section
         from .params import AUDIT
         NAME = "constant_judge"
 
@@ -157,7 +265,7 @@ def test_scan_finds_each_declaration_form(tmp_path):
             """An audit."""
             name = "my_audit"
     ''')
-    found = scan_declarations(src, tmp_path / "mod.py")
+    found = [(d.kind, d.name) for d in scan_module(src, "pkg.mod", package="pkg", root=tmp_path).declarations]
     assert found == [("judge", "literal_judge"), ("judge", "constant_judge"), ("section", "imported_audit"),
                      ("backend", "multi-line"), ("transform", None), ("metric", None), ("audit", "my_audit")]
 

@@ -110,15 +110,19 @@ def test_plugin_backends_get_their_own_options_model_or_only_the_secret_check():
     from pydantic import BaseModel, ConfigDict
 
     from clinaudit.models.base import register_backend
+    from clinaudit.models.mock import MockBackend
 
     class PlugOptions(BaseModel):
         model_config = ConfigDict(extra="forbid")
         endpoint: str = "local"
 
-    register_backend("testplug-free", module="clinaudit.models.mock", attr="MockBackend", summary="test",
-                     capabilities=["generate"])
-    register_backend("testplug-typed", module="clinaudit.models.mock", attr="MockBackend", summary="test",
-                     capabilities=["generate"], options_model=PlugOptions)
+    @register_backend("testplug-free", summary="test", capabilities=["generate"])
+    class Free(MockBackend):
+        pass
+
+    @register_backend("testplug-typed", summary="test", capabilities=["generate"], options_model=PlugOptions)
+    class Typed(MockBackend):
+        pass
 
     def spec(model: str, **opts) -> dict:
         return {"audit": MOCK["audit"], "models": {"target": model}, "backends": {model: opts},

@@ -22,13 +22,15 @@ typed lookup (``get_transform``, ``get_backend``, ``get_recipe``, ``get_section_
 
 **Built-ins.** A built-in piece is declared only in its own module, by its registration
 decorator or call, e.g. ``@register_judge("incidence")``. The registry finds these
-declarations by *reading* clinaudit's source (:func:`builtin_index`; nothing is imported)
-and imports a module the first time one of its pieces is asked for, so ``clinaudit --help``
-imports nothing heavy and adding a piece touches no list. The name must be a string
-literal or a module-level constant (``AUDIT = "note_generation"``); an audit is an
-``@register`` class whose ``name`` is one. A module that registers names computed at
-import time (in a loop, or through a helper such as ``declare_metrics``) is imported when
-its kind is listed or a name misses.
+declarations in clinaudit's syntax trees (:mod:`clinaudit.discovery`, :func:`builtin_index`;
+nothing is imported; an aliased or qualified registration function is followed) and imports a
+module the first time one of its pieces is asked for, so ``clinaudit --help`` imports nothing
+heavy and adding a piece touches no list. The name must be a string literal or a module-level
+constant (``AUDIT = "note_generation"``); an audit is an ``@register`` class whose ``name`` is
+one. A module that registers names computed at import time (in a loop, or through
+``declare_metrics``) is imported when its kind is listed or a name misses. A name declared
+twice is a :class:`RegistryError` naming both files; so is registering a second piece under a
+registered name at run time, or a plugin's piece under a built-in's name.
 
 **Plugins.** A separate package declares a Python entry point in the group
 ``clinaudit.plugins`` whose value is a module; the module is imported the first time any
@@ -47,12 +49,14 @@ from __future__ import annotations
 import difflib
 import importlib
 import logging
-import re
-from collections.abc import Callable, Iterator, Mapping
+import sys
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
+
+from .discovery import KINDS, PackageScan, RegistryError, scan_package
 
 if TYPE_CHECKING:  # pragma: no cover - the typed lookups only
     from .loaders.base import Loader
@@ -64,7 +68,9 @@ if TYPE_CHECKING:  # pragma: no cover - the typed lookups only
 __all__ = [
     "ENTRY_POINT_GROUP",
     "Registry",
-    "PluginError",
+    "RegistryError",
+    "builtin_scan",
+    "origin_of",
     "registry",
     "builtin_index",
     "load_plugins",
@@ -80,10 +86,6 @@ log = logging.getLogger(__name__)
 ENTRY_POINT_GROUP = "clinaudit.plugins"
 
 T = TypeVar("T")
-
-
-class PluginError(RuntimeError):
-    """A plugin entry point could not be loaded (the message names it and why)."""
 
 
 _PLUGINS: dict[str, str] = {}  # entry-point name -> module, once loaded
@@ -130,136 +132,95 @@ def loaded_plugins() -> dict[str, Any]:
     return {"loaded": dict(_PLUGINS), "errors": dict(_PLUGIN_ERRORS)}
 
 
-KINDS = ("backend", "transform", "judge", "metric", "audit", "section", "loader", "command")
-
-# -- the built-in index: declarations read from clinaudit's source, nothing imported --------------
+# -- the built-in index: declarations read from clinaudit's syntax tree, nothing imported --------
 _PACKAGE_DIR = Path(__file__).resolve().parent
 _PACKAGE = __name__.rsplit(".", 1)[0]
-# `@register_judge("x")`, `register_transform(\n "x", ...)`, `@register_section(AUDIT)` at a line's start
-_CALL = re.compile(r"^[ \t]*@?register_(?P<kind>[a-z]+)\(\s*(?:(?P<q>[\"'])(?P<lit>[^\"'\n]+)(?P=q)|(?P<ident>[A-Za-z_]\w*))?",
-                   re.MULTILINE)
-# helpers that register several pieces of one kind at once (names computed at import)
-_HELPERS = {"declare_metrics": "metric"}  # clinaudit.metrics.declared.declare_metrics(audit, *decls)
-_HELPER_CALL = re.compile(r"^[ \t]*(?:[A-Za-z_]\w*(?:\s*:[^=\n]*)?\s*=\s*)?(?P<fn>" + "|".join(_HELPERS) + r")\(",
-                          re.MULTILINE)
-# an audit: `@register` on a class whose body sets `name = "x"` (or a module constant)
-_AUDIT_CLASS = re.compile(r"^@register[ \t]*\n(?:@.*\n)*class\s+\w+", re.MULTILINE)
-_CLASS_NAME = re.compile(r"^[ \t]+name(?:\s*:[^=\n]*)?\s*=\s*(?:(?P<q>[\"'])(?P<lit>[^\"'\n]+)(?P=q)|(?P<ident>[A-Za-z_]\w*))",
-                         re.MULTILINE)
-
-
-_DOCSTRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')
-
-
-def _constant(source: str, ident: str | None, path: Path | None = None) -> str | None:
-    """The string a module-level constant holds: defined in ``source``, or imported from a sibling module."""
-    if not ident:
-        return None
-    m = re.search(rf"^{re.escape(ident)}(?:\s*:[^=\n]*)?\s*=\s*([\"'])([^\"'\n]+)\1", source, re.MULTILINE)
-    if m:
-        return m.group(2)
-    imp = re.search(rf"^from \.(\w+) import (?:\([^)]*|[^\n]*)\b{re.escape(ident)}\b", source, re.MULTILINE)
-    if imp and path is not None:
-        sibling = path.parent / f"{imp.group(1)}.py"
-        try:
-            return _constant(sibling.read_text(encoding="utf-8"), ident)
-        except OSError:
-            return None
-    return None
-
-
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(_PACKAGE_DIR).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join([_PACKAGE, *parts])
-
-
-def scan_declarations(source: str, path: Path | None = None) -> list[tuple[str, str | None]]:
-    """The ``(kind, name)`` pieces one module's source declares (``name`` None: computed at import).
-
-    Examples inside docstrings (triple-quoted strings) are not declarations.
-    """
-    found: list[tuple[str, str | None]] = []
-    source = _DOCSTRING.sub('""', source)
-    for m in _CALL.finditer(source):
-        kind = m.group("kind")
-        if kind not in KINDS:
-            continue
-        name = m.group("lit") or _constant(source, m.group("ident"), path)
-        found.append((kind, name))
-    for m in _HELPER_CALL.finditer(source):
-        found.append((_HELPERS[m.group("fn")], None))
-    for m in _AUDIT_CLASS.finditer(source):
-        body = _CLASS_NAME.search(source, m.end())
-        name = None
-        if body is not None:
-            name = body.group("lit") or _constant(source, body.group("ident"), path)
-        found.append(("audit", name))
-    return found
 
 
 @lru_cache(maxsize=1)
+def builtin_scan() -> PackageScan:
+    """Every declaration of clinaudit's own modules (:func:`clinaudit.discovery.scan_package`), once."""
+    cache = _PACKAGE_DIR / "__pycache__" / f"registry-index.{sys.implementation.cache_tag}.json"
+    return scan_package(_PACKAGE_DIR, _PACKAGE, skip=(__name__,), cache=cache)
+
+
 def builtin_index() -> dict[str, tuple[dict[str, str], tuple[str, ...]]]:
     """Per kind, ``({name: module}, modules that register computed names)`` of clinaudit's own pieces.
 
-    Read from the package's source files (a few milliseconds; nothing is imported), so a built-in
-    piece is declared by its registration in its own module and nowhere else.
+    Read from the package's syntax trees (a few tens of milliseconds; nothing is imported), so a
+    built-in piece is declared by its registration in its own module and nowhere else; a name
+    declared twice raises :class:`RegistryError` naming both files.
     """
-    named: dict[str, dict[str, str]] = {k: {} for k in KINDS}
-    dynamic: dict[str, list[str]] = {k: [] for k in KINDS}
-    for path in sorted(_PACKAGE_DIR.rglob("*.py")):
-        if path.name == "registry.py" and path.parent == _PACKAGE_DIR:
-            continue  # this module defines the decorators; it declares nothing
-        try:
-            source = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):  # pragma: no cover - unreadable file in an install
-            continue
-        if "register" not in source and not any(helper in source for helper in _HELPERS):
-            continue
-        module = _module_name(path)
-        for kind, name in scan_declarations(source, path):
-            if name is None:
-                if module not in dynamic[kind]:
-                    dynamic[kind].append(module)
-            else:
-                named[kind].setdefault(name, module)
-    return {k: (named[k], tuple(dynamic[k])) for k in KINDS}
+    scan = builtin_scan()
+    return {k: (dict(scan.named[k]), scan.dynamic[k]) for k in KINDS}
+
+
+def origin_of(obj: object) -> str | None:
+    """``module:qualname`` of a class or function (what registered a piece), None for other objects."""
+    module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+    return f"{module}:{qualname}" if isinstance(module, str) and isinstance(qualname, str) else None
+
+
+def caller_origin(what: str, depth: int = 2) -> str:
+    """``module:what`` naming the module that called a registration function (for a piece that is an
+    object, not a class or function); ``depth`` frames up from the caller of this function."""
+    frame = sys._getframe(depth)
+    return f"{frame.f_globals.get('__name__', '?')}:{what}"
+
+
+def _file_of(origin: str) -> str:
+    module = sys.modules.get(origin.split(":", 1)[0])
+    return str(getattr(module, "__file__", None) or origin.split(":", 1)[0])
 
 
 class Registry(Generic[T]):
     """Named pieces of one kind: built-ins imported lazily, plugins from entry points.
 
-    ``builtin`` maps a name to the module that registers it, ``builtin_modules`` lists modules
-    that register several (computed) names; the kind registries of :func:`registry` take both
-    from :func:`builtin_index`. ``get(name)`` imports the module declared for ``name`` when it
-    is not registered yet, then the plugins, and raises ``KeyError`` naming the known names
-    (and the closest one) when it is still missing.
+    The built-ins come from :func:`builtin_index` (a name -> the module that declares it, and the
+    modules that register computed names). ``get(name)`` imports the module declared for ``name``
+    when it is not registered yet, then the plugins, and raises ``KeyError`` naming the known names
+    (and the closest one) when it is still missing. A name is registered once: a second piece under
+    it (another class or function, or a plugin's piece under a built-in's name) is a
+    :class:`RegistryError` naming both.
     """
 
-    def __init__(self, kind: str, builtin: Mapping[str, str] | None = None, builtin_modules: tuple[str, ...] = (),
-                 *, from_index: bool = False):
+    def __init__(self, kind: str):
         self.kind = kind
         self._items: dict[str, T] = {}
-        self._builtin: dict[str, str] = dict(builtin or {})
-        self._builtin_modules = tuple(builtin_modules)
-        self._indexed = not from_index  # True once the built-in index has been merged in
+        self._origins: dict[str, str | None] = {}
         self._all_builtin_loaded = False
 
-    def _ensure_index(self) -> None:
-        if self._indexed:
-            return
-        self._indexed = True
-        named, modules = builtin_index().get(self.kind, ({}, ()))
-        for name, module in named.items():
-            self._builtin.setdefault(name, module)
-        self._builtin_modules += tuple(m for m in modules if m not in self._builtin_modules)
+    @property
+    def _builtin(self) -> dict[str, str]:
+        return builtin_scan().named.get(self.kind, {})
+
+    @property
+    def _builtin_modules(self) -> tuple[str, ...]:
+        return builtin_scan().dynamic.get(self.kind, ())
 
     # -- registration
-    def add(self, name: str, item: T) -> T:
+    def add(self, name: str, item: T, *, origin: str | None = None) -> T:
+        """Register ``item`` as ``name``. ``origin`` (``module:qualname``, default: the item's own) says
+        what registers it; registering the same origin again (a reloaded module) replaces the item."""
         if not isinstance(name, str) or not name:
             raise ValueError(f"a {self.kind} needs a non-empty name")
+        origin = origin or origin_of(item)
+        if name in self._items:
+            old = self._origins.get(name)
+            if old is None or origin is None or old != origin:
+                if not (old is None and origin is None and self._items[name] is item):
+                    raise RegistryError(
+                        f"{self.kind} '{name}' is registered twice: by {old or repr(self._items[name])} "
+                        f"({_file_of(old) if old else 'unknown file'}) and by {origin or repr(item)} "
+                        f"({_file_of(origin) if origin else 'unknown file'})")
+        declared = self._builtin.get(name)
+        if declared is not None and origin is not None and origin.split(":", 1)[0] != declared:
+            raise RegistryError(
+                f"{self.kind} '{name}' is a built-in of clinaudit (declared in {declared}, "
+                f"{_file_of(declared + ':')}); {origin} ({_file_of(origin)}) cannot register it again: "
+                f"give the piece a name of its own")
         self._items[name] = item
+        self._origins[name] = origin
         return item
 
     def register(self, name: str) -> Callable[[T], T]:
@@ -276,7 +237,6 @@ class Registry(Generic[T]):
         importlib.import_module(module)
 
     def _load_builtin(self) -> None:
-        self._ensure_index()
         if self._all_builtin_loaded:
             return
         self._all_builtin_loaded = True
@@ -291,7 +251,6 @@ class Registry(Generic[T]):
                         log.debug("built-in %s '%s' unavailable: %s", self.kind, name, exc)
 
     def get(self, name: str) -> T:
-        self._ensure_index()
         if name not in self._items and name in self._builtin:
             self._import(self._builtin[name])
         if name not in self._items and self._builtin_modules and not self._all_builtin_loaded:
@@ -340,16 +299,10 @@ class Registry(Generic[T]):
 
     def module_of(self, name: str) -> str | None:
         """The module declared to register the built-in ``name`` (None for plugins and unknown names)."""
-        self._ensure_index()
         return self._builtin.get(name)
 
-    def declared(self) -> list[str]:
-        """Names known without importing anything (built-in declarations and registered items)."""
-        self._ensure_index()
-        return sorted(set(self._builtin) | set(self._items))
 
-
-_REGISTRIES: dict[str, Registry[Any]] = {k: Registry(k, from_index=True) for k in KINDS}
+_REGISTRIES: dict[str, Registry[Any]] = {k: Registry(k) for k in KINDS}
 
 
 @overload
@@ -389,7 +342,7 @@ def register_metric(name: str, declaration: Any = None) -> Any:
     object and returns it. Either form, written in a built-in module, is found by the index.
     """
     if declaration is not None:
-        return registry("metric").add(name, declaration)
+        return registry("metric").add(name, declaration, origin=caller_origin(f"register_metric({name!r})"))
     return registry("metric").register(name)
 
 

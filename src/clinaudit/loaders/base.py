@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import InputError
 from ..records import Case
-from ..registry import Registry, registry
+from ..registry import Registry, origin_of, registry
 
 __all__ = ["DataSource", "register_loader", "load_cases", "load_sources", "list_loaders", "resolve_path"]
 
@@ -71,7 +71,7 @@ _LOADERS: Registry[tuple[Loader, str]] = registry("loader")
 
 def register_loader(fmt: str, summary: str) -> Callable[[Loader], Loader]:
     def deco(fn: Loader) -> Loader:
-        _LOADERS.add(fmt, (fn, summary))
+        _LOADERS.add(fmt, (fn, summary), origin=origin_of(fn))
         return fn
 
     return deco

@@ -110,12 +110,13 @@ def metric_key(audit: str, name: str) -> str:
 
 def declare_metrics(audit: str, *decls: MetricDecl) -> tuple[MetricDecl, ...]:
     """Register ``decls`` as the metrics of ``audit`` (kind ``metric``, names ``audit/metric``)."""
-    from ..registry import registry
+    from ..registry import caller_origin, registry
 
+    origin = caller_origin(f"register_metric_decls({audit!r})")
     out = []
     for d in decls:
         d = d if d.audit == audit else MetricDecl(**{**d.__dict__, "audit": audit})
-        registry("metric").add(metric_key(audit, d.name), d)
+        registry("metric").add(metric_key(audit, d.name), d, origin=origin)
         order = _ORDER.setdefault(audit, [])
         if d.name not in order:
             order.append(d.name)

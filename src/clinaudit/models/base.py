@@ -20,15 +20,15 @@ from __future__ import annotations
 
 import contextvars
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from ..errors import BackendError
 from ..records import ModelRequest, ModelResponse
-from ..registry import Registry, registry
+from ..registry import Registry, origin_of, registry
 
 __all__ = [
     "ATTEMPT_LIMIT_S",
@@ -161,37 +161,26 @@ class BackendEntry:
 # module declares its own with @register_backend; plugins add more by entry point.
 _BACKENDS: Registry[BackendEntry] = registry("backend")
 _LOADED: dict[str, type[Backend]] = {}
+B = TypeVar("B", bound=Callable[..., Any])
 
 
 def register_backend(
-    prefix: str, *, summary: str, capabilities: Sequence[str], module: str | None = None, attr: str | None = None,
-    options_model: Any = None,
-) -> Any:
-    """Register a backend under ``prefix``.
+    prefix: str, *, summary: str, capabilities: Sequence[str], options_model: Any = None,
+) -> Callable[[B], B]:
+    """Decorator registering a backend class (or a factory function) under ``prefix``, in its own module::
 
-    As a decorator on the backend class (or a factory function) in its own module::
-
-        @register_backend("mock", summary="...", capabilities=["generate"])
+        @register_backend("mock", summary="...", capabilities=["generate"], options_model=MockOptions)
         class MockBackend(Backend): ...
 
-    or called with ``module=`` and ``attr=`` naming where the class lives, so that module is
-    imported only when a spec uses the backend. ``options_model`` (optional): a pydantic model
-    with ``extra="forbid"`` listing the options a spec's ``backends:`` entry may give this
-    backend; spec validation then names unknown ones. Without it, any option passes except
-    credential-like names (``api_key``, ``token`` ...).
+    The registry reads the declaration from the source, so the module is imported only when a spec
+    uses the backend. ``options_model`` (optional): a pydantic model with ``extra="forbid"`` listing
+    the options a spec's ``backends:`` entry may give this backend; spec validation then names
+    unknown ones. Without it, any option passes except credential-like names (``api_key``, ``token`` ...).
     """
 
-    def add(mod: str, name: str) -> None:
-        _BACKENDS.add(prefix, BackendEntry(prefix, mod, name, summary, tuple(capabilities), options_model))
-
-    if module is not None or attr is not None:
-        if not (module and attr):
-            raise ValueError(f"register_backend('{prefix}'): give both module= and attr=, or use it as a decorator")
-        add(module, attr)
-        return None
-
-    def deco(obj: Any) -> Any:
-        add(obj.__module__, obj.__name__)
+    def deco(obj: B) -> B:
+        _BACKENDS.add(prefix, BackendEntry(prefix, obj.__module__, obj.__name__, summary, tuple(capabilities),
+                                           options_model), origin=origin_of(obj))
         return obj
 
     return deco

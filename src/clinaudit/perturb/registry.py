@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import InputError
-from ..registry import Registry, registry
+from ..registry import Registry, origin_of, registry
 from ..records import Case, ModelRequest, ModelResponse, Variant, stable_hash
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -106,7 +106,7 @@ def register_transform(
         _TRANSFORMS.add(name, Transform(
             name=name, family=family, summary=summary, apply=fn, kind=kind, modes=tuple(modes),
             build=build, finish=finish, post=post, defaults=dict(defaults or {}),
-        ))
+        ), origin=origin_of(fn))
         return fn
 
     return deco

@@ -47,7 +47,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..errors import SpecError
 from ..records import ModelRequest, ModelResponse, to_frame
-from ..registry import registry
+from ..registry import origin_of, registry
 from .calls import CallLog
 from .estimate import AuditRecipe, Estimate
 from .stages import LAYOUTS, conform
@@ -421,5 +421,6 @@ def register(cls: type[Audit[Any]]) -> type[Audit[Any]]:
         raise ValueError(f"{cls.__name__}: a declared audit needs a name")
     run: Callable[[Any], Any] = lambda ctx: run_stages(cls, ctx)  # noqa: E731
     estimate: Callable[[Any], Any] = lambda ctx: estimate_stages(cls, ctx)  # noqa: E731
-    registry("audit").add(cls.name, AuditRecipe(cls.name, cls.summary, cls.params_model, run, estimate, declaration=cls))
+    registry("audit").add(cls.name, AuditRecipe(cls.name, cls.summary, cls.params_model, run, estimate, declaration=cls),
+                            origin=origin_of(cls))
     return cls
