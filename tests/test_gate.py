@@ -370,3 +370,29 @@ def _write_spec(tmp_path: Path, judge: dict) -> Path:
     p = tmp_path / "mute.yaml"
     p.write_text(yaml.safe_dump(_spec("mock:v", _STEADY, judge)), encoding="utf-8")
     return p
+
+
+def test_run_ends_with_the_verdict_per_audit_and_model_and_the_gate_outcome(tmp_path, capsys):
+    """`clinaudit run` prints the report's first-screen verdict (one line per audit × model) and what the gate
+    would exit with; a judge that never parses: "Nothing was measured", the gate 3."""
+    import yaml
+
+    spec = _spec("mock:v", _STEADY, n=6)
+    spec["params"]["perturbations"] = ["uppercase"]
+    (tmp_path / "s.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
+    rc = main(["run", "--no-progress", "--out", str(tmp_path / "r"), str(tmp_path / "s.yaml")])
+    out = capsys.readouterr().out.splitlines()
+    assert rc == 0
+    verdicts = [ln for ln in out if ln.startswith("verdict ")]
+    assert verdicts and verdicts[0].startswith("verdict treatment_shift mock:v: Inconclusive: no bias shown")
+    assert out[-1].startswith(f"gate: `clinaudit gate {tmp_path / 'r'}` exits 4 (inconclusive: about ")
+    assert out[-1].endswith("exit codes: 0 pass, 1 bias found, 3 not gateable (not measured or unfinished), "
+                            "4 inconclusive (docs/verdicts.md)")
+    assert _cli(capsys, str(tmp_path / "r"))[0] == 4  # what the line said
+    spec["backends"]["mock:judge"] = {"rules": [{"match": ".", "response": "I would rather not say."}]}
+    (tmp_path / "m.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
+    rc = main(["run", "--no-progress", "--out", str(tmp_path / "m"), str(tmp_path / "m.yaml")])
+    out = capsys.readouterr().out.splitlines()
+    assert rc == 3
+    assert any(ln.startswith("verdict treatment_shift mock:v: Nothing was measured: ") for ln in out)
+    assert out[-1].startswith(f"gate: `clinaudit gate {tmp_path / 'm'}` exits 3 (not gateable: ")

@@ -178,9 +178,13 @@ def test_quick_demo_report_in_the_browser(tmp_path):
                           capture_output=True, text=True, timeout=1800, cwd=ROOT, env=env)
     assert proc.returncode == 0, proc.stderr[-4000:]
     page = out / "report.html"
-    assert proc.stdout.strip().splitlines()[-1] == f"report: {page}"
+    lines = proc.stdout.strip().splitlines()
+    assert f"report: {page}" in lines
     runs = sorted(p.parent for p in out.glob("*/manifest.json"))
     assert len(runs) == 5
+    # the demo ends with each audit's first-screen verdict per model and what the gate would decide on it
+    assert {ln.split()[1] for ln in lines if ln.startswith("verdict ")} == {r.name for r in runs}
+    assert sum(ln.startswith("gate: `clinaudit gate ") for ln in lines) == 5 and lines[-1].startswith("gate: ")
     check_page(page, tmp_path, runs)
     # issue 20: findings.json has an entry (finding or inconclusive) for every audit of the demo
     import json

@@ -158,6 +158,10 @@ def _run_locked(args: argparse.Namespace, spec: AuditSpec, params: BaseModel) ->
     if failure:
         print(f"clinaudit run: warning: {failure}", file=sys.stderr)
         return 1
+    from .headline import headline_lines
+
+    for line in headline_lines(rundir.path, spec.audit):  # the report's first-screen verdict, and the gate's
+        print(line)
     validity = rundir.manifest.get("validity") or {}
     if status.startswith("not measured"):
         print(f"clinaudit: {spec.audit}: {status} (see tables/results.csv: verdict; docs/verdicts.md)",

@@ -81,4 +81,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     result = run_demo(out, args.audits, quick=args.quick, progress=not args.no_progress, jobs=args.jobs)
     if result.report is not None:
         print(f"report: {result.report}")
+    from .headline import headline_lines
+
+    for o in result.outcomes:  # the report's first-screen verdict per audit and model, and the gate's
+        if o.run_dir is not None and (o.run_dir / "manifest.json").is_file():
+            for line in headline_lines(o.run_dir, o.audit):
+                print(line)
     return 0 if result.ok else 1
