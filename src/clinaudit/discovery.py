@@ -342,8 +342,11 @@ def scan_package(root: Path, package: str, *, skip: tuple[str, ...] = (), cache:
                 continue
             scan = ModuleScan()
             if any(fn in source for fn in REGISTRATION_FUNCTIONS):
-                scan = scan_module(source, module, package=package, root=root,
-                                   is_package=path.name == "__init__.py")
+                try:
+                    scan = scan_module(source, module, package=package, root=root,
+                                       is_package=path.name == "__init__.py")
+                except SyntaxError:  # importing the module will say where; it declares nothing readable
+                    continue
             kept.put(path, scan)
         if scan.imports_registration and not scan.declarations and not scan.reexports:
             silent.append(f"{path}: imports a registration function but declares nothing the index can read")

@@ -7,12 +7,13 @@ urgently? The audit reports, per group, the change in the urgent-advice rate ver
 the baseline *in excess of* the baseline's own re-sampling noise (baseline seed 0 vs
 seed 1), through clinaudit's paired-statistics layer.
 
-What it registers (all through clinaudit's one registry, loaded by entry point):
+What it registers (all through clinaudit's one registry, loaded by entry point), everything imported
+from the one surface for extending, :mod:`clinaudit.extend`:
 
 - transform ``name_swap`` (perturbation family),
 - judge ``urgency`` (nameable in a spec: ``params.judges: {urgency: urgency}``),
 - metric ``changed_label`` (a plain ``f(ref, alt)``),
-- audit ``name_swap`` — a declaration over clinaudit's stages (:class:`clinaudit.pipeline.Audit`):
+- audit ``name_swap`` — a declaration over clinaudit's stages (:class:`clinaudit.extend.Audit`):
   ``variants`` → ``calls`` (the prompts; the framework calls the models and writes
   ``responses``) → ``judgments`` → ``paired`` → ``results``; the framework writes each
   stage's table, the dry-run estimate and the manifest — with its report section.
@@ -27,13 +28,29 @@ import numpy as np
 import pandas as pd
 from pydantic import ConfigDict, Field
 
-from clinaudit.judges.base import Judge, Unparseable, run_judge
-from clinaudit.perturb.registry import register_transform
-from clinaudit.pipeline import Audit, Calls, JudgeChoice, StageOutput, pair_with_baseline, register
-from clinaudit.records import Case, ModelRequest, Variant, to_frame
-from clinaudit.registry import register_judge, register_metric
-from clinaudit.report.base import Section, Table, Text, register_section
-from clinaudit.stats import PairedFrame
+from clinaudit.extend import (
+    Audit,
+    Calls,
+    Case,
+    Judge,
+    JudgeChoice,
+    ModelRequest,
+    PairedFrame,
+    Section,
+    StageOutput,
+    Table,
+    Text,
+    Unparseable,
+    Variant,
+    pair_with_baseline,
+    register_audit,
+    register_judge,
+    register_metric,
+    register_section,
+    register_transform,
+    run_judge,
+    to_frame,
+)
 
 AUDIT = "name_swap"
 BASELINE_SEEDS = (0, 1)  # seed 0 pairs with every name variant; seed 1 re-samples the baseline (the floor)
@@ -89,7 +106,7 @@ class NameSwapParams(JudgeChoice):
     n_resamples: int = Field(1000, ge=10)
 
 
-@register
+@register_audit
 class NameSwap(Audit[NameSwapParams]):
     """The audit, declared over clinaudit's stages; the framework runs them and writes every table."""
 

@@ -50,6 +50,7 @@ __all__ = [
     "MetricDecl",
     "declaration_for",
     "declare_metrics",
+    "register_metric_decls",
     "declared_metrics",
     "metric_key",
     "numeric_column",
@@ -122,6 +123,9 @@ def declare_metrics(audit: str, *decls: MetricDecl) -> tuple[MetricDecl, ...]:
             order.append(d.name)
         out.append(d)
     return tuple(out)
+
+
+register_metric_decls = declare_metrics  # the name of the one pattern (clinaudit.extend: register_<kind>)
 
 
 def declared_metrics(audit: str) -> dict[str, MetricDecl]:

@@ -18,7 +18,18 @@ The spec's schema is :mod:`clinaudit.spec`.
 
 from __future__ import annotations
 
-from .audit import Audit, CallPlan, Calls, JudgeChoice, StageOutput, StageTables, estimate_stages, register, run_stages
+from .audit import (
+    Audit,
+    CallPlan,
+    Calls,
+    JudgeChoice,
+    StageOutput,
+    StageTables,
+    estimate_stages,
+    register,
+    register_audit,
+    run_stages,
+)
 from .calls import NOT_CACHED, CallLog, is_placeholder, response_row
 from .context import AuditContext, make_context
 from .driver import call_status, run_spec
@@ -33,6 +44,7 @@ __all__ = [
     "StageOutput",
     "StageTables",
     "register",
+    "register_audit",
     "run_stages",
     "estimate_stages",
     "AuditContext",
