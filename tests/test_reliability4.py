@@ -84,3 +84,88 @@ def test_a_killed_processes_worker_is_replaced_and_the_run_ends_with_every_answe
     assert df["response"].tolist() == [stub_answer("stub", f"question {i}", 0) for i in range(n)]
     with sqlite3.connect(out / "cache.sqlite") as conn:
         assert conn.execute("SELECT COUNT(*), COUNT(DISTINCT key) FROM responses").fetchone() == (n, n)
+
+
+# ---- item 2: kill -9 of generate loses only the calls in flight and one commit group, counted -----------------
+def _stored_prompts(cache: Path) -> set[str]:
+    import json
+
+    if not cache.exists():
+        return set()
+    with sqlite3.connect(f"file:{cache}?mode=ro", uri=True) as conn:
+        return {json.loads(r)["messages"][-1]["content"] for (r,) in conn.execute("SELECT request FROM responses")}
+
+
+@pytest.mark.slow  # ten killed runs and a last one against a threaded stub (~40 s on the loaded 2-core machine)
+def test_ten_kills_of_generate_at_concurrency_32_resend_at_most_32_answered_calls_each_counted_in_the_run_log(
+        tmp_path):
+    import re
+
+    n, conc, kills = 2000, 32, 10
+    inp = _questions(tmp_path / "in.csv", n)
+    out = tmp_path / "run"
+    cache = out / "cache.sqlite"
+    lost: list[int] = []  # per kill: prompts the stub answered whose answers the cache lacks (paid for again)
+    with StubProcess(fault_rate=0.3, retry_after=0.01, slow_s=0.05, keep_bodies=False) as stub:
+        cmd = [sys.executable, "-m", "clinaudit", "generate", "--input", str(inp), "--id-column", "pid",
+               "--text-column", "question", "--model", "openai:stub", "--base-url", stub.base_url,
+               "--api-key-env", "CLINAUDIT_TEST_UNSET_KEY", "--out", str(out), "--no-progress",
+               "--concurrency", str(conc)]
+        for _ in range(kills):
+            base = sum(stub.stats()["ok_by_prompt"].values())
+            proc = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and proc.poll() is None:
+                if sum(stub.stats()["ok_by_prompt"].values()) >= base + 150:
+                    break
+                time.sleep(0.02)
+            assert proc.poll() is None, f"the run ended before it could be killed: {proc.stderr.read()[-500:]}"
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=30)
+            answered = {p for p, k in stub.stats()["ok_by_prompt"].items() if k}
+            lost.append(len(answered - _stored_prompts(cache)))
+        last = subprocess.run(cmd, env=ENV, capture_output=True, text=True, timeout=300)
+        assert last.returncode == 0, last.stderr
+        ok = stub.stats()["ok_by_prompt"]
+    print("answered and lost per kill:", lost)
+    assert max(lost) <= conc, lost
+    # every answer the stub gave twice is one of those counted at a kill; nothing else was paid for twice
+    assert sum(k - 1 for k in ok.values()) == sum(lost)
+    # each run after a kill logged the calls the stopped runs had sent and not stored: at least those answered
+    log = (out / "logs" / "run.log").read_text(encoding="utf-8")
+    held = [int(m) for m in re.findall(r"hold (\d+) call\(s\) sent and never stored", log)]
+    print("logged as sent and never stored:", held)
+    assert len(held) == kills and all(h >= k for h, k in zip(held, lost)), (held, lost)
+    resent = [int(m) for m in re.findall(r"(\d+) call\(s\) re-sent", log)]
+    assert resent and resent[-1] >= lost[-1]  # the last run's own count of what it sent again
+    assert f"{resent[-1]} re-sent" in last.stdout
+    df = pd.read_csv(out / "responses.csv", keep_default_na=False)
+    assert df["response"].tolist() == [stub_answer("stub", f"question {i}", 0) for i in range(n)]
+    with sqlite3.connect(cache) as conn:
+        assert conn.execute("SELECT COUNT(*), COUNT(DISTINCT key) FROM responses").fetchone() == (n, n)
+    assert not (Path(str(cache) + ".sent")).exists()  # the last run, complete, left no journal behind
+
+
+def test_the_journal_counts_calls_a_stopped_run_had_sent_and_a_finished_batch_leaves_none(tmp_path):
+    from clinaudit.cache import ResponseCache
+    from clinaudit.models.mock import MockBackend
+    from clinaudit.records import ModelRequest
+    from clinaudit.runner import Runner, RunnerConfig
+
+    path = tmp_path / "cache.sqlite"
+    requests = [ModelRequest.chat("mock", f"q{i}") for i in range(6)]
+    first = Runner(cache=ResponseCache(path), config=RunnerConfig(progress=False))
+    first.add_backend(MockBackend("mock"))
+    keys = [first.request_key(r) for r in requests]
+    first.generate(requests[:2])  # stored
+    assert first.usage["mock"].resent == 0 and not (tmp_path / "cache.sqlite.sent").exists()
+    # a run that was killed (its pid is no process) had sent q0..q3: q0, q1 are stored, q2, q3 are not
+    journal = tmp_path / "cache.sqlite.sent"
+    journal.mkdir()
+    (journal / "999999999-dead.keys").write_text("".join(k + "\n" for k in keys[:4]) + keys[4][:10])
+    again = Runner(cache=ResponseCache(path), config=RunnerConfig(progress=False))
+    again.add_backend(MockBackend("mock"))
+    again.generate(requests)
+    usage = again.usage["mock"]
+    assert (usage.calls, usage.cache_hits, usage.resent) == (4, 2, 2)  # q2, q3 sent again; q4, q5 first sent
+    assert not journal.exists()  # every key of the stopped run is stored now: its journal is gone, and ours

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
+import os
+import secrets
 import sqlite3
 import threading
 import time
@@ -23,7 +26,9 @@ from typing import Any
 from .errors import InputError
 from .records import ModelRequest, ModelResponse, TextSplicer
 
-__all__ = ["ResponseCache", "default_cache_path"]
+__all__ = ["ResponseCache", "SentJournal", "default_cache_path"]
+
+log = logging.getLogger("clinaudit.cache")
 
 
 def default_cache_path() -> Path:
@@ -56,6 +61,7 @@ class ResponseCache:
         self._lock = threading.Lock()  # the read connection
         self._wlock = threading.Lock()  # the write connection (opened on the first write)
         self._wconn: sqlite3.Connection | None = None
+        self._journal: SentJournal | None = None
         try:
             self._conn = self._connect()
             self._conn.execute(_SCHEMA)
@@ -148,6 +154,24 @@ class ResponseCache:
         SQLite before 3.32)."""
         return max(1, min(ROWS_PER_INSERT, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // _COLUMNS))
 
+    def stored_keys(self, keys: Iterable[str]) -> set[str]:
+        """Those of ``keys`` that are stored (500 keys per query, no answer decoded)."""
+        keys = list(dict.fromkeys(keys))
+        found: set[str] = set()
+        with self._lock:
+            for i in range(0, len(keys), 500):
+                chunk = keys[i : i + 500]
+                q = "SELECT key FROM responses WHERE key IN (%s)" % ",".join("?" * len(chunk))
+                found.update(k for (k,) in self._conn.execute(q, chunk))
+        return found
+
+    @property
+    def journal(self) -> "SentJournal":
+        """This process's journal of the calls sent with this cache (see :class:`SentJournal`)."""
+        if self._journal is None:
+            self._journal = SentJournal(self)
+        return self._journal
+
     def __len__(self) -> int:
         with self._lock:
             return int(self._conn.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
@@ -159,6 +183,85 @@ class ResponseCache:
                 self._wconn = None
         with self._lock:
             self._conn.close()
+
+
+class SentJournal:
+    """The keys of the calls sent with a cache, so that a run can tell which of its calls an earlier, stopped run
+    had already sent: calls paid for twice (a ``kill -9`` loses the answers in flight and those not committed yet).
+
+    Each process appends the key of every call it sends, before sending it, to a file of its own,
+    ``<cache>.sent/<pid>-<token>.keys``, one unbuffered ``write`` per call (the bytes are the kernel's as soon as
+    it returns: a killed process's journal is complete). A key found in the
+    journal of another process (:meth:`earlier`, read once) is a call sent again. When a batch of calls ends
+    normally (everything answered is committed), :meth:`settle` removes this process's file and those of
+    finished processes whose keys are all stored (and the directory, once empty): it holds the journals of
+    stopped runs only."""
+
+    def __init__(self, cache: ResponseCache):
+        self.cache = cache
+        self.dir = cache.path.with_name(cache.path.name + ".sent")
+        self.path = self.dir / f"{os.getpid()}-{secrets.token_hex(4)}.keys"
+        self._fd: int | None = None
+        self._earlier: dict[Path, set[str]] | None = None
+        self._unstored: set[str] = set()
+        self._lock = threading.Lock()
+
+    def earlier(self) -> set[str]:
+        """The keys in the journals of other processes that are not stored (read once; logged)."""
+        if self._earlier is None:
+            self._earlier = {}
+            for path in sorted(self.dir.glob("*.keys")) if self.dir.is_dir() else []:
+                if path != self.path:
+                    try:  # a last line cut by the kill (no line end) is left out
+                        lines = path.read_text(encoding="ascii", errors="replace").split("\n")[:-1]
+                        self._earlier[path] = {line for line in lines if line}
+                    except OSError:
+                        continue
+            sent = set().union(*self._earlier.values()) if self._earlier else set()
+            self._unstored = sent - self.cache.stored_keys(sent)
+            if self._unstored:
+                log.info("the journals of %d earlier run(s) with this cache hold %d call(s) sent and never stored "
+                         "(in flight or answered but not yet committed when the run stopped): a call sent again "
+                         "is counted as re-sent", len(self._earlier), len(self._unstored))
+        return self._unstored
+
+    def record(self, key: str) -> None:
+        """Append ``key`` (a call about to be sent)."""
+        if self._fd is None:
+            with self._lock:
+                if self._fd is None:
+                    self.dir.mkdir(parents=True, exist_ok=True)
+                    self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        os.write(self._fd, key.encode("ascii", "replace") + b"\n")
+
+    def settle(self) -> None:
+        """Everything answered is committed: drop this process's journal and the stopped runs' journals whose
+        keys are all stored now."""
+        with self._lock:
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
+                self.path.unlink(missing_ok=True)
+            for path, keys in list((self._earlier or {}).items()):
+                if not _alive(path) and len(self.cache.stored_keys(keys)) == len(keys):
+                    path.unlink(missing_ok=True)
+                    del self._earlier[path]  # type: ignore[union-attr]
+            try:  # none left: no directory left either
+                self.dir.rmdir()
+            except OSError:
+                pass
+
+
+def _alive(journal: Path) -> bool:
+    """Whether the process that writes ``journal`` (``<pid>-<token>.keys``) still runs (on this host)."""
+    try:
+        pid = int(journal.name.split("-", 1)[0])
+        os.kill(pid, 0)
+    except (ValueError, ProcessLookupError):
+        return False
+    except PermissionError:
+        return True
+    return pid != os.getpid()
 
 
 # the stored request: its hashed fields as JSON (the same fields the key is computed from), serialised by

@@ -54,8 +54,9 @@ class RunnerConfig:
     fail_fast: bool = False
     # group commit of the cache: answers are committed in groups of commit_rows // 2 by a writer thread, or
     # within ~2 x commit_s seconds, whichever comes first; never more than commit_rows answers uncommitted
-    # (a killed run keeps every committed answer and redoes the rest)
-    commit_rows: int = 512
+    # (a killed run keeps every committed answer and redoes the rest: the calls in flight, at most concurrency,
+    # and at most commit_rows answered ones). None: half the concurrency (at least 1, at most 512)
+    commit_rows: int | None = None
     commit_s: float = 0.5
     # generate_each: at most this many requests between the oldest unanswered one and the newest taken in
     window: int = 8192
@@ -64,6 +65,7 @@ class RunnerConfig:
 @dataclass
 class Usage:
     calls: int = 0  # model calls that returned (not cache hits)
+    resent: int = 0  # calls an earlier run with this cache had sent and stopped before storing (paid twice)
     cache_hits: int = 0
     retries: int = 0
     failures: int = 0
@@ -323,8 +325,19 @@ class Runner:
         own_bar = bar is None
         if own_bar:
             bar = _progress(total, desc, self.config.progress)
-        writer = CommitBuffer(self.cache, self.config.commit_rows)
+        writer = CommitBuffer(self.cache, self.commit_rows())
+        journal = self.cache.journal if self.cache is not None else None
+        earlier = journal.earlier() if journal is not None else set()
+        resent: dict[str, int] = {}
         pools: dict[str, WorkerPool] = {}
+
+        def sending(key: str, req: ModelRequest) -> None:  # before each call: the journal of sent calls
+            if journal is not None:
+                journal.record(key)
+                if key in earlier:
+                    resent[req.model] = resent.get(req.model, 0) + 1
+                    self._usage(req.model).resent += 1
+
         tasks: list[asyncio.Task] = []
 
         def finish(backend: Backend, key: str, req: ModelRequest, resp: ModelResponse) -> None:
@@ -336,7 +349,8 @@ class Runner:
             pool = pools.get(req.model)
             if pool is None:
                 pool = pools[req.model] = WorkerPool(self.config, self.backend(req.model), self._call_with_retries,
-                                                     self._run_local_batch, finish, bar, commit=writer.flush)
+                                                     self._run_local_batch, finish, bar, commit=writer.flush,
+                                                     sending=sending)
                 tasks.extend(pool.start())
             await pool.put(key, req)
 
@@ -369,6 +383,20 @@ class Runner:
                     bar.close()
                 for pool in pools.values():
                     await pool.release(close=not self.keep_connections)
+        if journal is not None:  # every answer committed: this batch's journal is no longer needed
+            journal.settle()
+        for spec, n in sorted(resent.items()):
+            log.info("%s: %d call(s) re-sent: an earlier run with this cache had sent them and was stopped before "
+                     "their answers were stored (at most the calls in flight and %d answered ones per stop)",
+                     spec, n, self.commit_rows())
+
+    def commit_rows(self) -> int:
+        """The most answers left uncommitted at once (``RunnerConfig.commit_rows``; by default half the
+        concurrency, at least 1, at most 512): with the calls in flight, what a ``kill -9`` makes a re-run
+        send again."""
+        if self.config.commit_rows is not None:
+            return max(1, int(self.config.commit_rows))
+        return max(1, min(512, int(self.config.concurrency) // 2))
 
     def store(self, key: str, request: ModelRequest, resp: ModelResponse) -> ModelResponse:
         """Account for and cache one completed call sent by an executor, exactly as if sent from here."""

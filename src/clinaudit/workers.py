@@ -181,9 +181,10 @@ class WorkerPool:
     in a thread, each chunk committed when it is done."""
 
     def __init__(self, config: Any, backend: Backend, call: Callable[..., Any], run_batch: Callable[..., Any],
-                 finish: Callable[..., None], bar: Any, commit: Callable[[], None] = lambda: None):
+                 finish: Callable[..., None], bar: Any, commit: Callable[[], None] = lambda: None,
+                 sending: Callable[[str, ModelRequest], None] = lambda key, req: None):
         self.backend, self.call, self.run_batch, self.finish, self.bar = backend, call, run_batch, finish, bar
-        self.commit = commit
+        self.commit, self.sending = commit, sending
         cfg = config
         self.remote = bool(backend.is_remote)
         self.workers = max(1, int(cfg.concurrency)) if self.remote else 1
@@ -224,13 +225,16 @@ class WorkerPool:
     async def _remote(self) -> None:
         assert self.deadlines is not None  # a remote pool's
         ATTEMPT_LIMIT_S.set(self.deadlines.timeout_s)  # in this task's context only: each attempt's limit
-        backend, get, call = self.backend, self.queue.get, self.call
+        backend, get, call, sending = self.backend, self.queue.get, self.call, self.sending
         while (item := await get()) is not None:
+            sending(item[0], item[1])
             resp = await call(backend, item[1], self.limiter, self.bar, self.deadlines)
             self.finish(backend, item[0], item[1], resp)
 
     async def _local(self) -> None:
         while (chunk := await self.queue.get()) is not None:
+            for key, req in chunk:
+                self.sending(key, req)
             resps = await self.run_batch(self.backend, chunk)
             for (key, req), resp in zip(chunk, resps):
                 self.finish(self.backend, key, req, resp)

@@ -295,7 +295,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
         finally:
             rundir.close()
     print(f"{total - failed}/{total} responses ({len(rows)} rows x {len(seeds)} sample(s)); "
-          f"model calls: {usage.calls} new, {usage.cache_hits} from cache, {usage.failures} failed")
+          f"model calls: {usage.calls} new, {usage.cache_hits} from cache, {usage.failures} failed"
+          + (f", {usage.resent} re-sent (sent by an earlier run that was stopped before storing them)"
+             if usage.resent else ""))
     print(f"responses: {out_path}")
     if failed:
         print(f"clinaudit generate: {failed} call(s) failed after retries (see the 'error' column and "
