@@ -51,10 +51,11 @@ import importlib
 import logging
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast, overload
 
 from .discovery import KINDS, PackageScan, RegistryError, scan_package
 
@@ -78,6 +79,7 @@ __all__ = [
     "register_judge",
     "register_metric",
     "register_command",
+    "Command",
     "KINDS",
 ]
 
@@ -316,7 +318,9 @@ def registry(kind: Literal["section"]) -> Registry[SectionBuilder]: ...
 @overload
 def registry(kind: Literal["loader"]) -> Registry[tuple[Loader, str]]: ...
 @overload
-def registry(kind: Literal["judge", "metric", "command"]) -> Registry[Any]: ...
+def registry(kind: Literal["command"]) -> Registry[Command]: ...
+@overload
+def registry(kind: Literal["judge", "metric"]) -> Registry[Any]: ...
 @overload
 def registry(kind: str) -> Registry[Any]: ...
 def registry(kind: str) -> Registry[Any]:
@@ -346,6 +350,35 @@ def register_metric(name: str, declaration: Any = None) -> Any:
     return registry("metric").register(name)
 
 
-def register_command(name: str) -> Callable[[T], T]:
-    """Register a CLI sub-command: a function ``register(subparsers)`` adding its parser."""
-    return registry("command").register(name)
+#: where a command registered without ``order=`` comes in ``clinaudit --help``: after the built-ins
+PLUGIN_COMMAND_ORDER = 1000
+
+
+@dataclass(frozen=True)
+class Command:
+    """A registered sub-command: ``add(subparsers)`` adds its parser; ``order`` places it in ``--help``."""
+
+    name: str
+    add: Callable[[Any], Any]
+    order: int = PLUGIN_COMMAND_ORDER
+    progress: bool = True  # False: it only lists what is installed (no progress bars, no --no-progress)
+
+    def __call__(self, subparsers: Any) -> Any:
+        return self.add(subparsers)
+
+
+def register_command(name: str, *, order: int = PLUGIN_COMMAND_ORDER, progress: bool = True) -> Callable[[T], T]:
+    """Register the CLI sub-command ``name``: a function ``add(subparsers)`` adding that one parser.
+
+    ``order`` places it in ``clinaudit --help`` (ascending, then by name). The built-ins use 10-99 for
+    the core's first commands (init, models, audits, judges, run, generate, perturbations, perturb),
+    the family's ``ORDER`` × 10 + its position for a family's (treatment_shift 110, note_generation
+    210, ...), 900-999 for the core's last (report, demo, compare, gate); a plugin's come after them.
+    ``progress=False`` for a command that only lists what is installed: it gets no ``--no-progress``.
+    """
+
+    def deco(add: T) -> T:
+        registry("command").add(name, Command(name, cast(Callable[[Any], Any], add), order, progress), origin=origin_of(add))
+        return add
+
+    return deco

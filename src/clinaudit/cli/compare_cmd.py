@@ -11,7 +11,7 @@ from ..registry import register_command
 __all__ = ["register", "cmd_compare"]
 
 
-@register_command("compare")
+@register_command("compare", order=920)
 def register(sub: argparse._SubParsersAction) -> None:
     from .common import open_unit, positive_int
 

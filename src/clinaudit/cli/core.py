@@ -1,4 +1,4 @@
-"""Core commands: ``models``, ``audits``, ``judges``, ``run``, ``generate``."""
+"""Core commands: ``models``, ``audits``, ``judges``, ``run`` (``generate`` is in :mod:`.generate_cmd`)."""
 
 from __future__ import annotations
 
@@ -15,23 +15,32 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..spec import AuditSpec
 
-__all__ = ["register"]
+__all__ = ["add_models", "add_audits", "add_judges", "add_run"]
 
 
-@register_command("core")
-def register(sub: argparse._SubParsersAction) -> None:
+@register_command("models", order=20, progress=False)
+def add_models(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("models", help="list model backends", description="List the model backends and their spec syntax.")
     p.set_defaults(func=cmd_models)
 
+
+@register_command("audits", order=30, progress=False)
+def add_audits(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("audits", help="list audit recipes usable in a spec",
                        description="List the audit recipes a spec's `audit:` field can name.")
     p.set_defaults(func=cmd_audits)
 
+
+@register_command("judges", order=40, progress=False)
+def add_judges(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("judges", help="list the judges a spec can name",
                        description="List the registered judges (built-in and plugins); a spec names one per "
                        "role with `params.judges: {ROLE: NAME}` where the audit supports it.")
     p.set_defaults(func=cmd_judges)
 
+
+@register_command("run", order=50)
+def add_run(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "run",
         help="run an audit spec (YAML)",
@@ -61,10 +70,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                        help="start over in --out even if it holds a run of another audit or spec "
                        "(its tables are removed; stored model answers are kept and reused)")
     p.set_defaults(func=cmd_run)
-
-    from .generate_cmd import register_generate
-
-    register_generate(sub)
 
 
 def cmd_models(args: argparse.Namespace) -> int:

@@ -12,7 +12,7 @@ from ..registry import register_command
 __all__ = ["cmd_gate", "register"]
 
 
-@register_command("gate")
+@register_command("gate", order=930)
 def register(sub: argparse._SubParsersAction) -> None:
     from .common import positive_int
 

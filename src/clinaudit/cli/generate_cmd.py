@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from ..registry import register_command
 from .common import (add_backend_args, add_executor_args, add_runner_args, backend_options_from_args, float_between,
                      nonneg_float, parse_int_list, positive_int, runner_config_from_args)
 
@@ -45,6 +46,7 @@ _RESPONSE_COLUMNS = ["sample", "seed", "model", "response", "finish_reason", "pr
                      "cached", "error", "request_key"]
 
 
+@register_command("generate", order=60)
 def register_generate(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "generate",

@@ -11,7 +11,7 @@ from .common import positive_int
 __all__ = ["register"]
 
 
-@register_command("init")
+@register_command("init", order=10)
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "init", help="write a ready-to-run spec for your own CSV/JSONL file",

@@ -14,32 +14,13 @@ import traceback
 from .. import __version__
 from ..errors import ClinauditError
 
-# Where the core's commands come in `clinaudit --help`: these first and last, each family's
-# between them (in the family's ORDER), then the plugins'. Every command module registers its
-# `register(subparsers)` with @register_command (clinaudit.registry, kind "command").
-FIRST_COMMANDS = ("init", "core", "perturb")  # init; models, audits, run, generate; perturb
-LAST_COMMANDS = ("report", "compare", "gate")  # report, demo; compare; gate
-
-
 def command_order() -> list[str]:
-    """Every registered command (built-in and plugin), in the order `clinaudit --help` lists them."""
-    from ..families import family_modules, family_of
+    """Every registered command (built-in and plugin), in the order `clinaudit --help` lists them: each
+    command's own ``order`` (``@register_command(name, order=)``), then its name."""
     from ..registry import registry
 
     commands = registry("command")
-    rank = {m.__name__.rsplit(".", 1)[1]: i for i, m in enumerate(family_modules())}
-
-    def key(name: str) -> tuple[int, int, str]:
-        if name in FIRST_COMMANDS:
-            return (0, FIRST_COMMANDS.index(name), name)
-        if name in LAST_COMMANDS:
-            return (2, LAST_COMMANDS.index(name), name)
-        module = commands.module_of(name)
-        if module is None:  # a plugin's
-            return (3, 0, name)
-        return (1, rank.get(family_of(module) or "", len(rank)), module)
-
-    return sorted(commands.names(), key=key)
+    return sorted(commands.names(), key=lambda name: (commands.get(name).order, name))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -58,16 +39,21 @@ def build_parser() -> argparse.ArgumentParser:
     commands = registry("command")
     for name in command_order():
         commands.get(name)(sub)
+    listing = listing_commands()
     for name, cmd in sub.choices.items():
-        _consistent(name, cmd)
+        _consistent(name, cmd, name in listing)
     return parser
 
 
-#: commands that only list what is installed: no progress to show, no --no-progress
-LISTING_COMMANDS = frozenset({"models", "audits", "judges", "perturbations"})
+def listing_commands() -> frozenset[str]:
+    """Commands that only list what is installed (``@register_command(..., progress=False)``): no progress to
+    show, no ``--no-progress``."""
+    from ..registry import registry
+
+    return frozenset(name for name, cmd in registry("command").items() if not cmd.progress)
 
 
-def _consistent(name: str, cmd: argparse.ArgumentParser) -> None:
+def _consistent(name: str, cmd: argparse.ArgumentParser, listing: bool) -> None:
     """What every command shares, whoever registered it: descriptions and epilogs printed as written (argparse
     %-formats only a text naming ``%(prog)s``, so a ``%%`` written for it would show doubled), and
     ``--no-progress`` on every command that may show progress bars."""
@@ -75,7 +61,7 @@ def _consistent(name: str, cmd: argparse.ArgumentParser) -> None:
         text = getattr(cmd, attr)
         if text and "%(" not in text:
             setattr(cmd, attr, text.replace("%%", "%"))
-    if name not in LISTING_COMMANDS and "--no-progress" not in cmd._option_string_actions:
+    if not listing and "--no-progress" not in cmd._option_string_actions:
         cmd.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 

@@ -20,15 +20,18 @@ from ..registry import register_command
 from .common import (add_backend_args, add_runner_args, backend_options_from_args, nonneg_float, positive_int,
                      probability, regex, runner_config_from_args)
 
-__all__ = ["register", "cmd_perturbations", "cmd_perturb"]
+__all__ = ["add_perturbations", "add_perturb", "cmd_perturbations", "cmd_perturb"]
 
 
-@register_command("perturb")
-def register(sub: argparse._SubParsersAction) -> None:
+@register_command("perturbations", order=70, progress=False)
+def add_perturbations(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("perturbations", help="list the registered perturbations",
                        description="List the registered input transformations with one-line descriptions.")
     p.set_defaults(func=cmd_perturbations)
 
+
+@register_command("perturb", order=80)
+def add_perturb(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "perturb",
         help="perturb the text column of a CSV/JSONL file",

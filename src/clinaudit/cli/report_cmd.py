@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..registry import register_command
 
-__all__ = ["register", "cmd_report", "cmd_demo"]
+__all__ = ["add_report", "add_demo", "cmd_report", "cmd_demo"]
 
 
 def _audit_list(text: str) -> list[str]:
@@ -18,8 +18,8 @@ def _audit_list(text: str) -> list[str]:
     return names
 
 
-@register_command("report")
-def register(sub: argparse._SubParsersAction) -> None:
+@register_command("report", order=900)
+def add_report(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "report",
         help="render run directories into one self-contained HTML report",
@@ -37,6 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--title", default=None, help="report title (default: the audits' names)")
     p.set_defaults(func=cmd_report)
 
+
+@register_command("demo", order=910)
+def add_demo(sub: argparse._SubParsersAction) -> None:
     from ..demo import DEMO_AUDITS
 
     p = sub.add_parser(

@@ -1,9 +1,7 @@
 """Commands of the HurtfulWords (P4) audits: ``association``, ``prevalence``.
 
-One ``add_<command>(sub)`` function builds each sub-parser and one
-``cmd_<command>(args)`` runs it; :func:`register` lists them. To add a command
-(e.g. ``classifier-gaps``), write its two functions and append ``add_<command>``
-to :data:`COMMANDS`.
+One ``add_<command>(sub)`` function builds each sub-parser, registered with
+``@register_command(name, order=)``, and one ``cmd_<command>(args)`` runs it.
 """
 
 from __future__ import annotations
@@ -11,18 +9,18 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from ...cli.common import open_unit, positive_int
 from ...registry import register_command
 
-__all__ = ["register", "COMMANDS", "add_association", "cmd_association", "add_prevalence", "cmd_prevalence"]
+__all__ = ["add_association", "cmd_association", "add_prevalence", "cmd_prevalence"]
 
 
 # --------------------------------------------------------------------------- association
 
 
+@register_command("association", order=410)
 def add_association(sub: argparse._SubParsersAction) -> None:
     from ...cli.common import add_runner_args
 
@@ -208,6 +206,7 @@ def _print_summary(path: Path) -> None:
 # --------------------------------------------------------------------------- prevalence
 
 
+@register_command("prevalence", order=420)
 def add_prevalence(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "prevalence",
@@ -245,16 +244,3 @@ def cmd_prevalence(args: argparse.Namespace) -> int:
     print(prev[["category", "group", "n_group", "n_mentioning", "share", "ci_low", "ci_high"]].to_string(index=False))
     print(f"\nwrote {args.out / 'prevalence.csv'}")
     return 0
-
-
-# --------------------------------------------------------------------------- registry
-
-#: Sub-parser builders of this module, in the order `clinaudit --help` lists them.
-COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_association, add_prevalence]
-
-
-@register_command("hurtful_words_association")
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add this module's commands to the ``clinaudit`` parser."""
-    for add in COMMANDS:
-        add(sub)

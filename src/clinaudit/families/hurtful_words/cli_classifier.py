@@ -17,7 +17,7 @@ from typing import Any
 from ...cli.common import float_between, nonneg_float, nonneg_int, open_unit, positive_int
 from ...registry import register_command
 
-__all__ = ["register", "COMMANDS", "add_classifier_gaps", "cmd_classifier_gaps", "add_probe", "cmd_probe",
+__all__ = ["add_classifier_gaps", "cmd_classifier_gaps", "add_probe", "cmd_probe",
            "add_debias", "cmd_debias"]
 
 
@@ -93,6 +93,7 @@ def _print_summary(path: Path) -> None:
 # --------------------------------------------------------------------------- classifier-gaps
 
 
+@register_command("classifier-gaps", order=430)
 def add_classifier_gaps(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "classifier-gaps",
@@ -228,6 +229,7 @@ def _probe_spec(args: argparse.Namespace, debias: dict[str, Any] | None = None) 
     return spec
 
 
+@register_command("probe", order=440)
 def add_probe(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "probe",
@@ -251,6 +253,7 @@ def cmd_probe(args: argparse.Namespace) -> int:
     return 0
 
 
+@register_command("debias", order=450)
 def add_debias(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "debias",
@@ -285,13 +288,3 @@ def cmd_debias(args: argparse.Namespace) -> int:
     with pd.option_context("display.width", 160, "display.max_columns", 20, "display.float_format", "{:.3f}".format):
         print(show.to_string(index=False))
     return 0
-
-
-COMMANDS = [add_classifier_gaps, add_probe, add_debias]
-
-
-@register_command("hurtful_words_classifier")
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``classifier-gaps``, ``probe`` and ``debias`` to the ``clinaudit`` command line."""
-    for add in COMMANDS:
-        add(sub)

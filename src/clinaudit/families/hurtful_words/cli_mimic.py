@@ -9,9 +9,10 @@ from pathlib import Path
 from ...cli.common import nonneg_float, positive_int
 from ...registry import register_command
 
-__all__ = ["register", "COMMANDS", "add_synth_mimic", "cmd_synth_mimic", "add_mimic_tasks", "cmd_mimic_tasks"]
+__all__ = ["add_synth_mimic", "cmd_synth_mimic", "add_mimic_tasks", "cmd_mimic_tasks"]
 
 
+@register_command("synth-mimic", order=460)
 def add_synth_mimic(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "synth-mimic",
@@ -46,6 +47,7 @@ def _fraction(text: str) -> float:
     return v
 
 
+@register_command("mimic-tasks", order=470)
 def add_mimic_tasks(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "mimic-tasks",
@@ -107,13 +109,3 @@ def cmd_mimic_tasks(args: argparse.Namespace) -> int:
         store_csv(corpus, path)
         print(f"pretraining corpus: {len(corpus)} sequences from {corpus['note_id'].nunique()} notes  {path}")
     return 0
-
-
-COMMANDS = [add_synth_mimic, add_mimic_tasks]
-
-
-@register_command("hurtful_words_mimic")
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add the MIMIC commands to the ``clinaudit`` command line."""
-    for add in COMMANDS:
-        add(sub)

@@ -11,9 +11,10 @@ from pathlib import Path
 from ...cli.common import nonneg_float, open_unit, positive_float, positive_int
 from ...registry import register_command
 
-__all__ = ["register", "COMMANDS", "add_pretrain", "cmd_pretrain", "add_probe_tasks", "cmd_probe_tasks"]
+__all__ = ["add_pretrain", "cmd_pretrain", "add_probe_tasks", "cmd_probe_tasks"]
 
 
+@register_command("pretrain", order=480)
 def add_pretrain(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "pretrain",
@@ -110,6 +111,7 @@ def cmd_pretrain(args: argparse.Namespace) -> int:
     return 0
 
 
+@register_command("probe-tasks", order=490)
 def add_probe_tasks(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "probe-tasks",
@@ -163,13 +165,3 @@ def cmd_probe_tasks(args: argparse.Namespace) -> int:
     store_csv(res.predictions, args.out)
     print(f"{res.info['tasks']} tasks, {res.info['rows']} rows -> {args.out}", file=sys.stdout)
     return 0
-
-
-COMMANDS = [add_pretrain, add_probe_tasks]
-
-
-@register_command("hurtful_words_pretrain")
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``pretrain`` and ``probe-tasks`` to the ``clinaudit`` command line."""
-    for add in COMMANDS:
-        add(sub)

@@ -15,13 +15,13 @@ import sys
 from pathlib import Path
 from ...registry import register_command
 
-__all__ = ["register"]
+__all__ = ["add_judge_agreement", "add_note_tables"]
 
 _SUFFIX = {"csv": ".csv", "md": ".md", "latex": ".tex"}
 
 
-@register_command("note_generation")
-def register(sub: argparse._SubParsersAction) -> None:
+@register_command("judge-agreement", order=210)
+def add_judge_agreement(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "judge-agreement",
         help="agreement and Cohen's kappa of LLM judges with human labels",
@@ -36,6 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, required=True, help="folder for judge_agreement.csv / .md")
     p.set_defaults(func=cmd_judge_agreement)
 
+
+@register_command("note-tables", order=220)
+def add_note_tables(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "note-tables",
         help="paper-shaped tables (and side-by-side notes) of a note_generation run",

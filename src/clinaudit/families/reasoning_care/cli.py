@@ -29,7 +29,7 @@ _EPILOG = """examples:
   clinaudit care-tables runs/care --compare c12         # the four arms' answers to one case"""
 
 
-@register_command("reasoning_care")
+@register_command("care-tables", order=310)
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "care-tables",

@@ -21,7 +21,7 @@ validation; see docs/audits/treatment_shift.md. To run models as well, write a s
 `audit: treatment_shift` and use `clinaudit run`."""
 
 
-@register_command("treatment_shift")
+@register_command("treatment-shift", order=110)
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "treatment-shift",
