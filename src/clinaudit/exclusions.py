@@ -16,7 +16,10 @@ one row of ``tables/exclusions.csv``:
 
 The audit records rows with :meth:`clinaudit.pipeline.AuditContext.exclude`; the ledger
 is written to the run directory as rows arrive (a killed run keeps what it had), and
-the report lists it under every audit.
+the report lists it under every audit. Each row also carries the demographic attributes of
+its case (recorded sex / gender, race, age band, the spec's declared columns), and every run
+tests whether the exclusions dropped some group's cases more often
+(:mod:`clinaudit.exclusion_skew`, ``tables/exclusion_rates.csv``).
 """
 
 from __future__ import annotations

@@ -63,6 +63,9 @@ class VerdictSettings(BaseModel):
                                   "answers leaves its audit not measured")
     min_units: int = Field(default=5, ge=1, description="fewest independent units (cases; positives/negatives per "
                            "group for recall/specificity gaps) behind a group for a finding")
+    exclusion_attributes: list[str] = Field(default_factory=list, description="case fields (or columns) to audit the "
+                                            "exclusions by, beside the recorded sex / gender, race, ethnicity and "
+                                            "age band found by name (clinaudit.exclusion_skew)")
 
     def margin_for(self, audit: str, metric: str, declared: float | None) -> float | None:
         for key in (f"{audit}/{metric}", metric):

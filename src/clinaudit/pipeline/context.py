@@ -43,6 +43,7 @@ class AuditContext:
     #: the run's exclusions ledger (tables/exclusions.csv): rows from exclude() and the audit's own table
     exclusions: Exclusions = field(default_factory=Exclusions)
     _excluded_table: pd.DataFrame | None = None
+    _attributes: pd.DataFrame | None = None
     #: True while the pipeline counts calls for the dry-run estimate (nothing is written)
     dry: bool = False
     #: ``clinaudit run --limit N``: only the first N cases of the spec's data (recorded in the manifest's run)
@@ -52,7 +53,20 @@ class AuditContext:
         """All cases of all data sources (loaded once)."""
         if self._cases is None:
             self._cases = load_sources(list(self.spec.data), self.base_dir)[:self.case_limit]
+            self._attributes = None
         return self._cases
+
+    def case_attributes(self) -> pd.DataFrame | None:
+        """The demographic attributes of every case loaded from the spec's data (recorded sex / gender, race,
+        age band, the spec's declared columns; :func:`clinaudit.exclusion_skew.case_attributes`), or None when
+        the audit read no cases from the spec's data (its cases table is used)."""
+        if self._cases is None:
+            return None
+        if self._attributes is None:
+            from ..exclusion_skew import case_attributes, declared_attributes
+
+            self._attributes = case_attributes(self._cases, declared_attributes(self.spec))
+        return self._attributes
 
     @overload
     def resolve_path(self, path: str | Path) -> Path: ...
@@ -110,7 +124,10 @@ class AuditContext:
             if "reason" not in table.columns:
                 table["reason"] = "excluded"
             ledger.extend(table)
-        return ledger.frame()
+        # every row carries the demographic attributes of its case (audited by group: exclusion_skew)
+        from ..exclusion_skew import ledger_with_attributes
+
+        return ledger_with_attributes(ledger.frame(), self.case_attributes())
 
     def _write_exclusions(self) -> Path:
         if self.dry:

@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ..exclusion_skew import declared_attributes
 from ..rundir import RunDir, check_reuse
 from ..runner import Runner
 from ..spec import AuditSpec, get_recipe, load_spec, with_runner_settings
@@ -106,7 +107,8 @@ def _run_in(ctx: AuditContext, recipe: AuditRecipe, spec: AuditSpec, base_dir: P
     ctx.rundir.write_table("responses", ctx.runner.frame())  # every call, deduplicated
     status, failure = call_status(ctx.runner.usage)
     try:
-        validity = assess_run(ctx.rundir, spec.audit, spec.verdicts)
+        validity = assess_run(ctx.rundir, spec.audit, spec.verdicts, attributes=ctx.case_attributes(),
+                              declared=declared_attributes(spec))
     except Exception as exc:  # a bug in the verdicts must not lose the run: it says so and exits 1
         # the traceback goes to the run's log (INFO) and to the terminal only with -v: the user sees one line
         log.error("audit %s: the verdicts could not be computed (%s: %s)", spec.audit, type(exc).__name__, exc)

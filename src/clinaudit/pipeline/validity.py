@@ -24,7 +24,8 @@ import pandas as pd
 from ..spec import VerdictSettings
 
 __all__ = ["VerdictSettings", "VALIDITY_VERSION", "measure_validity", "assign_verdicts", "assess_tables",
-           "assess_run", "run_status", "NOT_MEASURED_STATUS", "VERDICT_LABELS", "verdict_lines", "read_validity"]
+           "assess_run", "run_status", "NOT_MEASURED_STATUS", "VERDICT_LABELS", "verdict_lines", "read_validity",
+           "exclusions_by_group"]
 
 VALIDITY_VERSION = 1
 NOT_MEASURED_STATUS = "not measured"
@@ -209,10 +210,29 @@ def _tally(results: pd.DataFrame) -> dict[str, int]:
     return {str(k): int(v) for k, v in rows["verdict"].value_counts().sort_index().items()}
 
 
+def exclusions_by_group(tables: Mapping[str, pd.DataFrame], settings: VerdictSettings,
+                        attributes: pd.DataFrame | None = None,
+                        declared: list[str] | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """(``tables/exclusion_rates.csv``, the validity block's ``exclusions_by_group``): the exclusion rate of
+    every group of every demographic attribute the run knows, tested (:mod:`clinaudit.exclusion_skew`).
+    ``attributes``: those of every case the run was given (the driver's, from the loaded cases); without
+    them, from the cases table and the ledger."""
+    from ..exclusion_skew import audit_exclusions, population
+
+    ledger = tables.get("exclusions", pd.DataFrame())
+    if attributes is None:
+        names = list(settings.exclusion_attributes) + list(declared or [])
+        attributes = population(tables.get("cases", pd.DataFrame()), ledger, names)
+    return audit_exclusions(attributes, ledger, alpha=settings.alpha)
+
+
 def assess_tables(tables: Mapping[str, pd.DataFrame], audit: str, settings: VerdictSettings,
-                  models: list[str] | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """(results with verdicts, validity block) of one audit's tables."""
+                  models: list[str] | None = None,
+                  skew: dict[str, Any] | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """(results with verdicts, validity block) of one audit's tables; ``skew``: the block of
+    :func:`exclusions_by_group` (computed from the tables when not given)."""
     validity = measure_validity(tables, audit, settings, models)
+    validity["exclusions_by_group"] = skew if skew is not None else exclusions_by_group(tables, settings)[1]
     results = assign_verdicts(tables.get("results", pd.DataFrame()), validity, settings, run_audit=audit)
     validity["verdicts"] = _tally(results)
     if len(results):  # per metric: the fewest units behind a group of any of its effect rows
@@ -241,13 +261,18 @@ def assess_tables(tables: Mapping[str, pd.DataFrame], audit: str, settings: Verd
     return results, validity
 
 
-def assess_run(rundir: Any, audit: str, settings: VerdictSettings | None = None) -> dict[str, Any]:
-    """Give the run's ``results`` table its verdicts (rewritten in place) and record the validity block in
-    the manifest (``validity``); returns the block."""
+def assess_run(rundir: Any, audit: str, settings: VerdictSettings | None = None,
+               attributes: pd.DataFrame | None = None, declared: list[str] | None = None) -> dict[str, Any]:
+    """Give the run's ``results`` table its verdicts (rewritten in place), write the exclusion rates by
+    group (``tables/exclusion_rates.csv``) and record the validity block in the manifest (``validity``);
+    returns the block. ``attributes``: the demographic attributes of every case the run was given
+    (:func:`clinaudit.exclusion_skew.case_attributes`); ``declared``: more attribute columns."""
     settings = settings or VerdictSettings()
     tables = {name: rundir.table_or_empty(name) for name in ("cases", "responses", "judgments", "paired",
                                                               "exclusions", "results")}
-    results, validity = assess_tables(tables, audit, settings)
+    rates, skew = exclusions_by_group(tables, settings, attributes, declared)
+    rundir.write_table("exclusion_rates", rates)
+    results, validity = assess_tables(tables, audit, settings, skew=skew)
     if rundir.has_table("results"):
         rundir.write_table("results", results)
     rundir.manifest["validity"] = validity
@@ -374,5 +399,8 @@ def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str
             "items": int(judge["items"]) if judge else None,
             "parse_rate": float(judge["parse_rate"]) if judge else None,
             "warnings": list(validity.get("warnings", [])),
+            # a validity finding: the run's exclusions dropped some group's cases more often (exclusion_skew)
+            "sample_skew": [str(s.get("line", "")) for s in
+                            (validity.get("exclusions_by_group") or {}).get("skewed", []) or []],
         })
     return out

@@ -16,7 +16,9 @@ Before that, the gate checks that there is something to decide (else **not gatea
 finished (``complete …`` status; an unfinished, failed or *not measured* run is not gateable), every gated
 model measured (the manifest's validity block), the results carry verdicts and at least one measured effect
 row, the judges parsed at least ``validity.min_parse_rate`` of their answers and the run used at least
-``validity.min_cases_used`` of its cases, and the runs are comparable. Single effect rows that are
+``validity.min_cases_used`` of its cases, its exclusions did not skew the sample (a group whose cases were
+excluded significantly more often, :mod:`clinaudit.exclusion_skew`; unless ``validity.allow_skewed_sample``),
+and the runs are comparable. Single effect rows that are
 ``not_measured`` in a run measured as a whole (a metric the run's data cannot give) are listed in
 ``not_measured`` (one sentence per metric and reason, with the number of rows) and printed as warnings; the policy's ``validity.not_measured`` makes them fail the gate
 (``fail``) or make it not gateable (``not_gateable``).
@@ -279,6 +281,10 @@ def _validity_reasons(manifest: dict[str, Any], run: Path, policy: GatePolicy, r
                     res.reasons.append(f"run {run}: judge '{j.get('judge')}' parsed {j.get('parsed')} of "
                                        f"{j.get('items')} answers ({rate:.0%} < the policy's min_parse_rate "
                                        f"{need.min_parse_rate:.0%})")
+        if not need.allow_skewed_sample:  # exclusions that dropped one group more often (exclusion_skew)
+            for sk in (b.get("exclusions_by_group") or {}).get("skewed") or []:
+                res.reasons.append(f"run {run}: {sk.get('line') or 'sample skewed by exclusions'} (the policy's "
+                                   "validity.allow_skewed_sample is false)")
         cases = b.get("cases") or {}
         if need.min_cases_used is not None and cases.get("given"):
             share = _num(cases.get("used")) / _num(cases.get("given"))

@@ -13,6 +13,7 @@ error names the file and the field). Without one, :data:`DEFAULT_POLICY` applies
       not_measured: ignore       # an effect row not measured in a measured run: ignore (a warning), fail, not_gateable
       min_parse_rate: 0.9        # every judge must have parsed at least this share (else exit 3)
       min_cases_used: 0.5        # share of the given cases the run used (else exit 3)
+      allow_skewed_sample: false # a sample skewed by exclusions (by sex, race, ...) is not gateable (exit 3)
     evidence:                    # what a pass needs beyond "no bias" (else exit 4, inconclusive), per audit × model
       min_settled: 0.5           # share of the measured effect rows settled (bias or within_margin)
       max_not_measured: 0.5      # share of the effect rows that may be not measured
@@ -67,6 +68,9 @@ class ValidityPolicy(BaseModel):
                                          "(the manifest's validity block)")
     min_cases_used: float | None = Field(default=None, ge=0, le=1, description="least share of the given cases "
                                          "the run used")
+    allow_skewed_sample: bool = Field(default=False, description="gate a run whose exclusions dropped one group's "
+                                      "cases significantly more often (validity block exclusions_by_group); "
+                                      "false: such a run is not gateable")
 
 
 class EvidencePolicy(BaseModel):

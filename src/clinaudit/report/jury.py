@@ -1,4 +1,5 @@
-"""The shared report blocks of judge juries and clinically relevant pairs, added to any audit's section.
+"""The shared report blocks of judge juries, clinically relevant pairs and exclusions by group, added to any
+audit's section.
 
 :func:`extra_blocks` reads the run's jury tables (:mod:`clinaudit.judges.jury`) and relevance tables
 (:mod:`clinaudit.perturb.relevance`) and returns the blocks to append to the audit's own section
@@ -14,7 +15,7 @@ import pandas as pd
 
 from .base import Table, Text
 
-__all__ = ["jury_blocks", "relevance_blocks", "extra_blocks"]
+__all__ = ["jury_blocks", "relevance_blocks", "exclusion_blocks", "extra_blocks"]
 
 
 def _read(rundir: Any, name: str) -> pd.DataFrame | None:
@@ -81,5 +82,31 @@ def relevance_blocks(rundir: Any) -> list[Any]:
     return blocks
 
 
+def exclusion_blocks(rundir: Any) -> list[Any]:
+    """Exclusions by group (:mod:`clinaudit.exclusion_skew`): the exclusion rate of every group of every
+    demographic attribute the run knows, its test, and the finding when the exclusions skewed the sample."""
+    rates = _read(rundir, "exclusion_rates")
+    if rates is None:
+        return []
+    if rates.empty:
+        return [Text("Exclusions by group: the cases record no demographic attribute (sex, gender, race, ethnicity, "
+                     "age; verdicts.exclusion_attributes), so whether the exclusions dropped some patients more often "
+                     "than others could not be measured.", kind="note")]
+    skewed = rates[rates["skewed"].astype(str).str.lower().isin(["true", "1"])]
+    from ..exclusion_skew import skew_line
+
+    lines = [skew_line(str(a), rates[rates["attribute"] == a]) for a in dict.fromkeys(skewed["attribute"])]
+    blocks: list[Any] = []
+    if lines:
+        blocks.append(Text("Validity finding: " + "; ".join(lines) + ". The audited sample under-represents the "
+                           "groups excluded more often; read the verdicts with that in mind.", kind="warning"))
+    blocks.append(Table("Exclusions by group", rates, name="exclusion_rates",
+                        caption="per attribute and group: cases given, cases excluded as a whole (tables/exclusions"
+                                ".csv rows without an item), rate; test of independence of exclusion and group "
+                                "(Fisher's exact for two groups; Freeman-Halton with a Monte Carlo p for more), Holm "
+                                "over the attributes; a value not recorded is listed, not tested"))
+    return blocks
+
+
 def extra_blocks(rundir: Any) -> list[Any]:
-    return jury_blocks(rundir) + relevance_blocks(rundir)
+    return jury_blocks(rundir) + relevance_blocks(rundir) + exclusion_blocks(rundir)

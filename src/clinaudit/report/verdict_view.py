@@ -24,6 +24,7 @@ def _coverage(line: dict[str, Any]) -> str:
     excluded = sum(int(v) for v in (line.get("excluded") or {}).values())
     if excluded:
         parts.append(f"{excluded} excluded")
+    parts += [str(x) for x in line.get("sample_skew") or []]  # a validity finding, beside the coverage
     return "; ".join(parts)
 
 
