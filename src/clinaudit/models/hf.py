@@ -42,6 +42,7 @@ from ..errors import BackendError
 from ..grammar import grammar_of
 from ..records import ModelRequest, ModelResponse
 from .base import Backend, MaskedItem, register_backend
+from .options import HFOptions
 from .constrained import GrammarCompiler
 from .engine import GenerationEngine, GenRow, supports_engine
 from .hf_runtime import dir_fingerprint, follow_thread_budget, require_torch, require_transformers
@@ -237,7 +238,7 @@ class _HFBase(Backend):
 # ============================================================================ causal LMs
 
 
-@register_backend("hf", capabilities=["generate", "loglik"],
+@register_backend("hf", capabilities=["generate", "loglik"], options_model=HFOptions,
                   summary="local Hugging Face causal LM, batched: hf:<path-or-name>")
 class HFCausalBackend(_HFBase):
     """Local causal LM: batched generation (greedy or per-request seeded sampling) and log-likelihoods."""
@@ -414,7 +415,7 @@ class HFCausalBackend(_HFBase):
 # ============================================================================ masked LMs
 
 
-@register_backend("hf-mlm", capabilities=["masked_logprobs", "embed"],
+@register_backend("hf-mlm", capabilities=["masked_logprobs", "embed"], options_model=HFOptions,
                   summary="local Hugging Face masked LM (token log-probs at [MASK], batched): hf-mlm:<path>")
 class HFMaskedBackend(_HFBase):
     """Local masked LM: log-probs of target tokens at mask positions, and mean-pooled embeddings."""
@@ -500,7 +501,7 @@ class HFMaskedBackend(_HFBase):
 # ============================================================================ encoders
 
 
-@register_backend("hf-embed", capabilities=["embed"],
+@register_backend("hf-embed", capabilities=["embed"], options_model=HFOptions,
                   summary="local Hugging Face encoder as feature extractor (last-4-layer [CLS] concat): hf-embed:<path>")
 class HFEncoderBackend(_HFBase):
     """Encoder features: [CLS] vectors of the last 4 hidden layers, concatenated (4 x hidden size)."""

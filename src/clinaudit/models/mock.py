@@ -43,6 +43,7 @@ from ..errors import BackendError, InputError
 from ..loaders.formats import read_yaml_file
 from ..records import ModelRequest, ModelResponse, stable_hash
 from .base import Backend, register_backend
+from .options import MockOptions
 
 __all__ = ["MockBackend"]
 
@@ -87,7 +88,7 @@ class _MockFailure(Exception):
     """A rule with ``error:`` matched: the call fails with that text."""
 
 
-@register_backend("mock", capabilities=["generate", "loglik", "embed"],
+@register_backend("mock", capabilities=["generate", "loglik", "embed"], options_model=MockOptions,
                   summary="deterministic scripted backend for tests: rules map prompt patterns to responses")
 class MockBackend(Backend):
     name = "mock"

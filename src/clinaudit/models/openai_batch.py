@@ -48,6 +48,7 @@ from ..errors import BackendError
 from ..records import ModelRequest, ModelResponse, stable_hash
 from ..redact import redact, redact_and_cut
 from .base import Backend, register_backend, run_sync
+from .options import OpenAIBatchOptions
 
 __all__ = ["OpenAIBatchBackend", "BatchLimits", "default_state_dir", "TERMINAL"]
 
@@ -72,7 +73,7 @@ def default_state_dir() -> Path:
     return default_cache_path().parent / "openai-batch"
 
 
-@register_backend("openai-batch", capabilities=["generate"],
+@register_backend("openai-batch", capabilities=["generate"], options_model=OpenAIBatchOptions,
                   summary="OpenAI Batch API (files + batches, half price, within 24 h; same cache keys as openai:<model>): "
                   "openai-batch:<model>")
 class OpenAIBatchBackend(Backend):

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..errors import SpecError
 from .base import backend_entry, backend_prefixes, parse_spec
 
-__all__ = ["BACKEND_OPTION_MODELS", "validate_backend_options", "options_model_for", "looks_like_secret_field",
+__all__ = ["validate_backend_options", "options_model_for", "looks_like_secret_field",
            "effective_prices", "with_state_dir"]
 
 log = logging.getLogger("clinaudit.spec")
@@ -163,23 +163,8 @@ class MockOptions(_Common):
 
 
 #: Backend prefix -> its options model.
-BACKEND_OPTION_MODELS: dict[str, type[BaseModel]] = {
-    "openai": OpenAIOptions,
-    "openai-batch": OpenAIBatchOptions,
-    "hf": HFOptions,
-    "hf-mlm": HFOptions,
-    "hf-embed": HFOptions,
-    "embedded": EmbeddedOptions,
-    "embedded-embedder": EmbedderOptions,
-    "mock": MockOptions,
-    "vllm": VLLMOptions,
-}
-
-
 def options_model_for(prefix: str) -> type[BaseModel] | None:
-    """The options model of a backend prefix: built-in, or given by a plugin's ``register_backend``."""
-    if prefix in BACKEND_OPTION_MODELS:
-        return BACKEND_OPTION_MODELS[prefix]
+    """The options model a backend declares on its ``@register_backend(..., options_model=)`` (None: none)."""
     try:
         return getattr(backend_entry(prefix), "options_model", None)
     except KeyError:
@@ -220,7 +205,7 @@ def with_state_dir(backends: Mapping[str, Mapping[str, Any]], models: Iterable[s
 
 
 def _known_prefixes() -> list[str]:
-    return sorted(set(BACKEND_OPTION_MODELS) | set(backend_prefixes()))
+    return sorted(backend_prefixes())
 
 
 def _did_you_mean(word: str, choices: Iterable[str]) -> str:

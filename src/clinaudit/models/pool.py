@@ -36,6 +36,7 @@ from typing import Any
 from ..errors import BackendError
 from ..records import ModelRequest, ModelResponse
 from .base import Backend, RetryableError, register_backend
+from .options import OpenAIOptions
 
 __all__ = ["OpenAIPoolBackend", "openai_backend", "split_base_urls", "POOL_OPTIONS"]
 
@@ -62,7 +63,7 @@ def split_base_urls(base_url: Any) -> list[str] | None:
     return urls
 
 
-@register_backend("openai", capabilities=["generate"],
+@register_backend("openai", capabilities=["generate"], options_model=OpenAIOptions,
                   summary="any OpenAI-compatible endpoint (OpenAI, Azure, vLLM, Ollama, llama.cpp server), or a pool of them "
                   "(base_url URL1,URL2,...): openai:<model>")
 def openai_backend(spec: str, **options: Any) -> Backend:

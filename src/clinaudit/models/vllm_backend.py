@@ -28,6 +28,7 @@ from ..errors import BackendError
 from ..grammar import grammar_of
 from ..records import ModelRequest, ModelResponse
 from .base import Backend, register_backend
+from .options import VLLMOptions
 from .hf_runtime import dir_fingerprint
 
 __all__ = ["VLLMBackend", "require_vllm", "INSTALL_HINT"]
@@ -45,7 +46,7 @@ def require_vllm() -> Any:
                            "`vllm serve` and use the openai: backend with its base_url.") from None
 
 
-@register_backend("vllm", capabilities=["generate"],
+@register_backend("vllm", capabilities=["generate"], options_model=VLLMOptions,
                   summary="in-process vLLM on a CUDA GPU, prefix caching on (optional: pip install vllm): vllm:<path-or-name>")
 class VLLMBackend(Backend):
     """In-process vLLM engine (see the module docstring). Options: ``batch_size`` (requests per
