@@ -24,7 +24,8 @@ Counters (thread-safe): ``requests_by_prompt`` (every request received),
 any other key (``echo_key_in_errors`` puts the wrong key in that answer, as
 some servers do; ``echo_key_at=N`` pads that message so the key starts at
 character N of the response body, e.g. across a client's 200-character cut).
-``retry_after`` is the value of the 429's ``Retry-After`` header (seconds).
+``retry_after`` is the value of the 429's ``Retry-After`` header (seconds). ``models`` makes it answer
+``GET /v1/models`` with those model ids (checked like a call's key); without it that path is a 404.
 ``kill()`` makes the endpoint die: new connections are refused, and every request still being
 handled or arriving on a kept-alive connection is dropped without an answer (never counted in
 ``ok_by_prompt``).
@@ -96,8 +97,10 @@ class StubOpenAI:
         keep_bodies: bool = True,
         echo_key_in_errors: bool = False,
         echo_key_at: int | None = None,
+        models: tuple[str, ...] | None = None,
     ):
         self.api_key = api_key
+        self.models = models
         self.fault_rate = fault_rate
         self.fault_seed = fault_seed
         self.max_faults_per_prompt = max(1, max_faults_per_prompt)
@@ -139,6 +142,8 @@ class StubOpenAI:
             def do_GET(self) -> None:  # noqa: N802
                 if self.path == "/_stats":
                     stub._send_json(self, 200, stub.stats())
+                elif self.path == "/v1/models" and stub.models is not None:
+                    stub._list_models(self)
                 else:
                     stub._send_json(self, 404, {"error": {"message": "not found"}})
 
@@ -238,6 +243,14 @@ class StubOpenAI:
             h.wfile.flush()  # ... sent with the body in one send
         except (BrokenPipeError, ConnectionResetError, OSError):
             h.close_connection = True
+
+    def _list_models(self, h: BaseHTTPRequestHandler) -> None:
+        """``GET /v1/models`` (only with ``models``): the key checked as for a call, then ``data[].id``."""
+        if self.api_key is not None and h.headers.get("Authorization", "") != f"Bearer {self.api_key}" \
+                and h.headers.get("api-key") != self.api_key:
+            self._send_json(h, 401, {"error": {"message": "Incorrect API key provided"}})
+            return
+        self._send_json(h, 200, {"object": "list", "data": [{"id": m, "object": "model"} for m in self.models or ()]})
 
     def _handle(self, h: BaseHTTPRequestHandler) -> None:
         with self._lock:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..registry import register_command
 from .common import add_executor_args, nonneg_int, positive_int
@@ -122,19 +122,49 @@ def cmd_run(args: argparse.Namespace) -> int:
         lock.release()
 
 
+def _check_endpoints(path: Path, spec: AuditSpec, runner: Any) -> int:
+    """``--dry-run``'s endpoint check (:mod:`clinaudit.models.endpoint_check`): one error line per endpoint that
+    cannot work (naming the endpoint, the variable and the spec field), exit 2; notes on stderr."""
+    from ..models.endpoint_check import check_endpoints
+
+    used = sorted({m for v in spec.models.values() for m in ([v] if isinstance(v, str) else v)})
+    report = check_endpoints(runner, used, spec.backends)
+    for note in report.notes:
+        print(f"clinaudit run: note: {note}", file=sys.stderr)
+    for where, msg in report.errors:
+        print(f"clinaudit: error: file {path}, field '{where}': {msg}", file=sys.stderr)
+    if report.errors:
+        return 2
+    if report.checked:
+        print(f"endpoints checked: {'; '.join(report.checked)} (reachable, model listed, key taken)", file=sys.stderr)
+    return 0
+
+
 def _run_locked(args: argparse.Namespace, spec: AuditSpec, params: BaseModel) -> int:
     from ..spec import get_recipe
     from ..pipeline import make_context, run_spec
 
     recipe = get_recipe(spec.audit)
+    if args.dry_run:  # every endpoint reachable, its model listed, its key set and taken (no model call)
+        ctx = make_context(spec, params, args.out, base_dir=args.spec.resolve().parent, progress=False,
+                           case_limit=args.limit)
+        try:
+            bad = _check_endpoints(args.spec, spec, getattr(ctx.runner, "inner", ctx.runner))
+        finally:
+            ctx.rundir.close()
+        if bad:
+            return bad
     if recipe.estimate is not None:
         ctx = make_context(spec, params, args.out, base_dir=args.spec.resolve().parent, progress=False,
                            case_limit=args.limit)
         est = recipe.estimate(ctx)
+        runner = getattr(ctx.runner, "inner", ctx.runner)
         try:  # a time per model: the cache's recorded times, else (--dry-run) one probe call per model
-            est.add_time(getattr(ctx.runner, "inner", ctx.runner), probe=args.dry_run and not args.no_probe)
+            est.add_time(runner, probe=args.dry_run and not args.no_probe)
         finally:
             ctx.rundir.close()
+        est.slow_server_note(float(getattr(runner.config, "timeout_s", 120.0)),
+                             [f"params.{k}" for k in type(params).model_fields if k.endswith("max_tokens")])
         print(est.to_text(spec.backends), file=sys.stderr)
         new_calls = est.total_calls() - sum(est.cached.values())
         if args.max_calls is not None and new_calls > args.max_calls:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,9 @@ class Estimate:
     samples: dict[str, Any] = field(default_factory=dict, repr=False)
     #: model spec -> (estimated seconds for its new calls, how the time per call was found)
     seconds: dict[str, tuple[float, str]] = field(default_factory=dict)
+    #: model spec -> seconds one call took (the probe, or the cache's median); spec -> probe error
+    per_call: dict[str, float] = field(default_factory=dict)
+    probe_errors: dict[str, str] = field(default_factory=dict)
 
     def total_calls(self) -> int:
         return sum(self.calls.values())
@@ -55,10 +59,12 @@ class Estimate:
                 per_call = time.monotonic() - t1
                 if resp.error:
                     self.notes.append(f"time probe of {spec} failed: {resp.error}")
+                    self.probe_errors[spec] = str(resp.error)
                     continue
                 how = "one probe call" + (f", after {_duration(t1 - t0)} of loading" if t1 - t0 >= 1 else "")
             else:
                 continue
+            self.per_call[spec] = per_call
             parallel = max(1, int(getattr(getattr(runner, "config", None), "concurrency", 1) or 1))
             if backend.is_remote:
                 self.seconds[spec] = (n * per_call / parallel, f"{per_call:.2f} s per call, {how}, "
@@ -66,6 +72,21 @@ class Estimate:
             else:
                 self.seconds[spec] = (n * per_call, f"{per_call:.2f} s per call, {how}, one at a time: an upper "
                                       "bound, batching is faster")
+
+    def slow_server_note(self, timeout_s: float, token_fields: list[str]) -> None:
+        """A note naming the options to set when a model's call takes more than a quarter of ``timeout_s`` (the
+        runner's limit on one attempt) or its probe timed out: ``runner.timeout_s`` above the slowest call, and
+        the audit's ``*max_tokens`` parameters (fewer tokens per answer, faster calls)."""
+        slow = {s: t for s, t in self.per_call.items() if t > timeout_s / 4}
+        slow.update({s: math.inf for s, e in self.probe_errors.items() if "timed out" in e or "timeout" in e})
+        if not slow:
+            return
+        worst = max(slow.values())
+        took = "timed out" if worst == math.inf else f"took {worst:.1f} s"
+        fields = f", or lower {', '.join(token_fields)} (shorter answers)" if token_fields else ""
+        least = "" if worst == math.inf else f" to at least {math.ceil(worst * 2)} s"
+        self.notes.append(f"slow server: a call to {', '.join(sorted(slow))} {took}, against runner.timeout_s "
+                          f"{timeout_s:g} s per attempt: raise runner.timeout_s in the spec{least}{fields}")
 
     def to_text(self, prices: dict[str, dict[str, float]] | None = None) -> str:
         from ..models.options import effective_prices
