@@ -55,6 +55,7 @@ class Columns:
     split_values: list[str] = field(default_factory=list)
     task: str | None = None
     dialogs: bool = False  # the text column holds doctor/patient dialogs
+    delimiter: str = ","  # a CSV's field separator, as guessed (loaders.formats.guess_delimiter)
     spec_path: str = ""  # the file's path as the spec names it (relative to the spec's folder where possible)
     notes: list[str] = field(default_factory=list)  # how each guess was made, printed by `clinaudit init`
 
@@ -68,7 +69,12 @@ class Columns:
 
     def guessed(self) -> list[str]:
         """One line per role: what was taken, or that nothing was found."""
+        from .loaders.formats import delimiter_name
+
         out = []
+        if self.format != "jsonl":
+            out.append(f"{'delimiter':12s} <- {delimiter_name(self.delimiter)}" +
+                       (" (guessed from the header; written to the spec as delimiter:)" if self.delimiter != "," else ""))
         for role in ("id", "text", "gender", "label", "score", "prediction", "split", "task"):
             col = getattr(self, role)
             if col is not None:
@@ -94,8 +100,8 @@ def _norm(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.strip().lower()).strip("_")
 
 
-def _read_rows(path: Path) -> tuple[str, list[str], list[dict[str, Any]], int]:
-    """The file's format, header, every row and the row count."""
+def _read_rows(path: Path) -> tuple[str, list[str], list[dict[str, Any]], int, str]:
+    """The file's format, header, every row, the row count and the CSV field separator (guessed)."""
     from .loaders.formats import read_csv_table, read_jsonl_rows
 
     if not path.is_file():
@@ -105,9 +111,9 @@ def _read_rows(path: Path) -> tuple[str, list[str], list[dict[str, Any]], int]:
         header: list[str] = []
         for r in rows:
             header.extend(k for k in r if k not in header)
-        return "jsonl", header, rows, len(rows)
+        return "jsonl", header, rows, len(rows), ","
     table = read_csv_table(path)
-    return "csv", list(table.header), [r for _, r in table.rows], len(table.rows)
+    return "csv", list(table.header), [r for _, r in table.rows], len(table.rows), table.delimiter
 
 
 def _values(rows: Sequence[dict[str, Any]], col: str) -> list[str]:
@@ -133,11 +139,11 @@ def _is_number(v: str) -> bool:
 def detect_columns(path: str | Path) -> Columns:
     """Guess the role of each column of a CSV / JSONL file from its name and its first rows."""
     path = Path(path)
-    fmt, header, all_rows, n_rows = _read_rows(path)
+    fmt, header, all_rows, n_rows, delimiter = _read_rows(path)
     rows = all_rows[:SAMPLE_ROWS]  # the guesses look at the first rows
     if not rows:
         raise InputError("the file has no data rows", file=str(path))
-    cols = Columns(path=path, format=fmt, header=header, n_rows=n_rows)
+    cols = Columns(path=path, format=fmt, header=header, n_rows=n_rows, delimiter=delimiter)
     norm = {_norm(h) for h in header}
     if fmt == "csv" and {"id", "section_header", "section_text", "dialogue"} <= norm:
         cols.format, cols.id, cols.text, cols.dialogs = "mts", "ID", "dialogue", True
@@ -260,6 +266,12 @@ def init_spec(audit: str, data: str | Path, out: str | Path, *, limit: int | Non
     if scaffold.data is not None:
         scaffold.data = {"format": cols.format, "path": cols.spec_path, **scaffold.data}
         scaffold.comments.setdefault("data.path", "relative to this spec file")
+        if cols.delimiter != ",":
+            from .loaders.formats import delimiter_name
+
+            scaffold.data["delimiter"] = cols.delimiter
+            scaffold.comments["data.delimiter"] = (f"fields separated by {delimiter_name(cols.delimiter)}, guessed "
+                                                   "from the header")
     if limit is not None and scaffold.data is not None:
         scaffold.data["limit"] = limit
         scaffold.comments["data.limit"] = "first N cases only (remove to audit every row)"

@@ -39,6 +39,8 @@ class DataSource(BaseModel):
     ids: list[str] | None = None
     columns: dict[str, str] = Field(default_factory=dict)
     options: dict[str, Any] = Field(default_factory=dict)
+    #: CSV field separator (one character, e.g. ";" or "\t"); default: guessed from the header (comma first)
+    delimiter: str | None = Field(default=None, min_length=1, max_length=1)
     name: str | None = None  # dataset label in outputs (default: format or file stem)
     # columns whose values identify the person in the text (names): kept in fields["identifiers"] and removed
     # from the text wherever they occur by de-identification (docs/data-formats.md)

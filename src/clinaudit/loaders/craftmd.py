@@ -67,7 +67,7 @@ def load_craftmd(source: DataSource, path: Path | None) -> list[Case]:
                          field="options.answer_aliases")
     cols = column_roles(source, path, {"id": "case_id", "text": "case_vignette", "answer": "answer",
                                    "category": "category", "source_dataset": "dataset"})
-    table = read_csv_table(path, opts["encoding"])
+    table = read_csv_table(path, opts["encoding"], source.delimiter)
     required = [cols[k] for k in ("text", "answer")]
     require_columns(table, required, cols)
     choice_cols = _choice_columns(table.header)

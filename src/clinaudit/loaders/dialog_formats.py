@@ -61,7 +61,7 @@ def load_mts(source: DataSource, path: Path | None) -> list[Case]:
     opts = merge_options(source, path, _MTS_OPTIONS)
     cols = column_roles(source, path, {"id": "ID", "text": "dialogue", "section_header": "section_header",
                                    "section_text": "section_text"})
-    table = read_csv_table(path, opts["encoding"])
+    table = read_csv_table(path, opts["encoding"], source.delimiter)
     require_columns(table, list(cols.values()), cols)
     b = CaseBuilder(path, source.name or "mts", skip_empty=opts["skip_empty"], id_field=cols["id"],
                      text_field=cols["text"])
@@ -152,7 +152,7 @@ def load_aci(source: DataSource, path: Path | None) -> list[Case]:
     opts = merge_options(source, path, _ACI_OPTIONS)
     cols = column_roles(source, path, {"id": "encounter_id", "text": "dialogue", "note": "note",
                                    "source_dataset": "dataset"})
-    table = read_csv_table(path, opts["encoding"])
+    table = read_csv_table(path, opts["encoding"], source.delimiter)
     if "id" not in source.columns and cols["id"] not in table.header and "id" in table.header:
         cols["id"] = "id"  # ACI-Bench's ASR experiment files (src_experiment_data/*) name the column `id`
     require_columns(table, list(cols.values()), cols)

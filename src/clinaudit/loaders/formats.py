@@ -42,6 +42,8 @@ __all__ = [
     "text_codec",
     "allow_large_csv_fields",
     "read_csv_table",
+    "guess_delimiter",
+    "delimiter_name",
     "read_jsonl_rows",
     "read_yaml_file",
     "read_utf8_text",
@@ -73,6 +75,38 @@ class Table:
     path: Path
     header: list[str]
     rows: list[tuple[int, dict[str, str]]]
+    #: the field separator used: the one given, else the one guessed (:func:`guess_delimiter`)
+    delimiter: str = ","
+    guessed: bool = False
+
+
+#: the separators :func:`guess_delimiter` considers besides the comma (Excel in many locales writes ``;``)
+OTHER_DELIMITERS = ";\t|"
+
+
+def guess_delimiter(text: str) -> tuple[str, bool]:
+    """(separator, guessed): the comma when it splits the header into two or more columns; else the one of
+    ``;``, tab and ``|`` that :class:`csv.Sniffer` finds in the first lines, when it splits the header too; else the
+    comma (a one-column file). ``guessed`` is True when the result is not the comma."""
+    first = next(csv.reader(io.StringIO(text[:65536], newline="")), [])
+    if len(first) >= 2:
+        return ",", False
+    sample = "\n".join(text[:65536].splitlines()[:50])
+    try:
+        sep = csv.Sniffer().sniff(sample, delimiters=OTHER_DELIMITERS).delimiter
+    except csv.Error:
+        head = text.split("\n", 1)[0]
+        counts = {d: head.count(d) for d in OTHER_DELIMITERS}
+        sep = max(counts, key=lambda d: counts[d])
+        if not counts[sep]:
+            return ",", False
+    header = next(csv.reader(io.StringIO(text[:65536], newline=""), delimiter=sep), [])
+    return (sep, True) if len(header) >= 2 else (",", False)
+
+
+def delimiter_name(sep: str) -> str:
+    """``';'`` -> ``semicolon ';'``, for messages."""
+    return {",": "comma ','", ";": "semicolon ';'", "\t": "tab '\\t'", "|": "pipe '|'"}.get(sep, repr(sep))
 
 
 def _codec(encoding: str, path: Path) -> str:
@@ -167,17 +201,27 @@ def _read_bytes(path: Path) -> bytes:
         raise InputError(f"cannot read file: {e.strerror or e}", file=str(path)) from None
 
 
-def read_csv_table(path: Path, encoding: str = "utf-8") -> Table:
+def read_csv_table(path: Path, encoding: str = "utf-8", delimiter: str | None = None) -> Table:
     """Read a CSV strictly: every value a string, every record as wide as the header.
 
-    Empty header names (an index column written by pandas) become ``column_<position>``;
-    surrounding whitespace in header names is removed; duplicate names are an error.
+    ``delimiter``: the field separator; ``None`` guesses it (:func:`guess_delimiter`: the comma, else ``;``, tab
+    or ``|`` when the header splits on it, as Excel writes CSV in many locales); a guess other than the comma is
+    logged (a warning naming the file and the separator). Empty header names (an index column written by pandas)
+    become ``column_<position>``; surrounding whitespace in header names is removed; duplicate names are an error.
     """
     text = _read_text(path, encoding, csv_rows=True)
     allow_large_csv_fields()
+    guessed = False
+    if delimiter is None:
+        delimiter, guessed = guess_delimiter(text)
+        if guessed:
+            log.warning("%s: fields separated by %s (guessed from the header; set delimiter: in the data source "
+                        "to choose)", path, delimiter_name(delimiter))
+    elif len(delimiter) != 1:
+        raise InputError(f"delimiter must be one character, got {delimiter!r}", file=str(path), field="delimiter")
     # strict: a quote that is never closed, or closed in the middle of a field, is an error instead of
     # silently swallowing the following rows into one field
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True, delimiter=delimiter)
     header: list[str] | None = None
     rows: list[tuple[int, dict[str, str]]] = []
     n = 0
@@ -198,7 +242,8 @@ def read_csv_table(path: Path, encoding: str = "utf-8") -> Table:
             n += 1
             if len(rec) != len(header):
                 raise InputError(
-                    f"malformed row: it has {len(rec)} fields but the header has {len(header)}",
+                    f"malformed row: it has {len(rec)} fields but the header has {len(header)} (fields separated by "
+                    f"{delimiter_name(delimiter)}; set delimiter: in the data source if that is wrong)",
                     file=str(path),
                     row=n,
                 )
@@ -217,7 +262,7 @@ def read_csv_table(path: Path, encoding: str = "utf-8") -> Table:
                          field="header" if header is None else None) from None
     if header is None:
         raise InputError("the file is empty (no header row)", file=str(path))
-    return Table(path=path, header=header, rows=rows)
+    return Table(path=path, header=header, rows=rows, delimiter=delimiter, guessed=guessed)
 
 
 def read_jsonl_rows(path: Path, encoding: str = "utf-8") -> list[tuple[int, dict[str, Any]]]:
@@ -430,7 +475,7 @@ def load_csv(source: DataSource, path: Path | None) -> list[Case]:
     """
     path = need_path(source, path)
     opts = merge_options(source, path, _GENERIC_OPTIONS)
-    table = read_csv_table(path, opts["encoding"])
+    table = read_csv_table(path, opts["encoding"], source.delimiter)
     return _generic(source, path, table.header, list(table.rows))
 
 

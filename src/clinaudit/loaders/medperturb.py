@@ -65,7 +65,7 @@ def load_medperturb(source: DataSource, path: Path | None) -> list[Case]:
     """
     path = need_path(source, path)
     opts = merge_options(source, path, _MEDPERTURB_OPTIONS)
-    table = read_csv_table(path, opts["encoding"])
+    table = read_csv_table(path, opts["encoding"], source.delimiter)
     base_cols = ["dataset", "dataset_id", "context_id", "original_patient_gender", "clinical_context"]
     require_columns(table, base_cols)
     clin_cols = {
