@@ -169,3 +169,108 @@ def test_the_journal_counts_calls_a_stopped_run_had_sent_and_a_finished_batch_le
     usage = again.usage["mock"]
     assert (usage.calls, usage.cache_hits, usage.resent) == (4, 2, 2)  # q2, q3 sent again; q4, q5 first sent
     assert not journal.exists()  # every key of the stopped run is stored now: its journal is gone, and ours
+
+
+# ---- item 3: rows dropped say so ---------------------------------------------------------------------------------
+def _tidy_scores(path: Path, bad: dict[int, str]) -> Path:
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    rows = []
+    for cat in ("gender", "age"):
+        for t in range(6):
+            for attr in ("a", "b"):
+                for g in ("male", "female"):
+                    for k in range(2):
+                        rows.append({"category": cat, "group": g, "score": f"{rng.normal():.6f}",
+                                     "template_id": f"{cat}{t}", "attribute": attr, "target_index": k})
+    for i, v in bad.items():
+        rows[i]["score"] = v
+    pd.DataFrame(rows).to_csv(path, index=False)
+    return path
+
+
+def test_association_with_nan_and_inf_scores_prints_the_dropped_count(tmp_path, capsys):
+    from clinaudit.cli.main import main
+
+    bad = {i: ("nan", "inf", "-inf", "NaN")[i % 4] for i in range(0, 96, 7)}  # 14 of 96
+    scores = _tidy_scores(tmp_path / "s.csv", bad)
+    assert main(["association", "--scores", str(scores), "--out", str(tmp_path / "o"), "--no-progress",
+                 "--n-bootstrap", "0"]) == 0
+    err = capsys.readouterr().err
+    line = next(x for x in err.splitlines() if "excluded" in x)
+    assert "14 of 96 score rows excluded" in line and "NaN, inf or -inf" in line and "exclusions.csv" in line
+    assert len(pd.read_csv(tmp_path / "o" / "exclusions.csv")) == 14
+
+
+def test_association_where_most_scores_are_dropped_is_not_a_plain_success(tmp_path, capsys):
+    from clinaudit.cli.main import main
+
+    bad = {i: "inf" for i in range(96) if i % 8 not in (0, 1, 2)}  # 60 of 96; every group keeps a few rows
+    scores = _tidy_scores(tmp_path / "s.csv", bad)
+    assert main(["association", "--scores", str(scores), "--out", str(tmp_path / "o"), "--no-progress",
+                 "--n-bootstrap", "0"]) == 1
+    err = capsys.readouterr().err
+    assert "warning: 60 of 96 score rows excluded" in err and "more than half" in err and "exit 1" in err
+
+
+def test_classifier_gaps_where_most_test_rows_have_no_group_is_not_a_plain_success(tmp_path, capsys):
+    from clinaudit.cli.main import main
+
+    rows = [{"task": "t", "label": i % 2, "pred": (i // 2) % 2, "split": "test",
+             "gender": ("F" if i % 2 else "M") if i % 8 < 3 else ""} for i in range(80)]  # 50 of 80 blank
+    pd.DataFrame(rows).to_csv(tmp_path / "p.csv", index=False)
+    argv = ["classifier-gaps", "--predictions", str(tmp_path / "p.csv"), "--pred-column", "pred", "--group-column",
+            "gender", "--n-resamples", "20", "--out", str(tmp_path / "o"), "--no-progress"]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "warning: 50 of 80 test rows of the 'gender' gaps excluded (50 with a blank group)" in err
+
+
+# ---- item 4: messages that name the real problem ------------------------------------------------------------------
+def test_a_jury_that_ties_is_reported_as_disagreeing_not_as_unparseable():
+    from clinaudit.pipeline.validity import VerdictSettings, assess_tables, run_status
+
+    from test_verdicts import _tables
+
+    tables = _tables(["tie"] * 6)
+    tables["judgments"]["jury"] = "decision"
+    _, validity = assess_tables(tables, "treatment_shift", VerdictSettings())
+    status, _ = run_status(validity)
+    assert status.startswith("not measured: the jury of 'annotator' decided 0 of 6 items: 6 tied (its jurors' "
+                             "answers parsed, but no verdict had a majority)"), status
+    assert "could parse" not in status
+
+
+def test_categories_given_empty_names_the_option(tmp_path, capsys):
+    from clinaudit.cli.main import main
+
+    scores = _tidy_scores(tmp_path / "s.csv", {})
+    for opt in ("--categories", "--groups"):
+        assert main(["association", "--scores", str(scores), opt, "", "--out", str(tmp_path / "o"),
+                     "--no-progress"]) == 2
+        err = capsys.readouterr().err
+        assert f"{opt} '' names nothing" in err and "params.groups" not in err, err
+
+
+def test_compare_of_a_manifest_without_audit_says_it_is_incomplete_and_of_a_file_says_so(tmp_path, capsys):
+    import json
+
+    from clinaudit.cli.main import main
+
+    scores = _tidy_scores(tmp_path / "s.csv", {})
+    a, b = tmp_path / "A", tmp_path / "B"
+    for out in (a, b):
+        assert main(["association", "--scores", str(scores), "--out", str(out), "--no-progress",
+                     "--n-bootstrap", "0"]) == 0
+    manifest = json.loads((b / "manifest.json").read_text())
+    manifest.pop("audit")
+    manifest["spec"].pop("audit")
+    (b / "manifest.json").write_text(json.dumps(manifest))
+    capsys.readouterr()
+    assert main(["compare", str(a), str(b), "--out", str(tmp_path / "cmp")]) == 2
+    err = capsys.readouterr().err
+    assert "incomplete manifest" in err and str(b / "manifest.json") in err and "different audits" not in err
+    assert main(["compare", str(a), str(scores), "--out", str(tmp_path / "cmp")]) == 2
+    err = capsys.readouterr().err
+    assert "a file, not a folder" in err and str(scores) in err and "no such run directory" not in err

@@ -11,7 +11,8 @@ from ..runner import RunnerConfig
 
 __all__ = ["add_executor_args", "add_runner_args", "runner_config_from_args", "add_backend_args",
            "backend_options_from_args", "parse_int_list", "int_at_least", "positive_int", "nonneg_int",
-           "positive_float", "nonneg_float", "float_between", "probability", "open_unit", "plain_text", "regex"]
+           "positive_float", "nonneg_float", "float_between", "probability", "open_unit", "plain_text", "regex",
+           "report_dropped"]
 
 
 # --------------------------------------------------------------------------- argparse value types
@@ -195,3 +196,20 @@ def parse_int_list(text: str) -> list[int]:
         return [int(x) for x in text.split(",") if x.strip()]
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
+
+
+def report_dropped(command: str, dropped: int, total: int, rows: str, reason: str, where: str) -> int:
+    """Say on stderr, in one line, that ``dropped`` of ``total`` input ``rows`` were left out and why (``where``: the
+    file that lists them); the command's exit status for it: 1 when more than half of the rows were dropped (the
+    results rest on a minority of the input: not a plain success, as `clinaudit run` exits 1 when some calls
+    failed), else 0. Nothing is printed when nothing was dropped."""
+    import sys
+
+    if dropped <= 0:
+        return 0
+    if 2 * dropped > total:
+        print(f"clinaudit {command}: warning: {dropped} of {total} {rows} excluded ({reason}), more than half: the "
+              f"results rest on the other {total - dropped} (exit 1; listed in {where})", file=sys.stderr)
+        return 1
+    print(f"clinaudit {command}: {dropped} of {total} {rows} excluded ({reason}; listed in {where})", file=sys.stderr)
+    return 0

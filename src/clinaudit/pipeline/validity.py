@@ -59,7 +59,7 @@ def _judges(judgments: pd.DataFrame) -> list[dict[str, Any]]:
         n, ok = len(g), int((status == "ok").sum())
         out.append({"judge": str(judge), "jury": role, "judge_model": model, "items": n, "parsed": ok,
                     "unparseable": int((status == "unparseable").sum()), "errors": int((status == "error").sum()),
-                    "parse_rate": ok / n if n else math.nan})
+                    "ties": int((status == "tie").sum()), "parse_rate": ok / n if n else math.nan})
     return out
 
 
@@ -93,8 +93,15 @@ def measure_validity(tables: Mapping[str, pd.DataFrame], audit: str, settings: V
                 who = f"the jury of '{j['judge']}'"
             else:
                 who = f"the judge '{j['judge']}'" + (f" ({j['judge_model']})" if j["judge_model"] else "")
-            line = (f"{who} could parse {j['parsed']} of {j['items']} answers "
-                    f"(parse rate {j['parse_rate']:.0%} < {settings.min_parse_rate:.0%})")
+            if j["jury"] == "decision" and j["ties"]:  # the jurors' answers parsed: they disagreed
+                line = (f"{who} decided {j['parsed']} of {j['items']} items: {j['ties']} tied (its jurors' answers "
+                        f"parsed, but no verdict had a majority)"
+                        + (f", {j['unparseable'] + j['errors']} had no parsed verdict"
+                           if j["unparseable"] + j["errors"] else "")
+                        + f" (decided {j['parse_rate']:.0%} < {settings.min_parse_rate:.0%})")
+            else:
+                line = (f"{who} could parse {j['parsed']} of {j['items']} answers "
+                        f"(parse rate {j['parse_rate']:.0%} < {settings.min_parse_rate:.0%})")
             # a main judge (at least half as many answers as the busiest) gates the audit; a side judge
             # (e.g. one language-disparity check beside the incidence judge) is a warning: its own
             # metrics have no usable value and are not measured row by row

@@ -39,6 +39,9 @@ def read_run_manifest(run: Path) -> dict[str, Any]:
     """The run's manifest; :class:`InputError` naming the folder when it is not a run directory."""
     from .runs import read_manifest
 
+    if run.is_file():
+        raise InputError("not a run directory: a file, not a folder (give the folder a run wrote: its manifest.json, "
+                         "tables/ ...)", file=str(run))
     if not run.is_dir():
         raise InputError("no such run directory", file=str(run))
     if not (run / "manifest.json").is_file():
@@ -116,6 +119,11 @@ def comparability(run_a: Path, run_b: Path, ma: dict[str, Any] | None = None,
     ma = read_run_manifest(run_a) if ma is None else ma
     mb = read_run_manifest(run_b) if mb is None else mb
     audit_a, audit_b = audit_of(ma), audit_of(mb)
+    for run, audit in ((run_a, audit_a), (run_b, audit_b)):
+        if audit == "unknown":  # not another audit: a manifest that does not say which
+            raise InputError("incomplete manifest: it names no audit (no 'audit' field, none in its 'spec', no "
+                             "generate outputs); re-run the audit into that folder, or restore the manifest "
+                             "clinaudit wrote", file=str(Path(run) / "manifest.json"))
     if audit_a != audit_b:
         raise NotComparableError(f"the runs are of different audits ({audit_a} vs {audit_b}); compare runs of one "
                                  "spec", run=f"{run_a}, {run_b}")

@@ -206,6 +206,11 @@ class Association(Audit[AssociationParams]):
         }
         if p.scores is not None:
             out["excluded_sentences"] = int(len(frames.excluded))
+            excluded = frames.excluded  # those of the categories analysed: the share of the rows read that was left out
+            if p.categories is not None and excluded is not None and len(excluded):
+                excluded = excluded[excluded["category"].astype(str).isin([str(c) for c in p.categories])]
+            out["score_rows_read"] = int(len(scores)) + int(len(excluded) if excluded is not None else 0)
+            out["score_rows_excluded"] = int(len(excluded) if excluded is not None else 0)
             out["scores_format"] = p.scores_format
         else:
             out["mask_mode"] = p.mask_mode

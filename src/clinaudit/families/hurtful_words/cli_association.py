@@ -11,7 +11,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from ...cli.common import open_unit, positive_int
+from ...cli.common import open_unit, positive_int, report_dropped
 from ...registry import register_command
 
 __all__ = ["add_association", "cmd_association", "add_prevalence", "cmd_prevalence"]
@@ -86,10 +86,18 @@ def add_association(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_association)
 
 
-def _csv_list(text: str | None) -> list[str] | None:
+def _csv_list(text: str | None, option: str | None = None) -> list[str] | None:
+    """The items of a comma-separated option value (None when the option was not given); with ``option``, a value
+    that names nothing (``--categories ''``) is an error naming that option."""
     if text is None:
         return None
-    return [x.strip() for x in text.split(",") if x.strip()]
+    items = [x.strip() for x in text.split(",") if x.strip()]
+    if option is not None and not items:
+        from ...errors import InputError
+
+        raise InputError(f"{option} {text!r} names nothing: give comma-separated values, or leave the option out "
+                         "for all", field=option)
+    return items
 
 
 def _tests_list(text: str) -> list[str]:
@@ -117,8 +125,8 @@ def cmd_association(args: argparse.Namespace) -> int:
             raise InputError(f"--placeholder expects CATEGORY=TEXT, got {item!r}", field="--placeholder")
         placeholders[cat.strip()] = text.strip()
     common = {
-        "groups": _csv_list(args.groups),
-        "categories": _csv_list(args.categories),
+        "groups": _csv_list(args.groups, "--groups"),
+        "categories": _csv_list(args.categories, "--categories"),
         "tests": tests,
         "correction": args.correction,
         "alpha": args.alpha,
@@ -178,7 +186,10 @@ def cmd_association(args: argparse.Namespace) -> int:
             shutil.copyfile(rundir.table_path(name), args.out / f"{name}.csv")
     _print_summary(args.out / "summary.csv")
     _print_direction(args.out / "tests.csv")
-    return 0
+    summary = rundir.manifest.get("summary") or {}
+    return report_dropped("association", int(summary.get("score_rows_excluded", 0)),
+                          int(summary.get("score_rows_read", 0)), "score rows",
+                          "score missing, NaN, inf or -inf", str(args.out / "exclusions.csv"))
 
 
 def _print_direction(path: Path) -> None:
@@ -237,7 +248,7 @@ def cmd_prevalence(args: argparse.Namespace) -> int:
     for a in load_attributes(args.attributes):
         attrs.setdefault(a.category, []).append(a.attribute)
     prev = category_prevalence(notes, attrs, patient_col="patient" if args.patient_column else None,
-                               groups=_csv_list(args.groups), ci_method=args.ci_method)
+                               groups=_csv_list(args.groups, "--groups"), ci_method=args.ci_method)
     args.out.mkdir(parents=True, exist_ok=True)
     to_csv(prev, args.out / "prevalence.csv")  # exports: formula-like cells neutralised
     to_csv(prevalence_results(prev), args.out / "results.csv")

@@ -133,23 +133,32 @@ def cmd_classifier_gaps(args: argparse.Namespace) -> int:
     spec = {"audit": "classifier_gaps", "name": "classifier-gaps", "seed": args.seed, "params": params}
     out = _run(spec, args.out, args.no_progress, ["gaps", "summary", "thresholds", "performance"])
     _print_summary(out / "summary.csv")
-    _print_exclusions(out)
-    return 0
+    return _print_exclusions(out)
 
 
-def _print_exclusions(out: Path) -> None:
-    """Say how many test rows each attribute left out (blank group cells, --exclude-groups)."""
+def _print_exclusions(out: Path) -> int:
+    """Say how many test rows each attribute left out (blank group cells, --exclude-groups), one line per
+    attribute; the exit status: 1 when an attribute's gaps rest on under half of the test rows
+    (:func:`~clinaudit.cli.common.report_dropped`)."""
     import json
+
+    from ...cli.common import report_dropped
 
     try:
         summary = json.loads((out / "manifest.json").read_text(encoding="utf-8")).get("summary") or {}
     except (OSError, ValueError):
-        return
+        return 0
+    total = int(summary.get("test_rows", 0) or 0)
+    status = 0
     for attr, counts in (summary.get("excluded_test_rows") or {}).items():
         parts = [f"{n} with a blank group" if k == "blank group" else f"{n} in --exclude-groups"
                  for k, n in counts.items() if n]
         if parts:
-            print(f"excluded from the '{attr}' gaps: {' and '.join(parts)} (test rows)", file=sys.stderr)
+            dropped = sum(int(n) for n in counts.values())
+            status = max(status, report_dropped("classifier-gaps", dropped, max(total, dropped),
+                                                f"test rows of the '{attr}' gaps", " and ".join(parts),
+                                                f"{out / 'manifest.json'}, summary.excluded_test_rows"))
+    return status
 
 
 # --------------------------------------------------------------------------- probe / debias
