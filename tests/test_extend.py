@@ -214,3 +214,19 @@ def test_extending_guide_imports_only_the_one_surface():
     text = (Path(__file__).resolve().parents[1] / "docs" / "extending.md").read_text(encoding="utf-8")
     modules = set(re.findall(r"\bfrom (clinaudit[\w.]*) import", text)) | set(re.findall(r"\bimport (clinaudit[\w.]*)", text))
     assert modules == {"clinaudit.extend"}
+
+
+def test_names_moved_since_0_1_still_import_with_one_deprecation_warning():
+    import warnings
+
+    import clinaudit.pipeline
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        from clinaudit.spec import run_spec
+    assert run_spec is clinaudit.pipeline.run_spec
+    assert [(w.category, str(w.message)) for w in caught] == [
+        (DeprecationWarning, "clinaudit.spec.run_spec moved to clinaudit.pipeline.run_spec; import it from there "
+                             "(the old place goes in 0.4)")]
+    with pytest.raises(ImportError):
+        from clinaudit.spec import no_such_name  # noqa: F401

@@ -45,15 +45,20 @@ def test_no_family_imports_another_and_the_core_imports_none():
 
 def _state_set_on_self(path: Path) -> list[str]:
     """``self.<attr> = ...`` (or ``+=``, annotated) in a method other than ``__init__`` of a class deriving
-    from ``Audit``: run data carried from one stage to a later one on the instance."""
+    from ``Audit`` (or of ``Audit`` itself): run data carried from one stage to a later one on the instance;
+    and any use of ``self.__dict__`` there (state kept behind the attributes' back)."""
     found = []
     for cls in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if not isinstance(cls, ast.ClassDef) or not any("Audit" in ast.unparse(b) for b in cls.bases):
+        if not isinstance(cls, ast.ClassDef) or not (
+                cls.name == "Audit" or any("Audit" in ast.unparse(b) for b in cls.bases)):
             continue
         for fn in cls.body:
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or fn.name == "__init__":
                 continue
             for node in ast.walk(fn):
+                if isinstance(node, ast.Attribute) and node.attr == "__dict__" and isinstance(node.value, ast.Name) \
+                        and node.value.id == "self":
+                    found.append(f"{cls.name}.{fn.name} (line {node.lineno}): self.__dict__")
                 targets = node.targets if isinstance(node, ast.Assign) else (
                     [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else [])
                 for t in targets:
@@ -67,7 +72,8 @@ def test_audit_stages_hand_data_on_not_through_self():
     """A stage reads what earlier stages produced from its argument and ``self.stages`` (docs/extending.md),
     never from attributes an earlier stage set on the audit; ``__init__`` may keep read-only configuration."""
     example = ROOT.parents[1] / "examples" / "plugin" / "clinaudit_name_swap" / "__init__.py"
-    paths = sorted((ROOT / "families").rglob("*.py")) + ([example] if example.exists() else [])
+    paths = [ROOT / "pipeline" / "audit.py"] + sorted((ROOT / "families").rglob("*.py")) + (
+        [example] if example.exists() else [])
     audits, offending = 0, {}
     for path in paths:
         text = path.read_text(encoding="utf-8")
@@ -86,5 +92,7 @@ def test_state_scan_finds_assignments_outside_init(tmp_path):
     src = tmp_path / "a.py"
     src.write_text("class A(Audit[P]):\n    def __init__(self, ctx):\n        self.seed = 1\n"
                    "    def cases(self):\n        self.prep = 1\n        self.n += 1\n        x = self.seed\n"
-                   "class B:\n    def cases(self):\n        self.prep = 1\n")
-    assert _state_set_on_self(src) == ["A.cases (line 5): self.prep", "A.cases (line 6): self.n"]
+                   "class B:\n    def cases(self):\n        self.prep = 1\n"
+                   "class Audit:\n    def judge(self):\n        self.__dict__.setdefault('juries', [])\n")
+    assert _state_set_on_self(src) == ["A.cases (line 5): self.prep", "A.cases (line 6): self.n",
+                                       "Audit.judge (line 13): self.__dict__"]

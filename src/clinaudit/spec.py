@@ -243,3 +243,22 @@ def load_spec(path: str | Path) -> tuple[AuditSpec, BaseModel]:
     except InputError as exc:
         raise SpecError(f"invalid audit spec {p}: {exc.reason}") from None
     return parse_spec_dict(data, source=str(p))
+
+
+#: names that lived in this module in 0.1 and moved (old name -> new module); importing one from here still
+#: works, with one DeprecationWarning naming the new place
+MOVED_SINCE_0_1 = {"run_spec": "clinaudit.pipeline", "call_status": "clinaudit.pipeline",
+                   "AuditContext": "clinaudit.pipeline", "make_context": "clinaudit.pipeline"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in MOVED_SINCE_0_1:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    import warnings
+
+    new = MOVED_SINCE_0_1[name]
+    warnings.warn(f"clinaudit.spec.{name} moved to {new}.{name}; import it from there (the old place goes in 0.4)",
+                  DeprecationWarning, stacklevel=2)
+    # imported by name at the time of use: the pipeline imports this module, so a static import would be a circle
+    return getattr(importlib.import_module(new), name)

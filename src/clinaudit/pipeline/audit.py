@@ -224,7 +224,7 @@ class Audit(Generic[P]):
         if len(models) < 2 or not is_model_judge(judge):
             return judge
         jury = Jury(judge, models, role=role)
-        self.__dict__.setdefault("juries", []).append(jury)
+        self.ctx.juries.append(jury)  # the run's, not the audit's: the pipeline writes their tables
         return jury
 
     def jury_models(self) -> list[str]:
@@ -268,7 +268,7 @@ def _passed_on(value: Any) -> Any:
 
 
 def _juries(audit: Audit) -> list[Any]:
-    return [j for j in audit.__dict__.get("juries", []) if j.members]
+    return [j for j in audit.ctx.juries if j.members]
 
 
 def _with_jurors(audit: Audit, table: pd.DataFrame | None) -> pd.DataFrame | None:

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from ..errors import SpecError
 from ..exclusions import Exclusions
+from ..judges.jury import Jury
 from ..loaders.base import load_sources, resolve_path
 from ..records import Case, to_frame
 from ..rundir import RunDir
@@ -48,6 +49,9 @@ class AuditContext:
     dry: bool = False
     #: ``clinaudit run --limit N``: only the first N cases of the spec's data (recorded in the manifest's run)
     case_limit: int | None = None
+    #: the judge juries the run's stages asked for (``Audit.judge`` with several judge models); the
+    #: pipeline adds their jurors' rows to the judgments table and writes the jury tables
+    juries: list[Jury] = field(default_factory=list)
 
     def cases(self) -> list[Case]:
         """All cases of all data sources (loaded once)."""
