@@ -32,7 +32,8 @@ PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 #: commands that only list what is installed (they write no file)
 WRITES_NO_FILES = {"models": "lists the backends", "audits": "lists the recipes", "judges": "lists the judges",
-                   "perturbations": "lists the perturbations"}
+                   "perturbations": "lists the perturbations",
+                   "view": "serves run directories read-only (tests/test_viewer.py checks they are unchanged)"}
 
 TESTS = Path(__file__).resolve().parent
 

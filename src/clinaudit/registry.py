@@ -373,7 +373,7 @@ def register_command(name: str, *, order: int = PLUGIN_COMMAND_ORDER, progress: 
     ``order`` places it in ``clinaudit --help`` (ascending, then by name). The built-ins use 10-99 for
     the core's first commands (init, models, audits, judges, run, generate, perturbations, perturb),
     the family's ``ORDER`` × 10 + its position for a family's (treatment_shift 110, note_generation
-    210, ...), 900-999 for the core's last (report, demo, compare, gate); a plugin's come after them.
+    210, ...), 900-999 for the core's last (report, demo, compare, gate, view); a plugin's come after them.
     ``progress=False`` for a command that only lists what is installed: it gets no ``--no-progress``.
     """
 

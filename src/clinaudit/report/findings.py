@@ -548,6 +548,23 @@ def link_anchors(doc: dict[str, Any], runs: Sequence[Any]) -> None:
         e["table_anchor"] = best or info.anchor
 
 
+#: stratum keys of a finding that are filters of the viewer's grid (``context`` is note generation's question)
+_VIEW_FILTERS = ("model", "dataset", "question", "context", "source", "attribute")
+
+
+def _view_link(e: dict[str, Any]) -> str:
+    """The viewer's grid of a finding's cases: its run, model, variant (the finding's group) and stratum; flipped
+    rows first (docs/report.md, *From the report to the viewer*)."""
+    from .verdict_view import viewer_query
+
+    stratum = dict(e.get("stratum") or {})
+    where: dict[str, Any] = {k: stratum[k] for k in _VIEW_FILTERS if stratum.get(k) not in (None, "")}
+    if "context" in where and "question" not in where:
+        where["question"] = where.pop("context")
+    return viewer_query(e.get("run_dir"), {"model": where.pop("model", None), "variant": e.get("group"), **where},
+                        sort="flip")
+
+
 def findings_view(doc: dict[str, Any], examples: dict[int, list[dict[str, Any]]] | None = None) -> dict[str, Any]:
     """What the template's Findings section shows (plain strings; the template escapes them).
     ``examples``: side-by-side example views by finding rank (:func:`clinaudit.report.examples.finding_examples`),
@@ -559,7 +576,7 @@ def findings_view(doc: dict[str, Any], examples: dict[int, list[dict[str, Any]]]
         return {"rank": e["rank"], "audit": e["audit"].replace("_", " "), "sentence": e["sentence"],
                 "caveats": list(e["judge_caveats"]), "href": "#" + (e["table_anchor"] or e["section_anchor"] or "top"),
                 "section": "#" + (e["section_anchor"] or "top"), "examples": views,
-                "example_links": list(e.get("examples") or [])}
+                "example_links": list(e.get("examples") or []), "view": _view_link(e)}
     return {"findings": [item(e, "finding") for e in doc["findings"]],
             "inconclusive": [item(e, "inconclusive") for e in doc["inconclusive"]],
             "rules": doc["rules"], "error": doc.get("error", ""), "headline": doc.get("headline", ""),

@@ -28,6 +28,18 @@ def _coverage(line: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
+def viewer_query(run_dir: Any, where: dict[str, Any], **extra: str) -> str:
+    """The query string of ``clinaudit view``'s grid filtered to a verdict's or finding's cases (docs/report.md,
+    *From the report to the viewer*): the run by its folder's name, then each filter given (empty ones left out)."""
+    from pathlib import Path
+    from urllib.parse import urlencode
+
+    q = {"run": Path(str(run_dir)).name} if run_dir else {}
+    q.update({k: str(v) for k, v in where.items() if v not in (None, "")})
+    q.update({k: v for k, v in extra.items() if v})
+    return "cases?" + urlencode(q)
+
+
 def verdicts_view(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """The verdict lines of a findings document as the template shows them."""
     out = []
@@ -39,6 +51,7 @@ def verdicts_view(doc: dict[str, Any]) -> list[dict[str, Any]]:
             "excluded": [f"{k}: {v}" for k, v in sorted((line.get("excluded") or {}).items())],
             "warnings": list(line.get("warnings") or []),
             "href": "#" + (line.get("section_anchor") or "summary"),
+            "view": viewer_query(line.get("run_dir"), {"model": line.get("model")}, sort="flip"),
         })
     return out
 

@@ -43,6 +43,11 @@
       }, { rootMargin: "0px 0px -70% 0px" });
       sections.forEach(function (s) { io.observe(s); });
     }
+    // Served by `clinaudit view` (<html data-viewer>): show the links to the viewer's grid of each verdict's and
+    // finding's cases. In the static file they stay hidden (the file needs no server).
+    if (root.hasAttribute("data-viewer")) {
+      document.querySelectorAll(".viewer-link").forEach(function (el) { el.hidden = false; });
+    }
     root.setAttribute("data-js-ready", String(sections.length));
   });
 })();

@@ -1,0 +1,221 @@
+"""``clinaudit view`` in a real headless Chromium (issue 43): the system's ``/usr/bin/chromium`` (Debian package),
+driven by Playwright's driver (PyPI ``playwright``; ``playwright install`` is never run, no browser is downloaded).
+
+The viewer runs as ``clinaudit view RUN --no-browser`` (its own process, on 127.0.0.1) over a mock treatment-shift
+run and a mock note-generation run whose model answers carry script payloads; the tests filter the grid to the
+flipped cases of one perturbation, open a case page, follow a finding's link from the report the viewer serves,
+and check that no script of a payload ran (``window.__x`` unset, no page error, no dialog). Screenshots at
+1,400 x 900 go to ``test-artifacts/viewer/`` (ignored by git; ``CLINAUDIT_TEST_ARTIFACTS`` moves them).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip("headless Chromium not found at /usr/bin/chromium (install the Debian package: apt-get install "
+                "chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (requirements/test.txt)")
+pytest.importorskip("starlette")
+
+ARTIFACTS = Path(os.environ.get("CLINAUDIT_TEST_ARTIFACTS") or ROOT / "test-artifacts") / "viewer"
+SCRIPT = "<script>window.__x=1</script>"
+IMG = '<img src=x onerror="window.__x=2">'
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+
+
+def _ts_spec(base: Path) -> Path:
+    import yaml
+
+    spec = yaml.safe_load((ROOT / "examples" / "treatment_shift-mock.yaml").read_text(encoding="utf-8"))
+    spec["data"][0]["limit"] = 4
+    spec["params"].update({"seeds": [0, 1], "perturbations": ["exclamation", "uppercase"], "n_resamples": 50})
+    spec["backends"]["mock:b"]["rules"] = [
+        {"match": "[A-Z]{6,} [A-Z]{6,}", "response": f"This sounds mild. You can manage this at home. {SCRIPT}"},
+        {"match": ".", "response": f"Please come to the clinic this week. {IMG}"}]
+    path = base / "ts.yaml"
+    path.write_text(yaml.safe_dump(spec), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> tuple[Path, Path]:
+    from clinaudit.pipeline import run_spec
+
+    base = tmp_path_factory.mktemp("viewer-browser")
+    run_spec(_ts_spec(base), base / "ts", progress=False)
+    run_spec(ROOT / "examples" / "note_generation-mock.yaml", base / "ng", progress=False)
+    return base / "ts", base / "ng"
+
+
+@pytest.fixture(scope="module")
+def server(runs) -> Iterator[str]:
+    proc = subprocess.Popen([sys.executable, "-m", "clinaudit", "view", str(runs[0]), str(runs[1]), "--no-browser"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        text = proc.stdout.readline() + proc.stdout.readline()
+        m = re.search(r"http://127\.0\.0\.1:\d+/\?token=\S+", text)
+        assert m, text
+        yield m.group(0)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+    pg = ctx.new_page()
+    pg.problems = []  # page errors, dialogs (alert ...), console errors
+
+    def dialog(d):
+        pg.problems.append(f"dialog: {d.message}")
+        d.dismiss()
+
+    pg.on("pageerror", lambda e: pg.problems.append(f"pageerror: {e}"))
+    pg.on("dialog", dialog)
+    pg.on("console", lambda m: pg.problems.append(f"console: {m.text}") if m.type == "error" else None)
+    yield pg
+    ctx.close()
+
+
+def shot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    assert path.stat().st_size > 10_000
+    return path
+
+
+def no_payload_ran(page) -> None:
+    assert page.evaluate("typeof window.__x") == "undefined"
+    assert page.evaluate("document.querySelectorAll('img[src=x]').length") == 0
+    assert not [p for p in page.problems if "favicon" not in p], page.problems
+
+
+def test_grid_filter_to_flipped_cases_of_one_perturbation_and_open_a_case(server, page):
+    page.goto(server)
+    assert page.evaluate("document.documentElement.getAttribute('data-js-ready')") == "1"
+    total = int(page.inner_text("#count strong"))
+    assert total == 48 + 85  # 48 treatment-shift answers, 84 notes + the excluded in-context example
+    shot(page, "grid-all")
+    # the selects submit the form on change (the page's one script)
+    with page.expect_navigation():
+        page.select_option("select[name=variant]", "uppercase")
+    with page.expect_navigation():
+        page.select_option("select[name=flipped]", "1")
+    assert "variant=uppercase" in page.url and "flipped=1" in page.url
+    n = int(page.inner_text("#count strong"))
+    rows = page.locator("#grid tbody tr")
+    assert n >= 2 and rows.count() == n
+    assert all("flipped" in (rows.nth(i).get_attribute("class") or "") for i in range(n))
+    # the script payload of model b's answer shows as text
+    assert SCRIPT in page.inner_text("#grid")
+    shot(page, "grid-flipped-uppercase")
+    no_payload_ran(page)
+    with page.expect_navigation():
+        rows.nth(0).locator("a.case-link").click()
+    assert "/case?" in page.url
+    assert page.locator("section.run-view").count() == 1
+    assert page.locator("td.answer.flipped").count() >= 1
+    assert page.locator("details.call").count() >= 12  # the case's target and judge calls
+    page.locator("details.call").first.click()
+    assert "Exact request (from the cache)" in page.inner_text("details.call >> nth=0")
+    shot(page, "case-treatment-shift")
+    no_payload_ran(page)
+
+
+def test_note_generation_grid_and_case(server, page):
+    page.goto(server + "&run=ng&variant=Black&flipped=1&question=Poverty")
+    assert int(page.inner_text("#count strong")) == 12
+    assert page.locator("ins").count() >= 12  # the appended demographic answer, marked in the text diff
+    shot(page, "grid-notes-black-poverty")
+    with page.expect_navigation():
+        page.locator("a.case-link").first.click()
+    assert page.locator("table.variants tbody tr").count() >= 14
+    shot(page, "case-note-generation")
+    no_payload_ran(page)
+
+
+def test_a_findings_link_in_the_report_opens_the_filtered_grid(server, page):
+    page.goto(server.replace("/?", "/report?run=ts&"))
+    links = page.locator(".inconclusive-item .viewer-link a")
+    assert links.count() > 0
+    page.locator("details.inconclusive > summary").click()
+    target = page.locator(".inconclusive-item .viewer-link a[href*='variant=uppercase'][href*='mock%3Ab']").first
+    assert target.is_visible()  # shown because the viewer serves the report
+    shot(page, "report-served")
+    with page.expect_navigation():
+        target.click()
+    assert "/cases?" in page.url and "variant=uppercase" in page.url
+    n = int(page.inner_text("#count strong"))
+    assert n == 8  # 4 cases x 2 seeds of model b's upper-cased texts
+    first = page.locator("#grid tbody tr").first
+    assert "flipped" in (first.get_attribute("class") or "")  # sorted flipped first
+    shot(page, "grid-from-finding")
+    no_payload_ran(page)
+
+
+def test_static_report_hides_the_viewer_links(runs, page, tmp_path):
+    from clinaudit.report.render import build_report
+
+    files = build_report([runs[0]], tmp_path / "report.html")
+    page.goto(files.html.as_uri())
+    assert page.locator(".viewer-link").count() > 0
+    assert page.locator(".viewer-link:visible").count() == 0
+
+
+def test_two_runs_side_by_side(server, runs, tmp_path, page):
+    import shutil
+
+    import yaml
+
+    from clinaudit.pipeline import run_spec
+
+    spec = yaml.safe_load(_ts_spec(tmp_path).read_text(encoding="utf-8"))
+    spec["backends"]["mock:b"]["rules"] = [{"match": ".", "response": "Please come to the clinic this week."}]
+    (tmp_path / "v2.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
+    v2 = tmp_path / "ts-v2"
+    run_spec(tmp_path / "v2.yaml", v2, progress=False)
+    proc = subprocess.Popen([sys.executable, "-m", "clinaudit", "view", str(runs[0]), str(v2), "--no-browser"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        url = re.search(r"http://127\.0\.0\.1:\d+/\?token=\S+", proc.stdout.readline() + proc.stdout.readline())
+        assert url
+        page.goto(url.group(0) + "&flipped=differs")
+        n = int(page.inner_text("#count strong"))
+        assert n >= 4 and n % 2 == 0
+        shot(page, "two-runs-grid-differs")
+        with page.expect_navigation():
+            page.locator("a.case-link").first.click()
+        page.goto(page.url.replace("run=ts&", "").replace("&run=ts", ""))  # the case under both runs
+        assert page.locator("section.run-view").count() == 2
+        assert page.locator("td.answer.differs").count() >= 2
+        shot(page, "two-runs-case")
+        no_payload_ran(page)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        shutil.rmtree(v2)
