@@ -7,11 +7,11 @@ from pathlib import Path
 
 from ..registry import register_command
 
-__all__ = ["register", "cmd_view"]
+__all__ = ["add_view", "cmd_view"]
 
 
 @register_command("view", order=940)
-def register(sub: argparse._SubParsersAction) -> None:
+def add_view(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "view",
         help="browse a run's cases, answers, judgments and model calls in a local web viewer",
