@@ -249,6 +249,16 @@ def test_view_command_serves_on_loopback_only_and_leaves_the_run_unchanged(ts_ru
 
 
 @pytest.mark.cli_errors_expected
+def test_view_without_the_web_stack_says_what_to_install(ts_run, monkeypatch, capsys):
+    from clinaudit.cli.main import main
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn -> ImportError
+    assert main(["view", str(ts_run), "--no-browser"]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'clinaudit[view]'" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.cli_errors_expected
 def test_view_refuses_a_folder_that_is_no_run(tmp_path):
     from clinaudit.cli.main import main
 

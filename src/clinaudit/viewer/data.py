@@ -69,13 +69,16 @@ def _read(path: Path, name: str, usecols: Sequence[str] | None = None) -> pd.Dat
         raise InputError(f"unreadable table: {' '.join(str(exc).split())}", file=str(p)) from None
 
 
-def open_cache_readonly(path: Path) -> sqlite3.Connection | None:
-    """The response cache opened read-only (``mode=ro``; ``immutable`` when no write-ahead log is beside it, so
-    SQLite creates no ``-shm``/``-wal`` file in the run directory). ``None`` when there is no cache file."""
+def open_cache_readonly(path: Path, run_dir: Path | None = None) -> sqlite3.Connection | None:
+    """The response cache opened read-only (``mode=ro``). A cache inside the run directory with no write-ahead
+    log beside it is opened ``immutable`` as well, so SQLite creates no ``-shm``/``-wal`` file there; a shared
+    user-level cache (``CLINAUDIT_CACHE_DIR``), which another run may be writing, is read as a normal reader.
+    ``None`` when there is no cache file."""
     if not path.is_file():
         return None
     wal = path.with_name(path.name + "-wal")
-    uri = path.resolve().as_uri() + ("?mode=ro" if wal.exists() else "?mode=ro&immutable=1")
+    inside = run_dir is not None and path.resolve().parent == Path(run_dir).resolve()
+    uri = path.resolve().as_uri() + ("?mode=ro&immutable=1" if inside and not wal.exists() else "?mode=ro")
     try:
         conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
         conn.execute("SELECT 1 FROM responses LIMIT 1").fetchall()
@@ -109,7 +112,7 @@ class RunView:
             self._cache_opened = True
             local = self.path / "cache.sqlite"
             named = Path(str(self.manifest.get("cache") or local))
-            self._cache = open_cache_readonly(local if local.is_file() else named)
+            self._cache = open_cache_readonly(local if local.is_file() else named, self.path)
         return self._cache
 
     def cached_calls(self, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
