@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "AuditSpec",
+    "DeidSettings",
     "VerdictSettings",
     "RunnerSettings",
     "get_recipe",
@@ -72,6 +73,17 @@ class VerdictSettings(BaseModel):
             if key in self.margins:
                 return float(self.margins[key])
         return declared
+
+
+class DeidSettings(BaseModel):
+    """The spec's ``deid:`` section (docs/deidentification.md): what de-identification does with a possible name it
+    could not explain. By default it is replaced by ``[NAME]`` and reported in the de-identification table, and the
+    dialog is audited; ``exclude_residual: true`` excludes such dialogs instead (listed with their reason)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    exclude_residual: bool = Field(default=False, description="exclude dialogs in which a possible name or another "
+                                   "identifier remained after de-identification (replaced by default)")
 
 
 class RunnerSettings(BaseModel):
@@ -122,6 +134,8 @@ class AuditSpec(BaseModel):
     params: dict[str, Any] = Field(default_factory=dict)
     # margins, significance level and validity thresholds of the verdicts (docs/verdicts.md)
     verdicts: VerdictSettings = Field(default_factory=VerdictSettings)
+    # what de-identification does with a residual identifier (docs/deidentification.md)
+    deid: DeidSettings = Field(default_factory=DeidSettings)
 
 
 # The shared registry of audits (clinaudit.registry, kind "audit"): an audit's module (built-in or

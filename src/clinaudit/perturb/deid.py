@@ -36,8 +36,9 @@
 * :func:`residual_identifiers` selects the remaining items that count as identifiers
   (by kind, minus an allow-list of words a reviewer cleared), :func:`describe_residuals`
   writes them as an exclusion reason and :func:`filter_residual_identifiers` splits cases
-  by them: the note-generation audit excludes such dialogs by default
-  (``params.keep_residual_identifiers``).
+  by them. Replace, don't drop (issue 38): :func:`deidentify_text` itself replaces a possible name that no
+  vocabulary explains (source ``residual``), so the note-generation audit keeps such dialogs by default and
+  excludes them only with the spec's ``deid.exclude_residual: true`` (:func:`residual_items`).
 """
 
 from __future__ import annotations
@@ -74,9 +75,15 @@ __all__ = [
     "DEFAULT_RESIDUAL_KINDS",
     "find_residual_identifiers",
     "residual_identifiers",
+    "residual_items",
+    "EXCLUDE_RESIDUAL_DEFAULT",
     "describe_residuals",
     "filter_residual_identifiers",
 ]
+
+#: What a run does with a dialog in which a possible name remained (``deid.exclude_residual`` of the spec): keep it,
+#: the name replaced by ``[NAME]`` (issue 38: excluding dropped the patients whose names the lists lack).
+EXCLUDE_RESIDUAL_DEFAULT = False
 
 #: Kinds of :attr:`DeidReport.remaining` items.
 RESIDUAL_KINDS: tuple[str, ...] = ("possible_name", "first_person_age", "age_question", "gendered_term")
@@ -132,11 +139,6 @@ _AGE_PATTERNS: tuple[str, ...] = (
 )
 _AGE_QUESTION = re.compile(r"(?i)\bhow old\b|\bwhat is your age\b|\bdate of birth\b|\bbirthday\b")
 
-_TITLE_NAME = re.compile(
-    r"\b(?P<title>Dr|Doctor|Mr|Mrs|Ms|Miss|Mx|Prof|Professor)(?P<dot>\.?)\s+"
-    r"(?P<name>(?!NAME\b)[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)"
-)
-_CAP_WORD = re.compile(r"(?<=[a-z,;] )[A-Z][a-z]{2,}\b")
 _CAP_STOP = frozenset(
     """I I'm I've I'll I'd Doctor Patient Dr Mr Mrs Ms Monday Tuesday Wednesday Thursday Friday Saturday Sunday
     January February March April May June July August September October November December English Spanish
@@ -219,16 +221,15 @@ def filter_min_turns(cases: Iterable[Case], min_turns: int = 10) -> FilterResult
 
 def _name_spans(text: str, names: Sequence[str], detector: bool = True) -> list[tuple[int, int, str, str, str]]:
     """Name candidates ``(start, end, "[NAME]", "name", source)``; source ``metadata`` (the listed ``names``),
-    ``detector`` (the gazetteer, :mod:`.name_detect`) or ``rule`` (a title, the built-in first names, a naming
-    context)."""
+    ``detector`` (the gazetteer, :mod:`.name_detect`) or ``rule`` (a naming context: a title, a self-introduction,
+    a greeting, a relative; a word so found again; the built-in first names)."""
     from .name_detect import find_names
 
-    spans: list[tuple[int, int, str, str, str]] = []
-    for m in _TITLE_NAME.finditer(text):
-        spans.append((m.start("name"), m.end("name"), "[NAME]", "name", "rule"))
-    spans += [(n.start, n.end, "[NAME]", "name", n.source)
-              for n in find_names(text, [n for n in names if n and str(n).strip()], detector=detector)]
-    for m in re.finditer(r"(?<![\w\[])([A-Za-z][a-z'-]+)(\s+[A-Z][a-z'-]+)?\b", text):
+    spans = [(n.start, n.end, "[NAME]", "name", n.source)
+             for n in find_names(text, [n for n in names if n and str(n).strip()], detector=detector)]
+    if not detector:
+        return spans
+    for m in _FIRST_NAME.finditer(text):
         first = m.group(1)
         low = first.lower()
         if low in AMBIGUOUS_NAMES:
@@ -239,6 +240,72 @@ def _name_spans(text: str, names: Sequence[str], detector: bool = True) -> list[
         end = m.end() if m.group(2) and m.group(2).strip() not in _CAP_STOP else m.end(1)
         spans.append((m.start(), end, "[NAME]", "name", "rule"))
     return spans
+
+
+# a built-in first name, and a capitalised surname after it on the same line (whole words only: "Nguyễn" is no
+# "Nguy" + "ễn")
+_FIRST_NAME = re.compile(r"(?<![\w\[\-'’])([A-Za-z][a-z'-]+)(?![\w\u0300-\u036f])([ \t]+[A-Z][a-z'-]+(?![\w\u0300-\u036f]))?")
+
+
+def _residual_spans(text: str) -> list[tuple[int, int, str, str, str]]:
+    """Replace, don't drop: a capitalised word inside a sentence that no vocabulary explains may be a name (the
+    residual check would list it): ``[NAME]``, source ``residual`` (ranked after every other rule)."""
+    from .name_detect import clinical_word_after
+
+    return [(s, e, "[NAME]", "name", "residual") for s, e, w in _capitalised_inside(text)
+            if not _known_word(w) and not _known_word(fold_word(w)) and not clinical_word_after(text[e:])]
+
+
+def _capitalised_inside(text: str) -> list[tuple[int, int, str]]:
+    """Capitalised words (any script, three letters or more) inside a sentence: after a lower-case letter, a comma
+    or a semicolon and one space; a possessive "'s" left out, placeholders and :data:`_CAP_STOP` words skipped."""
+    from .name_detect import tokens
+
+    out = []
+    for t in tokens(text):
+        if not t.capital or len(t.text) < 3 or t.text in _CAP_STOP or text[t.end:t.end + 1] == "]":
+            continue
+        before = text[max(0, t.start - 2):t.start]
+        if len(before) == 2 and before[1] == " " and (before[0].islower() or before[0] in ",;"):
+            out.append((t.start, t.end, t.text))
+    return out
+
+
+def fold_word(word: str) -> str:
+    from .name_detect import fold
+
+    return fold(word)
+
+
+def _label_spans(text: str) -> list[tuple[int, int]]:
+    """Speaker labels at line starts ("[doctor]", "Guest_family:", "Doctor_2:"): never changed. A label counts when
+    each of its words is a role (:data:`SPEAKER_ROLES`); "John: hi" is no role, so its name is replaced."""
+    return [m.span() for m in _LABEL.finditer(text) if _role_label(m)]
+
+
+def _role_label(m: re.Match[str]) -> bool:
+    words = [w for w in re.split(r"[\s_\-\d]+", (m.group("b") or m.group("c") or "").lower()) if w]
+    return bool(words) and all(w in SPEAKER_ROLES for w in words)
+
+
+def _speaker_name_spans(text: str) -> list[tuple[int, int, str, str, str]]:
+    """A speaker label that is one capitalised word and no role ("Zanele: I feel fine.") is the speaker's name."""
+    out = []
+    for m in _LABEL.finditer(text):
+        c = m.group("c")
+        if c and not _role_label(m) and re.fullmatch(r"[A-Z][a-z'-]+", c.strip()) and not _known_word(c.strip()):
+            out.append((m.start("c"), m.start("c") + len(c.strip()), "[NAME]", "name", "rule"))
+    return out
+
+
+#: Words of speaker labels (MTS-Dialog's "Guest_family", "Guest_clinician", ACI-Bench's "[patient_guest]").
+SPEAKER_ROLES: frozenset[str] = frozenset("""
+    doctor dr physician clinician clinican provider nurse np pa md patient pt guest family member relative
+    caregiver carer parent mother father mom dad son daughter husband wife spouse partner friend interpreter
+    translator assistant medical scribe resident intern student attending speaker user agent system
+    staff pharmacist therapist technician tech visitor child kid sibling brother sister a b q
+""".split())
+_LABEL = re.compile(r"(?m)^[ \t]*(?:\[(?P<b>[^\]\n]{1,40})\]|(?P<c>[A-Za-z][A-Za-z_ \-]{0,30}?\d*)[ \t]*:)")
 
 
 def _regex_spans(text: str, patterns: Sequence[str], kind: str) -> list[tuple[int, int, str, str, str]]:
@@ -265,7 +332,7 @@ _LIFE_STAGE_REPLACE = {
 
 
 # metadata wins a tie (the de-identification table credits the data with the names it listed)
-_SOURCE_RANK = {"metadata": 0, "rule": 1, "detector": 2}
+_SOURCE_RANK = {"metadata": 0, "rule": 1, "detector": 2, "residual": 3}
 
 
 def _fix_article(before: str, after: str) -> str:
@@ -310,6 +377,11 @@ def deidentify_text(
 
         for s, e, rep, swallow in gendered_candidates(text):
             cands.append((s, e, rep, "gender" if not swallow else "gender_adj", "rule"))
+    if detector:
+        cands += _residual_spans(text) + _speaker_name_spans(text)
+    labels = _label_spans(text)
+    if labels:  # speaker labels are never changed
+        cands = [c for c in cands if not any(c[0] < e and s < c[1] for s, e in labels)]
     # Longest first at each position, no overlaps; names next to each other ("natalie white") become one [NAME].
     cands.sort(key=lambda c: (c[0], -(c[1] - c[0]), _SOURCE_RANK.get(c[4], 9)))
     chosen: list[tuple[int, int, str, str, str]] = []
@@ -373,12 +445,14 @@ def _known_word(word: str) -> str:
 
 def _remaining(text: str) -> list[dict[str, Any]]:
     rem: list[dict[str, Any]] = []
-    for m in _CAP_WORD.finditer(text):
-        w = m.group(0)
-        if w in _CAP_STOP or text[m.end(): m.end() + 1] == "]":
-            continue
-        # ``known``: the vocabulary that explains the word (such items are listed but not counted as identifiers)
-        rem.append({"start": m.start(), "end": m.end(), "text": w, "kind": "possible_name", "known": _known_word(w)})
+    from .name_detect import clinical_word_after
+
+    for s, e, w in _capitalised_inside(text):
+        # ``known``: the vocabulary that explains the word (such items are listed but not counted as identifiers);
+        # ``eponym``: the word names a disease, sign, test or product form after it ("Addison's disease")
+        rem.append({"start": s, "end": e, "text": w, "kind": "possible_name",
+                    "known": _known_word(w) or _known_word(fold_word(w))
+                    or ("eponym" if clinical_word_after(text[e:]) else "")})
     for s, e in find_first_person_ages(text):
         rem.append({"start": s, "end": e, "text": text[s:e], "kind": "first_person_age"})
     for m in _AGE_QUESTION.finditer(text):
@@ -391,6 +465,16 @@ def _remaining(text: str) -> list[dict[str, Any]]:
         rem.append({"start": m.start(), "end": m.end(), "text": m.group(0), "kind": "gendered_term"})
     rem.sort(key=lambda r: r["start"])
     return rem
+
+
+def residual_items(report: DeidReport) -> list[dict[str, Any]]:
+    """What the residual check counts for a de-identified text: the :attr:`DeidReport.remaining` items and the
+    possible names de-identification replaced (source ``residual``, ``"replaced": True``; positions on the original
+    text). :func:`filter_residual_identifiers` excludes a dialog for either only when asked (``keep=False``)."""
+    items = list(report.remaining)
+    items += [{"start": r["start"], "end": r["end"], "text": r["old"], "kind": "possible_name", "known": "",
+               "replaced": True} for r in report.removed if r.get("source") == "residual"]
+    return sorted(items, key=lambda r: r["start"])
 
 
 def find_residual_identifiers(text: str) -> list[dict[str, Any]]:
@@ -519,8 +603,9 @@ def filter_residual_identifiers(
     not in it are scanned with :func:`find_residual_identifiers`); :func:`residual_identifiers`
     selects those that count. Returns a :class:`FilterResult` (a removed case's reason names the
     terms; nothing is removed with ``keep=True``) and one row per counted item:
-    ``{"case_id", "dataset", "kind", "text", "start", "action"}`` (action ``excluded`` or ``kept``; a possible
-    name's text masked by :func:`public_text`).
+    ``{"case_id", "dataset", "kind", "text", "start", "action"}`` (action ``excluded``, ``kept``, or ``replaced``
+    for a possible name de-identification replaced, :func:`residual_items`; a possible name's text masked by
+    :func:`public_text`).
     """
     kinds, allow = list(kinds), list(allow)
     remaining = remaining or {}
@@ -533,7 +618,7 @@ def filter_residual_identifiers(
         items = remaining[c.case_id] if c.case_id in remaining else find_residual_identifiers(c.text)
         found = residual_identifiers(items, kinds, allow)
         rows += [{"case_id": c.case_id, "dataset": c.dataset, "kind": r["kind"], "text": public_text(r),
-                  "start": r["start"], "action": action} for r in found]
+                  "start": r["start"], "action": "replaced" if keep and r.get("replaced") else action} for r in found]
         if found and not keep:
             removed.append((c, f"identifiers remain {where}: {describe_residuals(found)}"))
         else:

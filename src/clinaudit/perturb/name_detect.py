@@ -24,10 +24,13 @@ them per source):
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-__all__ = ["NameSpan", "find_names", "known_name_spans", "name_variants_key", "detector_candidates"]
+__all__ = ["NameSpan", "WORD", "RELATIVES", "find_names", "known_name_spans", "name_variants_key", "detector_candidates",
+           "context_spans", "tokens", "fold"]
 
 #: Span sources, in the order the de-identification table lists them.
 SOURCES = ("metadata", "detector", "rule")
@@ -40,16 +43,20 @@ class NameSpan:
     source: str  # metadata | detector | rule
 
 
+#: A letter (any script) with its combining marks ("ọ̀" is "ọ" and a combining grave accent).
+_MARK = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+_LETTER = rf"[^\W\d_][{_MARK}]*"
+#: A name-shaped word: Unicode letters, joined by apostrophes or hyphens ("Nguyễn", "O'Brien", "Al-Masri"); a whole
+#: word only (never the start of "Nguyễn" nor "Guest" of "Guest_family"), never the NAME of a "[NAME]".
+WORD = rf"(?:{_LETTER})+(?:['’\-](?:{_LETTER})+)*"
+_UTOKEN = re.compile(rf"(?<![\w\[{_MARK}'’\-])(?:{WORD})(?![\w\]{_MARK}])")
 _TOKEN = re.compile(r"(?<![\w\[])[A-Za-z]+(?:['’][A-Za-z]+)*(?![\w\]])")
 _EPONYM_AFTER = re.compile(
     r"(?i)^(?:['’]s)?\s+(?:disease|syndrome|palsy|phenomenon|sign|test|maneuver|manoeuvre|fracture|ulcer|tumou?r|"
     r"lymphoma|sarcoma|dystrophy|ataxia|chorea|thyroiditis|esophagus|oesophagus|cyst|node|criteria|score|scale|"
-    r"procedure|operation|reflex|law|equation|formula|classification|neuroma|neuralgia|contracture|deformity)\b")
-_CONTEXT_BEFORE = re.compile(
-    r"(?i)(?:\b(?:mr|mrs|ms|miss|mister|missus|dr|doctor|prof|professor)\.?|\b(?:hi|hello|hey|morning|afternoon|"
-    r"evening|night|thanks|thank you|bye|goodbye|welcome|meet|dear)\s*,?|\bmy name is|\bname's|\bthis is|"
-    r"\bcall me)\s+$")
-_TITLE_BEFORE = re.compile(r"(?i)\b(?:mr|mrs|ms|miss|mister|missus|dr|doctor|prof|professor)\.?\s+$")
+    r"procedure|operation|reflex|law|equation|formula|classification|neuroma|neuralgia|contracture|deformity|"
+    r"catheter|monitor|position|stage|grade|tendon|tendinitis|tendonitis|gland|cream|gel|stocking|lotion|"
+    r"cleanser|cleansing|ointment|tablet|capsule|spray|drop|inhaler|patch|shot|injection|pill|wash)s?\b")
 # words that are never names where a naming context would otherwise make them one ("doctor will see you");
 # "dragon" and "dax" are the dictation assistants ACI-Bench's doctors address ("hey dragon, finalize the note")
 _FUNCTION_WORDS = frozenset("""
@@ -65,12 +72,42 @@ _FUNCTION_WORDS = frozenset("""
     doctor gave too pretty god gon dragon dax
     two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen
     eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand
+    i'm i've i'll i'd it's that's we're you're he's she's they're let's there's what's don't didn't can't
+    dr mr mrs ms mx prof professor doc mom mum dad mama papa son daughter husband wife brother sister
+    honey sweetie sweetheart darling hon love babe baby buddy bud pal champ kiddo kid kids man dude bro sis
+    sport boss chief team y'all both much more most so such if as than because while after before since
+    until into onto through during without within again anyway though although however also even ever
+    never always sometimes maybe perhaps probably actually basically obviously thank thankyou welcome
+    morning afternoon evening night tomorrow yesterday later soon earlier tonight week weekend month year
+    something anything everything nothing someone anyone somebody anybody nobody uh-huh mm-hmm mhm um-hum
+    ladies gentlemen gentleman lady young old dear friend friends guy girl boy folks people everybody
+    doctors docs nurses physicians everyone's
 """.split())
 # demographic words (the counterfactual values and race/origin descriptors): never names, even capitalised
 _DEMOGRAPHIC = frozenset("""
     asian black white brown indigenous latino latina latinx hispanic native middle eastern multiracial
     biracial caucasian african american female male man woman men women gentleman lady boy girl
 """.split())
+#: titles written as abbreviations ("Dr.", "mrs .", "Mx") and in full ("Doctor", "mister", "Miss")
+_TITLE_ABBR = frozenset("mr mrs ms mx dr prof messrs".split())
+_TITLE_FULL = frozenset("doctor professor mister missus miss madam madame".split())
+#: what opens a greeting or sign-off addressed to a person ("hi X", "good morning X", "thank you, X")
+_GREETINGS = frozenset("hi hello hey morning afternoon evening night thanks bye goodbye welcome congratulations "
+                       "congrats dear cheers".split())
+_YOU_AFTER = frozenset("thank meet".split())  # "thank you X", "nice to meet you X"
+#: relatives, friends and carers named after a possessive ("my husband X", "her son, X,")
+RELATIVES = frozenset("""
+    husband wife spouse partner son daughter mother mom mum mother-in-law father dad father-in-law brother sister
+    brother-in-law sister-in-law aunt auntie uncle cousin niece nephew grandson granddaughter grandmother grandma
+    grandfather grandpa child kid baby boyfriend girlfriend fiance fiancé fiancee fiancée friend neighbor
+    neighbour roommate caregiver carer coworker co-worker colleague boss stepson stepdaughter stepmother
+    stepfather twin
+""".split())
+_POSSESSIVES = frozenset("my his her our your their".split())
+_SEP_SPACE = re.compile(r"[ \t]+")
+_SEP_COMMA = re.compile(r"[ \t]*,?[ \t]*")
+_SEP_TITLE = re.compile(r"[ \t]*\.?[ \t]*")
+_CLAUSE_END = re.compile(r"[ \t]*(?:[.,!?;:)]|\n|$)")
 
 
 def _norm(word: str) -> str:
@@ -122,43 +159,211 @@ def _sentence_start(text: str, pos: int) -> bool:
     return not before or before[-1] in ".!?:\n" or before.endswith("]")
 
 
-def detector_candidates(text: str) -> Iterable[tuple[int, int, str, str]]:
-    """``(start, end, word, reason)`` for every gazetteer word of ``text`` that the detector or a naming rule
-    takes for a name (``reason``: ``detector`` or ``rule``)."""
-    from .vocab import clinical_category, first_names, is_common, surnames
+def fold(word: str) -> str:
+    """``word`` without diacritics ("García" -> "Garcia", "Łukasz" -> "Lukasz", "Yılmaz" -> "Yilmaz")."""
+    if word.isascii():
+        return word
+    word = word.translate(_FOLD)
+    return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
 
-    firsts, lasts = first_names(), surnames()
-    for m in _TOKEN.finditer(text):
-        word = m.group(0)
-        base = re.sub(r"['’]s$", "", word)
-        low = base.lower()
-        if len(low) < 2 or low == "name" or (low not in firsts and low not in lasts):
+
+_FOLD = str.maketrans({"ł": "l", "Ł": "L", "ı": "i", "ß": "ss", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "’": "'"})
+
+
+@dataclass(frozen=True)
+class _Word:
+    """What the word lists say about one word (lower case, diacritics folded, possessive dropped)."""
+
+    common: bool  # a common English or medical word
+    gazetteer: bool  # in the first-name or surname list
+    clinical: str | None  # clinical-vocabulary category
+    function: bool  # a function word, greeting, title or form of address: never a name
+    demographic: bool
+    eponym: bool  # a clinical eponym (Achilles, Gleason, Lachman): never a name
+
+
+@lru_cache(maxsize=200_000)
+def _word(key: str) -> _Word:
+    from .vocab import EPONYMS, clinical_category, first_names, is_common, surnames
+
+    parts = [p for p in re.split(r"[-']", key) if p]
+    return _Word(common=is_common(key) or (len(parts) > 1 and all(is_common(p) for p in parts)),
+                 gazetteer=key in first_names() or key in surnames(),
+                 clinical=clinical_category(key),
+                 function=key in _FUNCTION_WORDS or any(p in _FUNCTION_WORDS for p in parts),
+                 demographic=key in _DEMOGRAPHIC, eponym=key in EPONYMS)
+
+
+@dataclass(frozen=True)
+class _Tok:
+    start: int
+    end: int  # without a possessive "'s"
+    text: str  # as written, without the possessive
+    key: str  # lower case, diacritics folded
+
+    @property
+    def capital(self) -> bool:
+        return self.text[:1].isupper() and not self.text.isupper()
+
+
+def tokens(text: str) -> list[_Tok]:
+    """The name-shaped words of ``text`` (:data:`WORD`), a possessive "'s" left out."""
+    out = []
+    for m in _UTOKEN.finditer(text):
+        w = m.group(0)
+        base = re.sub(r"['’]s$", "", w) if len(w) > 3 else w
+        out.append(_Tok(m.start(), m.start() + len(base), base, fold(base).lower()))
+    return out
+
+
+def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterable[tuple[int, int, str, str]]:
+    """``(start, end, word, "detector")`` for every gazetteer word of ``text`` the detector takes for a name: not a
+    common word (any case), or capitalised inside a sentence; never a clinical-vocabulary word, an eponym before
+    "disease", "sign", ..., a word before a facility's generic word, a function or demographic word."""
+    for t in tokens(text) if toks is None else toks:
+        if len(t.key) < 2 or t.key == "name":
             continue
-        end = m.start() + len(base)
-        if low not in _FUNCTION_WORDS and _TITLE_BEFORE.search(text[max(0, m.start() - 12): m.start()]):
-            yield m.start(), end, base, "rule"  # "doctor white", "mr. brown": a title makes any gazetteer word a name
+        w = _word(t.key)
+        if not w.gazetteer or w.function or w.demographic or w.clinical is not None:
             continue
-        after = text[m.end() - (len(word) - len(base)):]
-        if clinical_category(low) is not None or _EPONYM_AFTER.match(after) or _facility_after(after):
+        after = text[t.end:]
+        if _EPONYM_AFTER.match(after) or _facility_after(after):
             continue
-        if not is_common(low) and low not in _FUNCTION_WORDS and low not in _DEMOGRAPHIC:
-            yield m.start(), end, base, "detector"
+        if not w.common or (t.capital and not _sentence_start(text, t.start)):
+            yield t.start, t.end, t.text, "detector"
+
+
+def clinical_word_after(after: str) -> bool:
+    """The text after a word names what the word is: an eponym's disease, sign or test ("Addison's disease"), a
+    product's form ("Cetaphil cleansing lotion", "metro cream")."""
+    return bool(_EPONYM_AFTER.match(after))
+
+
+def _sep(text: str, a: _Tok, b: _Tok) -> str:
+    return text[a.end:b.start]
+
+
+def _clause_end_after(text: str, t: _Tok) -> bool:
+    rest = text[t.end:]
+    rest = rest[2:] if rest[:2] in ("'s", "’s") else rest
+    return bool(_CLAUSE_END.match(rest))
+
+
+def _blocked(w: _Word) -> bool:
+    """Never a name, whatever the context: function words, demographic words, drugs, specialties, eponyms."""
+    return w.function or w.demographic or w.eponym or w.clinical in ("drug", "specialty")
+
+
+def _first_ok(text: str, t: _Tok, strength: str) -> bool:
+    """Whether ``t`` is a name in a naming context of ``strength``: ``strong`` (after "Dr.", "Mrs.", "my name is":
+    any word that is not a function word, a drug, a specialty or an eponym), ``vocative`` (after a greeting or
+    thanks: also a common word that ends its clause, "thank you, Fang."), ``title`` (after "doctor", "miss": as
+    ``medium``, and a demographic word: "doctor white"), ``medium`` (after a relative: a word that is not a common
+    word, a gazetteer name, or a capitalised word), ``weak`` (after "I'm",
+    "this is": not a common word)."""
+    if len(t.key) < 2 or t.key == "name":
+        return False
+    w = _word(t.key)
+    if strength == "strong":  # "Dr. Graves", "Mrs. Park", "Mr. White": an eponym, a condition word too
+        return not (w.function or w.clinical in ("drug", "specialty"))
+    if _blocked(w) and not (strength == "title" and w.demographic and not w.function):  # "doctor white"
+        return False
+    if w.clinical is not None and not w.gazetteer:  # a condition, facility or place word that is no name
+        return False
+    if strength == "weak":
+        return not w.common
+    if strength == "gazetteer":
+        return w.gazetteer
+    if not w.common or t.capital or (w.gazetteer and strength == "title"):
+        return True
+    # a gazetteer name that is also a common word ("hope", "park", "made"): only addressed or set off, where it
+    # ends its clause ("thank you, hope .", "my husband, Park."; not "my wife made me", "my mom fell.")
+    return strength == "vocative" and w.gazetteer and _clause_end_after(text, t)
+
+
+def _next_ok(text: str, prev: _Tok, t: _Tok, strength: str) -> bool:
+    """A further word of the name ("Dr. José García", "my name is john smith"): a word that is not a common word, a
+    surname of the gazetteer (in a strong context, or ending its clause), or capitalised after a capitalised name;
+    only spaces between them."""
+    if not _SEP_SPACE.fullmatch(_sep(text, prev, t)) or len(t.key) < 2:
+        return False
+    w = _word(t.key)
+    if _blocked(w) or (w.clinical is not None and not w.gazetteer):
+        return False
+    if not w.common:
+        return True
+    if t.capital and prev.capital:
+        return True
+    return w.gazetteer and (strength == "strong" or _clause_end_after(text, t))
+
+
+def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
+    """The naming context right before ``toks[i]``: ``strong``, ``vocative``, ``medium``, ``weak`` or None."""
+    if i == 0:
+        return None
+    p = toks[i - 1]
+    sep = _sep(text, p, toks[i])
+    k = p.key
+    if k in _TITLE_ABBR and _SEP_TITLE.fullmatch(sep):
+        # without a dot, "ms" is also multiple sclerosis ("ms flare") and "mr" magnetic resonance ("mr arthrogram"):
+        # only a gazetteer name follows then
+        return "gazetteer" if k in ("ms", "mr") and "." not in sep and not toks[i].capital else "strong"
+    if k in _TITLE_FULL and _SEP_SPACE.fullmatch(sep):
+        return "title"
+    if not _SEP_COMMA.fullmatch(sep):
+        return None
+    if k in _GREETINGS or (k == "you" and i >= 2 and toks[i - 2].key in _YOU_AFTER):
+        return "vocative"
+    if i >= 2 and _SEP_SPACE.fullmatch(_sep(text, toks[i - 2], p)):
+        k2 = toks[i - 2].key
+        if k == "is" and k2 == "name":
+            return "strong"
+        if k == "me" and k2 == "call":  # "call me Fadipe"; not "call me immediately"
+            return "medium"
+        if k in RELATIVES and k2 in _POSSESSIVES:  # "my sister, Park," may end its clause; "my mom fell." not
+            return "vocative" if "," in sep else "medium"
+        if k == "is" and k2 == "this":
+            return "weak"
+    if k in ("name's", "i'm") or (k == "am" and i >= 2 and toks[i - 2].key == "i"):
+        return "strong" if k == "name's" else "weak"
+    return None
+
+
+def context_spans(text: str, toks: Sequence[_Tok] | None = None) -> list[tuple[int, int]]:
+    """Names found by how they are used: after a title, in a self-introduction, in a greeting or sign-off
+    addressed to a person, after a relative ("my husband X"), with the following words of the same name; then
+    every other occurrence in ``text`` of a word so found that is not a common word ("thembile" again)."""
+    toks = tokens(text) if toks is None else toks
+    spans: list[tuple[int, int]] = []
+    found: set[str] = set()
+    i = 0
+    while i < len(toks):
+        strength = _context(text, toks, i)
+        if strength is None or not _first_ok(text, toks[i], strength):
+            i += 1
             continue
-        if low in _FUNCTION_WORDS:
-            continue
-        if low in _DEMOGRAPHIC:  # "a white man" (after a title, "doctor white", it was a name above)
-            continue
-        capital_inside = base[0].isupper() and not base.isupper() and not _sentence_start(text, m.start())
-        if capital_inside:
-            yield m.start(), end, base, "detector"
-        elif _CONTEXT_BEFORE.search(text[max(0, m.start() - 24): m.start()]):
-            yield m.start(), end, base, "rule"
+        j = i
+        while j + 1 < len(toks) and j - i < 2 and _next_ok(text, toks[j], toks[j + 1], strength):
+            j += 1
+        spans += [(t.start, t.end) for t in toks[i:j + 1]]  # one span a word: a listed name wins its words
+        for t in toks[i:j + 1]:
+            if not _word(t.key).common:
+                found.add(t.key)
+        i = j + 1
+    if found:
+        taken = {s for s, _ in spans}
+        spans += [(t.start, t.end) for t in toks if t.key in found and t.start not in taken]
+    return spans
 
 
 def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True) -> list[NameSpan]:
-    """Name spans of ``text``: the listed ``names`` (metadata) and, with ``detector=True``, the detector's and
-    the naming rules' finds; overlapping spans are all returned (the caller keeps the longest)."""
+    """Name spans of ``text``: the listed ``names`` (metadata) and, with ``detector=True``, the detector's finds
+    and the naming contexts' (:func:`context_spans`, source ``rule``; a word both find is credited to the
+    detector); overlapping spans are all returned (the caller keeps the longest)."""
     spans = known_name_spans(text, names)
     if detector:
-        spans += [NameSpan(s, e, src) for s, e, _, src in detector_candidates(text)]
+        toks = tokens(text)
+        det = [NameSpan(s, e, src) for s, e, _, src in detector_candidates(text, toks)]
+        seen = {(d.start, d.end) for d in det}
+        spans += det + [NameSpan(s, e, "rule") for s, e in context_spans(text, toks) if (s, e) not in seen]
     return spans

@@ -19,4 +19,5 @@ FIRST_NAMES: frozenset[str] = frozenset(
     wayne william zachary""".split()
 )
 #: Names that are also common words ("will", "may"): the name finder treats them with extra care.
-AMBIGUOUS_NAMES = frozenset("""will mark bill grace hope faith rose may june april joy dawn bob pat sue""".split())
+AMBIGUOUS_NAMES = frozenset("""will mark bill grace hope faith rose may june april joy dawn bob pat sue frank jack
+    jean""".split())

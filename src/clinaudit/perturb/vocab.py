@@ -35,7 +35,7 @@ from pathlib import Path
 
 from ..errors import ClinauditError
 
-__all__ = ["SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS", "first_names", "surnames", "common_words",
+__all__ = ["EPONYMS", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS", "first_names", "surnames", "common_words",
            "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS"]
 
 #: Medical specialties and their practitioners (besides the -ology/-ologist/-iatrist suffix rule).
@@ -83,6 +83,21 @@ PLACE_WORDS: frozenset[str] = frozenset("""
     indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota mississippi
     missouri montana nebraska nevada hampshire jersey york carolina dakota ohio oklahoma oregon
     pennsylvania rhode tennessee texas utah vermont virginia washington wisconsin wyoming
+""".split())
+
+#: Clinical eponyms and short forms the lists above lack or hold only as names: never names, counted as
+#: ``condition`` / ``drug`` words (issue 38 found each replaced by ``[NAME]`` in the real ACI-Bench / MTS dialogs).
+EPONYMS: frozenset[str] = frozenset("""
+    achilles gleason lachman lachmann mcmurray huntington parkinson parkinsonism crohn alzheimer hashimoto
+    babinski apgar colles dupuytren hodgkin kaposi lyme marfan meniere osgood schlatter raynaud sjogren tourette
+    wilms homans phalen tinel finkelstein spurling mcburney rovsing kernig brudzinski romberg trendelenburg
+    valsalva heimlich holter doppler mantoux epley hallpike dix-hallpike glasgow snellen bartholin guillain barre
+    asperger lisfranc galeazzi monteggia boutonniere bouchard heberden chvostek trousseau kussmaul korsakoff
+    wernicke yergason apley thessaly stinchfield rinne
+""".split())
+CLINICAL_SHORT: frozenset[str] = frozenset("""
+    polio metro metrogel metro-gel persa persa-gel persagel peed peeing pee synvisc ultracet aldex acticoat
+    hydrocode ziac flonase proair
 """.split())
 
 _SPECIALTY_SUFFIX = re.compile(r"(?:olog(?:y|ist|ists|ic|ical)|iatr(?:y|ist|ists|ic|ics)|ician|icians)$")
@@ -208,8 +223,8 @@ def clinical_terms() -> dict[str, str]:
     """Every clinical-vocabulary word (lower case) → its category: ``drug``, ``condition``, ``specialty``,
     ``facility`` or ``place`` (the first that lists it, in this order)."""
     out: dict[str, str] = {}
-    for cat, words in (("drug", _drug_words()), ("condition", _condition_words()), ("specialty", SPECIALTY_WORDS),
-                       ("facility", FACILITY_WORDS), ("place", PLACE_WORDS)):
+    for cat, words in (("drug", _drug_words() | CLINICAL_SHORT), ("condition", _condition_words() | EPONYMS),
+                       ("specialty", SPECIALTY_WORDS), ("facility", FACILITY_WORDS), ("place", PLACE_WORDS)):
         for w in words:
             out.setdefault(w, cat)
     return out

@@ -408,13 +408,15 @@ def test_every_augmentation_rejected_still_reports(tmp_path):
 
 def _write_residual_data(path: Path) -> Path:
     """alpha is clean; bravo has a form of address and delta a first-person age, both replaced (issue 31: a
-    dialog is excluded only for what cannot be removed); charlie keeps a word no vocabulary explains (a possible
-    name: a name the gazetteer knows, such as Quentin, is replaced instead)."""
+    dialog is excluded only for what cannot be removed); charlie has a capitalised word no vocabulary explains and
+    no naming context announces (a possible name: replaced as such, source ``residual``, issue 38; a name the
+    gazetteer knows, such as Quentin, or one in a naming context, "my neighbour Xylvane", is replaced by those
+    rules)."""
     texts = {
         "alpha": _dialog("alpha"),
         "bravo": _dialog("bravo").replace("Any fever or chills?", "Any fever or chills, sir?"),
         "charlie": _dialog("charlie").replace("Only honey and tea so far.",
-                                              "Only honey and tea so far, my neighbour Xylvane brings it."),
+                                              "Only honey and tea so far, Xylvane brings it."),
         "delta": _dialog("delta").replace("A low fever at night, no chills.", "I'm forty two, low fever, no chills."),
     }
     with path.open("w", newline="", encoding="utf-8") as fh:
@@ -425,17 +427,39 @@ def _write_residual_data(path: Path) -> Path:
     return path
 
 
-def test_residual_identifiers_excluded_by_default_and_listed(tmp_path):
+def test_residual_names_replaced_by_default_excluded_when_asked(tmp_path):
+    # issue 38 ("replace, don't drop"): by default a possible name is replaced and its dialog audited; before, the
+    # dialog was excluded (this test asserted that default), which dropped the patients whose names the lists lack
     data = _write_residual_data(tmp_path / "d.csv")
     spec, params = parse_spec_dict(_spec(data, contexts=["Poverty"], language_disparity=False))
-    assert params.keep_residual_identifiers is False
+    assert params.keep_residual_identifiers is None and spec.deid.exclude_residual is False
     runner, _ = _runner(tmp_path)
+    rd = run_spec(spec, tmp_path / "run0", params=params, runner=runner, progress=False)
+    run = RunDir(tmp_path / "run0")
+    assert run.read_table("excluded").empty
+    assert set(run.read_table("notes")["case_id"]) == {"alpha", "bravo", "charlie", "delta"}
+    res = run.read_table("residual_identifiers")
+    assert sorted(zip(res["case_id"], res["kind"], res["action"], res["text"])) == [
+        ("charlie", "possible_name", "replaced", "[7 letters]")]
+    variants = run.read_table("variants")
+    deid = variants[variants["family"] == "deidentification"].set_index("case_id")["text"]
+    assert "so far, [NAME] brings it." in deid["charlie"] and "Xylvane" not in deid["charlie"]
+    table = run.read_table("deidentification")
+    got = {(r.category, r.source): (r.replacements, r.texts) for r in table.itertuples() if r.text == "dialog"}
+    assert got[("name", "residual")] == (1, 1)
+    s = rd.manifest["summary"]
+    assert s["dialogs_excluded_residual_identifiers"] == 0 and s["dialogs_with_residual_names_replaced"] == 1
+    # the explicit option: the spec's deid.exclude_residual excludes the dialog, listed with its reason
+    spec, params = parse_spec_dict({**_spec(data, contexts=["Poverty"], language_disparity=False),
+                                    "deid": {"exclude_residual": True}})
     rd = run_spec(spec, tmp_path / "run", params=params, runner=runner, progress=False)
     run = RunDir(tmp_path / "run")
     ex = run.read_table("excluded").set_index("case_id")
     assert sorted(ex.index) == ["charlie"] and set(ex["rule"]) == {"residual_identifiers"}
     # a possible name is described by its length and position, never its letters
-    assert ex.loc["charlie", "reason"] == "identifiers remain after de-identification: possible_name [7 letters] at 275"
+    pos = _dialog("charlie").replace("Only honey and tea so far.", "Only honey and tea so far, Xylvane").index("Xylv")
+    assert ex.loc["charlie", "reason"] == \
+        f"identifiers remain after de-identification: possible_name [7 letters] at {pos}"
     assert set(run.read_table("notes")["case_id"]) == {"alpha", "bravo", "delta"}
     ledger = run.read_table("exclusions").set_index("case_id")
     assert set(ledger["reason"]) == {"residual_identifiers"} and set(ledger["stage"]) == {"cases"}
@@ -470,12 +494,13 @@ def test_residual_identifiers_kept_when_configured_and_allow_list(tmp_path):
     run = RunDir(tmp_path / "run")
     assert run.read_table("excluded").empty
     assert set(run.read_table("notes")["case_id"]) == {"alpha", "bravo", "charlie", "delta"}
-    assert set(run.read_table("residual_identifiers")["action"]) == {"kept"}
-    assert rd.manifest["summary"]["dialogs_kept_with_residual_identifiers"] == 1
+    # the possible name was replaced by de-identification (issue 38), so the kept dialog reads [NAME]
+    assert set(run.read_table("residual_identifiers")["action"]) == {"replaced"}
+    assert rd.manifest["summary"]["dialogs_with_residual_names_replaced"] == 1
     # a reviewer clears "Xylvane": charlie stays in
-    spec, params = parse_spec_dict(_spec(data, contexts=["Poverty"], language_disparity=False,
-                                         residual_kinds=["possible_name", "first_person_age"],
-                                         residual_allow=["xylvane"]))
+    spec, params = parse_spec_dict({**_spec(data, contexts=["Poverty"], language_disparity=False,
+                                            residual_kinds=["possible_name", "first_person_age"],
+                                            residual_allow=["xylvane"]), "deid": {"exclude_residual": True}})
     rd = run_spec(spec, tmp_path / "run2", params=params, runner=runner, progress=False)
     assert RunDir(tmp_path / "run2").read_table("excluded").empty
     assert rd.manifest["summary"]["dialogs_audited"] == 4

@@ -20,7 +20,7 @@ Our readings (documented in ``docs/audits/note_generation.md``):
   age contexts with age, gender contexts with gender, Mental Health with age and
   gender, Toxicity with all three); ``params.attributes`` restricts them;
 * dialogs in which identifiers or gendered terms remain after de-identification are
-  excluded by default (``params.keep_residual_identifiers``), each listed with the terms;
+  replaced and kept by default, excluded with the spec's ``deid.exclude_residual: true``, each listed with the terms;
 * every inference comes from :mod:`clinaudit.stats` (see :mod:`.analysis`);
 * unparseable judge outputs and failed calls are missing values (never NO); they are
   counted (``n_missing``) and excluded from rates.
@@ -314,6 +314,7 @@ class NoteGeneration(Audit[NoteGenerationParams]):
             "dialogs_excluded_by_rule": dict(Counter(e["rule"] for e in prep.excluded)),
             "dialogs_excluded_residual_identifiers": int(n_resid.get("excluded", 0)),
             "dialogs_kept_with_residual_identifiers": int(n_resid.get("kept", 0)),
+            "dialogs_with_residual_names_replaced": int(n_resid.get("replaced", 0)),
             "dialogs_audited": len(prep.cases),
             "deidentification": deid_summary(prep),
             "in_context_example": prep.example_id,

@@ -129,6 +129,15 @@ def _deidentified_fields(case: Case, text: str, names: list[str], deidentify: bo
     return out
 
 
+def exclude_residual(ctx: AuditContext, params: NoteGenerationParams) -> bool:
+    """Whether dialogs with residual identifiers are excluded: ``params.keep_residual_identifiers`` when a spec
+    sets it (the older switch), else the spec's ``deid.exclude_residual`` (default false: replaced and kept)."""
+    if params.keep_residual_identifiers is not None:
+        return not params.keep_residual_identifiers
+    deid = getattr(ctx.spec, "deid", None)
+    return bool(deid.exclude_residual) if deid is not None else False
+
+
 def prepare(ctx: AuditContext, params: NoteGenerationParams) -> Prepared:
     from ...perturb.deid import (
         deidentify_case_report,
@@ -136,6 +145,7 @@ def prepare(ctx: AuditContext, params: NoteGenerationParams) -> Prepared:
         filter_residual_identifiers,
         known_names,
         removal_counts,
+        residual_items,
     )
 
     loaded = list(ctx.cases())
@@ -158,7 +168,7 @@ def prepare(ctx: AuditContext, params: NoteGenerationParams) -> Prepared:
             deid_variants.append(v)
             cases.append(c.model_copy(update={"text": v.text, "fields": _deidentified_fields(
                 c, v.text, prep.known[c.case_id], True)}))
-            remaining[c.case_id] = report.remaining
+            remaining[c.case_id] = residual_items(report)
             prep.count(c.dataset, removal_counts(report.removed))
         else:
             cases.append(c.model_copy(update={"fields": _deidentified_fields(c, c.text, [], False)}))
@@ -172,10 +182,11 @@ def prepare(ctx: AuditContext, params: NoteGenerationParams) -> Prepared:
         kept.extend(c for c in group if c.case_id in kept_ids)
     order = {c.case_id: i for i, c in enumerate(cases)}
     kept.sort(key=lambda c: order[c.case_id])
-    # dialogs in which identifiers / gendered terms remain (excluded unless params.keep_residual_identifiers)
+    # dialogs in which identifiers / gendered terms remain: possible names replaced, every item listed; excluded only
+    # with the spec's deid.exclude_residual: true (or the older params.keep_residual_identifiers: false)
     res, residuals = filter_residual_identifiers(
         kept, remaining, kinds=params.residual_kinds, allow=params.residual_allow,
-        keep=params.keep_residual_identifiers, deidentified=params.deidentify)
+        keep=not exclude_residual(ctx, params), deidentified=params.deidentify)
     excluded += [{"case_id": c.case_id, "dataset": c.dataset, "rule": "residual_identifiers", "reason": reason}
                  for c, reason in res.removed]
     kept = res.kept

@@ -43,10 +43,10 @@ class NoteGenerationParams(JudgeChoice, RelevanceChoice):
     values: dict[str, list[str]] = Field(default_factory=dict,
                                          description="restrict the counterfactual values per attribute")
     deidentify: bool = Field(default=True, description="P1 de-identification before augmentation")
-    keep_residual_identifiers: bool = Field(
-        default=False, description="keep dialogs in which identifiers or gendered terms remain after "
-        "de-identification (kinds: residual_kinds); default: exclude them, each listed in the excluded table with "
-        "the terms found")
+    keep_residual_identifiers: bool | None = Field(
+        default=None, description="the older switch: true keeps, false excludes dialogs in which identifiers or "
+        "gendered terms remain after de-identification (kinds: residual_kinds); default (null): the spec's "
+        "deid.exclude_residual decides (false: possible names replaced by [NAME] and the dialog kept)")
     residual_kinds: list[ResidualKind] = Field(
         default_factory=lambda: list(_RESIDUAL_KINDS),
         description="which remaining items count as identifiers (perturb.deid: capitalised words that may be "

@@ -249,11 +249,11 @@ def build(rundir: RunDir) -> Section:
             f"{n_res_excluded} dialog(s) excluded because identifiers or gendered terms remained after "
             "de-identification (a name, a first-person age or a gendered word would give the model a demographic cue "
             "besides the counterfactual one); each is listed with the terms found under \"Excluded dialogs\" "
-            "(params.keep_residual_identifiers, residual_kinds, residual_allow).", kind="warning"))
+            "(deid.exclude_residual: true, params.residual_kinds, residual_allow).", kind="warning"))
     if n_res_kept:
         sec.blocks.append(Text(
             f"{n_res_kept} dialog(s) were kept although identifiers or gendered terms remained after "
-            "de-identification (params.keep_residual_identifiers: true): their notes may react to that cue as well "
+            "de-identification (deid.exclude_residual: false): their notes may react to that cue as well "
             "as to the counterfactual value. The terms are listed under \"Residual identifiers\".", kind="warning"))
     if len(rejections):
         reasons = rejections["reason"].value_counts().to_dict()

@@ -77,7 +77,7 @@ def flat(df: pd.DataFrame) -> pd.DataFrame:
 
 def write_case_tables(ctx: AuditContext, prep: Prepared) -> Counter:
     """The cases stage's side tables (excluded, the exclusions ledger, residual_identifiers); returns the
-    number of dialogs with residual identifiers by action (excluded / kept). Nothing is written in a dry run."""
+    number of dialogs with residual identifiers by action (excluded / kept / replaced). Nothing is written in a dry run."""
     n_resid = Counter(r["action"] for r in {(r["case_id"], r["action"]): r for r in prep.residuals}.values())
     if ctx.dry:
         return n_resid
@@ -90,7 +90,7 @@ def write_case_tables(ctx: AuditContext, prep: Prepared) -> Counter:
     if n_resid:
         log.warning("%d dialog(s) with identifiers or gendered terms left after de-identification %s "
                     "(table residual_identifiers)", sum(n_resid.values()),
-                    "kept (params.keep_residual_identifiers)" if n_resid.get("kept") else "excluded")
+                    "kept or replaced (deid.exclude_residual: false)" if not n_resid.get("excluded") else "excluded")
     return n_resid
 
 
