@@ -222,8 +222,14 @@ def run_version(texts: list[str]) -> dict:
         out.append({"text": new, "residual": len(counted),
                     "excluded_default": bool(counted) and default_excludes,
                     "excluded_if_asked": bool(counted or replaced_residual),
-                    "replaced": [r["old"] for r in rep.removed if r["kind"] == "name"]})
+                    "replaced": [r["old"] for r in rep.removed if r["kind"] == "name"],
+                    # a word right after a title is used as a name ("I am Doctor Frank"), whatever else it is
+                    "titled": [bool(_TITLE.search(text[max(0, r["start"] - 10):r["start"]]))
+                               for r in rep.removed if r["kind"] == "name"]})
     return {"seconds": time.perf_counter() - t0, "rows": out}
+
+
+_TITLE = re.compile(r"(?i)\b(?:dr|doctor|mr|mrs|ms|miss|mister)\.?\s+$")
 
 
 def child(path: str) -> None:
@@ -324,12 +330,12 @@ def false_replacements(real: dict[str, list[str]], res: dict, show: bool) -> dic
         tot["seconds"] += res[split]["seconds"]
         for t, r in zip(texts, rows, strict=True):
             tot["replaced"] += len(r["replaced"])
-            for w in r["replaced"]:
+            for w, titled in zip(r["replaced"], r["titled"], strict=True):
                 key = _word_key(w)
                 words[key] += 1
                 if clinical_category(key) in CLINICAL:
                     tot["clinical"] += 1
-                if key in ISSUE_WORDS or key.split("-")[0] in ISSUE_WORDS:
+                if (key in ISSUE_WORDS or key.split("-")[0] in ISSUE_WORDS) and not titled:
                     issue[key] += 1
             tot["labels"] += labels_changed(t, r["text"])
             tot["excluded_default"] += r["excluded_default"]

@@ -43,6 +43,9 @@ def deid(text: str) -> str:
     ("[doctor] thank you , sibusiso .\n[patient] bye .", "[doctor] thank you , [NAME] .\n[patient] bye ."),
     ("Patient: My sister, Zanele, drove me. Zanele waited.", "Patient: My sister, [NAME], drove me. [NAME] waited."),
     ("Doctor: Good morning Łukasz Wiśniewski.", "Doctor: Good morning [NAME]."),
+    ("[patient] my name is hana al-farsi . my daughter harry drove me here .",
+     "[patient] my name is [NAME] . my daughter [NAME] drove me here ."),
+    ("Doctor: Dr. Lee agrees.", "Doctor: Dr. [NAME] agrees."),
 ])
 def test_issue_examples(before, after):
     assert deid(before) == after
@@ -118,7 +121,7 @@ CLINICAL = {"polio", "achilles", "gleason", "lachman", "mcmurray", "huntington",
 
 @pytest.mark.slow
 def test_real_dialogs_keep_clinical_words_and_speaker_labels():
-    """Over every shared ACI-Bench and MTS-Dialog dialog (1,868), no metadata: none of the issue's clinical words is
+    """Over every shared ACI-Bench and MTS-Dialog dialog (1,668), no metadata: none of the issue's clinical words is
     replaced, every line keeps its speaker label, and no dialog is excluded by default."""
     replaced, labels = [], 0
     for text in _real_dialogs():

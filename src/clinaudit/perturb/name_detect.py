@@ -81,7 +81,7 @@ _FUNCTION_WORDS = frozenset("""
     morning afternoon evening night tomorrow yesterday later soon earlier tonight week weekend month year
     something anything everything nothing someone anyone somebody anybody nobody uh-huh mm-hmm mhm um-hum
     ladies gentlemen gentleman lady young old dear friend friends guy girl boy folks people everybody
-    doctors docs nurses physicians everyone's
+    doctors docs nurses physicians everyone's like
 """.split())
 # demographic words (the counterfactual values and race/origin descriptors): never names, even capitalised
 _DEMOGRAPHIC = frozenset("""
@@ -176,6 +176,7 @@ class _Word:
 
     common: bool  # a common English or medical word
     gazetteer: bool  # in the first-name or surname list
+    first: bool  # in the first-name list
     clinical: str | None  # clinical-vocabulary category
     function: bool  # a function word, greeting, title or form of address: never a name
     demographic: bool
@@ -188,7 +189,7 @@ def _word(key: str) -> _Word:
 
     parts = [p for p in re.split(r"[-']", key) if p]
     return _Word(common=is_common(key) or (len(parts) > 1 and all(is_common(p) for p in parts)),
-                 gazetteer=key in first_names() or key in surnames(),
+                 gazetteer=key in first_names() or key in surnames(), first=key in first_names(),
                  clinical=clinical_category(key),
                  function=key in _FUNCTION_WORDS or any(p in _FUNCTION_WORDS for p in parts),
                  demographic=key in _DEMOGRAPHIC, eponym=key in EPONYMS)
@@ -265,7 +266,7 @@ def _first_ok(text: str, t: _Tok, strength: str) -> bool:
         return False
     w = _word(t.key)
     if strength == "strong":  # "Dr. Graves", "Mrs. Park", "Mr. White": an eponym, a condition word too
-        return not (w.function or w.clinical in ("drug", "specialty"))
+        return not (w.function or w.clinical == "specialty")  # a drug list holds names too ("hana")
     if _blocked(w) and not (strength == "title" and w.demographic and not w.function):  # "doctor white"
         return False
     if w.clinical is not None and not w.gazetteer:  # a condition, facility or place word that is no name
@@ -275,6 +276,8 @@ def _first_ok(text: str, t: _Tok, strength: str) -> bool:
     if strength == "gazetteer":
         return w.gazetteer
     if not w.common or t.capital or (w.gazetteer and strength == "title"):
+        return True
+    if strength == "medium" and w.first:  # a relative is named by a given name ("my daughter harry drove me")
         return True
     # a gazetteer name that is also a common word ("hope", "park", "made"): only addressed or set off, where it
     # ends its clause ("thank you, hope .", "my husband, Park."; not "my wife made me", "my mom fell.")
@@ -294,7 +297,9 @@ def _next_ok(text: str, prev: _Tok, t: _Tok, strength: str) -> bool:
         return True
     if t.capital and prev.capital:
         return True
-    return w.gazetteer and (strength == "strong" or _clause_end_after(text, t))
+    if strength == "strong":  # "my name is john smith", "my name is [NAME] al-farsi ." (not "Dr. Lee agrees.")
+        return w.gazetteer or ("-" in t.key and _clause_end_after(text, t))
+    return w.gazetteer and _clause_end_after(text, t)
 
 
 def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
