@@ -219,3 +219,34 @@ def test_two_runs_side_by_side(server, runs, tmp_path, page):
         proc.terminate()
         proc.wait(timeout=30)
         shutil.rmtree(v2)
+
+
+def test_payload_ids_and_texts_run_no_script(tmp_path, page):
+    """Script and formula payloads as case ids, case texts and answers: shown as text on the grid and on each case's
+    page, nothing executed."""
+    from clinaudit.viewer.synthetic import make_run
+
+    payloads = (SCRIPT, IMG, "=cmd|' /C calc'!A0", "<svg onload=window.__x=3>", "\"><script>window.__x=4</script>")
+    run = make_run(tmp_path / "payloads", cases=8, perturbations=2, seeds=1, payloads=payloads)
+    proc = subprocess.Popen([sys.executable, "-m", "clinaudit", "view", str(run), "--no-browser"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        url = re.search(r"http://127\.0\.0\.1:\d+/\?token=\S+", proc.stdout.readline() + proc.stdout.readline())
+        assert url
+        page.goto(url.group(0) + "&per_page=100")
+        text = page.inner_text("#grid")
+        for p in payloads:
+            assert p in text  # shown exactly, as text (the formula id without the run store's prefix)
+        shot(page, "payload-grid")
+        no_payload_ran(page)
+        links = page.locator("a.case-link")
+        hrefs = sorted({links.nth(i).get_attribute("href") for i in range(links.count())})
+        for href in hrefs:
+            page.goto(url.group(0).split("/?")[0] + href)
+            assert page.locator("#case-id").inner_text() in set(payloads) | {f"c{i:06d}" for i in range(8)}
+            no_payload_ran(page)
+        shot(page, "payload-case")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -170,7 +170,8 @@ def _baselines(variants: pd.DataFrame) -> pd.Series:
     is_base = (variants["family"].astype("string").fillna("") == "baseline") | \
         (variants["name"].astype("string").fillna("") == "baseline")
     fam_base = variants["family"].astype("string").fillna("") == "baseline"
-    case_base = (variants[fam_base].reset_index().drop_duplicates("case_id").set_index("case_id")["variant_id"])
+    case_base = (variants[fam_base].reset_index().drop_duplicates("case_id").set_index("case_id")["variant_id"])\
+        .to_dict()
     out: dict[str, Any] = {}
     for vid, name, case, base in zip(variants.index, variants["name"].astype("string").fillna(""),
                                      variants["case_id"], is_base):
@@ -210,7 +211,7 @@ def _long_labels(subject: pd.DataFrame, path: Path, judgments: pd.DataFrame) -> 
     if {"response_key", "question", "label"} <= set(labels.columns):
         out = pd.DataFrame({"request_key": labels["response_key"].astype("string"),
                             "question": labels["question"].astype("string"),
-                            "label": labels["label"].map(_label_text).astype("string"),
+                            "label": _labels_text(labels["label"]),
                             "status": labels.get("judge_status", pd.Series("ok", index=labels.index))
                             .astype("string")})
         return out
@@ -218,11 +219,11 @@ def _long_labels(subject: pd.DataFrame, path: Path, judgments: pd.DataFrame) -> 
         return pd.DataFrame(columns=["request_key", "question", "label", "status"])
     j = judgments
     status = j["status"].astype("string") if "status" in j else pd.Series("ok", index=j.index, dtype="string")
-    label = (j["label"] if "label" in j else j.get("value", pd.Series(pd.NA, index=j.index))).map(_label_text)
+    label = _labels_text(j["label"] if "label" in j else j.get("value", pd.Series(pd.NA, index=j.index)))
     question = (j["context"] if "context" in j else j.get("judge", pd.Series("judge", index=j.index))).astype("string")
     parts = []
     keys = subject["request_key"]
-    by_item = j["item_id"].astype("string").isin(keys) if "item_id" in j else pd.Series(False, index=j.index)
+    by_item = pd.Series(_isin(j["item_id"], set(keys.dropna())) if "item_id" in j else False, index=j.index)
     if by_item.any():
         parts.append(pd.DataFrame({"request_key": j.loc[by_item, "item_id"].astype("string"),
                                    "question": question[by_item], "label": label[by_item], "status": status[by_item]}))
@@ -239,12 +240,22 @@ def _long_labels(subject: pd.DataFrame, path: Path, judgments: pd.DataFrame) -> 
     return pd.concat(parts, ignore_index=True)
 
 
-def _label_text(v: Any) -> Any:
-    if v is None or (isinstance(v, float) and np.isnan(v)):
-        return pd.NA
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)
+def _labels_text(s: pd.Series) -> pd.Series:
+    """Labels as text: a whole number without its ``.0`` (``1.0`` -> ``1``), anything else as written."""
+    if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
+        num = pd.to_numeric(s, errors="coerce")
+        whole = (num.notna() & (num % 1 == 0)).to_numpy(dtype=bool)
+        out = num.astype("string")
+        out[whole] = num[whole].astype("int64").astype("string")
+        return out
+    return s.astype("string")
+
+
+def _isin(s: pd.Series, values: set[Any]) -> np.ndarray:
+    """``s.isin(values)`` by Python set lookups (pandas' arrow-string ``isin`` builds a pyarrow scalar per value:
+    seconds for 100,000 keys)."""
+    arr = s.to_numpy(dtype=object, na_value=None)
+    return np.fromiter((x in values for x in arr), dtype=bool, count=len(arr))
 
 
 def _status_rank(s: pd.Series) -> pd.Series:
@@ -307,8 +318,8 @@ def _build_grid(path: Path, key: str, audit: str, resp: pd.DataFrame, variants: 
         subject = pd.DataFrame(columns=list(_RESPONSE_COLS))
     else:
         stage = resp["stage"].astype("string").fillna("") if "stage" in resp else pd.Series("", index=resp.index)
-        keep = resp["variant_id"].notna() & ~stage.str.startswith("judge") & \
-            ~resp["request_key"].astype("string").isin(judge_keys)
+        keep = resp["variant_id"].notna().to_numpy() & ~stage.str.startswith("judge").to_numpy(dtype=bool) & \
+            ~_isin(resp["request_key"], judge_keys)
         subject = resp[keep].drop_duplicates("request_key", keep="last")
     subject = subject.reset_index(drop=True)
     for c in ("request_key", "variant_id", "case_id", "model"):
@@ -336,7 +347,7 @@ def _build_grid(path: Path, key: str, audit: str, resp: pd.DataFrame, variants: 
                 g[c] = extra[c].reindex(g["variant_id"]).to_numpy()
     # labels per question, judge status, flips against the baseline answer of the same case, model and seed
     long = _long_labels(subject, path, judgments)
-    long = long[long["request_key"].isin(g["request_key"])]
+    long = long[_isin(long["request_key"], set(g["request_key"].dropna()))]
     questions = sorted(long["question"].dropna().unique().tolist())
     st = long.assign(rank=_status_rank(long["status"])).groupby("request_key")["rank"].max()
     rank = st.reindex(g["request_key"]).to_numpy()
@@ -387,7 +398,7 @@ def _build_grid(path: Path, key: str, audit: str, resp: pd.DataFrame, variants: 
         ex = exclusions.dropna(subset=["case_id"]).astype({"case_id": "string", "reason": "string"})
         reasons = ex.groupby("case_id")["reason"].agg(lambda s: "; ".join(dict.fromkeys(s.dropna())))
         g["excluded"] = reasons.reindex(g["case_id"]).to_numpy()
-        missing = reasons[~reasons.index.isin(g["case_id"])]
+        missing = reasons[~_isin(reasons.index.to_series(), set(g["case_id"].dropna()))]
         if len(missing):
             add = pd.DataFrame({"case_id": missing.index.astype("string"), "excluded": missing.to_numpy(),
                                 "judge_status": "none", "noise": False, "is_baseline": False})
