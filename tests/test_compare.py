@@ -356,3 +356,22 @@ def test_sensitivity_moved_from_exclamation_to_uppercase_on_real_mock_runs(tmp_p
     assert t.loc[("TSR", "perturbation", "exclamation"), "verdict"] == "better"
     assert main(["compare", str(v1.path), str(v2.path), "--out", str(tmp_path / "cmp"), "--n-resamples", "100"]) == 0
     assert "TSR [perturbation = uppercase]: worse" in capsys.readouterr().out
+
+
+def test_one_flip_of_80_is_not_within_a_5pp_margin():
+    """1 case of 80 flips in B, none in A: bootstrap CI [0, 3.75 pp] lay inside ±5 pp (the old rule said
+    within_margin); the exact paired upper bound is Clopper–Pearson of 1 of 80 (statsmodels): 6.8 pp."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    from clinaudit.report.compare import exact_paired_interval
+
+    lo, hi = exact_paired_interval(1.0, 0.0, 80)
+    assert hi == pytest.approx(proportion_confint(1, 80, alpha=0.05, method="beta")[1]) and hi == pytest.approx(
+        0.0677, abs=1e-4)
+    assert lo == pytest.approx(-(1 - 0.025 ** (1 / 80)))
+    args = ("lower", 1 / 80, 0.0, 0.0375, 0.6)
+    assert verdict(*args, margin=0.05, n_cases=80) == "within_margin"  # the bootstrap CI alone
+    assert verdict(*args, margin=0.05, n_cases=80, exact=(lo, hi), scale="proportion") == "inconclusive"
+    # two identical runs: ± 1 − 0.025^(1/n), within from 72 cases on (as before)
+    assert verdict("lower", 0.0, 0.0, 0.0, 1.0, margin=0.05, n_cases=80, exact=exact_paired_interval(0, 0, 80),
+                   scale="proportion") == "within_margin"

@@ -396,3 +396,24 @@ def test_run_ends_with_the_verdict_per_audit_and_model_and_the_gate_outcome(tmp_
     assert rc == 3
     assert any(ln.startswith("verdict treatment_shift mock:v: Nothing was measured: ") for ln in out)
     assert out[-1].startswith(f"gate: `clinaudit gate {tmp_path / 'm'}` exits 3 (not gateable: ")
+
+
+def test_worse_beyond_the_margin_is_read_from_the_confidence_bound_not_the_estimate(tmp_path, capsys):
+    """8 of 40 cases flip in B, none in A: significantly worse (exact sign-flip p 2^-7 = 0.0078), estimate
+    +20 pp, four times the 5 pp margin — the old gate failed it. Its lower bound is not beyond the margin:
+    Clopper–Pearson of 8 of 40 (lower, at 1.25%) minus that of 0 of 40 (upper, at 1.25%) is below 0, so a
+    worsening inside the margin is not ruled out and the gate passes; 30 of 40 fails it."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    base = _run(tmp_path, "v1", flips={"uppercase": [0] * 40})
+    new = _run(tmp_path, "v2", flips={"uppercase": [1] * 8 + [0] * 32})
+    bound = proportion_confint(8, 40, alpha=0.025, method="beta")[0] - proportion_confint(0, 40, alpha=0.025,
+                                                                                          method="beta")[1]
+    assert bound < 0.05
+    gate = gate_run(new, baseline=base, n_resamples=200, write=False)
+    row = gate.comparison.table.query("metric == 'TSR' and stratum == 'pooled'").iloc[0]
+    assert row["verdict"] == "worse" and row["difference"] == pytest.approx(0.2)
+    assert row["beyond_low"] == pytest.approx(min(bound, row["ci_low"]))
+    assert gate.outcome == "pass", gate.lines()
+    worse = _run(tmp_path, "v3", flips={"uppercase": [1] * 30 + [0] * 10})
+    assert gate_run(worse, baseline=base, n_resamples=200, write=False).outcome == "fail"

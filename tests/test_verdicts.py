@@ -170,3 +170,65 @@ def test_gap_units_with_blank_stratum_cells():
     out, _ = assess_tables({"results": results, "paired": pd.DataFrame({"case_id": ["a"]})}, "classifier_gaps",
                            VerdictSettings())
     assert out["n_units"].tolist() == [3, 3]
+
+
+# --------------------------------------------------------------------------- issue 39: calibrated verdicts
+
+
+def _rows(ps: list[float]) -> pd.DataFrame:
+    """TSR rows of one audit × model, each in its own family (p_adj = p), 50 cases each."""
+    return pd.DataFrame({"audit": "treatment_shift", "model": "m", "metric": "TSR",
+                         "group": [f"p{i}" for i in range(len(ps))], "reference": "noise_floor", "value": 0.2,
+                         "ci_low": 0.1, "ci_high": 0.3, "n": 50, "n_cases": 50, "test": "sign-flip", "p": ps,
+                         "p_adj": ps, "family": [f"f{i}" for i in range(len(ps))]})
+
+
+def test_bias_is_corrected_over_every_effect_of_the_run():
+    """20 rows each at p 0.004 in its own family: each was `bias` (p_adj 0.004 < 0.05); over the run Holm
+    gives 20 × 0.004 = 0.08 ≥ 0.05, so none is. A row at p 0.0001 stays `bias` (Holm 0.0021)."""
+    from clinaudit.pipeline.validity import assign_verdicts
+    from statsmodels.stats.multitest import multipletests
+
+    ps = [0.004] * 19 + [0.0001]
+    out = assign_verdicts(_rows(ps), {"reasons": [], "models": {}}, VerdictSettings())
+    holm = multipletests(ps, method="holm")[1]
+    assert out["p_run"].tolist() == pytest.approx(list(np.maximum(holm, ps)))
+    assert out["verdict"].tolist() == ["inconclusive"] * 19 + ["bias"]
+    assert "not over the run's 20 effects (p_run 0.076" in out["verdict_reason"].iloc[0]
+    assert out["verdict_reason"].iloc[-1].startswith("p_run 0.002 < 0.05 over the run's 20 effects (Holm")
+    assert set(out["run_family"]) == {"run: every effect of treatment_shift × m (Holm over 20)"}
+    # another model is another family
+    two = pd.concat([_rows([0.004] * 10), _rows([0.004] * 10).assign(model="n")], ignore_index=True)
+    out = assign_verdicts(two, {"reasons": [], "models": {}}, VerdictSettings())
+    assert out["p_run"].tolist() == pytest.approx([0.04] * 20) and (out["verdict"] == "bias").all()
+
+
+def test_equivalence_bound_is_widened_whatever_the_side_of_the_estimate():
+    """An excess of −2 pp over a floor of 32% in 20 cases with a narrow bootstrap CI [−5, +3] pp: the old
+    rule skipped the exact widening on the good side and said within_margin; Newcombe's interval of 30% vs
+    32% of 20 (statsmodels) reaches far above the 5 pp margin."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    kw = dict(value=-0.02, ci_low=-0.05, ci_high=0.03, p_adj=0.9, n_units=20, direction="higher_is_worse",
+              margin=0.05)
+    verdict, reason = row_verdict(rate=0.30, floor=0.32, **kw)
+    hi = confint_proportions_2indep(6, 20, 6, 20, method="newcomb", compare="diff")[1]  # 0.30·20 = 6, 0.32·20 → 6
+    assert verdict == "inconclusive" and reason == f"upper bound {hi:.3g} not inside the margin ±0.05"
+    # without the rate and its floor: the Clopper–Pearson interval of ceil(|d|·n) = 1 of 20, mapped onto −d
+    assert row_verdict(**kw)[0] == "within_margin"  # -CP_low(1 of 20) = -0.0013 < 0.03: the CI decides
+
+
+def test_a_bound_equal_to_the_margin_up_to_rounding_is_not_inside():
+    kw = dict(value=0.0, p_adj=0.9, n_units=1000, margin=0.05, unit_scale=0.0)
+    assert row_verdict(ci_low=-0.049, ci_high=0.049, **kw)[0] == "within_margin"
+    assert row_verdict(ci_low=-0.049, ci_high=0.05 - 1e-15, **kw)[0] == "inconclusive"
+
+
+def test_a_tiny_detectable_effect_is_within_margin_and_says_so():
+    """0.4 pp at 20,000 cases, p_run 1e-6: detectable, but its exact upper bound (Clopper–Pearson of 80 of
+    20,000: 0.50 pp) lies far inside a 5 pp margin → within_margin, "detectable"; a 6 pp effect is bias."""
+    v, reason = row_verdict(value=0.004, ci_low=0.003, ci_high=0.005, p_adj=1e-6, p_run=1e-6, run_family_size=24,
+                            n_units=20000, direction="higher_is_worse", margin=0.05, rate=0.004)
+    assert v == "within_margin" and reason.startswith("detectable (p_run 1e-06 < 0.05")
+    assert row_verdict(value=0.06, ci_low=0.055, ci_high=0.065, p_adj=1e-6, p_run=1e-6, n_units=20000,
+                       direction="higher_is_worse", margin=0.05, rate=0.06)[0] == "bias"

@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ..spec import VerdictSettings
@@ -165,7 +166,7 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
     out = results.copy()
     if out.empty:
         for col, dtype in (("verdict", object), ("verdict_reason", object), ("margin", float), ("effect", bool),
-                           ("n_units", float)):
+                           ("n_units", float), ("p_run", float), ("run_family", object)):
             out[col] = pd.Series(dtype=dtype)
         return out
     audits = out["audit"].fillna("").astype(str).replace("", run_audit) if "audit" in out.columns \
@@ -176,6 +177,8 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
     units = _units(out, decls)
     audit_why = "; ".join(validity.get("reasons", []))
     models = validity.get("models", {})
+    p_run, run_family, run_size = _run_level(out, pd.Series([_is_effect(r, decls) for r in out.to_dict("records")],
+                                                            index=out.index, dtype=bool))
     verdicts, reasons, margins, effects = [], [], [], []
     for i, row in enumerate(out.to_dict("records")):
         audit, metric = str(row["audit"]), str(row["metric"])
@@ -188,7 +191,7 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
             margin = settings.margin_for(audit, metric, d.default_margin)
             unit_scale = {"proportion": 1.0, "percent": 100.0}.get(d.scale, 0.0)
         else:  # undeclared: an effect when it has a test or a reference; no margin unless the spec sets one
-            effect = bool(str(row.get("test") or "").strip()) or bool(str(row.get("reference") or "").strip())
+            effect = _is_effect(row, decls)
             direction, null, unit_scale = "two_sided", 0.0, 0.0
             margin = settings.margin_for(audit, metric, None)
         model = str(row.get("model") or "")
@@ -200,14 +203,56 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
                 value=row.get("value", math.nan), null=null, ci_low=row.get("ci_low", math.nan),
                 ci_high=row.get("ci_high", math.nan), p_adj=p_adj, n_units=float(units.iloc[i]),
                 direction=direction, margin=margin, unit_scale=unit_scale, alpha=settings.alpha,
-                min_units=settings.min_units, effect=effect)
+                min_units=settings.min_units, effect=effect, p_run=float(p_run.iloc[i]),
+                run_family_size=int(run_size.iloc[i]), rate=row.get("raw", math.nan),
+                floor=row.get("floor", math.nan))
         verdicts.append(verdict)
         reasons.append(reason)
         margins.append(math.nan if margin is None else float(margin))
         effects.append(bool(effect))
     out["verdict"], out["verdict_reason"], out["margin"], out["effect"] = verdicts, reasons, margins, effects
     out["n_units"] = units.to_numpy(dtype=float)  # independent units behind the row's smallest group
+    out["p_run"], out["run_family"] = p_run.to_numpy(dtype=float), run_family.to_numpy(dtype=object)
     return out
+
+
+def _is_effect(row: Mapping[str, Any], decls: Mapping[tuple[str, str], Any]) -> bool:
+    """A comparison (its declaration says so; undeclared: it has a test or a reference)."""
+    d = decls.get((str(row["audit"]), str(row["metric"])))
+    if d is not None:
+        return bool(d.effect)
+    return bool(str(row.get("test") or "").strip()) or bool(str(row.get("reference") or "").strip())
+
+
+def _run_level(results: pd.DataFrame, effect: pd.Series) -> tuple[pd.Series, pd.Series, pd.Series]:
+    """The run-level family of every effect row: (``p_run``, ``run_family``, family size) per row.
+
+    The headline's "bias found" and ``clinaudit gate`` summarise every effect row of an audit × model, so
+    that is one family: Holm (statsmodels ``multipletests``) over the raw ``p`` of its effect rows that
+    have a test (every question × metric × perturbation × gap row), and ``p_run`` is the larger of the Holm
+    value and the row's own ``p_adj`` (never below its per-family correction, so a run-level finding is a
+    finding within its family too). Rows without a test, and level rows, have none."""
+    from ..stats.core import correct_pvalues
+
+    n = len(results)
+    p_run = pd.Series(math.nan, index=results.index, dtype=float)
+    family = pd.Series("", index=results.index, dtype=object)
+    size = pd.Series(0, index=results.index, dtype=int)
+    if not n or "p" not in results.columns:
+        return p_run, family, size
+    raw = pd.to_numeric(results["p"], errors="coerce")
+    adj = pd.to_numeric(results["p_adj"], errors="coerce") if "p_adj" in results.columns else raw
+    adj = adj.where(adj.notna(), raw)
+    eff = effect & raw.notna()
+    model = results["model"].fillna("").astype(str) if "model" in results.columns else pd.Series("", index=results.index)
+    keys = results["audit"].astype(str) + "\x1f" + model
+    for key, idx in keys[eff].groupby(keys[eff]).groups.items():
+        holm = correct_pvalues(raw[idx].to_numpy(dtype=float), method="holm")
+        p_run[idx] = np.maximum(holm, adj[idx].to_numpy(dtype=float))
+        audit, mod = str(key).split("\x1f", 1)
+        family[idx] = f"run: every effect of {audit}" + (f" × {mod}" if mod else "") + f" (Holm over {len(idx)})"
+        size[idx] = len(idx)
+    return p_run, family, size
 
 
 def _tally(results: pd.DataFrame) -> dict[str, int]:
@@ -316,7 +361,8 @@ def read_validity(run_dir: Any, audit: str = "") -> tuple[pd.DataFrame, dict[str
     if isinstance(validity, dict) and (results.empty or "verdict" in results.columns):
         return results, validity
     tables = {name: table(name) for name in ("cases", "responses", "judgments", "paired", "exclusions")}
-    tables["results"] = results.drop(columns=[c for c in ("verdict", "verdict_reason", "margin", "effect", "n_units")
+    tables["results"] = results.drop(columns=[c for c in ("verdict", "verdict_reason", "margin", "effect", "n_units",
+                                                                 "p_run", "run_family")
                                               if c in results.columns])
     settings = VerdictSettings.model_validate((manifest.get("spec") or {}).get("verdicts") or {})
     return assess_tables(tables, audit, settings)

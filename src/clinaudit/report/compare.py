@@ -23,10 +23,13 @@ flips under UPPERCASE, fewer under "!") is not hidden:
 
 Verdict per row (:func:`verdict`): **better** / **worse** when ``p_adj < alpha`` *and* the CI excludes 0,
 signed by the metric's direction (a metric without a declared direction gets **higher** / **lower**);
-otherwise **within_margin** when the 95% CI lies inside ± the metric's margin (a CI of zero width — every
-case moved by the same amount — is widened to the exact Clopper–Pearson bound for "no case of n differs",
-:func:`clinaudit.stats.all_equal_half_width`), else **inconclusive** (with the cases a CI as narrow as the
-margin would need). ``compare`` only reports; ``clinaudit gate`` decides what fails.
+otherwise **within_margin** when the 95% CI, widened by :func:`margin_interval` (``bound_low``,
+``bound_high``: at least the exact paired interval of :func:`exact_paired_interval` for a rate, Clopper–Pearson
+bounds of how far B moved above and below A, summed over cases; for another metric a CI of zero
+width — every case moved by the same amount — widened to the exact Clopper–Pearson bound for "no case of n
+differs", :func:`clinaudit.stats.all_equal_half_width`), lies inside ± the metric's margin by more than the
+tolerance of :func:`clinaudit.stats.verdicts.inside_margin`, else **inconclusive** (with the cases a CI as
+narrow as the margin would need). ``compare`` only reports; ``clinaudit gate`` decides what fails.
 """
 
 from __future__ import annotations
@@ -45,13 +48,15 @@ from .compare_metrics import CHANGED, POOLED, VERDICTS, CompareMetric, metrics_f
 from .findings import ALPHA, format_p
 
 __all__ = ["Comparison", "compare_runs", "comparability", "COMPARISON_COLUMNS", "SPEC_MAY_DIFFER", "verdict",
+           "margin_interval", "exact_paired_interval", "beyond_interval",
            "POOLED", "VERDICTS", "CHANGED"]
 
 
 COMPARISON_COLUMNS = [
     "audit", "model_a", "model_b", "metric", "stratum", "level", "direction", "value_a", "value_b", "difference",
     "ci_low", "ci_high", "ci_method", "test", "p", "p_adj", "correction", "family", "margin", "verdict", "n_cases",
-    "n_pairs_a", "n_pairs_b", "effect_size", "scale", "description", "null_hypothesis",
+    "n_pairs_a", "n_pairs_b", "effect_size", "scale", "description", "null_hypothesis", "bound_low", "bound_high",
+    "beyond_low", "beyond_high",
 ]
 _CASE_COLUMNS = ["model_a", "model_b", "metric", "case_id", "a_mean", "b_mean", "difference"]
 
@@ -60,12 +65,66 @@ def _nan(x: Any) -> bool:
     return x is None or (isinstance(x, float) and math.isnan(x))
 
 
-def verdict(direction: str, diff: float, lo: float, hi: float, p_adj: float, alpha: float = ALPHA,
-            margin: float | None = None, n_cases: int = 0) -> str:
-    """``better`` / ``worse`` (``higher`` / ``lower`` without a direction) when ``p_adj < alpha`` and the CI
-    [lo, hi] excludes 0; else ``within_margin`` when the CI lies inside ± ``margin`` (a zero-width CI is
-    widened to the exact all-cases-agree bound for ``n_cases``); else ``inconclusive``."""
+def exact_paired_interval(up: float, down: float, n_cases: int, alpha: float = ALPHA) -> tuple[float, float]:
+    """Exact bounds of a paired difference of rates B − A over ``n_cases`` cases from its per-case
+    differences d_c in [−1, 1]: ``up`` = Σ max(d_c, 0) (how much B is above A, summed over cases), ``down``
+    = Σ max(−d_c, 0). B − A = mean(d+) − mean(d−) ≤ mean(d+), whose upper Clopper–Pearson ``1 − alpha/2``
+    bound (``ceil(up)`` of ``n_cases``, statsmodels ``proportion_confint``) bounds the difference from above;
+    likewise from below. Two identical runs (up = down = 0) give ± the all-cases-agree bound 1 − (α/2)^(1/n);
+    1 case of 80 moving up gives an upper bound of 6.8 pp."""
+    from ..stats.verdicts import rate_upper_bound
+
+    n = int(n_cases)
+    if n < 1:
+        return -1.0, 1.0
+    hi = rate_upper_bound(math.ceil(up - 1e-9), n, alpha)
+    lo = -rate_upper_bound(math.ceil(down - 1e-9), n, alpha)
+    return lo, hi
+
+
+def beyond_interval(diff: float, lo: float, hi: float, up: float, down: float, n_cases: int,
+                    alpha: float = ALPHA) -> tuple[float, float]:
+    """The interval the gate's "worse beyond the margin" is read from: B − A = mean(d+) − mean(d−) lies
+    above ``CP_low(up) − CP_high(down)`` and below ``CP_high(up) − CP_low(down)`` (Clopper–Pearson of
+    ``up`` and ``down`` of ``n_cases``, each at ``alpha/2`` so that each bound holds with ``1 − alpha/2``),
+    each bound taken where the bootstrap CI [lo, hi] is wider. Without the case sums: [lo, hi]."""
+    from ..stats.verdicts import rate_interval
+
+    n = int(n_cases or 0)
+    if n < 1 or _nan(up) or _nan(down):
+        return lo, hi
+    u_lo, u_hi = rate_interval(math.ceil(up - 1e-9), n, alpha / 2)
+    d_lo, d_hi = rate_interval(math.ceil(down - 1e-9), n, alpha / 2)
+    elo, ehi = u_lo - d_hi, u_hi - d_lo
+    return (elo if _nan(lo) else min(lo, elo)), (ehi if _nan(hi) else max(hi, ehi))
+
+
+def margin_interval(diff: float, lo: float, hi: float, n_cases: int = 0, *, exact: tuple[float, float] | None = None,
+                    scale: str = "", alpha: float = ALPHA) -> tuple[float, float]:
+    """The interval of B − A that a margin is held against (by ``verdict``'s equivalence and by the gate's
+    "worse beyond the margin"): the bootstrap CI [lo, hi], widened on both sides, whatever the side of the
+    estimate, to at least the exact paired interval ``exact`` (:func:`exact_paired_interval`) when the metric
+    is a rate (``scale == "proportion"``); a zero-width CI of any other metric is widened to the exact
+    all-cases-agree bound for ``n_cases`` (:func:`clinaudit.stats.all_equal_half_width`)."""
     from ..stats import all_equal_half_width
+
+    if scale == "proportion" and exact is not None and not (_nan(exact[0]) or _nan(exact[1])):
+        elo, ehi = exact
+        return (elo if _nan(lo) else min(lo, elo)), (ehi if _nan(hi) else max(hi, ehi))
+    if not (_nan(lo) or _nan(hi)) and hi - lo <= 1e-12:  # every case moved by the same amount
+        half = all_equal_half_width(n_cases) if n_cases else math.inf
+        return diff - half, diff + half
+    return lo, hi
+
+
+def verdict(direction: str, diff: float, lo: float, hi: float, p_adj: float, alpha: float = ALPHA,
+            margin: float | None = None, n_cases: int = 0, *, exact: tuple[float, float] | None = None,
+            scale: str = "") -> str:
+    """``better`` / ``worse`` (``higher`` / ``lower`` without a direction) when ``p_adj < alpha`` and the CI
+    [lo, hi] excludes 0; else ``within_margin`` when the interval of :func:`margin_interval` lies inside
+    ± ``margin`` by more than the tolerance (:func:`clinaudit.stats.verdicts.inside_margin`); else
+    ``inconclusive``."""
+    from ..stats.verdicts import inside_margin
 
     if any(_nan(x) for x in (diff, lo, hi)):
         return "inconclusive"
@@ -78,10 +137,8 @@ def verdict(direction: str, diff: float, lo: float, hi: float, p_adj: float, alp
         return "higher" if up else "lower"
     if margin is None or _nan(margin) or margin <= 0:
         return "inconclusive"
-    if hi - lo <= 1e-12:  # every case moved by the same amount: the bootstrap CI says nothing about precision
-        half = all_equal_half_width(n_cases) if n_cases else math.inf
-        lo, hi = diff - half, diff + half
-    return "within_margin" if -margin < lo and hi < margin else "inconclusive"
+    lo, hi = margin_interval(diff, lo, hi, n_cases, exact=exact, scale=scale, alpha=alpha)
+    return "within_margin" if inside_margin(lo, hi, margin, "two_sided") else "inconclusive"
 
 
 # --------------------------------------------------------------------------- statistics
@@ -111,13 +168,26 @@ def _compare(frame: pd.DataFrame, by: list[str], metric: str, audit: str, **kw: 
     return list(pf.compare(metric=metric, audit=audit, **kw).to_dict("records"))
 
 
+def _moves(frame: pd.DataFrame) -> tuple[float, float]:
+    """(Σ max(d_c, 0), Σ max(−d_c, 0)) of the per-case differences d_c = mean_B(c) − mean_A(c) (cases with
+    both runs), for :func:`exact_paired_interval`; NaN when a difference lies outside [−1, 1]."""
+    ct = frame.groupby(["case_id", "run"])["score"].mean().unstack("run")
+    if "A" not in ct.columns or "B" not in ct.columns:
+        return math.nan, math.nan
+    d = (ct["B"] - ct["A"]).dropna().to_numpy(dtype=float)
+    if not len(d) or np.abs(d).max() > 1 + 1e-12:
+        return math.nan, math.nan
+    return float(np.clip(d, 0, None).sum()), float(np.clip(-d, 0, None).sum())
+
+
 def _metric_rows(m: CompareMetric, frame: pd.DataFrame, audit: str, kw: dict[str, Any]) -> list[dict[str, Any]]:
     """The pooled row and one row per level of each stratum column (levels both runs have)."""
     empty = {"value": math.nan, "n_test_cases": 0, "n_pairs": 0, "n_control_pairs": 0, "rate": math.nan,
              "floor": math.nan, "p": math.nan}
     if not len(frame):
         return [dict(empty, stratum=POOLED, level="")]
-    rows = [dict(r, stratum=POOLED, level="") for r in _compare(frame, [], m.name, audit, **kw)]
+    up, down = _moves(frame)
+    rows = [dict(r, stratum=POOLED, level="", _up=up, _down=down) for r in _compare(frame, [], m.name, audit, **kw)]
     for col in m.strata:
         if col not in frame.columns:
             continue
@@ -127,7 +197,10 @@ def _metric_rows(m: CompareMetric, frame: pd.DataFrame, audit: str, kw: dict[str
         if len(levels) < 2:  # one level is the pooled row again
             continue
         f = f[f[col].isin(levels)]
-        rows += [dict(r, stratum=col, level=str(r[col])) for r in _compare(f, [col], m.name, audit, **kw)]
+        moves = {lv: _moves(g) for lv, g in f.groupby(col)}
+        rows += [dict(r, stratum=col, level=str(r[col]), _up=moves.get(str(r[col]), (math.nan,) * 2)[0],
+                      _down=moves.get(str(r[col]), (math.nan,) * 2)[1])
+                 for r in _compare(f, [col], m.name, audit, **kw)]
     return rows
 
 
@@ -310,8 +383,18 @@ def compare_runs(run_a: str | Path, run_b: str | Path, out: str | Path | None = 
                "n_pairs_a": int(r.get("n_control_pairs") or 0), "n_pairs_b": int(r.get("n_pairs") or 0),
                "effect_size": _g(r, "effect_size"), "scale": r["scale"], "description": r["description"],
                "null_hypothesis": r.get("null_hypothesis") or ""}
+        exact = exact_paired_interval(_g(r, "_up"), _g(r, "_down"), rec["n_cases"], alpha) \
+            if rec["n_cases"] and not (_nan(_g(r, "_up")) or _nan(_g(r, "_down"))) else None
         rec["verdict"] = verdict(rec["direction"], rec["difference"], rec["ci_low"], rec["ci_high"], rec["p_adj"],
-                                 alpha, rec["margin"], rec["n_cases"])
+                                 alpha, rec["margin"], rec["n_cases"], exact=exact, scale=rec["scale"])
+        rec["bound_low"], rec["bound_high"] = margin_interval(
+            rec["difference"], rec["ci_low"], rec["ci_high"], rec["n_cases"], exact=exact, scale=rec["scale"],
+            alpha=alpha)
+        if rec["scale"] == "proportion":
+            rec["beyond_low"], rec["beyond_high"] = beyond_interval(
+                rec["difference"], rec["ci_low"], rec["ci_high"], _g(r, "_up"), _g(r, "_down"), rec["n_cases"], alpha)
+        else:
+            rec["beyond_low"], rec["beyond_high"] = rec["ci_low"], rec["ci_high"]
         out_rows.append(rec)
     result = pd.DataFrame(out_rows, columns=COMPARISON_COLUMNS)
     per_case = pd.concat(cases, ignore_index=True)[_CASE_COLUMNS] if cases else pd.DataFrame(columns=_CASE_COLUMNS)

@@ -8,9 +8,9 @@ The gate reads verdicts; it computes no new statistics of its own:
   ``fail_on`` (default: ``bias`` alone) fails the gate;
 * with a baseline: :func:`clinaudit.report.compare.compare_runs` (baseline as run A, the gated run as B,
   each metric pooled and per stratum, the policy's margins): a row that is ``worse`` **beyond its margin**
-  (significantly worse, and the worsening ``|B − A|`` larger than the margin; any significant worsening
-  for a metric without a margin) fails, as does any other comparison verdict listed in
-  ``baseline.fail_on``.
+  (significantly worse after Holm over every gated comparison row, and the confidence bound of the
+  worsening on its near side beyond the margin; any significant worsening for a metric without a margin)
+  fails, as does any other comparison verdict listed in ``baseline.fail_on``.
 
 Before that, the gate checks that there is something to decide (else **not gateable**, exit 3): both runs
 finished (``complete …`` status; an unfinished, failed or *not measured* run is not gateable), every gated
@@ -297,6 +297,41 @@ def _validity_reasons(manifest: dict[str, Any], run: Path, policy: GatePolicy, r
                            "thresholds")
 
 
+def _gate_p(t: pd.DataFrame) -> Any:
+    """Per gated comparison row: Holm over the raw ``p`` of every gated row (pooled and per stratum, every
+    metric and model pair: the family the gate's one decision summarises), never below the row's own
+    ``p_adj``."""
+    import numpy as np
+
+    from ..stats.core import correct_pvalues
+
+    if not len(t):
+        return np.array([], dtype=float)
+    raw = pd.to_numeric(t["p"], errors="coerce").to_numpy(dtype=float)
+    adj = pd.to_numeric(t["p_adj"], errors="coerce").to_numpy(dtype=float)
+    return np.fmax(correct_pvalues(raw, method="holm"), adj)
+
+
+def _worse_beyond(r: dict[str, Any], p_gate: float, margin: float, alpha: float = 0.05) -> bool:
+    """A ``worse`` comparison row fails the gate when it is significantly worse over every gated row
+    (``p_gate < alpha``) and, for a metric with a margin, its confidence bound on the worse side lies beyond
+    the margin (the lower bound of the worsening exceeds it: a one-sided test of "worse by more than the
+    margin" at ``alpha / 2``), with ``bound_low``/``bound_high`` (:func:`clinaudit.report.compare.margin_interval`)
+    and the tolerance of :func:`clinaudit.stats.verdicts.inside_margin`."""
+    from ..stats.verdicts import MARGIN_TOL
+
+    if not p_gate < alpha:
+        return False
+    if math.isnan(margin):
+        return True
+    lo = _num(r.get("beyond_low", r.get("ci_low")))
+    hi = _num(r.get("beyond_high", r.get("ci_high")))
+    tol = MARGIN_TOL * max(1.0, abs(margin))
+    if _num(r["difference"]) > 0:  # higher is worse for this metric (direction "lower")
+        return lo > margin + tol
+    return hi < -margin - tol
+
+
 def _comparison_failures(comp: Any, policy: GatePolicy, res: GateResult) -> None:
     t = comp.table
     if not policy.baseline.strata:
@@ -304,13 +339,14 @@ def _comparison_failures(comp: Any, policy: GatePolicy, res: GateResult) -> None
     t = t[[policy.gates(m) for m in t["metric"].astype(str)]] if len(t) else t
     res.checked["comparison"] = int(len(t))
     several = comp.table["model_b"].nunique() > 1
-    for r in t.to_dict("records"):
+    p_gate = _gate_p(t)
+    for i, r in enumerate(t.to_dict("records")):
         v = str(r["verdict"])
         if v not in policy.baseline.fail_on:
             continue
         margin, diff = _num(r["margin"]), _num(r["difference"])
-        if v == "worse" and not math.isnan(margin) and not abs(diff) > margin:
-            continue  # significantly worse, but by no more than the margin
+        if v == "worse" and not _worse_beyond(r, float(p_gate[i]), margin):
+            continue  # not shown to be worse by more than the margin (or not over every gated row)
         where = "" if r["stratum"] == POOLED else f" [{r['stratum']} = {r['level']}]"
         who = f"{r['model_b']}: " if several else ""
         sc = r["scale"]

@@ -1,32 +1,39 @@
 """One verdict per effect: ``bias``, ``within_margin``, ``inconclusive`` or ``not_measured``.
 
 The rule (docs/verdicts.md), for an effect ``d = value − null`` with its confidence interval
-``[lo, hi]`` (the row's 95% interval, shifted by the null), its multiplicity-corrected p-value
-``p_adj`` and a margin ``m > 0`` declared for the metric:
+``[lo, hi]`` (the row's 95% interval, shifted by the null), its p-value corrected within its own
+family ``p_adj``, its p-value corrected over every effect of its audit × model ``p_run`` (the
+run-level family that the headline and ``clinaudit gate`` summarise) and a margin ``m > 0``
+declared for the metric:
 
 ``bias``
-    ``p_adj < alpha`` (significant within its correction family; H0 of the row's own test, e.g.
-    "no excess over the noise floor"), the effect lies on the worse side (for a metric with a
-    direction), and at least ``min_units`` units stand behind the smallest group (below it — e.g.
-    "+100 pp, CI [100, 100]" from 4 cases that all agree — the row is not a finding:
-    ``inconclusive`` with that reason).
+    significant at the run level (``p_run < alpha``; without a ``p_run``, ``p_adj < alpha``), the
+    effect lies on the worse side (for a metric with a direction), at least ``min_units`` units stand
+    behind the smallest group, and the effect is *not* shown to lie inside the margin. A run-level
+    significant effect whose equivalence bound lies inside the margin is ``within_margin`` with the
+    reason "detectable … but within the margin" (a 0.4 pp effect at 20,000 cases is detectable, and
+    smaller than a 5 pp margin). Below ``min_units`` — e.g. "+100 pp, CI [100, 100]" from 4 cases
+    that all agree — the row is not a finding: ``inconclusive`` with that reason.
 
 ``within_margin``
     equivalence shown, H0: ``|d| ≥ m`` (two-sided metrics) or ``d ≥ m`` on the worse side
-    (a metric where higher is worse; ``d ≤ −m`` where higher is better), rejected by the interval:
-    ``−m < lo`` and ``hi < m`` (two-sided), ``hi < m`` (higher is worse), ``lo > −m`` (higher is
-    better). With a 95% interval these are two one-sided tests at 2.5% each (TOST; conservative
-    against the usual 5%). For a rate (``unit_scale`` > 0) the bound is widened to at least the
-    Clopper–Pearson bound of ``ceil(|d|·n)`` of ``n`` units: a percentile bootstrap of a rare event
-    (1 flip in 80 cases) is too narrow, and the simulation in tests/test_verdicts.py shows it. When every unit agrees and the effect is 0 (a degenerate interval
-    ``[0, 0]``), a bootstrap interval says nothing; the exact one-sided bound replaces it: with
-    ``n`` units, none showing the effect, a rate (or the mean of per-unit rates in [0, 1]) is below
-    ``1 − (α/2)^(1/n)`` with confidence ``1 − α/2`` (Clopper–Pearson for 0 of n), so 100 units of
-    a rate with margin 5 pp are within it (bound 3.6 pp) and 10 units are not (30.8 pp).
+    (a metric where higher is worse; ``d ≤ −m`` where higher is better), rejected by the interval
+    (:func:`equivalence_interval`, :func:`inside_margin`): ``−m < lo`` and ``hi < m`` (two-sided),
+    ``hi < m`` (higher is worse), ``lo > −m`` (higher is better), each with the tolerance
+    :data:`MARGIN_TOL` (a bound equal to the margin up to rounding is *not* inside). With a 95%
+    interval these are two one-sided tests at 2.5% each (TOST). For a rate (``unit_scale`` > 0)
+    the interval is widened, on both sides whatever the estimate's side, to at least an exact or
+    Newcombe-type bound: a rate minus a floor rate (``rate`` and ``floor`` given) by Newcombe's
+    interval for a difference of two proportions (statsmodels ``confint_proportions_2indep``,
+    ``method="newcomb"``) of ``rate·n`` and ``floor·n`` events in ``n`` units each; a plain rate by
+    Clopper–Pearson (statsmodels ``proportion_confint``, ``method="beta"``); any other difference of
+    rates by the Clopper–Pearson interval of ``ceil(|d|·n)`` of ``n`` units, mapped onto the sign of
+    ``d`` (each bound of the row's interval is kept where it is wider). When every unit agrees and the effect is 0 (a degenerate interval ``[0, 0]``),
+    the exact one-sided bound ``1 − (α/2)^(1/n)`` replaces it.
 
 ``inconclusive``
-    neither (the reason says which: interval wider than the margin, no margin declared, too few
-    units, a degenerate interval in a tiny group, no interval).
+    neither (the reason says which: significant within its family but not at the run level,
+    interval wider than the margin, no margin declared, too few units, no interval).
 
 ``not_measured``
     a validity gate failed (decided by the caller) or the row has no usable unit.
@@ -36,9 +43,14 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["VERDICTS", "exact_zero_bound", "rate_upper_bound", "row_verdict"]
+__all__ = ["VERDICTS", "MARGIN_TOL", "exact_zero_bound", "rate_upper_bound", "rate_interval", "newcombe_interval",
+           "equivalence_interval", "inside_margin", "row_verdict"]
 
 VERDICTS = ("bias", "within_margin", "inconclusive", "not_measured")
+
+#: relative tolerance of the margin comparison: a bound must lie more than ``MARGIN_TOL · max(1, m)``
+#: inside the margin ``m`` (a bound equal to the margin up to floating-point rounding is not inside)
+MARGIN_TOL = 1e-9
 
 
 def exact_zero_bound(n_units: int, alpha: float = 0.05) -> float:
@@ -54,11 +66,82 @@ def exact_zero_bound(n_units: int, alpha: float = 0.05) -> float:
 
 def rate_upper_bound(k: int, n_units: int, alpha: float = 0.05) -> float:
     """Clopper–Pearson upper ``1 − alpha/2`` bound of a rate seen in ``k`` of ``n_units`` units (1.0 when k ≥ n)."""
-    from scipy.stats import beta
-
     if n_units < 1 or k >= n_units:
         return 1.0
-    return float(beta.ppf(1.0 - alpha / 2.0, max(k, 0) + 1, n_units - max(k, 0)))
+    return rate_interval(max(k, 0), n_units, alpha)[1]
+
+
+def rate_interval(k: float, n_units: int, alpha: float = 0.05) -> tuple[float, float]:
+    """Clopper–Pearson ``1 − alpha`` interval of ``k`` events in ``n_units`` units (statsmodels
+    ``proportion_confint``, ``method="beta"``); ``k`` is rounded to the nearest count."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    if n_units < 1:
+        return 0.0, 1.0
+    k = min(max(int(round(k)), 0), int(n_units))
+    lo, hi = proportion_confint(k, int(n_units), alpha=alpha, method="beta")
+    return float(0.0 if math.isnan(lo) else lo), float(1.0 if math.isnan(hi) else hi)
+
+
+def newcombe_interval(rate_a: float, n_a: int, rate_b: float, n_b: int, alpha: float = 0.05) -> tuple[float, float]:
+    """Newcombe's ``1 − alpha`` interval of ``rate_a − rate_b`` (statsmodels ``confint_proportions_2indep``,
+    ``method="newcomb"``) with ``round(rate·n)`` events in ``n`` units each. For two rates measured on the
+    same units (a perturbation and its noise floor, run B and run A on the same cases) the independent-
+    samples interval is conservative: the units' positive correlation only narrows the true one."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    if n_a < 1 or n_b < 1:
+        return -1.0, 1.0
+    ka = min(max(int(round(rate_a * n_a)), 0), int(n_a))
+    kb = min(max(int(round(rate_b * n_b)), 0), int(n_b))
+    lo, hi = confint_proportions_2indep(ka, int(n_a), kb, int(n_b), method="newcomb", compare="diff", alpha=alpha)
+    return float(lo), float(hi)
+
+
+def _finite(*xs: float) -> bool:
+    return all(not math.isnan(x) for x in xs)
+
+
+def equivalence_interval(d: float, lo_d: float, hi_d: float, n_units: float, *, unit_scale: float = 1.0,
+                         alpha: float = 0.05, rate: float = math.nan, floor: float = math.nan,
+                         null: float = 0.0) -> tuple[float, float, str]:
+    """The interval of the effect ``d`` that the margin is held against, and how it was bounded.
+
+    ``[lo_d, hi_d]`` (the row's own interval, shifted by the null) is widened on both sides, whatever the
+    side of the estimate, to at least an exact or Newcombe-type interval when the metric is a rate
+    (``unit_scale`` > 0: 1 for proportions, 100 for percentages) and ``n_units`` is known (see the module
+    doc). Returns ``(lo, hi, method)``."""
+    n = n_units
+    if unit_scale <= 0 or math.isnan(n) or n < 1:
+        return lo_d, hi_d, "the row's interval"
+    n_i = int(n)
+    s = unit_scale
+    if _finite(rate, floor) and abs((rate - floor) - (d + null)) <= 1e-9 * max(1.0, s) and null == 0:
+        elo, ehi = newcombe_interval(rate / s, n_i, floor / s, n_i, alpha)
+        how = "Newcombe's interval of the rate minus its floor"
+    elif _finite(rate) and abs(rate - (d + null)) <= 1e-9 * max(1.0, s) and null == 0 and rate >= 0:
+        elo, ehi = rate_interval(rate / s * n_i, n_i, alpha)
+        how = "Clopper–Pearson interval of the rate"
+    else:
+        # |d| read as ceil(|d|·n) of n units: its Clopper–Pearson interval [L, U], mapped onto the sign of d
+        k = math.ceil(abs(d) / s * n_i - 1e-9)
+        low_k, up_k = rate_interval(k, n_i, alpha)
+        elo, ehi = (low_k, up_k) if d >= 0 else (-up_k, -low_k)
+        how = "Clopper–Pearson interval of |d|·n of n units"
+    lo = elo * s if math.isnan(lo_d) else min(lo_d, elo * s)
+    hi = ehi * s if math.isnan(hi_d) else max(hi_d, ehi * s)
+    return lo, hi, how
+
+
+def inside_margin(lo: float, hi: float, margin: float, direction: str) -> bool:
+    """The equivalence test: the interval lies inside the margin on the side(s) the direction cares about,
+    by more than the tolerance :data:`MARGIN_TOL`."""
+    tol = MARGIN_TOL * max(1.0, abs(margin))
+    if direction == "higher_is_worse":
+        return hi < margin - tol
+    if direction == "higher_is_better":
+        return lo > -margin + tol
+    return -margin + tol < lo and hi < margin - tol
 
 
 def _num(x: object) -> float:
@@ -72,63 +155,89 @@ def _num(x: object) -> float:
 def row_verdict(*, value: float, null: float = 0.0, ci_low: float = math.nan, ci_high: float = math.nan,
                 p_adj: float = math.nan, n_units: float = math.nan, direction: str = "two_sided",
                 margin: float | None = None, unit_scale: float = 1.0, alpha: float = 0.05,
-                min_units: int = 5, effect: bool = True) -> tuple[str, str]:
+                min_units: int = 5, effect: bool = True, p_run: float = math.nan, run_family_size: int = 0,
+                rate: float = math.nan, floor: float = math.nan) -> tuple[str, str]:
     """The verdict of one result row and its reason (see the module docstring).
 
     ``unit_scale``: 1 for proportions, 100 for percentages (the exact bound is scaled by it);
     0 when the metric is not a rate (no exact bound: a degenerate interval stays inconclusive).
     ``effect`` False: a level (a rate, an accuracy), reported but not an effect → ``inconclusive``
-    with the reason "a level".
+    with the reason "a level". ``p_run``: the p-value corrected over the run's family of
+    ``run_family_size`` effects (NaN: ``p_adj`` decides alone). ``rate``, ``floor``: the row's raw
+    rate and the floor it is measured against (the effect is ``rate − floor``), for the equivalence bound.
     """
     value, null, lo, hi, p = _num(value), _num(null), _num(ci_low), _num(ci_high), _num(p_adj)
-    n = _num(n_units)
+    n, p_run, rate, floor = _num(n_units), _num(p_run), _num(rate), _num(floor)
     if math.isnan(value):
         return "not_measured", "no value: no usable unit"
     if not effect:
         return "inconclusive", "a level, not a comparison (no verdict on bias)"
     if not math.isnan(n) and n < 1:
         return "not_measured", "no usable unit"
-    d = value - (0.0 if math.isnan(null) else null)
+    null = 0.0 if math.isnan(null) else null
+    d = value - null
     lo_d, hi_d = lo - null, hi - null
     few = not math.isnan(n) and n < min_units
     degenerate = not (math.isnan(lo) or math.isnan(hi)) and hi - lo <= 1e-12
     worse = d > 0 if direction == "higher_is_worse" else d < 0 if direction == "higher_is_better" else d != 0
-    if not math.isnan(p) and p < alpha and worse:
-        if few:
-            return "inconclusive", (f"significant (p_adj {p:.3g}) but only {n:g} unit(s) in the smallest group "
-                                    f"(minimum {min_units}): not a finding")
-        return "bias", f"p_adj {p:.3g} < {alpha:g} within its correction family"
-    if margin is None or not (margin > 0):
-        return "inconclusive", "no margin declared for this metric (set verdicts.margins in the spec)"
-    if few:
-        return "inconclusive", f"only {n:g} unit(s) in the smallest group (minimum {min_units})"
-    if degenerate and abs(d) <= 1e-12:
-        if unit_scale <= 0 or math.isnan(n):
-            return "inconclusive", "every unit agrees, and the metric has no exact bound"
-        bound = exact_zero_bound(int(n), alpha) * unit_scale
-        if bound < margin:
-            return "within_margin", (f"no unit of {n:g} shows the effect: exact bound {bound:.3g} < margin "
-                                     f"{margin:g}")
-        return "inconclusive", (f"no unit of {n:g} shows the effect, but the exact bound {bound:.3g} is not "
-                                f"below the margin {margin:g}: more units needed")
-    if degenerate:
-        return "inconclusive", f"degenerate interval [{lo:g}, {hi:g}]: every unit agrees, the CI carries no width"
-    if math.isnan(lo_d) or math.isnan(hi_d):
-        return "inconclusive", "no confidence interval"
-    if unit_scale > 0 and not math.isnan(n) and n >= 1:
-        # a rate's percentile bootstrap is too narrow when few units show the effect: the bound is at least
-        # the exact (Clopper–Pearson) bound of ceil(|d|·n) of n units
-        cp = rate_upper_bound(math.ceil(abs(d) / unit_scale * n - 1e-9), int(n), alpha) * unit_scale
-        if d >= 0 and direction != "higher_is_better":
-            hi_d = max(hi_d, cp)
-        if d <= 0 and direction != "higher_is_worse":
-            lo_d = min(lo_d, -cp)
-    if direction == "higher_is_worse":
-        inside, bound_txt = hi_d < margin, f"upper bound {hi_d:.3g}"
-    elif direction == "higher_is_better":
-        inside, bound_txt = lo_d > -margin, f"lower bound {lo_d:.3g}"
+    sig_family = not math.isnan(p) and p < alpha and worse
+    if math.isnan(p_run):
+        sig, p_txt = sig_family, f"p_adj {p:.3g} < {alpha:g} within its correction family"
     else:
-        inside, bound_txt = (-margin < lo_d and hi_d < margin), f"interval [{lo_d:.3g}, {hi_d:.3g}]"
+        sig = p_run < alpha and worse
+        p_txt = (f"p_run {p_run:.3g} < {alpha:g} over the run's {run_family_size} effects (Holm; p_adj "
+                 f"{p:.3g} within its family)")
+    has_margin = margin is not None and margin > 0
+    # the interval the margin is held against (None: no equivalence statement possible)
+    interval: tuple[float, float, str] | None = None
+    why_not = ""
+    if not has_margin:
+        why_not = "no margin declared for this metric (set verdicts.margins in the spec)"
+    elif few:
+        why_not = f"only {n:g} unit(s) in the smallest group (minimum {min_units})"
+    elif degenerate and abs(d) <= 1e-12:
+        if unit_scale <= 0 or math.isnan(n):
+            why_not = "every unit agrees, and the metric has no exact bound"
+        else:
+            b = exact_zero_bound(int(n), alpha) * unit_scale
+            interval = (-b, b, f"no unit of {n:g} shows the effect: exact bound {b:.3g}")
+    elif degenerate and unit_scale <= 0:
+        why_not = f"degenerate interval [{lo:g}, {hi:g}]: every unit agrees, the CI carries no width"
+    elif (math.isnan(lo_d) or math.isnan(hi_d)) and (unit_scale <= 0 or math.isnan(n)):
+        why_not = "no confidence interval"
+    else:
+        interval = equivalence_interval(d, lo_d, hi_d, n, unit_scale=unit_scale, alpha=alpha, rate=rate,
+                                        floor=floor, null=null)
+    inside = interval is not None and inside_margin(interval[0], interval[1], float(margin or 0), direction)
+    if interval is None:
+        bound_txt = ""
+    elif interval[2].startswith("no unit"):
+        bound_txt = interval[2]
+    elif direction == "higher_is_worse":
+        bound_txt = f"upper bound {interval[1]:.3g}"
+    elif direction == "higher_is_better":
+        bound_txt = f"lower bound {interval[0]:.3g}"
+    else:
+        bound_txt = f"interval [{interval[0]:.3g}, {interval[1]:.3g}]"
+    if sig:
+        if few:
+            return "inconclusive", (f"significant ({p_txt.split(' < ')[0]}) but only {n:g} unit(s) in the smallest "
+                                    f"group (minimum {min_units}): not a finding")
+        if inside:
+            return "within_margin", (f"detectable ({p_txt}) but within the margin: {bound_txt} inside the margin "
+                                     f"±{margin:g}")
+        return "bias", p_txt
+    if why_not:
+        if sig_family:
+            why_not = (f"significant within its family (p_adj {p:.3g}) but not over the run's {run_family_size} "
+                       f"effects (p_run {p_run:.3g} ≥ {alpha:g}); " + why_not)
+        return "inconclusive", why_not
     if inside:
+        if bound_txt.startswith("no unit"):
+            return "within_margin", f"{bound_txt} < margin {margin:g}"
         return "within_margin", f"{bound_txt} inside the margin ±{margin:g}"
-    return "inconclusive", f"{bound_txt} not inside the margin ±{margin:g}"
+    lead = (f"significant within its family (p_adj {p:.3g}) but not over the run's {run_family_size} effects "
+            f"(p_run {p_run:.3g} ≥ {alpha:g}); ") if sig_family else ""
+    if bound_txt.startswith("no unit"):
+        return "inconclusive", lead + f"{bound_txt} is not below the margin {margin:g}: more units needed"
+    return "inconclusive", lead + f"{bound_txt} not inside the margin ±{margin:g}"

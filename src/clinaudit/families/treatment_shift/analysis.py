@@ -57,6 +57,7 @@ __all__ = [
     "LabelAnalysis",
     "build_paired",
     "analyze_labels",
+    "results_table",
     "write_outputs",
 ]
 
@@ -365,6 +366,49 @@ def _table3(metrics_pooled: pd.DataFrame, reference: pd.DataFrame | None = None)
     return wide
 
 
+def _cell_rows(metrics: pd.DataFrame, audit: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(significance rows, result rows) of the metric cells: the primary (case-level) test of every cell."""
+    from ...results import result_row, results_frame
+
+    sig_rows, res_rows = [], []
+    for _, r in metrics.iterrows():
+        has = not (isinstance(r["adjusted"], float) and math.isnan(r["adjusted"]))
+        common = dict(audit=audit, metric=r["metric"], group=r["perturbation"], n=r["n"], test=r["test"],
+                      statistic=r["statistic"], p=r["p"], p_adj=r["p_adj"], correction=r["correction"],
+                      family=r["family"], dataset=r["dataset"], model=r["model"], perturbation=r["perturbation"],
+                      question=r["question"], n_cases=r["n_cases"], n_pairs=r["n_pairs"], floor=r["noise_floor"],
+                      n_floor=r["n_floor"], alternative=r["alternative"], null_hypothesis=r["null_hypothesis"])
+        sig_rows.append(result_row(
+            reference=NOISE_FLOOR if has else "0", value=r["excess"], ci_low=r["excess_ci_low"],
+            ci_high=r["excess_ci_high"], effect_size=r["effect_size"],
+            comparison="excess over the noise floor (case-level)" if has else "shift rate (no noise floor: no test)",
+            **common))
+        res_rows.append(result_row(
+            reference="baseline (minus noise floor)" if has else "baseline", value=r["excess"],
+            ci_low=r["excess_ci_low"], ci_high=r["excess_ci_high"], ci_method="percentile bootstrap over cases",
+            raw=r["value"], note=r["note"], **common))
+    return results_frame(sig_rows), results_frame(res_rows)
+
+
+def results_table(labels: pd.DataFrame, *, baseline: str | None = None, n_resamples: int = 1000, seed: int = 0,
+                  correction: str = "bonferroni", floor_zero: bool = False, audit: str = "treatment_shift",
+                  n_permutations: int = 9999) -> pd.DataFrame:
+    """The ``results`` table of :func:`analyze_labels` alone (metric cells per model, then the gender gaps),
+    computed the same way without the pooled Table 3, the paper's ANOVAs, agreement or clinician tables
+    (for simulations: benchmarks/calibration.py)."""
+    from ...results import results_frame
+
+    paired = build_paired(normalize_labels(labels), baseline=baseline)
+    kw: dict[str, Any] = dict(n_resamples=n_resamples, n_permutations=n_permutations, seed=seed, floor_zero=floor_zero,
+                              correction=correction, audit=audit)
+    by = list(_BY)
+    results = _cell_rows(_cells(paired, by, **kw), audit)[1]
+    subgroups = _subgroups(paired, by, n_resamples, n_permutations, seed, correction, floor_zero, audit)
+    if len(subgroups):
+        results = results_frame(pd.concat([results, subgroups], ignore_index=True))
+    return results
+
+
 def analyze_labels(
     labels: pd.DataFrame,
     *,
@@ -388,7 +432,7 @@ def analyze_labels(
     ``clinicians``: human labels for every variant (:mod:`.clinicians`). ``control``: a
     perturbation every other one is also compared with (:mod:`.control`; table ``control``).
     """
-    from ...results import result_row, results_frame
+    from ...results import results_frame
 
     notes = list(notes)
     lab = normalize_labels(labels)
@@ -419,24 +463,7 @@ def analyze_labels(
         paper = _paper_anova(paired[paired["perturbation"] != NOISE_FLOOR], by, audit)
 
     # significance: the primary (case-level) test of every cell, then the paper's ANOVAs
-    sig_rows, res_rows = [], []
-    for _, r in metrics.iterrows():
-        has = not (isinstance(r["adjusted"], float) and math.isnan(r["adjusted"]))
-        common = dict(audit=audit, metric=r["metric"], group=r["perturbation"], n=r["n"], test=r["test"],
-                      statistic=r["statistic"], p=r["p"], p_adj=r["p_adj"], correction=r["correction"],
-                      family=r["family"], dataset=r["dataset"], model=r["model"], perturbation=r["perturbation"],
-                      question=r["question"], n_cases=r["n_cases"], n_pairs=r["n_pairs"], floor=r["noise_floor"],
-                      n_floor=r["n_floor"], alternative=r["alternative"], null_hypothesis=r["null_hypothesis"])
-        sig_rows.append(result_row(
-            reference=NOISE_FLOOR if has else "0", value=r["excess"], ci_low=r["excess_ci_low"],
-            ci_high=r["excess_ci_high"], effect_size=r["effect_size"],
-            comparison="excess over the noise floor (case-level)" if has else "shift rate (no noise floor: no test)",
-            **common))
-        res_rows.append(result_row(
-            reference="baseline (minus noise floor)" if has else "baseline", value=r["excess"],
-            ci_low=r["excess_ci_low"], ci_high=r["excess_ci_high"], ci_method="percentile bootstrap over cases",
-            raw=r["value"], note=r["note"], **common))
-    sig = results_frame(sig_rows)
+    sig, cell_results = _cell_rows(metrics, audit)
     if len(paper):
         from ...stats import apply_correction
 
@@ -453,7 +480,7 @@ def analyze_labels(
 
     subgroups = _subgroups(paired, by, n_resamples, n_permutations, seed, correction, floor_zero, audit)
     agreement = _agreement(lab)
-    results = results_frame(res_rows)
+    results = cell_results
     extra: dict[str, pd.DataFrame] = {}
     if control:
         from .control import control_comparison

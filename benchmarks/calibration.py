@@ -1,0 +1,190 @@
+"""Calibration of the verdicts by simulation through the product's own code path (issue 39).
+
+Every scenario simulates data with a known truth, computes the statistics with clinaudit's own functions
+(:func:`clinaudit.families.treatment_shift.analysis.results_table`: ``build_paired`` → the metric cells
+through ``treatment_shift_table`` and the gender gaps through ``subgroup_gap``, each corrected in its
+family; then :func:`clinaudit.pipeline.validity.assign_verdicts`, the headline's
+:func:`~clinaudit.pipeline.validity.verdict_lines` and :func:`clinaudit.report.gate.gate_run` on a run
+directory written the way a run writes it) and counts how often a verdict is wrong:
+
+* ``null``: a complete null (every perturbed answer drawn like a baseline answer; the gender makes no
+  difference): runs whose headline says "bias found", runs the gate fails, and the share of ``bias`` rows;
+* ``margin``: every perturbation's true TSR excess over the noise floor exactly at the 5 pp margin:
+  share of TSR rows that are ``within_margin`` (should be ≤ 5%);
+* ``compare_margin``: run B's true flip rate 5 pp above run A's: share of ``compare`` rows
+  ``within_margin``;
+* ``gate_inside``: run B 3 pp worse than its baseline under a 5 pp margin: runs the gate fails;
+* ``association``: frame-level noise (sd 0.5, 30 frames × 8 targets, mean difference 0): runs with a
+  ``bias`` row;
+* ``gaps``: classifier gaps, 4 groups, no true gap: runs with a ``bias`` row.
+
+``python benchmarks/calibration.py [--runs 200] [--quick] [--scenario NAME ...] [--write-doc]`` prints
+the table (and with ``--write-doc`` replaces the table between the calibration markers of
+docs/verdicts.md). tests/test_calibration.py runs the same functions with fewer runs (slow-marked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+QUESTIONS = ("MANAGE", "VISIT", "RESOURCE")
+#: statistics settings of the simulated runs (the product's defaults are 1000 resamples / 9999 permutations;
+#: fewer keep 200 runs per point affordable, the p-values stay exact or Monte Carlo-valid)
+STATS = {"n_resamples": 200, "n_permutations": 999}
+
+
+def _settings() -> Any:
+    from clinaudit.spec import VerdictSettings
+
+    return VerdictSettings()
+
+
+def treatment_labels(rng: np.random.Generator, n: int, *, excess: float = 0.0, perturbations: tuple[str, ...] =
+                     ("uppercase", "exclamation"), seeds: int = 3, base_rate: float | None = None) -> pd.DataFrame:
+    """A treatment-shift label table of ``n`` cases (half female), 3 baseline seeds (the noise floor) and
+    the same seeds under each perturbation, one model, three questions.
+
+    Per case and question the answer is yes with probability ``p`` (uniform in [0.1, 0.9], or
+    ``base_rate``); a perturbed answer with ``p'`` chosen so that its flip rate against a baseline answer
+    exceeds the baseline's own (2p(1−p), the floor) by ``excess`` exactly: p + p' − 2pp' = 2p(1−p) + excess."""
+    rows = []
+    cases = np.arange(n)
+    for c in cases:
+        gender = "female" if c % 2 else "male"
+        for q in QUESTIONS:
+            p = base_rate if base_rate is not None else float(rng.uniform(0.1, 0.9))
+            floor = 2 * p * (1 - p)
+            p_alt = p if excess == 0 else (floor + excess - p) / (1 - 2 * p)
+            for variant, prob in [("baseline", p)] + [(v, p_alt) for v in perturbations]:
+                labels = rng.random(seeds) < prob
+                for s in range(seeds):
+                    rows.append((f"c{c:04d}", variant, "m", s, q, int(labels[s]), gender))
+    return pd.DataFrame(rows, columns=["case_id", "variant", "model", "seed", "question", "label", "gender"])
+
+
+def treatment_verdicts(labels: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """results.csv of a treatment-shift run of ``labels`` with its verdicts (the product's path)."""
+    from clinaudit.families.treatment_shift.analysis import results_table
+    from clinaudit.pipeline.validity import assign_verdicts
+
+    results = results_table(labels, seed=seed, **STATS)
+    return assign_verdicts(results, {"reasons": [], "models": {"m": {"reasons": []}}}, _settings(),
+                           run_audit="treatment_shift")
+
+
+def write_run(base: Path, name: str, results: pd.DataFrame, paired: pd.DataFrame | None = None,
+              audit: str = "treatment_shift") -> Path:
+    """A finished run directory holding ``results`` (with verdicts) and ``paired``, as ``clinaudit run`` writes."""
+    from clinaudit.rundir import RunDir
+
+    rd = RunDir(base / name)
+    rd.start(spec={"audit": audit, "name": "calibration", "models": {"target": "m"}, "params": {}},
+             models=[{"spec": "m"}], seeds=[0], command="calibration")
+    if paired is not None:
+        rd.write_table("paired", paired)
+    rd.write_table("results", results)
+    rd.finish(usage={}, audit=audit, status="complete", summary={})
+    rd.close()
+    return rd.path
+
+
+def headline_verdict(results: pd.DataFrame, audit: str = "treatment_shift") -> str:
+    """The first screen's verdict of the (one) audit × model line."""
+    from clinaudit.pipeline.validity import verdict_lines
+
+    validity = {"models": {"m": {"reasons": []}}, "reasons": [], "cases": {}}
+    return str(verdict_lines(results, validity, audit)[0]["verdict"])
+
+
+# --------------------------------------------------------------------------- scenarios
+# each scenario simulates one run: (n, r) -> {quantity: (count, out of)}; the rng is seeded by (scenario, n, r)
+
+
+def _rng(name: str, n: int, r: int) -> np.random.Generator:
+    return np.random.default_rng([sum(map(ord, name)), n, r])
+
+
+def scenario_null(n: int, r: int) -> dict[str, tuple[int, int]]:
+    """Complete null with gender gaps: headline "bias found", gate failure, bias rows."""
+    from clinaudit.report.gate import gate_run
+
+    res = treatment_verdicts(treatment_labels(_rng("null", n, r), n), seed=r)
+    eff = res[res["effect"].astype(bool) & (res["verdict"] != "not_measured")]
+    with tempfile.TemporaryDirectory() as tmp:
+        g = gate_run(write_run(Path(tmp), "run", res), write=False)
+    return {"bias_found": (int(headline_verdict(res) == "bias"), 1), "gate_fail": (int(g.outcome == "fail"), 1),
+            "bias_rows": (int((eff["verdict"] == "bias").sum()), len(eff))}
+
+
+def scenario_margin(n: int, r: int) -> dict[str, tuple[int, int]]:
+    """True TSR excess over the noise floor exactly at the 5 pp margin: TSR rows within_margin."""
+    res = treatment_verdicts(treatment_labels(_rng("margin", n, r), n, excess=0.05, base_rate=0.2), seed=r)
+    tsr = res[(res["metric"] == "TSR") & (res["verdict"] != "not_measured")]
+    return {"within_margin_rows": (int((tsr["verdict"] == "within_margin").sum()), len(tsr))}
+
+
+SCENARIOS: dict[str, Callable[[int, int], dict[str, tuple[int, int]]]] = {
+    "null": scenario_null,
+    "margin": scenario_margin,
+}
+SIZES = (20, 80, 200, 500)
+
+
+def _one(task: tuple[str, int, int]) -> tuple[str, int, dict[str, tuple[int, int]]]:
+    name, n, r = task
+    return name, n, SCENARIOS[name](n, r)
+
+
+def run(names: list[str], runs: int, sizes: tuple[int, ...] = SIZES, workers: int = 1) -> pd.DataFrame:
+    """Every scenario × size, ``runs`` simulated runs each: one row per quantity with its rate and counts."""
+    tasks = [(name, n, r) for name in names for n in sizes for r in range(runs)]
+    sums: dict[tuple[str, int, str], list[int]] = {}
+    t0 = time.perf_counter()
+    if workers > 1:
+        import multiprocessing as mp
+
+        with mp.get_context("fork").Pool(workers) as pool:
+            done = list(pool.imap_unordered(_one, tasks, chunksize=2))
+    else:
+        done = [_one(t) for t in tasks]
+    for name, n, got in done:
+        for k, (a, b) in got.items():
+            s = sums.setdefault((name, n, k), [0, 0, 0])
+            s[0], s[1], s[2] = s[0] + a, s[1] + b, s[2] + 1
+    out = [{"scenario": name, "n": n, "quantity": k, "rate": a / b if b else math.nan, "count": a, "of": b,
+            "runs": runs_} for (name, n, k), (a, b, runs_) in sorted(sums.items())]
+    print(f"{len(tasks)} simulated runs in {time.perf_counter() - t0:.0f} s", flush=True)
+    return pd.DataFrame(out)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", type=int, default=200)
+    ap.add_argument("--quick", action="store_true", help="20 runs per point")
+    ap.add_argument("--scenario", nargs="*", default=list(SCENARIOS))
+    ap.add_argument("--sizes", nargs="*", type=int, default=list(SIZES))
+    ap.add_argument("--workers", type=int, default=1, help="processes")
+    ap.add_argument("--out", type=Path, help="write the table as CSV")
+    args = ap.parse_args()
+    sys.path.insert(0, str(ROOT / "src"))
+    table = run(args.scenario, 20 if args.quick else args.runs, tuple(args.sizes), args.workers)
+    print(table.pivot_table(index=["scenario", "quantity"], columns="n", values="rate").to_string(
+        float_format=lambda x: f"{x:.1%}"))
+    if args.out:
+        table.to_csv(args.out, index=False)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
