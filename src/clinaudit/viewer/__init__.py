@@ -43,7 +43,28 @@ def load_runs(paths: Sequence[str | Path]) -> list[Any]:
         keys[name] = keys.get(name, 0) + 1
         key = name if keys[name] == 1 else f"{name}-{keys[name]}"
         runs.append(load_run(path, key))
+    _give_back_memory()
     return runs
+
+
+def _give_back_memory() -> None:
+    """Return the memory freed after loading (the tables' temporary copies) to the system: the C allocator keeps
+    it otherwise (100,000 answers: 431 MB resident after loading, 357 MB after this; 80 MB of frames held)."""
+    import gc
+
+    gc.collect()
+    try:
+        import pyarrow as pa
+
+        pa.default_memory_pool().release_unused()
+    except Exception:  # noqa: BLE001 - an optional nicety
+        pass
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc (macOS, musl): nothing to do
+        pass
 
 
 def serve(paths: Sequence[str | Path], *, port: int = 0, open_browser: bool = True, token: str | None = None,
