@@ -192,7 +192,14 @@ def test_two_runs_side_by_side_mark_differing_flips(ts_run, tmp_path):
     r = client(app).get("/case", params={"token": TOKEN, "case": case})
     assert r.status_code == 200
     assert r.text.count('data-run="') == 2
-    assert r.text.count("flip differs between runs") == 4  # 2 seeds x (run ts's cell + run ts2's cell)
+    # the side-by-side table: one row per variant x seed x model (both runs have both models), the case's flipped
+    # answers in run ts beside the same answers in ts2 outlined
+    n_case = int(viewer.grid.loc[(viewer.grid["case_id"] == case) & (viewer.grid["run"] == "ts"), "flip"]
+                 .fillna(False).sum())
+    table = r.text.split('id="side-by-side"', 1)[1].split("</section>", 1)[0]
+    assert table.count("<tr class=") == 3 * 2 * 2  # variants x seeds x models
+    assert table.count('<tr class="differs-row">') == n_case >= 1
+    assert table.count("flip differs between runs") == 2 * n_case
     shutil.rmtree(other)
 
 

@@ -127,9 +127,8 @@ def create_app(runs: list[RunView], token: str) -> Any:
         if not views:
             return page("message.html.j2", status=404, title="No such case",
                         message=f"case {case_id!r} is not in {'run ' + repr(run) if run else 'these runs'}")
-        if len(views) > 1:
-            _mark_differences(views)
-        return page("case.html.j2", case_id=case_id, views=views, questions=viewer.questions)
+        pairs = _mark_differences(views) if len(views) > 1 else []
+        return page("case.html.j2", case_id=case_id, views=views, questions=viewer.questions, pairs=pairs)
 
     def report(request: Request) -> Response:
         run = viewer.resolve_run(request.query_params.get("run", "")) or next(iter(viewer.runs))
@@ -265,8 +264,10 @@ def _table(df: pd.DataFrame) -> dict[str, Any]:
     return {"columns": [str(c) for c in df.columns], "rows": df.to_numpy().tolist()}
 
 
-def _mark_differences(views: list[dict[str, Any]]) -> None:
-    """Two runs side by side: a cell whose flip differs from the same variant and seed in another run is marked."""
+def _mark_differences(views: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Two runs side by side: a cell whose flip differs from the same variant and seed in another run is marked.
+    Returns the rows of the side-by-side table: one per variant × seed (× model, when the runs share it), each
+    run's cell beside the others'."""
     counts: dict[Any, int] = {}
     for v in views:
         for m in {c["model"] for c in v["columns"]}:
@@ -282,11 +283,20 @@ def _mark_differences(views: list[dict[str, Any]]) -> None:
             for col, cell in zip(v["columns"], row["cells"]):
                 if cell is not None:
                     seen.setdefault(key(row, col), set()).add(cell["flip"])
+    rows: dict[tuple[Any, ...], dict[str, Any]] = {}
     for v in views:
         for row in v["variants"]:
             for col, cell in zip(v["columns"], row["cells"]):
-                if cell is not None and len(seen.get(key(row, col), set())) > 1:
+                if cell is None:
+                    continue
+                k = key(row, col)
+                if len(seen.get(k, set())) > 1:
                     cell["differs"] = True
+                entry = rows.setdefault(k, {"variant": row["label"], "seed": col["seed"], "shared_model": k[2],
+                                            "differs": False, "cells": {}})
+                entry["cells"][v["run"].key] = {**cell, "model": col["model"]}
+                entry["differs"] = entry["differs"] or cell["differs"]
+    return sorted(rows.values(), key=lambda r: not r["differs"])  # the rows whose flips differ first
 
 
 def _render_report(run: RunView) -> str:
