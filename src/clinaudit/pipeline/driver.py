@@ -21,7 +21,7 @@ from .context import AuditContext, make_context
 from .estimate import AuditRecipe
 from .validity import assess_run, run_status
 
-__all__ = ["run_spec", "call_status"]
+__all__ = ["run_spec", "call_status", "drop_excluded_text"]
 
 
 def run_spec(
@@ -105,6 +105,7 @@ def _run_in(ctx: AuditContext, recipe: AuditRecipe, spec: AuditSpec, base_dir: P
         log.warning(note)
         summary = {**summary, "limit_note": note}
     ctx.rundir.write_table("responses", ctx.runner.frame())  # every call, deduplicated
+    drop_excluded_text(ctx)
     status, failure = call_status(ctx.runner.usage)
     try:
         validity = assess_run(ctx.rundir, spec.audit, spec.verdicts, attributes=ctx.case_attributes(),
@@ -133,6 +134,33 @@ def _run_in(ctx: AuditContext, recipe: AuditRecipe, spec: AuditSpec, base_dir: P
         log.error("audit %s: %s", spec.audit, status)
     ctx.rundir.close()
     return ctx.rundir
+
+
+def drop_excluded_text(ctx: AuditContext) -> int:
+    """Nothing of an excluded case's text stays in the run directory: the cases table's ``text`` (and its
+    ``fields``, which may hold more text) of every case the ledger excludes as a whole is emptied once the
+    audit has finished (its id, dataset, source row and the audit's own columns stay; the ledger gives the
+    reason). Returns the number of rows emptied."""
+    from ..exclusion_skew import excluded_case_ids
+
+    if ctx.dry or not ctx.rundir.has_table("cases"):
+        return 0
+    excluded = excluded_case_ids(ctx.exclusions_frame())
+    if not excluded:
+        return 0
+    cases = ctx.rundir.table_or_empty("cases")
+    if "case_id" not in cases.columns or "text" not in cases.columns:
+        return 0
+    mask = cases["case_id"].astype(str).isin(excluded)
+    if not mask.any():
+        return 0
+    cases["text"] = cases["text"].astype(object)
+    cases.loc[mask, "text"] = ""
+    if "fields" in cases.columns:
+        cases["fields"] = cases["fields"].astype(object)
+        cases.loc[mask, "fields"] = "{}"
+    ctx.rundir.write_table("cases", cases)
+    return int(mask.sum())
 
 
 def call_status(usage: dict[str, Any]) -> tuple[str, str | None]:

@@ -58,8 +58,14 @@ class ClassifierGaps(Audit[ClassifierGapsParams]):
             [f"row{i}" for i in range(1, len(frame) + 1)])
         keys = pd.DataFrame({"case_id": ids.to_numpy(),
                              "dataset": frame["dataset"] if "dataset" in frame.columns else frame.attrs.get("source", ""),
-                             "text": frame["text"] if "text" in frame.columns else ""}, index=frame.index)
-        table = pd.concat([keys, frame.drop(columns=[c for c in keys.columns if c in frame.columns])], axis=1)
+                             "text": ""}, index=frame.index)
+        # the cases table keeps the columns the audit reads and nothing else: a predictions file may carry a
+        # note's text, a patient's name or other identifiers in columns the audit does not use (never written)
+        p = self.params
+        used = [c for c in dict.fromkeys([p.task_column, p.split_column, p.label_column, p.score_column,
+                                          p.pred_column, *p.group_columns])
+                if c is not None and c in frame.columns and c not in keys.columns]
+        table = pd.concat([keys, frame[used]], axis=1)
         return StageOutput(table=table, value=Predictions(frame, keys["case_id"].to_numpy()))
 
     def _predictions(self) -> pd.DataFrame:

@@ -138,6 +138,8 @@ class NoteGeneration(Audit[NoteGenerationParams]):
     summary = ("P1 note generation: stereotype contexts × demographic counterfactuals → incidence disparities "
                "(BL%, maxΔBL, ΔCF, %dlg) and language disparities (%Δ, Maj.%)")
     params_model = NoteGenerationParams
+    #: the cases stage de-identifies the dialogs itself (listed names and the detector, counted by source)
+    deidentifies_cases = True
     scaffold = staticmethod(scaffold)  # `clinaudit init AUDIT --data FILE`
     judges = {"incidence": "incidence", "language_disparity": "language_disparity"}
 
@@ -182,7 +184,10 @@ class NoteGeneration(Audit[NoteGenerationParams]):
             if len(rej):
                 log.warning("%d augmentation(s) failed the additions-only gate and were not used: %s", len(rej),
                             dict(Counter(rej["reason"])))
-        table = to_frame(prep.deid_variants + augmented + counterfactuals, columns=list(Variant.model_fields))
+        # de-identified texts of the audited dialogs only: nothing of an excluded dialog is written
+        kept = {c.case_id for c in cases}
+        deid = [v for v in prep.deid_variants if v.case_id in kept]
+        table = to_frame(deid + augmented + counterfactuals, columns=list(Variant.model_fields))
         return StageOutput(table=table, value=NoteVariants(augmented, rejections, counterfactuals, items))
 
     def calls(self, variants: NoteVariants) -> list[ModelRequest]:

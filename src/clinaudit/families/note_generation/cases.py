@@ -12,7 +12,7 @@ from ...records import Case, Variant
 from ...pipeline import AuditContext
 from .params import AUDIT, NoteGenerationParams
 
-__all__ = ["Prepared", "style_of", "note_style", "check_dialogs", "find_example", "prepare"]
+__all__ = ["Prepared", "style_of", "note_style", "check_dialogs", "find_example", "prepare", "deidentify_example"]
 
 log = logging.getLogger("clinaudit.families.note_generation")
 
@@ -194,16 +194,28 @@ def prepare(ctx: AuditContext, params: NoteGenerationParams) -> Prepared:
     if ex_case is not None:
         dialog, note = ex_case.text, str(ex_case.fields["note"])
         if params.deidentify:
-            from ...perturb.deid import deidentify_text
-
-            dialog = deidentify_text(dialog, names=known_names(ex_case))[0]
-            note = deidentify_text(note, names=known_names(ex_case))[0]
+            dialog = deidentify_example(dialog, known_names(ex_case))
+            note = deidentify_example(note, known_names(ex_case))
         example = (dialog, note)
     prep.cases, prep.example, prep.example_id, prep.residuals = kept, example, \
         ex_case.case_id if ex_case else None, residuals
     prep.known = {c.case_id: prep.known.get(c.case_id, []) for c in kept}
     return prep
 
+
+
+def deidentify_example(text: str, names: list[str]) -> str:
+    """The in-context example of every note prompt, de-identified, and any possible name left after that
+    (a residual ``possible_name`` not explained by the vocabulary) replaced with ``[NAME]`` too: the example
+    goes into every prompt, hence into the cache and the responses table, so nothing of a name may be left
+    in it (an audited dialog with a residual is excluded or kept and reported instead)."""
+    from ...perturb.deid import deidentify_text, residual_identifiers
+
+    out, report = deidentify_text(text, names=names)
+    left = residual_identifiers(report.remaining, kinds=("possible_name",))
+    for r in sorted(left, key=lambda r: -int(r["start"])):
+        out = out[:int(r["start"])] + "[NAME]" + out[int(r["end"]):]
+    return out
 
 
 def note_style(params: NoteGenerationParams, case: Case) -> str:

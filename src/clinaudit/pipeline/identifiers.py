@@ -1,0 +1,61 @@
+"""The names a data source lists, removed from every case before any audit sees it.
+
+A data source's ``identifiers:`` columns (a CSV's patient or clinician name columns; the ACI-Bench
+metadata names) and ``fields.names`` list the names of the people a case is about
+(docs/data-formats.md). An audit that de-identifies its own inputs (note generation: names found by
+the detector too, counted by source in ``tables/deidentification.csv``) declares
+``deidentifies_cases = True`` and gets its cases as loaded. Every other audit gets them through
+:func:`remove_listed_names`: in a case that lists names, each listed name is replaced with ``[NAME]`` — in
+every form :func:`clinaudit.perturb.deid.deidentify_text` replaces a listed name (case-insensitive, whole
+words, possessives, parts of a multi-part name) — and so is every other name its detector and naming rules
+find there ("Dr. Alvarez", "my husband Tom"; names only: ages, gendered words and origins stay), in the
+case's text and in every text of its fields (MCQ options, EHR context, ...); the listed values themselves
+are masked (``fields.identifiers`` keeps its column names, each value ``[NAME]``). So a listed name
+reaches no prompt, cache entry, table, log or report of the run. A case that lists no name is unchanged:
+data without names needs no de-identifier, and its texts stay exactly as given (docs/deidentification.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..records import Case
+
+__all__ = ["remove_listed_names", "MASK"]
+
+MASK = "[NAME]"
+
+
+def _masked(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: MASK for k in value}
+    if isinstance(value, list):
+        return [MASK for _ in value]
+    return MASK if value not in (None, "") else value
+
+
+def remove_listed_names(cases: list[Case]) -> list[Case]:
+    """``cases`` with the names each one lists replaced in its text and fields (see the module doc)."""
+    from ..perturb.deid import IDENTIFIER_FIELDS, deidentify_text, known_names
+
+    out: list[Case] = []
+    for case in cases:
+        names = known_names(case)
+        if not names:
+            out.append(case)
+            continue
+
+        def clean(v: Any, names: list[str] = names) -> Any:
+            if isinstance(v, str):
+                if not v.strip():
+                    return v
+                return deidentify_text(v, names=names, gender=False, ages=False, life_stage=False, origin=False)[0]
+            if isinstance(v, list):
+                return [clean(x) for x in v]
+            if isinstance(v, dict):
+                return {k: clean(x) for k, x in v.items()}
+            return v
+
+        fields = {k: (_masked(v) if k in IDENTIFIER_FIELDS else clean(v)) for k, v in case.fields.items()}
+        out.append(case.model_copy(update={"text": clean(case.text), "fields": fields}))
+    return out
