@@ -60,7 +60,8 @@ def test_wheel_installs_into_a_fresh_venv_and_runs_a_mock_audit(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     # the package data a run needs travels in the wheel: templates, prompts, demo data, the typing marker
     for needed in ("clinaudit/py.typed", "clinaudit/report/templates/report.html.j2",
-                   "clinaudit/data/demo/patient_messages.csv"):
+                   "clinaudit/data/demo/patient_messages.csv", "clinaudit/viewer/templates/grid.html.j2",
+                   "clinaudit/viewer/static/viewer.js", "clinaudit/viewer/static/viewer.css"):
         assert needed in names, f"{needed} missing from {wheel.name}"
     assert not [n for n in names if n.startswith(("tests/", "benchmarks/"))]
     if sdist.name:
@@ -98,3 +99,33 @@ def test_wheel_installs_into_a_fresh_venv_and_runs_a_mock_audit(tmp_path):
     manifest = json.loads((run / "manifest.json").read_text())
     assert str(manifest["status"]).startswith("complete")
     assert (run / "tables" / "results.csv").stat().st_size > 0
+
+    # clinaudit view: without the extra `view` one line says what to install; with it, it serves the run
+    proc = subprocess.run([str(exe), "view", str(run), "--no-browser"], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=120)
+    assert proc.returncode == 2, proc.stderr[-2000:]  # the wheel's own dependencies hold no web stack
+    assert "pip install 'clinaudit[view]'" in proc.stderr and "Traceback" not in proc.stderr
+    extra = [uv, "pip", "install", "-q", "--python", str(py), "--index-strategy", "unsafe-best-match",
+             *_index_args()] if uv else [str(py), "-m", "pip", "install", "-q"]
+    subprocess.run([*extra, *constraints, "starlette", "uvicorn"], check=True, capture_output=True, text=True,
+                   timeout=600)
+    _view_serves(exe, run, env, tmp_path)
+
+
+def _view_serves(exe: Path, run: Path, env: dict, cwd: Path) -> None:
+    import re
+
+    import httpx
+
+    server = subprocess.Popen([str(exe), "view", str(run), "--no-browser"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env, cwd=cwd)
+    try:
+        assert server.stdout is not None
+        m = re.search(r"http://127\.0\.0\.1:\d+/\?token=\S+", server.stdout.readline() + server.stdout.readline())
+        assert m, server.stderr.read() if server.stderr else ""
+        r = httpx.get(m.group(0), timeout=60)
+        assert r.status_code == 200 and "clinaudit view" in r.text
+        assert httpx.get(m.group(0).split("?")[0] + "static/viewer.js", cookies=r.cookies).status_code == 200
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
