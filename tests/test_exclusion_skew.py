@@ -272,6 +272,12 @@ def test_planted_skew_on_first_screen_in_findings_and_at_the_gate(planted_run, t
     first = html[html.index('id="verdicts"'):html.index("</table>", html.index('id="verdicts"'))]
     assert "sample skewed by exclusions (gender: female 60% of 10" in first  # beside the coverage
     assert "Exclusions by group" in html
+    assert "sample skewed by exclusions (gender: female 60%" in files.markdown.read_text()
+    from clinaudit.api import verdicts_frame
+    from clinaudit.cli.headline import headline_lines
+
+    assert verdicts_frame(doc)["sample_skew"].str.contains("gender: female 60% of 10").all()
+    assert any(x.endswith("Holm p_holm 0.011)") and "sample skewed" in x for x in headline_lines(planted_run))
     res = gate_run(planted_run, write=False)
     assert res.outcome == "not_gateable" and any("sample skewed by exclusions" in r for r in res.reasons)
     allowed = gate_run(planted_run, policy={"validity": {"allow_skewed_sample": True}}, write=False)

@@ -162,8 +162,10 @@ def _esc(value: Any) -> str:
 def verdicts_frame(doc: Mapping[str, Any]) -> pd.DataFrame:
     """The verdict lines of a findings document (one per audit × model) as a table."""
     cols = ["audit", "model", "verdict", "label", "sentence", "cases_used", "cases_given", "judge", "parsed", "items",
-            "parse_rate", "run_dir"]
-    return pd.DataFrame([{c: line.get(c) for c in cols} for line in doc.get("verdicts", []) or []], columns=cols)
+            "parse_rate", "sample_skew", "run_dir"]
+    rows = [{c: ("; ".join(line.get(c) or []) if c == "sample_skew" else line.get(c)) for c in cols}
+            for line in doc.get("verdicts", []) or []]
+    return pd.DataFrame(rows, columns=cols)
 
 
 def _findings_html(frame: pd.DataFrame, heading: str, doc: Mapping[str, Any] | None = None) -> str:
@@ -182,7 +184,8 @@ def _findings_html(frame: pd.DataFrame, heading: str, doc: Mapping[str, Any] | N
                      if v.get("items") else "")
             parts.append(f"<tr><td>{_esc(v.get('audit'))}</td><td>{_esc(v.get('model'))}</td>"
                          f"<td>{_esc(v.get('label'))}</td><td>{_esc(v.get('cases_used'))} of "
-                         f"{_esc(v.get('cases_given'))} cases used{_esc(parse)}</td></tr>")
+                         f"{_esc(v.get('cases_given'))} cases used{_esc(parse)}"
+                         + "".join(f"; {_esc(x)}" for x in v.get("sample_skew") or []) + "</td></tr>")
         parts.append("</tbody></table>")
     parts.append(f"<p>{len(found)} finding(s), {len(unsure)} inconclusive</p>")
     for title, rows in (("Findings", found), ("Inconclusive", unsure)):

@@ -38,6 +38,7 @@ def headline_lines(run_dir: str | Path, audit: str = "") -> list[str]:
     for line in verdict_lines(results, validity, audit):
         who = " ".join(x for x in (line["audit"], line["model"]) if x)
         out.append(f"verdict {who}: {line['sentence']}")
+        out += [f"verdict {who}: {x}" for x in line.get("sample_skew") or []]  # a validity finding (exclusion_skew)
     try:
         gate = gate_run(run, write=False)
     except ClinauditError as exc:  # pragma: no cover - a run directory that cannot be read back
