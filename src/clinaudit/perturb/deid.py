@@ -259,10 +259,10 @@ def _residual_spans(text: str) -> list[tuple[int, int, str, str, str]]:
 def _capitalised_inside(text: str) -> list[tuple[int, int, str]]:
     """Capitalised words (any script, three letters or more) inside a sentence: after a lower-case letter, a comma
     or a semicolon and one space; a possessive "'s" left out, placeholders and :data:`_CAP_STOP` words skipped."""
-    from .name_detect import tokens
+    from .name_detect import capitalised_tokens
 
     out = []
-    for t in tokens(text):
+    for t in capitalised_tokens(text):
         if not t.capital or len(t.text) < 3 or t.text in _CAP_STOP or text[t.end:t.end + 1] == "]":
             continue
         before = text[max(0, t.start - 2):t.start]

@@ -28,6 +28,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 __all__ = ["NameSpan", "WORD", "RELATIVES", "find_names", "known_name_spans", "name_variants_key", "detector_candidates",
            "context_spans", "tokens", "fold"]
@@ -104,6 +105,8 @@ RELATIVES = frozenset("""
     stepfather twin
 """.split())
 _POSSESSIVES = frozenset("my his her our your their".split())
+_DETERMINERS = frozenset("the a an any other another that this your my his her our their every each some no "
+                         "family primary".split())
 _SEP_SPACE = re.compile(r"[ \t]+")
 _SEP_COMMA = re.compile(r"[ \t]*,?[ \t]*")
 _SEP_TITLE = re.compile(r"[ \t]*\.?[ \t]*")
@@ -195,8 +198,7 @@ def _word(key: str) -> _Word:
                  demographic=key in _DEMOGRAPHIC, eponym=key in EPONYMS)
 
 
-@dataclass(frozen=True)
-class _Tok:
+class _Tok(NamedTuple):
     start: int
     end: int  # without a possessive "'s"
     text: str  # as written, without the possessive
@@ -207,14 +209,25 @@ class _Tok:
         return self.text[:1].isupper() and not self.text.isupper()
 
 
+def _tok(m: re.Match[str]) -> _Tok:
+    w = m.group(0)
+    if len(w) > 3 and w[-2:] in ("'s", "’s"):
+        w = w[:-2]
+    return _Tok(m.start(), m.start() + len(w), w, fold(w).lower())
+
+
 def tokens(text: str) -> list[_Tok]:
     """The name-shaped words of ``text`` (:data:`WORD`), a possessive "'s" left out."""
-    out = []
-    for m in _UTOKEN.finditer(text):
-        w = m.group(0)
-        base = re.sub(r"['’]s$", "", w) if len(w) > 3 else w
-        out.append(_Tok(m.start(), m.start() + len(base), base, fold(base).lower()))
-    return out
+    return [_tok(m) for m in _UTOKEN.finditer(text)]
+
+
+#: A name-shaped word that starts with a capital letter (any script).
+_CAP_TOKEN = re.compile(rf"(?<![\w\[{_MARK}'’\-])(?=[^\W\d_])(?=[^a-z])(?:{WORD})(?![\w\]{_MARK}])")
+
+
+def capitalised_tokens(text: str) -> list[_Tok]:
+    """The words of :func:`tokens` that start with a capital letter (found without tokenising the rest)."""
+    return [t for t in map(_tok, _CAP_TOKEN.finditer(text)) if t.text[:1].isupper()]
 
 
 def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterable[tuple[int, int, str, str]]:
@@ -314,7 +327,8 @@ def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
         # only a gazetteer name follows then
         return "gazetteer" if k in ("ms", "mr") and "." not in sep and not toks[i].capital else "strong"
     if k in _TITLE_FULL and _SEP_SPACE.fullmatch(sep):
-        return "title"
+        # "any other Doctor mention", "the doctor said": a determiner makes "doctor" a noun, not a title
+        return None if i >= 2 and toks[i - 2].key in _DETERMINERS else "title"
     if not _SEP_COMMA.fullmatch(sep):
         return None
     if k in _GREETINGS or (k == "you" and i >= 2 and toks[i - 2].key in _YOU_AFTER):

@@ -62,7 +62,8 @@ FACILITY_WORDS: frozenset[str] = frozenset("""
     medicare medicaid insurance walgreens cvs
 """.split())
 
-#: Countries, US states and regions (a place is not a person's name; origin is handled by the rules).
+#: Countries, US states, regions, languages and nationalities (a place is not a person's name; origin is handled by
+#: the rules).
 PLACE_WORDS: frozenset[str] = frozenset("""
     afghanistan albania algeria america americas andorra angola argentina armenia australia austria
     azerbaijan bahamas bahrain bangladesh barbados belarus belgium belize benin bhutan bolivia bosnia
@@ -83,6 +84,9 @@ PLACE_WORDS: frozenset[str] = frozenset("""
     indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota mississippi
     missouri montana nebraska nevada hampshire jersey york carolina dakota ohio oklahoma oregon
     pennsylvania rhode tennessee texas utah vermont virginia washington wisconsin wyoming
+    english spanish french german italian portuguese danish swedish norwegian finnish dutch polish russian
+    ukrainian greek turkish arabic hebrew persian farsi hindi urdu bengali punjabi tamil chinese mandarin
+    cantonese japanese korean vietnamese tagalog thai swahili amharic somali yoruba igbo latin creole
 """.split())
 
 #: Clinical eponyms and short forms the lists above lack or hold only as names: never names, counted as
@@ -93,7 +97,7 @@ EPONYMS: frozenset[str] = frozenset("""
     wilms homans phalen tinel finkelstein spurling mcburney rovsing kernig brudzinski romberg trendelenburg
     valsalva heimlich holter doppler mantoux epley hallpike dix-hallpike glasgow snellen bartholin guillain barre
     asperger lisfranc galeazzi monteggia boutonniere bouchard heberden chvostek trousseau kussmaul korsakoff
-    wernicke yergason apley thessaly stinchfield rinne
+    wernicke yergason apley thessaly stinchfield rinne charcot
 """.split())
 CLINICAL_SHORT: frozenset[str] = frozenset("""
     polio metro metrogel metro-gel persa persa-gel persagel peed peeing pee synvisc ultracet aldex acticoat
