@@ -46,6 +46,7 @@ def deid(text: str) -> str:
     ("[patient] my name is hana al-farsi . my daughter harry drove me here .",
      "[patient] my name is [NAME] . my daughter [NAME] drove me here ."),
     ("Doctor: Dr. Lee agrees.", "Doctor: Dr. [NAME] agrees."),
+    ("[patient] my name is jürgen groß .", "[patient] my name is [NAME] ."),
 ])
 def test_issue_examples(before, after):
     assert deid(before) == after

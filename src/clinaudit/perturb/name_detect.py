@@ -269,7 +269,8 @@ def _blocked(w: _Word) -> bool:
 
 
 def _first_ok(text: str, t: _Tok, strength: str) -> bool:
-    """Whether ``t`` is a name in a naming context of ``strength``: ``strong`` (after "Dr.", "Mrs.", "my name is":
+    """Whether ``t`` is a name in a naming context of ``strength``: ``strong`` / ``intro`` (after "Dr.", "Mrs." /
+    "my name is":
     any word that is not a function word, a drug, a specialty or an eponym), ``vocative`` (after a greeting or
     thanks: also a common word that ends its clause, "thank you, Fang."), ``title`` (after "doctor", "miss": as
     ``medium``, and a demographic word: "doctor white"), ``medium`` (after a relative: a word that is not a common
@@ -278,7 +279,7 @@ def _first_ok(text: str, t: _Tok, strength: str) -> bool:
     if len(t.key) < 2 or t.key == "name":
         return False
     w = _word(t.key)
-    if strength == "strong":  # "Dr. Graves", "Mrs. Park", "Mr. White": an eponym, a condition word too
+    if strength in ("strong", "intro"):  # "Dr. Graves", "Mrs. Park", "Mr. White": an eponym, a condition word too
         return not (w.function or w.clinical == "specialty")  # a drug list holds names too ("hana")
     if _blocked(w) and not (strength == "title" and w.demographic and not w.function):  # "doctor white"
         return False
@@ -310,13 +311,16 @@ def _next_ok(text: str, prev: _Tok, t: _Tok, strength: str) -> bool:
         return True
     if t.capital and prev.capital:
         return True
-    if strength == "strong":  # "my name is john smith", "my name is [NAME] al-farsi ." (not "Dr. Lee agrees.")
+    if strength == "intro":  # "my name is john smith", "my name is [NAME] groß .", "... al-farsi ."
+        return w.gazetteer or _clause_end_after(text, t)
+    if strength == "strong":  # "Dr. José García"; not "Dr. Lee agrees."
         return w.gazetteer or ("-" in t.key and _clause_end_after(text, t))
     return w.gazetteer and _clause_end_after(text, t)
 
 
 def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
-    """The naming context right before ``toks[i]``: ``strong``, ``vocative``, ``medium``, ``weak`` or None."""
+    """The naming context right before ``toks[i]``: ``strong``, ``intro``, ``title``, ``gazetteer``, ``vocative``,
+    ``medium``, ``weak`` or None."""
     if i == 0:
         return None
     p = toks[i - 1]
@@ -336,7 +340,7 @@ def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
     if i >= 2 and _SEP_SPACE.fullmatch(_sep(text, toks[i - 2], p)):
         k2 = toks[i - 2].key
         if k == "is" and k2 == "name":
-            return "strong"
+            return "intro"
         if k == "me" and k2 == "call":  # "call me Fadipe"; not "call me immediately"
             return "medium"
         if k in RELATIVES and k2 in _POSSESSIVES:  # "my sister, Park," may end its clause; "my mom fell." not
@@ -344,7 +348,7 @@ def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
         if k == "is" and k2 == "this":
             return "weak"
     if k in ("name's", "i'm") or (k == "am" and i >= 2 and toks[i - 2].key == "i"):
-        return "strong" if k == "name's" else "weak"
+        return "intro" if k == "name's" else "weak"
     return None
 
 
