@@ -9,7 +9,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 PY := $(BIN)/python
 PIP := $(PY) -m pip --disable-pip-version-check
-export CLINAUDIT_CACHE_DIR ?= $(CURDIR)/.cache/clinaudit
+# one model cache for `make demo` and the CLI: the CLI's default (a CLINAUDIT_CACHE_DIR set outside wins for both)
+export CLINAUDIT_CACHE_DIR ?= $(HOME)/.cache/clinaudit
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false

