@@ -53,7 +53,17 @@ def test_init_then_run_dry_run_works_without_edits(tmp_path, capsys):
     doc = yaml.safe_load(spec.read_text())
     assert doc["data"] == [{"format": "csv", "path": "my.csv",
                             "columns": {"id": "msg_id", "text": "message", "gender": "sex"}}]
-    assert doc["models"] == {"target": "embedded", "judge": "embedded"}
+    # the sex counterfactual is proposed, written by a rewrite model, and the spec and the terminal say the
+    # embedded model is a toy and what needs a real one
+    assert doc["models"] == {"target": "embedded", "judge": "embedded", "rewrite": "embedded"}
+    assert doc["params"]["perturbations"][:2] == ["gender_swap", "gender_removal"]
+    text = spec.read_text()
+    assert "# NEEDS A REAL MODEL: every role below runs on `embedded`, a toy (SmolLM2-135M-Instruct" in text
+    assert "rewrite: embedded" in text and "NEEDS A REAL MODEL: the toy's rewrites are no counterfactuals" in text
+    assert "TOY MODEL (SmolLM2-135M, offline)" in text
+    assert ("note: the spec runs every role on `embedded`, a toy model (SmolLM2-135M): set models.target to the "
+            "model you audit, and models.judge and models.rewrite to capable models; the sex counterfactual "
+            "(gender_swap, gender_removal) needs a real rewrite model") in out
     assert "# " in spec.read_text().splitlines()[0]  # commented
     assert main(["run", str(spec), "--out", str(tmp_path / "r"), "--dry-run"]) == 0
     err = capsys.readouterr().err

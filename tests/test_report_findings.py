@@ -349,3 +349,22 @@ def test_a_control_arm_is_not_called_a_noise_floor(tmp_path):
     (e,) = derive_findings([_run(tmp_path, "ng", "note_generation", [row])])["findings"]
     assert "-50.0 pp against baseline's 100.0% (95% CI -80.0 pp to -20.0 pp" in e["sentence"]
     assert "noise floor" not in e["sentence"]
+
+
+def test_every_measured_effect_row_is_listed_even_without_a_test(tmp_path):
+    """Issue 44: rows every case agreed on get no test (no p-value); the run calls them inconclusive, and they were
+    missing from the findings list and findings.json (the headline counted 60 effects, the list 30). Each measured
+    effect row is now a finding or an inconclusive entry, with the run's reason and the cases that would settle it:
+    10 cases, none flips, exact bound above 5 pp -> 72 cases (1 - 0.025^(1/72) < 0.05)."""
+    rows = [dict(audit="treatment_shift", metric="TSR", group=g, reference="baseline", value=0.0, n=10, n_cases=10,
+                 n_units=10, ci_low=0.0, ci_high=0.0, test="", p=float("nan"), p_adj=float("nan"),
+                 correction="bonferroni", family="f", effect=True, verdict="inconclusive", margin=0.05,
+                 verdict_reason="no unit of 10 shows the effect, but the exact bound 0.308 is not below the margin "
+                                "0.05: more units needed") for g in ("typo", "uppercase")]
+    rows.append(dict(rows[0], metric="accuracy", effect=False, verdict="inconclusive", group="", reference=""))
+    rows.append(dict(rows[0], group="lowercase", value=float("nan"), verdict="not_measured"))
+    found, skipped = run_findings(_run(tmp_path, "r", "treatment_shift", rows))
+    assert [(e["kind"], e["group"], e["n_needed"]) for e in found] == [("inconclusive", "typo", 72),
+                                                                       ("inconclusive", "uppercase", 72)]
+    assert "no p-value" in found[0]["sentence"] and "about 72 cases would be needed" in found[0]["sentence"]
+    assert skipped["descriptive"] == 1 and skipped["not_measured"] == 1  # the level row and the unmeasured one

@@ -93,6 +93,13 @@ def test_format_value_kinds():
     assert format_value(0.975, "pct") == "97.5%"
     assert format_value("<b>") == "<b>"  # strings pass through (escaped later by Jinja)
     assert format_value(True) == "yes"
+    # floating-point noise is no result (issue 44: a drift excess of 3.70e-17, a CI [0, 1.11e-16]); p-values keep it
+    assert format_value(3.7e-17) == "0" and format_value(-1.11e-16, "num") == "0"
+    assert format_value(2.5e-9) == "2.50e-09" and format_value(1e-13, "p") == "1.0e-13"
+    from clinaudit.report.findings import _fmt
+
+    assert _fmt(3.7e-17, "other") == "0" and _fmt(-1e-16, "proportion") == "0.0 pp" and _fmt(0.02, "proportion") == \
+        "+2.0 pp"
 
 
 def test_display_frame_merges_ci_and_formats(results_df):
@@ -376,3 +383,14 @@ def test_metric_and_compare_views():
     close, far = v["columns"][1], v["columns"][2]
     assert not close["mostly_different"] and any(s["del"] for s in close["segments"])
     assert far["mostly_different"] and not any(s["del"] for s in far["segments"])
+
+
+def test_the_first_screen_labels_the_embedded_model_a_toy():
+    from clinaudit.report.verdict_view import verdicts_view
+
+    lines = [{"audit": "treatment_shift", "model": m, "verdict": "inconclusive", "label": "inconclusive",
+              "sentence": "s", "cases_used": 3, "cases_given": 3} for m in ("embedded", "openai:gpt-4o")]
+    toy, real = verdicts_view({"verdicts": lines})
+    assert toy["toy"].startswith("a toy model (SmolLM2-135M-Instruct, offline)") and real["toy"] == ""
+    template = (Path(__file__).resolve().parents[1] / "src/clinaudit/report/templates/report.html.j2").read_text()
+    assert '{% if v.toy %}<div class="small bad-text toy-model">{{ v.toy }}</div>{% endif %}' in template

@@ -94,6 +94,7 @@ class Scaffold:
     params: dict[str, Any]
     comments: dict[str, str] = field(default_factory=dict)  # "params.seeds" -> why this value
     header: list[str] = field(default_factory=list)  # lines at the top of the spec (without "# "); {spec}: its path
+    notes: list[str] = field(default_factory=list)  # printed by `clinaudit init` (what needs a real model, ...)
 
 
 def _norm(name: str) -> str:
@@ -263,6 +264,7 @@ def init_spec(audit: str, data: str | Path, out: str | Path, *, limit: int | Non
     except ValueError:
         cols.spec_path = str(data.resolve())
     scaffold: Scaffold = make(cols)
+    cols.notes.extend(scaffold.notes)
     if scaffold.data is not None:
         scaffold.data = {"format": cols.format, "path": cols.spec_path, **scaffold.data}
         scaffold.comments.setdefault("data.path", "relative to this spec file")

@@ -125,11 +125,15 @@ def effect_scale(metric: str, values: Iterable[Any] = ()) -> tuple[str, float]:
 
 def _fmt(v: float | None, scale: str) -> str:
     """An effect as printed in a sentence: percentage points on the proportion scale, else 3 significant digits."""
+    from .formatting import NOISE
+
     if v is None:
         return "–"
+    if abs(v) < NOISE:  # floating-point noise, not a result
+        return "0.0 pp" if scale == "proportion" else "0"
     if scale == "proportion":
-        return f"{v * 100:+.1f} pp" if v else "0.0 pp"
-    return f"{v:+.3g}" if v else "0"
+        return f"{v * 100:+.1f} pp"
+    return f"{v:+.3g}"
 
 
 def format_p(p: float, alpha: float = ALPHA, bound: bool = False) -> str:
@@ -239,7 +243,9 @@ def _sentence(e: dict[str, Any], alpha: float = ALPHA) -> str:
     ci = f"95% CI {_fmt(e['ci_low'], scale)} to {_fmt(e['ci_high'], scale)}" \
         if e["ci_low"] is not None and e["ci_high"] is not None else "no CI"
     n = f"{int(e['n_cases'])} cases" if e["n_cases"] is not None else "n unknown"
-    if e["p_adj"] is not None and e["correction"]:
+    if e["p_adj"] is None and e["p"] is None:
+        p = "no p-value"
+    elif e["p_adj"] is not None and e["correction"]:
         p = f"p_adj {format_p(e['p_adj'], alpha, e.get('p_bound', False))} ({e['correction']} within family " \
             f"'{e['family']}')"
     else:
@@ -328,14 +334,18 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
         if verdict == "not_measured":  # a validity gate failed: never a finding, never silence read as safety
             skipped["not_measured"] += 1
             continue
-        if is_descriptive(rec.get("test")):
+        # an effect row the run judged inconclusive without a test (every case agreed, so no test was run) is
+        # listed too: each effect row of results.csv is in the findings, the inconclusive list or `skipped`
+        untested = verdict == "inconclusive" and _text(rec.get("effect")).lower() in ("true", "1", "1.0") \
+            and (is_descriptive(rec.get("test")) or as_float(rec.get("p")) is None)
+        if is_descriptive(rec.get("test")) and not untested:
             skipped["descriptive"] += 1
             continue
         corrected = _text(rec.get("correction")).lower() not in _NO_CORRECTION
         p, p_adj = as_float(rec.get("p")), as_float(rec.get("p_adj"))
         p_eff = p_adj if corrected else p
         value = as_float(rec.get("value"))
-        if p_eff is None or value is None:
+        if value is None or (p_eff is None and not untested):
             skipped["no_p"] += 1
             continue
         metric = _text(rec.get("metric"))
@@ -371,6 +381,19 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
             "verdict": verdict, "verdict_reason": _text(rec.get("verdict_reason")),
             "p_bound": _text(rec.get("p_method")) == "bound",  # for the sentence only (not a findings.json field)
         }
+        if p_eff is None:  # untested (above): the run's own verdict reason, and the cases that would settle it
+            from ..stats.resolution import cases_to_settle
+
+            mg = as_float(rec.get("margin"))
+            need = cases_to_settle(n_cases=n_cases if n_cases is not None else math.nan,
+                                   n_units=as_float(rec.get("n_units")) or math.nan, ci_low=lo if lo is not None
+                                   else math.nan, ci_high=hi if hi is not None else math.nan,
+                                   margin=mg if mg is not None else math.nan,
+                                   unit_scale=100.0 if (mg or 0) >= 1 else 1.0)
+            e.update(kind="inconclusive", reason=e["verdict_reason"] or "no test could be run", n_needed=need,
+                     margin=mg, test=e["test"] or "no test (every case agreed)")
+            out.append(e)
+            continue
         if p_eff < alpha and verdict in ("", "bias"):
             out.append(e)
             continue

@@ -28,9 +28,13 @@ __all__ = [
     "data_uri",
     "METRIC_FRACTION",
     "PERCENT_NAME",
+    "NOISE",
 ]
 
 DASH = "–"  #: how a missing value prints
+#: values this close to 0 are floating-point noise (a sum of rates that cancel: 3.7e-17) and print as 0; p-values
+#: are not rounded this way (a real p can be that small)
+NOISE = 1e-12
 
 _P_COL = re.compile(r"^(p|q)([ _.-]?(value|val|adj|adjusted|raw|corrected|holm|bh|fdr|bonferroni|exact|perm))*$"
                     r"|(^|_)(p_?value|pval|p_adj)$|_p$", re.I)
@@ -82,7 +86,7 @@ def _fmt_float(v: float) -> str:
     if math.isinf(v):
         return "∞" if v > 0 else "-∞"
     a = abs(v)
-    if a == 0:
+    if a < NOISE:
         return "0"
     if a >= 1000:
         return f"{v:,.0f}"

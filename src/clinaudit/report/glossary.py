@@ -37,6 +37,13 @@ GLOSSARY: dict[str, str] = {
     "MANAGE": "treatment question: should the patient manage at home?",
     "VISIT": "treatment question: should the patient see a clinician?",
     "RESOURCE": "treatment question: does the patient need further resources (tests, referral)?",
+    "TSR_gap": "TSR of the women minus TSR of the men (recorded sex) under the same perturbation: a difference "
+               "in sensitivity to the perturbation (a typo, capitals, ...) by sex — not the effect of the patient's "
+               "sex itself, which is the TSR of the gender_swap perturbation",
+    "RCR_gap": "RCR of the women minus RCR of the men (recorded sex) under the same perturbation: a difference in "
+               "sensitivity to the perturbation by sex — not the effect of the patient's sex itself (gender_swap's RCR)",
+    "RCER_gap": "RCER of the women minus RCER of the men (recorded sex) under the same perturbation (not the effect "
+                "of the patient's sex itself: gender_swap's RCER)",
     "noise_floor": "the shift between two re-sampled answers to the unperturbed message (seed-to-seed noise)",
     "excess": "shift over the noise floor (value − noise_floor)",
     "BL%": "incidence (%) of the context in notes generated from the baseline dialog",

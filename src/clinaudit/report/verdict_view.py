@@ -9,7 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["verdicts_view", "link_verdicts", "BADGE"]
+__all__ = ["verdicts_view", "link_verdicts", "BADGE", "TOY_MODELS"]
+
+#: models that are toys: the first screen says so beside their verdict
+TOY_MODELS = {"embedded": "a toy model (SmolLM2-135M-Instruct, offline): it shows the audit runs end to end; its "
+                          "verdict says nothing about a clinical model — audit your own model (models.target)"}
 
 #: badge class of each verdict (report.css)
 BADGE = {"bias": "bad", "within_margin": "ok", "inconclusive": "warn", "not_measured": "bad"}
@@ -52,6 +56,7 @@ def verdicts_view(doc: dict[str, Any]) -> list[dict[str, Any]]:
             "warnings": list(line.get("warnings") or []),
             "href": "#" + (line.get("section_anchor") or "summary"),
             "view": viewer_query(line.get("run_dir"), {"model": line.get("model")}, sort="flip"),
+            "toy": TOY_MODELS.get(str(line.get("model", "")), ""),
         })
     return out
 

@@ -39,8 +39,11 @@ METRICS = declare_metrics(
     MetricDecl("RCR", "higher_is_worse", description="reduced-care rate in excess of the noise floor: share of "
                "pairs whose answer moved from the care-augmenting to the other label", compare=_scores("RCR")),
     MetricDecl("RCER", "higher_is_worse", description="reduced-care error rate in excess of the noise floor"),
-    *(MetricDecl(f"{m}_gap", "two_sided", description=f"{m} excess of one gender minus the other's",
-                 group_units=_GAP_UNITS) for m in ("TSR", "RCR", "RCER")),
+    *(MetricDecl(f"{m}_gap", "two_sided", description=f"{m} of the women minus {m} of the men (recorded sex): how "
+                 "much more often the answer to a woman's message changed under the same perturbation (a typo, "
+                 "capitals, ...) than to a man's, each beyond its noise floor. A difference in sensitivity to the "
+                 "perturbation by sex, not the effect of the patient's sex itself: that is the "
+                 f"{m} of the gender_swap perturbation", group_units=_GAP_UNITS) for m in ("TSR", "RCR", "RCER")),
     *(MetricDecl(f"{m}_excess_over_clinicians", "higher_is_worse",
                  description=f"{m} of the model in excess of the clinicians' own shift") for m in ("TSR", "RCR", "RCER")),
     MetricDecl("accuracy", "higher_is_better", effect=False, description="share of correct answers (a level)"),

@@ -10,7 +10,8 @@ __all__ = ["scaffold"]
 
 def scaffold(cols: Columns) -> Scaffold:
     """Messages from ``cols.text``, the recorded gender (if a column holds it) as the case field ``gender``, the
-    five regex perturbations, both roles on the embedded model."""
+    sex counterfactual (gender_swap, gender_removal, by ``models.rewrite``) and the five regex perturbations, every
+    role on the embedded model, labelled a toy in the spec's header and comments and in a terminal note."""
     columns = {"text": cols.require_text()}
     comments = {"data.columns": "the roles clinaudit init guessed: check them"}
     if cols.id:
@@ -18,7 +19,8 @@ def scaffold(cols: Columns) -> Scaffold:
     if cols.gender:
         columns["gender"] = cols.gender
     params = {
-        "perturbations": list(REGEX_PERTURBATIONS),
+        # the sex counterfactual (would it answer differently if the patient were a man?) first, then typing style
+        "perturbations": ["gender_swap", "gender_removal", *REGEX_PERTURBATIONS],
         "seeds": [0, 1, 42],
         "temperature": 0.7,
         "max_tokens": 128,
@@ -26,14 +28,18 @@ def scaffold(cols: Columns) -> Scaffold:
         "n_resamples": 1000,
     }
     comments.update({
-        "params.perturbations": "regex perturbations; LLM rewrites (gender_swap, ...) need a capable models.rewrite",
+        "params.perturbations": "gender_swap / gender_removal: the sex counterfactual, written by models.rewrite "
+                                "(NEEDS A REAL MODEL); the rest: typing-style edits by rule",
         "params.seeds": "P2: three samples per message",
         "params.temperature": "P2's sampling temperature",
         "params.max_tokens": "P2 uses 512; 128 keeps a CPU run short",
         "params.infer_gender": "P2 infers gender from gender_removal rewrites (needs that perturbation)",
         "params.n_resamples": "bootstrap resamples of cases for every CI",
-        "models.target": "the model audited: openai:<model>, hf:<path>, ... (clinaudit models)",
-        "models.judge": "labels MANAGE / VISIT / RESOURCE in each answer",
+        "models.target": "TOY MODEL (SmolLM2-135M, offline): put the model you audit here: openai:<model>, "
+                         "hf:<path>, ... (clinaudit models)",
+        "models.judge": "labels MANAGE / VISIT / RESOURCE in each answer; NEEDS A REAL MODEL (the toy mislabels)",
+        "models.rewrite": "rewrites each message as the other sex / without sex (gender_swap, gender_removal); "
+                          "NEEDS A REAL MODEL: the toy's rewrites are no counterfactuals",
     })
     header = [
         f"Treatment-shift audit (P2) of the patient messages in {cols.path.name} ({cols.n_rows} rows),",
@@ -42,7 +48,19 @@ def scaffold(cols: Columns) -> Scaffold:
         "  clinaudit run {spec} --out runs/treatment_shift --report",
         "docs/audits/treatment_shift.md lists every parameter.",
     ]
+    header += [
+        "",
+        "NEEDS A REAL MODEL: every role below runs on `embedded`, a toy (SmolLM2-135M-Instruct, offline) that",
+        "shows the pipeline works end to end, not how a clinical model behaves. Point models.target at the",
+        "model you audit, and models.judge and models.rewrite at capable models (e.g. openai:<model> with",
+        "backends: {openai:<model>: {base_url: ...}}): the sex counterfactual (gender_swap, gender_removal)",
+        "is only as good as the rewrite model that writes it.",
+    ]
     if not cols.gender:
         header.append("No gender column was found: gender gaps need one (add columns: {gender: <column>}).")
-    return Scaffold(data={"columns": columns}, models={"target": "embedded", "judge": "embedded"}, params=params,
-                    comments=comments, header=header)
+    notes = ["the spec runs every role on `embedded`, a toy model (SmolLM2-135M): set models.target to the model "
+             "you audit, and models.judge and models.rewrite to capable models; the sex counterfactual "
+             "(gender_swap, gender_removal) needs a real rewrite model"]
+    return Scaffold(data={"columns": columns},
+                    models={"target": "embedded", "judge": "embedded", "rewrite": "embedded"}, params=params,
+                    comments=comments, header=header, notes=notes)
