@@ -325,3 +325,34 @@ def test_every_case_page_renders(ts_run, ng_run):
             assert r.status_code == 200, (run.key, case_id)
             assert "<h2>run " in r.text
     assert c.get("/case", params={"case": "no-such-case"}).status_code == 404
+
+
+def test_other_audits_a_jury_tie_and_care_answers(tmp_path):
+    """A jury's tie is shown as the answer's judge status; CARE's answers are rows with the judge's parsed letter
+    (its judgment shares the answer's request key); every case page renders."""
+    from clinaudit.pipeline import run_spec
+
+    for name in ("jury", "reasoning_care"):
+        run_spec(ROOT / "examples" / f"{name}-mock.yaml", tmp_path / name, progress=False)
+    jury, care = load_runs([tmp_path / "jury", tmp_path / "reasoning_care"])
+    labels = pd.read_csv(tmp_path / "jury" / "tables" / "labels.csv", keep_default_na=False, na_values=[""])
+    tied = set(labels.loc[labels["judge_status"] == "tie", "response_key"])
+    assert tied and set(jury.grid.loc[jury.grid["judge_status"] == "tie", "request_key"]) == tied
+    responses = pd.read_csv(tmp_path / "reasoning_care" / "tables" / "responses.csv", keep_default_na=False,
+                            na_values=[""])
+    answers = responses[responses["stage"] == "answer"]
+    g = care.grid[care.grid["excluded"].isna()]
+    assert len(g) == len(answers.drop_duplicates(["request_key", "variant_id"]))
+    judgments = pd.read_csv(tmp_path / "reasoning_care" / "tables" / "judgments.csv", keep_default_na=False,
+                            na_values=[""])
+    letters = dict(zip(judgments["request_key"], judgments["value"].map(lambda v: __import__("json").loads(v)
+                                                                         .get("answer"))))
+    shown = dict(zip(g["request_key"], g["label::mcq_answer"]))
+    assert letters and set(letters) <= set(shown)
+    assert {k: shown[k] for k in letters if k in shown} == {k: v for k, v in letters.items() if k in shown}
+    app = create_app([jury, care], TOKEN)
+    c = client(app)
+    c.get("/", params={"token": TOKEN})
+    for run in (jury, care):
+        for case_id in sorted(set(run.grid["case_id"].dropna())):
+            assert c.get("/case", params={"run": run.key, "case": case_id}).status_code == 200

@@ -219,14 +219,22 @@ def _long_labels(subject: pd.DataFrame, path: Path, judgments: pd.DataFrame) -> 
         return pd.DataFrame(columns=["request_key", "question", "label", "status"])
     j = judgments
     status = j["status"].astype("string") if "status" in j else pd.Series("ok", index=j.index, dtype="string")
-    label = _labels_text(j["label"] if "label" in j else j.get("value", pd.Series(pd.NA, index=j.index)))
-    question = (j["context"] if "context" in j else j.get("judge", pd.Series("judge", index=j.index))).astype("string")
+    label = _labels_text(j["label"]) if "label" in j else _value_labels(j.get("value", pd.Series(pd.NA, index=j.index)))
+    question = (j["context"] if "context" in j else
+                j.get("judge", pd.Series("judge", index=j.index)).astype("string").str.split(":").str[0])\
+        .astype("string")
     parts = []
-    keys = subject["request_key"]
-    by_item = pd.Series(_isin(j["item_id"], set(keys.dropna())) if "item_id" in j else False, index=j.index)
+    keyset = set(subject["request_key"].dropna())
+    by_item = pd.Series(_isin(j["item_id"], keyset) if "item_id" in j else False, index=j.index)
     if by_item.any():
         parts.append(pd.DataFrame({"request_key": j.loc[by_item, "item_id"].astype("string"),
                                    "question": question[by_item], "label": label[by_item], "status": status[by_item]}))
+    # a judgment of the answer's own text under the answer's request key (CARE parses the answer it was given)
+    by_key = ~by_item & pd.Series(_isin(j["request_key"], keyset) if "request_key" in j else False, index=j.index)
+    if by_key.any():
+        parts.append(pd.DataFrame({"request_key": j.loc[by_key, "request_key"].astype("string"),
+                                   "question": question[by_key], "label": label[by_key], "status": status[by_key]}))
+        by_item = by_item | by_key
     if "variant_id" in j and "model" in j:
         rest = ~by_item & j["variant_id"].notna()
         if rest.any():
@@ -249,6 +257,22 @@ def _labels_text(s: pd.Series) -> pd.Series:
         out[whole] = num[whole].astype("int64").astype("string")
         return out
     return s.astype("string")
+
+
+def _value_labels(value: pd.Series) -> pd.Series:
+    """A judgment's label from its ``value`` JSON: its ``label``, ``answer`` or ``decision`` field (the text as
+    written when it is not such a JSON object)."""
+    def one(v: Any) -> Any:
+        if not isinstance(v, str):
+            return pd.NA
+        data = _json(v)
+        if isinstance(data, dict):
+            for k in ("label", "answer", "decision"):
+                if data.get(k) is not None:
+                    return str(data[k])
+            return pd.NA
+        return v
+    return pd.Series([one(v) for v in value], index=value.index, dtype="string")
 
 
 def _isin(s: pd.Series, values: set[Any]) -> np.ndarray:
@@ -313,14 +337,14 @@ def load_run(path: Path, key: str) -> RunView:
 def _build_grid(path: Path, key: str, audit: str, resp: pd.DataFrame, variants: pd.DataFrame, cases: pd.DataFrame,
                 judgments: pd.DataFrame, exclusions: pd.DataFrame, paired: pd.DataFrame
                 ) -> tuple[pd.DataFrame, list[str]]:
-    judge_keys = set(judgments["request_key"].dropna().astype(str)) if "request_key" in judgments else set()
+    # the answers shown: calls about a variant that are not a judge's (a judge's stage is named judge*, or carries no
+    # variant: treatment shift's annotator); a judgment may share its answer's request key (CARE parses the answer)
     if resp.empty or "variant_id" not in resp:
         subject = pd.DataFrame(columns=list(_RESPONSE_COLS))
     else:
         stage = resp["stage"].astype("string").fillna("") if "stage" in resp else pd.Series("", index=resp.index)
-        keep = resp["variant_id"].notna().to_numpy() & ~stage.str.startswith("judge").to_numpy(dtype=bool) & \
-            ~_isin(resp["request_key"], judge_keys)
-        subject = resp[keep].drop_duplicates("request_key", keep="last")
+        keep = resp["variant_id"].notna().to_numpy() & ~stage.str.startswith("judge").to_numpy(dtype=bool)
+        subject = resp[keep].drop_duplicates(["request_key", "variant_id"], keep="last")
     subject = subject.reset_index(drop=True)
     for c in ("request_key", "variant_id", "case_id", "model"):
         subject[c] = subject[c].astype("string") if c in subject else pd.Series(pd.NA, index=subject.index,
@@ -349,10 +373,10 @@ def _build_grid(path: Path, key: str, audit: str, resp: pd.DataFrame, variants: 
     long = _long_labels(subject, path, judgments)
     long = long[_isin(long["request_key"], set(g["request_key"].dropna()))]
     questions = sorted(long["question"].dropna().unique().tolist())
-    st = long.assign(rank=_status_rank(long["status"])).groupby("request_key")["rank"].max()
-    rank = st.reindex(g["request_key"]).to_numpy()
-    g["judge_status"] = np.select([pd.isna(rank), rank == 0, rank == 2, rank == 3], ["none", "ok", "unparseable",
-                                                                                      "error"], "other")
+    # the answer's judge status: its worst (error > unparseable > any other, e.g. a jury's tie > ok); none: not judged
+    worst = long.assign(rank=_status_rank(long["status"])).sort_values("rank", kind="stable")\
+        .drop_duplicates("request_key", keep="last").set_index("request_key")["status"]
+    g["judge_status"] = worst.reindex(g["request_key"]).astype("string").fillna("none").to_numpy()
     lab = long.drop_duplicates(["request_key", "question"]).pivot(index="request_key", columns="question",
                                                                   values="label")
     base_of = g.set_index("request_key")[["baseline_id", "model", "seed"]]
