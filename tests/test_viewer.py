@@ -345,8 +345,8 @@ def test_other_audits_a_jury_tie_and_care_answers(tmp_path):
     assert len(g) == len(answers.drop_duplicates(["request_key", "variant_id"]))
     judgments = pd.read_csv(tmp_path / "reasoning_care" / "tables" / "judgments.csv", keep_default_na=False,
                             na_values=[""])
-    letters = dict(zip(judgments["request_key"], judgments["value"].map(lambda v: __import__("json").loads(v)
-                                                                         .get("answer"))))
+    mcq = judgments[judgments["judge"].str.startswith("mcq_answer")]  # the answers' letters (not the CoT phases)
+    letters = dict(zip(mcq["request_key"], mcq["value"].map(lambda v: __import__("json").loads(v).get("answer"))))
     shown = dict(zip(g["request_key"], g["label::mcq_answer"]))
     assert letters and set(letters) <= set(shown)
     assert {k: shown[k] for k in letters if k in shown} == {k: v for k, v in letters.items() if k in shown}
