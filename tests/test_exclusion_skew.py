@@ -136,6 +136,17 @@ def test_one_group_or_identifier_like_attributes_are_not_tested():
     assert "could not be audited" in skew_block(exclusion_rates(pd.DataFrame(columns=["case_id"]), set()))["note"]
 
 
+def test_arms_of_one_context_count_once():
+    """MedPerturb-style cases: 3 arms per context (pair_id); a context is excluded when any arm is."""
+    cases = [Case(case_id=f"{ctx}:{arm}", text="x", fields={"pair_id": ctx, "original_patient_gender": g})
+             for ctx, g in [("p1", "F"), ("p2", "F"), ("p3", "M"), ("p4", "M")] for arm in ("a", "b", "c")]
+    attrs = case_attributes(cases)
+    rates = exclusion_rates(attrs, {"p1:b", "p3:a", "p3:c"}).set_index("group")
+    assert rates["n_cases"].to_dict() == {"F": 2, "M": 2} and rates["n_excluded"].to_dict() == {"F": 1, "M": 1}
+    assert "__unit__" not in ledger_with_attributes(
+        pd.DataFrame({"stage": ["cases"], "case_id": ["p1:b"], "reason": ["r"]}), attrs).columns
+
+
 def test_ledger_gets_attributes_and_population_reads_them_back():
     attrs = pd.DataFrame({"case_id": ["a", "b"], "gender": ["female", "male"]})
     ledger = pd.DataFrame({"stage": ["cases"], "case_id": ["a"], "reason": ["r"], "item": [""]})

@@ -13,7 +13,8 @@ module compares, per demographic attribute the run knows, the share of cases exc
   :data:`MAX_GROUPS` (an identifier rather than a group), is listed and not tested.
 * **excluded**: a case with at least one row of the exclusions ledger that concerns the whole case
   (its ``item`` is empty); a row about one variant, label or judgment of a case (``item`` set) does
-  not drop the case.
+  not drop the case. Cases that are arms of one patient context (a ``pair_id`` field, as MedPerturb's)
+  are counted once per context, excluded when any of its arms is: the test's units are independent.
 * **test** per attribute, null hypothesis "exclusion is independent of the group": two groups,
   Fisher's exact test (two-sided, :func:`scipy.stats.fisher_exact`); three or more, the
   Freeman–Halton extension (the r × 2 table's probability under fixed margins as the statistic)
@@ -54,6 +55,10 @@ ATTRIBUTE_FIELDS: dict[str, str] = {
 #: bands of a numeric age: (label, lowest age, highest age)
 AGE_BANDS: tuple[tuple[str, float, float], ...] = (("<18", 0, 18), ("18-44", 18, 45), ("45-64", 45, 65),
                                                   ("65+", 65, math.inf))
+#: case fields naming the independent unit a case belongs to (MedPerturb's ``pair_id``: the arms of one patient
+#: context): the test counts units, not their copies; a unit is excluded when any of its cases is
+UNIT_FIELDS: tuple[str, ...] = ("pair_id",)
+UNIT = "__unit__"
 #: an attribute with more recorded values than this is an identifier, not a group: listed, not tested
 MAX_GROUPS = 20
 NOT_RECORDED = "(not recorded)"
@@ -106,6 +111,9 @@ def case_attributes(cases: Iterable[Any] | pd.DataFrame, declared: Sequence[str]
         found = {k: v for k, v in row.items() if k not in ("case_id", "fields")}
         found.update(_fields_of(row))
         rec: dict[str, Any] = {"case_id": str(row["case_id"])}
+        unit = next((_value(found[u]) for u in UNIT_FIELDS if _value(found.get(u)) is not None), None)
+        if unit is not None:
+            rec[UNIT] = unit
         for name, attr in wanted.items():
             if name not in found or attr in rec and rec[attr] is not None:
                 continue
@@ -156,7 +164,13 @@ def exclusion_rates(attributes: pd.DataFrame, excluded: set[str], *, alpha: floa
     tested: list[tuple[str, float]] = []
     if attributes.empty:
         return pd.DataFrame(columns=RATE_COLUMNS)
-    is_ex = attributes["case_id"].astype(str).isin(excluded)
+    attributes = attributes.assign(_ex=attributes["case_id"].astype(str).isin(excluded))
+    if UNIT in attributes.columns:  # one row per independent unit: its first recorded values, excluded if any case is
+        unit = attributes[UNIT].where(attributes[UNIT].notna(), attributes["case_id"].astype(str))
+        attributes = (attributes.drop(columns=[UNIT]).assign(case_id=unit).groupby("case_id", sort=False)
+                      .agg({c: ("max" if c == "_ex" else "first") for c in attributes.columns
+                            if c not in ("case_id", UNIT)}).reset_index())
+    is_ex = attributes.pop("_ex")
     for attr in [c for c in attributes.columns if c != "case_id"]:
         group = attributes[attr].where(attributes[attr].notna(), NOT_RECORDED).astype(str)
         counts = (pd.DataFrame({"group": group, "ex": is_ex}).groupby("group", sort=True)["ex"]
@@ -230,7 +244,7 @@ def ledger_with_attributes(ledger: pd.DataFrame, attributes: pd.DataFrame) -> pd
     if ledger.empty or attributes is None or attributes.empty or len(attributes.columns) < 2:
         return ledger
     attrs = attributes.set_index("case_id")
-    attrs = attrs[[c for c in attrs.columns if c not in ledger.columns]]
+    attrs = attrs[[c for c in attrs.columns if c not in ledger.columns and c != UNIT]]
     if attrs.empty or not len(attrs.columns):
         return ledger
     ids = ledger["case_id"].astype(str)
