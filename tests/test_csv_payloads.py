@@ -171,9 +171,9 @@ def test_a_run_its_comparison_gate_and_demo(tmp_path, monkeypatch):
     # the exact values through the API
     run = open_run(out / "a")
     assert set(run.responses["text"]) >= {PAYLOADS[1] + " come to the clinic", "@SUM(1) manage this at home"}
-    assert set(run.table("cases")["case_id"]) == {p.strip() for p in PAYLOADS}  # ids are read stripped
+    assert set(run.table("cases")["case_id"]) == {p.strip(" ") for p in PAYLOADS}  # ids: spaces stripped, tabs kept
     cmp = compare_runs(out / "a", out / "b", model_a="mock:a", model_b="mock:a", n_resamples=100)
-    assert {p.strip() for p in PAYLOADS} <= set(cmp.per_case["case_id"])  # the ids as they were, not neutralised
+    assert {p.strip(" ") for p in PAYLOADS} <= set(cmp.per_case["case_id"])  # the ids as they were, not neutralised
 
 
 @pytest.mark.csv_scan("note-tables", "judge-agreement", "care-tables")
@@ -261,8 +261,8 @@ def test_commands_on_label_prediction_and_note_files(tmp_path):
         assert any(w.startswith(folder) for w in written), folder
     assert formula_cells(out) == [] and neutralised_cells(out) > 0
     assert set(open_run(out / "gaps").table("gaps")["group"]) == {"=F", "-M"}
-    assert set(open_run(out / "probe").table("predictions")["case_id"]) == {(PAYLOADS[i % 9] + str(i)).strip()
-                                                                         for i in range(24)}  # ids: stripped
+    assert set(open_run(out / "probe").table("predictions")["case_id"]) == {(PAYLOADS[i % 9] + str(i)).strip(" ")
+                                                                         for i in range(24)}  # ids: spaces stripped
     assert set(read_store_table(out / "prevalence" / "prevalence.csv")["group"]) == {"=F", "@M", "-F"}
     assert set(read_store_table(out / "association" / "scores.csv")["group"]) == {"=male", "@female"}
 

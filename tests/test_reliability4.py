@@ -274,3 +274,73 @@ def test_compare_of_a_manifest_without_audit_says_it_is_incomplete_and_of_a_file
     assert main(["compare", str(a), str(scores), "--out", str(tmp_path / "cmp")]) == 2
     err = capsys.readouterr().err
     assert "a file, not a folder" in err and str(scores) in err and "no such run directory" not in err
+
+
+# ---- item 5: exports that round-trip ----------------------------------------------------------------------------
+def test_formula_ids_and_their_escaped_twins_stay_distinct_through_every_export_and_back(tmp_path, capsys):
+    import csv as _csv
+
+    from clinaudit.api import open_run
+    from clinaudit.cli.main import main
+    from clinaudit.export import neutralize_frame, read_store_cell, read_store_frame, store_csv, to_csv
+
+    ids = ["=1+2", "'=1+2", "''=1+2", "'", "-x", "plain"]
+    inp = tmp_path / "in.csv"
+    with inp.open("w", newline="", encoding="utf-8") as f:
+        w = _csv.writer(f)
+        w.writerow(["pid", "question"])
+        w.writerows([[pid, f"q {i}"] for i, pid in enumerate(ids)])
+    out = tmp_path / "out"
+    assert main(["generate", "--input", str(inp), "--id-column", "pid", "--text-column", "question", "--model",
+                 "mock", "--out", str(out), "--no-progress"]) == 0
+    for name in ("responses.csv", "tables/responses.csv"):  # the export and the run store
+        with (out / name).open(newline="", encoding="utf-8") as f:
+            cells = [row[0] for row in _csv.reader(f)][1:]
+        assert len(set(cells)) == len(ids), (name, cells)
+        assert [read_store_cell(c) for c in cells] == ids, name
+        assert not any(c[:1] in "=+-@\t\r" for c in cells)  # and still formula-safe
+    assert open_run(out).responses["pid"].tolist() == ids
+    # the frame exports (report downloads, compare, findings, note-tables ...) and the run store writer
+    df = pd.DataFrame({"id": ids})
+    assert [read_store_cell(c) for c in pd.read_csv(__import__("io").StringIO(to_csv(df)),
+                                                    keep_default_na=False)["id"]] == ids
+    assert neutralize_frame(df)["id"].nunique() == len(ids)
+    store_csv(df, tmp_path / "t.csv")
+    assert read_store_frame(pd.read_csv(tmp_path / "t.csv", keep_default_na=False))["id"].tolist() == ids
+
+
+def test_an_empty_answer_reads_back_as_an_empty_string_through_the_api(tmp_path):
+    import yaml
+
+    from clinaudit.api import open_run
+    from clinaudit.cli.main import main
+
+    spec = yaml.safe_load((Path(__file__).resolve().parent.parent / "examples" / "treatment_shift-mock.yaml")
+                          .read_text())
+    spec.setdefault("backends", {})["mock:empty"] = {"answer": ""}
+    spec["models"]["target"] = "mock:empty"
+    path = tmp_path / "spec.yaml"
+    path.write_text(yaml.safe_dump(spec))
+    assert main(["run", str(path), "--out", str(tmp_path / "run"), "--no-progress", "--limit", "3"]) == 3
+    responses = open_run(tmp_path / "run").responses
+    mine = responses[responses["model"] == "mock:empty"]
+    assert len(mine) and (mine["text"] == "").all() and mine["error"].isna().all()
+
+
+def test_a_tab_prefixed_id_is_kept_as_given_through_the_export_and_the_api(tmp_path):
+    import csv as _csv
+
+    from clinaudit.api import open_run
+    from clinaudit.cli.main import main
+    from clinaudit.export import read_store_cell
+
+    inp = tmp_path / "in.csv"
+    inp.write_text('pid,question\n"\tx",q 0\n" y ",q 1\n"z\t",q 2\n', encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["generate", "--input", str(inp), "--id-column", "pid", "--text-column", "question", "--model",
+                 "mock", "--out", str(out), "--no-progress"]) == 0
+    ids = ["\tx", "y", "z\t"]  # a tab is kept (the id a user joins on); spaces around an id are stripped
+    assert open_run(out).responses["pid"].tolist() == ids
+    with (out / "responses.csv").open(newline="", encoding="utf-8") as f:
+        cells = [row[0] for row in _csv.reader(f)][1:]
+    assert cells == ["'\tx", "y", "z\t"] and [read_store_cell(c) for c in cells] == ids

@@ -18,11 +18,14 @@ Exports are for people and their spreadsheets, so model text in them is made ine
 * CSV (:func:`to_csv`, on by default): a text cell or header that starts with ``=``, ``+``,
   ``-``, ``@``, a tab or a carriage return gets a leading ``'`` (the OWASP rule against CSV /
   formula injection), unless the whole cell is a plain number (``-0.5``, ``+3``, ``1e-3``),
-  which stays a number; a lone carriage return inside text becomes a newline (so the writer
+  which stays a number; a cell that already starts with ``'`` gets one more (the escape is
+  escaped: ``=1+2`` is written ``'=1+2`` and ``'=1+2`` is written ``''=1+2``, so both stay
+  distinct and :func:`read_store_cell` reads either back). The one change an export makes that
+  does not read back: a lone carriage return inside text becomes a newline (so the writer
   quotes the field and no spreadsheet splits the row there). Numeric columns are never touched.
 * The run store (``RUN_DIR/tables/*.csv``: :meth:`clinaudit.rundir.RunDir.write_table`, the
   streamed ``responses`` table) is also safe to open: :func:`store_frame` applies the same rule
-  and also prefixes a cell that already starts with ``'``, so the prefix is reversible;
+  (a cell that already starts with ``'`` gets one more), so the prefix is reversible;
   :func:`read_store_frame` (the run store's one reader: ``RunDir.read_table``, the Python API,
   ``compare``, the report, resume) takes exactly one leading ``'`` off, giving back the exact
   text. A carriage return is kept: :func:`store_csv` writes a table holding one with ``\r\n`` line
@@ -133,10 +136,15 @@ def _cell_text(x: Any, digits: int, missing: str) -> str:
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 _LONE_CR = re.compile(r"\r(?!\n)")
 _PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+_STORE_FIRST = (*FORMULA_PREFIXES, "'")  # first characters of a cell that get the prefix (the prefix itself too)
 
 
 def neutralize_cell(value: Any) -> Any:
     """``"=HYPERLINK(...)"`` -> ``"'=HYPERLINK(...)"``; numbers, plain-number strings and other values unchanged.
+
+    The escape character is escaped too: a text already starting with ``'`` gets one more (``"'=1+2"`` ->
+    ``"''=1+2"``), so ``=1+2`` and ``'=1+2`` stay distinct in an export (a spreadsheet shows each as it was, the
+    first ``'`` being its text prefix) and :func:`read_store_cell` gives either back exactly.
 
     A lone carriage return inside text becomes a newline: CSV writers quote a field holding a newline
     but not one holding only ``\r``, which a spreadsheet would read as a row break (starting a new,
@@ -144,14 +152,11 @@ def neutralize_cell(value: Any) -> Any:
     """
     if not isinstance(value, str):
         return value
-    if value[:1] in FORMULA_PREFIXES and not _PLAIN_NUMBER.fullmatch(value):
+    if value[:1] in _STORE_FIRST and not _PLAIN_NUMBER.fullmatch(value):
         value = "'" + value
     if "\r" in value:
         value = _LONE_CR.sub("\n", value)
     return value
-
-
-_STORE_FIRST = (*FORMULA_PREFIXES, "'")  # first characters of a run-store cell that may get the prefix
 
 
 def store_cell(value: Any) -> Any:

@@ -453,7 +453,7 @@ def _generic(source: DataSource, path: Path, header: list[str] | None,
         if header is None:
             check(list(rec), row)
         raw_id = rec[id_col] if id_col else row
-        case_id = "" if raw_id is None else str(raw_id).strip()
+        case_id = "" if raw_id is None else strip_id(str(raw_id))
         fields = {role: rec[col] for role, col in extra.items()}
         for col in source.identifiers:  # moved to fields["identifiers"] by load_cases
             if col in rec:
@@ -464,6 +464,16 @@ def _generic(source: DataSource, path: Path, header: list[str] | None,
                     fields[col] = value
         b.add(row, case_id, rec[mapping["text"]], fields)
     return b.done()
+
+
+#: what is stripped from the ends of an id: spaces (Unicode's too), not tabs or line breaks — an id that starts with
+#: a tab is kept as given (the outputs are joined on it; exports neutralise it reversibly)
+_ID_SPACES = "".join(c for c in map(chr, range(0x3001)) if c.isspace() and c not in "\t\n\r\v\f\x1c\x1d\x1e\x1f\x85")
+
+
+def strip_id(raw: str) -> str:
+    """An id as read: ``raw`` without the spaces around it (tabs and line breaks at its ends are kept)."""
+    return raw.strip(_ID_SPACES)
 
 
 @register_loader("csv", "any CSV with a column mapping: columns: {id: <col>, text: <col>, <field>: <col>}")

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from .formats import allow_large_csv_fields, text_codec
+from .formats import allow_large_csv_fields, strip_id, text_codec
 
 __all__ = ["InputRows", "open_input_rows"]
 
@@ -140,7 +140,7 @@ def _csv_records(fh: Any, id_column: str, text_column: str) -> Iterator[tuple[in
         n += 1
         if len(rec) != len(header):
             raise _Unusual
-        case_id = rec[id_at].strip()
+        case_id = strip_id(rec[id_at])
         text = rec[text_at]
         if not case_id or not text.strip():
             raise _Unusual
@@ -162,7 +162,7 @@ def _jsonl_records(fh: Any, id_column: str, text_column: str) -> Iterator[tuple[
         if not isinstance(obj, dict) or id_column not in obj or text_column not in obj:
             raise _Unusual
         raw_id, text = obj[id_column], obj[text_column]
-        case_id = "" if raw_id is None else str(raw_id).strip()
+        case_id = "" if raw_id is None else strip_id(str(raw_id))
         if not case_id or not isinstance(text, str) or not text.strip():
             raise _Unusual
         yield i, case_id, text

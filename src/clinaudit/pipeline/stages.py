@@ -111,7 +111,8 @@ def normalize_responses(df: pd.DataFrame) -> pd.DataFrame:
 
     Run directories written before 0.2 used ``response``/``variant`` (treatment shift) or
     lacked some columns; they are renamed and the missing columns added empty (extra
-    columns are kept after the layout's).
+    columns are kept after the layout's). The ``text`` of a call without an ``error`` is never missing: an
+    empty cell there is the empty answer ``""``.
     """
     if df.shape[1] == 0:
         return pd.DataFrame(columns=RESPONSE_COLUMNS)
@@ -119,4 +120,10 @@ def normalize_responses(df: pd.DataFrame) -> pd.DataFrame:
     for col in RESPONSE_COLUMNS:
         if col not in out.columns:
             out[col] = pd.NA
+    # a call that did not fail answered text: an empty cell of its text is the empty answer "" (a CSV cell cannot
+    # tell "" from missing; a failed call's text stays missing)
+    empty = out["text"].isna() & out["error"].isna()
+    if empty.any():
+        out = out.copy()
+        out["text"] = out["text"].astype(object).where(~empty, "")
     return out[RESPONSE_COLUMNS + [c for c in out.columns if c not in RESPONSE_COLUMNS]]
