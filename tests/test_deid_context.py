@@ -47,9 +47,19 @@ def deid(text: str) -> str:
      "[patient] my name is [NAME] . my daughter [NAME] drove me here ."),
     ("Doctor: Dr. Lee agrees.", "Doctor: Dr. [NAME] agrees."),
     ("[patient] my name is jürgen groß .", "[patient] my name is [NAME] ."),
+    # a dictated note's subject (ACI-Bench)
+    ("[doctor] so thembile is a 61-year-old male . thembile , what's going on ?",
+     "[doctor] so [NAME] is a patient . [NAME] , what's going on ?"),
+    ("[doctor] ngozi okafor , date of birth , 08/01/1980 .", "[doctor] [NAME] , date of birth , 08/01/1980 ."),
 ])
 def test_issue_examples(before, after):
     assert deid(before) == after
+
+
+def test_note_subject_is_a_name_only_when_it_is_one():
+    text = "[doctor] the patient is a 61-year-old man . my wife is a 60 year old . kayla is a 3-year-old ."
+    out, _ = deidentify_text(text, gender=False, ages=False, life_stage=False, origin=False)
+    assert out == "[doctor] the patient is a 61-year-old man . my wife is a 60 year old . [NAME] is a 3-year-old ."
 
 
 def test_whole_words_only_and_report_positions():

@@ -352,9 +352,47 @@ def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
     return None
 
 
+_NUMBER = (r"(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|"
+           r"six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+           r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)")
+#: What follows a patient's name in a dictated note: "john is a 61-year-old male", "donna torres , date of birth"
+_SUBJECT_AFTER = re.compile(rf"(?i)[ \t]+is[ \t]+an?[ \t]+{_NUMBER}[ \t]*-?[ \t]*(?:years?|yrs?|months?)[- ]old\b"
+                            r"|[ \t]*,?[ \t]*(?:date of birth|dob)\b")
+
+
+def _subject_spans(text: str, toks: Sequence[_Tok], found: set[str]) -> list[tuple[int, int]]:
+    """A name dictated as the subject of a note: the word (and a name word right before it) before "is a 61-year-old"
+    or ", date of birth" ("so john is a 61-year-old male", "karen nelson is a 3-year-old", "donna torres, date of
+    birth"): a word that is not a common word, a given name of the gazetteer, or capitalised."""
+    if not _SUBJECT_AFTER.search(text):
+        return []
+    by_end = {t.end: i for i, t in enumerate(toks)}
+    out: list[tuple[int, int]] = []
+    for m in _SUBJECT_AFTER.finditer(text):
+        i = by_end.get(m.start())
+        if i is None:
+            continue
+        t = toks[i]
+        w = _word(t.key)
+        if t.key in RELATIVES or _blocked(w) or len(t.key) < 2 or (w.clinical is not None and not w.gazetteer):
+            continue
+        if not (not w.common or w.first or t.capital or w.gazetteer and not w.common):
+            continue
+        out.append((t.start, t.end))
+        if not w.common:
+            found.add(t.key)
+        if i >= 1 and _SEP_SPACE.fullmatch(_sep(text, toks[i - 1], t)):
+            p = toks[i - 1]
+            wp = _word(p.key)
+            if not (_blocked(wp) or p.key in RELATIVES or wp.clinical is not None) and (not wp.common or wp.first):
+                out.append((p.start, p.end))
+    return out
+
+
 def context_spans(text: str, toks: Sequence[_Tok] | None = None) -> list[tuple[int, int]]:
     """Names found by how they are used: after a title, in a self-introduction, in a greeting or sign-off
-    addressed to a person, after a relative ("my husband X"), with the following words of the same name; then
+    addressed to a person, after a relative ("my husband X"), with the following words of the same name; as a
+    dictated note's subject ("so john is a 61-year-old male", "donna torres, date of birth"); then
     every other occurrence in ``text`` of a word so found that is not a common word ("thembile" again)."""
     toks = tokens(text) if toks is None else toks
     spans: list[tuple[int, int]] = []
@@ -373,6 +411,7 @@ def context_spans(text: str, toks: Sequence[_Tok] | None = None) -> list[tuple[i
             if not _word(t.key).common:
                 found.add(t.key)
         i = j + 1
+    spans += _subject_spans(text, toks, found)
     if found:
         taken = {s for s, _ in spans}
         spans += [(t.start, t.end) for t in toks if t.key in found and t.start not in taken]
