@@ -410,3 +410,59 @@ def test_an_all_zero_chart_is_one_sentence(tmp_path):
     m = measure(page, tmp_path)
     assert [e[0] for e in m["emptyCharts"]] == ["zero-chart-test-zeros"]
     assert 0 < m["emptyCharts"][0][2] < 60  # one line, not an empty box
+
+
+#: statistics words that belong one click away (in a folded <details>), not on the first screen (issue 44)
+JARGON = re.compile(r"effect rows?|\bunits?\b|exact bound|n_needed|\bfamil(y|ies)\b", re.I)
+
+
+def measure_layout(page: Path, tmp: Path, width: int = 1400, height: int = 900) -> tuple[int, list[str], str]:
+    """Open a copy of ``page`` at ``width`` × ``height`` with a probe script (the copy drops the page's CSP, which
+    admits only its own script) that lists every ``.table-wrap`` scrolling sideways; returns (tables, the wide
+    ones, the DOM)."""
+    html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page.read_text(encoding="utf-8"))
+    probe = ("<script>window.addEventListener('load', () => setTimeout(() => {"
+             "const all = [...document.querySelectorAll('.table-wrap')];"
+             "const wide = all.filter(w => w.scrollWidth > w.clientWidth + 1).map(w => ((w.querySelector('table') || w)"
+             ".id || (w.closest('[id]') || {}).id || '?') + ' ' + w.clientWidth + '<' + w.scrollWidth);"
+             "document.documentElement.setAttribute('data-tables', all.length);"
+             "document.documentElement.setAttribute('data-wide', wide.join('|'));}, 100));</script></body>")
+    copy = tmp / f"layout-{page.name}"
+    copy.write_text(html.replace("</body>", probe), encoding="utf-8")
+    proc = chromium(copy, tmp, f"--window-size={width},{height}", "--dump-dom")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    dom = proc.stdout
+    wide = html_attr(dom, "data-wide")
+    return int(html_attr(dom, "data-tables") or 0), [w for w in (wide or "").split("|") if w], dom
+
+
+def first_screen_jargon(dom: str) -> list[str]:
+    """Jargon words in the Findings section outside folded <details> elements."""
+    section = dom.split('<section id="findings"', 1)[1].split('<section id="summary"', 1)[0]
+    while "<details" in section:  # nested details: remove innermost first
+        section = re.sub(r"<details\b(?:(?!<details\b).)*?</details>", " ", section, flags=re.S)
+    text = re.sub(r"<[^>]+>", " ", section)
+    return sorted({m.group(0).lower() for m in JARGON.finditer(text)})
+
+
+def test_first_screen_in_plain_words_and_no_table_scrolls_sideways(tmp_path):
+    """A mock treatment-shift run that shows nothing either way (every row inconclusive, some not measured): at
+    1,400 × 900 no table of its report scrolls sideways; the first screen holds no statistics jargon outside a
+    folded details element, and the inconclusive verdict says how many cases would settle it."""
+    import clinaudit
+
+    judge = {"rules": [{"match": "patient's gender", "response": "GENDER [FEMALE]"},
+                       {"match": ".", "response": "MANAGE [NO]\nVISIT [YES]\nRESOURCE [YES]"}]}
+    spec = {"audit": "treatment_shift", "name": "layout", "data": [{"format": "demo:patient_messages", "limit": 10}],
+            "models": {"target": "mock:v", "judge": "mock:judge"},
+            "backends": {"mock:v": {"rules": [{"match": ".", "response": "Please come in today."}]},
+                         "mock:judge": judge},
+            "params": {"perturbations": ["uppercase", "exclamation"], "seeds": [0], "n_resamples": 100}}
+    run = clinaudit.run_audit(spec, tmp_path / "run")
+    page = build_report([run.path], tmp_path / "report.html").html
+    n, wide, dom = measure_layout(page, tmp_path)
+    assert n >= 8 and wide == [], wide
+    assert first_screen_jargon(dom) == []
+    assert re.search(r"about \d+ cases would settle it", dom)
+    # the statistics are one click away: the folded details of the verdict hold the test's words
+    assert '<details class="stats"><summary>statistics</summary>' in dom

@@ -1,5 +1,6 @@
-"""The last lines of ``clinaudit run`` and ``clinaudit demo``: the report's first-screen verdict, one line per
-audit × model, and what ``clinaudit gate`` would decide on the run, with the gate's exit convention.
+"""The last lines of ``clinaudit run`` and ``clinaudit demo``: the report's first-screen verdict in plain words
+(:func:`clinaudit.report.verdict_view.plain_sentence`), one line per audit × model, and what ``clinaudit gate``
+would decide on the run, with the gate's exit convention.
 
 The verdicts are :func:`clinaudit.pipeline.validity.verdict_lines` (the same sentences as the report's first
 screen and ``findings.json``); the gate is :func:`clinaudit.report.gate.gate_run` with the default policy,
@@ -34,20 +35,25 @@ def headline_lines(run_dir: str | Path, audit: str = "") -> list[str]:
         except (OSError, ValueError):
             manifest = {}
         audit = str(manifest.get("audit") or (manifest.get("spec") or {}).get("audit") or "")
-    out = []
-    for line in verdict_lines(results, validity, audit):
-        who = " ".join(x for x in (line["audit"], line["model"]) if x)
-        out.append(f"verdict {who}: {line['sentence']}")
-        out += [f"verdict {who}: {x}" for x in line.get("sample_skew") or []]  # a validity finding (exclusion_skew)
+    from ..report.verdict_view import plain_sentence
+
     try:
         gate = gate_run(run, write=False)
     except ClinauditError as exc:  # pragma: no cover - a run directory that cannot be read back
-        out.append(f"gate: not decided ({exc})")
+        gate, undecided = None, f"gate: not decided ({exc})"
+    need = {(m["audit"], m["model"]): m.get("cases_needed") for m in (gate.missing if gate is not None else [])}
+    out = []
+    for line in verdict_lines(results, validity, audit):
+        who = " ".join(x for x in (line["audit"], line["model"]) if x)
+        out.append(f"verdict {who}: {plain_sentence(line, need.get((line['audit'], line['model'])))}")
+        out += [f"verdict {who}: {x}" for x in line.get("sample_skew") or []]  # a validity finding (exclusion_skew)
+    if gate is None:
+        out.append(undecided)
         return out
     detail = ""
     if gate.outcome == "inconclusive":
-        need = [m["cases_needed"] for m in gate.missing if m.get("cases_needed")]
-        detail = f": about {max(need)} cases would settle it" if need else ""
+        most = [m["cases_needed"] for m in gate.missing if m.get("cases_needed")]
+        detail = f": about {max(most)} cases would settle it" if most else ""
     elif gate.outcome == "fail":
         detail = f": {len(gate.failures)} failing row(s)"
     elif gate.outcome == "not_gateable" and gate.reasons:

@@ -305,7 +305,8 @@ def _inconclusive(e: dict[str, Any], rec: dict[str, Any], alpha: float, margin: 
             reasons.append(f"every case shows the same difference, so the bootstrap CI has no width; with {int(n)} "
                            f"cases the difference is known only to ±{all_equal_half_width(n) * 100:.1f} pp "
                            f"(exact bound when no case differs) > margin {margin * 100:.1f} pp")
-            needed.append(cases_for_half_width(margin))
+            units = as_float(rec.get("n_units"))  # a gap: the units behind its smallest group, of n cases
+            needed.append(int(math.ceil(cases_for_half_width(margin) * (n / units if units and units < n else 1))))
     if not reasons:
         return None
     return {"reason": "; ".join(reasons), "n_needed": max(needed) if needed else None}
@@ -597,10 +598,31 @@ def findings_view(doc: dict[str, Any], examples: dict[int, list[dict[str, Any]]]
     def item(e: dict[str, Any], kind: str) -> dict[str, Any]:
         views = examples.get(e["rank"], []) if kind == "finding" else []
         return {"rank": e["rank"], "audit": e["audit"].replace("_", " "), "sentence": e["sentence"],
+                "plain": _plain(e),
                 "caveats": list(e["judge_caveats"]), "href": "#" + (e["table_anchor"] or e["section_anchor"] or "top"),
                 "section": "#" + (e["section_anchor"] or "top"), "examples": views,
                 "example_links": list(e.get("examples") or []), "view": _view_link(e)}
+    verdicts = verdicts_view(doc)
+    head = doc.get("headline", "")
+    if len(verdicts) == 1:  # the one verdict's plain words (its statistics are one click away in the table)
+        head = verdicts[0]["plain"]
     return {"findings": [item(e, "finding") for e in doc["findings"]],
             "inconclusive": [item(e, "inconclusive") for e in doc["inconclusive"]],
-            "rules": doc["rules"], "error": doc.get("error", ""), "headline": doc.get("headline", ""),
-            "verdicts": verdicts_view(doc)}
+            "rules": doc["rules"], "error": doc.get("error", ""), "headline": head,
+            "verdicts": verdicts}
+
+
+def _plain(e: dict[str, Any]) -> str:
+    """A finding in plain words: what, how large, how sure (the test and its correction are in ``sentence``)."""
+    scale = e["scale"]
+    who = e["metric"] + (f" for {e['group']}" + (f" vs {e['reference']}" if e["reference"] else "")
+                         if e["group"] else "")
+    where = ", ".join(f"{k} {v}" for k, v in e["stratum"].items())
+    ci = (f"; 95% CI {_fmt(e['ci_low'], scale)} to {_fmt(e['ci_high'], scale)}"
+          if e["ci_low"] is not None and e["ci_high"] is not None else "")
+    n = f"{int(e['n_cases'])} cases" if e["n_cases"] is not None else "cases unknown"
+    text = f"{who}" + (f" ({where})" if where else "") + f": {_fmt(e['value'], scale)} ({n}{ci})"
+    if e["kind"] == "finding":
+        return text + ", larger than chance explains."
+    need = f"; about {e['n_needed']} cases would settle it" if e.get("n_needed") else ""
+    return text + f": neither shown nor ruled out{need}."

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["verdicts_view", "link_verdicts", "BADGE", "TOY_MODELS"]
+__all__ = ["verdicts_view", "link_verdicts", "plain_sentence", "cases_needed", "BADGE", "TOY_MODELS"]
 
 #: models that are toys: the first screen says so beside their verdict
 TOY_MODELS = {"embedded": "a toy model (SmolLM2-135M-Instruct, offline): it shows the audit runs end to end; its "
@@ -44,11 +44,47 @@ def viewer_query(run_dir: Any, where: dict[str, Any], **extra: str) -> str:
     return "cases?" + urlencode(q)
 
 
+def cases_needed(doc: dict[str, Any], line: dict[str, Any]) -> int | None:
+    """About how many cases would settle the inconclusive entries of ``line``'s audit and model: the largest
+    ``n_needed`` among them (:mod:`clinaudit.report.findings`), or None."""
+    several = len({str(v.get("model", "")) for v in doc.get("verdicts", []) or []}) > 1
+    need = [int(e["n_needed"]) for e in doc.get("inconclusive", []) or []
+            if e.get("n_needed") and str(e.get("audit", "")) == str(line.get("audit", ""))
+            and (not several or str((e.get("stratum") or {}).get("model", "")) == str(line.get("model", "")))]
+    return max(need) if need else None
+
+
+def plain_sentence(line: dict[str, Any], need: int | None = None) -> str:
+    """The verdict of one audit × model in plain words, for the first screen and the terminal (the statistics —
+    tests, corrections, bounds — stay in the line's ``sentence``, one click away)."""
+    counts = {str(k): int(v) for k, v in (line.get("effects") or {}).items()}
+    measured = sum(v for k, v in counts.items() if k != "not_measured")
+    missing = counts.get("not_measured", 0)
+    verdict = line.get("verdict", "")
+    if verdict == "not_measured":
+        text = str(line.get("sentence", "Nothing was measured."))
+    elif verdict == "bias":
+        text = (f"Bias found: {counts.get('bias', 0)} of {measured} measured comparisons differ by more than chance "
+                "explains, even allowing for how many comparisons were made.")
+    elif verdict == "within_margin":
+        text = f"No bias larger than the margin: all {measured} measured comparisons are shown to be smaller than it."
+    else:
+        text = (f"Inconclusive: no bias shown, but {counts.get('inconclusive', 0)} of {measured} measured comparisons "
+                "could not rule it out either" + (f" — about {need} cases would settle them (this run used "
+                                                   f"{line.get('cases_used', 0)})" if need else "") + ".")
+    if missing and verdict != "not_measured":
+        text += f" {missing} comparison{'s' if missing != 1 else ''} could not be measured."
+    return text
+
+
 def verdicts_view(doc: dict[str, Any]) -> list[dict[str, Any]]:
-    """The verdict lines of a findings document as the template shows them."""
+    """The verdict lines of a findings document as the template shows them: ``plain`` (plain words, with the cases
+    that would settle an inconclusive verdict) first, the statistical ``sentence`` folded."""
     out = []
     for line in doc.get("verdicts", []) or []:
+        need = cases_needed(doc, line) if line.get("verdict") == "inconclusive" else None
         out.append({
+            "plain": plain_sentence(line, need), "cases_needed": need,
             "audit": str(line.get("audit", "")).replace("_", " "), "model": str(line.get("model", "")),
             "verdict": line.get("verdict", ""), "label": line.get("label", ""), "badge": BADGE.get(line.get("verdict", ""), ""),
             "sentence": line.get("sentence", ""), "coverage": _coverage(line),
