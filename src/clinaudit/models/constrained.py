@@ -28,7 +28,7 @@ from ..errors import BackendError, MissingDependencyError
 from ..grammar import OutputGrammar
 from .hf_runtime import require_torch
 
-__all__ = ["GrammarCompiler", "RowConstraint", "require_llguidance"]
+__all__ = ["GrammarCompiler", "RowConstraint", "require_llguidance", "restrict_batch"]
 
 log = logging.getLogger("clinaudit.models.constrained")
 
@@ -141,3 +141,59 @@ class RowConstraint:
         if token in self.eos_ids or self.matcher.is_error() or self.matcher.is_stopped():
             return
         self.matcher.consume_token(int(token))
+
+
+_EXECUTOR: Any = None
+
+
+def _executor() -> Any:
+    """llguidance's thread pool that computes the masks of many matchers in one call (made once)."""
+    global _EXECUTOR
+    if _EXECUTOR is None:
+        _EXECUTOR = require_llguidance().LLExecutor()
+    return _EXECUTOR
+
+
+def restrict_batch(constraints: list[RowConstraint], logits: Any, rows: list[int]) -> None:
+    """:meth:`RowConstraint.restrict` for many rows at once: ``logits[rows[j]]`` restricted to what
+    ``constraints[j]`` allows, the masks computed in ONE llguidance call (its thread pool, over every matcher)
+    into one bitmask that is copied to the logits' device once and applied there. The same masks as
+    :meth:`RowConstraint.restrict` row by row (tested): after the grammar is complete only end of sequence,
+    end of sequence also where the grammar may end; a matcher in error, or one that allows nothing, leaves
+    its row free."""
+    if not constraints:
+        return
+    torch = require_torch()
+    vocab = constraints[0].vocab_size
+    words = (vocab + 31) // 32
+    bits = np.zeros((len(constraints), words), dtype=np.int32)
+    todo = [(c.matcher, j) for j, c in enumerate(constraints)
+            if not c.matcher.is_error() and not c.matcher.is_stopped()]
+    if todo:
+        _executor().unsafe_compute_mask_ptr(todo, bits.ctypes.data, words * 4, len(constraints))
+    view = bits.view(np.uint32)
+    free: list[int] = []
+    for j, c in enumerate(constraints):
+        m = c.matcher
+        if m.is_error():
+            free.append(j)
+            continue
+        eos = [e for e in c.eos_ids if e < vocab]
+        if m.is_stopped():
+            view[j] = 0
+        if m.is_stopped() or m.is_accepting():
+            for e in eos:
+                view[j, e >> 5] |= np.uint32(1 << (e & 31))
+        if not view[j].any():
+            free.append(j)
+    dev = logits.device
+    mask_t = torch.from_numpy(bits).to(dev)
+    shifts = torch.arange(32, dtype=torch.int32, device=dev)
+    allowed = ((mask_t.unsqueeze(-1) >> shifts) & 1).bool().reshape(len(constraints), words * 32)
+    n = min(logits.shape[-1], vocab)
+    full = torch.zeros((len(constraints), logits.shape[-1]), dtype=torch.bool, device=dev)
+    full[:, :n] = allowed[:, :n]
+    if free:
+        full[torch.tensor(free, dtype=torch.long, device=dev)] = True
+    idx = torch.tensor(rows, dtype=torch.long, device=dev)
+    logits[idx] = logits.index_select(0, idx).masked_fill(~full, float("-inf"))

@@ -216,20 +216,43 @@ class _Live:
     new: list[int]
     limit: int
     generator: Any
+    span: int = 0  # buffer columns from its first cache column to the end of its cache (holes included)
+
+
+@dataclass
+class _Group:
+    """Rows prefilled together in one forward: their cache ``[rows, heads, prefix + width, dim]`` and mask."""
+
+    kv: list[tuple[Any, Any]]
+    mask: Any
+    members: list[tuple[int, _Live]] = field(default_factory=list)  # (row in the group's tensors, live row)
+
+
+#: greedy decode steps between two looks at the generated tokens on the host, on CUDA (on a CPU: every step)
+CUDA_SYNC_EVERY = 8
+#: padded prompt tokens (rows x longest remaining prompt) one prefill forward takes at most
+PREFILL_TOKENS = 8192
 
 
 class GenerationEngine:
     """In-flight batched decoding with prefix reuse for one causal LM (see the module docstring)."""
 
     def __init__(self, model: Any, tokenizer: Any, *, max_batch: int, eos_ids: set[int], max_len: int | None,
-                 min_shared: int = 16, device: str = "cpu"):
+                 min_shared: int = 16, device: str = "cpu", sync_every: int | None = None,
+                 prefill_tokens: int = PREFILL_TOKENS, pad_id: int = 0):
         self.model, self.tokenizer = model, tokenizer
         self.max_batch = max(1, int(max_batch))
         self.eos = set(eos_ids)
         self.max_len = max_len
         self.min_shared = min_shared
         self.device = device
-        self.stats = {"prefill_tokens": 0, "reused_tokens": 0, "decode_steps": 0, "rebuilds": 0}
+        if sync_every is None:
+            sync_every = CUDA_SYNC_EVERY if str(device).startswith("cuda") else 1
+        self.sync_every = max(1, int(sync_every))
+        self.prefill_tokens = max(1, int(prefill_tokens))
+        self.pad_id = int(pad_id)
+        self.stats = {"prefill_tokens": 0, "reused_tokens": 0, "decode_steps": 0, "rebuilds": 0,
+                      "prefill_forwards": 0, "host_syncs": 0}
 
     # ---- forward passes -----------------------------------------------------------------
     def _cache(self, kv: list[tuple[Any, Any]] | None) -> Any:
@@ -247,12 +270,65 @@ class GenerationEngine:
         pos = torch.arange(start, start + len(ids), dtype=torch.long, device=self.device).unsqueeze(0)
         out = self.model(input_ids=inp, position_ids=pos, past_key_values=cache, use_cache=True, logits_to_keep=1)
         self.stats["prefill_tokens"] += len(ids)
+        self.stats["prefill_forwards"] += 1
         new_kv = [(layer.keys, layer.values) for layer in out.past_key_values.layers]
         return new_kv, out.logits[0, -1].float()
 
+    def _prefill(self, prefix: list[tuple[Any, Any]] | None, start: int,
+                 suffixes: list[list[int]]) -> tuple[list[tuple[Any, Any]], Any, Any]:
+        """One forward for several rows on top of one shared prefix cache (``start`` tokens, or none).
+
+        The suffixes are left-padded to the longest: row ``g``'s cache is ``[prefix | padding | its suffix]``,
+        the padding masked out (``mask``, ``[rows, start + width]``) and its positions ``start...`` counted
+        from the end of the prefix, so that its last column gives its first logits. Returns (per-layer kv,
+        mask, last logits ``[rows, vocab]``)."""
+        torch = require_torch()
+        width = max(len(s) for s in suffixes)
+        rows = len(suffixes)
+        inp = [[self.pad_id] * (width - len(s)) + list(s) for s in suffixes]
+        pos = [[start] * (width - len(s)) + list(range(start, start + len(s))) for s in suffixes]
+        mask = [[1] * start + [0] * (width - len(s)) + [1] * len(s) for s in suffixes]
+        inp_t = torch.tensor(inp, dtype=torch.long, device=self.device)
+        pos_t = torch.tensor(pos, dtype=torch.long, device=self.device)
+        mask_t = torch.tensor(mask, dtype=torch.long, device=self.device)
+        if prefix is None:
+            cache = self._cache(None)
+        else:
+            cache = self._cache([(k.expand(rows, -1, -1, -1), v.expand(rows, -1, -1, -1)) for k, v in prefix])
+        out = self.model(input_ids=inp_t, attention_mask=mask_t, position_ids=pos_t, past_key_values=cache,
+                         use_cache=True, logits_to_keep=1)
+        self.stats["prefill_tokens"] += sum(len(s) for s in suffixes)
+        self.stats["prefill_forwards"] += 1
+        kv = [(layer.keys, layer.values) for layer in out.past_key_values.layers]
+        return kv, mask_t, out.logits[:, -1]
+
+    # ---- picking tokens ---------------------------------------------------------------------
+    def _pick(self, rows: Sequence[GenRow], logits: Any, generators: Sequence[Any]) -> list[int]:
+        """The next token of each row (``logits[k]`` is row ``rows[k]``'s): the grammars' masks applied in one
+        call for the whole batch, one argmax for every greedy row, a draw with its own generator for each
+        sampling row; then each grammar advanced by its token."""
+        torch = require_torch()
+        logits = logits.float()
+        constrained = [(k, r.constraint) for k, r in enumerate(rows) if r.constraint is not None]
+        if constrained:
+            from .constrained import restrict_batch
+
+            restrict_batch([c for _, c in constrained], logits, [k for k, _ in constrained])
+        toks = torch.argmax(logits, dim=-1).tolist()  # the host sync of this step
+        for k, r in enumerate(rows):
+            if r.temperature > 0:
+                toks[k] = pick_token(logits[k], r.temperature, r.top_p, generators[k])
+            if r.constraint is not None:
+                r.constraint.accept(toks[k])
+        return toks
+
     # ---- the loop -------------------------------------------------------------------------
-    def run(self, rows: Sequence[GenRow]) -> list[tuple[list[int], int, str]]:
-        """Generate every row: ``(generated ids, tokens kept, finish reason)`` per row, in input order."""
+    def run(self, rows: Sequence[GenRow],
+            on_row: Callable[[int, tuple[list[int], int, str]], None] | None = None) -> list[tuple[list[int], int, str]]:
+        """Generate every row: ``(generated ids, tokens kept, finish reason)`` per row, in input order.
+
+        ``on_row(i, result)`` is called for each row as soon as it is done (a row that finishes early is
+        handed back while the others still decode)."""
         torch = require_torch()
         n = len(rows)
         results: list[tuple[list[int], int, str] | None] = [None] * n
@@ -285,91 +361,157 @@ class GenerationEngine:
                 limit = max(1, min(limit, self.max_len - len(r.ids)))
             return limit
 
+        def finish(i: int, res: tuple[list[int], int, str]) -> None:
+            results[i] = res
+            if on_row is not None:
+                on_row(i, res)
+
+        def advance(lv: _Live, toks: Sequence[int]) -> bool:
+            """Append the row's new tokens (one per step fed) until it is done: True when it is."""
+            r = rows[lv.row]
+            for tok in toks:
+                lv.new.append(tok)
+                lv.last = tok
+                done = stop_check(lv.new, lv.limit, r.stop, self.eos, decode, r.constraint)
+                if done is not None:
+                    finish(lv.row, (lv.new, done[0], done[1]))
+                    return True
+            return False
+
+        def groups(take: list[int]) -> list[list[int]]:
+            """Consecutive joining rows on the same prefix node, at most ``prefill_tokens`` padded tokens each."""
+            out: list[list[int]] = []
+            for i in take:
+                g = out[-1] if out else None
+                b = base[i]
+                if g is not None and base[g[0]] == b:
+                    start = nodes[b].end if b is not None else 0
+                    width = max(len(rows[j].ids) for j in [*g, i]) - start
+                    if width * (len(g) + 1) <= self.prefill_tokens:
+                        g.append(i)
+                        continue
+                out.append([i])
+            return out
+
         with torch.no_grad():
             while waiting or live:
-                joined: list[tuple[_Live, list[tuple[Any, Any]]]] = []
-                while waiting and len(live) + len(joined) < self.max_batch:
-                    i = waiting.pop()
-                    r = rows[i]
-                    b = base[i]
+                joined: list[_Group] = []
+                take: list[int] = []
+                while waiting and len(live) + len(take) < self.max_batch:
+                    take.append(waiting.pop())
+                for members in groups(take):
+                    b = base[members[0]]
                     start = nodes[b].end if b is not None else 0
-                    kv, logits = self._extend(node_cache(b) if b is not None else None, r.ids[start:], start)
-                    self.stats["reused_tokens"] += start
-                    release(b)
-                    gen = torch.Generator(device="cpu")
-                    gen.manual_seed(int(r.seed) % (2**63))
-                    tok = pick_row_token(r, logits, gen)
-                    lv = _Live(row=i, length=len(r.ids), last=tok, new=[tok], limit=row_limit(r), generator=gen)
-                    done = stop_check(lv.new, lv.limit, r.stop, self.eos, decode, r.constraint)
-                    if done is not None:
-                        results[i] = (lv.new, done[0], done[1])
-                    else:
-                        joined.append((lv, kv))
+                    prefix = node_cache(b) if b is not None else None
+                    kv, mask, logits = self._prefill(prefix, start, [rows[i].ids[start:] for i in members])
+                    self.stats["reused_tokens"] += start * len(members)
+                    for _ in members:
+                        release(b)
+                    gens = []
+                    for i in members:
+                        gen = torch.Generator(device="cpu")
+                        gen.manual_seed(int(rows[i].seed) % (2**63))
+                        gens.append(gen)
+                    toks = self._pick([rows[i] for i in members], logits, gens)
+                    group = _Group(kv=kv, mask=mask)
+                    for g, i in enumerate(members):
+                        r = rows[i]
+                        lv = _Live(row=i, length=len(r.ids), last=toks[g], new=[], limit=row_limit(r),
+                                   generator=gens[g], span=int(mask.shape[1]))
+                        if not advance(lv, [toks[g]]):
+                            group.members.append((g, lv))
+                    if group.members:
+                        joined.append(group)
                 if joined or buf.get("dirty"):
-                    live = self._rebuild(buf, live, joined, rows)
+                    live = self._rebuild(buf, live, joined)
                 if not live:
                     continue
-                logits = self._step(buf, live)
+                fast = all(rows[lv.row].constraint is None and rows[lv.row].temperature <= 0 for lv in live)
+                if fast:  # greedy, no grammar: the tokens stay on the device for up to sync_every steps
+                    steps = min(self.sync_every, min(lv.limit - len(lv.new) for lv in live))
+                    picked = []
+                    for _ in range(steps):
+                        tok = self._step(buf).argmax(dim=-1)
+                        picked.append(tok)
+                        buf["last"] = tok.unsqueeze(1)
+                    host = torch.stack(picked, dim=1).tolist()  # the one host sync of these steps
+                else:
+                    steps = 1
+                    logits = self._step(buf)
+                    host = [[t] for t in self._pick([rows[lv.row] for lv in live], logits,
+                                                    [lv.generator for lv in live])]
+                    buf["last"] = torch.tensor(host, dtype=torch.long, device=self.device)
+                self.stats["host_syncs"] += 1
                 still: list[_Live] = []
+                keep: list[int] = []
                 for k, lv in enumerate(live):
-                    r = rows[lv.row]
-                    lv.length += 1
-                    tok = pick_row_token(r, logits[k], lv.generator)
-                    lv.new.append(tok)
-                    lv.last = tok
-                    done = stop_check(lv.new, lv.limit, r.stop, self.eos, decode, r.constraint)
-                    if done is not None:
-                        results[lv.row] = (lv.new, done[0], done[1])
-                    else:
+                    lv.length += steps
+                    lv.span += steps
+                    if not advance(lv, host[k]):
                         still.append(lv)
+                        keep.append(k)
                 if len(still) != len(live):
                     buf["dirty"] = True
-                    buf["keep"] = [k for k, lv in enumerate(live) if results[lv.row] is None]
+                    buf["keep"] = keep
                 live = still
         return [res if res is not None else ([], 0, "length") for res in results]
 
     # ---- the decode batch --------------------------------------------------------------------
-    def _rebuild(self, buf: dict[str, Any], live: list[_Live], joined: list[tuple[_Live, list[tuple[Any, Any]]]],
-                 rows: Sequence[GenRow]) -> list[_Live]:
-        """New buffers holding the live rows (those kept from the old buffers) and the joining ones, left-padded."""
+    def _rebuild(self, buf: dict[str, Any], live: list[_Live], joined: list[_Group]) -> list[_Live]:
+        """New buffers holding the live rows (those kept from the old buffers) and the joining groups.
+
+        Every row's cache ends at the same column ``width``; what lies left of it is either masked padding
+        or (a row prefilled on a shared prefix) its prefix, masked padding, then its own tokens. Each layer
+        is copied with one slice per source (the kept rows, each joining group), not one per row."""
         torch = require_torch()
         self.stats["rebuilds"] += 1
         keep = buf.get("keep", list(range(len(live)))) if buf.get("dirty") else list(range(len(live)))
         old_w = buf.get("width", 0)
-        everyone = live + [lv for lv, _ in joined]
-        width = max(lv.length for lv in everyone)
+        everyone = live + [lv for grp in joined for _, lv in grp.members]
+        width = max(lv.span for lv in everyone)
         room = max(lv.limit - len(lv.new) for lv in everyone) + 1
         cap = width + room
         layers_old = buf.get("layers") or []
-        n_layers = len(layers_old) if layers_old else len(joined[0][1])
+        n_layers = len(layers_old) if layers_old else len(joined[0].kv)
         rows_n = len(everyone)
+        idx = torch.tensor(keep, dtype=torch.long, device=self.device) if live else None
+        n_old = min(old_w, width)
+        sels = [torch.tensor([g for g, _ in grp.members], dtype=torch.long, device=self.device) for grp in joined]
         mask = torch.zeros((rows_n, cap), dtype=torch.long, device=self.device)
+        if live:
+            mask[: len(live), width - n_old : width] = buf["mask"].index_select(0, idx)[:, old_w - n_old : old_w]
+        r0 = len(live)
+        for grp, sel in zip(joined, sels):
+            w = grp.mask.shape[1]
+            mask[r0 : r0 + len(sel), width - w : width] = grp.mask.index_select(0, sel)
+            r0 += len(sel)
         new_layers = []
         for li in range(n_layers):
-            sample = layers_old[li].kbuf if layers_old else joined[0][1][li][0]
+            sample = layers_old[li].kbuf if layers_old else joined[0].kv[li][0]
             _, heads, _, dim = sample.shape
             kb = torch.zeros((rows_n, heads, cap, dim), dtype=sample.dtype, device=self.device)
             vb = torch.zeros_like(kb)
-            if keep:
-                idx = torch.tensor(keep, dtype=torch.long, device=self.device)
-                ok, ov = layers_old[li].kbuf.index_select(0, idx), layers_old[li].vbuf.index_select(0, idx)
-                for k, lv in enumerate(live):
-                    kb[k, :, width - lv.length : width] = ok[k, :, old_w - lv.length : old_w]
-                    vb[k, :, width - lv.length : width] = ov[k, :, old_w - lv.length : old_w]
-            for j, (lv, kv) in enumerate(joined):
-                k = len(live) + j
-                kb[k, :, width - lv.length : width] = kv[li][0][0]
-                vb[k, :, width - lv.length : width] = kv[li][1][0]
+            if live:
+                old = layers_old[li]
+                kb[: len(live), :, width - n_old : width] = old.kbuf.index_select(0, idx)[:, :, old_w - n_old : old_w]
+                vb[: len(live), :, width - n_old : width] = old.vbuf.index_select(0, idx)[:, :, old_w - n_old : old_w]
+            r0 = len(live)
+            for grp, sel in zip(joined, sels):
+                k, v = grp.kv[li]
+                w = k.shape[2]
+                kb[r0 : r0 + len(sel), :, width - w : width] = k.index_select(0, sel)
+                vb[r0 : r0 + len(sel), :, width - w : width] = v.index_select(0, sel)
+                r0 += len(sel)
             new_layers.append(slot_layer(kb, vb, width))
-        for k, lv in enumerate(everyone):
-            mask[k, width - lv.length : width] = 1
         buf.clear()
-        buf.update(layers=new_layers, width=width, mask=mask)
+        buf.update(layers=new_layers, width=width, mask=mask,
+                   last=torch.tensor([[lv.last] for lv in everyone], dtype=torch.long, device=self.device),
+                   pos=torch.tensor([[lv.length] for lv in everyone], dtype=torch.long, device=self.device))
         return everyone
 
-    def _step(self, buf: dict[str, Any], live: list[_Live]) -> Any:
-        """One decode step of the whole batch: feeds each row's last token, returns the next-token logits."""
-        torch = require_torch()
+    def _step(self, buf: dict[str, Any]) -> Any:
+        """One decode step of the whole batch: feeds each row's last token (``buf["last"]``, on the device),
+        returns the next-token logits ``[rows, vocab]``; nothing is read back to the host."""
         from transformers.cache_utils import DynamicCache
 
         width = buf["width"]
@@ -377,10 +519,9 @@ class GenerationEngine:
         cache.layers = buf["layers"]
         mask = buf["mask"]
         mask[:, width] = 1
-        inp = torch.tensor([[lv.last] for lv in live], dtype=torch.long, device=self.device)
-        pos = torch.tensor([[lv.length] for lv in live], dtype=torch.long, device=self.device)
-        out = self.model(input_ids=inp, attention_mask=mask[:, : width + 1], position_ids=pos, past_key_values=cache,
-                         use_cache=True, logits_to_keep=1)
+        out = self.model(input_ids=buf["last"], attention_mask=mask[:, : width + 1], position_ids=buf["pos"],
+                         past_key_values=cache, use_cache=True, logits_to_keep=1)
         buf["width"] = width + 1
+        buf["pos"] = buf["pos"] + 1
         self.stats["decode_steps"] += 1
-        return out.logits[:, -1].float()
+        return out.logits[:, -1]

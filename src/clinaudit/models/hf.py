@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,12 @@ from .hf_scoring import masked_head_logprobs, prefix_logliks
 from .hf_static import generate_static_batch
 
 __all__ = ["HFCausalBackend", "HFMaskedBackend", "HFEncoderBackend", "sample_seed", "ENGINES"]
+
+#: on CUDA without a ``max_batch`` option: the share of free GPU memory the decode batch's caches may take, the
+#: context a row is sized for, and the largest batch chosen (:meth:`HFCausalBackend.memory_max_batch`)
+MEMORY_FRACTION = 0.6
+AUTO_CONTEXT = 2048
+MAX_AUTO_BATCH = 256
 
 #: generation engines of ``hf:``/``embedded``: in-flight batching with prefix reuse, or static padded batches
 ENGINES = ("continuous", "static")
@@ -249,7 +255,7 @@ class HFCausalBackend(_HFBase):
     default_max_batch: int | None = None
 
     def __init__(self, spec: str, *, engine: str = "continuous", min_shared_prefix: int = 16,
-                 max_batch: int | None = None, **options: Any):
+                 max_batch: int | None = None, sync_every: int | None = None, **options: Any):
         if engine not in ENGINES:
             raise BackendError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
         if max_batch is not None and int(max_batch) < 1:
@@ -257,6 +263,9 @@ class HFCausalBackend(_HFBase):
         self.engine = engine
         self.min_shared_prefix = int(min_shared_prefix)
         self._max_batch = None if max_batch is None else int(max_batch)
+        self._auto_max_batch: int | None = None
+        #: greedy decode steps between two host reads of the tokens (None: 1 on a CPU, 8 on CUDA)
+        self.sync_every = None if sync_every is None else int(sync_every)
         self._engine_ok: bool | None = None
         self._grammars: GrammarCompiler | None = None
         self.last_engine_stats: dict[str, int] = {}
@@ -266,8 +275,36 @@ class HFCausalBackend(_HFBase):
     @property
     def max_batch(self) -> int:
         """Sequences the in-flight engine decodes together (option ``max_batch``; default ``batch_size``,
-        for ``embedded`` at least 32)."""
-        return self._max_batch or max(self.default_max_batch or 0, self.batch_size)
+        for ``embedded`` at least 32; on CUDA, as many as the free GPU memory holds: :meth:`memory_max_batch`)."""
+        if self._max_batch:
+            return self._max_batch
+        floor = max(self.default_max_batch or 0, self.batch_size)
+        if str(self.device).startswith("cuda"):
+            if self._auto_max_batch is None:
+                self._auto_max_batch = max(floor, self.memory_max_batch())
+            return self._auto_max_batch
+        return floor
+
+    def memory_max_batch(self, context: int | None = None) -> int:
+        """Rows whose key/value caches fit in ``MEMORY_FRACTION`` of the GPU's free memory now.
+
+        A row of ``context`` tokens (default: the model's context, at most ``AUTO_CONTEXT``) holds
+        ``2 x layers x kv heads x head dim x context`` cache values of the model's dtype, and its logits
+        (``vocab`` floats) once per step; a decode batch holds its buffers twice while they are rebuilt.
+        At most ``MAX_AUTO_BATCH``."""
+        torch = require_torch()
+        free, _total = torch.cuda.mem_get_info(torch.device(self.device))
+        cfg = self.model.config
+        cfg = getattr(cfg, "get_text_config", lambda: cfg)()
+        layers = int(getattr(cfg, "num_hidden_layers", 1))
+        heads = int(getattr(cfg, "num_attention_heads", 1))
+        kv_heads = int(getattr(cfg, "num_key_value_heads", None) or heads)
+        head_dim = int(getattr(cfg, "head_dim", None) or int(getattr(cfg, "hidden_size", 64)) // max(1, heads))
+        vocab = int(getattr(cfg, "vocab_size", 32000))
+        ctx = int(context or min(self.max_len() or AUTO_CONTEXT, AUTO_CONTEXT))
+        itemsize = torch.empty((), dtype=self._torch_dtype(torch)).element_size()
+        per_row = 2 * (2 * layers * kv_heads * head_dim * ctx * itemsize) + 4 * vocab
+        return int(max(1, min(MAX_AUTO_BATCH, (free * MEMORY_FRACTION) // per_row)))
 
     @property
     def submit_size(self) -> int:
@@ -313,7 +350,12 @@ class HFCausalBackend(_HFBase):
         return ids
 
     # ---- generation ----------------------------------------------------------------------
-    def generate(self, requests: Sequence[ModelRequest]) -> list[ModelResponse]:
+    #: ``generate`` takes ``on_response(index, response)`` and calls it for each request as soon as its answer is
+    #: done (the runner stores it and moves the progress bar then, not when the whole batch ends)
+    streams_answers = True
+
+    def generate(self, requests: Sequence[ModelRequest],
+                 on_response: Callable[[int, ModelResponse], None] | None = None) -> list[ModelResponse]:
         rows: list[dict[str, Any]] = []  # one per generated sequence
         prompt_lens: list[int] = []
         for r_i, req in enumerate(requests):
@@ -329,26 +371,41 @@ class HFCausalBackend(_HFBase):
                              "top_p": req.top_p, "seed": sample_seed(req.seed, j), "max_tokens": max(1, int(req.max_tokens)),
                              "stop": list(req.stop or []),
                              "constraint": None if grammar is None else self.grammars().row(grammar)})
-        if self.use_engine():
-            results = self._generate_engine(rows)
-        else:
-            results = [("", 0, "length")] * len(rows)
-            for batch in self.batches([len(r["ids"]) for r in rows]):
-                for idx, res in zip(batch, generate_static_batch(self, [rows[i] for i in batch])):
-                    results[idx] = res
-        out: list[ModelResponse] = []
-        for r_i, req in enumerate(requests):
-            mine = [(rows[k]["sample"], results[k]) for k in range(len(rows)) if rows[k]["req"] == r_i]
-            mine.sort(key=lambda x: x[0])
-            texts = [res[0] for _, res in mine]
-            ntoks = [res[1] for _, res in mine]
-            reasons = [res[2] for _, res in mine]
+        results: list[tuple[str, int, str] | None] = [None] * len(rows)
+        mine: dict[int, list[int]] = {}
+        for k, row in enumerate(rows):
+            mine.setdefault(row["req"], []).append(k)
+        left = {r_i: len(ks) for r_i, ks in mine.items()}
+        out: list[ModelResponse | None] = [None] * len(requests)
+
+        def respond(r_i: int) -> None:
+            req = requests[r_i]
+            done = sorted((rows[k]["sample"], results[k]) for k in mine[r_i])
+            texts = [res[0] for _, res in done if res is not None]
+            ntoks = [res[1] for _, res in done if res is not None]
+            reasons = [res[2] for _, res in done if res is not None]
             if len(texts) == 1 and req.n > 1:  # greedy: n identical choices
                 texts, ntoks, reasons = texts * req.n, ntoks * req.n, reasons * req.n
-            out.append(ModelResponse(request_key="", model=self.spec, text=texts[0], choices=texts,
-                                     prompt_tokens=prompt_lens[r_i], completion_tokens=int(sum(ntoks)),
-                                     finish_reason=reasons[0]))
-        return out
+            resp = out[r_i] = ModelResponse(request_key="", model=self.spec, text=texts[0], choices=texts,
+                                            prompt_tokens=prompt_lens[r_i], completion_tokens=int(sum(ntoks)),
+                                            finish_reason=reasons[0])
+            if on_response is not None:
+                on_response(r_i, resp)
+
+        def row_done(k: int, res: tuple[str, int, str]) -> None:
+            results[k] = res
+            r_i = rows[k]["req"]
+            left[r_i] -= 1
+            if not left[r_i]:
+                respond(r_i)
+
+        if self.use_engine():
+            self._generate_engine(rows, row_done)
+        else:
+            for batch in self.batches([len(r["ids"]) for r in rows]):
+                for idx, res in zip(batch, generate_static_batch(self, [rows[i] for i in batch])):
+                    row_done(idx, res)
+        return [resp for resp in out if resp is not None]
 
     def grammars(self) -> GrammarCompiler:
         """The answer-grammar compiler of this model's tokenizer (:mod:`.constrained`), made on first use."""
@@ -364,20 +421,25 @@ class HFCausalBackend(_HFBase):
             self._engine_ok = supports_engine(self.model)
         return self._engine_ok
 
-    def _generate_engine(self, rows: list[dict[str, Any]]) -> list[tuple[str, int, str]]:
+    def _generate_engine(self, rows: list[dict[str, Any]],
+                         row_done: Callable[[int, tuple[str, int, str]], None]) -> None:
+        """Every row through the in-flight engine; ``row_done(k, (text, tokens, finish reason))`` as each ends."""
         engine = GenerationEngine(self.model, self.tokenizer, max_batch=self.max_batch, eos_ids=self.eos_ids(),
-                                  max_len=self.max_len(), min_shared=self.min_shared_prefix, device=self.device)
+                                  max_len=self.max_len(), min_shared=self.min_shared_prefix, device=self.device,
+                                  sync_every=self.sync_every, pad_id=self.pad_id())
         gen_rows = [GenRow(ids=r["ids"], temperature=r["temperature"], top_p=r["top_p"], seed=r["seed"],
                            max_tokens=r["max_tokens"], stop=r["stop"], constraint=r["constraint"]) for r in rows]
-        results = []
-        for r, (new, kept, reason) in zip(rows, engine.run(gen_rows)):
+
+        def done(k: int, res: tuple[list[int], int, str]) -> None:
+            new, kept, reason = res
             text = self.tokenizer.decode(new[:kept], skip_special_tokens=True)
-            cut = [text.index(s) for s in r["stop"] if s and s in text]
+            cut = [text.index(s) for s in rows[k]["stop"] if s and s in text]
             if cut:
                 text, reason = text[: min(cut)], "stop"
-            results.append((text, kept, reason))
+            row_done(k, (text, kept, reason))
+
+        engine.run(gen_rows, on_row=done)
         self.last_engine_stats = dict(engine.stats)
-        return results
 
     # ---- log-likelihood --------------------------------------------------------------------
     def _bos_id(self) -> int:

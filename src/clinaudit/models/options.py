@@ -129,6 +129,8 @@ class HFOptions(_Common):
     engine: Literal["continuous", "static"] = "continuous"
     min_shared_prefix: int = Field(default=16, ge=1)
     max_batch: int | None = Field(default=None, ge=1)
+    sync_every: int | None = Field(default=None, ge=1, description="greedy decode steps between host reads "
+                                   "of the tokens (default 1 on a CPU, 8 on CUDA)")
 
 
 class EmbeddedOptions(HFOptions):
