@@ -74,3 +74,33 @@ def test_greedy_constrained_pick_is_the_best_allowed_token(causal_dirs):
     tok = cont.tokenizer
     y, n = tok.convert_tokens_to_ids("y"), tok.convert_tokens_to_ids("n")  # the first tokens of "yes" and "no"
     assert got == ("yes" if logits[y] > logits[n] else "no")
+
+
+def test_batch_masks_equal_the_row_by_row_masks(causal_dirs):
+    """restrict_batch (one llguidance call for every row) masks exactly as RowConstraint.restrict row by row,
+    at the start, inside, at the accepting end and after the end of the grammar."""
+    from clinaudit.models.constrained import restrict_batch
+
+    cont = HFCausalBackend(f"hf:{causal_dirs['llama']}")
+    tok = cont.tokenizer
+    g = OutputGrammar.regex("(yes|no)( maybe)?")
+    prefixes = ["", "y", "ye", "yes", "yes maybe", "n"]
+    rows = []
+    for p in prefixes:
+        c = cont.grammars().row(g)
+        for t in tok(p, add_special_tokens=False)["input_ids"]:
+            c.accept(t)
+        rows.append(c)
+    assert rows[4].finished and not rows[0].finished
+    vocab = cont.model.config.vocab_size
+    torch.manual_seed(0)
+    logits = torch.randn(len(prefixes) + 1, vocab + 3)  # one row left free, 3 columns past the grammar's vocab
+    one = logits.clone()
+    for j, c in enumerate(rows):
+        c.restrict(one[j + 1])
+    both = logits.clone()
+    restrict_batch(rows, both, list(range(1, len(rows) + 1)))
+    assert torch.equal(torch.isinf(both), torch.isinf(one)) and torch.equal(both, one)
+    assert not torch.isinf(both[0]).any()
+    finite = set(torch.nonzero(~torch.isinf(both[5])).flatten().tolist())  # rows[4], "yes maybe"
+    assert finite == {e for e in cont.eos_ids() if e < vocab} and 2 in finite  # after the end: end of sequence only

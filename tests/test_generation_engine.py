@@ -146,3 +146,70 @@ def test_masked_lm_head_is_found_for_bert_roberta_and_not_guessed_otherwise():
     distil = transformers.DistilBertForMaskedLM(transformers.DistilBertConfig(vocab_size=50, dim=16, n_layers=1,
                                                                               n_heads=2, hidden_dim=32))
     assert mlm_head(distil) is None  # its head is three separate modules: full forward instead
+
+
+def test_engine_batched_prefill_and_k_step_reads_identical_to_static(causal_dirs):
+    """Rows prefilled together in one forward (left-padded on a shared prefix) and greedy tokens read back every
+    3 steps (rows that end inside those steps are cut where they ended): the texts of the static path."""
+    cont, stat = _pair(causal_dirs["llama"], batch_size=3, sync_every=3)
+    greedy = stat.generate([ModelRequest.chat("hf:x", DIALOG, max_tokens=20)])[0]
+    words = greedy.text.split()
+    reqs = [ModelRequest.chat("hf:x", f"{DIALOG} : {t}", max_tokens=m) for t, m in zip(TURNS, [1, 12, 2, 7, 3, 15])]
+    reqs += [ModelRequest.chat("hf:x", t, max_tokens=8) for t in ("cough", "he was no", "the the the the fever")]
+    reqs.append(ModelRequest.chat("hf:x", DIALOG, max_tokens=20, stop=[" " + words[2]] if len(words) > 2 else None))
+    a, b = cont.generate(reqs), stat.generate(reqs)
+    assert _same(a, b)
+    stats = cont.last_engine_stats
+    assert stats["prefill_forwards"] < len(reqs)  # several prompts per prefill forward
+    assert stats["host_syncs"] < stats["decode_steps"]  # tokens read back once per 3 steps where nothing ends
+    one, _ = _pair(causal_dirs["llama"], batch_size=3, sync_every=1)
+    assert _same(one.generate(reqs), b)
+    assert one.last_engine_stats["host_syncs"] == one.last_engine_stats["decode_steps"]
+
+
+def test_answers_are_handed_back_as_they_finish(causal_dirs):
+    cont, stat = _pair(causal_dirs["llama"], batch_size=2)
+    reqs = [ModelRequest.chat("hf:x", f"{DIALOG} : {t}", max_tokens=m) for t, m in zip(TURNS, [15, 1, 12, 2, 9, 1])]
+    reqs.append(ModelRequest.chat("hf:x", "cough", max_tokens=9, temperature=1.0, seed=2, n=3))
+    seen: list[int] = []
+    got: dict[int, object] = {}
+
+    def each(i, resp):
+        seen.append(i)
+        got[i] = resp
+
+    out = cont.generate(reqs, on_response=each)
+    assert sorted(seen) == list(range(len(reqs)))  # each request once (its 3 samples together)
+    assert [got[i] for i in range(len(reqs))] == out and _same(out, stat.generate(reqs))
+    # a one-token answer is handed back before the long answers of the batch are done
+    assert seen.index(1) < seen.index(0) and seen.index(5) < seen.index(2)
+    seen.clear()
+    stat.generate(reqs, on_response=each)  # the static path hands back each batch's answers as it ends
+    assert sorted(seen) == list(range(len(reqs)))
+
+
+def test_max_batch_on_cuda_is_sized_from_free_gpu_memory(causal_dirs, monkeypatch):
+    cont, _ = _pair(causal_dirs["llama"])
+    b = HFCausalBackend(f"hf:{causal_dirs['llama']}", device="cuda")
+    b._model, b._tokenizer = cont.model, cont.tokenizer  # (loaded on the CPU: only the sizing is tested)
+    asked = []
+
+    def mem_get_info(device=None):
+        asked.append(str(device))
+        return free["bytes"], 80 << 30
+
+    monkeypatch.setattr(torch.cuda, "mem_get_info", mem_get_info)
+    vocab = cont.model.config.vocab_size
+    # tiny Llama: 2 layers x 2 kv heads x head dim 32 / 4 = 8, context 128 (its max), float32: a row's cache
+    # holds 2 x 2 x 2 x 8 x 128 x 4 bytes = 32,768 B, counted twice (rebuilds), plus 4 x vocab B of logits
+    per_row = 2 * (2 * 2 * 2 * 8 * 128 * 4) + 4 * vocab
+    free = {"bytes": 10_000_000}
+    assert b.max_batch == int(0.6 * 10_000_000) // per_row == b.memory_max_batch()
+    assert asked[0] == "cuda" and b.submit_size == max(4 * 8, 2 * b.max_batch)
+    free["bytes"] = 10 << 30  # plenty: capped at 256
+    assert b.memory_max_batch() == 256
+    free["bytes"] = 100_000  # too little for one batch_size: never below batch_size
+    b._auto_max_batch = None
+    assert b.max_batch == 8
+    assert HFCausalBackend(f"hf:{causal_dirs['llama']}", device="cuda", max_batch=5).max_batch == 5  # as given
+    assert cont.max_batch == 8  # on a CPU: batch_size, no GPU asked
