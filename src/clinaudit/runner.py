@@ -273,6 +273,8 @@ class Runner:
 
         def done(key: str, req: ModelRequest, resp: ModelResponse) -> None:
             asking = waiting.pop(key)
+            if len(asking) > 1:  # the same request asked again while in flight: answered now, counted now
+                bar.update(len(asking) - 1)
             set_fields(resp, meta=dict(asking[0][1].meta))
             emit(asking[0][0], asking[0][1], resp)
             for i, q in asking[1:]:
@@ -435,21 +437,53 @@ class Runner:
                                    f"{resp.error}")
         return resp
 
-    async def _run_local_batch(self, backend: Backend, chunk: list[tuple[str, ModelRequest]]) -> list[ModelResponse]:
+    async def _run_local_batch(self, backend: Backend, chunk: list[tuple[str, ModelRequest]],
+                               each: Callable[[int, ModelResponse], None] | None = None) -> list[ModelResponse]:
+        """Answers to one chunk of a local backend, in chunk order. With ``each``, and a backend that hands answers
+        back as they finish (``streams_answers``: the ``hf:``/``embedded`` engine), ``each(i, answer)`` is called on
+        this event loop for every answer as soon as it is done, while the rest of the chunk is still decoding:
+        the caller stores it and moves the progress bar then (a killed run loses only what was in flight)."""
         t0 = time.monotonic()
+        handed: dict[int, ModelResponse] = {}
+        problems: list[BaseException] = []
+
+        def hand(i: int, resp: ModelResponse) -> None:  # on the event loop
+            resp = resp.model_copy()
+            resp.latency_s = (time.monotonic() - t0) / (len(handed) + 1)  # this answer's share of the time so far
+            handed[i] = resp
+            if each is not None and not problems:
+                try:
+                    each(i, resp)
+                except BaseException as exc:  # noqa: BLE001 - raised below, once the backend's thread returns
+                    problems.append(exc)
+
         try:
             whole = getattr(backend, "agenerate_batch", None)  # e.g. openai-batch: awaited here, cancellable
             reqs = [r for _, r in chunk]
-            resps = await (whole(reqs) if whole is not None else asyncio.to_thread(backend.generate, reqs))
+            if whole is not None:
+                resps = await whole(reqs)
+            elif each is not None and getattr(backend, "streams_answers", False):
+                loop = asyncio.get_running_loop()
+                streaming: Any = backend.generate  # (Backend.generate has no on_response: the engine's has)
+                resps = await asyncio.to_thread(
+                    lambda: streaming(reqs, on_response=lambda i, r: loop.call_soon_threadsafe(hand, i, r)))
+                await asyncio.sleep(0)  # (the hand-backs were queued before the thread's end: they have run)
+            else:
+                resps = await asyncio.to_thread(backend.generate, reqs)
         except Exception as exc:  # a local failure is not retried: it would fail again
             err = backend.redact(f"{type(exc).__name__}: {exc}")
             if self.config.fail_fast:
                 raise BackendError(f"runner.fail_fast: stopping at the first failed model call ({backend.spec}): "
                                    f"{err}") from None
             resps = [ModelResponse(request_key=k, model=backend.spec, error=err) for k, _ in chunk]
+        if problems:
+            raise problems[0]
         dt = (time.monotonic() - t0) / max(1, len(chunk))
         out = []
-        for resp in resps:
+        for i, resp in enumerate(resps):
+            if i in handed:  # already given to ``each``: the same object
+                out.append(handed[i])
+                continue
             resp = resp.model_copy()  # a local backend may hand back shared objects: completed on a copy
             resp.latency_s = dt
             out.append(resp)

@@ -178,7 +178,8 @@ class WorkerPool:
 
     Remote: ``concurrency`` workers, each making one call at a time with retries (their answers committed
     in groups). Local: one worker running chunks of ``batch_size`` requests (in request order, as before)
-    in a thread, each chunk committed when it is done."""
+    in a thread, each chunk committed when it is done; a backend that hands answers back as they finish
+    (``streams_answers``) has each one stored, and counted on the bar, as it comes."""
 
     def __init__(self, config: Any, backend: Backend, call: Callable[..., Any], run_batch: Callable[..., Any],
                  finish: Callable[..., None], bar: Any, commit: Callable[[], None] = lambda: None,
@@ -235,9 +236,17 @@ class WorkerPool:
         while (chunk := await self.queue.get()) is not None:
             for key, req in chunk:
                 self.sending(key, req)
-            resps = await self.run_batch(self.backend, chunk)
-            for (key, req), resp in zip(chunk, resps):
-                self.finish(self.backend, key, req, resp)
+            handed: set[int] = set()
+
+            def each(i: int, resp: ModelResponse, chunk: list[tuple[str, ModelRequest]] = chunk,
+                     handed: set[int] = handed) -> None:
+                handed.add(i)  # an answer handed back before the chunk ends: stored, and the bar moves, now
+                self.finish(self.backend, chunk[i][0], chunk[i][1], resp)
+
+            resps = await self.run_batch(self.backend, chunk, each)
+            for i, ((key, req), resp) in enumerate(zip(chunk, resps)):
+                if i not in handed:
+                    self.finish(self.backend, key, req, resp)
             self.commit()  # a local batch is slow to make: committed as soon as it is done
 
     async def release(self, close: bool = True) -> None:
