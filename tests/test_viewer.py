@@ -356,3 +356,11 @@ def test_other_audits_a_jury_tie_and_care_answers(tmp_path):
     for run in (jury, care):
         for case_id in sorted(set(run.grid["case_id"].dropna())):
             assert c.get("/case", params={"run": run.key, "case": case_id}).status_code == 200
+
+
+def test_a_folder_of_runs_is_searched_for_them(tmp_path):
+    make_run(tmp_path / "runs" / "a", cases=3, perturbations=1, seeds=1)
+    make_run(tmp_path / "runs" / "nested" / "a", cases=2, perturbations=1, seeds=1)
+    runs = load_runs([tmp_path / "runs"])
+    assert sorted(r.key for r in runs) == ["a", "a-2"]
+    assert sorted(len(r.grid) for r in runs) == [2 * 2, 3 * 2]

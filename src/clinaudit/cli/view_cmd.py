@@ -22,10 +22,12 @@ def add_view(sub: argparse._SubParsersAction) -> None:
         "responses from the cache; two runs side by side with the flips that differ marked. It listens on "
         "127.0.0.1 only and prints a URL with a token (as Jupyter does); stop it with Ctrl-C. Needs the extra "
         "'view': pip install 'clinaudit[view]'.",
-        epilog="Examples:\n  clinaudit view runs/mine\n  clinaudit view runs/v1 runs/v2 --port 8765 --no-browser",
+        epilog="Examples:\n  clinaudit view runs/mine\n  clinaudit view runs/v1 runs/v2 --port 8765 --no-browser\n"
+        "  clinaudit view runs/demo          # every run directory below it",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN", help="run directory (two or more: side by side)")
+    p.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN",
+                   help="run directory (two or more: side by side), or a folder with run directories below it")
     p.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free port chosen at random)")
     p.add_argument("--no-browser", action="store_true", help="print the URL only; do not open a browser")
     p.set_defaults(func=cmd_view)
