@@ -134,10 +134,86 @@ def scenario_margin(n: int, r: int) -> dict[str, tuple[int, int]]:
     return {"within_margin_rows": (int((tsr["verdict"] == "within_margin").sum()), len(tsr))}
 
 
+def _flip_pairs(rng: np.random.Generator, n: int, rates: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Treatment-shift pairs of one run (one MANAGE pair per case and perturbation, baseline answer 0), the
+    perturbed answer flipping with each case's probability ``rates[perturbation][case]``."""
+    rows = [(f"c{i:04d}", "d", "m", pert, "MANAGE", 0, 1, 0, int(rng.random() < pr[i]))
+            for pert, pr in rates.items() for i in range(n)]
+    return pd.DataFrame(rows, columns=["case_id", "dataset", "model", "perturbation", "question", "seed", "seed_b",
+                                       "T_b", "T_p"])
+
+
+def _two_runs(tmp: Path, rng: np.random.Generator, n: int, worsening: float) -> tuple[Path, Path]:
+    """A baseline run and a new run whose every case flips ``worsening`` more often under each perturbation
+    (case flip probabilities uniform in [0.05, 0.25] in the baseline, shared by both runs)."""
+    base_p = {pert: rng.uniform(0.05, 0.25, n) for pert in ("uppercase", "exclamation")}
+    new_p = {k: v + worsening for k, v in base_p.items()}
+    res = pd.DataFrame({"audit": ["treatment_shift"], "model": "m", "metric": "TSR", "group": "uppercase",
+                        "reference": "noise_floor", "value": 0.0, "ci_low": -0.01, "ci_high": 0.01, "p_adj": 1.0,
+                        "verdict": "within_margin", "verdict_reason": "simulated", "margin": 0.05, "effect": True})
+    return (write_run(tmp, "a", res, _flip_pairs(rng, n, base_p)), write_run(tmp, "b", res, _flip_pairs(rng, n, new_p)))
+
+
+def scenario_compare_margin(n: int, r: int) -> dict[str, tuple[int, int]]:
+    """Run B flips exactly 5 pp more often than run A on every case (the margin): compare rows within_margin."""
+    from clinaudit.report.compare import compare_runs
+
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b = _two_runs(Path(tmp), _rng("compare_margin", n, r), n, 0.05)
+        t = compare_runs(a, b, n_resamples=STATS["n_resamples"], n_permutations=STATS["n_permutations"], seed=r).table
+    t = t[t["metric"] == "TSR"]
+    return {"within_margin_rows": (int((t["verdict"] == "within_margin").sum()), len(t))}
+
+
+def scenario_gate_inside(n: int, r: int) -> dict[str, tuple[int, int]]:
+    """Run B 3 pp worse than its baseline on every case, margin 5 pp: the gate fails (it should not)."""
+    from clinaudit.report.gate import gate_run
+
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b = _two_runs(Path(tmp), _rng("gate_inside", n, r), n, 0.03)
+        g = gate_run(b, baseline=a, n_resamples=STATS["n_resamples"], n_permutations=STATS["n_permutations"],
+                     seed=r, write=False)
+    return {"gate_fail": (int(g.outcome == "fail"), 1)}
+
+
+def association_scores(rng: np.random.Generator, frames: int = 30, targets: int = 8, sd: float = 0.5) -> pd.DataFrame:
+    """Log-probability bias scores of ``frames`` frames × ``targets`` target pairs (female vs male), one
+    category, with a frame-level random difference (mean 0, sd ``sd``) shared by the frame's sentences and
+    sentence noise (sd 0.5)."""
+    rows = []
+    for f in range(frames):
+        shift = rng.normal(0.0, sd)
+        for t in range(targets):
+            base = rng.normal(0.0, 1.0)
+            rows.append(("m", "CVD", "male", f"frame{f}", t, base + rng.normal(0, 0.5)))
+            rows.append(("m", "CVD", "female", f"frame{f}", t, base + shift + rng.normal(0, 0.5)))
+    return pd.DataFrame(rows, columns=["model", "category", "group", "frame", "position", "score"])
+
+
+def scenario_association(n: int, r: int) -> dict[str, tuple[int, int]]:
+    """Frame-level noise, mean difference 0 (``n`` frames × 8 targets): runs with a bias row, and the share of
+    null runs in which the sentence-level signed-rank test alone is significant (what it would say)."""
+    from clinaudit.families.hurtful_words.association_stats import association_tests
+    from clinaudit.pipeline.validity import assign_verdicts
+
+    scores = association_scores(_rng("association", n, r), frames=n)
+    tests = association_tests(scores, ["male", "female"], ["signed-rank", "sign-flip"], n_bootstrap=200, seed=r)
+    res = assign_verdicts(tests, {"reasons": [], "models": {"m": {"reasons": []}}}, _settings(),
+                          run_audit="association")
+    sr = tests[tests["test_option"] == "signed-rank"]
+    return {"bias_found": (int((res["verdict"] == "bias").any()), 1),
+            "signed_rank_significant": (int((sr["p_adj"] < 0.01).any()), 1)}
+
+
 SCENARIOS: dict[str, Callable[[int, int], dict[str, tuple[int, int]]]] = {
     "null": scenario_null,
     "margin": scenario_margin,
+    "compare_margin": scenario_compare_margin,
+    "gate_inside": scenario_gate_inside,
+    "association": scenario_association,
 }
+#: sizes per scenario (cases; frames for the association)
+SCENARIO_SIZES: dict[str, tuple[int, ...]] = {"association": (30,)}
 SIZES = (20, 80, 200, 500)
 
 
@@ -148,20 +224,30 @@ def _one(task: tuple[str, int, int]) -> tuple[str, int, dict[str, tuple[int, int
 
 def run(names: list[str], runs: int, sizes: tuple[int, ...] = SIZES, workers: int = 1) -> pd.DataFrame:
     """Every scenario × size, ``runs`` simulated runs each: one row per quantity with its rate and counts."""
-    tasks = [(name, n, r) for name in names for n in sizes for r in range(runs)]
+    tasks = [(name, n, r) for name in names for n in SCENARIO_SIZES.get(name, sizes) for r in range(runs)]
     sums: dict[tuple[str, int, str], list[int]] = {}
     t0 = time.perf_counter()
+    left = {(name, n): sum(1 for t in tasks if t[:2] == (name, n)) for name, n, _ in tasks}
+
+    def add(name: str, n: int, got: dict[str, tuple[int, int]]) -> None:
+        for k, (a, b) in got.items():
+            s = sums.setdefault((name, n, k), [0, 0, 0])
+            s[0], s[1], s[2] = s[0] + a, s[1] + b, s[2] + 1
+        left[(name, n)] -= 1
+        if not left[(name, n)]:  # a point is complete: print it at once
+            print(f"{name} n={n}: " + ", ".join(f"{k} {s[0]}/{s[1]} = {s[0] / max(s[1], 1):.1%}"
+                                                for (nm, nn, k), s in sums.items() if (nm, nn) == (name, n))
+                  + f" ({time.perf_counter() - t0:.0f} s)", flush=True)
+
     if workers > 1:
         import multiprocessing as mp
 
         with mp.get_context("fork").Pool(workers) as pool:
-            done = list(pool.imap_unordered(_one, tasks, chunksize=2))
+            for name, n, got in pool.imap_unordered(_one, tasks, chunksize=2):
+                add(name, n, got)
     else:
-        done = [_one(t) for t in tasks]
-    for name, n, got in done:
-        for k, (a, b) in got.items():
-            s = sums.setdefault((name, n, k), [0, 0, 0])
-            s[0], s[1], s[2] = s[0] + a, s[1] + b, s[2] + 1
+        for t in tasks:
+            add(*_one(t))
     out = [{"scenario": name, "n": n, "quantity": k, "rate": a / b if b else math.nan, "count": a, "of": b,
             "runs": runs_} for (name, n, k), (a, b, runs_) in sorted(sums.items())]
     print(f"{len(tasks)} simulated runs in {time.perf_counter() - t0:.0f} s", flush=True)

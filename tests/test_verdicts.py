@@ -232,3 +232,51 @@ def test_a_tiny_detectable_effect_is_within_margin_and_says_so():
     assert v == "within_margin" and reason.startswith("detectable (p_run 1e-06 < 0.05")
     assert row_verdict(value=0.06, ci_low=0.055, ci_high=0.065, p_adj=1e-6, p_run=1e-6, n_units=20000,
                        direction="higher_is_worse", margin=0.05, rate=0.06)[0] == "bias"
+
+
+def test_association_bias_comes_from_the_frame_level_test_with_the_audits_alpha():
+    """Frame-level noise only (every sentence of a frame shifted together): the sentence-level signed-rank
+    test is labelled and never bias; the frame-level sign-flip row decides; n_units counts frames; the
+    audit's alpha (association --alpha, 0.01) is the verdicts' level unless the spec sets verdicts.alpha."""
+    import importlib.util
+    from pathlib import Path
+
+    from clinaudit.families.hurtful_words.association_stats import association_tests
+    from clinaudit.pipeline.validity import assign_verdicts
+
+    spec = importlib.util.spec_from_file_location(
+        "cal", Path(__file__).resolve().parents[1] / "benchmarks" / "calibration.py")
+    cal = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cal)
+    scores = cal.association_scores(np.random.default_rng(3), frames=30, sd=0.5)
+    scores.loc[scores["group"] == "female", "score"] += 1.0  # a real difference of 1.0 on every frame
+    t = association_tests(scores, ["male", "female"], ["signed-rank", "sign-flip"], n_bootstrap=50, alpha=0.01)
+    out = assign_verdicts(t, {"reasons": [], "models": {}}, VerdictSettings(), run_audit="association")
+    sr, sf = out[out["test_option"] == "signed-rank"].iloc[0], out[out["test_option"] == "sign-flip"].iloc[0]
+    assert sr["test_unit"] == "sentence" and sr["verdict"] == "inconclusive"
+    assert sr["verdict_reason"].startswith("a sentence-level test") and "sentence-level test" in sr["note"]
+    assert sf["test_unit"] == "frame" and sf["verdict"] == "bias" and sf["n_units"] == 30 == sf["n_frames"]
+    assert np.isnan(sr["p_run"]) and sf["run_family"].endswith("(Holm over 1)")
+    # the audit's alpha reaches the verdicts: p 0.02 is not bias at 0.01, is at an explicit verdicts.alpha 0.05
+    row = t[t["test_option"] == "sign-flip"].assign(p=0.02, p_adj=0.02)
+    assert assign_verdicts(row, {"reasons": [], "models": {}}, VerdictSettings())["verdict"].iloc[0] != "bias"
+    assert assign_verdicts(row, {"reasons": [], "models": {}}, VerdictSettings(alpha=0.05))["verdict"].iloc[0] == \
+        "bias"
+
+
+def test_every_classifier_gap_name_is_declared_and_parity_rows_have_a_margin():
+    from clinaudit.families.hurtful_words.classifier_metrics import classifier_gap_table
+    from clinaudit.metrics.declared import declaration_for
+    from clinaudit.pipeline.validity import assign_verdicts
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"task": "t", "label": rng.integers(0, 2, 400), "pred": rng.integers(0, 2, 400),
+                       "sex": rng.choice(["F", "M"], 400), "race": rng.choice(["a", "b", "c", "d"], 400)})
+    gaps = classifier_gap_table(df, "task", "label", "pred", ["sex", "race"], n_resamples=50)
+    for name in set(gaps["metric"]):
+        assert declaration_for("classifier_gaps", name) is not None, name
+    out = assign_verdicts(gaps, {"reasons": [], "models": {}}, VerdictSettings(), run_audit="classifier_gaps")
+    parity = out[out["metric"] == "parity_gap"]
+    assert len(parity) == 6 and (parity["margin"] == 0.05).all()
+    # n_units: the rows of the smaller of the group and its reference, not the task's 400
+    assert (parity["n_units"] < 400).all() and (parity["n_units"] == parity["n_group"].clip(upper=None)).any()

@@ -177,8 +177,10 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
     units = _units(out, decls)
     audit_why = "; ".join(validity.get("reasons", []))
     models = validity.get("models", {})
-    p_run, run_family, run_size = _run_level(out, pd.Series([_is_effect(r, decls) for r in out.to_dict("records")],
-                                                            index=out.index, dtype=bool))
+    # the run-level family: effect rows whose test can make a finding (not a sentence-level test)
+    p_run, run_family, run_size = _run_level(out, pd.Series(
+        [_is_effect(r, decls) and str(r.get("test_unit") or "") != "sentence" for r in out.to_dict("records")],
+        index=out.index, dtype=bool))
     verdicts, reasons, margins, effects = [], [], [], []
     for i, row in enumerate(out.to_dict("records")):
         audit, metric = str(row["audit"]), str(row["metric"])
@@ -196,13 +198,27 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
             margin = settings.margin_for(audit, metric, None)
         model = str(row.get("model") or "")
         model_why = "; ".join(models.get(model, {}).get("reasons", [])) if model else ""
+        alpha = settings.alpha  # the spec's verdicts.alpha when set; else the level the audit wrote on its row
+        row_alpha = _row_alpha(row.get("alpha"))
+        if "alpha" not in settings.model_fields_set and row_alpha is not None:
+            alpha = row_alpha
+        sentence_level = str(row.get("test_unit") or "") == "sentence"
         if audit_why or model_why:
             verdict, reason = "not_measured", "; ".join(x for x in (audit_why, model_why) if x)
+        elif sentence_level:  # its test treats units that share a cluster as independent: never a finding
+            verdict, reason = row_verdict(
+                value=row.get("value", math.nan), null=null, ci_low=row.get("ci_low", math.nan),
+                ci_high=row.get("ci_high", math.nan), p_adj=math.nan, n_units=float(units.iloc[i]),
+                direction=direction, margin=margin, unit_scale=unit_scale, alpha=alpha,
+                min_units=settings.min_units, effect=effect)
+            if verdict == "inconclusive":
+                reason = ("a sentence-level test (the sentences of one frame are not independent) is not a finding; "
+                          "the frame-level test (sign-flip) decides bias; " + reason)
         else:
             verdict, reason = row_verdict(
                 value=row.get("value", math.nan), null=null, ci_low=row.get("ci_low", math.nan),
                 ci_high=row.get("ci_high", math.nan), p_adj=p_adj, n_units=float(units.iloc[i]),
-                direction=direction, margin=margin, unit_scale=unit_scale, alpha=settings.alpha,
+                direction=direction, margin=margin, unit_scale=unit_scale, alpha=alpha,
                 min_units=settings.min_units, effect=effect, p_run=float(p_run.iloc[i]),
                 run_family_size=int(run_size.iloc[i]), rate=row.get("raw", math.nan),
                 floor=row.get("floor", math.nan))
@@ -214,6 +230,15 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
     out["n_units"] = units.to_numpy(dtype=float)  # independent units behind the row's smallest group
     out["p_run"], out["run_family"] = p_run.to_numpy(dtype=float), run_family.to_numpy(dtype=object)
     return out
+
+
+def _row_alpha(x: Any) -> float | None:
+    """A significance level an audit wrote on its row (``alpha`` column, e.g. ``association --alpha``)."""
+    try:
+        a = float(x)
+    except (TypeError, ValueError):
+        return None
+    return a if 0 < a < 1 else None
 
 
 def _is_effect(row: Mapping[str, Any], decls: Mapping[tuple[str, str], Any]) -> bool:

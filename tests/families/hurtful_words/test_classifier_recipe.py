@@ -23,7 +23,9 @@ def test_demo_spec_runs_and_writes_the_tables(tmp_path: Path):
     assert {"results", "gaps", "summary", "thresholds", "performance"} <= set(rd.tables())
     results = rd.read_table("results")
     assert list(results.columns[: len(RESULT_COLUMNS)]) == RESULT_COLUMNS
-    assert set(results["metric"]) == {"recall_gap", "positive_rate_gap", "specificity_gap", "auroc", "auprc"}
+    # the positive-rate gap is written as declared, parity_gap (it was positive_rate_gap, which matched no
+    # declaration: no margin, n_units of the task; issue 39)
+    assert set(results["metric"]) == {"recall_gap", "parity_gap", "specificity_gap", "auroc", "auprc"}
     gaps = results[results["metric"].str.endswith("_gap")]
     assert (gaps["n"] == 400).all() and (gaps["correction"] == "fdr_bh").all()
     assert gaps["ci_method"].str.startswith("percentile bootstrap (1000 resamples").all()

@@ -114,6 +114,10 @@ _DESCRIPTION = {
     "sign-flip": "sign-flip permutation over sentence frames of the frame-mean paired difference",
 }
 
+#: the label of a test that treats sentences as independent units (the sentences of one frame share it)
+_SENTENCE_LEVEL = ("sentence-level test: treats the sentences of one template frame as independent (they are "
+                   "not), so its verdict is never bias; the frame-level test is sign-flip")
+
 _SIGN_FLIP_NULL = ("the frame-level mean paired differences (group - reference) are symmetric about 0 "
                    "(each frame's sign flip equally likely)")
 
@@ -192,6 +196,9 @@ def association_tests(
     * ``sign-flip``: the per-frame means of those paired differences, tested with
       the layer's sign-flip permutation test (:func:`clinaudit.stats.sign_flip_test`;
       exact up to 13 frames); the frame is the unit, as METHODS §5 asks; ``n`` = frames.
+      The only test whose rows can be ``bias`` (the sentences of one frame share its template and
+      attribute, so a sentence-level test of frame-level noise is significant in about a third of
+      null runs: its rows are labelled ``test_unit = sentence`` and their verdicts are never ``bias``).
     * ``rank-sum`` / ``ks`` / ``t``: :func:`clinaudit.stats.two_sample_test` on
       all sentences of the two groups; ``value`` = mean(group) − mean(reference),
       ``n`` = sentences of both groups.
@@ -203,7 +210,11 @@ def association_tests(
     of the same hypotheses, not further hypotheses). ``flag`` = raw p <
     ``alpha`` (P4 Table 3), ``flag_adj`` on the corrected p.
 
-    Extra columns: ``model, category, test_option`` (the command-line name),
+    The sentence-level tests (every test but ``sign-flip``) are labelled so: ``test_unit`` =
+    ``sentence`` and a ``note`` that says it (``frame`` for ``sign-flip``). ``alpha`` is written on
+    every row: the verdicts use it as their level unless the spec sets ``verdicts.alpha``.
+
+    Extra columns: ``model, category, test_option`` (the command-line name), ``test_unit``, ``alpha``,
     ``null_hypothesis, alternative, n_group, n_reference, n_pairs, n_frames,
     mean_group, mean_reference, flag, flag_adj``.
     """
@@ -254,9 +265,11 @@ def association_tests(
                 res = two_sample_test(test, x, y)
                 value = float(x.mean() - y.mean()) if x.size and y.size else math.nan
                 lo, hi, ci_method = _frame_ci(vals, frames, is_g, is_r, n_bootstrap, confidence, seed + k)
+            unit = "frame" if test == "sign-flip" else "sentence"
+            note = res.note if unit == "frame" else "; ".join(x for x in (_SENTENCE_LEVEL, res.note) if x)
             rows.append(result_row(**common, value=value, n=res.n, ci_low=lo, ci_high=hi, ci_method=ci_method,
-                                   test=res.test, statistic=res.statistic, p=res.p, note=res.note,
-                                   test_option=test, test_description=_DESCRIPTION[test],
+                                   test=res.test, statistic=res.statistic, p=res.p, note=note,
+                                   test_option=test, test_description=_DESCRIPTION[test], test_unit=unit,
                                    null_hypothesis=NULL_HYPOTHESES.get(res.test, _SIGN_FLIP_NULL)))
     table = results_frame(rows)
     if len(table):
@@ -264,6 +277,7 @@ def association_tests(
         table = apply_correction(table, family_cols=cols, family="categories", method=correction)
         table["flag"] = (table["p"] < alpha).to_numpy()
         table["flag_adj"] = (table["p_adj"] < alpha).to_numpy()
+        table["alpha"] = alpha  # the audit's level: the verdicts use it unless the spec sets verdicts.alpha
     return table
 
 

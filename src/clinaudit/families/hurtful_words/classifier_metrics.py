@@ -63,6 +63,11 @@ def merge_window_probs(p_windows: Sequence[float] | np.ndarray, c: float) -> flo
     return float((p.max() + p.mean() * r) / (1.0 + r))
 
 
+#: the written name of each base metric's gap, as declared (metric_decls.py): the positive-rate gap is the
+#: parity gap (demographic parity), so its rows find their margin and their per-group units
+GAP_NAMES: dict[str, str] = {"positive_rate": "parity_gap", "recall": "recall_gap", "specificity": "specificity_gap"}
+
+
 def classifier_gap_table(
     df: pd.DataFrame,
     task_col: str | None,
@@ -131,7 +136,7 @@ def classifier_gap_table(
                     rows.append(
                         result_row(
                             audit=audit,
-                            metric=f"{metric}_gap",
+                            metric=GAP_NAMES.get(metric, f"{metric}_gap"),
                             group=gname,
                             reference=ref if ref is not None else "",
                             value=gaps[gname]["gap"],

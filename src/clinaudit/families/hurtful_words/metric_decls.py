@@ -48,6 +48,11 @@ def _negatives(results: pd.DataFrame) -> pd.Series:
     return numeric_column(results, "n_group") - numeric_column(results, "n_pos_group")
 
 
+def _frames(results: pd.DataFrame) -> pd.Series:
+    """Association rows: the sentence frames (template × attribute), the unit of the test and the bootstrap."""
+    return numeric_column(results, "n_frames")
+
+
 def _rows(results: pd.DataFrame) -> pd.Series:
     return numeric_column(results, "n_group")
 
@@ -55,7 +60,8 @@ def _rows(results: pd.DataFrame) -> pd.Series:
 ASSOCIATION = declare_metrics(
     "association",
     MetricDecl("log_prob_bias_score", "two_sided", scale="other",
-               description="log-probability bias score of a group against the reference group"),
+               description="log-probability bias score of a group against the reference group",
+               group_units=_frames),
     MetricDecl("mean_log_prob_bias_score", "two_sided", scale="other", effect=False,
                description="mean log-probability bias score of a group (a level)"),
     MetricDecl("share_of_mentions", "two_sided", effect=False, description="prevalence of mentions (a level)"),
