@@ -245,7 +245,13 @@ def test_report_section(tmp_path: Path) -> None:
     assert Table in kinds and Figure in kinds and Metric in kinds
     table = next(b for b in sec.blocks if isinstance(b, Table)).df
     assert list(table["category"]) == ["CVD", "DRUG"] and "p_adj" in table.columns
-    assert list(table["significant"]) == ["*", ""]
+    # the star is the verdict 'bias'; the default signed-rank test is sentence-level (the sentences of a frame
+    # are not independent), so its rows are never bias since issue 39 (it was ["*", ""]); with the frame-level
+    # sign-flip test a category can be
+    assert list(table["significant"]) == ["", ""]
+    results = _t(run, "results")
+    assert (results.loc[results["metric"] == "log_prob_bias_score", "verdict_reason"]
+            .str.startswith("a sentence-level test")).all()
     fig = next(b for b in sec.blocks if isinstance(b, Figure))
     assert len(fig.data) == 4 and {"mean_score", "ci_low", "ci_high", "n_sentences"} <= set(fig.data.columns)
     metric = next(b for b in sec.blocks if isinstance(b, Metric))
