@@ -96,3 +96,59 @@ def test_state_scan_finds_assignments_outside_init(tmp_path):
                    "class Audit:\n    def judge(self):\n        self.__dict__.setdefault('juries', [])\n")
     assert _state_set_on_self(src) == ["A.cases (line 5): self.prep", "A.cases (line 6): self.n",
                                        "Audit.judge (line 13): self.__dict__"]
+
+
+STAGE_METHODS = ("cases", "variants", "calls", "judgments", "paired", "results")
+
+
+def _names(node: ast.expr) -> set[str]:
+    """Every name an annotation uses, string annotations ('Shifts | None') read too."""
+    out: set[str] = set()
+    for x in ast.walk(node):
+        if isinstance(x, ast.Name):
+            out.add(x.id)
+        elif isinstance(x, ast.Constant) and isinstance(x.value, str):
+            out |= _names(ast.parse(x.value, mode="eval").body)
+    return out
+
+
+def _untyped_stages(path: Path) -> tuple[int, list[str]]:
+    """Per registered audit class: its ``Audit[...]`` base must name all seven type parameters (params and
+    what each stage hands on) and no stage signature may say ``Any`` (docs/architecture.md, typed stages)."""
+    audits, found = 0, []
+    for cls in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(cls, ast.ClassDef) or not any(
+                ast.unparse(d) in ("register", "register_audit") for d in cls.decorator_list):
+            continue
+        audits += 1
+        base = next((b for b in cls.bases if isinstance(b, ast.Subscript) and ast.unparse(b.value) == "Audit"), None)
+        args = base.slice.elts if base is not None and isinstance(base.slice, ast.Tuple) else []
+        if len(args) != 7:
+            found.append(f"{cls.name}: Audit[...] names {len(args)} of its 7 type parameters")
+        for fn in cls.body:
+            if isinstance(fn, ast.FunctionDef) and fn.name in STAGE_METHODS:
+                notes = [a.annotation for a in fn.args.args[1:]] + [fn.returns]
+                if any(n is None or "Any" in _names(n) for n in notes):
+                    found.append(f"{cls.name}.{fn.name}: untyped or Any in its signature")
+        found += [f"{cls.name}: Any in its stage types ({ast.unparse(arg)})" for arg in args if "Any" in _names(arg)]
+    return audits, found
+
+
+def test_every_builtin_audit_types_its_stage_data():
+    example = ROOT.parents[1] / "examples" / "plugin" / "clinaudit_name_swap" / "__init__.py"
+    audits, found = 0, []
+    for path in sorted((ROOT / "families").rglob("*.py")) + [example]:
+        n, f = _untyped_stages(path)
+        audits, found = audits + n, found + f
+    assert audits >= 8
+    assert found == []
+
+
+def test_untyped_stage_scan_finds_any_and_missing_parameters(tmp_path):
+    src = tmp_path / "a.py"
+    src.write_text("@register\nclass A(Audit[P]):\n    def variants(self, cases: Any) -> list[V]: ...\n"
+                   "@register_audit\nclass B(Audit[P, C, V, None, 'dict[str, Any]', D, E]):\n"
+                   "    def paired(self, j: J) -> D: ...\n")
+    assert _untyped_stages(src) == (2, ["A: Audit[...] names 0 of its 7 type parameters",
+                                        "A.variants: untyped or Any in its signature",
+                                        "B: Any in its stage types ('dict[str, Any]')"])

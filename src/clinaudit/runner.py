@@ -237,7 +237,7 @@ class Runner:
         if self.executor is not None:  # an executor takes lists of calls: a window of requests at a time ...
             it = iter(requests)
 
-            def next_window() -> tuple[list[ModelRequest], asyncio.Task] | None:
+            def next_window() -> tuple[list[ModelRequest], asyncio.Task[list[ModelResponse]]] | None:
                 chunk = list(itertools.islice(it, max(1, self.config.window)))
                 return (chunk, asyncio.ensure_future(self.agenerate(chunk, desc=desc))) if chunk else None
 
@@ -340,7 +340,7 @@ class Runner:
                     resent[req.model] = resent.get(req.model, 0) + 1
                     self._usage(req.model).resent += 1
 
-        tasks: list[asyncio.Task] = []
+        tasks: list[asyncio.Task[None]] = []
 
         def finish(backend: Backend, key: str, req: ModelRequest, resp: ModelResponse) -> None:
             resp = self._store(backend, key, req, resp, writer)
@@ -616,7 +616,7 @@ _CHUNK = 512  # generate_each: requests keyed and looked up in the cache per chu
 _FIRST_CHUNK = 64  # ... the first chunk smaller: the first calls go out sooner
 
 
-class _Group(list):
+class _Group(list[tuple[str, str, ModelRequest, ModelResponse]]):
     """Completed calls collected for one cache transaction (:meth:`Runner.store_many`; the ``add`` of a
     :class:`~clinaudit.workers.CommitBuffer`)."""
 

@@ -107,7 +107,7 @@ class NameSwapParams(JudgeChoice):
 
 
 @register_audit
-class NameSwap(Audit[NameSwapParams]):
+class NameSwap(Audit[NameSwapParams, list[Case], list[Variant], None, pd.DataFrame, pd.DataFrame, pd.DataFrame]):
     """The audit, declared over clinaudit's stages; the framework runs them and writes every table."""
 
     name = AUDIT
@@ -130,7 +130,7 @@ class NameSwap(Audit[NameSwapParams]):
                  for v in variants]
         return reqs
 
-    def judgments(self, calls: Calls) -> StageOutput:
+    def judgments(self, calls: Calls[None]) -> StageOutput[pd.DataFrame]:
         ok = calls.ok()
         items = [(str(i), resp.text or "") for i, (_, resp) in enumerate(ok)]
         judgments = run_judge(self.ctx.runner, self.judge("urgency"), items, self.ctx.models("judge")[0])

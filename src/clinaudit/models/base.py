@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextvars
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -162,6 +162,7 @@ class BackendEntry:
 _BACKENDS: Registry[BackendEntry] = registry("backend")
 _LOADED: dict[str, type[Backend]] = {}
 B = TypeVar("B", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 def register_backend(
@@ -246,7 +247,7 @@ def clear_instances() -> None:
     _INSTANCES.clear()
 
 
-def run_sync(coro: Any) -> Any:
+def run_sync(coro: Coroutine[Any, Any, T]) -> T:
     """``asyncio.run`` that also works when called from inside a running loop (notebooks, a backend's
     synchronous method called from the runner's loop): then the coroutine runs in a new thread's loop."""
     import asyncio
@@ -269,4 +270,5 @@ def run_sync(coro: Any) -> Any:
     t.join()
     if "error" in result:
         raise result["error"]
-    return result["value"]
+    value: T = result["value"]
+    return value

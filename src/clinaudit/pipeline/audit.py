@@ -40,10 +40,11 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Union, cast
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from typing_extensions import TypeVar  # a type parameter with a default (PEP 696): Audit[MyParams] stays valid
 
 from ..errors import SpecError
 from ..records import ModelRequest, ModelResponse, to_frame
@@ -55,7 +56,8 @@ from .stages import LAYOUTS, conform
 if TYPE_CHECKING:  # pragma: no cover
     from .context import AuditContext
 
-__all__ = ["Audit", "Calls", "CallPlan", "StageOutput", "StageTables", "JudgeChoice", "register", "run_stages", "estimate_stages"]
+__all__ = ["Audit", "Calls", "CallPlan", "StageOutput", "Staged", "StageTables", "JudgeChoice", "register",
+           "register_audit", "run_stages", "estimate_stages"]
 
 log = logging.getLogger("clinaudit.pipeline")
 
@@ -68,14 +70,25 @@ CORE_JUDGES: dict[str, str] = {"relevance": "clinical_relevance"}
 DECLARED_STAGES = ("cases", "variants", "calls", "judgments", "paired", "results")
 
 
+# The stage contract, typed (docs/architecture.md): the value each stage hands on. An audit declares them as
+# Audit[Params, Cases, Variants, Plan, Judged, Paired, Results]; each defaults to Any (Audit[Params]).
+C = TypeVar("C", default=Any)  # what ``cases()`` hands on
+Vr = TypeVar("Vr", default=Any)  # what ``variants(cases)`` hands on
+K = TypeVar("K", default=Any)  # what ``calls(variants)`` hands on besides its requests (``CallPlan.value``)
+J = TypeVar("J", default=Any)  # what ``judgments(calls)`` hands on
+Pr = TypeVar("Pr", default=Any)  # what ``paired(judged)`` hands on
+R = TypeVar("R", default=Any)  # what ``results(paired)`` hands on (to ``finish()``)
+V = TypeVar("V", default=Any)
+
+
 @dataclass
-class Calls:
+class Calls(Generic[K]):
     """The ``calls`` stage's output: the audit's requests and the models' responses, in order."""
 
     requests: list[ModelRequest]
     responses: list[ModelResponse]
-    #: what the audit's ``calls`` stage handed on besides its requests (:class:`CallPlan`), else None
-    value: Any = None
+    #: what the audit's ``calls`` stage handed on besides its requests (:class:`CallPlan`); None without a plan
+    value: K
 
     def pairs(self) -> list[tuple[ModelRequest, ModelResponse]]:
         return list(zip(self.requests, self.responses))
@@ -86,39 +99,47 @@ class Calls:
 
 
 @dataclass
-class CallPlan:
+class CallPlan(Generic[K]):
     """A ``calls`` stage result that hands on more than its requests (e.g. consultations run turn by turn in
     the stage): the framework sends ``requests`` and the next stage receives ``Calls(..., value=value)``."""
 
     requests: Sequence[ModelRequest]
-    value: Any = None
+    value: K
 
 
 @dataclass
-class StageOutput:
+class StageOutput(Generic[V]):
     """A stage result whose table differs from the value handed to the next stage.
 
     ``table=None``: the stage writes no table (as if it returned None) but still hands ``value`` on.
     """
 
     table: pd.DataFrame | None
-    value: Any = None
+    value: V
 
 
-@dataclass
-class StageTables:
+#: what a stage returns: the value it hands on (written as its table), or a StageOutput, or None (stage unused)
+Staged = Union[V, StageOutput[V], None]
+
+
+class StageTables(Generic[C, Vr, K, J, Pr, R]):
     """What the earlier stages of a run handed on, for any later stage: ``self.stages.cases`` in ``calls``.
 
     The framework sets each field as its stage finishes (the value the next stage receives, not
-    the written table), so an audit need not keep its cases or variants on ``self``.
+    the written table; None before its stage has run), so an audit need not keep its cases or
+    variants on ``self``.
     """
 
-    cases: Any = None
-    variants: Any = None
-    calls: Calls | None = None
-    judgments: Any = None
-    paired: Any = None
-    results: Any = None
+    cases: C
+    variants: Vr
+    calls: Calls[K]
+    judgments: J
+    paired: Pr
+    results: R
+
+    def __init__(self) -> None:
+        for stage in DECLARED_STAGES:
+            setattr(self, stage, None)
 
 
 class JudgeChoice(BaseModel):
@@ -147,12 +168,14 @@ class NoParams(BaseModel):
 P = TypeVar("P", bound=BaseModel)
 
 
-class Audit(Generic[P]):
-    """Subclass to declare an audit (see the module docstring), typed over its parameters.
+class Audit(Generic[P, C, Vr, K, J, Pr, R]):
+    """Subclass to declare an audit (see the module docstring), typed over its parameters and its stages.
 
     ``class MyAudit(Audit[MyParams])`` with ``params_model = MyParams``: ``self.params`` is then a
     ``MyParams`` for the type checker as it is at run time (the spec's ``params:`` validated
-    against ``params_model``).
+    against ``params_model``). ``Audit[MyParams, Cases, Variants, Plan, Judged, Paired, Results]``
+    declares what each stage hands on, so the type checker holds every stage's input against the
+    previous stage's output, and ``self.stages.<stage>`` has that type (the built-in audits do).
     """
 
     name: ClassVar[str] = ""
@@ -165,25 +188,25 @@ class Audit(Generic[P]):
         self.ctx = ctx
         self.params: P = cast(P, ctx.params)
         #: the earlier stages' outputs (filled by the framework as the stages run)
-        self.stages = StageTables()
+        self.stages: StageTables[C, Vr, K, J, Pr, R] = StageTables()
 
     # ---- the stages (override those the audit uses)
-    def cases(self) -> Any:
-        return self.ctx.cases()
+    def cases(self) -> Staged[C]:
+        return cast(C, self.ctx.cases())  # the spec's data: list[Case]
 
-    def variants(self, cases: Any) -> Any:
+    def variants(self, cases: C) -> Staged[Vr]:
         return None
 
-    def calls(self, variants: Any) -> "Sequence[ModelRequest] | CallPlan | None":
+    def calls(self, variants: Vr) -> Sequence[ModelRequest] | CallPlan[K] | None:
         return None
 
-    def judgments(self, calls: Any) -> Any:
+    def judgments(self, calls: Calls[K]) -> Staged[J]:
         return None
 
-    def paired(self, judgments: Any) -> Any:
+    def paired(self, judgments: J) -> Staged[Pr]:
         return None
 
-    def results(self, paired: Any) -> Any:
+    def results(self, paired: Pr) -> Staged[R]:
         return None
 
     def finish(self) -> dict[str, Any]:
@@ -201,7 +224,7 @@ class Audit(Generic[P]):
         return bool(getattr(self.ctx, "dry", False))
 
     def judge_name(self, role: str) -> str:
-        chosen = dict(getattr(self.params, "judges", None) or {})
+        chosen: dict[str, str] = dict(getattr(self.params, "judges", None) or {})
         if role in chosen:
             return chosen[role]
         roles = {**CORE_JUDGES, **self.judges}
@@ -263,15 +286,18 @@ def _table(stage: str, value: Any, audit: str) -> pd.DataFrame | None:
     return conform(stage, table, audit)
 
 
-def _passed_on(value: Any) -> Any:
+def _passed_on(stage: str, value: Any) -> Any:
+    """What the next stage receives: a StageOutput's value; for an audit without a ``calls`` stage, no calls."""
+    if stage == "calls" and value is None:
+        return Calls([], [], value=None)
     return value.value if isinstance(value, StageOutput) else value
 
 
-def _juries(audit: Audit) -> list[Any]:
+def _juries(audit: Audit[Any]) -> list[Any]:
     return [j for j in audit.ctx.juries if j.members]
 
 
-def _with_jurors(audit: Audit, table: pd.DataFrame | None) -> pd.DataFrame | None:
+def _with_jurors(audit: Audit[Any], table: pd.DataFrame | None) -> pd.DataFrame | None:
     """The judgments table with every juror's verdict added (``jury = member``) next to the decisions.
 
     Rows of a jury's judge get ``jury = decision`` and ``judge_model = jury``; other rows ``jury`` empty.
@@ -296,7 +322,7 @@ def _with_jurors(audit: Audit, table: pd.DataFrame | None) -> pd.DataFrame | Non
     return pd.concat([t, members], ignore_index=True)
 
 
-def _write_jury_tables(audit: Audit, ctx: "AuditContext", summary: dict[str, Any]) -> None:
+def _write_jury_tables(audit: Audit[Any], ctx: "AuditContext", summary: dict[str, Any]) -> None:
     juries = _juries(audit)
     if not juries:
         return
@@ -321,7 +347,7 @@ def _write(ctx: "AuditContext", stage: str, table: pd.DataFrame) -> None:
         ctx.write_table(LAYOUTS[stage].table, table)
 
 
-def _run_stage(audit: Audit, stage: str, value: Any, send: Callable[[list[ModelRequest]], Any]) -> Any:
+def _run_stage(audit: Audit[Any], stage: str, value: Any, send: Callable[[list[ModelRequest]], Any]) -> Any:
     """One stage's output from the previous stage's value; ``calls`` requests go through ``send``."""
     if stage == "cases":
         return audit.cases()
@@ -358,7 +384,7 @@ def run_stages(audit_cls: type[Audit[Any]], ctx: "AuditContext") -> dict[str, An
             record[stage] = {"rows": rows, "seconds": round(time.monotonic() - t0, 3),
                              "table": f"tables/{LAYOUTS[stage].table}.csv"}
             log.info("%s: stage %s: %s rows in %.1f s", audit.name, stage, rows, time.monotonic() - t0)
-        value = _passed_on(out)
+        value = _passed_on(stage, out)
         setattr(audit.stages, stage, value)
     summary = audit.finish() or {}
     if not getattr(ctx, "dry", False):
@@ -394,7 +420,7 @@ def estimate_stages(audit_cls: type[Audit[Any]], ctx: "AuditContext") -> "Estima
         audit = audit_cls(ctx)
         value: Any = None
         for stage in ("cases", "variants", "calls", "judgments"):
-            value = _passed_on(_run_stage(audit, stage, value, dry_log.generate))
+            value = _passed_on(stage, _run_stage(audit, stage, value, dry_log.generate))
             setattr(audit.stages, stage, value)
         notes = list(audit.estimate_notes())
     finally:

@@ -174,7 +174,7 @@ class CallLog:
 
     # ---- cache access without the cache's key format
     def request_key(self, request: ModelRequest) -> str:
-        return self.inner.request_key(request)
+        return str(self.inner.request_key(request))
 
     def cached(self, requests: Sequence[ModelRequest]) -> dict[str, ModelResponse]:
         """Cached responses of ``requests`` (no call made), by request key."""
@@ -186,14 +186,14 @@ class CallLog:
 
     def score_key(self, model: str, kind: str, item: Any) -> str:
         """The cache key of one scoring item (``kind``: loglik, embed, masked)."""
-        return self.inner.score_key(model, kind, item)
+        return str(self.inner.score_key(model, kind, item))
 
     # ---- calls
     def generate(self, requests: Sequence[ModelRequest], desc: str = "model calls") -> list[ModelResponse]:
         requests = list(requests)
         if self.dry:
             return self._dry_generate(requests)
-        resps = self.inner.generate(requests, desc=desc)
+        resps: list[ModelResponse] = self.inner.generate(requests, desc=desc)
         self._record([response_row(q, r, stage=desc) for q, r in zip(requests, resps)])
         return resps
 
@@ -223,9 +223,9 @@ class CallLog:
                 text = it.text if isinstance(it, MaskedItem) else str(it)
                 self.count.add(model, key, hit=key in found, retry=False, words=len(text.split()))
             if items and len(found) == len(set(keys)):  # all cached: the runner answers from the cache
-                return getattr(self.inner, method)(model, items, desc=desc)
+                return np.asarray(getattr(self.inner, method)(model, items, desc=desc))
             return np.full((len(items), *shape), np.nan)
-        values = getattr(self.inner, method)(model, items, desc=desc)
+        values: np.ndarray = getattr(self.inner, method)(model, items, desc=desc)
         rows = []
         for it, val in zip(items, values):
             text = it.text if isinstance(it, MaskedItem) else str(it)

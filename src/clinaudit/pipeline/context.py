@@ -115,7 +115,7 @@ class AuditContext:
             raise SpecError(f"spec field 'models.{role}' is required for audit '{self.spec.audit}'")
         return [val] if isinstance(val, str) else list(val)
 
-    def write_table(self, name: str, df: pd.DataFrame | list) -> Path:
+    def write_table(self, name: str, df: pd.DataFrame | list[Any]) -> Path:
         if isinstance(df, list):
             df = to_frame(df)
         if self.dry:  # counting calls for the estimate: the run store is not touched

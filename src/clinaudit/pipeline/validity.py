@@ -81,7 +81,9 @@ def measure_validity(tables: Mapping[str, pd.DataFrame], audit: str, settings: V
                      models: list[str] | None = None) -> dict[str, Any]:
     """The validity block of one audit from its stage tables (``cases``, ``responses``, ``judgments``,
     ``paired``, ``exclusions``, ``results``); ``models``: the audited (target) models."""
-    get = lambda name: tables.get(name, pd.DataFrame())  # noqa: E731
+    def get(name: str) -> pd.DataFrame:
+        return tables.get(name, pd.DataFrame())
+
     paired, results = get("paired"), get("results")
     calls, judges = _calls(get("responses")), _judges(get("judgments"))
     reasons: list[str] = []
@@ -412,7 +414,8 @@ def _main_judge(validity: Mapping[str, Any]) -> dict[str, Any] | None:
     gated = [j for j in validity.get("judges", []) if j.get("jury") != "member" and j.get("items")]
     if not gated:
         return None
-    return min(gated, key=lambda j: (j["parse_rate"], -j["items"]))  # the weakest of the judges
+    weakest: dict[str, Any] = min(gated, key=lambda j: (j["parse_rate"], -j["items"]))  # the weakest judge
+    return weakest
 
 
 def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str) -> list[dict[str, Any]]:

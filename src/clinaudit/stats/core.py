@@ -409,7 +409,7 @@ def percent_agreement(a: Sequence[Any], b: Sequence[Any]) -> float:
     sa, sb = _paired_labels(a, b)
     if not sa:
         return math.nan
-    return 100.0 * sum(x == y for x, y in zip(sa, sb)) / len(sa)
+    return float(100.0 * sum(x == y for x, y in zip(sa, sb)) / len(sa))
 
 
 def _paired_labels(a: Sequence[Any], b: Sequence[Any]) -> tuple[list[Any], list[Any]]:

@@ -122,7 +122,7 @@ def _as_binary(s: pd.Series, name: str) -> np.ndarray:
     arr = pd.to_numeric(pd.Series(s), errors="coerce").to_numpy(dtype=float)
     if np.isnan(arr).any() or not np.isin(arr, (0.0, 1.0)).all():
         raise ValueError(f"column '{name}' must hold only 0/1 values (no missing values)")
-    return arr.astype(np.int64)
+    return np.asarray(arr.astype(np.int64))
 
 
 def _resample_cell_counts(

@@ -109,7 +109,7 @@ class _Cell:
                 r = r - self.c_sum[idx].sum(axis=1) / self.c_n[idx].sum(axis=1)
             else:
                 r = r - null
-        return r
+        return np.asarray(r)
 
     def case_diffs(self, null: float) -> np.ndarray:
         """d_c for the cases that have a usable pair in the arm (and in the control, if any)."""
@@ -121,7 +121,7 @@ class _Cell:
                 d = a_mean - self.c_sum / self.c_n
             else:
                 d = a_mean - null
-        return d[ok]
+        return np.asarray(d[ok])
 
 
 def _effect_dz(d: np.ndarray) -> float:

@@ -79,7 +79,7 @@ def _rng(seed: int | np.random.Generator | None) -> np.random.Generator:
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
-class PermutationResult(tuple):
+class PermutationResult(tuple[float, float, str]):
     """``(statistic, p, note)`` — unpacks like the old 3-tuple — with ``method`` (one of
     :data:`P_METHODS`) and ``n_permutations`` (the draws behind a Monte Carlo p, 0 when exact)."""
 
@@ -261,7 +261,7 @@ def welch_t(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
 
 
 def _mean_diff(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
-    return np.mean(a, axis=axis) - np.mean(b, axis=axis)
+    return np.asarray(np.mean(a, axis=axis) - np.mean(b, axis=axis))
 
 
 def _relabel_test(a: np.ndarray, b: np.ndarray, statistic: Callable[[np.ndarray, np.ndarray], np.ndarray],

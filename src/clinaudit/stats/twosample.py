@@ -54,7 +54,7 @@ NULL_HYPOTHESES: dict[str, str] = {
 
 def _clean(v: Sequence[float] | np.ndarray) -> np.ndarray:
     a = np.asarray(v, dtype=float).ravel()
-    return a[~np.isnan(a)]
+    return np.asarray(a[~np.isnan(a)])
 
 
 def _guard(name: str, x: np.ndarray, y: np.ndarray, min_each: int = 1) -> StatResult | None:

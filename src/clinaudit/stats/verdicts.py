@@ -61,7 +61,7 @@ def exact_zero_bound(n_units: int, alpha: float = 0.05) -> float:
     """
     if n_units < 1:
         return 1.0
-    return 1.0 - (alpha / 2.0) ** (1.0 / n_units)
+    return float(1.0 - (alpha / 2.0) ** (1.0 / n_units))
 
 
 def rate_upper_bound(k: int, n_units: int, alpha: float = 0.05) -> float:

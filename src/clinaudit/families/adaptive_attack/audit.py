@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError, SpecError
-from ...pipeline import Audit, StageOutput, register
-from ...records import Judgment, Variant, to_frame
+from ...pipeline import Audit, Calls, StageOutput, register
+from ...records import Case, Judgment, Variant, to_frame
 from ...results import results_frame
 from .attack import Item, Outcome, Turn, run_attacks
 from .params import ARMS, AttackParams
@@ -47,14 +47,14 @@ class Attacked:
 
 
 @register
-class AdaptiveAttack(Audit[AttackParams]):
+class AdaptiveAttack(Audit[AttackParams, list[Case], Attacked, None, pd.DataFrame, pd.DataFrame, pd.DataFrame]):
     name = AUDIT
     summary = ("adaptive attacker (MedFuzz-style): non-clinical background rewritten up to K turns until the "
                "answer flips, against a neutral-edit control; clinical-content guard")
     params_model = AttackParams
     judges = {"answer": "mcq_answer", "guard": "clinical_guard"}
 
-    def variants(self, cases: list[Any]) -> StageOutput:
+    def variants(self, cases: list[Case]) -> StageOutput[Attacked]:
         from ...judges.mcq import mcq_fields
 
         p: AttackParams = self.params
@@ -106,7 +106,7 @@ class AdaptiveAttack(Audit[AttackParams]):
         return StageOutput(table=pd.DataFrame([v.to_row() for v in variants]) if variants else pd.DataFrame(),
                            value=Attacked(items, all_outcomes, all_turns, all_verdicts, transcripts))
 
-    def judgments(self, _: Any) -> pd.DataFrame:
+    def judgments(self, _: Calls[None]) -> pd.DataFrame:
         """Every verdict: the target's parsed answers (``mcq_answer``), the rule guard's, the guard judge's."""
         verdicts = self.stages.variants.verdicts  # the attack loop judged as it went (no calls stage)
         table = to_frame(verdicts)
@@ -115,7 +115,7 @@ class AdaptiveAttack(Audit[AttackParams]):
         meta = pd.DataFrame([j.meta for j in verdicts])[["case_id", "model", "arm", "turn"]]
         return pd.concat([table.drop(columns=["meta"], errors="ignore"), meta], axis=1)
 
-    def paired(self, _: Any) -> pd.DataFrame:
+    def paired(self, _: pd.DataFrame) -> pd.DataFrame:
         rows = [o.to_row() for o in self.stages.variants.outcomes if o.original is not None and o.usable]
         cols = list(Outcome("", "", "", None, None, 0, np.nan, 0, 0, 0, None).to_row())
         return pd.DataFrame(rows, columns=cols)

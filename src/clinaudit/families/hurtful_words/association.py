@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...pipeline import Audit, StageOutput, register
+from ...pipeline import Audit, Calls, StageOutput, register
 from ...records import Variant
 from .association_stats import add_pairing_columns, tests_table
 from .params import AssociationParams
@@ -62,14 +62,14 @@ class Scored:
 
 
 @register
-class Association(Audit[AssociationParams]):
+class Association(Audit[AssociationParams, Frames, "list[str] | None", None, Scored, pd.DataFrame, pd.DataFrame]):
     name = "association"
     summary = ("LM association (P4 Table 3): prior-adjusted log-probability bias scores per category and group "
                "(masked LMs as published, causal LMs by sentence likelihood, or existing scores), Wilcoxon "
                "signed-rank (paired) or the published unpaired rank-sum / KS / t tests")
     params_model = AssociationParams
 
-    def cases(self) -> StageOutput:
+    def cases(self) -> StageOutput[Frames]:
         p, ctx = self.params, self.ctx
         if p.scores is not None:  # scores that already exist: their frames are the cases
             from .existing_scores import load_scores
@@ -99,7 +99,7 @@ class Association(Audit[AssociationParams]):
         return StageOutput(table=cases, value=Frames(list(targets), sentences=sentences, table=table,
                                                      skipped=skipped, frame_ids=frame_ids))
 
-    def variants(self, frames: Frames) -> StageOutput | None:
+    def variants(self, frames: Frames) -> StageOutput[list[str] | None] | None:
         if self.params.scores is not None:
             return None
         t = frames.table
@@ -111,7 +111,7 @@ class Association(Audit[AssociationParams]):
                               "name": t["group"], "text": t["sentence"]})
         return StageOutput(table=pd.concat([table, t.drop(columns=["sentence"])], axis=1), value=variant_ids)
 
-    def judgments(self, _: Any) -> StageOutput:
+    def judgments(self, _: Calls[None]) -> StageOutput[Scored]:
         """Score every sentence with every ``models.target`` model: one judgment (the score) per sentence."""
         p, ctx, frames = self.params, self.ctx, self.stages.cases
         if p.scores is not None:
@@ -161,13 +161,13 @@ class Association(Audit[AssociationParams]):
                                           words=len(s.sentence.split()))
         return True
 
-    def paired(self, scored: Scored) -> StageOutput:
+    def paired(self, scored: Scored) -> StageOutput[pd.DataFrame]:
         """The per-sentence scores keyed by their frame (``case_id``; frames are resampled)."""
         self.ctx.write_table("scores", scored.scores)
         keyed = add_pairing_columns(scored.scores)
         return StageOutput(table=keyed.assign(case_id=keyed["frame"]), value=scored.scores)
 
-    def results(self, scores: pd.DataFrame) -> StageOutput:
+    def results(self, scores: pd.DataFrame) -> StageOutput[pd.DataFrame]:
         p, ctx, groups = self.params, self.ctx, self.stages.cases.groups
         prevalence = prevalence_rows = None
         if p.prevalence is not None:
@@ -194,6 +194,7 @@ class Association(Audit[AssociationParams]):
     def finish(self) -> dict[str, Any]:
         p, summary, frames, scored = self.params, self.stages.results, self.stages.cases, self.stages.judgments
         scores, methods = scored.scores, scored.methods
+        assert scores is not None, "finish() runs after the judgments stage, which always hands scores on"
         out: dict[str, Any] = {
             "sentences": int(len(scores) / max(1, len(methods))) if p.scores is not None
             else len(frames.sentences),
@@ -205,7 +206,7 @@ class Association(Audit[AssociationParams]):
                                        for m in methods},
         }
         if p.scores is not None:
-            out["excluded_sentences"] = int(len(frames.excluded))
+            out["excluded_sentences"] = int(len(frames.excluded)) if frames.excluded is not None else 0
             excluded = frames.excluded  # those of the categories analysed: the share of the rows read that was left out
             if p.categories is not None and excluded is not None and len(excluded):
                 excluded = excluded[excluded["category"].astype(str).isin([str(c) for c in p.categories])]
@@ -221,6 +222,7 @@ class Association(Audit[AssociationParams]):
         p, frames = self.params, self.stages.cases
         if p.scores is not None:
             return [f"{len(p.scores)} existing score file(s): no model calls"]
+        assert frames.table is not None  # the templates path (no params.scores) always builds the sentence table
         notes = [f"{len(frames.sentences)} filled sentences over {frames.table['category'].nunique()} categories, "
                  f"{len(frames.groups)} groups"]
         if frames.skipped:

@@ -32,8 +32,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...pipeline import Audit, StageOutput, register
+from ...pipeline import Audit, Calls, StageOutput, register
 from ...records import stable_hash
+from .gap_table import GapAudit
 from .params import HurtfulWordsPipelineParams
 
 __all__ = ["HurtfulWordsPipeline", "ENCODERS"]
@@ -74,7 +75,8 @@ class Trained:
 
 
 @register
-class HurtfulWordsPipeline(Audit[HurtfulWordsPipelineParams]):
+class HurtfulWordsPipeline(Audit[HurtfulWordsPipelineParams, Mimic, None, None, "Trained | None", "dict[str, GapAudit] | None",
+                                 "pd.DataFrame | None"]):
     name = "hurtfulwords_pipeline"
     summary = ("P4 end to end: MIMIC-III (or synthetic) tables -> 57 tasks -> baseline and adversarially debiased "
                "encoders by continued MLM pretraining -> association (Table 3), task-head gaps (Table 4), "
@@ -82,7 +84,7 @@ class HurtfulWordsPipeline(Audit[HurtfulWordsPipelineParams]):
     params_model = HurtfulWordsPipelineParams
 
     # ------------------------------------------------------------------ cases: tables -> tasks
-    def cases(self) -> StageOutput:
+    def cases(self) -> StageOutput[Mimic]:
         from .mimic_tasks import TaskOptions, build_mimic_tasks
 
         p, ctx = self.params, self.ctx
@@ -108,7 +110,7 @@ class HurtfulWordsPipeline(Audit[HurtfulWordsPipelineParams]):
         return StageOutput(table=pd.concat(rows, ignore_index=True), value=Mimic(folder, tasks))
 
     # ------------------------------------------------------------------ judgments: encoders, scores, heads
-    def judgments(self, _: Any) -> StageOutput | None:
+    def judgments(self, _: Calls[None]) -> StageOutput[Trained | None] | None:
         if self.dry:
             return None
         from .pretrain import cpu_threads
@@ -220,13 +222,13 @@ class HurtfulWordsPipeline(Audit[HurtfulWordsPipelineParams]):
         return predictions, recovery
 
     # ------------------------------------------------------------------ paired: the gap tables
-    def paired(self, trained: Trained | None) -> StageOutput | None:
+    def paired(self, trained: Trained | None) -> StageOutput[dict[str, GapAudit] | None] | None:
         from .gap_table import audit_predictions
 
         if self.dry or trained is None:
             return None
         p = self.params
-        gap_results: dict[str, Any] = {}
+        gap_results: dict[str, GapAudit] = {}
         tests = []
         for name, frame in trained.predictions.items():
             res = audit_predictions(frame, task_column="task", label_column="label", score_column="score",
@@ -240,7 +242,7 @@ class HurtfulWordsPipeline(Audit[HurtfulWordsPipelineParams]):
         return StageOutput(table=pd.concat(tests, ignore_index=True), value=gap_results)
 
     # ------------------------------------------------------------------ results: Tables 3-5
-    def results(self, gap_results: Any) -> pd.DataFrame | None:
+    def results(self, gap_results: dict[str, GapAudit] | None) -> pd.DataFrame | None:
         from ...results import result_row
         from .debias import table5
         from .gap_table import table4
@@ -248,6 +250,7 @@ class HurtfulWordsPipeline(Audit[HurtfulWordsPipelineParams]):
         if self.dry:
             return None
         ctx, trained = self.ctx, self.stages.judgments
+        assert trained is not None and gap_results is not None, "a run (not a dry run) trains and tests the encoders"
         gaps, t4, perf, rows = [], [], [], [trained.assoc_rows]
         for name, res in gap_results.items():
             g = res.gaps.assign(model=name)
@@ -273,7 +276,8 @@ class HurtfulWordsPipeline(Audit[HurtfulWordsPipelineParams]):
     def finish(self) -> dict[str, Any]:
         if self.dry:
             return {}
-        trained: Trained = self.stages.judgments
+        trained = self.stages.judgments
+        assert trained is not None, "a run (not a dry run) trains the encoders"
         tasks = self.stages.cases.tasks
         t5 = self.ctx.rundir.read_table("table5") if self.ctx.rundir.has_table("table5") else pd.DataFrame()
         return {"encoders": {k: str(v) for k, v in trained.encoders.items()}, "base_model": str(trained.base),

@@ -21,8 +21,9 @@ import numpy as np
 import pandas as pd
 
 from ...errors import SpecError
-from ...pipeline import Audit, StageOutput, register
-from .gap_table import audit_predictions, read_predictions
+from ...pipeline import Audit, Calls, StageOutput, register
+from ...records import Case
+from .gap_table import GapAudit, audit_predictions, read_predictions
 from .params import ClassifierGapsParams
 from .scaffold_gaps import scaffold
 
@@ -43,14 +44,15 @@ class Predictions:
 
 
 @register
-class ClassifierGaps(Audit[ClassifierGapsParams]):
+class ClassifierGaps(Audit[ClassifierGapsParams, "list[Case] | Predictions", None, None, Predictions, GapAudit,
+                           dict[str, object]]):
     name = "classifier_gaps"
     summary = ("fairness gaps of clinical classifiers (parity/recall/specificity, P4 Table 4), probes on frozen "
                "encoders, adversarial debiasing")
     params_model = ClassifierGapsParams
     scaffold = staticmethod(scaffold)  # `clinaudit init AUDIT --data FILE`
 
-    def cases(self) -> Any:
+    def cases(self) -> list[Case] | StageOutput[list[Case] | Predictions]:
         if self.params.probe is not None:
             return self.ctx.cases()
         frame = self._predictions()
@@ -89,14 +91,14 @@ class ClassifierGaps(Audit[ClassifierGapsParams]):
         df.attrs["source"] = ", ".join(map(str, paths))
         return df
 
-    def judgments(self, _: Any) -> StageOutput:
+    def judgments(self, _: Calls[None]) -> StageOutput[Predictions]:
         """The probe (``params.probe``): embed the cases' text windows, train a probe per task, score every text.
 
         No judgments table: the predictions are handed on (``self.stages.judgments``)."""
-        p, ctx = self.params, self.ctx
-        if p.probe is None:
-            return StageOutput(table=None, value=self.stages.cases)
-        cases = self.stages.cases
+        p, ctx, cases = self.params, self.ctx, self.stages.cases
+        if isinstance(cases, Predictions):  # no probe: the predictions table cases() read is handed on
+            return StageOutput(table=None, value=cases)
+        assert p.probe is not None  # cases() reads the spec's cases only for a probe
         from .probes import probe_cases, seeded_sample, split_windows
 
         if self.dry:  # count the embeddings: every distinct window of the (sampled) texts
@@ -112,7 +114,7 @@ class ClassifierGaps(Audit[ClassifierGapsParams]):
         frame = probe.predictions
         return StageOutput(table=None, value=Predictions(frame, frame["case_id"].astype(str).to_numpy(), probe))
 
-    def paired(self, pred: Predictions) -> StageOutput:
+    def paired(self, pred: Predictions) -> StageOutput[GapAudit]:
         """Thresholds on the validation rows, the gap table on the test rows (kept as the paired table)."""
         p = self.params
         if p.probe is not None:
@@ -131,10 +133,10 @@ class ClassifierGaps(Audit[ClassifierGapsParams]):
             np.ones(len(pred.frame), dtype=bool)
         return StageOutput(table=res.test.assign(case_id=pred.case_ids[test]), value=res)
 
-    def results(self, res: Any) -> StageOutput:
+    def results(self, res: GapAudit) -> StageOutput[dict[str, object]]:
         p, ctx, probe = self.params, self.ctx, self.stages.judgments.probe
         results = res.results()
-        extra: dict[str, Any] = dict(probe.info) if p.probe is not None else {}
+        extra: dict[str, object] = dict(probe.info) if p.probe is not None else {}
         if p.probe is not None and p.probe.debias is not None:
             from .debias import debias_probe_tasks
 

@@ -131,7 +131,7 @@ class NoteResults:
 
 
 @register
-class NoteGeneration(Audit[NoteGenerationParams]):
+class NoteGeneration(Audit[NoteGenerationParams, Dialogs, NoteVariants, None, NoteJudgments, pd.DataFrame, NoteResults]):
     """P1's note-generation audit, declared over the shared stages."""
 
     name = AUDIT
@@ -157,13 +157,13 @@ class NoteGeneration(Audit[NoteGenerationParams]):
                 raise SpecError(f"field 'params.attributes': context {cx.name!r} is studied with "
                                 f"{', '.join(cx.attributes)}, none of which is in {p.attributes}")
 
-    def cases(self) -> StageOutput:
+    def cases(self) -> StageOutput[Dialogs]:
         prep = prepare(self.ctx, self.params)
         n_resid = write_case_tables(self.ctx, prep)
         return StageOutput(table=to_frame(prep.cases, columns=["case_id", "text", "dataset", "fields", "source",
                                                                "source_row"]), value=Dialogs(prep, n_resid))
 
-    def variants(self, dialogs: Dialogs) -> StageOutput:
+    def variants(self, dialogs: Dialogs) -> StageOutput[NoteVariants]:
         p, prep = self.params, dialogs.prep
         cases = prep.cases
         augmented: list[Variant] = []
@@ -193,7 +193,7 @@ class NoteGeneration(Audit[NoteGenerationParams]):
     def calls(self, variants: NoteVariants) -> list[ModelRequest]:
         return note_requests(variants.items, self.params, self.stages.cases.prep.example, self.seed)
 
-    def judgments(self, calls: Calls) -> StageOutput:
+    def judgments(self, calls: Calls[None]) -> StageOutput[NoteJudgments]:
         p, runner = self.params, self.ctx.runner
         items: list[NoteItem] = self.stages.variants.items
         notes = calls.responses
@@ -253,7 +253,7 @@ class NoteGeneration(Audit[NoteGenerationParams]):
             paired["relevance"] = combined_labels(paired, judged.relevance).to_numpy()
         return paired
 
-    def results(self, paired: pd.DataFrame) -> StageOutput:
+    def results(self, paired: pd.DataFrame) -> StageOutput[NoteResults]:
         from .agreement import judge_agreement, load_human_labels
 
         p, ctx, j = self.params, self.ctx, self.stages.judgments
@@ -305,7 +305,7 @@ class NoteGeneration(Audit[NoteGenerationParams]):
         v: NoteVariants = st.variants
         j: NoteJudgments = st.judgments
         r: NoteResults = st.results
-        notes: Calls = st.calls  # type: ignore[assignment]  # this audit always has a calls stage
+        notes: Calls[None] = st.calls
         prep, primary, n_resid = dialogs.prep, j.primary, dialogs.n_resid
         exports = write_paper_tables(self.ctx, r.incidence, r.language_disparity, self.params,
                                      judge=primary, incidence_reliability=r.inc_rel,

@@ -65,7 +65,7 @@ class CareJudged:
 
 
 @register
-class ReasoningCare(Audit[CareParams]):
+class ReasoningCare(Audit[CareParams, Prepared, list[Variant], None, CareJudged, pd.DataFrame, dict[str, pd.DataFrame]]):
     """The CARE audit (see the module docstring); one instance per run."""
 
     name = AUDIT
@@ -74,7 +74,7 @@ class ReasoningCare(Audit[CareParams]):
     params_model = CareParams
     judges = JUDGE_ROLES
 
-    def cases(self) -> StageOutput:
+    def cases(self) -> StageOutput[Prepared]:
         prep = prepare(self.ctx)
         self.ctx.write_table("exclusions", exclusions_table(prep.cases_df))
         return StageOutput(table=prep.cases_df, value=prep)
@@ -86,7 +86,7 @@ class ReasoningCare(Audit[CareParams]):
         prep: Prepared = self.stages.cases
         return prep.requests  # model-major, then case, then arm
 
-    def judgments(self, calls: Calls) -> StageOutput:
+    def judgments(self, calls: Calls[None]) -> StageOutput[CareJudged]:
         p, ctx, seed = self.params, self.ctx, self.ctx.spec.seed
         prep: Prepared = self.stages.cases
         embedder = ctx.model("embedder", "embedded-embedder")
@@ -144,7 +144,7 @@ class ReasoningCare(Audit[CareParams]):
             paired = paired.assign(relevance=labels_of(paired, judged.relevance).to_numpy())
         return paired
 
-    def results(self, paired: pd.DataFrame) -> StageOutput:
+    def results(self, paired: pd.DataFrame) -> StageOutput[dict[str, pd.DataFrame]]:
         from .relevance import relevance_shifts, split_relevant
 
         p, seed = self.params, self.ctx.spec.seed

@@ -88,7 +88,8 @@ class Shifts:
 
 
 @register
-class TreatmentShift(Audit[TreatmentShiftParams]):
+class TreatmentShift(Audit[TreatmentShiftParams, Messages, list[Variant], "pd.DataFrame | None", Annotated, "Shifts | None",
+                           dict[str, pd.DataFrame]]):
     """The treatment-shift audit (see the module docstring); every table is listed in docs/audits/treatment_shift.md."""
 
     name = AUDIT
@@ -107,7 +108,7 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
         self.targets, self.judge_model = ctx.models("target"), ctx.models("judge")[0]
 
     # ------------------------------------------------------------------ cases
-    def cases(self) -> StageOutput:
+    def cases(self) -> StageOutput[Messages]:
         p, ctx = self.params, self.ctx
         all_cases = ctx.cases()
         if not all_cases:
@@ -135,7 +136,7 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
         return list(res.kept), res.report()
 
     # ------------------------------------------------------------------ variants
-    def variants(self, msgs: Messages) -> StageOutput:
+    def variants(self, msgs: Messages) -> StageOutput[list[Variant]]:
         p, s, cases = self.params, msgs.summary, msgs.cases
         names = list(dict.fromkeys(self.treat_p + self.conv_p))
         variants = self._make_variants(cases if p.treatment else msgs.conv_cases, names)
@@ -185,7 +186,7 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
                              protected="ehr" if p.protect_ehr else None)
 
     # ------------------------------------------------------------------ calls
-    def calls(self, variants: list[Variant]) -> CallPlan:
+    def calls(self, variants: list[Variant]) -> CallPlan[pd.DataFrame | None]:
         """The target models' requests; the consultations of the conversational settings run here (their
         table is handed on as ``calls.value``)."""
         p, msgs = self.params, self.stages.cases
@@ -203,7 +204,7 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
         return CallPlan(target_requests(msgs.by_id, tv, self.targets, p), conv)
 
     # ------------------------------------------------------------------ judgments
-    def judgments(self, calls: Calls) -> StageOutput:
+    def judgments(self, calls: Calls[pd.DataFrame | None]) -> StageOutput[Annotated]:
         p, runner, msgs = self.params, self.ctx.runner, self.stages.cases
         s = msgs.summary
         conv: pd.DataFrame | None = calls.value
@@ -298,7 +299,7 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
         return pd.DataFrame(rows, columns=["judge", "item_id", "field", "label"]) if rows else None
 
     # ------------------------------------------------------------------ paired, results
-    def paired(self, annotated: Annotated) -> StageOutput | None:
+    def paired(self, annotated: Annotated) -> StageOutput[Shifts | None] | None:
         p, msgs = self.params, self.stages.cases
         if not p.treatment:
             return None
@@ -329,7 +330,7 @@ class TreatmentShift(Audit[TreatmentShiftParams]):
                                   control=control_perturbation(p))
         return StageOutput(table=analysis.per_case, value=Shifts(analysis, rel_shifts))
 
-    def results(self, shifts: Shifts | None) -> StageOutput:
+    def results(self, shifts: Shifts | None) -> StageOutput[dict[str, pd.DataFrame]]:
         p, seed, msgs, a = self.params, self.ctx.spec.seed, self.stages.cases, self.stages.judgments
         parts = [shifts.analysis.results] if shifts is not None else []
         conv_tables: dict[str, pd.DataFrame] = {}
