@@ -168,6 +168,7 @@ def test_case_page_shows_cached_prompts_and_judgments(ts_run):
     assert "uppercase" in page and "exclamation" in page
 
 
+@pytest.mark.slow  # another mock run (10-20 s)
 def test_two_runs_side_by_side_mark_differing_flips(ts_run, tmp_path):
     import shutil
 
@@ -219,6 +220,7 @@ def test_token_and_loopback_are_required(ts_run):
     assert ok.get("/static/viewer.js").status_code == 200  # the cookie carries the token from then on
 
 
+@pytest.mark.slow  # a server process and the report rendered (10-20 s)
 @pytest.mark.cli_errors_expected
 def test_view_command_serves_on_loopback_only_and_leaves_the_run_unchanged(ts_run):
     import httpx
@@ -327,6 +329,7 @@ def test_every_case_page_renders(ts_run, ng_run):
     assert c.get("/case", params={"case": "no-such-case"}).status_code == 404
 
 
+@pytest.mark.slow  # another mock run (10-20 s)
 def test_other_audits_a_jury_tie_and_care_answers(tmp_path):
     """A jury's tie is shown as the answer's judge status; CARE's answers are rows with the judge's parsed letter
     (its judgment shares the answer's request key); every case page renders."""
