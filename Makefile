@@ -47,7 +47,7 @@ RUNTIME_STAMP := $(VENV)/.runtime-installed
 TEST_STAMP := $(VENV)/.test-installed
 BROWSER_STAMP := $(VENV)/.browser-installed
 
-.PHONY: install install-test install-browser demo test test-fast bench clean lint
+.PHONY: install install-test install-browser demo test test-fast bench clean lint screenshot
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -96,6 +96,10 @@ lint: $(TEST_STAMP)
 
 bench: $(TEST_STAMP)
 	$(PY) benchmarks/run_all.py
+
+# README's screenshot (docs/img/report.png) from the demo report, in headless Chromium
+screenshot: $(RUNTIME_STAMP) $(BROWSER_STAMP)
+	$(PY) scripts/report_screenshot.py
 
 clean:
 	rm -rf runs .cache .pytest_cache build src/*.egg-info
