@@ -55,16 +55,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast, overload
+from typing import Any, Generic, Literal, TypeVar, cast, overload
 
 from .discovery import KINDS, PackageScan, RegistryError, scan_package
-
-if TYPE_CHECKING:  # pragma: no cover - the typed lookups only
-    from .loaders.base import Loader
-    from .models.base import BackendEntry
-    from .perturb.registry import Transform
-    from .pipeline.estimate import AuditRecipe
-    from .report.base import SectionBuilder
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -308,25 +301,14 @@ _REGISTRIES: dict[str, Registry[Any]] = {k: Registry(k) for k in KINDS}
 
 
 @overload
-def registry(kind: Literal["backend"]) -> Registry[BackendEntry]: ...
-@overload
-def registry(kind: Literal["transform"]) -> Registry[Transform]: ...
-@overload
-def registry(kind: Literal["audit"]) -> Registry[AuditRecipe]: ...
-@overload
-def registry(kind: Literal["section"]) -> Registry[SectionBuilder]: ...
-@overload
-def registry(kind: Literal["loader"]) -> Registry[tuple[Loader, str]]: ...
-@overload
 def registry(kind: Literal["command"]) -> Registry[Command]: ...
-@overload
-def registry(kind: Literal["judge", "metric"]) -> Registry[Any]: ...
 @overload
 def registry(kind: str) -> Registry[Any]: ...
 def registry(kind: str) -> Registry[Any]:
-    """The registry of one kind (see the module table), typed per kind: ``registry("transform").get(name)``
-    is a :class:`~clinaudit.perturb.registry.Transform` to the type checker (as inspect_ai's
-    ``registry_create`` overloads are)."""
+    """The registry of one kind (see the module table). Each kind's own module holds its typed handle
+    (``models.base._BACKENDS: Registry[BackendEntry]``, ``perturb.registry``'s ``Registry[Transform]`` ...)
+    and typed lookups (``get_backend``, ``get_transform`` ...), so this ground-floor module imports none
+    of them."""
     if kind not in _REGISTRIES:
         raise KeyError(f"unknown registry kind '{kind}'; kinds: {', '.join(KINDS)}")
     return _REGISTRIES[kind]

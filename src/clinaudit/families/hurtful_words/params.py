@@ -8,7 +8,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .pretrain import AdversaryConfig, PretrainConfig
 
 __all__ = [
     "AssociationParams",
@@ -25,6 +24,55 @@ __all__ = [
     "TaskWindows",
     "ChainAssociation",
 ]
+
+
+class AdversaryConfig(BaseModel):
+    """The adversarial head of pretraining (P4 §4.4, Fig. 3; P4's published runs: λ = 1.0, 3 layers)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    attribute: str = Field(default="gender", description="protected attribute of each text (a notes column)")
+    lambda_: float = Field(default=1.0, alias="lambda", ge=0, description="gradient-reversal strength (P4: 1.0)")
+    layers: int = Field(default=3, ge=1, description="discriminator layers, widths halving (P4: 3)")
+    learning_rate: float | None = Field(default=None, gt=0, description="the discriminator's peak learning rate "
+                                        "(default: the encoder's, as in P4)")
+    normalize: bool = Field(default=False, description="standardise the [CLS] input per batch (not in P4; "
+                            "helps small, freshly initialised encoders)")
+
+
+class PretrainPhase(BaseModel):
+    """One phase of a multi-phase schedule: its own sequence length, steps and batch size (P4: 128 then 512)."""
+
+    model_config = ConfigDict(extra="forbid")
+    max_length: int = Field(ge=8, description="tokens per sequence in this phase")
+    max_steps: int = Field(ge=1, description="optimiser steps of this phase")
+    batch_size: int | None = Field(default=None, ge=1, description="sequences per step (default: the config's)")
+
+
+class PretrainConfig(BaseModel):
+    """Continued-pretraining settings (defaults: a tiny model on CPU; P4's bert-base values in the docs)."""
+
+    model_config = ConfigDict(extra="forbid")
+    max_steps: int = Field(default=200, ge=1, description="optimiser steps (P4: one epoch at 128 + one at 512)")
+    batch_size: int = Field(default=16, ge=1, description="sequences per step (P4: 32 at length 128)")
+    max_length: int = Field(default=128, ge=8, description="tokens per sequence; longer texts are cut into chunks")
+    learning_rate: float = Field(default=5e-4, gt=0, description="peak AdamW learning rate (P4: 3e-5)")
+    warmup_ratio: float = Field(default=0.1, ge=0, lt=1, description="share of steps of linear warm-up (P4: 0.1)")
+    weight_decay: float = Field(default=0.01, ge=0, description="AdamW weight decay (P4: 0.01)")
+    mlm_probability: float = Field(default=0.15, gt=0, lt=1, description="share of words masked")
+    whole_word_mask: bool = True
+    replace_phi: bool = True
+    logging_steps: int = Field(default=10, ge=1)
+    save_steps: int = Field(default=100, ge=1, description="checkpoint every N steps (OUT/checkpoints)")
+    save_total_limit: int | None = Field(default=2, ge=1, description="checkpoints kept")
+    seed: int = 0
+    device: str = Field(default="auto", description="auto (GPU when present), cpu or cuda")
+    cpu_threads: int | None = Field(default=1, ge=1, description="torch threads on CPU (1: fastest for tiny "
+                                    "models on a shared machine; None: torch's default)")
+    adversary: AdversaryConfig | None = None
+    phases: list[PretrainPhase] | None = Field(
+        default=None, min_length=1, description="a schedule of phases run one after the other, each continuing "
+        "from the previous one's weights with its own max_length / max_steps / batch_size (P4: [{max_length: 128, "
+        "...}, {max_length: 512, ...}]); replaces max_steps and max_length")
 
 
 # --------------------------------------------------------------------------- association
