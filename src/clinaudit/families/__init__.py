@@ -1,20 +1,12 @@
 """The built-in audit families, one package each, on the shared core.
 
-========================  =========================================================  =====
-family                    audits                                                     paper
-========================  =========================================================  =====
-``treatment_shift``       treatment shift under non-clinical perturbations            001
-``note_generation``       counterfactual note generation, stereotype incidence         000
-``reasoning_care``        the CARE reasoning audit (gender quadruplets)               003
-``hurtful_words``         association (log-probability bias) and classifier gaps      004
-``adaptive_attack``       adaptive attacker (non-clinical rewrites until a flip)      beyond
-========================  =========================================================  =====
-
-A family is a package here; its modules register their pieces (audits, judges, sections,
+A family is a package here (:func:`family_modules` finds them; each package's docstring says what it
+audits, and docs/architecture.md's family tables are checked against them by tests/test_docs_families.py);
+its modules register their pieces (audits, judges, sections,
 commands, metrics ...) with the same decorators a plugin uses, and :mod:`clinaudit.registry`
 finds those declarations without importing anything heavy. A family's ``__init__`` holds
-its docstring and ``ORDER`` (where its audits and commands come in the report and in
-``clinaudit --help``); no family imports another, and no module outside ``families/``
+its docstring and ``ORDER`` (where its audits come in the report; its commands give their own
+``order=``); no family imports another, and no module outside ``families/``
 imports a family's modules. A plugin family outside clinaudit uses the entry-point group
 ``clinaudit.plugins`` instead (docs/extending.md).
 """
