@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import copy
 import importlib
+import importlib.util
 import inspect
 import os
+import re
 import sys
 import time
 import traceback
@@ -26,12 +28,31 @@ from typing import IO, Any
 
 from .executors.processes import usable_cpus
 
-__all__ = ["DEMO_AUDITS", "AuditOutcome", "DemoResult", "default_jobs", "demo_spec_for", "quick_variant", "run_demo",
+__all__ = ["demo_audits", "AuditOutcome", "DemoResult", "default_jobs", "demo_spec_for", "quick_variant", "run_demo",
            "run_guarded", "thread_share", "usable_cpus"]
 
-#: The audit families the demo runs, in report order.
-DEMO_AUDITS: tuple[str, ...] = ("treatment_shift", "note_generation", "reasoning_care", "association",
-                                "classifier_gaps")
+def demo_audits() -> tuple[str, ...]:
+    """The audits the demo runs, in report order: every built-in audit whose module defines a
+    ``demo_spec()`` (read from its source, nothing imported; a new family's demo needs no list)."""
+    from .families import audit_order
+    from .registry import registry
+
+    out = []
+    for audit in audit_order():
+        module = registry("audit").module_of(audit)
+        spec = importlib.util.find_spec(module) if module else None
+        if spec is not None and spec.origin and _DEMO_SPEC.search(Path(spec.origin).read_text(encoding="utf-8")):
+            out.append(audit)
+    return tuple(out)
+
+
+_DEMO_SPEC = re.compile(r"^def demo_spec\(", re.MULTILINE)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "DEMO_AUDITS":  # the name earlier code imports: the audits the demo runs
+        return demo_audits()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 _QUICK_CASES = 2  # data rows per source in the quick demo
 _MAX_JOBS = 3  # demo worker processes at most (each loads its own models)
@@ -39,8 +60,6 @@ _HEARTBEAT_S = 30.0
 #: modules the audits and the report import (never torch: forked workers must load it themselves)
 _PRELOAD = ("scipy.stats", "statsmodels.stats.multitest", "sklearn.metrics", "clinaudit.pipeline", "clinaudit.stats")
 _START_METHOD: str | None = None  # worker start method; None: fork unless torch is loaded here, else spawn
-#: relative cost of each demo audit on the embedded model (measured), so the longest start first
-_COST = {"note_generation": 4, "treatment_shift": 3, "reasoning_care": 2, "association": 2, "classifier_gaps": 0}
 _QUICK_RESAMPLES = 100
 
 
@@ -193,7 +212,7 @@ def _run_parallel(names: list[str], out: Path, quick: bool, jobs: int, cpus: int
                                else "spawn")
     if method == "fork":
         _preload(names)
-    order = sorted(names, key=lambda a: -_COST.get(a, 1))
+    order = sorted(names, key=lambda a: -_demo_cost(a))
     outcomes: dict[str, AuditOutcome] = {}
     started = time.monotonic()
     ctx = mp.get_context(method)
@@ -274,7 +293,16 @@ def thread_share(cpus: int, jobs: int, audits_left: int) -> int:
     return max(1, cpus // max(1, min(jobs, audits_left)))
 
 
-def default_jobs(n_audits: int = len(DEMO_AUDITS)) -> tuple[int, int]:
+def _demo_cost(audit: str) -> int:
+    """The relative cost of an audit's demo on the embedded model (its module's ``DEMO_COST``, measured; 1 if
+    it gives none), so the longest start first."""
+    from .registry import registry
+
+    module = registry("audit").module_of(audit)
+    return int(getattr(importlib.import_module(module), "DEMO_COST", 1)) if module else 1
+
+
+def default_jobs(n_audits: int | None = None) -> tuple[int, int]:
     """``(worker processes, torch threads each)`` for this machine's usable CPUs.
 
     The embedded model is small: one forward pass barely profits from a second thread (measured
@@ -283,6 +311,7 @@ def default_jobs(n_audits: int = len(DEMO_AUDITS)) -> tuple[int, int]:
     (each holds its own copy of the models); the CPUs are split between them.
     """
     cpus = usable_cpus()
+    n_audits = len(demo_audits()) if n_audits is None else n_audits
     jobs = max(1, min(_MAX_JOBS, cpus, n_audits))
     return jobs, thread_share(cpus, jobs, n_audits)
 
@@ -308,10 +337,11 @@ def run_demo(
 
     stream = stream if stream is not None else sys.stderr
     out = Path(out)
-    names = list(audits) if audits else list(DEMO_AUDITS)
-    unknown = [a for a in names if a not in DEMO_AUDITS]
+    known = demo_audits()
+    names = list(audits) if audits else list(known)
+    unknown = [a for a in names if a not in known]
     if unknown:
-        raise ClinauditError(f"unknown demo audit(s) {', '.join(unknown)}; choose from {', '.join(DEMO_AUDITS)}")
+        raise ClinauditError(f"unknown demo audit(s) {', '.join(unknown)}; choose from {', '.join(known)}")
     if jobs is not None and int(jobs) < 1:
         raise ClinauditError(f"jobs must be at least 1, got {jobs}")
     n_jobs = min(int(jobs), len(names)) if jobs is not None else default_jobs(len(names))[0]

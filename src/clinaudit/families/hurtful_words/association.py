@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...models.options import options_model_for
 from ...pipeline import Audit, Calls, StageOutput, register
 from ...records import Variant
 from .association_stats import add_pairing_columns, tests_table
@@ -31,7 +32,6 @@ from .sentences import build_sentences, load_targets_file, select_groups
 
 __all__ = ["Association", "demo_spec"]
 
-_LOCAL = {"hf", "hf-mlm", "embedded", "mock"}  # backends whose scoring batch size params.batch_size sets
 
 
 @dataclass
@@ -119,7 +119,8 @@ class Association(Audit[AssociationParams, Frames, "list[str] | None", None, Sco
         variant_ids = self.stages.variants
         models = ctx.models("target")
         for m in models if p.batch_size is not None else []:
-            if m.partition(":")[0] in _LOCAL:
+            options = options_model_for(m.partition(":")[0])  # a backend whose options take a batch size
+            if options is not None and "batch_size" in options.model_fields:
                 ctx.runner.backend_options[m] = {"batch_size": p.batch_size, **ctx.runner.backend_options.get(m, {})}
         frames_, rows = [], []
         methods: dict[str, str] = {}
@@ -231,6 +232,10 @@ class Association(Audit[AssociationParams, Frames, "list[str] | None", None, Sco
             notes.append("masked LMs: one call per sentence and per prior sentence, counted without loading the "
                          "model (so none is counted as cached)")
         return notes
+
+
+#: the relative cost of this audit's demo on the embedded model (measured): `clinaudit demo` starts the longest first
+DEMO_COST = 2
 
 
 def demo_spec() -> dict[str, Any]:

@@ -162,6 +162,10 @@ class ClassifierGaps(Audit[ClassifierGapsParams, "list[Case] | Predictions", Non
         return [f"{self.stages.judgments.n_texts} texts; embeddings are cached per distinct text window"]
 
 
+#: the relative cost of this audit's demo on the embedded model (measured): `clinaudit demo` starts the longest first
+DEMO_COST = 0
+
+
 def demo_spec() -> dict[str, Any]:
     """The spec ``clinaudit demo`` runs: the demo predictions file (synthetic; no model calls)."""
     from ...data import demo_path

@@ -343,6 +343,10 @@ class NoteGeneration(Audit[NoteGenerationParams, Dialogs, NoteVariants, None, No
                 "every dialog judged for language disparity)"]
 
 
+#: the relative cost of this audit's demo on the embedded model (measured): `clinaudit demo` starts the longest first
+DEMO_COST = 4
+
+
 def demo_spec(quick: bool = False) -> dict[str, Any]:
     """The spec ``clinaudit demo`` runs: 3 demo dialogs × Poverty (doctor) × race {Black, White} + baseline.
 

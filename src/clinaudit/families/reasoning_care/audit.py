@@ -34,7 +34,7 @@ from .analysis import cot_items, embed_sources, items_export, judged_items, leng
 from .cases import Prepared, exclusions_table, prepare
 from .judges import run_cot_audit
 from .metrics import RETHINK_LEXICONS, normalize_language
-from .params import AUDIT, JUDGE_ROLES, CareParams
+from .params import AUDIT, CareParams
 from .stats import statistics
 
 __all__ = ["ReasoningCare", "demo_spec"]
@@ -72,7 +72,8 @@ class ReasoningCare(Audit[CareParams, Prepared, list[Variant], None, CareJudged,
     summary = ("CARE reasoning audit (P3): gender quadruplets, ΔAcc/ΔLen, semantic drift vs a control noise floor, "
                "two-stage CoT audit")
     params_model = CareParams
-    judges = JUDGE_ROLES
+    #: role -> default judge (``params.judges`` names another registered judge per role)
+    judges = {"mcq_answer": "mcq_answer", "cot_phase1": "cot_phase1", "cot_phase2": "cot_phase2"}
 
     def cases(self) -> StageOutput[Prepared]:
         prep = prepare(self.ctx)
@@ -204,6 +205,10 @@ class ReasoningCare(Audit[CareParams, Prepared, list[Variant], None, CareJudged,
                 f"retried up to {p.judge_max_attempts - 1} more time(s) when its output is malformed")
         excluded = int((prep.cases_df["status"] == "excluded").sum())
         return notes + prep.notes + [f"{len(prep.items)} cases kept, {excluded} excluded by the filters"]
+
+
+#: the relative cost of this audit's demo on the embedded model (measured): `clinaudit demo` starts the longest first
+DEMO_COST = 2
 
 
 def demo_spec() -> dict[str, Any]:

@@ -4,28 +4,25 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field
 
 from ...perturb.relevance import RelevanceChoice
 from ...pipeline import JudgeChoice
 
-__all__ = ["AUDIT", "ARMS", "JUDGE_ROLES", "CareParams"]
+__all__ = ["AUDIT", "ARMS", "CareParams"]
 
 #: The four arms of a CARE quadruplet: the two gender counterfactuals and the ID1/ID2 control pair.
 ARMS: tuple[str, ...] = ("male", "female", "id1", "id2")
 
 AUDIT = "reasoning_care"
 
-#: judge role -> default registered judge: the answer parser and the two CoT audit phases
-#: (``params.judges`` names another registered judge per role)
-JUDGE_ROLES: dict[str, str] = {"mcq_answer": "mcq_answer", "cot_phase1": "cot_phase1", "cot_phase2": "cot_phase2"}
-
 
 class CareParams(JudgeChoice, RelevanceChoice):
     """Parameters of the ``reasoning_care`` audit (``params:`` in the spec).
 
     ``judges`` (from :class:`~clinaudit.pipeline.JudgeChoice`): ``{role: registered judge}`` for the
-    roles of :data:`JUDGE_ROLES`. A judge for ``mcq_answer`` is built with ``choices`` and ``mode``
+    roles of :attr:`ReasoningCare.judges <clinaudit.families.reasoning_care.audit.ReasoningCare.judges>`
+    (an unknown role is a spec error naming ``params.judges.<role>``). A judge for ``mcq_answer`` is built with ``choices`` and ``mode``
     and its parsed ``answer`` is the letter that is scored; one for ``cot_phase1`` / ``cot_phase2``
     subclasses :class:`~clinaudit.families.reasoning_care.judges.CoTJudge`.
     """
@@ -91,13 +88,3 @@ class CareParams(JudgeChoice, RelevanceChoice):
         "zero", description="signed gaps (ΔAcc, ΔLen, Δrethink) are tested against 0, or against the ID1−ID2 "
         "control pair's gap (excess = gap − control gap); the drift is always tested against its control floor")
 
-    @field_validator("judges")
-    @classmethod
-    def _known_roles(cls, v: dict[str, str]) -> dict[str, str]:
-        from ...pipeline.audit import CORE_JUDGES
-
-        unknown = sorted(set(v) - set(JUDGE_ROLES) - set(CORE_JUDGES))
-        if unknown:
-            raise ValueError(f"unknown judge role(s) {', '.join(unknown)}; the roles of reasoning_care are "
-                             f"{', '.join(JUDGE_ROLES)}")
-        return v

@@ -437,6 +437,10 @@ class TreatmentShift(Audit[TreatmentShiftParams, Messages, list[Variant], "pd.Da
         return notes + cost_notes(self.ctx, p, self.targets, self.judge_model)
 
 
+#: the relative cost of this audit's demo on the embedded model (measured): `clinaudit demo` starts the longest first
+DEMO_COST = 3
+
+
 def demo_spec(quick: bool = False) -> dict[str, Any]:
     """The spec ``clinaudit demo`` runs for this audit: demo patient messages with the embedded model.
 
