@@ -34,7 +34,7 @@ __all__ = ["demo_audits", "AuditOutcome", "DemoResult", "default_jobs", "demo_sp
 def demo_audits() -> tuple[str, ...]:
     """The audits the demo runs, in report order: every built-in audit whose module defines a
     ``demo_spec()`` (read from its source, nothing imported; a new family's demo needs no list)."""
-    from .families import audit_order
+    from .family_index import audit_order
     from .registry import registry
 
     out = []

@@ -13,34 +13,6 @@ imports a family's modules. A plugin family outside clinaudit uses the entry-poi
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-from types import ModuleType
+from ..family_index import audit_order, family_modules, family_of
 
 __all__ = ["family_modules", "family_of", "audit_order"]
-
-
-def family_modules() -> list[ModuleType]:
-    """The built-in family packages, in their ``ORDER`` (their ``__init__`` holds declarations only)."""
-    mods = [importlib.import_module(f"{__name__}.{info.name}") for info in pkgutil.iter_modules(__path__)
-            if info.ispkg]
-    return sorted(mods, key=lambda m: (getattr(m, "ORDER", 100), m.__name__))
-
-
-def family_of(module: str | None) -> str | None:
-    """The built-in family a module belongs to (``clinaudit.families.<name>....`` -> name), else None."""
-    prefix = f"{__name__}."
-    if not module or not module.startswith(prefix):
-        return None
-    return module[len(prefix):].split(".", 1)[0]
-
-
-def audit_order() -> list[str]:
-    """Built-in audit names in family order, then by name (the report's section order)."""
-    from ..registry import builtin_index
-
-    declared, _ = builtin_index()["audit"]
-    rank = {m.__name__.rsplit(".", 1)[1]: i for i, m in enumerate(family_modules())}
-    audits = [(rank[fam], name) for name, module in declared.items()
-              if (fam := family_of(module)) is not None and fam in rank]
-    return [name for _, name in sorted(audits)]

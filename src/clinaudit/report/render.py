@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..families import audit_order
+from ..family_index import audit_order
 from .examples import finding_examples
 from .exports import latex_export, markdown_export
 from .findings import derive_findings, findings_view, link_anchors, write_findings
