@@ -315,3 +315,24 @@ def test_misses_of_audits_backends_and_formats_suggest_the_closest():
     with pytest.raises(SpecError) as far:
         get_recipe("zzzzzz")
     assert "did you mean" not in str(far.value)
+
+
+def test_the_kept_index_follows_edits_of_a_module_and_of_the_file_its_constant_comes_from(tmp_path):
+    import os
+
+    from clinaudit.discovery import scan_package
+
+    root = _package(tmp_path, "ca_cache_pkg", {
+        "names.py": 'JUDGE = "first_name"\n',
+        "a.py": "from clinaudit.registry import register_judge\nfrom .names import JUDGE\n\n"
+                "@register_judge(JUDGE)\nclass A: ...\n",
+    })
+    cache = tmp_path / "index.json"
+    assert scan_package(root, "ca_cache_pkg", cache=cache).named["judge"] == {"first_name": "ca_cache_pkg.a"}
+    assert cache.exists()
+    (root / "names.py").write_text('JUDGE = "renamed"\n')  # a.py itself is unchanged
+    os.utime(root / "names.py", ns=(1, 1))
+    assert scan_package(root, "ca_cache_pkg", cache=cache).named["judge"] == {"renamed": "ca_cache_pkg.a"}
+    (root / "b.py").write_text('from clinaudit.registry import register_judge as j\n\n@j("new_one")\nclass B: ...\n')
+    assert scan_package(root, "ca_cache_pkg", cache=cache).named["judge"] == {"renamed": "ca_cache_pkg.a",
+                                                                             "new_one": "ca_cache_pkg.b"}
