@@ -303,3 +303,13 @@ def test_run_without_attributes_says_so(tmp_path):
     block = json.loads((rd.path / "manifest.json").read_text())["validity"]["exclusions_by_group"]
     assert block["skewed"] == [] and "no demographic attribute" in block["note"]
     assert pd.read_csv(rd.path / "tables" / "exclusion_rates.csv").empty
+    from clinaudit.report.jury import exclusion_blocks
+    from clinaudit.rundir import RunDir
+
+    view = RunDir(rd.path)
+    try:  # vignettes were excluded (sex-specific filter), but the cases record no attribute: one line says so
+        blocks = exclusion_blocks(view)
+    finally:
+        view.close()
+    assert [b.text for b in blocks] == ["Exclusions by group: not measured (the cases record no sex, gender, race "
+                                        "or age)."]

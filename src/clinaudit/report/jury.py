@@ -84,27 +84,29 @@ def relevance_blocks(rundir: Any) -> list[Any]:
 
 def exclusion_blocks(rundir: Any) -> list[Any]:
     """Exclusions by group (:mod:`clinaudit.exclusion_skew`): the exclusion rate of every group of every
-    demographic attribute the run knows, its test, and the finding when the exclusions skewed the sample."""
+    demographic attribute the run knows and its test, with a warning when the exclusions skewed the sample;
+    one line when the cases record no attribute but some were excluded; nothing when there is neither."""
     rates = _read(rundir, "exclusion_rates")
     if rates is None:
         return []
     if rates.empty:
-        return [Text("Exclusions by group: the cases record no demographic attribute (sex, gender, race, ethnicity, "
-                     "age; verdicts.exclusion_attributes), so whether the exclusions dropped some patients more often "
-                     "than others could not be measured.", kind="note")]
-    skewed = rates[rates["skewed"].astype(str).str.lower().isin(["true", "1"])]
+        from ..exclusion_skew import excluded_case_ids
+
+        ledger = _read(rundir, "exclusions")
+        if ledger is None or not excluded_case_ids(ledger):
+            return []
+        return [Text("Exclusions by group: not measured (the cases record no sex, gender, race or age).")]
     from ..exclusion_skew import skew_line
 
+    skewed = rates[rates["skewed"].astype(str).str.lower().isin(["true", "1"])]
     lines = [skew_line(str(a), rates[rates["attribute"] == a]) for a in dict.fromkeys(skewed["attribute"])]
     blocks: list[Any] = []
     if lines:
         blocks.append(Text("Validity finding: " + "; ".join(lines) + ". The audited sample under-represents the "
                            "groups excluded more often; read the verdicts with that in mind.", kind="warning"))
     blocks.append(Table("Exclusions by group", rates, name="exclusion_rates",
-                        caption="per attribute and group: cases given, cases excluded as a whole (tables/exclusions"
-                                ".csv rows without an item), rate; test of independence of exclusion and group "
-                                "(Fisher's exact for two groups; Freeman-Halton with a Monte Carlo p for more), Holm "
-                                "over the attributes; a value not recorded is listed, not tested"))
+                        caption="cases excluded as a whole per group; Fisher / Freeman-Halton test, Holm over "
+                                "attributes (docs/verdicts.md)"))
     return blocks
 
 
