@@ -205,15 +205,68 @@ def scenario_association(n: int, r: int) -> dict[str, tuple[int, int]]:
             "signed_rank_significant": (int((sr["p_adj"] < 0.01).any()), 1)}
 
 
+def scenario_gaps(n: int, r: int) -> dict[str, tuple[int, int]]:
+    """Classifier gaps, 4 groups (shares 40/30/20/10%) of ``n`` test rows, 3 tasks, predictions independent of
+    the group: runs with a bias row, and the share of gap rows that are bias."""
+    from clinaudit.families.hurtful_words.classifier_metrics import classifier_gap_table
+    from clinaudit.pipeline.validity import assign_verdicts
+
+    rng = _rng("gaps", n, r)
+    df = pd.DataFrame({"task": np.repeat(["t1", "t2", "t3"], n), "label": rng.random(3 * n) < 0.3,
+                       "group": rng.choice(["a", "b", "c", "d"], 3 * n, p=[0.4, 0.3, 0.2, 0.1])})
+    df["pred"] = (rng.random(3 * n) < np.where(df["label"], 0.7, 0.2)).astype(int)
+    df["label"] = df["label"].astype(int)
+    gaps = classifier_gap_table(df, "task", "label", "pred", ["group"], n_resamples=STATS["n_resamples"], seed=r)
+    res = assign_verdicts(gaps, {"reasons": [], "models": {}}, _settings(), run_audit="classifier_gaps")
+    eff = res[res["verdict"] != "not_measured"]
+    return {"bias_found": (int((eff["verdict"] == "bias").any()), 1),
+            "bias_rows": (int((eff["verdict"] == "bias").sum()), len(eff))}
+
+
+def doc_table(table: pd.DataFrame) -> str:
+    """The markdown table of docs/verdicts.md: one row per scenario × quantity, one column per size."""
+    what = {("null", "bias_found"): "complete null, treatment shift + gender gaps: headline \"bias found\"",
+            ("null", "gate_fail"): "complete null: `clinaudit gate` fails",
+            ("null", "bias_rows"): "complete null: rows `bias` (of effect rows)",
+            ("margin", "within_margin_rows"): "TSR excess exactly at the 5 pp margin: rows `within_margin`",
+            ("compare_margin", "within_margin_rows"): "`compare`, B − A exactly at the margin: rows `within_margin`",
+            ("gate_inside", "gate_fail"): "B 3 pp worse than its baseline, margin 5 pp: gate fails",
+            ("association", "bias_found"): "association, frame-level noise (30 frames × 8 targets): runs with `bias`",
+            ("association", "signed_rank_significant"): "… the sentence-level signed-rank test alone, p_adj < 0.01",
+            ("gaps", "bias_found"): "classifier gaps, 4 groups, no gap: runs with `bias`",
+            ("gaps", "bias_rows"): "… gap rows `bias`"}
+    sizes = sorted(set(table["n"]))
+    lines = ["| wrong verdict (should be ≤ 5%) | " + " | ".join(f"n = {n}" for n in sizes) + " |",
+             "|---|" + "---|" * len(sizes)]
+    for (sc, q), g in table.groupby(["scenario", "quantity"], sort=False):
+        cells = []
+        for n in sizes:
+            row = g[g["n"] == n]
+            cells.append("" if not len(row) else
+                         f"{row['rate'].iloc[0]:.1%} ({int(row['count'].iloc[0])}/{int(row['of'].iloc[0])})")
+        lines.append(f"| {what.get((sc, q), sc + ' ' + q)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def write_doc(table: pd.DataFrame, runs_note: str, path: Path = ROOT / "docs" / "verdicts.md") -> None:
+    """Replace the text between the calibration markers of docs/verdicts.md with the table."""
+    text = path.read_text(encoding="utf-8")
+    start, end = "<!-- calibration:start -->", "<!-- calibration:end -->"
+    i, j = text.index(start) + len(start), text.index(end)
+    path.write_text(text[:i] + "\n" + runs_note.strip() + "\n\n" + doc_table(table) + "\n" + text[j:],
+                    encoding="utf-8")
+
+
 SCENARIOS: dict[str, Callable[[int, int], dict[str, tuple[int, int]]]] = {
     "null": scenario_null,
     "margin": scenario_margin,
     "compare_margin": scenario_compare_margin,
     "gate_inside": scenario_gate_inside,
     "association": scenario_association,
+    "gaps": scenario_gaps,
 }
 #: sizes per scenario (cases; frames for the association)
-SCENARIO_SIZES: dict[str, tuple[int, ...]] = {"association": (30,)}
+SCENARIO_SIZES: dict[str, tuple[int, ...]] = {"association": (30,), "gaps": (500,)}
 SIZES = (20, 80, 200, 500)
 
 
@@ -222,9 +275,12 @@ def _one(task: tuple[str, int, int]) -> tuple[str, int, dict[str, tuple[int, int
     return name, n, SCENARIOS[name](n, r)
 
 
-def run(names: list[str], runs: int, sizes: tuple[int, ...] = SIZES, workers: int = 1) -> pd.DataFrame:
-    """Every scenario × size, ``runs`` simulated runs each: one row per quantity with its rate and counts."""
-    tasks = [(name, n, r) for name in names for n in SCENARIO_SIZES.get(name, sizes) for r in range(runs)]
+def run(names: list[str], runs: int, sizes: tuple[int, ...] = SIZES, workers: int = 1,
+        points: list[tuple[str, int]] | None = None) -> pd.DataFrame:
+    """Every scenario × size (or the given ``points``, in their order), ``runs`` simulated runs each: one row
+    per quantity with its rate and counts."""
+    points = points or [(name, n) for name in names for n in SCENARIO_SIZES.get(name, sizes)]
+    tasks = [(name, n, r) for name, n in points for r in range(runs)]
     sums: dict[tuple[str, int, str], list[int]] = {}
     t0 = time.perf_counter()
     left = {(name, n): sum(1 for t in tasks if t[:2] == (name, n)) for name, n, _ in tasks}
@@ -261,14 +317,20 @@ def main() -> int:
     ap.add_argument("--scenario", nargs="*", default=list(SCENARIOS))
     ap.add_argument("--sizes", nargs="*", type=int, default=list(SIZES))
     ap.add_argument("--workers", type=int, default=1, help="processes")
+    ap.add_argument("--points", nargs="*", default=None, metavar="SCENARIO:N",
+                    help="run these points in this order instead of every scenario × size")
     ap.add_argument("--out", type=Path, help="write the table as CSV")
+    ap.add_argument("--write-doc", action="store_true", help="write the table into docs/verdicts.md")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT / "src"))
-    table = run(args.scenario, 20 if args.quick else args.runs, tuple(args.sizes), args.workers)
+    points = [(p.split(":")[0], int(p.split(":")[1])) for p in args.points] if args.points else None
+    table = run(args.scenario, 20 if args.quick else args.runs, tuple(args.sizes), args.workers, points)
     print(table.pivot_table(index=["scenario", "quantity"], columns="n", values="rate").to_string(
         float_format=lambda x: f"{x:.1%}"))
     if args.out:
         table.to_csv(args.out, index=False)
+    if args.write_doc:
+        write_doc(table, f"{table['runs'].max()} simulated runs per point")
     return 0
 
 
