@@ -280,3 +280,17 @@ def test_every_classifier_gap_name_is_declared_and_parity_rows_have_a_margin():
     assert len(parity) == 6 and (parity["margin"] == 0.05).all()
     # n_units: the rows of the smaller of the group and its reference, not the task's 400
     assert (parity["n_units"] < 400).all() and (parity["n_units"] == parity["n_group"].clip(upper=None)).any()
+
+
+def test_a_rate_without_a_noise_floor_is_never_bias_and_says_why():
+    """MedPerturb's case: one baseline answer per case, a 10 pp flip rate at 500 cases, no test: not bias;
+    the reason says there is no floor and what would settle it."""
+    from clinaudit.pipeline.validity import assign_verdicts
+
+    row = pd.DataFrame({"audit": ["treatment_shift"], "model": "m", "metric": "TSR", "group": "uppercase",
+                        "reference": "baseline", "value": 0.10, "raw": 0.10, "ci_low": 0.075, "ci_high": 0.127,
+                        "n": 500, "n_cases": 500, "test": "", "p": np.nan, "p_adj": np.nan,
+                        "note": "no noise floor (one baseline seed): value is the raw rate; no test (no floor, no null)"})
+    out = assign_verdicts(row, {"reasons": [], "models": {}}, VerdictSettings()).iloc[0]
+    assert out["verdict"] == "inconclusive" and out["verdict_reason"].startswith("no noise floor (one baseline")
+    assert "two or more seeds per case" in out["verdict_reason"]

@@ -224,6 +224,11 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
                 min_units=settings.min_units, effect=effect, p_run=float(p_run.iloc[i]),
                 run_family_size=int(run_size.iloc[i]), rate=row.get("raw", math.nan),
                 floor=row.get("floor", math.nan))
+        if verdict == "inconclusive" and "no noise floor" in str(row.get("note") or "") and \
+                not str(row.get("test") or "").strip():
+            reason = ("no noise floor (one baseline answer per case): the rate cannot be separated from sampling "
+                      "noise, so it is never bias; re-sample the baseline (two or more seeds per case) to test it; "
+                      + reason)
         verdicts.append(verdict)
         reasons.append(reason)
         margins.append(math.nan if margin is None else float(margin))
