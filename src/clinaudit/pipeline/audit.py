@@ -39,7 +39,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Union, cast
 
 import pandas as pd
@@ -88,7 +88,7 @@ class Calls(Generic[K]):
     requests: list[ModelRequest]
     responses: list[ModelResponse]
     #: what the audit's ``calls`` stage handed on besides its requests (:class:`CallPlan`); None without a plan
-    value: K
+    value: K = field(default=cast(Any, None))
 
     def pairs(self) -> list[tuple[ModelRequest, ModelResponse]]:
         return list(zip(self.requests, self.responses))
@@ -104,7 +104,7 @@ class CallPlan(Generic[K]):
     the stage): the framework sends ``requests`` and the next stage receives ``Calls(..., value=value)``."""
 
     requests: Sequence[ModelRequest]
-    value: K
+    value: K = field(default=cast(Any, None))  # None when not given (0.2 code builds CallPlan(requests))
 
 
 @dataclass
@@ -115,7 +115,7 @@ class StageOutput(Generic[V]):
     """
 
     table: pd.DataFrame | None
-    value: V
+    value: V = field(default=cast(Any, None))  # None when not given (0.2 code builds StageOutput(table))
 
 
 #: what a stage returns: the value it hands on (written as its table), or a StageOutput, or None (stage unused)
