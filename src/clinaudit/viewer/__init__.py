@@ -31,11 +31,11 @@ def check_installed() -> None:
 
 
 def load_runs(paths: Sequence[str | Path]) -> list[Any]:
-    """Each run directory read once (:func:`clinaudit.viewer.data.load_run`), keyed by its folder's name (made
+    """Each run directory read once (:func:`clinaudit.viewer.load.load_run`), keyed by its folder's name (made
     unique with ``-2``, ``-3`` ... when two have one name). A path holding no ``manifest.json`` is searched for the
     run directories below it, as ``clinaudit report`` does (``clinaudit view runs/demo``)."""
     from ..report.render import discover_run_dirs
-    from .data import load_run
+    from .load import load_run
 
     keys: dict[str, int] = {}
     runs = []
