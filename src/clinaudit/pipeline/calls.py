@@ -103,19 +103,25 @@ class DryCount:
     placeholders: int = 0
     #: the first uncached generation request per model: what the dry run's time probe sends
     samples: dict[str, ModelRequest] = field(default_factory=dict)
+    #: up to 8 further uncached generation requests per model: a local backend's batched time probe
+    more_samples: dict[str, list[ModelRequest]] = field(default_factory=dict)
 
     def add(self, model: str, key: str, *, hit: bool, retry: bool, words: int,
             request: ModelRequest | None = None) -> None:
         if retry:  # retries of unparseable outputs: not predictable before a run, not counted (even if cached)
             return
         bucket = self.keys.setdefault(model, set())
-        if key not in bucket:
+        new = key not in bucket
+        if new:
             bucket.add(key)
             self.prompt_words[model] = self.prompt_words.get(model, 0) + words
         if hit:
             self.hits.setdefault(model, set()).add(key)
         elif request is not None:
-            self.samples.setdefault(model, request)
+            if model not in self.samples:
+                self.samples[model] = request
+            elif new and len(more := self.more_samples.setdefault(model, [])) < 8:
+                more.append(request)
 
 
 class CallLog:

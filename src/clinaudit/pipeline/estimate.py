@@ -12,6 +12,10 @@ from pydantic import BaseModel
 __all__ = ["Estimate", "AuditRecipe"]
 
 
+#: backends that run a model on this machine in batches (their time is calibrated by a batched probe)
+LOCAL_MODEL_PREFIXES = ("embedded", "hf", "vllm")
+
+
 @dataclass
 class Estimate:
     """What a run will cost before it starts."""
@@ -22,10 +26,14 @@ class Estimate:
     notes: list[str] = field(default_factory=list)
     #: model spec -> the first request the run would send that is not cached (the time probe's request)
     samples: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: model spec -> further uncached requests: a batching local backend's batched probe (calibrates batching)
+    more_samples: dict[str, list[Any]] = field(default_factory=dict, repr=False)
     #: model spec -> (estimated seconds for its new calls, how the time per call was found)
     seconds: dict[str, tuple[float, str]] = field(default_factory=dict)
     #: model spec -> seconds one call took (the probe, or the cache's median); spec -> probe error
     per_call: dict[str, float] = field(default_factory=dict)
+    #: model spec -> (low, high) seconds where the time was calibrated by a batched probe
+    ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
     probe_errors: dict[str, str] = field(default_factory=dict)
 
     def total_calls(self) -> int:
@@ -66,6 +74,25 @@ class Estimate:
                 continue
             self.per_call[spec] = per_call
             parallel = max(1, int(getattr(getattr(runner, "config", None), "concurrency", 1) or 1))
+            batch = int(getattr(backend, "batch_size", 0) or 0)
+            more = list(self.more_samples.get(spec, []))[: max(0, min(batch, n - 1))]
+            local_model = spec.split(":", 1)[0] in LOCAL_MODEL_PREFIXES
+            if local_model and not backend.is_remote and probe and batch > 1 and len(more) >= 2 and "cache" not in how:
+                # a batching local backend: its calls go in batches, so one call alone overstates the time; a
+                # second probe sends a batch of the next requests (stored like any call) and the run is timed by
+                # it, with the one-at-a-time time as the upper bound
+                t0 = time.monotonic()
+                resps = runner.generate(more, desc="time probe (batch)")
+                t_batch = time.monotonic() - t0
+                if not any(r.error for r in resps):
+                    per_batched = t_batch / len(more)
+                    self.per_call[spec] = per_call
+                    low, high = n * per_batched, n * per_call
+                    self.seconds[spec] = (low, f"{per_batched:.2f} s per call in a batch of {len(more)} ({t_batch:.1f} s "
+                                          f"for the batch; {per_call:.2f} s for one call alone, after loading: at "
+                                          f"most ~{_duration(high)}); batches of up to {batch}")
+                    self.ranges[spec] = (low, high)
+                    continue
             if backend.is_remote:
                 self.seconds[spec] = (n * per_call / parallel, f"{per_call:.2f} s per call, {how}, "
                                       f"{parallel} at a time")
@@ -107,7 +134,9 @@ class Estimate:
         lines.append(f"  total: {self.total_calls()} calls")
         if self.seconds:
             total = sum(sec for sec, _ in self.seconds.values())
-            lines.append(f"  time: about {_duration(total)} for the new calls")
+            high = total + sum(hi - lo for lo, hi in self.ranges.values())
+            span = f" (up to ~{_duration(high)} if the calls do not batch)" if self.ranges and high > total * 1.05 else ""
+            lines.append(f"  time: about {_duration(total)} for the new calls{span}")
             lines.extend(f"    {spec}: ~{_duration(sec)} ({how})" for spec, (sec, how) in sorted(self.seconds.items()))
         elif any(self.new_calls(s) for s in self.calls):
             lines.append("  time: not estimated (no recorded answers of these models yet; `--dry-run` measures one "
