@@ -44,11 +44,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..records import Case, Variant
+from .case_filters import DEFAULT_SEX_SPECIFIC, FilterResult, count_turns, filter_min_turns, filter_sex_specific
 from .deid_rules import ADDRESS_RESIDUAL, NUM, address_spans, birthday_age_spans, find_first_person_ages, first_person_age_spans
 from .names import AMBIGUOUS_NAMES, FIRST_NAMES
 from .registry import register_transform
@@ -89,15 +90,6 @@ EXCLUDE_RESIDUAL_DEFAULT = False
 RESIDUAL_KINDS: tuple[str, ...] = ("possible_name", "first_person_age", "age_question", "gendered_term")
 #: Kinds that make a dialog count as still identifying (an age *question* alone is not an identifier).
 DEFAULT_RESIDUAL_KINDS: tuple[str, ...] = ("possible_name", "first_person_age", "gendered_term")
-
-#: Regex stems of sex-specific conditions (matched case-insensitively at a word start).
-DEFAULT_SEX_SPECIFIC: tuple[str, ...] = (
-    r"ovar", r"cervical cancer", r"cervix", r"pap smear", r"prostat", r"testic", r"testes\b", r"uter(?:us|ine)",
-    r"endometri", r"pregnan", r"menstru", r"menses", r"menopaus", r"vagin", r"vulv", r"fallopian", r"placent",
-    r"gestation", r"postpartum", r"obstetric", r"gyn(?:a)?ecolog", r"hysterectom", r"mammogra", r"breast cancer",
-    r"breastfeed", r"lactat(?:ion|ing)", r"penile", r"penis", r"scrot", r"erectile", r"sperm", r"semen",
-)
-
 
 #: Life-stage cues (regex, case-insensitive, whole words).
 LIFE_STAGE_TERMS: tuple[str, ...] = (
@@ -147,21 +139,6 @@ _CAP_STOP = frozenset(
 
 
 @dataclass
-class FilterResult:
-    """``kept`` cases and ``removed`` ``(case, reason)`` pairs; unpacks as ``kept, removed``."""
-
-    kept: list[Case]
-    removed: list[tuple[Case, str]]
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter((self.kept, self.removed))
-
-    def report(self) -> list[dict[str, str]]:
-        """One row per removed case: ``{"case_id", "reason"}``."""
-        return [{"case_id": c.case_id, "reason": r} for c, r in self.removed]
-
-
-@dataclass
 class DeidReport:
     """What :func:`deidentify_text` removed and what still looks identifying."""
 
@@ -170,50 +147,6 @@ class DeidReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {"removed": self.removed, "remaining": self.remaining}
-
-
-# --------------------------------------------------------------------------- filters
-
-
-def filter_sex_specific(cases: Iterable[Case], lexicon: Sequence[str] = DEFAULT_SEX_SPECIFIC) -> FilterResult:
-    """Split cases into kept and removed; the reason names the first matched term."""
-    pat = re.compile(r"(?i)\b(?:" + "|".join(f"(?:{s})" for s in lexicon) + r")[\w-]*") if lexicon else None
-    kept: list[Case] = []
-    removed: list[tuple[Case, str]] = []
-    for c in cases:
-        m = pat.search(c.text) if pat else None
-        if m:
-            removed.append((c, f"sex-specific term '{m.group(0)}'"))
-        else:
-            kept.append(c)
-    return FilterResult(kept, removed)
-
-
-def count_turns(case_or_text: Case | str) -> int:
-    """Number of speaker turns (``fields["turns"]`` when the loader stored them, else parsed)."""
-    if isinstance(case_or_text, Case):
-        turns = case_or_text.fields.get("turns")
-        if isinstance(turns, list):
-            return len(turns)
-        text = case_or_text.text
-    else:
-        text = case_or_text
-    from ._dialog import parse_dialog
-
-    return len(parse_dialog(text))
-
-
-def filter_min_turns(cases: Iterable[Case], min_turns: int = 10) -> FilterResult:
-    """Keep dialogs with at least ``min_turns`` turns (P1 drops shorter MTS-Dialog dialogs)."""
-    kept: list[Case] = []
-    removed: list[tuple[Case, str]] = []
-    for c in cases:
-        n = count_turns(c)
-        if n < min_turns:
-            removed.append((c, f"{n} turns < {min_turns}"))
-        else:
-            kept.append(c)
-    return FilterResult(kept, removed)
 
 
 # --------------------------------------------------------------------------- de-identification
