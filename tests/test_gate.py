@@ -386,7 +386,7 @@ def test_run_ends_with_the_verdict_per_audit_and_model_and_the_gate_outcome(tmp_
     verdicts = [ln for ln in out if ln.startswith("verdict ")]
     assert verdicts and verdicts[0].startswith("verdict treatment_shift mock:v: Inconclusive: no bias shown, but ")
     assert "could not rule it out either — about " in verdicts[0]  # the cases that would settle it
-    assert out[-1].startswith(f"gate: `clinaudit gate {tmp_path / 'r'}` exits 4 (inconclusive: about ")
+    assert out[-1].startswith(f"gate: `clinaudit gate {tmp_path / 'r'}` exits 4 (inconclusive); ")
     assert out[-1].endswith("exit codes: 0 pass, 1 bias found, 3 not gateable (not measured or unfinished), "
                             "4 inconclusive (docs/verdicts.md)")
     assert _cli(capsys, str(tmp_path / "r"))[0] == 4  # what the line said

@@ -41,20 +41,27 @@ def headline_lines(run_dir: str | Path, audit: str = "") -> list[str]:
         gate = gate_run(run, write=False)
     except ClinauditError as exc:  # pragma: no cover - a run directory that cannot be read back
         gate, undecided = None, f"gate: not decided ({exc})"
-    need = {(m["audit"], m["model"]): m.get("cases_needed") for m in (gate.missing if gate is not None else [])}
+    from ..report.findings import run_findings
+
+    found, _ = run_findings(run, audit=audit)  # the report's own entries: the same cases needed as its first screen
+    lines = verdict_lines(results, validity, audit)
+    several = len({str(x["model"]) for x in lines}) > 1
+
+    def need(model: str) -> int | None:
+        got = [int(e["n_needed"]) for e in found if e["kind"] == "inconclusive" and e.get("n_needed")
+               and (not several or str((e.get("stratum") or {}).get("model", "")) == model)]
+        return max(got) if got else None
+
     out = []
-    for line in verdict_lines(results, validity, audit):
+    for line in lines:
         who = " ".join(x for x in (line["audit"], line["model"]) if x)
-        out.append(f"verdict {who}: {plain_sentence(line, need.get((line['audit'], line['model'])))}")
+        out.append(f"verdict {who}: {plain_sentence(line, need(str(line['model'])))}")
         out += [f"verdict {who}: {x}" for x in line.get("sample_skew") or []]  # a validity finding (exclusion_skew)
     if gate is None:
         out.append(undecided)
         return out
     detail = ""
-    if gate.outcome == "inconclusive":
-        most = [m["cases_needed"] for m in gate.missing if m.get("cases_needed")]
-        detail = f": about {max(most)} cases would settle it" if most else ""
-    elif gate.outcome == "fail":
+    if gate.outcome == "fail":
         detail = f": {len(gate.failures)} failing row(s)"
     elif gate.outcome == "not_gateable" and gate.reasons:
         detail = f": {gate.reasons[0]}"
