@@ -183,7 +183,7 @@ def test_quick_demo_report_in_the_browser(tmp_path):
     runs = sorted(p.parent for p in out.glob("*/manifest.json"))
     assert len(runs) == 5
     # the demo ends with each audit's first-screen verdict per model and what the gate would decide on it
-    assert {ln.split()[1] for ln in lines if ln.startswith("verdict ")} == {r.name for r in runs}
+    assert {ln.split()[1].rstrip(":") for ln in lines if ln.startswith("verdict ")} == {r.name for r in runs}
     assert sum(ln.startswith("gate: `clinaudit gate ") for ln in lines) == 5 and lines[-1].startswith("gate: ")
     check_page(page, tmp_path, runs)
     # issue 20: findings.json has an entry (finding or inconclusive) for every audit of the demo
