@@ -242,8 +242,9 @@ def doc_table(table: pd.DataFrame) -> str:
         cells = []
         for n in sizes:
             row = g[g["n"] == n]
-            cells.append("" if not len(row) else
-                         f"{row['rate'].iloc[0]:.1%} ({int(row['count'].iloc[0])}/{int(row['of'].iloc[0])})")
+            rate = float(row["rate"].iloc[0]) if len(row) else math.nan
+            cells.append("" if not len(row) else (f"{rate:.2%}" if 0 < rate < 0.01 else f"{rate:.1%}")
+                         + f" ({int(row['count'].iloc[0])}/{int(row['of'].iloc[0])})")
         lines.append(f"| {what.get((sc, q), sc + ' ' + q)} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
