@@ -21,12 +21,18 @@ import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from .errors import InputError
 from .records import ModelRequest, ModelResponse, TextSplicer
 
-__all__ = ["ResponseCache", "SentJournal", "default_cache_path"]
+if TYPE_CHECKING:
+    from .models.base import MaskedItem
+
+__all__ = ["ResponseCache", "SentJournal", "default_cache_path", "masked_item_key", "answer_from_cache", "encode_score",
+           "decode_score"]
 
 log = logging.getLogger("clinaudit.cache")
 
@@ -304,3 +310,34 @@ def _decode(payload: str | bytes) -> ModelResponse:
         resp.choices = [resp.text]
     resp.cached = True
     return resp
+
+
+def answer_from_cache(cached: dict[str, ModelResponse], used: dict[str, ModelResponse], key: str,
+                      req: ModelRequest) -> ModelResponse:
+    """The cached answer to ``req``: the loaded object itself the first time, a copy for a repeat of the key."""
+    resp = cached.pop(key, None)
+    if resp is None:
+        return used[key].model_copy(update={"meta": dict(req.meta)})
+    used[key] = resp
+    resp.request_key = key
+    resp.meta = dict(req.meta)
+    return resp
+
+
+# --------------------------------------------------------------------------- score values (Runner.loglik, embed, ...)
+
+def masked_item_key(it: MaskedItem) -> list[Any]:
+    """Cache key of a masked item (unchanged for items that score every mask)."""
+    if it.score_masks is None:
+        return [it.text, list(it.targets)]
+    return [it.text, list(it.targets), list(it.score_masks)]
+
+
+def encode_score(val: Any) -> str:
+    """A score (a number or a vector) as the text the cache stores for it."""
+    return json.dumps(np.asarray(val, dtype=float).tolist())
+
+
+def decode_score(resp: ModelResponse) -> np.ndarray:
+    """The score a cached response holds (:func:`encode_score`'s text read back)."""
+    return np.asarray(json.loads(resp.text or "null"), dtype=float)

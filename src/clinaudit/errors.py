@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-__all__ = ["ClinauditError", "InputError", "SpecError", "BackendError", "MissingDependencyError", "NotComparableError"]
+import re
+
+__all__ = ["ClinauditError", "InputError", "SpecError", "BackendError", "MissingDependencyError", "NotComparableError",
+           "short_error_reason"]
 
 
 class ClinauditError(Exception):
@@ -68,3 +71,9 @@ class NotComparableError(ClinauditError):
     def __init__(self, message: str, *, run: str | None = None):
         self.run = run
         super().__init__((f"run {run}: " if run else "") + message)
+
+
+def short_error_reason(error: str) -> str:
+    """``"HTTP 429 from http://...: {...}"`` -> ``"HTTP 429"``; other errors: their first 40 characters."""
+    m = re.match(r"(HTTP \d{3}|timed out after \S+|timeout|connection error|unreadable JSON)", error)
+    return m.group(1) if m else error[:40]

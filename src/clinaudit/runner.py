@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import logging
 import random
-import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -30,11 +28,12 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .cache import ResponseCache
-from .errors import BackendError
+from .cache import ResponseCache, answer_from_cache, decode_score, encode_score, masked_item_key
+from .errors import BackendError, short_error_reason
 from .models.base import Backend, MaskedItem, RetryableError, get_backend, run_sync
 from .records import ModelRequest, ModelResponse, RequestKind, set_fields, stable_hash
-from .workers import CommitBuffer, Deadlines, RateLimiter, WorkerPool, fewer_gc_passes, wait_all
+from .workers import (CallGroup, CommitBuffer, Deadlines, RateLimiter, WorkerPool, fewer_gc_passes, progress_bar,
+                      wait_all)
 
 __all__ = ["Runner", "RunnerConfig", "Usage", "ModelCalls"]
 
@@ -76,29 +75,6 @@ class Usage:
     def add(self, other: "Usage") -> None:
         for k, v in asdict(other).items():
             setattr(self, k, getattr(self, k) + v)
-
-
-class _NoBar:
-    """The progress bar when none is shown (tqdm is then not imported at all)."""
-
-    n = 0
-
-    def update(self, n: int = 1) -> None:
-        pass
-
-    def set_postfix_str(self, s: str = "", refresh: bool = True) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _progress(total: int, desc: str, enabled: bool) -> Any:  # a tqdm bar, or _NoBar
-    if not enabled or total == 0:
-        return _NoBar()
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc=desc, leave=False, dynamic_ncols=True)
 
 
 class ModelCalls(Protocol):
@@ -186,7 +162,7 @@ class Runner:
         todo: dict[str, list[int]] = {}
         for i, (req, key) in enumerate(zip(requests, keys)):
             if key in cached or key in used:
-                results[i] = _answer(cached, used, key, req)
+                results[i] = answer_from_cache(cached, used, key, req)
                 self._usage(req.model).cache_hits += 1
             else:
                 todo.setdefault(key, []).append(i)
@@ -211,7 +187,7 @@ class Runner:
                     await submit(key, requests[todo[key][0]])
 
             async def via_executor() -> None:
-                bar = _progress(len(sent), desc, self.config.progress)
+                bar = progress_bar(len(sent), desc, self.config.progress)
                 try:
                     outcome = await self.executor.dispatch(self, sent, bar)
                 finally:
@@ -301,13 +277,13 @@ class Runner:
                     elif key in cached or key in used:
                         self._usage(req.model).cache_hits += 1
                         bar.update(1)
-                        emit(index, req, _answer(cached, used, key, req))
+                        emit(index, req, answer_from_cache(cached, used, key, req))
                     else:
                         waiting[key] = [(index, req)]
                         await submit(key, req)
                     index += 1
 
-        bar = _progress(total or 0, desc, self.config.progress and bool(total))
+        bar = progress_bar(total or 0, desc, self.config.progress and bool(total))
         try:
             await self._dispatch(feed, done, total or 0, desc, bar=bar, with_pending=True)
         finally:
@@ -326,7 +302,7 @@ class Runner:
         handed to the cache's group commit and then to ``done(key, request, response)``."""
         own_bar = bar is None
         if own_bar:
-            bar = _progress(total, desc, self.config.progress)
+            bar = progress_bar(total, desc, self.config.progress)
         writer = CommitBuffer(self.cache, self.commit_rows())
         journal = self.cache.journal if self.cache is not None else None
         earlier = journal.earlier() if journal is not None else set()
@@ -407,7 +383,7 @@ class Runner:
     def store_many(self, items: Iterable[tuple[str, ModelRequest, ModelResponse]]) -> list[ModelResponse]:
         """:meth:`store` for a group of completed calls ``(key, request, response)``, cached in ONE transaction
         (an executor's chunk); what was accounted before an error (``fail_fast``) is still committed."""
-        group = _Group()
+        group = CallGroup()
         try:
             return [self._store(self.backend(req.model), key, req, resp, group) for key, req, resp in items]
         finally:
@@ -415,7 +391,7 @@ class Runner:
                 self.cache.put_many(group)
 
     def _store(self, backend: Backend, key: str, request: ModelRequest, resp: ModelResponse,
-               writer: "CommitBuffer | _Group | None" = None) -> ModelResponse:
+               writer: "CommitBuffer | CallGroup | None" = None) -> ModelResponse:
         # the backend's fresh response object, completed in place (no copies)
         set_fields(resp, request_key=key, model=request.model)
         if resp.error is not None:  # every stored or logged error text passes the backend's redaction
@@ -545,7 +521,7 @@ class Runner:
                 self._usage(req.model).retries += 1
                 delay = min(cfg.backoff_max_s, cfg.backoff_base_s * (2**attempt))
                 delay = delay * (0.5 + random.random() / 2)  # jitter (not seeded: timing only)
-                why = f"retry {attempt + 1}/{cfg.max_retries} after {_short_reason(last_error)}"
+                why = f"retry {attempt + 1}/{cfg.max_retries} after {short_error_reason(last_error)}"
                 if retry_after is not None:
                     if retry_after > cfg.retry_after_max_s:  # a warning once per model, then INFO lines
                         level = logging.INFO if backend.spec in self._capped else logging.WARNING
@@ -561,7 +537,7 @@ class Runner:
     def score_key(self, spec: str, kind: str, item: Any) -> str:
         """Cache key of one scoring item (``kind``: ``loglik``, ``embed`` or ``masked``)."""
         ident = self.backend(spec).identity()
-        return stable_hash("clinaudit-score-v1", kind, ident, _masked_key(item) if kind == "masked" else item)
+        return stable_hash("clinaudit-score-v1", kind, ident, masked_item_key(item) if kind == "masked" else item)
 
     def _cached_vectors(
         self, spec: str, kind: RequestKind, items: Sequence[Any], item_key: Callable[[Any], Any], compute: Callable[[list[Any]], np.ndarray], desc: str
@@ -571,14 +547,14 @@ class Runner:
         keys = [stable_hash("clinaudit-score-v1", kind, ident, item_key(it)) for it in items]
         found = self.cache.get_many(keys) if self.cache is not None else {}
         usage = self._usage(spec)
-        values: dict[str, Any] = {k: _decode_value(found[k]) for k in keys if k in found}
+        values: dict[str, Any] = {k: decode_score(found[k]) for k in keys if k in found}
         usage.cache_hits += sum(1 for k in keys if k in found)
         missing = list(dict.fromkeys(k for k in keys if k not in values))
         first_item: dict[str, Any] = {}
         for k, it in zip(keys, items):
             first_item.setdefault(k, it)
         size = max(1, int(getattr(backend, "submit_size", None) or getattr(backend, "batch_size", None) or 32))
-        bar = _progress(len(missing), desc, self.config.progress)
+        bar = progress_bar(len(missing), desc, self.config.progress)
         try:
             for start in range(0, len(missing), size):
                 chunk = missing[start : start + size]
@@ -589,7 +565,7 @@ class Runner:
                     values[k] = np.asarray(val)
                     if self.cache is not None:
                         req = ModelRequest(model=spec, kind=kind, prompt=str(item_key(first_item[k]))[:2000])
-                        rows.append((k, ident, req, ModelResponse(request_key=k, model=spec, text=_encode_value(val))))
+                        rows.append((k, ident, req, ModelResponse(request_key=k, model=spec, text=encode_score(val))))
                 if rows and self.cache is not None:
                     self.cache.put_many(rows)  # one transaction per computed chunk
                 bar.update(len(chunk))
@@ -608,52 +584,9 @@ class Runner:
     def masked_logprobs(self, spec: str, items: Sequence[MaskedItem], desc: str = "masked log-probs") -> np.ndarray:
         backend = self.backend(spec)
         return self._cached_vectors(
-            spec, "masked", list(items), _masked_key, backend.masked_logprobs, desc
+            spec, "masked", list(items), masked_item_key, backend.masked_logprobs, desc
         ).reshape(-1)
 
 
 _CHUNK = 512  # generate_each: requests keyed and looked up in the cache per chunk
 _FIRST_CHUNK = 64  # ... the first chunk smaller: the first calls go out sooner
-
-
-class _Group(list[tuple[str, str, ModelRequest, ModelResponse]]):
-    """Completed calls collected for one cache transaction (:meth:`Runner.store_many`; the ``add`` of a
-    :class:`~clinaudit.workers.CommitBuffer`)."""
-
-    def add(self, key: str, backend: str, request: ModelRequest, response: ModelResponse) -> None:
-        self.append((key, backend, request, response))
-
-
-def _answer(cached: dict[str, ModelResponse], used: dict[str, ModelResponse], key: str,
-            req: ModelRequest) -> ModelResponse:
-    """The cached answer to ``req``: the loaded object itself the first time, a copy for a repeat of the key."""
-    resp = cached.pop(key, None)
-    if resp is None:
-        return used[key].model_copy(update={"meta": dict(req.meta)})
-    used[key] = resp
-    resp.request_key = key
-    resp.meta = dict(req.meta)
-    return resp
-
-
-def _short_reason(error: str) -> str:
-    """``"HTTP 429 from http://...: {...}"`` -> ``"HTTP 429"``; other errors: their first 40 characters."""
-    m = re.match(r"(HTTP \d{3}|timed out after \S+|timeout|connection error|unreadable JSON)", error)
-    return m.group(1) if m else error[:40]
-
-
-def _masked_key(it: MaskedItem) -> list[Any]:
-    """Cache key of a masked item (unchanged for items that score every mask)."""
-    if it.score_masks is None:
-        return [it.text, list(it.targets)]
-    return [it.text, list(it.targets), list(it.score_masks)]
-
-
-def _encode_value(val: Any) -> str:
-    return json.dumps(np.asarray(val, dtype=float).tolist())
-
-
-def _decode_value(resp: ModelResponse) -> np.ndarray:
-    return np.asarray(json.loads(resp.text or "null"), dtype=float)
-
-

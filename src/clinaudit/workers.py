@@ -27,7 +27,8 @@ from .cache import ResponseCache
 from .models.base import ATTEMPT_LIMIT_S, Backend
 from .records import ModelRequest, ModelResponse
 
-__all__ = ["Channel", "CommitBuffer", "Deadlines", "RateLimiter", "WorkerPool", "fewer_gc_passes", "wait_all"]
+__all__ = ["CallGroup", "Channel", "CommitBuffer", "Deadlines", "NoBar", "RateLimiter", "WorkerPool", "fewer_gc_passes",
+           "progress_bar", "wait_all"]
 
 
 class RateLimiter:
@@ -343,3 +344,34 @@ def fewer_gc_passes() -> Iterator[None]:
             if _GC_STATE["depth"] == 0 and _GC_STATE["saved"] is not None:
                 gc.set_threshold(*_GC_STATE["saved"])
                 _GC_STATE["saved"] = None
+
+
+class NoBar:
+    """The progress bar when none is shown (tqdm is then not imported at all)."""
+
+    n = 0
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def set_postfix_str(self, s: str = "", refresh: bool = True) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def progress_bar(total: int, desc: str, enabled: bool) -> Any:  # a tqdm bar, or NoBar
+    if not enabled or total == 0:
+        return NoBar()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, leave=False, dynamic_ncols=True)
+
+
+class CallGroup(list[tuple[str, str, ModelRequest, ModelResponse]]):
+    """Completed calls collected for one cache transaction (:meth:`Runner.store_many`; the ``add`` of a
+    :class:`~clinaudit.workers.CommitBuffer`)."""
+
+    def add(self, key: str, backend: str, request: ModelRequest, response: ModelResponse) -> None:
+        self.append((key, backend, request, response))
