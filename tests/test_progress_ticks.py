@@ -102,7 +102,7 @@ def _spy(monkeypatch, runner: Runner, backend) -> list[SpyBar]:
         bars.append(bar)
         return bar
 
-    monkeypatch.setattr(runner_mod, "_progress", make)
+    monkeypatch.setattr(runner_mod, "progress_bar", make)
     return bars
 
 

@@ -52,7 +52,7 @@ def test_the_cap_bounds_the_wait_and_the_progress_line_says_it_waits(monkeypatch
 
         return tqdm(total=total, desc=desc, file=lines, mininterval=0, ascii=True)
 
-    monkeypatch.setattr(runner_mod, "_progress", bar)
+    monkeypatch.setattr(runner_mod, "progress_bar", bar)
     with _slow_429_stub() as stub:
         r = Runner(config=RunnerConfig(retry_after_max_s=0.5, backoff_base_s=0.01),
                    backend_options={"openai:m": {"base_url": stub.base_url, "api_key_env": "RA_TEST_NO_KEY"}})
