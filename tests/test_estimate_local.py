@@ -12,6 +12,7 @@ from clinaudit.pipeline.estimate import Estimate
 
 class _Backend:
     is_remote = False
+    batches_calls = True  # as hf:, embedded and vllm: declare
     batch_size = 4
 
     def prepare(self) -> None:
@@ -51,5 +52,16 @@ def test_a_backend_without_batching_keeps_the_one_probe():
     est = Estimate(calls={"mock:t": 5}, samples={"mock:t": "r0"}, more_samples={"mock:t": ["r1", "r2"]})
     runner = _Runner()
     runner.backend = lambda spec: SimpleNamespace(is_remote=False, prepare=lambda: None)  # type: ignore[method-assign]
-    est.add_time(runner, probe=True)  # (a mock, not a local model: one probe, however it batches)
+    est.add_time(runner, probe=True)  # (no batches_calls, as a mock: one probe, however it batches)
     assert runner.batches == [1] and "one probe call" in est.seconds["mock:t"][1] and not est.ranges
+
+
+def test_the_local_model_backends_declare_that_they_batch_and_the_others_do_not():
+    from clinaudit.models.embedded import EmbeddedGenerator
+    from clinaudit.models.hf import HFCausalBackend
+    from clinaudit.models.mock import MockBackend
+    from clinaudit.models.openai_compat import OpenAICompatBackend
+    from clinaudit.models.vllm_backend import VLLMBackend
+
+    assert HFCausalBackend.batches_calls and EmbeddedGenerator.batches_calls and VLLMBackend.batches_calls
+    assert not MockBackend.batches_calls and not OpenAICompatBackend.batches_calls

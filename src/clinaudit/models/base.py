@@ -92,6 +92,9 @@ class Backend:
     #: True if ``generate`` is an async network call (runner runs many concurrently);
     #: False for local models (runner sends batches of ``batch_size`` in a worker thread).
     is_remote: bool = False
+    #: True for a local model that runs a batch of calls together on its device (``hf:``, ``embedded``, ``vllm:``):
+    #: the dry-run estimate then times a batch, not only one call alone (:mod:`clinaudit.pipeline.estimate`)
+    batches_calls: bool = False
     batch_size: int = 8
 
     def __init__(self, spec: str, **options: Any):

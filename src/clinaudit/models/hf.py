@@ -353,6 +353,7 @@ class HFCausalBackend(_HFBase):
     #: ``generate`` takes ``on_response(index, response)`` and calls it for each request as soon as its answer is
     #: done (the runner stores it and moves the progress bar then, not when the whole batch ends)
     streams_answers = True
+    batches_calls = True
 
     def generate(self, requests: Sequence[ModelRequest],
                  on_response: Callable[[int, ModelResponse], None] | None = None) -> list[ModelResponse]:

@@ -55,6 +55,7 @@ class VLLMBackend(Backend):
 
     name = "vllm"
     is_remote = False
+    batches_calls = True
 
     def __init__(
         self,

@@ -12,9 +12,6 @@ from pydantic import BaseModel
 __all__ = ["Estimate", "AuditRecipe"]
 
 
-#: backends that run a model on this machine in batches (their time is calibrated by a batched probe)
-LOCAL_MODEL_PREFIXES = ("embedded", "hf", "vllm")
-
 
 @dataclass
 class Estimate:
@@ -76,8 +73,7 @@ class Estimate:
             parallel = max(1, int(getattr(getattr(runner, "config", None), "concurrency", 1) or 1))
             batch = int(getattr(backend, "batch_size", 0) or 0)
             more = list(self.more_samples.get(spec, []))[: max(0, min(batch, n - 1))]
-            local_model = spec.split(":", 1)[0] in LOCAL_MODEL_PREFIXES
-            if local_model and not backend.is_remote and probe and batch > 1 and len(more) >= 2 and "cache" not in how:
+            if getattr(backend, "batches_calls", False) and not backend.is_remote and probe and batch > 1 and len(more) >= 2 and "cache" not in how:
                 # a batching local backend: its calls go in batches, so one call alone overstates the time; a
                 # second probe sends a batch of the next requests (stored like any call) and the run is timed by
                 # it, with the one-at-a-time time as the upper bound
