@@ -53,6 +53,8 @@ import pandas as pd
 from ..checks import check_alpha, check_margin
 from ..export import read_store_frame
 from .formatting import as_float
+from .judge_caveats import caveats_for, judge_caveats
+from .judge_caveats import text_of as _text
 from .verdict_view import verdicts_view
 
 __all__ = [
@@ -96,12 +98,6 @@ FINDING_FIELDS = (
 
 
 # --------------------------------------------------------------------------- small helpers
-
-def _text(x: Any) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return ""
-    return str(x).strip()
-
 
 def is_descriptive(test: Any) -> bool:
     """True when a result row's ``test`` says no test was run."""
@@ -149,56 +145,6 @@ def format_p(p: float, alpha: float = ALPHA, bound: bool = False) -> str:
         if (float(text) < alpha) == (p < alpha):
             break
     return f"= {text}"
-
-
-# --------------------------------------------------------------------------- judge caveats
-
-def judge_caveats(run_dir: Path, results: pd.DataFrame | None = None) -> list[dict[str, Any]]:
-    """The judge caveats of one run: ``[{judge, judge_model, parse_rate, text}]`` from
-    ``tables/judge_reliability.csv``, ``tables/parse_rates.csv`` or its ``judge_parse_rate`` result rows."""
-    tables = Path(run_dir) / "tables"
-    out: list[dict[str, Any]] = []
-    rel = tables / "judge_reliability.csv"
-    if rel.is_file():
-        df = read_store_frame(pd.read_csv(rel))
-        for rec in df.to_dict("records"):
-            rate = as_float(rec.get("parse_rate%"))
-            rate = rate / 100.0 if rate is not None else as_float(rec.get("parse_rate"))
-            text = _text(rec.get("reliability")) or (f"parse rate {rate:.0%}" if rate is not None else "")
-            out.append({"judge": _text(rec.get("judge")), "judge_model": _text(rec.get("judge_model")),
-                        "parse_rate": rate, "text": f"judge '{_text(rec.get('judge'))}': {text}"})
-    pr = tables / "parse_rates.csv"
-    if pr.is_file():
-        df = read_store_frame(pd.read_csv(pr))
-        for rec in df.to_dict("records"):
-            n, ok = as_float(rec.get("n")), as_float(rec.get("ok"))
-            rate = as_float(rec.get("rate"))
-            if rate is None and n and ok is not None:
-                rate = ok / n
-            bad = ", ".join(f"{int(as_float(rec.get(k)) or 0)} {k}" for k in ("unparseable", "error") if k in rec)
-            text = (f"judge '{_text(rec.get('judge'))}' parsed {int(ok or 0)} of {int(n or 0)} outputs"
-                    + (f" ({rate:.0%})" if rate is not None else "") + (f"; {bad}" if bad else ""))
-            out.append({"judge": _text(rec.get("judge")), "judge_model": _text(rec.get("judge_model")),
-                        "parse_rate": rate, "text": text})
-    if not out and results is not None and "metric" in results.columns:
-        rows = results[results["metric"].astype(str).str.startswith("judge_parse_rate")]
-        for rec in rows.to_dict("records"):
-            rate = as_float(rec.get("value"))
-            if rate is not None and "%" in str(rec.get("metric")):
-                rate /= 100.0
-            out.append({"judge": _text(rec.get("group")), "judge_model": _text(rec.get("judge_model")),
-                        "parse_rate": rate,
-                        "text": f"judge parse rate ({_text(rec.get('group')) or 'all'}): "
-                                + (f"{rate:.0%}" if rate is not None else "–") + f" of {int(as_float(rec.get('n')) or 0)}"})
-    return out
-
-
-def _caveats_for(row: dict[str, Any], caveats: list[dict[str, Any]]) -> list[str]:
-    model = _text(row.get("judge_model"))
-    if model:
-        mine = [c for c in caveats if c["judge_model"] in ("", model)]
-        caveats = mine or caveats
-    return [c["text"] for c in caveats]
 
 
 # --------------------------------------------------------------------------- one run
@@ -376,7 +322,7 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
             "ci_half_width": None if lo is None or hi is None else (hi - lo) / 2 / div,
             "n_cases": n_cases, "test": _text(rec.get("test")), "p": p, "p_adj": p_adj if corrected else None,
             "correction": _text(rec.get("correction")) if corrected else "", "family": _text(rec.get("family")),
-            "margin": None, "n_needed": None, "judge_caveats": _caveats_for(rec, caveats),
+            "margin": None, "n_needed": None, "judge_caveats": caveats_for(rec, caveats),
             "sentence": "", "source": "tables/results.csv", "source_row": i + 1,
             "section_anchor": "", "table_anchor": "", "examples": [], "reason": "",
             "verdict": verdict, "verdict_reason": _text(rec.get("verdict_reason")),
