@@ -338,7 +338,10 @@ def test_gate_on_real_mock_runs(tmp_path, capsys):
     planted = clinaudit.run_audit(_spec("mock:v", _UPPER), tmp_path / "v2")
     rc, out, _ = _cli(capsys, str(planted.path), "--baseline", str(steady.path), "--n-resamples", "200")
     assert rc == 1, out
-    assert "FAIL TSR: worse than the baseline" in out and "FAIL TSR [perturbation = uppercase]: worse" in out
+    # the regression is in the uppercase stratum; since issue 39 the gate reads "worse beyond the margin" from an
+    # exact confidence bound after Holm over every comparison row it gates, and the pooled TSR (+50 pp over 12
+    # cases, half of it from the unchanged lowercase arm) no longer clears it: the stratum's row fails the gate
+    assert "FAIL TSR [perturbation = uppercase]: worse" in out and "FAIL RCR [perturbation = uppercase]: worse" in out
     assert "[perturbation = lowercase]: worse" not in out
     doc = json.loads((planted.path / "gate" / "gate.json").read_text(encoding="utf-8"))
     assert doc["outcome"] == "fail" and {"results", "baseline"} >= {f["source"] for f in doc["failures"]}

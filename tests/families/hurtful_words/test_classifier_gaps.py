@@ -245,7 +245,7 @@ def test_params_validation():
     with pytest.raises(ValueError, match="group_columns"):
         ClassifierGapsParams(predictions="x.csv", score_column="s")
     p = ClassifierGapsParams.model_validate(demo_spec()["params"])
-    assert p.n_resamples == 1000 and p.group_columns == ["gender", "race"]
+    assert p.n_resamples == 9999 and p.group_columns == ["gender", "race"]
 
 
 def test_task_column_none_is_one_task():
