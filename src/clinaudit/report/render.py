@@ -65,6 +65,8 @@ AUDIT_ORDER = audit_order() + ["generate"]
 _TEMPLATES = Path(__file__).parent / "templates"
 #: a section shows its first this many charts; later ones are behind a click ("Chart: …")
 FIGURES_SHOWN = 2
+#: ... and its first this many tables; later ones are behind a click ("Table: …"), so the page stays readable
+TABLES_SHOWN = 4
 
 
 # --------------------------------------------------------------------------- discovery
@@ -184,7 +186,7 @@ def build_report(
         toc=[{"anchor": r.anchor, "title": (r.section.title if r.section is not None else r.audit),
               "failed": r.section is None, "entries": toc_entries(r)} for r in runs],
         notes=list(notes), findings=findings_view(findings_doc, examples), glossary=GLOSSARY, direction=DIRECTION,
-        figures_shown=FIGURES_SHOWN,
+        figures_shown=FIGURES_SHOWN, tables_shown=TABLES_SHOWN,
         # our own static CSS/JS (no model text): inlined verbatim; the CSP allows only this script's hash
         css=Markup(css), script=Markup(script), script_hash=script_hash,
     )
