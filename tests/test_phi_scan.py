@@ -125,7 +125,7 @@ def _classifier(d: Path) -> Path:
     p.to_csv(d / "predictions.csv", index=False)
     spec = (ROOT / "examples" / "classifier_gaps-demo.yaml").read_text(encoding="utf-8")
     spec = spec.replace("../src/clinaudit/data/demo/classifier_predictions.csv", "predictions.csv")
-    spec = spec.replace("n_resamples: 1000", "n_resamples: 50")
+    spec = spec.replace("n_resamples: 9999", "n_resamples: 50")
     (d / "spec.yaml").write_text(spec, encoding="utf-8")
     return d / "spec.yaml"
 
