@@ -78,7 +78,7 @@ def treatment_verdicts(labels: pd.DataFrame, seed: int) -> pd.DataFrame:
     from clinaudit.families.treatment_shift.analysis import results_table
     from clinaudit.pipeline.validity import assign_verdicts
 
-    results = results_table(labels, seed=seed, **STATS)
+    results = results_table(labels, seed=seed, n_resamples=STATS["n_resamples"], n_permutations=STATS["n_permutations"])
     return assign_verdicts(results, {"reasons": [], "models": {"m": {"reasons": []}}}, _settings(),
                            run_audit="treatment_shift")
 
@@ -223,38 +223,98 @@ def scenario_gaps(n: int, r: int) -> dict[str, tuple[int, int]]:
             "bias_rows": (int((eff["verdict"] == "bias").sum()), len(eff))}
 
 
+#: the rows of the doc's table, in order: (scenario, quantity) -> what it counts
+WHAT = {("null", "bias_found"): "complete null, treatment shift + gender gaps: headline \"bias found\"",
+        ("null", "gate_fail"): "complete null: `clinaudit gate` fails",
+        ("null", "bias_rows"): "complete null: rows `bias` (of effect rows)",
+        ("margin", "within_margin_rows"): "TSR excess exactly at the 5 pp margin: rows `within_margin`",
+        ("compare_margin", "within_margin_rows"): "`compare`, B − A exactly at the margin: rows `within_margin`",
+        ("gate_inside", "gate_fail"): "B 3 pp worse than its baseline, margin 5 pp: gate fails",
+        ("association", "bias_found"): "association, frame-level noise (30 frames × 8 targets): runs with `bias`",
+        ("association", "signed_rank_significant"): "… not a verdict: the sentence-level signed-rank test alone, "
+                                                     "p_adj < 0.01 (what it would say)",
+        ("gaps", "bias_found"): "classifier gaps, 4 groups, no gap: runs with `bias`",
+        ("gaps", "bias_rows"): "… gap rows `bias`"}
+#: rows that are not a verdict of the product (no 5% bound)
+NOT_A_VERDICT = {("association", "signed_rank_significant")}
+BOUND = 0.05
+
+
+def _rate(rate: float) -> str:
+    return f"{rate:.2%}" if 0 < rate < 0.01 else f"{rate:.1%}"
+
+
 def doc_table(table: pd.DataFrame) -> str:
-    """The markdown table of docs/verdicts.md: one row per scenario × quantity, one column per size."""
-    what = {("null", "bias_found"): "complete null, treatment shift + gender gaps: headline \"bias found\"",
-            ("null", "gate_fail"): "complete null: `clinaudit gate` fails",
-            ("null", "bias_rows"): "complete null: rows `bias` (of effect rows)",
-            ("margin", "within_margin_rows"): "TSR excess exactly at the 5 pp margin: rows `within_margin`",
-            ("compare_margin", "within_margin_rows"): "`compare`, B − A exactly at the margin: rows `within_margin`",
-            ("gate_inside", "gate_fail"): "B 3 pp worse than its baseline, margin 5 pp: gate fails",
-            ("association", "bias_found"): "association, frame-level noise (30 frames × 8 targets): runs with `bias`",
-            ("association", "signed_rank_significant"): "… the sentence-level signed-rank test alone, p_adj < 0.01",
-            ("gaps", "bias_found"): "classifier gaps, 4 groups, no gap: runs with `bias`",
-            ("gaps", "bias_rows"): "… gap rows `bias`"}
+    """The markdown table of docs/verdicts.md: one row per scenario × quantity, one column per size; a cell
+    is rate (count/out of), with the number of runs where the point has fewer than the most, in bold with
+    "over 5%" where a verdict's rate is over the bound."""
     sizes = sorted(set(table["n"]))
+    most = int(table["runs"].max())
     lines = ["| wrong verdict (should be ≤ 5%) | " + " | ".join(f"n = {n}" for n in sizes) + " |",
              "|---|" + "---|" * len(sizes)]
-    for (sc, q), g in table.groupby(["scenario", "quantity"], sort=False):
+    keys = [k for k in WHAT if k in set(zip(table["scenario"], table["quantity"], strict=True))]
+    keys += sorted(set(zip(table["scenario"], table["quantity"], strict=True)) - set(keys))
+    for sc, q in keys:
+        g = table[(table["scenario"] == sc) & (table["quantity"] == q)]
         cells = []
         for n in sizes:
             row = g[g["n"] == n]
-            rate = float(row["rate"].iloc[0]) if len(row) else math.nan
-            cells.append("" if not len(row) else (f"{rate:.2%}" if 0 < rate < 0.01 else f"{rate:.1%}")
-                         + f" ({int(row['count'].iloc[0])}/{int(row['of'].iloc[0])})")
-        lines.append(f"| {what.get((sc, q), sc + ' ' + q)} | " + " | ".join(cells) + " |")
+            if not len(row):
+                cells.append("")
+                continue
+            rate, runs = float(row["rate"].iloc[0]), int(row["runs"].iloc[0])
+            cell = f"{_rate(rate)} ({int(row['count'].iloc[0])}/{int(row['of'].iloc[0])}" + (
+                f"; {runs} runs)" if runs < most else ")")
+            cells.append(f"**{cell}, over 5%**" if rate > BOUND and (sc, q) not in NOT_A_VERDICT else cell)
+        lines.append(f"| {WHAT.get((sc, q), sc + ' ' + q)} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def write_doc(table: pd.DataFrame, runs_note: str, path: Path = ROOT / "docs" / "verdicts.md") -> None:
-    """Replace the text between the calibration markers of docs/verdicts.md with the table."""
+def doc_note(table: pd.DataFrame, command: str) -> str:
+    """The text above the table: how it was measured (command, runs, settings, code, machine load), and every
+    verdict cell over 5% named."""
+    most = int(table["runs"].max())
+    fewer = table[table["runs"] < most].drop_duplicates(["scenario", "n"])
+    stored = "settings" in table
+    parts = [f"Written by `{command}`" + (" from the per-run rows in `benchmarks/calibration_runs.csv`" if stored
+                                          else "") + f": **{most} simulated runs per point**"
+             + (" except " + ", ".join(f"{s} n = {n} ({r} runs)" for s, n, r in
+                                        zip(fewer["scenario"], fewer["n"], fewer["runs"], strict=True))
+                if len(fewer) else "") + "."]
+    if stored:
+        settings = sorted(set(" ".join(table["settings"]).split()))
+        parts.append("Each run with " + " or ".join(f"{x.split('/')[0]} bootstrap resamples and {x.split('/')[1]} "
+                                                    "permutations" for x in settings)
+                     + " (the product's defaults are 1000 / 9999; fewer keep the runs affordable, the p-values stay "
+                       "exact or Monte Carlo-valid).")
+        by_commit: dict[str, list[str]] = {}
+        for (s, n), g in table.groupby(["scenario", "n"], sort=False):
+            by_commit.setdefault(str(g["commits"].iloc[0]), []).append(f"{s}:{n}")
+        parts.append("Code measured (commit: points): " + "; ".join(f"{c}: {' '.join(v)}" for c, v in
+                                                                     by_commit.items()) + ".")
+        parts.append(f"On the development container (2 CPU cores shared by the whole team; the 1-minute load "
+                     f"average when each run finished was {table['load_min'].min():.1f}–{table['load_max'].max():.1f})."
+                     " Each point was measured by `python benchmarks/calibration.py --store --runs 200 --workers 2 "
+                     "--points SCENARIO:N ...`, which resumes a point from the stored rows and appends each new run.")
+    parts.append("Cells: rate (count / out of); the column is the number of cases (frames for the association, "
+                 "test rows per task for the gaps). Rows are effect rows that were measured; for `margin` the TSR "
+                 "rows.")
+    over = table[(table["rate"] > BOUND) & ~pd.Series(list(zip(table["scenario"], table["quantity"], strict=True)),
+                                                      index=table.index).isin(NOT_A_VERDICT)]
+    parts.append("**Over 5%:** " + "; ".join(f"{WHAT.get((s, q), s + ' ' + q)} at n = {n}: {_rate(r)} ({c}/{o})"
+                                             for s, q, n, r, c, o in zip(over["scenario"], over["quantity"], over["n"],
+                                                                        over["rate"], over["count"], over["of"],
+                                                                        strict=True)) + "."
+                 if len(over) else "No verdict's rate is over 5% at any point measured.")
+    return " ".join(parts)
+
+
+def write_doc(table: pd.DataFrame, command: str, path: Path = ROOT / "docs" / "verdicts.md") -> None:
+    """Replace the text between the calibration markers of docs/verdicts.md with the note and the table."""
     text = path.read_text(encoding="utf-8")
     start, end = "<!-- calibration:start -->", "<!-- calibration:end -->"
     i, j = text.index(start) + len(start), text.index(end)
-    path.write_text(text[:i] + "\n" + runs_note.strip() + "\n\n" + doc_table(table) + "\n" + text[j:],
+    path.write_text(text[:i] + "\n" + doc_note(table, command) + "\n\n" + doc_table(table) + "\n" + text[j:],
                     encoding="utf-8")
 
 
@@ -271,44 +331,126 @@ SCENARIO_SIZES: dict[str, tuple[int, ...]] = {"association": (30,), "gaps": (500
 SIZES = (20, 80, 200, 500)
 
 
-def _one(task: tuple[str, int, int]) -> tuple[str, int, dict[str, tuple[int, int]]]:
+#: the per-run store: one row per simulated run × quantity, appended as each run finishes, so that a long
+#: job that is stopped keeps what it measured and a later ``--store`` call adds runs to the same points. A
+#: row covers runs ``run`` .. ``run + runs − 1`` (``runs`` is 1 for a run measured here; more for the totals
+#: of an earlier measurement kept without its runs, whose ``load`` is then empty and ``commit`` says so)
+STORE = ROOT / "benchmarks" / "calibration_runs.csv"
+STORE_COLUMNS = ["scenario", "n", "run", "runs", "quantity", "count", "of", "commit", "load", "n_resamples",
+                 "n_permutations"]
+
+
+def code_version() -> str:
+    """The commit the product's code was at (``+`` when src/ had uncommitted changes); ``unknown`` without git."""
+    import subprocess
+
+    try:
+        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=7", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "src"], capture_output=True,
+                               text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+" if dirty else "")
+
+
+def load_store(path: Path) -> pd.DataFrame:
+    """The stored per-run rows (none when the file does not exist)."""
+    if not path.exists():
+        return pd.DataFrame({c: pd.Series(dtype="object") for c in STORE_COLUMNS})
+    # keep_default_na=False: the scenario "null" is a name, not a missing value
+    rows = pd.read_csv(path, dtype={"scenario": str, "quantity": str, "commit": str}, keep_default_na=False,
+                       na_values={"load": [""]})
+    if "runs" not in rows:
+        rows.insert(3, "runs", 1)
+    return rows
+
+
+def summarise(rows: pd.DataFrame) -> pd.DataFrame:
+    """One row per scenario × n × quantity of per-run rows: rate, count, out of, runs, and the commits, the
+    machine load range (1-minute load average when each run finished) and the statistics settings behind it."""
+    if not len(rows):
+        return pd.DataFrame(columns=["scenario", "n", "quantity", "rate", "count", "of", "runs"])
+    out = []
+    for (name, n, k), g in rows.groupby(["scenario", "n", "quantity"], sort=True):
+        a, b = int(g["count"].sum()), int(g["of"].sum())
+        row: dict[str, Any] = {"scenario": name, "n": int(n), "quantity": k, "rate": a / b if b else math.nan,
+                               "count": a, "of": b, "runs": int(g["runs"].sum()) if "runs" in g else len(g)}
+        if "commit" in g:
+            row["commits"] = "; ".join(sorted(set(g["commit"].astype(str))))
+            row["load_min"], row["load_max"] = float(g["load"].min()), float(g["load"].max())
+            row["settings"] = " ".join(sorted({f"{int(x)}/{int(y)}" for x, y in
+                                               zip(g["n_resamples"], g["n_permutations"], strict=True)}))
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def _one(task: tuple[str, int, int]) -> tuple[str, int, int, dict[str, tuple[int, int]], float]:
+    import os
+
     name, n, r = task
-    return name, n, SCENARIOS[name](n, r)
+    got = SCENARIOS[name](n, r)
+    return name, n, r, got, os.getloadavg()[0]
 
 
 def run(names: list[str], runs: int, sizes: tuple[int, ...] = SIZES, workers: int = 1,
-        points: list[tuple[str, int]] | None = None) -> pd.DataFrame:
+        points: list[tuple[str, int]] | None = None, store: Path | None = None, redo: bool = False) -> pd.DataFrame:
     """Every scenario × size (or the given ``points``, in their order), ``runs`` simulated runs each: one row
-    per quantity with its rate and counts."""
+    per quantity with its rate and counts (:func:`summarise`).
+
+    With ``store`` (a CSV of per-run rows, :data:`STORE_COLUMNS`) the runs already stored for a point are not
+    run again (run ``r`` has its own seed, so runs 0..runs−1 are the same whoever measures them), each new
+    run is appended as soon as it finishes, and the table is the point's stored runs (all of them); ``redo``
+    first drops the stored runs of these points (after a change of the code they measure)."""
     points = points or [(name, n) for name in names for n in SCENARIO_SIZES.get(name, sizes)]
-    tasks = [(name, n, r) for name, n in points for r in range(runs)]
-    sums: dict[tuple[str, int, str], list[int]] = {}
+    stored = load_store(store) if store is not None else load_store(Path("/nonexistent"))
+    if store is not None and redo and len(stored):
+        drop = pd.Series([(s, int(m)) in set(points) for s, m in zip(stored["scenario"], stored["n"], strict=True)],
+                         index=stored.index)
+        stored = stored[~drop]
+        stored.to_csv(store, index=False)
+    done = {(s, int(m), int(r) + k) for s, m, r, runs_ in zip(stored["scenario"], stored["n"], stored["run"],
+                                                                stored["runs"], strict=True) for k in range(int(runs_))}
+    tasks = [(name, n, r) for name, n in points for r in range(runs) if (name, n, r) not in done]
+    commit = code_version() if store is not None else ""
+    new: list[dict[str, Any]] = []
     t0 = time.perf_counter()
     left = {(name, n): sum(1 for t in tasks if t[:2] == (name, n)) for name, n, _ in tasks}
+    if store is not None and not store.exists():
+        store.parent.mkdir(parents=True, exist_ok=True)
+        pd.DataFrame(columns=STORE_COLUMNS).to_csv(store, index=False)
 
-    def add(name: str, n: int, got: dict[str, tuple[int, int]]) -> None:
-        for k, (a, b) in got.items():
-            s = sums.setdefault((name, n, k), [0, 0, 0])
-            s[0], s[1], s[2] = s[0] + a, s[1] + b, s[2] + 1
+    def add(name: str, n: int, r: int, got: dict[str, tuple[int, int]], load: float) -> None:
+        rows = [{"scenario": name, "n": n, "run": r, "runs": 1, "quantity": k, "count": a, "of": b, "commit": commit,
+                 "load": round(load, 1), "n_resamples": STATS["n_resamples"],
+                 "n_permutations": STATS["n_permutations"]} for k, (a, b) in got.items()]
+        new.extend(rows)
+        if store is not None:  # appended at once: a stopped job keeps every finished run
+            pd.DataFrame(rows, columns=STORE_COLUMNS).to_csv(store, mode="a", header=False, index=False)
         left[(name, n)] -= 1
         if not left[(name, n)]:  # a point is complete: print it at once
-            print(f"{name} n={n}: " + ", ".join(f"{k} {s[0]}/{s[1]} = {s[0] / max(s[1], 1):.1%}"
-                                                for (nm, nn, k), s in sums.items() if (nm, nn) == (name, n))
+            point = summarise(pd.DataFrame([x for x in new if (x["scenario"], x["n"]) == (name, n)]))
+            print(f"{name} n={n}: " + ", ".join(f"{k} {a}/{b} = {a / max(b, 1):.1%}" for k, a, b in
+                                                zip(point["quantity"], point["count"], point["of"], strict=True))
                   + f" ({time.perf_counter() - t0:.0f} s)", flush=True)
 
     if workers > 1:
         import multiprocessing as mp
 
         with mp.get_context("fork").Pool(workers) as pool:
-            for name, n, got in pool.imap_unordered(_one, tasks, chunksize=2):
-                add(name, n, got)
+            for got in pool.imap_unordered(_one, tasks, chunksize=1):
+                add(*got)
     else:
         for t in tasks:
             add(*_one(t))
-    out = [{"scenario": name, "n": n, "quantity": k, "rate": a / b if b else math.nan, "count": a, "of": b,
-            "runs": runs_} for (name, n, k), (a, b, runs_) in sorted(sums.items())]
     print(f"{len(tasks)} simulated runs in {time.perf_counter() - t0:.0f} s", flush=True)
-    return pd.DataFrame(out)
+    if store is None:
+        return summarise(pd.DataFrame(new, columns=STORE_COLUMNS)).drop(
+            columns=["commits", "load_min", "load_max", "settings"], errors="ignore")
+    rows = load_store(store)
+    keep = pd.Series([(s, int(m)) in set(points) for s, m in zip(rows["scenario"], rows["n"], strict=True)],
+                     index=rows.index, dtype=bool)
+    return summarise(rows[keep])
 
 
 def main() -> int:
@@ -320,18 +462,26 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=1, help="processes")
     ap.add_argument("--points", nargs="*", default=None, metavar="SCENARIO:N",
                     help="run these points in this order instead of every scenario × size")
+    ap.add_argument("--store", nargs="?", type=Path, const=STORE, default=None, metavar="CSV",
+                    help=f"resume from and append each run to this per-run file (default {STORE.relative_to(ROOT)}):"
+                         " only the runs a point lacks up to --runs are run")
+    ap.add_argument("--redo", action="store_true", help="with --store: drop these points' stored runs first")
     ap.add_argument("--out", type=Path, help="write the table as CSV")
-    ap.add_argument("--write-doc", action="store_true", help="write the table into docs/verdicts.md")
+    ap.add_argument("--write-doc", action="store_true",
+                    help="write the table into docs/verdicts.md: with --store, every point of the store")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT / "src"))
     points = [(p.split(":")[0], int(p.split(":")[1])) for p in args.points] if args.points else None
-    table = run(args.scenario, 20 if args.quick else args.runs, tuple(args.sizes), args.workers, points)
+    runs = 20 if args.quick else args.runs
+    table = run(args.scenario, runs, tuple(args.sizes), args.workers, points, args.store, args.redo)
     print(table.pivot_table(index=["scenario", "quantity"], columns="n", values="rate").to_string(
         float_format=lambda x: f"{x:.1%}"))
     if args.out:
         table.to_csv(args.out, index=False)
     if args.write_doc:
-        write_doc(table, f"{table['runs'].max()} simulated runs per point")
+        if args.store is not None:
+            table = summarise(load_store(args.store))
+        write_doc(table, "python benchmarks/calibration.py " + " ".join(sys.argv[1:]))
     return 0
 
 

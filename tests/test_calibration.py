@@ -71,3 +71,49 @@ def test_the_simulation_path_gives_the_results_of_analyze_labels():
     a = analyze_labels(labels, n_resamples=50, n_permutations=99, seed=3).results
     b = results_table(labels, n_resamples=50, n_permutations=99, seed=3)
     pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True))
+
+
+def test_the_store_resumes_a_point_appends_each_run_and_the_doc_names_cells_over_5_percent(tmp_path, monkeypatch):
+    """--store: the runs a point already has are not run again (runs 0..2 stored, asking 5 runs runs 3 and 4
+    only), each run is appended with its commit, load and settings, the table sums every stored run
+    (hand-counted), --redo drops a point's stored runs; the doc's table names a verdict over 5% in bold, a
+    point with fewer runs says how many, and a row that is not a verdict is never flagged."""
+    cal = _calibration()
+    calls: list[int] = []
+
+    def fake(n: int, r: int) -> dict[str, tuple[int, int]]:
+        calls.append(r)
+        return {"bias_found": (r % 2, 1), "bias_rows": (r, 10)}
+
+    monkeypatch.setitem(cal.SCENARIOS, "null", fake)
+    monkeypatch.setitem(cal.SCENARIOS, "association", lambda n, r: {"signed_rank_significant": (1, 1)})
+    store = tmp_path / "runs.csv"
+    cal.run([], runs=3, points=[("null", 5)], store=store)
+    assert sorted(calls) == [0, 1, 2]
+    table = cal.run([], runs=5, points=[("null", 5)], store=store).set_index("quantity")
+    assert sorted(calls) == [0, 1, 2, 3, 4]  # runs 3 and 4 only
+    assert (table.loc["bias_found", "count"], table.loc["bias_found", "of"]) == (2, 5)  # runs 1 and 3
+    assert (table.loc["bias_rows", "count"], table.loc["bias_rows", "of"]) == (0 + 1 + 2 + 3 + 4, 50)
+    assert table.loc["bias_found", "runs"] == 5 and table.loc["bias_found", "settings"] == "200/999"
+    rows = cal.load_store(store)
+    assert len(rows) == 10 and set(rows.columns) == set(cal.STORE_COLUMNS) and (rows["load"] >= 0).all()
+    calls.clear()
+    cal.run([], runs=2, points=[("null", 5)], store=store, redo=True)
+    assert sorted(calls) == [0, 1] and len(cal.load_store(store)) == 4
+    cal.run([], runs=3, points=[("null", 5), ("association", 30)], store=store)
+    table = cal.summarise(cal.load_store(store))
+    text = cal.doc_table(table)
+    assert "**33.3% (1/3), over 5%**" in text  # null bias_found: run 1 of runs 0..2
+    assert "100.0% (3/3)" in text and "**100.0%" not in text  # the sentence-level row is not a verdict
+    doc = tmp_path / "verdicts.md"
+    doc.write_text("a\n<!-- calibration:start -->\nold\n<!-- calibration:end -->\nb\n", encoding="utf-8")
+    cal.write_doc(table, "python benchmarks/calibration.py --store --write-doc", doc)
+    written = doc.read_text(encoding="utf-8")
+    assert "old" not in written and written.startswith("a\n") and written.endswith("<!-- calibration:end -->\nb\n")
+    assert "**Over 5%:** complete null, treatment shift + gender gaps: headline \"bias found\" at n = 5: 33.3% (1/3)" \
+        in written
+    # without a store (the slow test's way): the runs asked for, nothing written
+    calls.clear()
+    table = cal.run([], runs=2, points=[("null", 5)]).set_index("quantity")
+    assert sorted(calls) == [0, 1] and (table.loc["bias_rows", "count"], table.loc["bias_rows", "of"]) == (1, 20)
+    assert "settings" not in table and table.loc["bias_rows", "runs"] == 2
