@@ -35,7 +35,7 @@ def headline_lines(run_dir: str | Path, audit: str = "") -> list[str]:
         except (OSError, ValueError):
             manifest = {}
         audit = str(manifest.get("audit") or (manifest.get("spec") or {}).get("audit") or "")
-    from ..report.verdict_view import plain_sentence
+    from ..report.verdict_view import cases_to_settle_entries, plain_sentence
 
     try:
         gate = gate_run(run, write=False)
@@ -47,15 +47,13 @@ def headline_lines(run_dir: str | Path, audit: str = "") -> list[str]:
     lines = verdict_lines(results, validity, audit)
     several = len({str(x["model"]) for x in lines}) > 1
 
-    def need(model: str) -> int | None:
-        got = [int(e["n_needed"]) for e in found if e["kind"] == "inconclusive" and e.get("n_needed")
-               and (not several or str((e.get("stratum") or {}).get("model", "")) == model)]
-        return max(got) if got else None
+    def need(line: dict) -> int | None:
+        return cases_to_settle_entries(found, str(line["audit"]), str(line["model"]) if several else None)
 
     out = []
     for line in lines:
         who = " ".join(x for x in (line["audit"], line["model"]) if x)
-        out.append(f"verdict {who}: {plain_sentence(line, need(str(line['model'])))}")
+        out.append(f"verdict {who}: {plain_sentence(line, need(line))}")
         out += [f"verdict {who}: {x}" for x in line.get("sample_skew") or []]  # a validity finding (exclusion_skew)
     if gate is None:
         out.append(undecided)

@@ -258,6 +258,16 @@ def _inconclusive(e: dict[str, Any], rec: dict[str, Any], alpha: float, margin: 
     return {"reason": "; ".join(reasons), "n_needed": max(needed) if needed else None}
 
 
+def _min_units(run_dir: Path) -> int:
+    """The run's ``verdicts.min_units`` (its manifest's spec; 5 by default): the fewest units behind a group for a
+    finding."""
+    try:
+        spec = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8")).get("spec") or {}
+        return int((spec.get("verdicts") or {}).get("min_units", 5))
+    except (OSError, ValueError, TypeError, AttributeError):
+        return 5
+
+
 def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = MARGIN,
                  audit: str | None = None) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """Findings and inconclusive entries of one run directory (unranked), and the counts of skipped rows."""
@@ -268,6 +278,7 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
     if df is None or df.empty:
         return [], skipped
     caveats = judge_caveats(run_dir, df)
+    min_units = _min_units(run_dir)
     scales = {m: effect_scale(str(m), pd.concat([g["value"], g.get("ci_low", pd.Series(dtype=float)),
                                                  g.get("ci_high", pd.Series(dtype=float))]))
               for m, g in df.groupby(df["metric"].astype(str), sort=False)}
@@ -345,7 +356,13 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
             out.append(e)
             continue
         if p_eff < alpha:  # significant, yet not a finding (too few units behind a group): inconclusive, says why
-            e.update(kind="inconclusive", reason=e["verdict_reason"])
+            from ..stats.resolution import cases_to_settle
+
+            units = as_float(rec.get("n_units"))
+            few = units is not None and n_cases is not None and units < min_units
+            e.update(kind="inconclusive", reason=e["verdict_reason"],
+                     n_needed=cases_to_settle(n_cases=float(n_cases or 0), n_units=float(units or 0),
+                                              min_units=min_units) if few else None)
             out.append(e)
             continue
         if verdict == "within_margin":

@@ -27,7 +27,8 @@ A run with no failing row passes only when it holds evidence (the policy's ``evi
 at least ``min_settled`` (default half) of its measured effect rows settled (``bias`` or ``within_margin``) and
 at most ``max_not_measured`` (default half) of its effect rows not measured. Otherwise it is **inconclusive**
 (exit 4): no bias shown, none ruled out; one line per audit × model says what is missing and about how many
-cases would settle it (:func:`clinaudit.stats.resolution.cases_to_settle`, the largest over its rows).
+cases would settle it: the report's own number (the largest ``n_needed`` of its findings' inconclusive entries,
+:func:`clinaudit.report.verdict_view.cases_to_settle_entries`), so the gate and the report's first screen agree.
 
 Outcome and exit status: **pass** 0, **fail** 1, **not gateable** 3, **inconclusive** 4; bad input (no such
 run, a bad policy) is an :class:`~clinaudit.errors.InputError` (exit 2). The gate report (:data:`GATE_SCHEMA`)
@@ -44,7 +45,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..errors import NotComparableError
+from ..errors import InputError, NotComparableError
 from .compare_check import ModelChoiceError, check_finished, read_run_manifest
 from .compare_metrics import POOLED, read_run_table
 from .formatting import json_ready
@@ -187,7 +188,8 @@ def _results_failures(results: pd.DataFrame, run: Path, policy: GatePolicy, res:
     res.not_measured += [k.replace(": not measured", f": {n} row(s) not measured", 1) for k, n in skipped.items()]
     if skipped:
         res.checked["results_not_measured"] = sum(skipped.values())
-    _evidence(rows, manifest or {}, policy, res)
+    manifest = manifest or {}
+    _evidence(rows, run, str(manifest.get("audit") or (manifest.get("spec") or {}).get("audit") or ""), policy, res)
 
 
 _STRATA = ("perturbation", "question", "attribute", "setting", "dataset")
@@ -214,16 +216,19 @@ def _cases(r: dict[str, Any]) -> float:
     return _num(r.get("n")) if math.isnan(n) else n
 
 
-def _evidence(rows: pd.DataFrame, manifest: dict[str, Any], policy: GatePolicy, res: GateResult) -> None:
+def _evidence(rows: pd.DataFrame, run: Path, audit: str, policy: GatePolicy, res: GateResult) -> None:
     """Per audit × model, what a pass lacks (policy ``evidence``): too few settled rows, too many not measured;
-    each with about how many cases would settle its inconclusive rows."""
-    from ..stats.resolution import cases_to_settle
+    each with about how many cases would settle its inconclusive rows — the report's own number (its findings
+    entries' ``n_needed``, :func:`clinaudit.report.verdict_view.cases_to_settle_entries`), so the gate line and
+    the report's first screen say the same."""
+    from .findings import run_findings
+    from .verdict_view import cases_to_settle_entries
 
     need = policy.evidence
-    mu = _num(((manifest.get("spec") or {}).get("verdicts") or {}).get("min_units"))
-    min_units = 5 if math.isnan(mu) else int(mu)
     keys = [c for c in ("audit", "model") if c in rows.columns]
     groups = rows.groupby([rows[c].astype(str) for c in keys], sort=False) if keys else [((), rows)]
+    entries: list[dict[str, Any]] | None = None
+    several = "model" in rows.columns and rows["model"].astype(str).nunique() > 1
     for key, g in groups:
         verdicts = g["verdict"].astype(str)
         total = len(g)
@@ -241,25 +246,30 @@ def _evidence(rows: pd.DataFrame, manifest: dict[str, Any], policy: GatePolicy, 
                            f"{need.max_not_measured:.0%})")
         if not lacking:
             continue
-        unsure = g[verdicts == "inconclusive"]
-        cases = [cases_to_settle(n_cases=_cases(r), n_units=_num(r.get("n_units")),
-                                 ci_low=_num(r.get("ci_low")), ci_high=_num(r.get("ci_high")),
-                                 margin=_num(r.get("margin")), min_units=min_units,
-                                 unit_scale=100.0 if _num(r.get("margin")) >= 1 else 1.0)
-                 for r in unsure.to_dict("records")]
-        known = [c for c in cases if c is not None]
+        if entries is None:  # the report's findings entries of the run, only when a line needs them
+            try:
+                found = run_findings(run, audit=audit)[0]
+            except InputError:  # a results table the report cannot read (no p column): no estimate either
+                found = []
+            entries = [e for e in found if e["kind"] == "inconclusive" and policy.gates(str(e["metric"]))]
+        audit_k = _text(g["audit"].iloc[0]) if "audit" in g else None
+        model_k = _text(g["model"].iloc[0]) if several else None
+        mine = [e for e in entries if (audit_k is None or str(e.get("audit", "")) == audit_k)
+                and (model_k is None or str((e.get("stratum") or {}).get("model", "")) == model_k)]
+        cases = cases_to_settle_entries(mine)
         used = max((c for c in map(_cases, g.to_dict("records")) if not math.isnan(c)), default=math.nan)
-        settle = (f"; about {max(known)} cases would settle its inconclusive rows" +
-                  (f" (this run used {int(used)})" if not math.isnan(used) else "")) if known else ""
-        if len(known) < len(cases):
-            settle += (f"; {len(cases) - len(known)} inconclusive row(s) need more than cases (a margin for the "
-                       "metric, or a CI)")
+        settle = (f"; about {cases} cases would settle its inconclusive rows" +
+                  (f" (this run used {int(used)})" if not math.isnan(used) else "")) if cases else ""
+        unknown = sum(1 for e in mine if not e.get("n_needed"))
+        if unknown:
+            settle += (f"; {unknown} inconclusive row(s) have no estimate of the cases needed (a margin for the "
+                       "metric, or a CI, is missing)")
         who = " ".join(k for k in (key if isinstance(key, tuple) else (key,)) if _text(k))
         line = f"INCONCLUSIVE {who}: " + "; ".join(lacking) + settle
         res.missing.append({"audit": _text(g["audit"].iloc[0]) if "audit" in g else "",
                             "model": _text(g["model"].iloc[0]) if "model" in g else "",
                             "effect_rows": total, "measured": measured, "settled": settled, "not_measured": nm,
-                            "cases_needed": max(known) if known else None,
+                            "cases_needed": cases,
                             "cases_used": None if math.isnan(used) else int(used), "line": line})
 
 

@@ -6,10 +6,11 @@ template escapes every string. ``section_anchor`` of a line is filled by :func:`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-__all__ = ["verdicts_view", "link_verdicts", "plain_sentence", "cases_needed", "BADGE", "TOY_MODELS"]
+__all__ = ["verdicts_view", "link_verdicts", "plain_sentence", "cases_needed", "cases_to_settle_entries", "BADGE",
+           "TOY_MODELS"]
 
 #: models that are toys: the first screen says so beside their verdict
 TOY_MODELS = {"embedded": "a toy model (SmolLM2-135M-Instruct, offline): it shows the audit runs end to end; its "
@@ -44,14 +45,26 @@ def viewer_query(run_dir: Any, where: dict[str, Any], **extra: str) -> str:
     return "cases?" + urlencode(q)
 
 
-def cases_needed(doc: dict[str, Any], line: dict[str, Any]) -> int | None:
-    """About how many cases would settle the inconclusive entries of ``line``'s audit and model: the largest
-    ``n_needed`` among them (:mod:`clinaudit.report.findings`), or None."""
-    several = len({str(v.get("model", "")) for v in doc.get("verdicts", []) or []}) > 1
-    need = [int(e["n_needed"]) for e in doc.get("inconclusive", []) or []
-            if e.get("n_needed") and str(e.get("audit", "")) == str(line.get("audit", ""))
-            and (not several or str((e.get("stratum") or {}).get("model", "")) == str(line.get("model", "")))]
+def cases_to_settle_entries(entries: Iterable[dict[str, Any]], audit: str | None = None,
+                            model: str | None = None) -> int | None:
+    """About how many cases would settle the inconclusive findings entries of one audit × model: the largest
+    ``n_needed`` among them (:func:`clinaudit.report.findings.run_findings`, rules in
+    :mod:`clinaudit.stats.resolution`), or None. ``audit`` / ``model`` None: not filtered on (the model is read
+    from an entry's ``stratum``). The one rule behind the report's first screen, the verdict lines ``clinaudit
+    run`` prints and ``clinaudit gate``'s inconclusive lines."""
+    need = [int(e["n_needed"]) for e in entries
+            if e.get("kind", "inconclusive") == "inconclusive" and e.get("n_needed")
+            and (audit is None or str(e.get("audit", "")) == str(audit))
+            and (model is None or str((e.get("stratum") or {}).get("model", "")) == str(model))]
     return max(need) if need else None
+
+
+def cases_needed(doc: dict[str, Any], line: dict[str, Any]) -> int | None:
+    """About how many cases would settle the inconclusive entries of ``line``'s audit and model
+    (:func:`cases_to_settle_entries` over the document's ``inconclusive`` list), or None."""
+    several = len({str(v.get("model", "")) for v in doc.get("verdicts", []) or []}) > 1
+    return cases_to_settle_entries(doc.get("inconclusive", []) or [], str(line.get("audit", "")),
+                                   str(line.get("model", "")) if several else None)
 
 
 def plain_sentence(line: dict[str, Any], need: int | None = None) -> str:
