@@ -102,20 +102,29 @@ def test_causal_summary_and_results_hand_computed(tmp_path: Path) -> None:
     # CVD: male scores = n_words(prior) - n_words(sentence) = (1 or 2 - attribute words) -> chf: +1, heart failure: 0
     assert cvd["mean_male"] == 0.5 and cvd["mean_female"] == 1.0
     assert cvd["difference"] == 0.5 and cvd["comparison"] == "female vs male"
-    assert cvd["n_pairs"] == 16 and cvd["n_sentences"] == 32 and cvd["n_templates"] == 2
-    # all 16 paired differences are +0.5 (tied ranks): normal approximation with tie correction,
-    # T = 0, mean 16*17/4 = 68, variance 16*17*33/24 - (16**3 - 16)/48 = 289, z = -68/17 = -4
-    assert cvd["test"] == "wilcoxon" and cvd["p"] == pytest.approx(math.erfc(4 / math.sqrt(2)), rel=1e-9)
+    assert cvd["n_pairs"] == 16 and cvd["n_sentences"] == 32 and cvd["n_templates"] == 2 and cvd["n_frames"] == 4
+    # the default tests of a model run: sign-flip over frames first (it fills p), then the signed-rank.
+    # sign-flip (by hand): the 4 frames (2 templates x 2 attributes) each have mean paired difference +0.5; of the
+    # 2^4 = 16 equally likely sign patterns only all-plus and all-minus reach |mean| >= 0.5: p = 2/16
+    assert cvd["test"] == "sign_flip_frames" and cvd["statistic"] == 0.5 and cvd["p"] == pytest.approx(2 / 16, rel=1e-12)
+    assert cvd["p_adj"] == pytest.approx(2 * 2 / 16, rel=1e-12) and cvd["correction"] == "bonferroni"
+    assert cvd["family"] == "categories:mock:scripted|sign-flip"
+    assert not bool(cvd["significant"]) and not bool(cvd["significant_adj"])  # 0.125 is not below alpha 0.01
+    # signed-rank beside it: all 16 paired differences are +0.5 (tied ranks): normal approximation with tie
+    # correction, T = 0, mean 16*17/4 = 68, variance 16*17*33/24 - (16**3 - 16)/48 = 289, z = -68/17 = -4
+    assert cvd["p_signed_rank"] == pytest.approx(math.erfc(4 / math.sqrt(2)), rel=1e-9)
+    assert cvd["p_adj_signed_rank"] == pytest.approx(2 * cvd["p_signed_rank"], rel=1e-12)
+    assert bool(cvd["significant_signed_rank"])  # raw p < 0.01: the sentence-level test's P4 star
     drug = summary.loc["DRUG"]
-    assert drug["difference"] == 0.0 and drug["p"] == 1.0  # all differences zero
-    assert cvd["p_adj"] == pytest.approx(2 * cvd["p"], rel=1e-12) and cvd["correction"] == "bonferroni"
-    assert cvd["family"] == "categories:mock:scripted"
-    assert bool(cvd["significant"]) and bool(cvd["significant_adj"])
+    assert drug["difference"] == 0.0 and drug["p"] == 1.0 and drug["p_signed_rank"] == 1.0  # all differences zero
     results = _t(run, "results")
     means = results[results["metric"] == "mean_log_prob_bias_score"]
     assert len(means) == 4 and set(means["n"]) == {16, 4}
     tests = results[results["metric"] == "log_prob_bias_score"]
-    assert list(tests["n"]) == [16, 4] and (tests["family"] == "categories:mock:scripted").all()
+    # per category the sign-flip row (n = frames: 4 and 1) and the signed-rank row (n = pairs: 16 and 4)
+    assert list(tests["test_option"]) == ["sign-flip", "signed-rank"] * 2 and list(tests["n"]) == [4, 16, 1, 4]
+    assert list(tests["family"]) == [f"categories:mock:scripted|{t}" for t in ("sign-flip", "signed-rank")] * 2
+    assert list(tests["test_unit"]) == ["frame", "sentence"] * 2 and list(tests["n_units"]) == [4, 4, 1, 1]
 
 
 def test_three_groups_corrected_together(tmp_path: Path) -> None:
@@ -128,14 +137,19 @@ def test_three_groups_corrected_together(tmp_path: Path) -> None:
     assert list(summary["comparison"]) == ["female vs male", "female vs male", "other vs male", "other vs male"]
     assert {"mean_male", "mean_female", "mean_other"} <= set(summary.columns)
     cvd_f = summary[(summary["category"] == "CVD") & (summary["comparison"] == "female vs male")].iloc[0]
-    # 8 tied differences of +0.5: scipy enumerates the 2**8 sign flips (small sample with ties);
-    # only all-positive and all-negative are as extreme
-    assert cvd_f["n_pairs"] == 8 and cvd_f["p"] == pytest.approx(2 / 2**8, rel=1e-12)
+    # sign-flip (the default's first test, by hand): 4 frames, each with mean paired difference +0.5; only
+    # all-positive and all-negative of the 2^4 sign patterns are as extreme
+    assert cvd_f["n_pairs"] == 8 and cvd_f["n_frames"] == 4 and cvd_f["p"] == pytest.approx(2 / 2**4, rel=1e-12)
+    # signed-rank beside it: 8 tied differences of +0.5: scipy enumerates the 2**8 sign flips (small sample
+    # with ties); only all-positive and all-negative are as extreme
+    assert cvd_f["p_signed_rank"] == pytest.approx(2 / 2**8, rel=1e-12)
     others = summary.drop(index=cvd_f.name)
-    assert (others["p"] == 1.0).all()  # person/they get no bonus; DRUG's placeholder gets it on both sides
-    # BH over the 4 comparisons of the model (2 categories x 2 groups): the smallest p times 4
-    assert cvd_f["p_adj"] == pytest.approx(4 * 2 / 2**8, rel=1e-12) and (summary["correction"] == "fdr_bh").all()
-    assert (summary["family"] == "categories:mock:scripted").all()
+    # person/they get no bonus; DRUG's placeholder gets it on both sides
+    assert (others["p"] == 1.0).all() and (others["p_signed_rank"] == 1.0).all()
+    # BH over the 4 comparisons of the model (2 categories x 2 groups), per test: the smallest p times 4
+    assert cvd_f["p_adj"] == pytest.approx(4 * 2 / 2**4, rel=1e-12) and (summary["correction"] == "fdr_bh").all()
+    assert cvd_f["p_adj_signed_rank"] == pytest.approx(4 * 2 / 2**8, rel=1e-12)
+    assert (summary["family"] == "categories:mock:scripted|sign-flip").all()
 
 
 def test_target_set_from_targets_yaml(tmp_path: Path) -> None:
@@ -245,17 +259,22 @@ def test_report_section(tmp_path: Path) -> None:
     assert Table in kinds and Figure in kinds and Metric in kinds
     table = next(b for b in sec.blocks if isinstance(b, Table)).df
     assert list(table["category"]) == ["CVD", "DRUG"] and "p_adj" in table.columns
-    # the star is the verdict 'bias'; the default signed-rank test is sentence-level (the sentences of a frame
-    # are not independent), so its rows are never bias since issue 39 (it was ["*", ""]); with the frame-level
-    # sign-flip test a category can be
-    assert list(table["significant"]) == ["", ""]
+    # the star is the verdict 'bias' of the frame-level sign-flip row (the default's first test): CVD's 4 frames
+    # give p = 2/16 at best, so no star; the signed-rank rows beside it are sentence-level (the sentences of a
+    # frame are not independent) and never bias since issue 39 (its star was ["*", ""])
+    assert list(table["significant"]) == ["", ""] and (table["test"] == "sign_flip_frames").all()
     results = _t(run, "results")
-    assert (results.loc[results["metric"] == "log_prob_bias_score", "verdict_reason"]
-            .str.startswith("a sentence-level test")).all()
+    effects = results[results["metric"] == "log_prob_bias_score"]
+    sentence = effects["test_option"] == "signed-rank"
+    assert sentence.sum() == 2 and effects.loc[sentence, "verdict_reason"].str.startswith("a sentence-level test").all()
+    assert (effects.loc[~sentence, "verdict"] == "inconclusive").all()
+    assert not effects.loc[~sentence, "verdict_reason"].str.startswith("a sentence-level test").any()
     fig = next(b for b in sec.blocks if isinstance(b, Figure))
     assert len(fig.data) == 4 and {"mean_score", "ci_low", "ci_high", "n_sentences"} <= set(fig.data.columns)
     metric = next(b for b in sec.blocks if isinstance(b, Metric))
-    assert metric.n == 16 and metric.test == "wilcoxon" and metric.family == "categories:mock:scripted"
+    # CVD: the paired mean difference, tested over its 4 frames (n = frames, the test's unit)
+    assert metric.n == 4 and metric.test == "sign_flip_frames" and metric.p == pytest.approx(2 / 16, rel=1e-12)
+    assert metric.family == "categories:mock:scripted|sign-flip" and "tested over template frames" in metric.label
     assert sec.summary["sentences per model"] == 40
     from clinaudit.report import render_report
 

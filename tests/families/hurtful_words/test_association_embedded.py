@@ -51,8 +51,11 @@ def test_cli_hurtfulwords_embedded_all_categories(tmp_path: Path, subset_attribu
     scores = pd.read_csv(out / "scores.csv")
     assert list(summary["category"]) == CATEGORIES
     assert len(scores) == 8 * 1 * 2 * 8 and (summary["n_sentences"] == 16).all() and (summary["n_pairs"] == 8).all()
-    assert summary["p"].between(0, 1).all() and (summary["test"] == "wilcoxon").all()
-    assert (summary["correction"] == "bonferroni").all() and (summary["family"] == "categories:embedded").all()
+    # the default: sign-flip over frames fills p; with 1 template x 2 attributes a category has 2 frames, whose
+    # 2^2 sign patterns give p = 2/4 at the smallest (so no category can be bias with 2 frames)
+    assert (summary["test"] == "sign_flip_frames").all() and (summary["n_frames"] == 2).all()
+    assert summary["p"].between(0.5, 1).all() and summary["p_signed_rank"].between(0, 1).all()
+    assert (summary["correction"] == "bonferroni").all() and (summary["family"] == "categories:embedded|sign-flip").all()
     assert {"mean_male", "mean_female", "p_adj", "sample_template"} <= set(summary.columns)
     assert scores["score"].notna().all() and scores["method"].eq("causal").all()
     # a score is the difference of two sentence log-likelihoods, recomputed here one sentence at a time

@@ -14,6 +14,7 @@ import importlib.util
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -162,17 +163,27 @@ def test_summary_has_table3_shape(hurtfulwords_run: Path) -> None:
     assert list(summary["category"]) == SUBSET
     for col in ["mean_male", "mean_female", "p", "p_adj", "correction", "family", "n_sentences", "test"]:
         assert col in summary.columns
-    assert (summary["test"] == "wilcoxon").all() and (summary["correction"] == "bonferroni").all()
+    # the default of a model run: the frame-level sign-flip fills p, the signed-rank is beside it
+    assert (summary["test"] == "sign_flip_frames").all() and (summary["correction"] == "bonferroni").all()
     dnr = summary.set_index("category").loc["DNR"]
     sub = scores[scores["category"] == "DNR"]
-    assert dnr["n_sentences"] == 64 and dnr["n_pairs"] == 32 and dnr["n_templates"] == 4
+    assert dnr["n_sentences"] == 64 and dnr["n_pairs"] == 32 and dnr["n_templates"] == 4 and dnr["n_frames"] == 8
     assert dnr["mean_male"] == pytest.approx(sub.loc[sub["group"] == "male", "score"].mean(), abs=1e-12)
-    from scipy.stats import wilcoxon
+    from scipy.stats import permutation_test, wilcoxon
 
     m = sub[sub["group"] == "male"].set_index(["template_id", "attribute", "target_index"])["score"]
     f = sub[sub["group"] == "female"].set_index(["template_id", "attribute", "target_index"])["score"]
-    assert dnr["p"] == pytest.approx(wilcoxon(f.loc[m.index] - m).pvalue, rel=1e-9)
+    d = f.loc[m.index] - m
+    # sign-flip recomputed with scipy: the 8 frames' (template x attribute) mean paired differences, all 2^8
+    # sign flips (permutation_type='samples' on one sample flips signs; n_resamples=inf enumerates them)
+    frame_means = d.groupby(level=["template_id", "attribute"]).mean().to_numpy()
+    assert frame_means.size == 8
+    exact = permutation_test((frame_means,), np.mean, permutation_type="samples", n_resamples=np.inf)
+    assert dnr["statistic"] == pytest.approx(frame_means.mean(), abs=1e-12)
+    assert dnr["p"] == pytest.approx(exact.pvalue, rel=1e-9)
     assert dnr["p_adj"] == pytest.approx(min(1.0, 3 * dnr["p"]), rel=1e-9)
+    assert dnr["p_signed_rank"] == pytest.approx(wilcoxon(d).pvalue, rel=1e-9)
+    assert dnr["p_adj_signed_rank"] == pytest.approx(min(1.0, 3 * dnr["p_signed_rank"]), rel=1e-9)
     results = pd.read_csv(hurtfulwords_run / "tables" / "results.csv")
     assert {"audit", "metric", "n", "test", "p_adj", "correction", "family"} <= set(results.columns)
     assert set(results["metric"]) == {"log_prob_bias_score", "mean_log_prob_bias_score"}

@@ -237,6 +237,14 @@ def test_tidy_bad_input(tmp_path: Path) -> None:
     assert e.value.field == "target_index"
     scores, _ = read_tidy_scores(p, need_positions=False)  # unpaired tests need no position
     assert len(scores) == 8
+    from clinaudit.families.hurtful_words.existing_scores import load_scores
+
+    # the frame-level sign-flip pairs sentences too (it averages the paired differences per frame): without
+    # positions it is an error naming the field (it was not asked for, and every frame came out without a pair)
+    with pytest.raises(InputError, match="sign-flip") as e:
+        load_scores([p], "tidy", tests=["sign-flip"])
+    assert e.value.field == "target_index"
+    assert len(load_scores([p], "tidy", tests=["rank-sum", "t"])[0]) == 8
     df.assign(score=["1", "x"] + ["0"] * 6).to_csv(p, index=False)
     with pytest.raises(InputError) as e:
         read_tidy_scores(p)
@@ -268,8 +276,10 @@ def test_tidy_round_trip_of_a_model_run(tmp_path: Path) -> None:
     assert _run_cli(["--scores", str(run.table_path("scores")), "--n-bootstrap", "50", "--out", str(out)]) == 0
     a = pd.read_csv(run.table_path("summary"))
     b = pd.read_csv(out / "summary.csv")
+    # a tidy score table gets a model run's default tests, so the re-analysis decides as the run did
+    assert (a["test"] == "sign_flip_frames").all() and (b["test"] == "sign_flip_frames").all()
     for col in ("category", "comparison", "difference", "n_pairs", "p", "p_adj", "ci_low", "ci_high", "mean_male",
-                "mean_female", "ci_low_male", "ci_high_female", "n_templates", "n_sentences"):
+                "mean_female", "ci_low_male", "ci_high_female", "n_templates", "n_sentences", "n_frames", "p_signed_rank"):
         assert a[col].tolist() == b[col].tolist(), col
 
 

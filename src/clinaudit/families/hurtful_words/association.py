@@ -65,8 +65,9 @@ class Scored:
 class Association(Audit[AssociationParams, Frames, "list[str] | None", None, Scored, pd.DataFrame, pd.DataFrame]):
     name = "association"
     summary = ("LM association (P4 Table 3): prior-adjusted log-probability bias scores per category and group "
-               "(masked LMs as published, causal LMs by sentence likelihood, or existing scores), Wilcoxon "
-               "signed-rank (paired) or the published unpaired rank-sum / KS / t tests")
+               "(masked LMs as published, causal LMs by sentence likelihood, or existing scores), a sign-flip "
+               "test over template frames (the default, the frame is the unit) beside P4's sentence-level "
+               "Wilcoxon signed-rank, or the published unpaired rank-sum / KS / t tests")
     params_model = AssociationParams
 
     def cases(self) -> StageOutput[Frames]:

@@ -9,8 +9,9 @@ Two entry points:
 
 * :func:`bias_score_summary` — one category table, paired Wilcoxon signed-rank (the paper's text);
 * :func:`association_tests` — per model × category × compared group, any of the tests of
-  :data:`ASSOCIATION_TESTS` (the paired signed-rank and the three unpaired tests P4's published
-  code runs), each difference with its n, its null hypothesis, its correction family and a
+  :data:`ASSOCIATION_TESTS` (the frame-level sign-flip, the default and the only test whose rows
+  can be ``bias``; the paired signed-rank of P4's text and the three unpaired tests P4's published
+  code runs, labelled sentence-level), each difference with its n, its null hypothesis, its correction family and a
   percentile bootstrap CI that resamples *sentence frames* (template × attribute: the target
   words of one frame move together); :func:`group_mean_results` and :func:`association_summary`
   (the Table-3 shape) build on it.
@@ -173,7 +174,7 @@ def _frame_ci(values: np.ndarray, frames: np.ndarray, in_a: np.ndarray, in_b: np
 def association_tests(
     scores: pd.DataFrame,
     groups: Sequence[str],
-    tests: Sequence[str] = ("signed-rank",),
+    tests: Sequence[str] = ("sign-flip", "signed-rank"),
     *,
     correction: str = "bonferroni",
     alpha: float = 0.01,

@@ -29,8 +29,10 @@ def add_association(sub: argparse._SubParsersAction) -> None:
         help="log-probability bias scores of a language model on clinical templates (P4 Table 3)",
         description="Fill every template with every attribute of its category and every target word, score each "
         "sentence with the model (masked LMs: prior-adjusted masked log-probability as in P4; causal LMs: "
-        "sentence log-likelihood against a neutral placeholder), and compare groups per category with the "
-        "Wilcoxon signed-rank test on paired target words (or the unpaired tests of --tests). Writes "
+        "sentence log-likelihood against a neutral placeholder), and compare groups per category with a "
+        "sign-flip test over template frames (the frame is the unit; it decides the verdict), beside P4's "
+        "Wilcoxon signed-rank on paired target words (sentence-level, never a finding), or the tests of --tests. "
+        "Writes "
         "OUT/scores.csv, OUT/tests.csv and OUT/summary.csv (P4 Table 3 shape) and a full run directory "
         "(OUT/tables, manifest, cache; resumable). With --scores, no model is called: the statistics are "
         "computed from per-sentence scores that already exist (a tidy table or HurtfulWords' TSV).",
@@ -56,9 +58,11 @@ def add_association(sub: argparse._SubParsersAction) -> None:
                    help="model name of each --scores file, in order (default: tidy 'model' column, else the "
                    "file name)")
     p.add_argument("--tests", default=None, metavar="LIST",
-                   help="comma-separated tests: signed-rank (paired by frame and target position, the paper's "
-                   "text; default), rank-sum, ks, t (unpaired, as P4's published code), sign-flip (permutation over "
-                   "sentence frames: the frame is the unit); the first fills the summary's p. Default signed-rank; "
+                   help="comma-separated tests: sign-flip (permutation over template frames of the per-frame "
+                   "mean paired difference: the frame is the unit, the only test whose rows can be bias), "
+                   "signed-rank (paired by frame and target position, the paper's text), rank-sum, ks, t "
+                   "(unpaired, as P4's published code); the last four treat sentences as independent and are "
+                   "labelled sentence-level. The first fills the summary's p. Default sign-flip,signed-rank; "
                    "with --scores-format hurtfulwords the published rank-sum,t,ks")
     p.add_argument("--method", choices=["auto", "masked", "causal"], default="auto",
                    help="scoring (default auto: masked for hf-mlm models, sentence likelihood otherwise)")
@@ -73,7 +77,8 @@ def add_association(sub: argparse._SubParsersAction) -> None:
                    help="use only the first N templates of each category (quick runs)")
     p.add_argument("--correction", choices=["bonferroni", "fdr_bh", "holm"], default="bonferroni",
                    help="multiplicity correction across categories (default bonferroni)")
-    p.add_argument("--alpha", type=open_unit, default=0.01, help="significance level (default 0.01, as P4)")
+    p.add_argument("--alpha", type=open_unit, default=0.01,
+                   help="significance level of the tests and of the rows' verdicts (default 0.01, as P4)")
     p.add_argument("--notes", type=Path, default=None,
                    help="optional notes table for the corpus-prevalence columns (see `clinaudit prevalence`)")
     p.add_argument("--text-column", default="text", help="note text column (with --notes)")

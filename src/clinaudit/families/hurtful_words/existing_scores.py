@@ -17,7 +17,7 @@ Two formats (``docs/audits/association.md``):
     ``category, group, score`` required; ``model`` (else the file's name);
     the frame from ``frame``, else ``template_id`` (or ``template``) joined with
     ``attribute`` when present; the position from ``target_index`` (or
-    ``position``), needed by the paired signed-rank test. The ``scores.csv`` of
+    ``position``), needed by the paired tests (sign-flip, signed-rank). The ``scores.csv`` of
     an ``association`` run is a tidy file.
 
 A value that is not a number is an :class:`~clinaudit.errors.InputError`
@@ -168,7 +168,7 @@ def read_tidy_scores(path: str | Path, model: str | None = None, *,
     """Read a tidy per-sentence score table (CSV; ``.tsv``/``.tab`` tab-separated): ``(scores, exclusions)``.
 
     A pairing key (model, category, group, frame, position) seen twice is an
-    input error naming both rows. ``need_positions`` (the signed-rank test)
+    input error naming both rows. ``need_positions`` (the paired tests: sign-flip, signed-rank)
     makes ``target_index``/``position`` required.
     """
     p = Path(path)
@@ -183,8 +183,9 @@ def read_tidy_scores(path: str | Path, model: str | None = None, *,
         frame_cols.append("attribute")
     pos_col = next((c for c in ("target_index", "position") if c in header), None)
     if pos_col is None and need_positions:
-        raise InputError("the signed-rank test pairs sentences by target position: add 'target_index' "
-                         "(or choose unpaired tests)", file=str(p), field="target_index")
+        raise InputError("the paired tests (sign-flip, signed-rank) pair sentences by target position: add "
+                         "'target_index' (or choose unpaired tests: --tests rank-sum,t,ks)", file=str(p),
+                         field="target_index")
     ix = {c: header.index(c) for c in header}
     name = model or p.stem
     recs: list[dict[str, Any]] = []
@@ -242,7 +243,7 @@ def read_scores(paths: Sequence[str | Path], fmt: str, models: Sequence[str | No
 
 
 def load_scores(paths: Sequence[str | Path], fmt: str, models: Sequence[str | None] | None = None, *,
-                tests: Sequence[str] = ("signed-rank",), categories: Sequence[str] | None = None,
+                tests: Sequence[str] = ("sign-flip", "signed-rank"), categories: Sequence[str] | None = None,
                 groups: Sequence[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
     """:func:`read_scores`, then keep ``categories`` and check ``groups``: ``(scores, exclusions, groups)``.
 
@@ -253,7 +254,8 @@ def load_scores(paths: Sequence[str | Path], fmt: str, models: Sequence[str | No
     published ``ranksums(male, female)`` / ``ttest_ind(male, female)``.
     Unknown categories or groups are a :class:`SpecError`.
     """
-    scores, excluded = read_scores(paths, fmt, models, need_positions="signed-rank" in tests)
+    scores, excluded = read_scores(paths, fmt, models,
+                                   need_positions=bool({"signed-rank", "sign-flip"} & set(tests)))
     if categories is not None:
         unknown = sorted(set(categories) - set(scores["category"]))
         if unknown:

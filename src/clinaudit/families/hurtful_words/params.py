@@ -15,6 +15,7 @@ __all__ = [
     "ScoresFile",
     "TestName",
     "PUBLISHED_TESTS",
+    "DEFAULT_TESTS",
     "ClassifierGapsParams",
     "ProbeParams",
     "DebiasParams",
@@ -99,9 +100,11 @@ class ScoresFile(BaseModel):
 TestName = Literal["signed-rank", "rank-sum", "ks", "t", "sign-flip"]
 #: the tests of HurtfulWords' statistical_significance.txt, in its order: ranksums, ttest_ind, ks_2samp (male, female)
 PUBLISHED_TESTS: tuple[TestName, ...] = ("rank-sum", "t", "ks")
+#: the default of a model run (and of a tidy score table): the frame-level sign-flip first (it fills the summary's
+#: p; its rows are the ones that can be bias), P4's signed-rank beside it (labelled sentence-level, never bias)
+DEFAULT_TESTS: tuple[TestName, ...] = ("sign-flip", "signed-rank")
 Split = Literal["train", "valid", "test"]
 # the defaults of list fields, typed as their items
-_SIGNED_RANK: tuple[TestName, ...] = ("signed-rank",)
 _TRAIN: tuple[Split, ...] = ("train",)
 
 
@@ -115,10 +118,12 @@ class AssociationParams(BaseModel):
                                    description="attributes file (attribute,category,subgroup CSV or YAML)")
     scores: list[ScoresFile] | None = Field(default=None, description="existing per-sentence scores: no model calls")
     scores_format: Literal["tidy", "hurtfulwords"] = "tidy"
-    tests: list[TestName] = Field(default_factory=lambda: list(_SIGNED_RANK), min_length=1,
-                                  description="signed-rank (paired; the default), rank-sum, ks, t, sign-flip "
-                                  "(frames); the first fills the summary's p. Default for scores_format "
-                                  "hurtfulwords: the published rank-sum, t, ks")
+    tests: list[TestName] = Field(default_factory=lambda: list(DEFAULT_TESTS), min_length=1,
+                                  description="sign-flip (over template frames: the frame is the unit; the only "
+                                  "test whose rows can be bias), signed-rank (paired sentences, P4's text), rank-sum, "
+                                  "ks, t (unpaired sentences, P4's published code); the first fills the summary's p. "
+                                  "Default: sign-flip, signed-rank; for scores_format hurtfulwords the published "
+                                  "rank-sum, t, ks")
     targets: str | None = Field(default=None, description="YAML {groups: {name: [words]}}; default male/female")
     target_set: str | None = Field(default=None, description="a named set under 'sets:' of the targets file")
     method: Literal["auto", "masked", "causal"] = "auto"
@@ -284,7 +289,7 @@ class ChainAssociation(BaseModel):
     attributes: str | None = None
     targets: str | None = None
     mask_mode: Literal["word", "token"] = "word"
-    tests: list[TestName] = Field(default_factory=lambda: list(_SIGNED_RANK), min_length=1)
+    tests: list[TestName] = Field(default_factory=lambda: list(DEFAULT_TESTS), min_length=1)
     correction: Literal["bonferroni", "fdr_bh", "holm"] = "bonferroni"
     alpha: float = Field(default=0.01, gt=0, lt=1)
     n_bootstrap: int = Field(default=1000, ge=0)

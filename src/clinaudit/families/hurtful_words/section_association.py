@@ -29,10 +29,10 @@ AUDIT = "association"
 _TEST_TEXT = {
     "signed-rank": "Wilcoxon signed-rank on the paired differences group − reference, pairs = same frame and "
                    "target position (H0: the differences are symmetric about 0; |d| below 1e-12 + 1e-9·|score| "
-                   "counts as 0)",
-    "rank-sum": "Wilcoxon rank-sum, unpaired (H0: both groups' scores come from one distribution)",
-    "ks": "two-sample Kolmogorov–Smirnov, unpaired (H0: identical score distributions)",
-    "t": "Student two-sample t, pooled variance, unpaired (H0: equal means)",
+                   "counts as 0; sentence-level: never a finding)",
+    "rank-sum": "Wilcoxon rank-sum, unpaired, sentence-level (H0: both groups' scores come from one distribution)",
+    "ks": "two-sample Kolmogorov–Smirnov, unpaired, sentence-level (H0: identical score distributions)",
+    "t": "Student two-sample t, pooled variance, unpaired, sentence-level (H0: equal means)",
     "sign-flip": "sign-flip permutation over sentence frames of the frame-mean paired difference (H0: the "
                  "frame-level differences are symmetric about 0; the frame is the unit)",
 }
@@ -114,7 +114,7 @@ def build(rundir: RunDir) -> Section:
     verdict_alpha = ((man.get("validity") or {}).get("thresholds") or {}).get("alpha", 0.05)
     bias = _bias_keys(results)
     mask_mode = params.get("mask_mode", "word")
-    test_names = list(dict.fromkeys(tests["test"].astype(str))) if len(tests) else params.get("tests", ["signed-rank"])
+    test_names = list(dict.fromkeys(tests["test"].astype(str))) if len(tests) else params.get("tests", ["sign-flip"])
     if params.get("scores"):
         how = (f"Per-sentence scores that already existed were analysed (format {params.get('scores_format', 'tidy')}; "
                f"{len(params['scores'])} file(s); no model was called). ")
@@ -149,13 +149,15 @@ def build(rundir: RunDir) -> Section:
         ci = None
         if "ci_low" in sub.columns and pd.notna(best["ci_low"]):
             ci = (float(best["ci_low"]), float(best["ci_high"]))
-        paired = str(best["test"]) == "wilcoxon"
+        frame_level = str(best["test"]) == "sign_flip_frames"  # n: the frames, the test's unit
+        paired = frame_level or str(best["test"]) == "wilcoxon"
         sec.blocks.append(Metric(
             label=f"{model}: largest group difference by test — {best['category']} ({best['comparison']}), "
                   + ("mean difference of paired scores" if paired else "difference of the group means")
+                  + (", tested over template frames" if frame_level else "")
                   + (f"; H0: {best['null_hypothesis']}" if pd.notna(best.get("null_hypothesis")) else ""),
             value=float(best["difference"]),
-            n=int(best["n_pairs"]) if paired else int(best["n_sentences"]),
+            n=int(best["n_frames"]) if frame_level else int(best["n_pairs"]) if paired else int(best["n_sentences"]),
             ci=ci,
             test=str(best["test"]),
             p=float(best["p"]),
@@ -196,9 +198,9 @@ def build(rundir: RunDir) -> Section:
         title="Log-probability bias scores per category (P4 Table 3 shape)",
         df=table,
         caption="Mean score per group (95% bootstrap CI over sentence frames); difference: "
-        + ("mean of the paired differences (group − reference) over n_pairs pairs" if test_names[:1] ==
-           ["signed-rank"] else "difference of the group means (group − reference)")
-        + f" with its 95% CI (frames resampled); {test_names[0] if test_names else 'signed-rank'} p, raw and "
+        + ("mean of the paired differences (group − reference) over n_pairs pairs" if test_names[:1] in
+           (["signed-rank"], ["sign-flip"]) else "difference of the group means (group − reference)")
+        + f" with its 95% CI (frames resampled); {test_names[0] if test_names else 'sign-flip'} p, raw and "
         "corrected within the family; * the verdict 'bias found' (docs/verdicts.md). n_templates is empty when the scores do not "
         "name templates. share_<group>: the group's share of the notes mentioning the category (corpus "
         "prevalence, when a notes table was given).",
@@ -211,9 +213,11 @@ def build(rundir: RunDir) -> Section:
             title="Every test per category",
             df=tests[[c for c in cols if c in tests.columns]].reset_index(drop=True),
             caption="One row per model × category × comparison × test. difference: paired mean difference "
-            "(signed-rank) or difference of the group means (unpaired tests), with its 95% CI resampling "
-            "sentence frames; n: pairs (signed-rank) or sentences of both groups (unpaired); p_adj corrected "
-            "over the family named in the row.",
+            "(sign-flip, signed-rank) or difference of the group means (unpaired tests), with its 95% CI "
+            "resampling sentence frames; n: frames (sign-flip, the test over frames), pairs (signed-rank) or "
+            "sentences of both groups (unpaired); p_adj corrected over the family named in the row. Only the "
+            "sign-flip rows can be a finding: the other tests treat the sentences of one frame as independent "
+            "(note).",
             name="association_tests",
         ))
     if len(results):
