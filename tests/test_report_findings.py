@@ -368,3 +368,48 @@ def test_every_measured_effect_row_is_listed_even_without_a_test(tmp_path):
                                                                        ("inconclusive", "uppercase", 72)]
     assert "no p-value" in found[0]["sentence"] and "about 72 cases would be needed" in found[0]["sentence"]
     assert skipped["descriptive"] == 1 and skipped["not_measured"] == 1  # the level row and the unmeasured one
+
+
+def test_a_classifier_gap_counts_what_would_settle_it_in_rows_of_its_smaller_group(tmp_path):
+    """A classifier gap's unit is the rows (patients) of its smaller group, not cases: its CI narrows with them. A
+    parity gap over 5,000 test rows, 1,000 of them in the smaller group, CI [-30, +56.24] pp (half-width 43.12 pp):
+    ceil(1,000 × (0.4312 / 0.05)²) = ceil(74,373.4) = 74,374 rows in the smaller group, more than the 5,000 rows this data has, said so
+    in plain words and rounded; a recall gap where every row agrees, 40 positives in the smaller group: the exact bound
+    1 − 0.025^(1/40) = 8.8 pp > 5 pp, and 72 rows there would bring it under (this data has 40)."""
+    from clinaudit.cli.headline import headline_lines
+    from clinaudit.report.verdict_view import verdicts_view
+
+    common = dict(audit="classifier_gaps", reference="M", group="F", test="bootstrap", correction="fdr_bh",
+                  task="t1", attribute="sex", n=5000, n_group=1000, p=0.6, p_adj=0.7, verdict="inconclusive",
+                  verdict_reason="interval not inside the margin",
+                  effect=True, margin=0.05)
+    rows = [dict(common, metric="parity_gap", family="positive_rate|sex", value=0.1312, ci_low=-0.30,
+                 ci_high=0.5624, n_units=1000),
+            dict(common, metric="recall_gap", family="recall|sex", value=0.0, ci_low=0.0, ci_high=0.0, p=1.0,
+                 p_adj=1.0, n_units=40)]
+    rd = RunDir(tmp_path / "cg")  # a finished run whose manifest carries its validity block, as a real run's does
+    rd.start(spec={"audit": "classifier_gaps", "name": "cg"}, models=[], seeds=[0], command="test")
+    rd.write_table("results", results_frame(rows))
+    rd.manifest["validity"] = {"audit": "classifier_gaps", "models": {}, "reasons": [],
+                               "cases": {"given": 5000, "used": 5000}}
+    rd.finish(usage={}, audit="classifier_gaps", status="complete", summary={})
+    rd.close()
+    run = rd.path
+    doc = derive_findings([run])
+    by = {e["metric"]: e for e in doc["inconclusive"]}
+    assert (by["parity_gap"]["n_needed"], by["parity_gap"]["n_needed_unit"]) == (74374, "rows in the smaller group")
+    assert ("with 1000 rows in the smaller group; settling it would need about 74,000 rows in the smaller group: more "
+            "than this data has (1,000 in the smaller group, 5,000 rows in all).") in by["parity_gap"]["sentence"]
+    assert "cases would be needed" not in by["parity_gap"]["sentence"]
+    assert by["recall_gap"]["n_needed"] == 72 and by["recall_gap"]["sentence"].endswith(
+        "settling it would need about 72 rows in the smaller group (this data has 40).")
+    # the first screen, run's verdict line and the gate say the same, in the same unit
+    (view,) = verdicts_view(doc)
+    assert view["cases_needed"] == 74374 and "cases" not in view["needed_text"]
+    assert "settling them would need about 74,000 rows in the smaller group: more than this data has" in view["plain"]
+    assert "about 74,000 rows in the smaller group: more than this data has" in headline_lines(run)[0]
+    from clinaudit.report.gate import gate_run
+
+    (line,) = gate_run(run, write=False).lines()
+    assert line.endswith("settling its inconclusive rows would need about 74,000 rows in the smaller group: more "
+                         "than this data has (1,000 in the smaller group, 5,000 rows in all)")

@@ -10,6 +10,7 @@ nothing written. docs/verdicts.md has both.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 __all__ = ["GATE_CONVENTION", "headline_lines"]
 
@@ -35,7 +36,7 @@ def headline_lines(run_dir: str | Path, audit: str = "") -> list[str]:
         except (OSError, ValueError):
             manifest = {}
         audit = str(manifest.get("audit") or (manifest.get("spec") or {}).get("audit") or "")
-    from ..report.verdict_view import cases_to_settle_entries, plain_sentence
+    from ..report.verdict_view import plain_sentence, settle_entry
 
     try:
         gate = gate_run(run, write=False)
@@ -47,13 +48,15 @@ def headline_lines(run_dir: str | Path, audit: str = "") -> list[str]:
     lines = verdict_lines(results, validity, audit)
     several = len({str(x["model"]) for x in lines}) > 1
 
-    def need(line: dict) -> int | None:
-        return cases_to_settle_entries(found, str(line["audit"]), str(line["model"]) if several else None)
+    def entry(line: dict[str, Any]) -> dict[str, Any] | None:
+        return settle_entry(found, str(line["audit"]), str(line["model"]) if several else None)
 
     out = []
     for line in lines:
+        e = entry(line)
         who = " ".join(x for x in (line["audit"], line["model"]) if x)
-        out.append(f"verdict {who}: {plain_sentence(line, need(line))}")
+        text = plain_sentence(line, int(e["n_needed"]) if e is not None else None, e)
+        out.append(f"verdict {who}: {text}")
         out += [f"verdict {who}: {x}" for x in line.get("sample_skew") or []]  # a validity finding (exclusion_skew)
     if gate is None:
         out.append(undecided)

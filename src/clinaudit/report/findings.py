@@ -55,7 +55,7 @@ from ..export import read_store_frame
 from .formatting import as_float
 from .judge_caveats import caveats_for, judge_caveats
 from .judge_caveats import text_of as _text
-from .verdict_view import verdicts_view
+from .verdict_view import SMALLER_GROUP_ROWS, need_phrase, verdicts_view
 
 __all__ = [
     "ALPHA",
@@ -91,8 +91,8 @@ STRATUM_COLUMNS = ("model", "dataset", "task", "question", "context", "source", 
 #: one entry of findings.json / one row of findings.csv (docs/report.md documents each field)
 FINDING_FIELDS = (
     "kind", "rank", "audit", "run_dir", "metric", "group", "reference", "stratum", "value", "scale", "size",
-    "raw", "floor", "ci_low", "ci_high", "ci_half_width", "n_cases", "test", "p", "p_adj", "correction",
-    "family", "margin", "n_needed", "judge_caveats", "sentence", "source", "source_row",
+    "raw", "floor", "ci_low", "ci_high", "ci_half_width", "n_cases", "n_units", "test", "p", "p_adj", "correction",
+    "family", "margin", "n_needed", "n_needed_unit", "judge_caveats", "sentence", "source", "source_row",
     "section_anchor", "table_anchor", "examples", "reason", "verdict", "verdict_reason",
 )
 
@@ -198,7 +198,10 @@ def _sentence(e: dict[str, Any], alpha: float = ALPHA) -> str:
         p = f"p {format_p(e['p'], alpha, e.get('p_bound', False))} (no multiplicity correction)"
     if e["kind"] == "finding":
         return f"{head}: {_fmt(e['value'], scale)}{beyond} ({ci}; {n}; {e['test']}; {p})."
-    need = f"; about {e['n_needed']} cases would be needed" if e["n_needed"] else ""
+    need = ""
+    if e["n_needed"]:
+        need = (f"; settling it would need {need_phrase(e)}" if e.get("n_needed_unit") == SMALLER_GROUP_ROWS
+                else f"; about {e['n_needed']} cases would be needed")
     p_eff = e["p_adj"] if e["p_adj"] is not None else e["p"]
     if p_eff is not None and p_eff < alpha:
         return (f"{head}: {_fmt(e['value'], scale)}{beyond} ({p}; {ci}; {n}; {e['test']}) is not a finding: "
@@ -243,19 +246,30 @@ def _inconclusive(e: dict[str, Any], rec: dict[str, Any], alpha: float, margin: 
         if k is not None:
             needed.append(k)
     h = e["ci_half_width"]
+    units = as_float(rec.get("n_units"))  # a gap: the units behind its smallest group, of n cases
+    rows = _smaller_group_rows(rec) and units is not None and units >= 1
+    # a CI narrows as 1/sqrt(n); a classifier gap's width is set by its smaller group's rows, counted as such
+    base, word = (float(units or 0), "rows in the smaller group") if rows else (float(n or 0), "cases")
     if e["scale"] == "proportion" and n:
         if h is not None and h > margin:
-            reasons.append(f"95% CI half-width {h * 100:.1f} pp > margin {margin * 100:.1f} pp with {int(n)} cases")
-            needed.append(int(math.ceil(n * (h / margin) ** 2)))
-        elif h is not None and h == 0 and all_equal_half_width(n) > margin:
-            reasons.append(f"every case shows the same difference, so the bootstrap CI has no width; with {int(n)} "
-                           f"cases the difference is known only to ±{all_equal_half_width(n) * 100:.1f} pp "
+            reasons.append(f"95% CI half-width {h * 100:.1f} pp > margin {margin * 100:.1f} pp with {int(base)} {word}")
+            needed.append(int(math.ceil(base * (h / margin) ** 2)))
+        elif h is not None and h == 0 and all_equal_half_width(base) > margin:
+            reasons.append(f"every case shows the same difference, so the bootstrap CI has no width; with {int(base)} "
+                           f"{word} the difference is known only to ±{all_equal_half_width(base) * 100:.1f} pp "
                            f"(exact bound when no case differs) > margin {margin * 100:.1f} pp")
-            units = as_float(rec.get("n_units"))  # a gap: the units behind its smallest group, of n cases
-            needed.append(int(math.ceil(cases_for_half_width(margin) * (n / units if units and units < n else 1))))
+            needed.append(int(math.ceil(cases_for_half_width(margin) *
+                                        (n / units if units and units < n and not rows else 1))))
     if not reasons:
         return None
-    return {"reason": "; ".join(reasons), "n_needed": max(needed) if needed else None}
+    return {"reason": "; ".join(reasons), "n_needed": max(needed) if needed else None,
+            "n_needed_unit": (SMALLER_GROUP_ROWS if rows else "cases") if needed else None}
+
+
+def _smaller_group_rows(rec: dict[str, Any]) -> bool:
+    """A classifier gap (:mod:`clinaudit.families.hurtful_words.classifier_metrics`): its unit is the rows
+    (patients) of its smaller group, not cases, so what would settle it is counted in those rows."""
+    return _text(rec.get("audit")) == "classifier_gaps" and as_float(rec.get("n_group")) is not None
 
 
 def _min_units(run_dir: Path) -> int:
@@ -331,9 +345,9 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
             "floor": None if floor is None else floor / div,
             "ci_low": None if lo is None else lo / div, "ci_high": None if hi is None else hi / div,
             "ci_half_width": None if lo is None or hi is None else (hi - lo) / 2 / div,
-            "n_cases": n_cases, "test": _text(rec.get("test")), "p": p, "p_adj": p_adj if corrected else None,
+            "n_cases": n_cases, "n_units": as_float(rec.get("n_units")), "test": _text(rec.get("test")), "p": p, "p_adj": p_adj if corrected else None,
             "correction": _text(rec.get("correction")) if corrected else "", "family": _text(rec.get("family")),
-            "margin": None, "n_needed": None, "judge_caveats": caveats_for(rec, caveats),
+            "margin": None, "n_needed": None, "n_needed_unit": None, "judge_caveats": caveats_for(rec, caveats),
             "sentence": "", "source": "tables/results.csv", "source_row": i + 1,
             "section_anchor": "", "table_anchor": "", "examples": [], "reason": "",
             "verdict": verdict, "verdict_reason": _text(rec.get("verdict_reason")),
@@ -343,13 +357,16 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
             from ..stats.resolution import cases_to_settle
 
             mg = as_float(rec.get("margin"))
-            need = cases_to_settle(n_cases=n_cases if n_cases is not None else math.nan,
-                                   n_units=as_float(rec.get("n_units")) or math.nan, ci_low=lo if lo is not None
+            units = as_float(rec.get("n_units"))
+            rows = _smaller_group_rows(rec) and units is not None and units >= 1  # counted in those rows
+            base = units if rows else n_cases
+            need = cases_to_settle(n_cases=base if base is not None else math.nan,
+                                   n_units=units or math.nan, ci_low=lo if lo is not None
                                    else math.nan, ci_high=hi if hi is not None else math.nan,
                                    margin=mg if mg is not None else math.nan,
                                    unit_scale=100.0 if (mg or 0) >= 1 else 1.0)
             e.update(kind="inconclusive", reason=e["verdict_reason"] or "no test could be run", n_needed=need,
-                     margin=mg, test=e["test"] or "no test (every case agreed)")
+                     n_needed_unit=(SMALLER_GROUP_ROWS if rows else "cases") if need else None, margin=mg, test=e["test"] or "no test (every case agreed)")
             out.append(e)
             continue
         if p_eff < alpha and verdict in ("", "bias"):
@@ -360,9 +377,11 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
 
             units = as_float(rec.get("n_units"))
             few = units is not None and n_cases is not None and units < min_units
+            rows = few and _smaller_group_rows(rec) and (units or 0) >= 1  # counted in those rows
             e.update(kind="inconclusive", reason=e["verdict_reason"],
-                     n_needed=cases_to_settle(n_cases=float(n_cases or 0), n_units=float(units or 0),
-                                              min_units=min_units) if few else None)
+                     n_needed=cases_to_settle(n_cases=float((units if rows else n_cases) or 0),
+                                              n_units=float(units or 0), min_units=min_units) if few else None,
+                     n_needed_unit=(SMALLER_GROUP_ROWS if rows else "cases") if few else None)
             out.append(e)
             continue
         if verdict == "within_margin":
@@ -587,5 +606,8 @@ def _plain(e: dict[str, Any]) -> str:
     text = f"{who}" + (f" ({where})" if where else "") + f": {_fmt(e['value'], scale)} ({n}{ci})"
     if e["kind"] == "finding":
         return text + ", larger than chance explains."
-    need = f"; about {e['n_needed']} cases would settle it" if e.get("n_needed") else ""
+    need = ""
+    if e.get("n_needed"):
+        need = (f"; settling it would need {need_phrase(e)}" if e.get("n_needed_unit") == SMALLER_GROUP_ROWS
+                else f"; about {e['n_needed']} cases would settle it")
     return text + f": neither shown nor ruled out{need}."

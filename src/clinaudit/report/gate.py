@@ -219,10 +219,11 @@ def _cases(r: dict[str, Any]) -> float:
 def _evidence(rows: pd.DataFrame, run: Path, audit: str, policy: GatePolicy, res: GateResult) -> None:
     """Per audit × model, what a pass lacks (policy ``evidence``): too few settled rows, too many not measured;
     each with about how many cases would settle its inconclusive rows — the report's own number (its findings
-    entries' ``n_needed``, :func:`clinaudit.report.verdict_view.cases_to_settle_entries`), so the gate line and
+    entries' ``n_needed``, :func:`clinaudit.report.verdict_view.settle_entry`; for a classifier gap in rows of
+    its smaller group), so the gate line and
     the report's first screen say the same."""
     from .findings import run_findings
-    from .verdict_view import cases_to_settle_entries
+    from .verdict_view import SMALLER_GROUP_ROWS, need_phrase, settle_entry
 
     need = policy.evidence
     keys = [c for c in ("audit", "model") if c in rows.columns]
@@ -256,10 +257,14 @@ def _evidence(rows: pd.DataFrame, run: Path, audit: str, policy: GatePolicy, res
         model_k = _text(g["model"].iloc[0]) if several else None
         mine = [e for e in entries if (audit_k is None or str(e.get("audit", "")) == audit_k)
                 and (model_k is None or str((e.get("stratum") or {}).get("model", "")) == model_k)]
-        cases = cases_to_settle_entries(mine)
+        top = settle_entry(mine)
+        cases = int(top["n_needed"]) if top is not None else None
         used = max((c for c in map(_cases, g.to_dict("records")) if not math.isnan(c)), default=math.nan)
-        settle = (f"; about {cases} cases would settle its inconclusive rows" +
-                  (f" (this run used {int(used)})" if not math.isnan(used) else "")) if cases else ""
+        if top is not None and top.get("n_needed_unit") == SMALLER_GROUP_ROWS:  # a classifier gap
+            settle = f"; settling its inconclusive rows would need {need_phrase(top)}"
+        else:
+            settle = (f"; about {cases} cases would settle its inconclusive rows" +
+                      (f" (this run used {int(used)})" if not math.isnan(used) else "")) if cases else ""
         unknown = sum(1 for e in mine if not e.get("n_needed"))
         if unknown:
             settle += (f"; {unknown} inconclusive row(s) have no estimate of the cases needed (a margin for the "

@@ -9,8 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-__all__ = ["verdicts_view", "link_verdicts", "plain_sentence", "cases_needed", "cases_to_settle_entries", "BADGE",
-           "TOY_MODELS"]
+__all__ = ["verdicts_view", "link_verdicts", "plain_sentence", "cases_needed", "cases_to_settle_entries", "need_phrase",
+           "settle_entry", "SMALLER_GROUP_ROWS", "BADGE", "TOY_MODELS"]
+
+#: the unit of ``n_needed`` for a classifier gap: the rows (patients) of its smaller group, not cases
+SMALLER_GROUP_ROWS = "rows in the smaller group"
 
 #: models that are toys: the first screen says so beside their verdict
 TOY_MODELS = {"embedded": "a toy model (SmolLM2-135M-Instruct, offline): it shows the audit runs end to end; its "
@@ -45,18 +48,51 @@ def viewer_query(run_dir: Any, where: dict[str, Any], **extra: str) -> str:
     return "cases?" + urlencode(q)
 
 
-def cases_to_settle_entries(entries: Iterable[dict[str, Any]], audit: str | None = None,
-                            model: str | None = None) -> int | None:
-    """About how many cases would settle the inconclusive findings entries of one audit × model: the largest
-    ``n_needed`` among them (:func:`clinaudit.report.findings.run_findings`, rules in
-    :mod:`clinaudit.stats.resolution`), or None. ``audit`` / ``model`` None: not filtered on (the model is read
-    from an entry's ``stratum``). The one rule behind the report's first screen, the verdict lines ``clinaudit
-    run`` prints and ``clinaudit gate``'s inconclusive lines."""
-    need = [int(e["n_needed"]) for e in entries
+def settle_entry(entries: Iterable[dict[str, Any]], audit: str | None = None,
+                 model: str | None = None) -> dict[str, Any] | None:
+    """The inconclusive findings entry of one audit × model that needs the most to be settled (the largest
+    ``n_needed``; :func:`clinaudit.report.findings.run_findings`, rules in :mod:`clinaudit.stats.resolution`), or
+    None. ``audit`` / ``model`` None: not filtered on (the model is read from an entry's ``stratum``)."""
+    mine = [e for e in entries
             if e.get("kind", "inconclusive") == "inconclusive" and e.get("n_needed")
             and (audit is None or str(e.get("audit", "")) == str(audit))
             and (model is None or str((e.get("stratum") or {}).get("model", "")) == str(model))]
-    return max(need) if need else None
+    return max(mine, key=lambda e: int(e["n_needed"])) if mine else None
+
+
+def cases_to_settle_entries(entries: Iterable[dict[str, Any]], audit: str | None = None,
+                            model: str | None = None) -> int | None:
+    """About how many cases (for a classifier gap: rows of its smaller group) would settle the inconclusive
+    findings entries of one audit × model: the largest ``n_needed`` among them (:func:`settle_entry`), or None.
+    The one rule behind the report's first screen, the verdict lines ``clinaudit run`` prints and ``clinaudit
+    gate``'s inconclusive lines."""
+    e = settle_entry(entries, audit, model)
+    return int(e["n_needed"]) if e is not None else None
+
+
+def _round2(n: int) -> int:
+    """``n`` to two significant digits from 1,000 on (a planning number: 74,397 → 74,000)."""
+    if n < 1000:
+        return n
+    step = 10 ** (len(str(n)) - 2)
+    return int(round(n / step)) * step
+
+
+def need_phrase(entry: dict[str, Any] | None, used: Any = None) -> str:
+    """What would settle an inconclusive entry, in words: "about 160 cases" (with ``used``: "(this run used 10)"),
+    or for a classifier gap, whose unit is rows of the smaller group, "about 74,000 rows in the smaller group:
+    more than this data has (34 in the smaller group, 100 rows in all)"; "" without a number."""
+    if not entry or not entry.get("n_needed"):
+        return ""
+    n = int(entry["n_needed"])
+    if entry.get("n_needed_unit") != SMALLER_GROUP_ROWS:
+        return f"about {n} cases" + (f" (this run used {used})" if used not in (None, "") else "")
+    have, total = entry.get("n_units"), entry.get("n_cases")
+    text = f"about {_round2(n):,} {SMALLER_GROUP_ROWS}"
+    if total is not None and n > int(total):
+        return text + (": more than this data has (" + (f"{int(have):,} in the smaller group, " if have else "") +
+                       f"{int(total):,} rows in all)")
+    return text + (f" (this data has {int(have):,})" if have else "")
 
 
 def cases_needed(doc: dict[str, Any], line: dict[str, Any]) -> int | None:
@@ -67,9 +103,10 @@ def cases_needed(doc: dict[str, Any], line: dict[str, Any]) -> int | None:
                                    str(line.get("model", "")) if several else None)
 
 
-def plain_sentence(line: dict[str, Any], need: int | None = None) -> str:
+def plain_sentence(line: dict[str, Any], need: int | None = None, entry: dict[str, Any] | None = None) -> str:
     """The verdict of one audit × model in plain words, for the first screen and the terminal (the statistics —
-    tests, corrections, bounds — stay in the line's ``sentence``, one click away)."""
+    tests, corrections, bounds — stay in the line's ``sentence``, one click away). ``entry``: the inconclusive
+    findings entry that needs the most (:func:`settle_entry`), which says the unit of ``need``."""
     counts = {str(k): int(v) for k, v in (line.get("effects") or {}).items()}
     measured = sum(v for k, v in counts.items() if k != "not_measured")
     missing = counts.get("not_measured", 0)
@@ -82,9 +119,14 @@ def plain_sentence(line: dict[str, Any], need: int | None = None) -> str:
     elif verdict == "within_margin":
         text = f"No bias larger than the margin: all {measured} measured comparisons are shown to be smaller than it."
     else:
+        if entry is not None and entry.get("n_needed_unit") == SMALLER_GROUP_ROWS:
+            settle = f" — settling them would need {need_phrase(entry)}"
+        elif need:
+            settle = f" — about {need} cases would settle them (this run used {line.get('cases_used', 0)})"
+        else:
+            settle = ""
         text = (f"Inconclusive: no bias shown, but {counts.get('inconclusive', 0)} of {measured} measured comparisons "
-                "could not rule it out either" + (f" — about {need} cases would settle them (this run used "
-                                                   f"{line.get('cases_used', 0)})" if need else "") + ".")
+                "could not rule it out either" + settle + ".")
     if missing and verdict != "not_measured":
         text += f" {missing} comparison{'s' if missing != 1 else ''} could not be measured."
     return text
@@ -95,9 +137,16 @@ def verdicts_view(doc: dict[str, Any]) -> list[dict[str, Any]]:
     that would settle an inconclusive verdict) first, the statistical ``sentence`` folded."""
     out = []
     for line in doc.get("verdicts", []) or []:
-        need = cases_needed(doc, line) if line.get("verdict") == "inconclusive" else None
+        several = len({str(v.get("model", "")) for v in doc.get("verdicts", []) or []}) > 1
+        entry = settle_entry(doc.get("inconclusive", []) or [], str(line.get("audit", "")),
+                             str(line.get("model", "")) if several else None) \
+            if line.get("verdict") == "inconclusive" else None
+        need = int(entry["n_needed"]) if entry is not None else None
+        rows = entry is not None and entry.get("n_needed_unit") == SMALLER_GROUP_ROWS
         out.append({
-            "plain": plain_sentence(line, need), "cases_needed": need,
+            "plain": plain_sentence(line, need, entry), "cases_needed": need,
+            "needed_text": (f"would need {need_phrase(entry).split(':')[0]}" if rows else
+                            f"about {need} cases would settle it") if need else "",
             "audit": str(line.get("audit", "")).replace("_", " "), "model": str(line.get("model", "")),
             "verdict": line.get("verdict", ""), "label": line.get("label", ""), "badge": BADGE.get(line.get("verdict", ""), ""),
             "sentence": line.get("sentence", ""), "coverage": _coverage(line),
