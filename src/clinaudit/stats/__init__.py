@@ -39,7 +39,14 @@ from .core import (
     wilcoxon_test,
     zero_small_differences,
 )
-from .groups import GROUP_METRICS, bootstrap_group_metrics, metrics_from_counts
+from .groups import (
+    GROUP_METRICS,
+    bootstrap_group_metrics,
+    gap_permutation_test,
+    max_gap_resamples,
+    max_gap_statistic,
+    metrics_from_counts,
+)
 from .results import RESULT_COLUMNS, apply_correction, result_row, results_frame
 from .paired import ALTERNATIVES, PairedFrame, sign_flip_test, studentised_permutation_test, two_sample_permutation_test
 from .resolution import all_equal_half_width, correction_factor, smallest_p
@@ -62,6 +69,9 @@ __all__ = [
     "bootstrap_group_metrics",
     "GROUP_METRICS",
     "metrics_from_counts",
+    "gap_permutation_test",
+    "max_gap_resamples",
+    "max_gap_statistic",
     "bootstrap_p_value",
     "paired_binary_test",
     "wilcoxon_test",

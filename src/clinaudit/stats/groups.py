@@ -7,6 +7,7 @@ resamples of a task cost one ``rng.multinomial`` call per stratum (docs/metrics.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,7 +16,8 @@ import pandas as pd
 
 from .core import bootstrap_indices
 
-__all__ = ["GROUP_METRICS", "bootstrap_group_metrics", "metrics_from_counts"]
+__all__ = ["GROUP_METRICS", "bootstrap_group_metrics", "metrics_from_counts", "gap_permutation_test",
+           "max_gap_resamples", "max_gap_statistic"]
 
 
 GROUP_METRICS: tuple[str, ...] = ("positive_rate", "recall", "specificity", "accuracy")
@@ -61,7 +63,8 @@ def bootstrap_group_metrics(
     - ``point``: array (tasks × groups × metrics) of the metric on the data,
     - ``resamples``: array (tasks × groups × metrics × n_resamples),
     - ``n``: array (tasks × groups) of rows per group,
-    - ``n_pos``: array (tasks × groups) of label-positive rows per group.
+    - ``n_pos``: array (tasks × groups) of label-positive rows per group,
+    - ``counts``: array (tasks × groups × 2 [label] × 2 [prediction]) of the data's cell counts.
 
     Undefined values (a group with no rows, no positives for recall, no
     negatives for specificity) are NaN.
@@ -87,6 +90,7 @@ def bootstrap_group_metrics(
     resamples = np.full((T, G, M, n_resamples), np.nan)
     n_rows = np.zeros((T, G), dtype=np.int64)
     n_pos = np.zeros((T, G), dtype=np.int64)
+    all_counts = np.zeros((T, G, 2, 2), dtype=np.int64)
     # cell code within a task: group * 4 + label * 2 + prediction
     cell = group_codes.astype(np.int64) * 4 + y * 2 + yhat
     order = np.argsort(task_codes, kind="stable")
@@ -107,6 +111,7 @@ def bootstrap_group_metrics(
         resamples[t] = metrics_from_counts(res_counts, metrics)
         n_rows[t] = counts.sum(axis=(1, 2))
         n_pos[t] = counts[:, 1, :].sum(axis=1)
+        all_counts[t] = counts
     return {
         "tasks": tasks,
         "groups": groups,
@@ -115,6 +120,7 @@ def bootstrap_group_metrics(
         "resamples": resamples,
         "n": n_rows,
         "n_pos": n_pos,
+        "counts": all_counts,
     }
 
 
@@ -187,3 +193,81 @@ def metrics_from_counts(counts: np.ndarray, metrics: Sequence[str]) -> np.ndarra
                 raise ValueError(m)
             out.append(np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan))
     return np.stack(out, axis=1)
+
+
+def _metric_rows(counts: np.ndarray, metric: str) -> tuple[np.ndarray, np.ndarray]:
+    """(rows the metric is computed on, rows counted in its numerator) per group from counts (G, 2, 2)."""
+    if metric == "positive_rate":
+        return counts.sum(axis=(1, 2)), counts[:, :, 1].sum(axis=1)
+    if metric == "recall":
+        return counts[:, 1, :].sum(axis=1), counts[:, 1, 1]
+    if metric == "specificity":
+        return counts[:, 0, :].sum(axis=1), counts[:, 0, 0]
+    if metric == "accuracy":
+        return counts.sum(axis=(1, 2)), counts[:, 0, 0] + counts[:, 1, 1]
+    raise ValueError(f"unknown group metric {metric!r}; choose from {GROUP_METRICS}")
+
+
+def max_gap_statistic(values: np.ndarray, reference: int | None = None) -> np.ndarray:
+    """|gap| of every group (last axis) to the group it differs from most, max_i |m_j − m_i| (P4's multi-group
+    gap, the reference chosen on these values), or to the fixed group ``reference`` (NaN for it); NaN values
+    (undefined metrics) are never chosen, and a NaN group gets NaN."""
+    v = np.asarray(values, dtype=float)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        if reference is not None:
+            out: np.ndarray = np.abs(v - v[..., reference : reference + 1])
+            out[..., reference] = np.nan
+            return out
+        hi = np.nanmax(v, axis=-1, keepdims=True)
+        lo = np.nanmin(v, axis=-1, keepdims=True)
+        return np.asarray(np.maximum(hi - v, v - lo), dtype=float)
+
+
+def max_gap_resamples(values: np.ndarray) -> np.ndarray:
+    """Signed gap of every group (axis 0 of ``values``: groups × resamples) to the group it differs from most,
+    the reference re-chosen in every resample (the selection is part of the statistic): m_j − max or m_j − min,
+    whichever is larger in size (the minimum on a tie)."""
+    v = np.asarray(values, dtype=float)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        to_hi = v - np.nanmax(v, axis=0, keepdims=True)
+        to_lo = v - np.nanmin(v, axis=0, keepdims=True)
+    return np.asarray(np.where(np.abs(to_lo) >= np.abs(to_hi), to_lo, to_hi), dtype=float)
+
+
+def gap_permutation_test(counts: np.ndarray, metric: str, n_permutations: int, rng: np.random.Generator,
+                         reference: int | None = None) -> np.ndarray:
+    """Monte Carlo permutation p of every group's gap for ``metric`` from one task's counts (G, 2, 2).
+
+    H0: the group labels are exchangeable over the rows the metric is computed on (all rows for the positive
+    rate and the accuracy, the label's rows for recall and specificity): the metric does not depend on the group.
+    A permutation of the group labels over those rows leaves every group's size and the rows' total of
+    numerator rows (e.g. predicted positives) as they are, so the numerator counts of the groups are one draw of
+    a multivariate hypergeometric distribution (numpy ``Generator.multivariate_hypergeometric``). The statistic
+    is :func:`max_gap_statistic`: with ``reference`` None each group's largest |gap| to any other group, the
+    reference re-chosen in every permutation, so choosing it on the data is part of the test. p =
+    (1 + #(T* ≥ T)) / (R + 1) (two-sided in the gap's sign; never below 1/(R + 1)). Groups without rows for the
+    metric (and the fixed reference) get NaN; fewer than two groups with rows: all NaN.
+    """
+    n, k = _metric_rows(np.asarray(counts, dtype=np.int64), metric)
+    G = n.shape[0]
+    p = np.full(G, np.nan)
+    present = np.flatnonzero(n > 0)
+    if present.size < 2 or n_permutations < 1:
+        return p
+    ref = None
+    if reference is not None:
+        if reference not in present:
+            return p
+        ref = int(np.flatnonzero(present == reference)[0])
+    sizes, hits = n[present], k[present]
+    observed = max_gap_statistic(hits / sizes, ref)
+    draws = rng.multivariate_hypergeometric(sizes, int(hits.sum()), size=n_permutations)
+    stats = max_gap_statistic(draws / sizes, ref)
+    tol = 1e-12  # equal gaps computed from other counts may differ in the last bit
+    ge = (stats >= observed - tol).sum(axis=0)
+    p[present] = (1.0 + ge) / (n_permutations + 1.0)
+    if ref is not None:
+        p[reference] = np.nan
+    return p

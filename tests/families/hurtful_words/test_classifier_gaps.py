@@ -11,8 +11,10 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.stats import hypergeom
 
 from clinaudit.families.hurtful_words.classifier_gaps import demo_spec
+from clinaudit.families.hurtful_words.classifier_metrics import GAP_TEST
 from clinaudit.families.hurtful_words.params import ClassifierGapsParams
 from clinaudit.families.hurtful_words.gap_table import audit_predictions, choose_thresholds, read_predictions, table4
 from clinaudit.data import demo_path
@@ -150,17 +152,27 @@ def test_significance_and_table4_counts():
                 p = int(rng.random() < 0.5)
             rows.append({"task": task, "g": g, "y": y, "p": p})
     res = audit_predictions(pd.DataFrame(rows), task_column="task", label_column="y", pred_column="p",
-                            group_columns="g", n_resamples=500, seed=1)
+                            group_columns="g", n_resamples=500, seed=1, n_permutations=999)
     rec = res.gaps[(res.gaps["base_metric"] == "recall")].set_index(["task", "group"])
     assert bool(rec.loc[("strong", "M"), "significant"]) and rec.loc[("strong", "M"), "value"] == pytest.approx(1.0)
-    # issue 28: no resample at or below 0 gave p = 0; the (b + 1)/(R + 1) form gives 2·(0 + 1)/501
-    assert rec.loc[("strong", "M"), "p"] == pytest.approx(2 / 501)
+    # issue 39: p is a permutation p of the group labels over the label-positive rows (999 relabellings here):
+    # no relabelling of 100 M and 100 F positives reaches |recall gap| = 1, so p = (0 + 1)/(999 + 1)
+    assert rec.loc[("strong", "M"), "p"] == pytest.approx(1 / 1000)
+    assert rec.loc[("strong", "M"), "test"] == GAP_TEST and rec.loc[("strong", "M"), "n_permutations"] == 999
     assert not bool(rec.loc[("null", "M"), "significant"])
-    # 208 of 500 resamples on the far side: 2·209/501 (was 2·208/500 = 0.832)
-    assert rec.loc[("null", "M"), "p"] == pytest.approx(2 * 209 / 501)
-    # BH over the two tasks of the recall|g family: p = (2/501, 418/501) -> p_adj = (4/501, 418/501)
-    assert rec.loc[("strong", "M"), "p_adj"] == pytest.approx(4 / 501)
-    assert rec.loc[("null", "M"), "p_adj"] == pytest.approx(2 * 209 / 501)
+    # two groups: M's predicted positives among the 200 positives are hypergeometric under H0, so the exact
+    # p is P(|2X − K| ≥ |2x − K|), X ~ hypergeom(200, K, 100); the Monte Carlo p lies within its error of it
+    pos = pd.DataFrame(rows).query("task == 'null' and y == 1")
+    x, k = int(pos.loc[pos["g"] == "M", "p"].sum()), int(pos["p"].sum())
+    support = np.arange(0, 101)
+    pmf = hypergeom(200, k, 100).pmf(support)
+    exact = float(pmf[np.abs(2 * support - k) >= abs(2 * x - k) - 1e-9].sum())
+    p_null = rec.loc[("null", "M"), "p"]
+    assert abs(p_null - exact) < 4 * math.sqrt(exact * (1 - exact) / 999) + 1 / 1000
+    assert rec.loc[("null", "F"), "p"] == pytest.approx(p_null)  # one statistic for both groups of two
+    # BH over the two tasks of the recall|g family: p = (1/1000, p_null) -> p_adj = (2/1000, p_null)
+    assert rec.loc[("strong", "M"), "p_adj"] == pytest.approx(2 / 1000)
+    assert rec.loc[("null", "M"), "p_adj"] == pytest.approx(p_null)
     assert rec.loc[("null", "M"), "family"] == "recall|g"
     s = res.summary
     ci = s[(s["criterion"] == "CI excludes 0")].set_index("group")

@@ -91,14 +91,16 @@ def _perfect_vs_blind(n_per_group: int = 40) -> pd.DataFrame:
 
 def test_classifier_gap_table_hand_computed_and_significance():
     df = _perfect_vs_blind()
-    t = classifier_gap_table(df, "task", "y", "yhat", ["gender"], n_resamples=200, seed=1)
+    t = classifier_gap_table(df, "task", "y", "yhat", ["gender"], n_resamples=200, seed=1, n_permutations=200)
     assert list(t.columns[: len(RESULT_COLUMNS)]) == RESULT_COLUMNS
     rec = t[t["base_metric"] == "recall"].set_index("group")
     assert rec.loc["A", "value"] == 1.0 and rec.loc["A", "reference"] == "B"
     assert rec.loc["B", "value"] == -1.0
     assert (rec.loc["A", "ci_low"], rec.loc["A", "ci_high"]) == (1.0, 1.0)
-    # no resample crosses 0: the smallest p 200 resamples can give, 2 (0 + 1) / (200 + 1), never 0 (issue 28)
-    assert rec.loc["A", "significant"] and rec.loc["A", "p"] == pytest.approx(2 / 201)
+    # issue 39: a permutation p of the group labels over the 80 positives; only 2 of the C(80, 40) relabellings put
+    # all 40 predicted positives in one group, so none of 200 does: p = (0 + 1) / (200 + 1), never 0 (issue 28)
+    assert rec.loc["A", "significant"] and rec.loc["A", "p"] == pytest.approx(1 / 201)
+    assert rec.loc["A", "p_method"] == "monte carlo" and rec.loc["A", "n_permutations"] == 200
     assert rec.loc["A", "n_group"] == 80 and rec.loc["A", "n_pos_group"] == 40
     pr = t[t["base_metric"] == "positive_rate"].set_index("group")
     assert pr.loc["A", "value"] == pytest.approx(0.5)
@@ -120,11 +122,11 @@ def test_classifier_gap_table_no_positive_group_is_undefined():
 
 def test_classifier_gap_table_bh_across_tasks():
     df = pd.concat([_perfect_vs_blind().assign(task=f"t{i}") for i in range(3)])
-    t = classifier_gap_table(df, "task", "y", "yhat", ["gender"], n_resamples=100)
+    t = classifier_gap_table(df, "task", "y", "yhat", ["gender"], n_resamples=100, n_permutations=100)
     rec = t[t["base_metric"] == "recall"]
     assert len(rec) == 6 and rec["task"].nunique() == 3
-    # every p is the smallest 100 resamples can give, 2 / 101 (issue 28), so BH leaves them as they are
-    assert rec["p_adj"].tolist() == pytest.approx([2 / 101] * 6) and (rec["correction"] == "fdr_bh").all()
+    # every p is the smallest 100 relabellings can give, 1 / 101 (issue 28), so BH leaves them as they are
+    assert rec["p_adj"].tolist() == pytest.approx([1 / 101] * 6) and (rec["correction"] == "fdr_bh").all()
 
 
 def test_gap_summary_counts_and_share_favouring():

@@ -10,7 +10,7 @@ functions (:func:`~clinaudit.metrics.classifier.positive_rate`, ``recall``,
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -81,29 +81,44 @@ def classifier_gap_table(
     correction: str = "fdr_bh",
     audit: str = "classifier_gaps",
     stratify_by_label: bool = True,
+    n_permutations: int = 9999,
+    reference_group: Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
-    """Per task × attribute × group × metric: value, multi-group gap, bootstrap CI, p, BH.
+    """Per task × attribute × group × metric: value, multi-group gap, bootstrap CI, permutation p, BH.
 
-    For every protected attribute in ``group_cols`` and every task, each
-    group's metric is computed, and its gap to the group it differs from most
-    (:func:`multigroup_gaps`) is found on the data. The CI of that gap comes
-    from ``n_resamples`` bootstrap resamples of the task's test rows,
-    stratified by label, with both groups' metrics taken from the same
-    resample. ``significant`` = the CI excludes 0. ``p`` is the two-sided
-    bootstrap p-value (:func:`clinaudit.stats.bootstrap_p_value`), corrected
-    with Benjamini–Hochberg across tasks within each family
-    ``metric × attribute``.
+    For every protected attribute in ``group_cols`` and every task, each group's metric is computed, and
+    its gap to the group it differs from most (:func:`multigroup_gaps`, P4 Eq. 2) is found on the data —
+    or, for an attribute named in ``reference_group`` (attribute → group, declared before the data), its
+    gap to that group (no row for the reference group itself).
 
-    Returns a result table (:mod:`clinaudit.results` schema) with extra
-    columns ``task``, ``attribute``, ``group_value`` (the group's own metric),
-    ``reference_value``, ``n_group``, ``n_pos_group`` and ``significant``;
-    ``value`` is the gap, ``group`` the group and ``reference`` i*.
+    Because the reference is chosen on the data, the choice is part of the statistic: ``p`` is a Monte
+    Carlo permutation p (:func:`clinaudit.stats.gap_permutation_test`, ``n_permutations`` relabellings of
+    the group over the metric's rows, the reference re-chosen in every one; H0: the metric does not depend
+    on the group), and ``ci_low``/``ci_high`` the percentile interval of the gap over ``n_resamples``
+    bootstrap resamples of the task's test rows (stratified by label), the reference re-chosen in every
+    resample (:func:`clinaudit.stats.max_gap_resamples`). P4's own interval (the reference held at the one
+    chosen on the data) is kept as ``ci_low_p4``/``ci_high_p4``, and ``significant`` (P4 Table 4's "CI
+    excludes 0") reads it. ``p`` is corrected with Benjamini–Hochberg across tasks within each family
+    ``metric × attribute``. With a declared reference the three agree with a plain two-group comparison.
+
+    Returns a result table (:mod:`clinaudit.results` schema) with extra columns ``task``, ``attribute``,
+    ``group_value`` (the group's own metric), ``reference_value``, ``n_group``, ``n_pos_group``,
+    ``reference_source`` ("chosen on the data (largest gap)" or "declared") and ``significant``; ``value``
+    is the gap, ``group`` the group and ``reference`` i*.
     """
     from ...results import result_row, results_frame
-    from ...stats import apply_correction, bootstrap_group_metrics, bootstrap_p_value, percentile_ci
+    from ...stats import (
+        apply_correction,
+        bootstrap_group_metrics,
+        gap_permutation_test,
+        max_gap_resamples,
+        percentile_ci,
+    )
 
     cols = [group_cols] if isinstance(group_cols, str) else list(group_cols)
+    declared = {str(k): v for k, v in (reference_group or {}).items()}
     rows: list[dict[str, Any]] = []
+    strat = ", stratified by label" if stratify_by_label else ""
     for k, attr in enumerate(cols):
         sub = df[df[attr].notna()]
         res = bootstrap_group_metrics(
@@ -118,21 +133,42 @@ def classifier_gap_table(
             stratify_by_label=stratify_by_label,
         )
         groups = res["groups"]
+        fixed = declared.get(attr)
+        if fixed is not None and str(fixed) not in [str(g) for g in groups]:
+            raise ValueError(f"reference_group: attribute '{attr}' has no group {fixed!r} in the test rows "
+                             f"(groups: {', '.join(map(str, groups))})")
+        fixed_idx = None if fixed is None else [str(g) for g in groups].index(str(fixed))
+        perm_rng = np.random.default_rng([seed, k, 1])  # the permutations' own stream: the CIs stay as they were
         for t, task in enumerate(res["tasks"]):
             present = [g for g in range(len(groups)) if res["n"][t, g] > 0]
             for m, metric in enumerate(res["metrics"]):
                 vals = {groups[g]: float(res["point"][t, g, m]) for g in present}
-                gaps = multigroup_gaps(vals)
+                if fixed_idx is None:
+                    gaps = multigroup_gaps(vals)
+                    # the bootstrap with the reference re-chosen in every resample, over the groups present
+                    reselected = np.full((len(groups), n_resamples), np.nan)
+                    if present:
+                        reselected[present] = max_gap_resamples(res["resamples"][t, present, m])
+                else:
+                    gaps = {g: ({"gap": vals[g] - vals[groups[fixed_idx]], "reference": groups[fixed_idx]}
+                                if fixed_idx in present and g != groups[fixed_idx] else
+                                {"gap": math.nan, "reference": None}) for g in vals}
+                p_perm = gap_permutation_test(res["counts"][t], metric, n_permutations, perm_rng, fixed_idx)
                 for g in present:
                     gname = groups[g]
+                    if fixed_idx is not None and g == fixed_idx:
+                        continue  # the declared reference: its value is every other row's reference_value
                     ref = gaps[gname]["reference"]
-                    if ref is None:
-                        lo = hi = p = math.nan
+                    if ref is None or math.isnan(gaps[gname]["gap"]):
+                        lo = hi = lo4 = hi4 = p = math.nan
+                        ref = None
                     else:
                         r = groups.index(ref)
                         diff = res["resamples"][t, g, m] - res["resamples"][t, r, m]
-                        lo, hi = percentile_ci(diff, confidence)
-                        p = float(bootstrap_p_value(diff))
+                        lo4, hi4 = percentile_ci(diff, confidence)
+                        lo, hi = (lo4, hi4) if fixed_idx is not None else percentile_ci(reselected[g], confidence)
+                        p = float(p_perm[g])
+                    source = "declared" if fixed_idx is not None else "chosen on the data (largest gap)"
                     rows.append(
                         result_row(
                             audit=audit,
@@ -144,27 +180,46 @@ def classifier_gap_table(
                             ci_low=lo,
                             ci_high=hi,
                             ci_method=(
-                                f"percentile bootstrap ({n_resamples} resamples"
-                                + (", stratified by label)" if stratify_by_label else ")")
+                                f"percentile bootstrap ({n_resamples} resamples{strat}"
+                                + ("; the reference re-chosen in every resample)" if fixed_idx is None else ")")
                             ),
-                            test="bootstrap" if ref is not None else "",
+                            test=GAP_TEST if ref is not None else "",
                             p=p,
-                            null_hypothesis=(f"H0: the {metric} gap to {ref} is 0 (two-sided percentile-bootstrap "
-                                             "p over resampled test rows)" if ref is not None else ""),
+                            p_method="monte carlo" if ref is not None else "",
+                            n_permutations=n_permutations if ref is not None else math.nan,
+                            null_hypothesis=(_null_text(metric, attr, ref, fixed_idx is not None)
+                                             if ref is not None else ""),
                             task=task,
                             attribute=attr,
                             base_metric=metric,
                             group_value=vals[gname],
                             reference_value=vals[ref] if ref is not None else math.nan,
+                            reference_source=source if ref is not None else "",
                             n_group=int(res["n"][t, g]),
                             n_pos_group=int(res["n_pos"][t, g]),
-                            significant=bool(not math.isnan(lo) and (lo > 0 or hi < 0)),
+                            ci_low_p4=lo4,
+                            ci_high_p4=hi4,
+                            significant=bool(not math.isnan(lo4) and (lo4 > 0 or hi4 < 0)),
                         )
                     )
     table = results_frame(rows)
     if len(table):
         table = apply_correction(table, family_cols=["base_metric", "attribute"], method=correction)
     return table
+
+
+#: the ``test`` of a gap row: a permutation of the group labels (the reference re-chosen in each, unless declared)
+GAP_TEST = "permutation of group labels over the metric's rows"
+
+_ROWS = {"positive_rate": "all test rows", "recall": "the label-positive rows", "specificity": "the label-negative rows",
+         "accuracy": "all test rows"}
+
+
+def _null_text(metric: str, attr: str, ref: Any, declared: bool) -> str:
+    stat = (f"|gap| to the declared reference {ref}" if declared else
+            "the largest |gap| to any other group (the reference re-chosen in every permutation)")
+    return (f"H0: the {metric} does not depend on {attr} (group labels exchangeable over "
+            f"{_ROWS.get(metric, 'the rows')}); statistic: {stat}; two-sided Monte Carlo permutation p")
 
 
 def gap_summary(table: pd.DataFrame, alpha: float | None = None) -> pd.DataFrame:

@@ -45,6 +45,9 @@ def _add_stats_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("statistics")
     g.add_argument("--n-resamples", type=positive_int, default=1000,
                    help="bootstrap resamples of the test set (default 1000)")
+    g.add_argument("--n-permutations", type=positive_int, default=9999,
+                   help="relabellings of the group for each gap's permutation p (default 9999; the smallest p is "
+                   "1/(N+1))")
     g.add_argument("--confidence", type=open_unit, default=0.95, help="CI level (default 0.95)")
     g.add_argument("--correction", choices=["fdr_bh", "bonferroni", "holm"], default="fdr_bh",
                    help="multiplicity correction across tasks, per metric × attribute (default fdr_bh)")
@@ -57,7 +60,7 @@ def _add_stats_args(p: argparse.ArgumentParser) -> None:
 
 
 def _stats_params(args: argparse.Namespace) -> dict[str, Any]:
-    return {"n_resamples": args.n_resamples, "confidence": args.confidence, "correction": args.correction,
+    return {"n_resamples": args.n_resamples, "n_permutations": args.n_permutations, "confidence": args.confidence, "correction": args.correction,
             "alpha": args.alpha, "valid_split": args.valid_split, "test_split": args.test_split,
             "exclude_groups": _csv_list(args.exclude_groups)}
 
@@ -100,7 +103,7 @@ def add_classifier_gaps(sub: argparse._SubParsersAction) -> None:
         help="fairness gaps of a classifier's predictions: parity, recall, specificity (P4 Table 4)",
         description="Per task: the best-F1 threshold on the validation split (when scores are given), then on the "
         "test split the parity / recall / specificity of each group, each group's gap to the group it differs from "
-        "most, 95%% CIs from a label-stratified bootstrap, Benjamini-Hochberg across tasks, and the counts of "
+        "most (or --reference-group), 95%% CIs from a label-stratified bootstrap, permutation p-values (the reference re-chosen in every relabelling), Benjamini-Hochberg across tasks, and the counts of "
         "significant gaps with the share favouring each group. Writes OUT/gaps.csv, OUT/summary.csv (P4 Table 4 "
         "shape), OUT/thresholds.csv, OUT/performance.csv and a run directory (OUT/tables, manifest).",
     )
@@ -113,9 +116,22 @@ def add_classifier_gaps(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--group-column", required=True, help="protected attribute column(s), comma-separated")
     p.add_argument("--split-column", default=None, help="split column (validation rows tune thresholds)")
     p.add_argument("--threshold", type=float_between(), default=None, help="fixed threshold for every task (no tuning)")
+    p.add_argument("--reference-group", type=_reference_groups, default=None, metavar="ATTR=GROUP[,ATTR=GROUP]",
+                   help="compare every group of ATTR with GROUP, declared before the data (default: with the group "
+                   "each differs from most, P4)")
     p.add_argument("--out", type=Path, required=True, help="output / run directory")
     _add_stats_args(p)
     p.set_defaults(func=cmd_classifier_gaps)
+
+
+def _reference_groups(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for part in _csv_list(text):
+        attr, sep, group = part.partition("=")
+        if not sep or not attr.strip() or not group.strip():
+            raise argparse.ArgumentTypeError(f"expected ATTR=GROUP (e.g. gender=F), got {part!r}")
+        out[attr.strip()] = group.strip()
+    return out
 
 
 def cmd_classifier_gaps(args: argparse.Namespace) -> int:
@@ -128,6 +144,7 @@ def cmd_classifier_gaps(args: argparse.Namespace) -> int:
         "group_columns": _csv_list(args.group_column),
         "split_column": args.split_column,
         "threshold": args.threshold,
+        "reference_group": args.reference_group or {},
         **_stats_params(args),
     }
     spec = {"audit": "classifier_gaps", "name": "classifier-gaps", "seed": args.seed, "params": params}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -249,6 +249,8 @@ def audit_predictions(
     metrics: Sequence[str] = GAP_METRICS,
     audit: str = "classifier_gaps",
     source: str | None = None,
+    n_permutations: int = 9999,
+    reference_group: Mapping[str, str] | None = None,
 ) -> GapAudit:
     """Run the classifier fairness audit on a predictions table (see the module docstring).
 
@@ -258,8 +260,11 @@ def audit_predictions(
     ``pred_column`` the 0/1 predictions are used as given. The audit runs on
     the rows whose split is ``test_split`` (all rows without a split column).
     Group values listed in ``exclude_groups`` and empty group cells are
-    dropped for that attribute. Raises :class:`InputError` naming the file,
-    row and field for bad values.
+    dropped for that attribute. ``reference_group`` (attribute → group, declared
+    before the data) fixes an attribute's reference; otherwise each group is
+    compared with the group it differs from most (P4), a choice the
+    permutation test repeats in every permutation. Raises :class:`InputError`
+    naming the file, row and field for bad values.
     """
     from .classifier_metrics import classifier_gap_table
 
@@ -318,8 +323,18 @@ def audit_predictions(
     thresholds["test_positive_rate"] = thresholds["task"].map(pos_share).astype(float)
 
     excluded = _group_exclusions(df, groups, exclude, test_mask, src)
+    reference_group = dict(reference_group or {})
+    for attr, ref in reference_group.items():
+        if attr not in groups:
+            raise InputError(f"reference_group names attribute '{attr}', which is not a group column "
+                             f"({', '.join(groups)})", file=src, field="reference_group")
+        have = sorted({str(v) for v in test[attr].dropna()})
+        if str(ref) not in have:
+            raise InputError(f"reference_group: no test row has {attr} = {ref!r} (values: {', '.join(have)})",
+                             file=src, field="reference_group")
     gaps = classifier_gap_table(test, "task", "label", "pred", groups, metrics=metrics, n_resamples=n_resamples,
-                                seed=seed, confidence=confidence, correction=correction, audit=audit)
+                                seed=seed, confidence=confidence, correction=correction, audit=audit,
+                                n_permutations=n_permutations, reference_group=reference_group)
     gaps["metric_label"] = gaps["base_metric"].map(lambda m: METRIC_LABELS.get(m, f"{m}_gap"))
     perf = (performance_rows(test, "task", "label", "score", n_resamples=n_resamples, seed=seed,
                              confidence=confidence, audit=audit)
@@ -330,6 +345,8 @@ def audit_predictions(
         "test_rows": int(len(test)),
         "attributes": groups,
         "n_resamples": n_resamples,
+        "n_permutations": n_permutations,
+        "reference_group": reference_group,
         "correction": correction,
         "significant_gaps_ci": int(gaps["significant"].sum()) if len(gaps) else 0,
         "significant_gaps_bh": int((gaps["p_adj"] < alpha).sum()) if len(gaps) else 0,

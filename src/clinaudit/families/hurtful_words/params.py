@@ -230,7 +230,12 @@ class ClassifierGapsParams(BaseModel):
     threshold: float | None = Field(default=None, description="fixed threshold for every task (no tuning)")
     fallback_threshold: float = Field(default=0.5, description="used when a task's validation has no positives")
     exclude_groups: list[str] = Field(default_factory=list, description="group values dropped (e.g. UNKNOWN)")
-    n_resamples: int = Field(default=1000, ge=1)
+    n_resamples: int = Field(default=1000, ge=1, description="bootstrap resamples of the test rows (CIs)")
+    n_permutations: int = Field(default=9999, ge=1, description="relabellings of the group for every gap's "
+                                "permutation p (its smallest value is 1 / (n_permutations + 1))")
+    reference_group: dict[str, str] = Field(default_factory=dict, description="attribute → group every other "
+                                            "group is compared with, declared before the data (default: the group "
+                                            "each group differs from most, P4)")
     confidence: float = Field(default=0.95, gt=0, lt=1)
     correction: str = "fdr_bh"
     alpha: float = Field(default=0.05, gt=0, lt=1, description="level for the BH-corrected counts")
@@ -243,6 +248,9 @@ class ClassifierGapsParams(BaseModel):
                 raise ValueError("give exactly one of score_column or pred_column")
             if not self.group_columns:
                 raise ValueError("group_columns must name at least one protected attribute")
+            unknown = [a for a in self.reference_group if a not in self.group_columns]
+            if unknown:
+                raise ValueError(f"reference_group names {', '.join(unknown)}, not in group_columns")
         return self
 
 

@@ -114,14 +114,21 @@ def build(rundir: Any) -> Section:
         return sec
     n_res = params.get("n_resamples", 1000)
     corr = params.get("correction", "fdr_bh")
+    n_perm = params.get("n_permutations", 9999)
+    declared = params.get("reference_group") or {}
+    ref_text = "the group it differs from most (P4 Eq. 2)" + (
+        "; declared references: " + ", ".join(f"{a} = {g}" for a, g in declared.items()) if declared else "")
+    all_declared = bool(declared) and set(params.get("group_columns") or []) <= set(declared)
+    reselect = "" if all_declared else ", the reference re-chosen in every resample"
     probe = params.get("probe")
     source = (f"probes trained on frozen features of `{(spec.get('models') or {}).get('encoder', '?')}`"
               if probe else f"the predictions table {params.get('predictions') or '(data sources)'}")
     sec.blocks.append(Text(
         f"Predictions come from {source}. Per task, the decision threshold is the best F1 on the validation split "
         "(when scores are given); on the test split each group's parity (predicted-positive rate), recall and "
-        "specificity are compared with the group it differs from most (P4 Eq. 2). CIs: 95% percentile bootstrap, "
-        f"{n_res} resamples of the test rows stratified by label; p: two-sided bootstrap p, corrected with {corr} "
+        f"specificity are compared with {ref_text}. CIs: 95% percentile bootstrap, "
+        f"{n_res} resamples of the test rows stratified by label{reselect}; p: permutation p of the group labels "
+        f"({n_perm} relabellings{reselect.replace('resample', 'relabelling')}), corrected with {corr} "
         "across tasks within each metric × attribute family."))
     tasks = gaps["task"].nunique()
     sec.summary = {"tasks": int(tasks), "attributes": ", ".join(map(str, pd.unique(gaps["attribute"]))),
