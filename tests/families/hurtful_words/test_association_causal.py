@@ -125,6 +125,12 @@ def test_causal_summary_and_results_hand_computed(tmp_path: Path) -> None:
     assert list(tests["test_option"]) == ["sign-flip", "signed-rank"] * 2 and list(tests["n"]) == [4, 16, 1, 4]
     assert list(tests["family"]) == [f"categories:mock:scripted|{t}" for t in ("sign-flip", "signed-rank")] * 2
     assert list(tests["test_unit"]) == ["frame", "sentence"] * 2 and list(tests["n_units"]) == [4, 4, 1, 1]
+    # 4 frames can never be significant here: the smallest sign-flip p is 2/2^4, times 2 (Bonferroni over the 2
+    # categories) = 0.25 >= 0.01; 2/2^k * 2 < 0.01 needs 2^k > 400, k = 9 frames (by hand). The row says so.
+    cvd_note = tests.loc[tests["test_option"] == "sign-flip", "note"].iloc[0]
+    assert ("cannot be significant with 4 frame(s): the smallest possible sign-flip p is 0.125 x 2 comparisons "
+            "(bonferroni), not below alpha 0.01; 9 frames (templates x attributes) would be needed") in cvd_note
+    assert "cannot be significant" not in tests.loc[tests["test_option"] == "signed-rank", "note"].iloc[0]
 
 
 def test_three_groups_corrected_together(tmp_path: Path) -> None:

@@ -91,6 +91,7 @@ def test_default_model_run_says_bias_for_a_clear_frame_level_association(tmp_pat
     assert sf["value"] == pytest.approx(offsets.mean(), abs=1e-12) and sf["n"] == 12 and sf["n_units"] == 12
     assert sf["test_unit"] == "frame" and sf["alpha"] == 0.01 and sf["p_run"] == pytest.approx(sf["p"], rel=1e-12)
     assert sf["ci_low"] > 0 and sf["verdict"] == "bias"  # bias is reachable in a default run
+    assert "cannot be significant" not in str(sf["note"])  # 2/2^12 < 0.01: 12 frames can be
     assert sr["test_unit"] == "sentence" and sr["verdict"] == "inconclusive" and np.isnan(sr["p_run"])
     assert sr["p"] == pytest.approx(stats.wilcoxon(np.repeat(offsets, 4)).pvalue, rel=1e-9)
 

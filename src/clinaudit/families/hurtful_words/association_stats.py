@@ -279,7 +279,35 @@ def association_tests(
         table["flag"] = (table["p"] < alpha).to_numpy()
         table["flag_adj"] = (table["p_adj"] < alpha).to_numpy()
         table["alpha"] = alpha  # the audit's level: the verdicts use it unless the spec sets verdicts.alpha
+        table["note"] = _too_few_frames(table, alpha)
     return table
+
+
+def _too_few_frames(table: pd.DataFrame, alpha: float) -> list[str]:
+    """The rows' notes, with a word on every sign-flip row whose frames cannot give p below ``alpha``.
+
+    With k frames the sign-flip test's smallest p is 2/2^k (:func:`clinaudit.stats.smallest_p`), times the
+    correction's factor over the row's family: below that no data can make the row significant, so it
+    can never be ``bias`` whatever the model does; the note says so and how many frames would do."""
+    from ...stats.resolution import SIGN_FLIP_TEST, cases_for_p, correction_factor, smallest_p
+
+    sizes = table.groupby("family")["family"].transform("size")
+    notes = []
+    for row, size in zip(table.to_dict("records"), sizes):
+        note = str(row.get("note") or "") if pd.notna(row.get("note")) else ""
+        k = row.get("n")
+        if row.get("test_option") == "sign-flip" and pd.notna(k) and k >= 1:
+            factor = correction_factor(str(row.get("correction") or ""), int(size))
+            p_min = smallest_p(SIGN_FLIP_TEST, n_cases=float(k))
+            if p_min is not None and p_min * factor >= alpha:
+                need = cases_for_p(SIGN_FLIP_TEST, alpha, factor)
+                fam = f" x {int(size)} comparisons ({row.get('correction')})" if factor > 1 else ""
+                note = "; ".join(x for x in (note, (
+                    f"cannot be significant with {int(k)} frame(s): the smallest possible sign-flip p is "
+                    f"{p_min:.3g}{fam}, not below alpha {alpha:g}"
+                    + (f"; {need} frames (templates x attributes) would be needed" if need else ""))) if x)
+        notes.append(note)
+    return notes
 
 
 def group_mean_results(scores: pd.DataFrame, groups: Sequence[str], *, n_bootstrap: int = 1000, seed: int = 0,
