@@ -43,6 +43,47 @@ def test_a_closed_port_fails_the_dry_run_within_10_s_naming_the_endpoint(tmp_pat
 
 
 @pytest.mark.cli_errors_expected
+def test_a_server_that_accepts_and_never_answers_fails_the_dry_run_within_10_s(tmp_path, capsys):
+    """A loopback socket that accepts connections (the kernel completes them from the listen backlog) and never
+    sends a byte: the dry-run's check waits 5 s, once, and names the endpoint and runner.timeout_s. Before, a
+    read timeout was a note and the time probe then waited runner.timeout_s (120 s) x 7 attempts."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(8)
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+        t0 = time.monotonic()
+        rc = main(["run", str(_spec(tmp_path, url)), "--out", str(tmp_path / "out"), "--dry-run"])
+        took = time.monotonic() - t0
+        cap = capsys.readouterr()
+    assert rc == 2 and took < 10, (rc, took, cap.err)
+    assert (f"field 'backends.openai:m.base_url': openai:m: {url} accepted the connection but did not answer GET "
+            f"{url}/models within 5 s (the dry-run check tries once, without retries)") in cap.err
+    assert "set runner.timeout_s in the spec" in cap.err and "is valid" not in cap.out
+
+
+@pytest.mark.cli_errors_expected
+def test_the_time_probe_tries_once(tmp_path, capsys):
+    """A server that lists its models but takes 3 s per call, runner.timeout_s 0.5: the probe call times out once
+    (before: 7 attempts of 0.5 s with back-off between them, about 20 s) and the error names runner.timeout_s."""
+    with StubOpenAI(models=("m",), delay_s=3.0) as stub:
+        spec = yaml.safe_load(_spec(tmp_path, stub.base_url).read_text())
+        spec["runner"] = {"timeout_s": 0.5}
+        (tmp_path / "slow.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
+        t0 = time.monotonic()
+        rc = main(["run", str(tmp_path / "slow.yaml"), "--out", str(tmp_path / "o"), "--dry-run"])
+        took = time.monotonic() - t0
+        err = capsys.readouterr().err
+        calls = stub.total
+    assert rc == 1 and took < 8, (rc, took, err)
+    assert calls == 1, calls
+    assert ("the probe call to openai:m failed: gave up after 1 attempts: timed out after 0.5s (one try, no retries; "
+            "for a slow server raise "
+            "runner.timeout_s in the spec)") in err
+
+
+@pytest.mark.cli_errors_expected
 def test_an_unset_or_refused_key_fails_the_dry_run_naming_the_variable(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("CLINAUDIT_TEST_KEY", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -122,13 +123,19 @@ def cmd_run(args: argparse.Namespace) -> int:
         lock.release()
 
 
+#: ``--dry-run``: seconds an endpoint may take to answer ``GET /models`` unless the spec sets ``runner.timeout_s``
+DRY_RUN_READ_S = 5.0
+
+
 def _check_endpoints(path: Path, spec: AuditSpec, runner: Any) -> int:
     """``--dry-run``'s endpoint check (:mod:`clinaudit.models.endpoint_check`): one error line per endpoint that
     cannot work (naming the endpoint, the variable and the spec field), exit 2; notes on stderr."""
     from ..models.endpoint_check import check_endpoints
 
     used = sorted({m for v in spec.models.values() for m in ([v] if isinstance(v, str) else v)})
-    report = check_endpoints(runner, used, spec.backends)
+    # one short try per endpoint (a stuck server is found in seconds), or the spec's own runner.timeout_s
+    read_s = spec.runner.timeout_s if "timeout_s" in spec.runner.model_fields_set else DRY_RUN_READ_S
+    report = check_endpoints(runner, used, spec.backends, read_s=read_s)
     for note in report.notes:
         print(f"clinaudit run: note: {note}", file=sys.stderr)
     for where, msg in report.errors:
@@ -160,10 +167,16 @@ def _run_locked(args: argparse.Namespace, spec: AuditSpec, params: BaseModel) ->
                            case_limit=args.limit)
         est = recipe.estimate(ctx)
         runner = getattr(ctx.runner, "inner", ctx.runner)
+        config = getattr(runner, "config", None)
+        if args.dry_run and dataclasses.is_dataclass(config) and not isinstance(config, type):
+            # the probe tries once: a server that never answers costs runner.timeout_s, not timeout_s x retries
+            setattr(runner, "config", dataclasses.replace(config, max_retries=0))  # noqa: B010 (a runner, or a log)
         try:  # a time per model: the cache's recorded times, else (--dry-run) one probe call per model
             est.add_time(runner, probe=args.dry_run and not args.no_probe)
         finally:
             ctx.rundir.close()
+            if config is not None:
+                setattr(runner, "config", config)  # noqa: B010
         est.slow_server_note(float(getattr(runner.config, "timeout_s", 120.0)),
                              [f"params.{k}" for k in type(params).model_fields if k.endswith("max_tokens")])
         print(est.to_text(spec.backends), file=sys.stderr)
@@ -175,7 +188,9 @@ def _run_locked(args: argparse.Namespace, spec: AuditSpec, params: BaseModel) ->
     if args.dry_run:
         if probe_errors:  # a model that cannot answer one call: the run would fail the same way
             for model, error in sorted(probe_errors.items()):
-                print(f"clinaudit: error: file {args.spec}: the probe call to {model} failed: {error} (the run "
+                slow = (" (one try, no retries; for a slow server raise runner.timeout_s in the spec)"
+                        if "timed out" in error else "")
+                print(f"clinaudit: error: file {args.spec}: the probe call to {model} failed: {error}{slow} (the run "
                       "would fail the same way; --no-probe skips the probe)", file=sys.stderr)
             return 1
         print(f"spec {args.spec} is valid (audit '{spec.audit}')")

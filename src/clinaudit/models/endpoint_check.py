@@ -3,14 +3,17 @@
 One ``GET <base_url>/models`` per endpoint (httpx, a few seconds at most), with the key the run would send:
 
 * **reachable** — a refused connection, a DNS failure or no answer within ``connect_s`` is an error
-  naming the endpoint and the spec field (``backends.<model>.base_url``);
+  naming the endpoint and the spec field (``backends.<model>.base_url``); so is a server that accepts the
+  connection but does not answer within ``read_s`` (``clinaudit run --dry-run``: 5 s, or the spec's own
+  ``runner.timeout_s`` when it sets one; one try, no retries), so a stuck endpoint is found in seconds, not
+  after ``runner.timeout_s`` × retries; the message names ``runner.timeout_s`` for a slow server;
 * **key** — a ``401``/``403`` is an error naming the variable: not set, or set and refused. A variable the
   spec names itself (``api_key_env``) that is not set is an error even when the server takes calls
   without a key (the spec says one is needed);
 * **model listed** — when the endpoint lists its models (``data[].id``), a model it does not list is an
   error naming the models it has (a listed ``name:tag`` or ``org/name`` counts as ``name``). An endpoint
-  that does not list models (404, another answer) or answers too slowly is a note, not an error: its first
-  real call (the time probe) decides;
+  that does not list models (404, another answer) is a note, not an error: its first real call (the time
+  probe) decides;
 * Azure deployments (``azure_api_version``) are checked for reachability and key only.
 
 The key is sent, never printed: every message is redacted like the backend's own errors.
@@ -92,9 +95,11 @@ def check_endpoints(runner: Any, specs: list[str], options: dict[str, dict[str, 
                 report.errors.append((f"{where}.base_url", f"{spec}: {b.base_url} did not accept a connection "
                                       f"within {connect_s:g} s; is the server running, and is base_url right?"))
                 continue
-            except httpx.TimeoutException:
-                report.notes.append(f"{spec}: {b.base_url} took more than {read_s:g} s to list its models (a busy "
-                                    "or slow server; the time probe below decides)")
+            except httpx.TimeoutException:  # connected, then no answer: a stuck (or very slow) server
+                report.errors.append((f"{where}.base_url", f"{spec}: {b.base_url} accepted the connection but did "
+                                      f"not answer GET {url} within {read_s:g} s (the dry-run check tries once, "
+                                      "without retries); is the server running and serving? For a slow server set "
+                                      "runner.timeout_s in the spec: the check then waits that long"))
                 continue
             except httpx.HTTPError as exc:
                 report.errors.append((f"{where}.base_url", b.redact(
