@@ -120,6 +120,16 @@ def test_alpha_is_the_level_of_the_default_runs_verdicts(tmp_path: Path) -> None
     assert default["verdict"] == "inconclusive"
     wide = _run(tmp_path, offsets, "a20", alpha=0.2).loc["sign-flip"]
     assert wide["p"] == pytest.approx(expected, rel=1e-12) and wide["alpha"] == 0.2 and wide["verdict"] == "bias"
+    # the report section states the level the verdicts used (it said the spec's default 0.05 before)
+    from clinaudit.report.base import Text, get_section_builder
+    from clinaudit.rundir import RunDir
+
+    build = get_section_builder("association")
+    assert build is not None
+    for name, level, n_sig in (("a01", "0.01", 0), ("a20", "0.2", 1)):
+        texts = " ".join(b.text for b in build(RunDir(tmp_path / name)).blocks if isinstance(b, Text))
+        assert f"{n_sig} of 1 category comparisons significant (verdict 'bias found': bonferroni-corrected " \
+               f"p_adj < {level})" in texts and "< 0.05" not in texts
 
 
 def test_cli_default_tests_and_alpha(tmp_path: Path) -> None:

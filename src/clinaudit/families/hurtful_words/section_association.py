@@ -89,6 +89,22 @@ def _bias_keys(results: pd.DataFrame) -> set[tuple[str, str]]:
     return {(str(m), str(c)) for m, c in zip(rows["model"], rows["category"])}
 
 
+def _verdict_level(manifest: dict, results: pd.DataFrame) -> float:
+    """The level the association rows' verdicts used: the audit's own ``alpha`` written on its rows
+    (``--alpha``, ``params.alpha``) unless the spec set ``verdicts.alpha`` (pipeline.validity.assign_verdicts).
+
+    The manifest records the verdict settings with their defaults filled in, so a ``verdicts.alpha``
+    different from the default counts as set; one set to the default value itself cannot be told apart."""
+    from ...spec import VerdictSettings
+
+    level = ((manifest.get("validity") or {}).get("thresholds") or {}).get("alpha")
+    default = VerdictSettings.model_fields["alpha"].default
+    if level is not None and float(level) != default:
+        return float(level)
+    rows = pd.to_numeric(results["alpha"], errors="coerce").dropna() if "alpha" in results.columns else pd.Series()
+    return float(rows.iloc[0]) if len(rows) and rows.nunique() == 1 else float(level if level is not None else default)
+
+
 @register_section(AUDIT)
 def build(rundir: RunDir) -> Section:
     """The association section from a run directory."""
@@ -111,7 +127,7 @@ def build(rundir: RunDir) -> Section:
     }
     correction = str(summary["correction"].iloc[0]) if len(summary) else params.get("correction", "bonferroni")
     # one significance rule in the whole report: the verdicts' (results.csv `verdict`), not the spec's own alpha
-    verdict_alpha = ((man.get("validity") or {}).get("thresholds") or {}).get("alpha", 0.05)
+    verdict_alpha = _verdict_level(man, results)
     bias = _bias_keys(results)
     mask_mode = params.get("mask_mode", "word")
     test_names = list(dict.fromkeys(tests["test"].astype(str))) if len(tests) else params.get("tests", ["sign-flip"])
