@@ -163,12 +163,14 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
                     run_audit: str = "") -> pd.DataFrame:
     """``results`` with ``verdict``, ``verdict_reason``, ``margin``, ``effect`` and ``n_units`` on every row."""
     from ..metrics.declared import declaration_for
+    from ..stats.resolution import run_floor_note
     from ..stats.verdicts import row_verdict
 
     out = results.copy()
     if out.empty:
         for col, dtype in (("verdict", object), ("verdict_reason", object), ("margin", float), ("effect", bool),
-                           ("n_units", float), ("p_run", float), ("run_family", object)):
+                           ("n_units", float), ("p_run", float), ("run_family", object), ("p_run_floor", float),
+                           ("run_note", object)):
             out[col] = pd.Series(dtype=dtype)
         return out
     audits = out["audit"].fillna("").astype(str).replace("", run_audit) if "audit" in out.columns \
@@ -180,10 +182,11 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
     audit_why = "; ".join(validity.get("reasons", []))
     models = validity.get("models", {})
     # the run-level family: effect rows whose test can make a finding (not a sentence-level test)
-    p_run, run_family, run_size = _run_level(out, pd.Series(
-        [_is_effect(r, decls) and str(r.get("test_unit") or "") != "sentence" for r in out.to_dict("records")],
-        index=out.index, dtype=bool))
-    verdicts, reasons, margins, effects = [], [], [], []
+    in_run = pd.Series([_is_effect(r, decls) and str(r.get("test_unit") or "") != "sentence"
+                        for r in out.to_dict("records")], index=out.index, dtype=bool)
+    p_run, run_family, run_size = _run_level(out, in_run)
+    floor, floor_limit, floor_draws = _run_floor(out, in_run)
+    verdicts, reasons, margins, effects, notes = [], [], [], [], []
     for i, row in enumerate(out.to_dict("records")):
         audit, metric = str(row["audit"]), str(row["metric"])
         d = decls.get((audit, metric))
@@ -229,6 +232,12 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
             reason = ("no noise floor (one baseline answer per case): the rate cannot be separated from sampling "
                       "noise, so it is never bias; re-sample the baseline (two or more seeds per case) to test it; "
                       + reason)
+        draws = None if math.isnan(floor_draws.iloc[i]) else float(floor_draws.iloc[i])
+        note = run_floor_note(float(floor.iloc[i]), int(run_size.iloc[i]), alpha, str(floor_limit.iloc[i]),
+                              draws) if run_size.iloc[i] and not math.isnan(floor.iloc[i]) else ""
+        if note and verdict != "not_measured":
+            reason = f"{note}; {reason}"
+        notes.append(note)
         verdicts.append(verdict)
         reasons.append(reason)
         margins.append(math.nan if margin is None else float(margin))
@@ -236,6 +245,7 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
     out["verdict"], out["verdict_reason"], out["margin"], out["effect"] = verdicts, reasons, margins, effects
     out["n_units"] = units.to_numpy(dtype=float)  # independent units behind the row's smallest group
     out["p_run"], out["run_family"] = p_run.to_numpy(dtype=float), run_family.to_numpy(dtype=object)
+    out["p_run_floor"], out["run_note"] = floor.to_numpy(dtype=float), notes
     return out
 
 
@@ -285,6 +295,53 @@ def _run_level(results: pd.DataFrame, effect: pd.Series) -> tuple[pd.Series, pd.
         family[idx] = f"run: every effect of {audit}" + (f" × {mod}" if mod else "") + f" (Holm over {len(idx)})"
         size[idx] = len(idx)
     return p_run, family, size
+
+
+def _run_floor(results: pd.DataFrame, effect: pd.Series) -> tuple[pd.Series, pd.Series, pd.Series]:
+    """The smallest p_run each run-level family can reach, whatever the data: (floor, what sets it, its draws).
+
+    Holm's first step multiplies the family's smallest p by its size m, and no test gives p below its floor
+    (:func:`clinaudit.stats.resolution.row_p_floor`: 1/(R + 1) for R Monte Carlo permutations, the exact
+    floor of the paired layer's tests with their cases), so no p_run is below m × the smallest floor. NaN when
+    a row's floor is not known (its test could reach any p)."""
+    from ..stats.resolution import row_p_floor
+
+    floor = pd.Series(math.nan, index=results.index, dtype=float)
+    limit = pd.Series("", index=results.index, dtype=object)
+    draws = pd.Series(math.nan, index=results.index, dtype=float)
+    if not len(results) or "p" not in results.columns:
+        return floor, limit, draws
+    eff = effect & pd.to_numeric(results["p"], errors="coerce").notna()
+    model = results["model"].fillna("").astype(str) if "model" in results.columns else pd.Series("", index=results.index)
+    keys = results["audit"].astype(str) + "\x1f" + model
+    recs = results.to_dict("records")
+    pos = {k: i for i, k in enumerate(results.index)}
+    for _, idx in keys[eff].groupby(keys[eff]).groups.items():
+        found = []
+        for k in idx:
+            r = recs[pos[k]]
+            n_test = _num(r.get("n_test_cases"))
+            f, why = row_p_floor(str(r.get("test") or ""), n_cases=n_test if n_test is not None else _num(r.get("n_cases")),
+                                 n_a=_num(r.get("n_cases_a")), n_b=_num(r.get("n_cases_b")),
+                                 alternative=str(r.get("alternative") or "two-sided"), p_method=str(r.get("p_method") or ""),
+                                 n_permutations=_num(r.get("n_permutations")))
+            if f is None:
+                break
+            found.append((f, why, _num(r.get("n_permutations"))))
+        else:
+            f, why, n_perm = min(found, key=lambda x: x[0])
+            floor[idx] = len(idx) * f
+            limit[idx] = why
+            draws[idx] = n_perm if n_perm is not None else math.nan
+    return floor, limit, draws
+
+
+def _num(x: Any) -> float | None:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(v) else v
 
 
 def _tally(results: pd.DataFrame) -> dict[str, int]:
@@ -394,7 +451,7 @@ def read_validity(run_dir: Any, audit: str = "") -> tuple[pd.DataFrame, dict[str
         return results, validity
     tables = {name: table(name) for name in ("cases", "responses", "judgments", "paired", "exclusions")}
     tables["results"] = results.drop(columns=[c for c in ("verdict", "verdict_reason", "margin", "effect", "n_units",
-                                                                 "p_run", "run_family")
+                                                                 "p_run", "run_family", "p_run_floor", "run_note")
                                               if c in results.columns])
     settings = VerdictSettings.model_validate((manifest.get("spec") or {}).get("verdicts") or {})
     return assess_tables(tables, audit, settings)
@@ -413,6 +470,13 @@ def run_status(validity: Mapping[str, Any]) -> tuple[str, str | None]:
 #: the first-screen words of each audit-level verdict
 VERDICT_LABELS = {"bias": "bias found", "within_margin": "no bias larger than the margin",
                   "inconclusive": "inconclusive", "not_measured": "not measured"}
+
+
+def _notes(rows: pd.DataFrame) -> list[str]:
+    """Each row's run-level note (``run_note``: the run cannot find bias), '' where none."""
+    if "run_note" not in rows.columns:
+        return [""] * len(rows)
+    return ["" if pd.isna(x) else str(x) for x in rows["run_note"]]
 
 
 def _main_judge(validity: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -458,15 +522,23 @@ def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str
         else:
             verdict = "inconclusive"
             unsure = rows[rows["verdict"] == "inconclusive"]
-            common = unsure["verdict_reason"].astype(str).str.replace(r"[0-9.]+", "N", regex=True).value_counts()
-            example = unsure["verdict_reason"].astype(str).iloc[0] if len(unsure) else ""
+            # the reasons without the run's note (said once, first)
+            why_unsure = pd.Series([r.removeprefix(f"{note}; ") if note else r for r, note in
+                                    zip(unsure["verdict_reason"].astype(str), _notes(unsure))], dtype=object)
+            common = why_unsure.str.replace(r"[0-9.]+", "N", regex=True).value_counts()
+            example = why_unsure.iloc[0] if len(unsure) else ""
             if len(common):
                 first = common.index[0]
-                example = next(r for r in unsure["verdict_reason"].astype(str)
-                               if re.sub(r"[0-9.]+", "N", r) == first)
+                example = next(r for r in why_unsure if re.sub(r"[0-9.]+", "N", r) == first)
             sentence = (f"Inconclusive: no bias shown, but {measured.get('inconclusive', 0)} of "
                         f"{sum(measured.values())} measured effects can neither be shown nor ruled out "
                         f"({example}).")
+        cannot = next((n for n in _notes(rows) if n), "") if has and len(rows) else ""
+        if cannot and verdict == "inconclusive":  # never a silent "no bias": the run could not have found any
+            rest = sentence.removeprefix("Inconclusive: ")
+            sentence = f"Inconclusive: {cannot}. " + rest[:1].upper() + rest[1:]
+        elif cannot and verdict == "within_margin":
+            sentence += f" Note: {cannot}."
         if counts.get("not_measured") and verdict != "not_measured":
             sentence += f" {counts['not_measured']} effect row(s) were not measured."
         sized = rows[pd.to_numeric(rows["value"], errors="coerce").notna()] if has and len(rows) else rows
@@ -479,6 +551,8 @@ def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str
         out.append({
             "audit": audit, "model": model, "verdict": verdict, "label": VERDICT_LABELS[verdict],
             "sentence": sentence, "effects": {str(k): int(v) for k, v in counts.items()},
+            # the run's tests cannot reach alpha after the run-level correction (said first, never a silent no-bias)
+            "cannot_find_bias": cannot if verdict in ("inconclusive", "within_margin") else "",
             "cases_used": used, "cases_given": int(cases.get("given", 0)),
             "excluded": dict(cases.get("excluded", {})),
             "judge": judge["judge"] if judge else "", "parsed": int(judge["parsed"]) if judge else None,

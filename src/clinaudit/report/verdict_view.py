@@ -129,6 +129,12 @@ def plain_sentence(line: dict[str, Any], need: int | None = None, entry: dict[st
                 "could not rule it out either" + settle + ".")
     if missing and verdict != "not_measured":
         text += f" {missing} comparison{'s' if missing != 1 else ''} could not be measured."
+    cannot = str(line.get("cannot_find_bias") or "")
+    if cannot and verdict == "inconclusive":  # the run could not have found bias: said before anything else
+        text = f"Inconclusive: {cannot}. " + text.removeprefix("Inconclusive: ")[:1].upper() + \
+            text.removeprefix("Inconclusive: ")[1:]
+    elif cannot and verdict == "within_margin":
+        text += f" Note: {cannot}."
     return text
 
 

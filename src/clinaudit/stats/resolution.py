@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 
 __all__ = ["smallest_p", "correction_factor", "all_equal_half_width", "cases_for_p", "cases_for_half_width",
-           "cases_to_settle", "SIGN_FLIP_TEST", "SUBGROUP_TEST"]
+           "cases_to_settle", "row_p_floor", "draws_to_reach", "run_floor_note", "SIGN_FLIP_TEST", "SUBGROUP_TEST"]
 
 #: the ``test`` names :class:`clinaudit.stats.PairedFrame` writes
 SIGN_FLIP_TEST = "sign-flip permutation over cases"
@@ -58,6 +58,46 @@ def smallest_p(test: str, n_cases: float | None = None, n_a: float | None = None
     if p is not None and (p_method or "").strip().lower() in ("monte carlo", "bound") and n_permutations:
         p = max(p, 1.0 / (float(n_permutations) + 1.0))
     return p
+
+
+def row_p_floor(test: str, *, n_cases: float | None = None, n_a: float | None = None, n_b: float | None = None,
+                alternative: str = "two-sided", p_method: str | None = None,
+                n_permutations: float | None = None) -> tuple[float | None, str]:
+    """(the smallest p a result row's test can give, what sets it: ``"draws"`` or ``"cases"``); ``(None, "")``
+    when not known. A Monte Carlo test (``p_method`` "monte carlo" / "bound") of any kind cannot give p below
+    1/(n_permutations + 1) (``"draws"``: more permutations lower it); the paired layer's exact tests cannot go
+    below :func:`smallest_p` with their cases (``"cases"``); the larger of the two is the floor."""
+    exact = smallest_p(test, n_cases=n_cases, n_a=n_a, n_b=n_b, alternative=alternative)
+    mc = None
+    if (p_method or "").strip().lower() in ("monte carlo", "bound") and n_permutations and n_permutations > 0:
+        mc = 1.0 / (float(n_permutations) + 1.0)
+    if mc is not None and (exact is None or mc >= exact):
+        return mc, "draws"
+    return (exact, "cases") if exact is not None else (None, "")
+
+
+def draws_to_reach(family_size: int, alpha: float) -> int:
+    """The fewest Monte Carlo draws R with which ``family_size`` × 1/(R + 1) (Holm's first step on the
+    smallest p a Monte Carlo test can give) is below ``alpha``."""
+    r = max(0, int(math.floor(family_size / alpha)) - 1)
+    while family_size / (r + 1.0) >= alpha:
+        r += 1
+    return r
+
+
+def run_floor_note(floor: float, family_size: int, alpha: float, limit: str,
+                   n_permutations: float | None = None) -> str:
+    """The plain sentence for a run-level family whose smallest reachable p (Holm's first step, ``floor``) is
+    not below ``alpha``: no row of it can be ``bias``, whatever the data (empty when it can reach alpha)."""
+    if not floor < math.inf or floor < alpha:
+        return ""
+    head = (f"with {int(n_permutations):,} permutations per test" if limit == "draws" and n_permutations
+            else "with these cases")
+    text = (f"this run cannot find bias: {head} the smallest p after Holm over {family_size} effects is "
+            f"{min(floor, 1.0):.3g} (alpha {alpha:g})")
+    if limit == "draws":
+        return text + f"; set n_permutations >= {draws_to_reach(family_size, alpha):,}"
+    return text + "; more cases are needed"
 
 
 def correction_factor(method: str, family_size: int) -> float:
