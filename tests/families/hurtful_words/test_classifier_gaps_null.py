@@ -193,3 +193,47 @@ def test_no_gap_rows_and_runs_hold_their_level_200_runs():
     k, of = got["row p < 0.05"]
     # measured: 320 of 7,200 rows p < 0.05 (4.4%), 6 of 7,200 rows bias, 3 of 200 runs with bias (168 s under load)
     assert k / of <= 0.055, got  # the row's own test, before any correction: its level
+
+
+def _four_groups(n: int = 400, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame({"task": "t1", "label": (rng.random(n) < 0.4).astype(int),
+                       "group": rng.choice(["a", "b", "c", "d"], n)})
+    df["pred"] = (rng.random(n) < 0.5).astype(int)
+    return df
+
+
+def test_permutations_raised_so_the_run_level_holm_can_reach_alpha():
+    # 1 task × 3 metrics × 4 groups = 12 tested rows; Holm's smallest p is 12/(R + 1), below 0.05/2 from R = 480
+    kw = dict(task_column="task", label_column="label", pred_column="pred", group_columns="group", n_resamples=20)
+    res = audit_predictions(_four_groups(), n_permutations=100, reach_alpha=0.05, **kw)
+    assert (res.gaps["n_permutations"] == 480).all() and res.info["n_permutations"] == 480
+    assert res.info["n_permutations_raised"] == ("n_permutations raised from 100 to 480: with 12 tested gaps, Holm's "
+                                                 "smallest p is 12/(R + 1), which must be below 0.05/2")
+    # enough already, or not asked: left as it is
+    assert (audit_predictions(_four_groups(), n_permutations=500, reach_alpha=0.05, **kw).gaps["n_permutations"]
+            == 500).all()
+    plain = audit_predictions(_four_groups(), n_permutations=100, **kw)
+    assert (plain.gaps["n_permutations"] == 100).all() and "n_permutations_raised" not in plain.info
+
+
+def test_spec_without_n_permutations_reaches_the_verdicts_alpha(tmp_path: Path):
+    from clinaudit.pipeline import run_spec
+    from clinaudit.spec import parse_spec_dict
+
+    path = tmp_path / "pred.csv"
+    _four_groups().to_csv(path, index=False)
+    base = {"audit": "classifier_gaps", "name": "cg", "verdicts": {"alpha": 0.002},
+            "params": {"predictions": str(path), "pred_column": "pred", "group_columns": ["group"],
+                       "n_resamples": 20}}
+    # 12 tested rows at the spec's alpha 0.002: 12/(R + 1) < 0.001 from R = 12,000 (above the default 9,999)
+    spec, params = parse_spec_dict(base, source="test")
+    rd = run_spec(spec, tmp_path / "a", params=params, progress=False)
+    gaps = rd.read_table("gaps")
+    assert (gaps["n_permutations"] == 12000).all() and rd.manifest["summary"]["n_permutations"] == 12000
+    # set in the spec: used as given (and the run says when it cannot reach alpha, tests/test_run_floor.py)
+    base["params"]["n_permutations"] = 999
+    spec, params = parse_spec_dict(base, source="test")
+    rd = run_spec(spec, tmp_path / "b", params=params, progress=False)
+    assert (rd.read_table("gaps")["n_permutations"] == 999).all()
+    assert "n_permutations_raised" not in rd.manifest["summary"]

@@ -83,6 +83,7 @@ def classifier_gap_table(
     stratify_by_label: bool = True,
     n_permutations: int = 9999,
     reference_group: Mapping[str, Any] | None = None,
+    reach_alpha: float | None = None,
 ) -> pd.DataFrame:
     """Per task × attribute × group × metric: value, multi-group gap, bootstrap CI, permutation p, BH.
 
@@ -100,6 +101,9 @@ def classifier_gap_table(
     chosen on the data) is kept as ``ci_low_p4``/``ci_high_p4``, and ``significant`` (P4 Table 4's "CI
     excludes 0") reads it. ``p`` is corrected with Benjamini–Hochberg across tasks within each family
     ``metric × attribute``. With a declared reference the three agree with a plain two-group comparison.
+    ``reach_alpha``: raise ``n_permutations`` to the fewest with which Holm over every tested row of the
+    table can reach ``reach_alpha / 2`` (m/(R + 1) < alpha/2), so the run-level correction does not rule
+    every finding out (the rows' ``n_permutations`` say what was used).
 
     Returns a result table (:mod:`clinaudit.results` schema) with extra columns ``task``, ``attribute``,
     ``group_value`` (the group's own metric), ``reference_value``, ``n_group``, ``n_pos_group``,
@@ -107,6 +111,7 @@ def classifier_gap_table(
     is the gap, ``group`` the group and ``reference`` i*.
     """
     from ...results import result_row, results_frame
+    from ...stats.resolution import draws_to_reach
     from ...stats import (
         apply_correction,
         bootstrap_group_metrics,
@@ -119,6 +124,7 @@ def classifier_gap_table(
     declared = {str(k): v for k, v in (reference_group or {}).items()}
     rows: list[dict[str, Any]] = []
     strat = ", stratified by label" if stratify_by_label else ""
+    per_attr = []
     for k, attr in enumerate(cols):
         sub = df[df[attr].notna()]
         res = bootstrap_group_metrics(
@@ -137,7 +143,13 @@ def classifier_gap_table(
         if fixed is not None and str(fixed) not in [str(g) for g in groups]:
             raise ValueError(f"reference_group: attribute '{attr}' has no group {fixed!r} in the test rows "
                              f"(groups: {', '.join(map(str, groups))})")
-        fixed_idx = None if fixed is None else [str(g) for g in groups].index(str(fixed))
+        per_attr.append((res, None if fixed is None else [str(g) for g in groups].index(str(fixed))))
+    if reach_alpha is not None:  # enough relabellings that Holm over every tested row can reach reach_alpha / 2
+        n_tests = sum(_tested_rows(res, fixed_idx) for res, fixed_idx in per_attr)
+        n_permutations = max(n_permutations, draws_to_reach(n_tests, reach_alpha / 2))
+    for k, attr in enumerate(cols):
+        res, fixed_idx = per_attr[k]
+        groups = res["groups"]
         perm_rng = np.random.default_rng([seed, k, 1])  # the permutations' own stream: the CIs stay as they were
         for t, task in enumerate(res["tasks"]):
             present = [g for g in range(len(groups)) if res["n"][t, g] > 0]
@@ -206,6 +218,20 @@ def classifier_gap_table(
     if len(table):
         table = apply_correction(table, family_cols=["base_metric", "attribute"], method=correction)
     return table
+
+
+def _tested_rows(res: dict[str, Any], fixed_idx: int | None) -> int:
+    """How many rows of one attribute's gap table get a p (a group and a reference both with a defined metric)."""
+    count = 0
+    for t in range(len(res["tasks"])):
+        for m in range(len(res["metrics"])):
+            defined = [g for g in range(len(res["groups"])) if res["n"][t, g] > 0
+                       and not math.isnan(float(res["point"][t, g, m]))]
+            if fixed_idx is None:
+                count += len(defined) if len(defined) >= 2 else 0
+            elif fixed_idx in defined:
+                count += len(defined) - 1
+    return count
 
 
 #: the ``test`` of a gap row: a permutation of the group labels (the reference re-chosen in each, unless declared)

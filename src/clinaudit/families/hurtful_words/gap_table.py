@@ -251,6 +251,7 @@ def audit_predictions(
     source: str | None = None,
     n_permutations: int = 9999,
     reference_group: Mapping[str, str] | None = None,
+    reach_alpha: float | None = None,
 ) -> GapAudit:
     """Run the classifier fairness audit on a predictions table (see the module docstring).
 
@@ -263,7 +264,10 @@ def audit_predictions(
     dropped for that attribute. ``reference_group`` (attribute → group, declared
     before the data) fixes an attribute's reference; otherwise each group is
     compared with the group it differs from most (P4), a choice the
-    permutation test repeats in every permutation. Raises :class:`InputError`
+    permutation test repeats in every permutation. ``reach_alpha``: raise
+    ``n_permutations`` so that Holm over every gap row can reach it
+    (:func:`.classifier_metrics.classifier_gap_table`; ``info`` says when it
+    did). Raises :class:`InputError`
     naming the file, row and field for bad values.
     """
     from .classifier_metrics import classifier_gap_table
@@ -334,7 +338,11 @@ def audit_predictions(
                              file=src, field="reference_group")
     gaps = classifier_gap_table(test, "task", "label", "pred", groups, metrics=metrics, n_resamples=n_resamples,
                                 seed=seed, confidence=confidence, correction=correction, audit=audit,
-                                n_permutations=n_permutations, reference_group=reference_group)
+                                n_permutations=n_permutations, reference_group=reference_group,
+                                reach_alpha=reach_alpha)
+    used = int(pd.to_numeric(gaps["n_permutations"], errors="coerce").max()) if len(gaps) and \
+        pd.to_numeric(gaps["n_permutations"], errors="coerce").notna().any() else n_permutations
+    tested = int(gaps["p"].notna().sum()) if len(gaps) else 0
     gaps["metric_label"] = gaps["base_metric"].map(lambda m: METRIC_LABELS.get(m, f"{m}_gap"))
     perf = (performance_rows(test, "task", "label", "score", n_resamples=n_resamples, seed=seed,
                              confidence=confidence, audit=audit)
@@ -345,7 +353,10 @@ def audit_predictions(
         "test_rows": int(len(test)),
         "attributes": groups,
         "n_resamples": n_resamples,
-        "n_permutations": n_permutations,
+        "n_permutations": used,
+        **({"n_permutations_raised": f"n_permutations raised from {n_permutations:,} to {used:,}: with {tested} tested "
+            f"gaps, Holm's smallest p is {tested}/(R + 1), which must be below {reach_alpha:g}/2"}
+           if used > n_permutations and reach_alpha is not None else {}),
         "reference_group": reference_group,
         "correction": correction,
         "significant_gaps_ci": int(gaps["significant"].sum()) if len(gaps) else 0,

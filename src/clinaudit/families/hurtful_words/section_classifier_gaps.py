@@ -114,7 +114,9 @@ def build(rundir: Any) -> Section:
         return sec
     n_res = params.get("n_resamples", 1000)
     corr = params.get("correction", "fdr_bh")
-    n_perm = params.get("n_permutations", 9999)
+    summary_info = (rundir.manifest.get("summary") or {}) if hasattr(rundir, "manifest") else {}
+    n_perm = summary_info.get("n_permutations", params.get("n_permutations", 9999))
+    raised = f" ({summary_info['n_permutations_raised']})" if summary_info.get("n_permutations_raised") else ""
     declared = params.get("reference_group") or {}
     ref_text = "the group it differs from most (P4 Eq. 2)" + (
         "; declared references: " + ", ".join(f"{a} = {g}" for a, g in declared.items()) if declared else "")
@@ -128,7 +130,7 @@ def build(rundir: Any) -> Section:
         "(when scores are given); on the test split each group's parity (predicted-positive rate), recall and "
         f"specificity are compared with {ref_text}. CIs: 95% percentile bootstrap, "
         f"{n_res} resamples of the test rows stratified by label{reselect}; p: permutation p of the group labels "
-        f"({n_perm} relabellings{reselect.replace('resample', 'relabelling')}), corrected with {corr} "
+        f"({n_perm} relabellings{reselect.replace('resample', 'relabelling')}{raised}), corrected with {corr} "
         "across tasks within each metric × attribute family."))
     tasks = gaps["task"].nunique()
     sec.summary = {"tasks": int(tasks), "attributes": ", ".join(map(str, pd.unique(gaps["attribute"]))),
