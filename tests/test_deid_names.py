@@ -119,7 +119,7 @@ def _write_aci(folder: Path) -> Path:
 def test_aci_loader_keeps_names_as_identifiers(tmp_path):
     c = load_cases(DataSource(format="aci", path=str(_write_aci(tmp_path))))[0]
     assert c.fields["identifiers"] == {"patient_firstname": "Zebulon", "patient_familyname": "Quixley"}
-    assert "patient_firstname" not in c.fields and "patient_gender" not in c.fields
+    assert "patient_firstname" not in c.fields and c.fields["patient_gender"] == "male"  # the recorded gender
 
 
 def test_csv_identifier_columns(tmp_path):

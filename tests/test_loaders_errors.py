@@ -259,7 +259,7 @@ def test_craftmd_id_fallbacks(tmp_path: Path, caplog: pytest.LogCaptureFixture) 
     assert [c.case_id for c in load_cases(DataSource(format="craftmd", path=str(p)))] == ["1", "2"]
 
 
-def test_aci_metadata_option_and_gender_strip(tmp_path: Path) -> None:
+def test_aci_metadata_option_and_recorded_gender(tmp_path: Path) -> None:
     dlg = "dataset,encounter_id,dialogue,note\nx,E1,\"[doctor] hi\n[patient] hello\",NOTE\n"
     p = _write(tmp_path / "enc.csv", dlg)
     meta = ("dataset,encounter_id,id,doctor_name,patient_gender,patient_age,patient_firstname,patient_familyname,cc,"
@@ -267,13 +267,39 @@ def test_aci_metadata_option_and_gender_strip(tmp_path: Path) -> None:
     _write(tmp_path / "enc_metadata.csv", meta)
     c = load_cases(DataSource(format="aci", path=str(p)))[0]
     assert c.fields["cc"] == "knee pain" and c.fields["2nd_complaints"] is None
-    assert "patient_gender" not in c.fields and "patient_firstname" not in c.fields
+    assert c.fields["patient_gender"] == "female" and "patient_firstname" not in c.fields  # "female " stripped
     c = load_cases(DataSource(format="aci", path=str(p), options={"keep_metadata": True}))[0]
     assert (c.fields["patient_age"], c.fields["patient_firstname"]) == (33, "Ann")
-    assert "patient_gender" not in c.fields and "female" not in json.dumps(c.fields)
+    assert c.fields["patient_gender"] == "female"
     with pytest.raises(InputError) as ei:
         load_cases(DataSource(format="aci", path=str(p), options={"metadata": "other.csv"}))
     assert ei.value.field == "options.metadata"
+
+
+def test_aci_recorded_gender_reaches_the_exclusions_by_group_audit(tmp_path: Path) -> None:
+    """A made-up ACI-Bench pair of files (the published columns; 'female ', 'Male' and an empty cell as the
+    published files have them): 10 female, 9 male, 1 not recorded. A planted exclusion of 6 of the 10 women and
+    none of the men is caught by gender: Fisher's exact two-sided p for [[6, 4], [0, 9]], the tables of 6 exclusions
+    among 19 cases no likelier than it: 6 women (C(10,6)·C(9,0) = 210) or 6 men (C(10,0)·C(9,6) = 84), over
+    C(19,6) = 27,132: p = 294/27132 = 0.0108, below 0.05."""
+    from collections import Counter
+
+    from clinaudit.exclusion_skew import case_attributes, exclusion_rates
+
+    genders = ["female ", "Female", "female"] * 3 + ["female"] + ["male", "Male", "male "] * 3 + [""]
+    rows = ["dataset,encounter_id,dialogue,note"] + [
+        f'x,E{i:02d},"[doctor] how are you ?\n[patient] my knee hurts .",NOTE' for i in range(len(genders))]
+    p = _write(tmp_path / "enc.csv", "\n".join(rows) + "\n")
+    meta = ["dataset,encounter_id,id,doctor_name,patient_gender,patient_age,patient_firstname,patient_familyname,cc,"
+            "2nd_complaints"] + [f"x,E{i:02d},M{i:02d},,{g},40,Ann,Lee,knee pain," for i, g in enumerate(genders)]
+    _write(tmp_path / "enc_metadata.csv", "\n".join(meta) + "\n")
+    cases = load_cases(DataSource(format="aci", path=str(p)))
+    assert Counter(c.fields["patient_gender"] for c in cases) == {"female": 10, "male": 9, None: 1}
+    women = [c.case_id for c in cases if c.fields["patient_gender"] == "female"]
+    rates = exclusion_rates(case_attributes(cases), set(women[:6]))
+    g = rates[rates["attribute"] == "gender"].set_index("group")
+    assert (g.loc["female", "n_excluded"], g.loc["female", "n_cases"], g.loc["male", "n_excluded"]) == (6, 10, 0)
+    assert g.loc["female", "p"] == pytest.approx(294 / 27132, rel=1e-6) and bool(g.loc["female", "skewed"])
 
 
 def test_medperturb_bad_label(tmp_path: Path) -> None:

@@ -63,7 +63,7 @@ def test_mts_training_set_guests_and_quirks() -> None:
     assert cases["307"].fields["turns"][-1]["utterance"].endswith("\nSp 3")
 
 
-def test_aci_valid_with_metadata_never_leaks_gender() -> None:
+def test_aci_valid_with_metadata_loads_the_recorded_gender_and_no_name() -> None:
     path = _path("aci-bench/valid.csv")
     cases = load_cases(DataSource(format="aci", path=str(path)))
     assert len(cases) == 20
@@ -79,14 +79,13 @@ def test_aci_valid_with_metadata_never_leaks_gender() -> None:
     assert c0.fields["metadata_id"] == "VA052"
     assert c0.fields["cc"] == "follow-up of chronic problems"
     assert c0.fields["2nd_complaints"] == "congestive heart failure;hypertension"
+    assert c0.fields["patient_gender"] == "male"  # valid_metadata.csv: D2N068 male
     for c in cases:
-        assert "patient_gender" not in c.fields
         assert not {"patient_age", "patient_firstname", "patient_familyname", "doctor_name"} & set(c.fields)
-        assert "male" not in {str(v).strip() for v in c.fields.values()}
     assert {t["speaker"] for c in cases for t in c.fields["turns"]} == {"doctor", "patient", "patient_guest"}
 
 
-def test_aci_keep_metadata_cleans_values_but_still_drops_gender() -> None:
+def test_aci_keep_metadata_cleans_values() -> None:
     path = _path("aci-bench/valid.csv")
     cases = load_cases(DataSource(format="aci", path=str(path), options={"keep_metadata": True}))
     c0, c1 = cases[0], cases[1]
@@ -94,7 +93,7 @@ def test_aci_keep_metadata_cleans_values_but_still_drops_gender() -> None:
         58, "Brian", "White")
     assert c0.fields["doctor_name"] is None
     assert (c1.fields["patient_age"], c1.fields["patient_firstname"]) == (43, None)  # missing -> None
-    assert all("patient_gender" not in c.fields for c in cases)
+    assert {c.fields["patient_gender"] for c in cases} == {"female", "male", None}
     # '22-month' stays text; '34.0' becomes 34
     ages = {c.fields["patient_age"] for c in cases}
     assert "22-month" in ages and 34 in ages
@@ -117,8 +116,34 @@ def test_aci_without_metadata_join() -> None:
 def test_aci_other_splits(rel: str) -> None:
     cases = load_cases(DataSource(format="aci", path=str(_path(rel))))
     assert len(cases) in (67, 40)
-    assert all("patient_gender" not in c.fields for c in cases)
     assert all(c.fields["n_turns"] >= 10 for c in cases)
+
+
+#: patient_gender of each split's *_metadata.csv, counted with the csv module over the raw files ('female ' with
+#: its trailing space counted as female, an empty cell as not recorded): train 27 + 7 female, 27 + 4 male, 2 empty
+ACI_GENDER_COUNTS = {"train": {"female": 34, "male": 31, None: 2}, "valid": {"male": 11, "female": 8, None: 1},
+                     "clinicalnlp_taskB_test1": {"male": 22, "female": 18},
+                     "clinicalnlp_taskC_test2": {"female": 24, "male": 16}}
+
+
+@pytest.mark.parametrize("split", sorted(ACI_GENDER_COUNTS))
+def test_aci_loads_the_patient_gender_of_every_encounter(split: str) -> None:
+    """ACI-Bench's metadata records the patient's gender: it is the case's recorded gender (``patient_gender``),
+    so the exclusions-by-group audit can test de-identification and the sex-specific filter by gender on
+    ACI-Bench. Counted by value against an independent count of the raw metadata file."""
+    import csv
+    from collections import Counter
+
+    from clinaudit.exclusion_skew import case_attributes
+
+    path = _path(f"aci-bench/{split}.csv")
+    with open(path.with_name(f"{split}_metadata.csv"), encoding="utf-8", newline="") as fh:
+        raw = Counter((r["patient_gender"].strip().lower() or None) for r in csv.DictReader(fh))
+    assert dict(raw) == ACI_GENDER_COUNTS[split]
+    cases = load_cases(DataSource(format="aci", path=str(path)))
+    assert Counter(c.fields["patient_gender"] for c in cases) == raw
+    attrs = case_attributes(cases)  # what the exclusions-by-group audit reads: attribute "gender"
+    assert Counter(None if v is None or v != v else v for v in attrs["gender"]) == raw
 
 
 def test_craftmd_published_file() -> None:

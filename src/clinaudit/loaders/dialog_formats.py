@@ -84,10 +84,10 @@ _ACI_OPTIONS: dict[str, Any] = {
     "skip_empty": False,
     "min_turns": None,
     "metadata": True,  # true: join <stem>_metadata.csv when it exists; false: never; a path: that file
-    "keep_metadata": False,  # keep names and age from the metadata (patient_gender is always removed)
+    "keep_metadata": False,  # keep names and age from the metadata (patient_gender is always loaded)
 }
 # metadata columns: always removed / removed unless keep_metadata / kept
-_ACI_ALWAYS_DROPPED = {"patient_gender"}
+_ACI_ALWAYS_DROPPED: set[str] = set()
 _ACI_IDENTIFYING = ("doctor_name", "patient_firstname", "patient_familyname", "patient_age")
 #: metadata columns whose values are names: always kept in ``fields["identifiers"]`` for de-identification
 ACI_NAME_COLUMNS = ("patient_firstname", "patient_familyname", "doctor_name")
@@ -131,19 +131,25 @@ def _aci_metadata(path: Path, opts: dict[str, Any], id_col: str = "encounter_id"
             if col in _ACI_IDENTIFYING and not opts["keep_metadata"]:
                 continue
             key = "metadata_id" if col == "id" else col
+            if col == "patient_gender":  # the recorded sex / gender: lower case, trailing spaces gone, empty None
+                meta[key] = (clean_value(raw) or "").lower() or None
+                continue
             meta[key] = parse_number(raw) if col == "patient_age" else clean_value(raw)
         out[eid] = meta
     return out, meta_path
 
 
 @register_loader("aci", "ACI-Bench CSV (dataset, encounter_id, dialogue with [doctor]/[patient] tags, note); "
-                        "joins <stem>_metadata.csv without patient_gender")
+                        "joins <stem>_metadata.csv (patient_gender as the recorded gender; names only for "
+                        "de-identification)")
 def load_aci(source: DataSource, path: Path | None) -> list[Case]:
     """One case per encounter: ``case_id`` = encounter_id, ``text`` = the dialogue.
 
     Fields: ``note``, ``turns``, ``n_turns``, ``source_dataset`` and, from a sibling
     ``<stem>_metadata.csv`` when present, ``metadata_id``, ``cc``, ``2nd_complaints``
-    (values stripped, missing -> None). ``patient_gender`` is never loaded; names and
+    (values stripped, missing -> None) and ``patient_gender`` (the recorded gender, lower case: ``female`` /
+    ``male`` / None), which the exclusions-by-group audit (:mod:`clinaudit.exclusion_skew`) and a gender
+    subgroup read — never a prompt: a gender counterfactual comes from the audit's own perturbations. Names and
     age as fields only with ``options.keep_metadata: true``. The names (``patient_firstname``,
     ``patient_familyname``, ``doctor_name``) are always in ``identifiers`` (column -> value), which
     de-identification removes from the dialog and the note-generation audit never writes out.
