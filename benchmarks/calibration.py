@@ -42,6 +42,13 @@ QUESTIONS = ("MANAGE", "VISIT", "RESOURCE")
 #: statistics settings of the simulated runs (the product's defaults are 1000 resamples / 9999 permutations;
 #: fewer keep 200 runs per point affordable, the p-values stay exact or Monte Carlo-valid)
 STATS = {"n_resamples": 200, "n_permutations": 999}
+#: a scenario cheap enough to run at the product's defaults says so here (what the store records per run)
+SCENARIO_STATS = {"gaps": {"n_resamples": 1000, "n_permutations": 9999}}
+
+
+def stats_of(name: str) -> dict[str, int]:
+    """The resamples and permutations a scenario's runs use."""
+    return SCENARIO_STATS.get(name, STATS)
 
 
 def _settings() -> Any:
@@ -197,7 +204,9 @@ def scenario_association(n: int, r: int) -> dict[str, tuple[int, int]]:
     from clinaudit.pipeline.validity import assign_verdicts
 
     scores = association_scores(_rng("association", n, r), frames=n)
-    tests = association_tests(scores, ["male", "female"], ["signed-rank", "sign-flip"], n_bootstrap=200, seed=r)
+    # the tests and alpha of a model run's defaults (frame-level sign-flip, the labelled sentence-level
+    # signed-rank beside it; alpha 0.01 written on the rows, which assign_verdicts uses)
+    tests = association_tests(scores, ["male", "female"], n_bootstrap=STATS["n_resamples"], seed=r)
     res = assign_verdicts(tests, {"reasons": [], "models": {"m": {"reasons": []}}}, _settings(),
                           run_audit="association")
     sr = tests[tests["test_option"] == "signed-rank"]
@@ -216,7 +225,8 @@ def scenario_gaps(n: int, r: int) -> dict[str, tuple[int, int]]:
                        "group": rng.choice(["a", "b", "c", "d"], 3 * n, p=[0.4, 0.3, 0.2, 0.1])})
     df["pred"] = (rng.random(3 * n) < np.where(df["label"], 0.7, 0.2)).astype(int)
     df["label"] = df["label"].astype(int)
-    gaps = classifier_gap_table(df, "task", "label", "pred", ["group"], n_resamples=STATS["n_resamples"], seed=r)
+    gaps = classifier_gap_table(df, "task", "label", "pred", ["group"], n_resamples=stats_of("gaps")["n_resamples"],
+                                n_permutations=stats_of("gaps")["n_permutations"], seed=r)
     res = assign_verdicts(gaps, {"reasons": [], "models": {}}, _settings(), run_audit="classifier_gaps")
     eff = res[res["verdict"] != "not_measured"]
     return {"bias_found": (int((eff["verdict"] == "bias").any()), 1),
@@ -282,11 +292,13 @@ def doc_note(table: pd.DataFrame, command: str) -> str:
                                         zip(fewer["scenario"], fewer["n"], fewer["runs"], strict=True))
                 if len(fewer) else "") + "."]
     if stored:
-        settings = sorted(set(" ".join(table["settings"]).split()))
-        parts.append("Each run with " + " or ".join(f"{x.split('/')[0]} bootstrap resamples and {x.split('/')[1]} "
-                                                    "permutations" for x in settings)
-                     + " (the product's defaults are 1000 / 9999; fewer keep the runs affordable, the p-values stay "
-                       "exact or Monte Carlo-valid).")
+        by_settings: dict[str, list[str]] = {}
+        for (s, n), g in table.groupby(["scenario", "n"], sort=False):
+            by_settings.setdefault(str(g["settings"].iloc[0]), []).append(f"{s}:{n}")
+        parts.append("Bootstrap resamples / permutations per run: " + "; ".join(
+            f"{x}{' (the product defaults)' if x == '1000/9999' else ''}: {' '.join(v)}" for x, v in by_settings.items())
+            + " (the product's defaults are 1000 / 9999; fewer keep 200 runs affordable, the p-values stay exact or "
+              "Monte Carlo-valid).")
         by_commit: dict[str, list[str]] = {}
         for (s, n), g in table.groupby(["scenario", "n"], sort=False):
             by_commit.setdefault(str(g["commits"].iloc[0]), []).append(f"{s}:{n}")
@@ -422,8 +434,8 @@ def run(names: list[str], runs: int, sizes: tuple[int, ...] = SIZES, workers: in
 
     def add(name: str, n: int, r: int, got: dict[str, tuple[int, int]], load: float) -> None:
         rows = [{"scenario": name, "n": n, "run": r, "runs": 1, "quantity": k, "count": a, "of": b, "commit": commit,
-                 "load": round(load, 1), "n_resamples": STATS["n_resamples"],
-                 "n_permutations": STATS["n_permutations"]} for k, (a, b) in got.items()]
+                 "load": round(load, 1), "n_resamples": stats_of(name)["n_resamples"],
+                 "n_permutations": stats_of(name)["n_permutations"]} for k, (a, b) in got.items()]
         new.extend(rows)
         if store is not None:  # appended at once: a stopped job keeps every finished run
             pd.DataFrame(rows, columns=STORE_COLUMNS).to_csv(store, mode="a", header=False, index=False)
