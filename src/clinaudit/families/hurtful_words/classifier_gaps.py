@@ -183,8 +183,9 @@ def demo_spec() -> dict[str, Any]:
             "score_column": "score",
             "group_columns": ["gender", "race"],
             "split_column": "split",
-            # a bootstrap p is at least 2 / (R + 1), and bias is decided by Holm over the run's 63 effects
-            # (docs/verdicts.md): with 1,000 resamples no gap could reach p_run < 0.05, the planted one included
+            # the CIs' bootstrap resamples (645dadb raised them from 1,000 when p was a bootstrap p, at least
+            # 2/(R + 1)); p is now a permutation p with n_permutations (9,999, raised when Holm over the run's
+            # 63 effects needs more: docs/verdicts.md)
             "n_resamples": 9999,
         },
     }
