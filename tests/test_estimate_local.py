@@ -65,3 +65,93 @@ def test_the_local_model_backends_declare_that_they_batch_and_the_others_do_not(
 
     assert HFCausalBackend.batches_calls and EmbeddedGenerator.batches_calls and VLLMBackend.batches_calls
     assert not MockBackend.batches_calls and not OpenAICompatBackend.batches_calls
+
+
+class _Engine:
+    """A batching local backend whose decoding step over ``w`` rows costs 10 ms x sqrt(w) (so alpha = 0.5):
+    a batch takes (its longest answer's tokens) steps; an answer has min(max_tokens, 10) tokens."""
+
+    is_remote = False
+    batches_calls = True
+    batch_size = 4
+    max_batch = 16
+
+    def __init__(self) -> None:
+        self.direct: list[list] = []
+
+    def prepare(self) -> None:
+        pass
+
+    def answer(self, requests: list) -> list:
+        toks = [min(r.max_tokens, 10) for r in requests]
+        time.sleep(max(toks) * 0.01 * len(requests) ** 0.5)
+        return [SimpleNamespace(error=None, completion_tokens=k, text=f"answer {i}") for i, k in enumerate(toks)]
+
+    def generate(self, requests: list) -> list:  # straight to the backend: not stored
+        self.direct.append(list(requests))
+        return self.answer(requests)
+
+
+class _EngineRunner:
+    cache = None
+    config = SimpleNamespace(concurrency=1)
+
+    def __init__(self) -> None:
+        self.engine = _Engine()
+        self.stored: list[int] = []
+
+    def backend(self, spec: str) -> _Engine:
+        return self.engine
+
+    def request_key(self, request) -> str:
+        return request.key()
+
+    def generate(self, requests: list, desc: str = "") -> list:
+        self.stored.append(len(requests))
+        return self.engine.answer(requests)
+
+
+def test_a_batching_local_backend_is_timed_shape_by_shape_at_the_runs_width():
+    from clinaudit.pipeline.calls import PLACEHOLDER_PREFIX
+    from clinaudit.records import ModelRequest
+
+    answers = [ModelRequest.chat("embedded", f"message {i}", temperature=0.7, max_tokens=64, seed=i) for i in range(8)]
+    judged = [ModelRequest.chat("embedded", f"label this: {PLACEHOLDER_PREFIX} {i:012d}]", max_tokens=2)
+              for i in range(8)]
+    est = Estimate(calls={"embedded": 60}, samples={"embedded": answers[0]},
+                   shapes={"embedded": {"target": [40, answers], "judge, grammar": [20, judged]}})
+    runner = _EngineRunner()
+    est.add_time(runner, probe=True)
+    # stored: the single probe, then a batch of 4 answers; the judge batch (built on answers not cached yet) went
+    # straight to the backend with a probe answer's text in the placeholder's place, after the 2-token warm-up
+    assert runner.stored == [1, 4]
+    assert [len(b) for b in runner.engine.direct] == [1, 4]
+    assert runner.engine.direct[0][0].max_tokens == 2
+    assert all(PLACEHOLDER_PREFIX not in r.messages[-1].content and "answer" in r.messages[-1].content
+               for r in runner.engine.direct[1])
+    total, how = est.seconds["embedded"]
+    assert "rows^0." in how and "40 target" in how and "20 judge, grammar" in how
+    # one call alone: 10 steps x 10 ms = 0.1 s; 4 rows: 10 steps x 20 ms = 0.2 s -> alpha 0.5. At the run's 16 rows
+    # an answer costs 0.2 / 4 x (16 / 4) ** -0.5 = 0.025 s (40 of them: 1.0 s); a label 2 steps x 20 ms / 4 =
+    # 0.01 s at 4 rows, 0.005 s at 16 (20 of them: 0.1 s): 1.1 s in all (sleeps only overshoot)
+    assert 1.0 < total < 1.5
+    low, high = est.likely["embedded"]
+    assert low < total < high
+    assert "likely" in est.to_text()
+
+
+def test_the_dry_count_keeps_requests_by_shape():
+    from clinaudit.pipeline.calls import DryCount, request_shape
+    from clinaudit.records import ModelRequest
+
+    count = DryCount()
+    reqs = [ModelRequest.chat("embedded", f"m{i}", temperature=0.7, max_tokens=128, seed=i, meta={"stage": "target"})
+            for i in range(12)]
+    reqs += [ModelRequest.chat("embedded", f"j{i}", max_tokens=256, meta={"stage": "treatment_annotator"})
+             for i in range(3)]
+    for r in reqs + reqs[:2]:  # a request seen twice is one call
+        count.add("embedded", r.key(), hit=False, retry=False, words=1, request=r)
+    shapes = count.shapes["embedded"]
+    assert {k: (n, len(s)) for k, (n, s) in shapes.items()} == {
+        request_shape(reqs[0]): (12, 8), request_shape(reqs[-1]): (3, 3)}
+    assert request_shape(reqs[0]) == "target, sampled, max_tokens 128"

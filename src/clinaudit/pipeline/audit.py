@@ -433,6 +433,7 @@ def estimate_stages(audit_cls: type[Audit[Any]], ctx: "AuditContext") -> "Estima
         est.prompt_tokens[model] = round(count.prompt_words.get(model, 0) * 4 / 3)
     est.samples = dict(count.samples)
     est.more_samples = {k: list(v) for k, v in count.more_samples.items()}
+    est.shapes = {m: {k: [n, list(reqs)] for k, (n, reqs) in shapes.items()} for m, shapes in count.shapes.items()}
     if count.placeholders:
         notes.append(f"{count.placeholders} call(s) not cached yet: the calls that depend on their outputs are "
                      "counted as if every output were usable (an upper bound)")

@@ -35,6 +35,7 @@ import pandas as pd
 from ..models.base import MaskedItem
 from ..records import ModelRequest, ModelResponse, RequestKind
 from ..export import store_csv
+from ..grammar import grammar_of
 from ..rundir import read_store_table
 from .stages import RESPONSE_COLUMNS
 
@@ -105,6 +106,9 @@ class DryCount:
     samples: dict[str, ModelRequest] = field(default_factory=dict)
     #: up to 8 further uncached generation requests per model: a local backend's batched time probe
     more_samples: dict[str, list[ModelRequest]] = field(default_factory=dict)
+    #: model -> request shape (:func:`request_shape`: stage, max_tokens, sampling, grammar) -> [new calls of that
+    #: shape, up to 8 of its uncached requests]: a local backend's batched probes time each shape on its own
+    shapes: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
 
     def add(self, model: str, key: str, *, hit: bool, retry: bool, words: int,
             request: ModelRequest | None = None) -> None:
@@ -118,10 +122,23 @@ class DryCount:
         if hit:
             self.hits.setdefault(model, set()).add(key)
         elif request is not None:
+            if new:
+                shape = self.shapes.setdefault(model, {}).setdefault(request_shape(request), [0, []])
+                shape[0] += 1
+                if len(shape[1]) < 8:
+                    shape[1].append(request)
             if model not in self.samples:
                 self.samples[model] = request
             elif new and len(more := self.more_samples.setdefault(model, [])) < 8:
                 more.append(request)
+
+
+def request_shape(request: ModelRequest) -> str:
+    """What makes a local model's calls cost alike: the stage that sends them, their ``max_tokens``, sampled or
+    greedy, with an answer grammar or not (a judge's constrained labels cost a fraction of a free answer)."""
+    stage = str(request.meta.get("stage") or request.meta.get("judge") or "calls")
+    how = "sampled" if request.temperature > 0 else "greedy"
+    return f"{stage}, {how}, max_tokens {request.max_tokens}" + (", grammar" if grammar_of(request) else "")
 
 
 class CallLog:

@@ -29,8 +29,13 @@ class Estimate:
     seconds: dict[str, tuple[float, str]] = field(default_factory=dict)
     #: model spec -> seconds one call took (the probe, or the cache's median); spec -> probe error
     per_call: dict[str, float] = field(default_factory=dict)
+    #: model spec -> request shape -> [new calls of that shape, up to 8 of its uncached requests]: a batching
+    #: local backend's probes time each shape in a batch of its own (DryCount.shapes)
+    shapes: dict[str, dict[str, list[Any]]] = field(default_factory=dict, repr=False)
     #: model spec -> (low, high) seconds where the time was calibrated by a batched probe
     ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: model spec -> (low, high) seconds: the likely range of a time estimated shape by shape
+    likely: dict[str, tuple[float, float]] = field(default_factory=dict)
     probe_errors: dict[str, str] = field(default_factory=dict)
 
     def total_calls(self) -> int:
@@ -60,6 +65,9 @@ class Estimate:
                 t0 = time.monotonic()
                 backend.prepare()
                 t1 = time.monotonic()
+                if self._shaped(spec, backend):  # a first forward pass sets up kernels: not part of a call's time
+                    _warm_up(backend, self.samples[spec])
+                    t1 = time.monotonic()
                 resp = runner.generate([self.samples[spec]], desc="time probe")[0]
                 per_call = time.monotonic() - t1
                 if resp.error:
@@ -70,6 +78,10 @@ class Estimate:
             else:
                 continue
             self.per_call[spec] = per_call
+            if "cache" not in how and self._shaped(spec, backend):
+                done = self._time_shapes(runner, spec, backend, resp, per_call, load=t1 - t0)
+                if done:
+                    continue
             parallel = max(1, int(getattr(getattr(runner, "config", None), "concurrency", 1) or 1))
             batch = int(getattr(backend, "batch_size", 0) or 0)
             more = list(self.more_samples.get(spec, []))[: max(0, min(batch, n - 1))]
@@ -95,6 +107,90 @@ class Estimate:
             else:
                 self.seconds[spec] = (n * per_call, f"{per_call:.2f} s per call, {how}, one at a time: an upper "
                                       "bound, batching is faster")
+
+    def _shaped(self, spec: str, backend: Any) -> bool:
+        """True when ``spec`` is a batching local backend whose calls come in shapes the probes can time."""
+        return (bool(getattr(backend, "batches_calls", False)) and not backend.is_remote
+                and int(getattr(backend, "batch_size", 0) or 0) > 1 and bool(self.shapes.get(spec)))
+
+    def _time_shapes(self, runner: Any, spec: str, backend: Any, first: Any, per_call: float, *,
+                     load: float) -> bool:
+        """Time a batching local backend's run shape by shape (False: not possible, use the one probe).
+
+        The run's calls of one shape (stage, max_tokens, sampling, grammar: :func:`request_shape`) go to the
+        engine together, up to ``max_batch`` rows decoding at once. Each shape's probe sends a batch of its
+        own requests (up to ``batch_size``, at most 8; stored like any call; a judge request built on a
+        not-yet-cached answer gets a probe answer's text in its place and is not stored) and measures the
+        seconds per decoding step at that width. The single probe gives the step alone; a step's cost grows
+        as ``width ** alpha`` between them (alpha in [0, 1]: 0 when a step of many rows costs what one row
+        does, 1 when batching gains nothing), and each shape's calls are timed at the run's width
+        ``min(max_batch, calls of the shape)`` by that power. The range: two thirds of it to 1.5 times it
+        (the load of a shared machine moves), and at most the probe width's time (no gain past the probe).
+        """
+        import time
+
+        shapes = self.shapes.get(spec) or {}
+        if first is None or first.error:
+            return False
+        first_key = runner.request_key(self.samples[spec])
+        step_alone = per_call / max(1, int(first.completion_tokens or 1))
+        width = max(1, int(getattr(backend, "max_batch", 0) or getattr(backend, "batch_size", 1)))
+        size = max(2, min(8, int(getattr(backend, "batch_size", 8) or 8)))
+        answers = [first.text] if first.text else []
+        measured: dict[str, tuple[int, float, float, float, int]] = {}  # shape -> (n, s/call, step s, eff. width, rows)
+        for shape, (n_new, requests) in shapes.items():
+            batch = [r for r in requests if runner.request_key(r) != first_key][:size]
+            if first_key in {runner.request_key(r) for r in requests} and len(batch) < 2:
+                measured[shape] = (n_new, per_call, step_alone, 1.0, 1)
+                continue
+            if not batch:
+                continue
+            stand_in = [_with_answer(r, answers, i) for i, r in enumerate(batch)]
+            direct = any(a is not r for a, r in zip(stand_in, batch))
+            t0 = time.monotonic()
+            resps = (backend.generate(stand_in) if direct
+                     else runner.generate(stand_in, desc="time probe (batch)"))
+            took = time.monotonic() - t0
+            if any(r.error for r in resps):
+                self.notes.append(f"batched time probe of {spec} ({shape}) failed: "
+                                  f"{next(r.error for r in resps if r.error)}")
+                return False
+            toks = [max(1, int(r.completion_tokens or 1)) for r in resps]
+            answers.extend(r.text for r in resps if r.text and not direct)
+            eff = sum(toks) / max(toks)
+            step = took / max(toks)
+            measured[shape] = (n_new, took / len(batch), step, eff, len(batch))
+        if not measured:
+            return False
+        # the batching power from the widest free-text probe (a grammar's masks and a long prompt's prefill
+        # are not decoding steps like the one probe's); none wide enough: no gain past one call assumed
+        free = [m for shape, m in measured.items() if m[4] > 1 and m[3] >= 1.5 and "grammar" not in shape]
+        if free:
+            _, _, step, eff, _ = max(free, key=lambda m: m[3])
+            alpha = min(1.0, max(0.0, math.log(step / step_alone) / math.log(eff)))
+        else:
+            alpha = 1.0
+        total = high = 0.0
+        parts = []
+        for shape, (n_new, s_call, _step, eff, rows) in measured.items():
+            run_width = max(1, min(width, n_new))
+            at_run = s_call * (run_width / eff) ** (alpha - 1) if rows > 1 else s_call / run_width ** (1 - alpha)
+            at_probe = s_call * (run_width / eff) ** (alpha - 1) if run_width < eff else s_call
+            total += n_new * at_run
+            high += n_new * max(at_run, at_probe)
+            parts.append(f"{n_new} {shape}: {at_run:.3g} s per call at {run_width} rows"
+                         + (f" (probe: {rows} in {s_call * rows:.3g} s)" if rows > 1 else " (the one probe)"))
+        unmeasured = self.new_calls(spec) - sum(m[0] for m in measured.values())
+        if unmeasured > 0:  # shapes past the probes: at the slowest measured time per call
+            worst = max(m[1] for m in measured.values())
+            total += unmeasured * worst
+            high += unmeasured * worst
+        total += load
+        low, high = total / 1.5, max(total * 1.5, high + load)
+        self.seconds[spec] = (total, f"by request shape, a decoding step's cost growing as rows^{alpha:.2f} "
+                              f"(one call alone {per_call:.2f} s), loading {load:.0f} s: " + "; ".join(parts))
+        self.likely[spec] = (low, high)
+        return True
 
     def slow_server_note(self, timeout_s: float, token_fields: list[str]) -> None:
         """A note naming the options to set when a model's call takes more than a quarter of ``timeout_s`` (the
@@ -132,13 +228,41 @@ class Estimate:
             total = sum(sec for sec, _ in self.seconds.values())
             high = total + sum(hi - lo for lo, hi in self.ranges.values())
             span = f" (up to ~{_duration(high)} if the calls do not batch)" if self.ranges and high > total * 1.05 else ""
-            lines.append(f"  time: about {_duration(total)} for the new calls{span}")
+            if self.likely:
+                lo = sum(self.likely[s][0] if s in self.likely else sec for s, (sec, _) in self.seconds.items())
+                hi = high + sum(h - self.seconds[s][0] for s, (_, h) in self.likely.items())
+                span += f", likely {_duration(lo)} to {_duration(hi)} (a shared machine's load moves it)"
+            exact = f" ({total:.0f} s)" if total >= 90 else ""
+            lines.append(f"  time: about {_duration(total)}{exact} for the new calls{span}")
             lines.extend(f"    {spec}: ~{_duration(sec)} ({how})" for spec, (sec, how) in sorted(self.seconds.items()))
         elif any(self.new_calls(s) for s in self.calls):
             lines.append("  time: not estimated (no recorded answers of these models yet; `--dry-run` measures one "
                          "probe call per model)")
         lines.extend(f"  note: {n}" for n in self.notes)
         return "\n".join(lines)
+
+
+def _warm_up(backend: Any, request: Any) -> None:
+    """Two tokens of ``request`` straight to the backend (not stored): the first pass's set-up is not timed."""
+    try:
+        backend.generate([request.model_copy(update={"max_tokens": 2})])
+    except Exception:  # noqa: BLE001 - the timed probe that follows reports a failing backend
+        pass
+
+
+def _with_answer(request: Any, answers: list[str], i: int) -> Any:
+    """``request`` with a dry-run placeholder (an answer not cached yet) replaced by a probe answer's text."""
+    import re
+
+    from .calls import PLACEHOLDER_PREFIX
+
+    if not answers or not any(PLACEHOLDER_PREFIX in (m.content or "") for m in request.messages):
+        return request
+    pattern = re.compile(re.escape(PLACEHOLDER_PREFIX) + r"[^\]]*\]")
+    text = answers[i % len(answers)]
+    messages = [m.model_copy(update={"content": pattern.sub(lambda _m: text, m.content or "")})
+                for m in request.messages]
+    return request.model_copy(update={"messages": messages})
 
 
 def _duration(seconds: float) -> str:
