@@ -96,3 +96,43 @@ def test_quick_demo_classifier_gaps_says_it_cannot_find_bias(tmp_path):
     assert (gaps["run_note"] == note).all()
     line = next(x for x in headline_lines(rd.path) if x.startswith("verdict classifier_gaps"))
     assert line.startswith(f"verdict classifier_gaps: Inconclusive: {note}. No bias shown"), line
+
+
+def test_an_audit_without_the_option_is_not_told_to_set_it():
+    # treatment_shift's tests draw 9,999 permutations fixed in code (no n_permutations parameter): 600 effects at
+    # 1/10,000 each give 600/10,000 = 0.06 >= 0.05; the note says how many would be needed, not "set ..."
+    from clinaudit.registry import registry
+
+    assert "n_permutations" not in registry("audit").get("treatment_shift").params_model.model_fields
+    assert "n_permutations" in registry("audit").get("classifier_gaps").params_model.model_fields
+    rows = _gap_rows(600, 9999).assign(audit="treatment_shift", metric="TSR")
+    res = assign_verdicts(rows, {"reasons": [], "models": {}}, VerdictSettings(), run_audit="treatment_shift")
+    note = str(res["run_note"].iloc[0])
+    assert note.startswith("this run cannot find bias: with 9,999 permutations per test the smallest p after Holm "
+                           "over 600 effects is 0.06 (alpha 0.05); it would need 12,000 permutations per test")
+    assert "set n_permutations" not in note and "fewer effects per run" in note
+    assert run_floor_note(0.06, 600, 0.05, "draws", 9999, settable=False).endswith(
+        "more than this audit draws: audit fewer effects per run (fewer perturbations, metrics or models)")
+
+
+def test_association_frames_set_the_floor():
+    # the association's frame-level sign flip (test 'sign_flip_frames') over 4 frames: exact smallest p 2/2^4 = 0.125;
+    # 3 such rows under Holm: 0.375 >= 0.01, so the run says it cannot find bias and that more cases are needed
+    assert row_p_floor("sign_flip_frames", n_cases=4) == (2 / 16, "cases")
+    rows = pd.DataFrame([{
+        "audit": "association", "metric": "log_prob_bias_score", "group": "female", "reference": "male",
+        "category": c, "value": 0.5, "ci_low": 0.1, "ci_high": 0.9, "n": 16, "n_frames": 4, "test": "sign_flip_frames",
+        "test_option": "sign-flip", "test_unit": "frame", "p": 0.125, "p_adj": 0.375, "family": "categories:m",
+        "correction": "bonferroni", "alpha": 0.01, "model": "m"} for c in ("A", "B", "C")])
+    res = assign_verdicts(rows, {"reasons": [], "models": {}}, VerdictSettings(), run_audit="association")
+    assert res["p_run_floor"].tolist() == pytest.approx([3 * 2 / 16] * 3)
+    assert (res["run_note"] == "this run cannot find bias: with these cases the smallest p after Holm over 3 "
+            "effects is 0.375 (alpha 0.01); more cases are needed").all()
+    assert (res["verdict"] != "bias").all()
+
+
+def test_cases_for_p_counts_frames_for_the_frame_sign_flip():
+    from clinaudit.stats.resolution import cases_for_p
+
+    # 2/2^n < 0.01 first at n = 8 (2/256 = 0.0078; 2/128 = 0.0156); the frames are the cases, not two groups of them
+    assert cases_for_p("sign_flip_frames", 0.01) == 8 == cases_for_p(SIGN_FLIP_TEST, 0.01)

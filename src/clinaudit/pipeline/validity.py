@@ -234,7 +234,8 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
                       + reason)
         draws = None if math.isnan(floor_draws.iloc[i]) else float(floor_draws.iloc[i])
         note = run_floor_note(float(floor.iloc[i]), int(run_size.iloc[i]), alpha, str(floor_limit.iloc[i]),
-                              draws) if run_size.iloc[i] and not math.isnan(floor.iloc[i]) else ""
+                              draws, settable=_has_option(audit, "n_permutations")) \
+            if run_size.iloc[i] and not math.isnan(floor.iloc[i]) else ""
         if note and verdict != "not_measured":
             reason = f"{note}; {reason}"
         notes.append(note)
@@ -297,6 +298,17 @@ def _run_level(results: pd.DataFrame, effect: pd.Series) -> tuple[pd.Series, pd.
     return p_run, family, size
 
 
+def _has_option(audit: str, option: str) -> bool:
+    """Whether the registered audit ``audit`` has the parameter ``option`` (True when the audit is unknown here,
+    e.g. results read back without its plugin: the note then names the option as before)."""
+    from ..registry import registry
+
+    reg = registry("audit")
+    if audit not in reg:
+        return True
+    return option in getattr(reg.get(audit).params_model, "model_fields", {})
+
+
 def _run_floor(results: pd.DataFrame, effect: pd.Series) -> tuple[pd.Series, pd.Series, pd.Series]:
     """The smallest p_run each run-level family can reach, whatever the data: (floor, what sets it, its draws).
 
@@ -321,6 +333,8 @@ def _run_floor(results: pd.DataFrame, effect: pd.Series) -> tuple[pd.Series, pd.
         for k in idx:
             r = recs[pos[k]]
             n_test = _num(r.get("n_test_cases"))
+            if n_test is None:  # the association's frame-level test: its cases are the frames
+                n_test = _num(r.get("n_frames"))
             f, why = row_p_floor(str(r.get("test") or ""), n_cases=n_test if n_test is not None else _num(r.get("n_cases")),
                                  n_a=_num(r.get("n_cases_a")), n_b=_num(r.get("n_cases_b")),
                                  alternative=str(r.get("alternative") or "two-sided"), p_method=str(r.get("p_method") or ""),

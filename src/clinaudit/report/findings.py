@@ -231,6 +231,8 @@ def _inconclusive(e: dict[str, Any], rec: dict[str, Any], alpha: float, margin: 
 
     n = e["n_cases"]
     n_test = as_float(rec.get("n_test_cases"))
+    if n_test is None:  # the association's frame-level test: its cases are the frames
+        n_test = as_float(rec.get("n_frames"))
     n_a, n_b = _subgroup_counts(rec)
     alternative = _text(rec.get("alternative")) or "two-sided"
     factor = correction_factor(e["correction"], family_size) if e["correction"] else 1.0

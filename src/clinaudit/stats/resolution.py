@@ -35,6 +35,8 @@ SIGN_FLIP_TEST = "sign-flip permutation over cases"
 SUBGROUP_TEST = "studentised permutation of subgroup labels over cases"
 #: the subgroup test's name before it was studentised (older result tables)
 _SUBGROUP_TESTS = (SUBGROUP_TEST, "permutation of subgroup labels over cases")
+#: the association's frame-level sign flip (its cases are the template frames, ``n_frames``)
+_SIGN_FLIP_TESTS = (SIGN_FLIP_TEST, "sign_flip_frames")
 
 
 def smallest_p(test: str, n_cases: float | None = None, n_a: float | None = None, n_b: float | None = None,
@@ -49,7 +51,7 @@ def smallest_p(test: str, n_cases: float | None = None, n_a: float | None = None
     one_sided = alternative in ("greater", "less")
     name = (test or "").strip().lower()
     p: float | None = None
-    if name == SIGN_FLIP_TEST and n_cases is not None and n_cases >= 1:
+    if name in _SIGN_FLIP_TESTS and n_cases is not None and n_cases >= 1:
         p = min(1.0, (1.0 if one_sided else 2.0) / 2.0 ** int(n_cases))
     elif name in _SUBGROUP_TESTS and n_a is not None and n_b is not None and n_a >= 1 and n_b >= 1:
         # the mirror image of the observed relabelling (−t) is itself a relabelling only when n_a = n_b
@@ -86,9 +88,12 @@ def draws_to_reach(family_size: int, alpha: float) -> int:
 
 
 def run_floor_note(floor: float, family_size: int, alpha: float, limit: str,
-                   n_permutations: float | None = None) -> str:
+                   n_permutations: float | None = None, settable: bool = True) -> str:
     """The plain sentence for a run-level family whose smallest reachable p (Holm's first step, ``floor``) is
-    not below ``alpha``: no row of it can be ``bias``, whatever the data (empty when it can reach alpha)."""
+    not below ``alpha``: no row of it can be ``bias``, whatever the data (empty when it can reach alpha).
+
+    ``settable``: the audit has an ``n_permutations`` option; without one (the permutations are fixed in its
+    code) the sentence says how many would be needed and that fewer effects per run is the way to get there."""
     if not floor < math.inf or floor < alpha:
         return ""
     head = (f"with {int(n_permutations):,} permutations per test" if limit == "draws" and n_permutations
@@ -96,7 +101,11 @@ def run_floor_note(floor: float, family_size: int, alpha: float, limit: str,
     text = (f"this run cannot find bias: {head} the smallest p after Holm over {family_size} effects is "
             f"{min(floor, 1.0):.3g} (alpha {alpha:g})")
     if limit == "draws":
-        return text + f"; set n_permutations >= {draws_to_reach(family_size, alpha):,}"
+        need = draws_to_reach(family_size, alpha)
+        if settable:
+            return text + f"; set n_permutations >= {need:,}"
+        return text + (f"; it would need {need:,} permutations per test, more than this audit draws: audit fewer "
+                       f"effects per run (fewer perturbations, metrics or models)")
     return text + "; more cases are needed"
 
 
@@ -116,7 +125,7 @@ def cases_for_p(test: str, alpha: float, factor: float = 1.0, alternative: str =
         if p is None:
             return None
         if p * factor < alpha:
-            return n if (test or "").strip().lower() == SIGN_FLIP_TEST else 2 * n
+            return n if (test or "").strip().lower() in _SIGN_FLIP_TESTS else 2 * n
     return None
 
 
