@@ -213,3 +213,29 @@ def test_max_batch_on_cuda_is_sized_from_free_gpu_memory(causal_dirs, monkeypatc
     assert b.max_batch == 8
     assert HFCausalBackend(f"hf:{causal_dirs['llama']}", device="cuda", max_batch=5).max_batch == 5  # as given
     assert cont.max_batch == 8  # on a CPU: batch_size, no GPU asked
+
+
+def test_the_decode_batch_is_sized_for_the_next_steps_not_every_rows_max_tokens(causal_dirs, monkeypatch):
+    """The key/value buffers hold the prompts and ROOM_STEPS more tokens (memory: a judge asked for 256 tokens
+    that writes a label of a few was given room for all 256 in every row); a batch out of room is rebuilt wider,
+    with exactly the texts of the static batches."""
+    from clinaudit.models import engine as eng
+
+    reqs = [ModelRequest.chat("hf:x", f"{DIALOG} : {t}", max_tokens=m) for t, m in zip(TURNS, [1, 12, 2, 7, 3, 15])]
+    caps: dict[int, list[int]] = {}
+    rebuild = eng.GenerationEngine._rebuild
+
+    def recording(self, buf, live, joined):
+        out = rebuild(self, buf, live, joined)
+        caps.setdefault(eng.ROOM_STEPS, []).append(int(buf["mask"].shape[1]))
+        return out
+
+    monkeypatch.setattr(eng.GenerationEngine, "_rebuild", recording)
+    texts = {}
+    for room in (1000, 3):
+        monkeypatch.setattr(eng, "ROOM_STEPS", room)
+        cont, stat = _pair(causal_dirs["llama"], batch_size=2)
+        texts[room] = cont.generate(reqs)
+        assert _same(texts[room], stat.generate(reqs))
+    assert max(caps[3]) < max(caps[1000])  # smaller buffers ...
+    assert len(caps[3]) > len(caps[1000])  # ... rebuilt wider when full

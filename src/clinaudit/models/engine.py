@@ -223,13 +223,16 @@ class _Live:
 class _Group:
     """Rows prefilled together in one forward: their cache ``[rows, heads, prefix + width, dim]`` and mask."""
 
-    kv: list[tuple[Any, Any]]
+    kv: list[Any]  # per layer (keys, values); None once copied into the decode batch
     mask: Any
     members: list[tuple[int, _Live]] = field(default_factory=list)  # (row in the group's tensors, live row)
 
 
 #: greedy decode steps between two looks at the generated tokens on the host, on CUDA (on a CPU: every step)
 CUDA_SYNC_EVERY = 8
+#: decode steps a rebuilt batch has room for before it is rebuilt wider (its key/value buffers are sized for
+#: the prompts and these steps, not for every row's max_tokens)
+ROOM_STEPS = 64
 #: padded prompt tokens (rows x longest remaining prompt) one prefill forward takes at most
 PREFILL_TOKENS = 8192
 
@@ -426,6 +429,8 @@ class GenerationEngine:
                     live = self._rebuild(buf, live, joined)
                 if not live:
                     continue
+                if buf["width"] + self.sync_every >= buf["mask"].shape[1]:  # out of room: rebuilt wider
+                    live = self._rebuild(buf, live, [])
                 fast = all(rows[lv.row].constraint is None and rows[lv.row].temperature <= 0 for lv in live)
                 if fast:  # greedy, no grammar: the tokens stay on the device for up to sync_every steps
                     steps = min(self.sync_every, min(lv.limit - len(lv.new) for lv in live))
@@ -469,7 +474,9 @@ class GenerationEngine:
         old_w = buf.get("width", 0)
         everyone = live + [lv for grp in joined for _, lv in grp.members]
         width = max(lv.span for lv in everyone)
-        room = max(lv.limit - len(lv.new) for lv in everyone) + 1
+        # room for the next ROOM_STEPS tokens, not for every row's whole max_tokens (a judge's 256 for a label of
+        # a few tokens): a batch that runs out of room is rebuilt wider (run())
+        room = min(max(lv.limit - len(lv.new) for lv in everyone), max(ROOM_STEPS, self.sync_every)) + 1
         cap = width + room
         layers_old = buf.get("layers") or []
         n_layers = len(layers_old) if layers_old else len(joined[0].kv)
@@ -486,21 +493,24 @@ class GenerationEngine:
             mask[r0 : r0 + len(sel), width - w : width] = grp.mask.index_select(0, sel)
             r0 += len(sel)
         new_layers = []
+        shapes = [(layers_old[li].kbuf if layers_old else joined[0].kv[li][0]).shape for li in range(n_layers)]
+        dtype = (layers_old[0].kbuf if layers_old else joined[0].kv[0][0]).dtype
         for li in range(n_layers):
-            sample = layers_old[li].kbuf if layers_old else joined[0].kv[li][0]
-            _, heads, _, dim = sample.shape
-            kb = torch.zeros((rows_n, heads, cap, dim), dtype=sample.dtype, device=self.device)
+            _, heads, _, dim = shapes[li]
+            kb = torch.zeros((rows_n, heads, cap, dim), dtype=dtype, device=self.device)
             vb = torch.zeros_like(kb)
             if live:
                 old = layers_old[li]
                 kb[: len(live), :, width - n_old : width] = old.kbuf.index_select(0, idx)[:, :, old_w - n_old : old_w]
                 vb[: len(live), :, width - n_old : width] = old.vbuf.index_select(0, idx)[:, :, old_w - n_old : old_w]
+                layers_old[li] = None  # copied: freed now, so old and new buffers never all exist at once
             r0 = len(live)
             for grp, sel in zip(joined, sels):
                 k, v = grp.kv[li]
                 w = k.shape[2]
                 kb[r0 : r0 + len(sel), :, width - w : width] = k.index_select(0, sel)
                 vb[r0 : r0 + len(sel), :, width - w : width] = v.index_select(0, sel)
+                grp.kv[li] = None  # (the same for a joining group's prefill cache)
                 r0 += len(sel)
             new_layers.append(slot_layer(kb, vb, width))
         buf.clear()
