@@ -124,8 +124,8 @@ def test_an_all_inconclusive_run_is_not_a_pass_and_says_which_cases_would_settle
 def test_the_gate_and_the_report_say_the_same_cases_needed(tmp_path, capsys):
     """One rule for "the cases that would settle it" (verdict_view.cases_to_settle_entries over the report's findings
     entries): the gate line, the report's first screen and run's verdict line say the same number. Two tested TSR rows
-    of 10 cases, CI [-10, +30] pp (half-width 20 pp), declared margin 10 pp: the report's rule (a CI as narrow as its
-    5 pp margin) needs ceil(10 × (0.20 / 0.05)²) = 160 cases; the gate's former rule used the row's margin (40)."""
+    of 10 cases, CI [-10, +30] pp (half-width 20 pp), declared margin 10 pp: a CI as narrow as the row's own margin
+    needs ceil(10 × (0.20 / 0.10)²) = 40 cases (the report's rule used a fixed 5 pp margin before: 160)."""
     from clinaudit.cli.headline import headline_lines
     from clinaudit.report.findings import derive_findings
     from clinaudit.report.verdict_view import verdicts_view
@@ -137,12 +137,12 @@ def test_the_gate_and_the_report_say_the_same_cases_needed(tmp_path, capsys):
     run = _run(tmp_path, "r", results=rows, validity={"audit": "treatment_shift", "models": {"m": {"measured": True}},
                                                       "cases": {"given": 10, "used": 10}})
     rc, out, _ = _cli(capsys, str(run))
-    assert rc == 4 and "about 160 cases would settle its inconclusive rows (this run used 10)" in out, out
+    assert rc == 4 and "about 40 cases would settle its inconclusive rows (this run used 10)" in out, out
     doc = derive_findings([run])
     (view,) = verdicts_view(doc)
-    assert view["cases_needed"] == 160 and "about 160 cases would settle them" in view["plain"]
-    assert "about 160 cases would settle them" in headline_lines(run)[0]
-    assert json.loads((run / "gate" / "gate.json").read_text(encoding="utf-8"))["missing"][0]["cases_needed"] == 160
+    assert view["cases_needed"] == 40 and "about 40 cases would settle them" in view["plain"]
+    assert "about 40 cases would settle them" in headline_lines(run)[0]
+    assert json.loads((run / "gate" / "gate.json").read_text(encoding="utf-8"))["missing"][0]["cases_needed"] == 40
     # significant, but 3 units behind the smallest group of 6 cases (minimum 5): not a finding; 5 units take 10 cases
     few = _run(tmp_path, "few", results=rows.assign(p=0.001, p_adj=0.002, n_cases=6, n_units=3, ci_low=0.05),
                validity={"audit": "treatment_shift", "models": {"m": {"measured": True}}, "cases": {"given": 6, "used": 6}})

@@ -268,6 +268,16 @@ def _inconclusive(e: dict[str, Any], rec: dict[str, Any], alpha: float, margin: 
             "n_needed_unit": (SMALLER_GROUP_ROWS if rows else "cases") if needed else None}
 
 
+def _row_margin(rec: dict[str, Any], scale: str, default: float) -> float:
+    """The margin the row's verdict used (results' ``margin``, the metric's declaration or the spec's
+    ``verdicts.margins``) when it is a proportion on a proportion-scale row; else ``default`` (5 pp). The
+    cases that would settle a row are then the cases that would settle its verdict."""
+    mg = as_float(rec.get("margin"))
+    if scale == "proportion" and mg is not None and 0 < mg < 1:
+        return mg
+    return default
+
+
 def _smaller_group_rows(rec: dict[str, Any]) -> bool:
     """A classifier gap (:mod:`clinaudit.families.hurtful_words.classifier_metrics`): its unit is the rows
     (patients) of its smaller group, not cases, so what would settle it is counted in those rows."""
@@ -389,9 +399,10 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
         if verdict == "within_margin":
             skipped["within_margin"] += 1
             continue
-        why = _inconclusive(e, rec, alpha, margin, family_sizes.get(_text(rec.get("family")), 1))
+        row_margin = _row_margin(rec, e["scale"], margin)
+        why = _inconclusive(e, rec, alpha, row_margin, family_sizes.get(_text(rec.get("family")), 1))
         if why is not None:
-            e.update(kind="inconclusive", margin=margin, **why)
+            e.update(kind="inconclusive", margin=row_margin, **why)
             out.append(e)
         else:
             skipped["not_significant"] += 1
