@@ -252,3 +252,13 @@ def test_count_tokens_without_weights_matches_the_loaded_tokenizer(generator):
     assert fresh._model is None  # the weights were not loaded
     assert counts == [len(generator.tokenizer(t, add_special_tokens=False)["input_ids"]) for t in texts]
     assert counts[0] == 5 and counts[1] == 0
+
+
+def test_another_dtype_is_another_cache_identity():
+    """bfloat16 weights change the greedy answers (measured: 9 of 16 differ on this model), so a bfloat16 run
+    must not be answered from a float32 run's cache nor the reverse; float32 keeps the identity it always had."""
+    from clinaudit.models.embedded import EmbeddedGenerator
+
+    plain = EmbeddedGenerator("embedded").identity()
+    assert plain.startswith("embedded:smollm2-135m-instruct-q4_1-") and "#" not in plain
+    assert EmbeddedGenerator("embedded", dtype="bfloat16").identity() == plain + "#bfloat16"

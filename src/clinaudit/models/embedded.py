@@ -210,7 +210,7 @@ class EmbeddedGenerator(HFCausalBackend):
         return str(converted_model_dir(self.gguf_path, self.cache_dir))
 
     def identity(self) -> str:
-        return f"embedded:smollm2-135m-instruct-q4_1-{self.fingerprint}"
+        return f"embedded:smollm2-135m-instruct-q4_1-{self.fingerprint}{self.dtype_tag()}"
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()

@@ -131,8 +131,13 @@ class _HFBase(Backend):
     def identity(self) -> str:
         path = Path(self.source)
         if path.is_dir():
-            return f"{self.spec.partition(':')[0]}:{self.source}#{dir_fingerprint(path)}"
-        return self.spec
+            return f"{self.spec.partition(':')[0]}:{self.source}#{dir_fingerprint(path)}{self.dtype_tag()}"
+        return self.spec + self.dtype_tag()
+
+    def dtype_tag(self) -> str:
+        """``#bfloat16`` etc. in the cache identity when the weights are not float32: another dtype gives other
+        answers (bfloat16 changed 9 of 16 greedy answers of ``embedded``), so its answers are cached apart."""
+        return "" if str(self.dtype) == "float32" else f"#{self.dtype}"
 
     def describe(self) -> dict[str, Any]:
         return {"spec": self.spec, "backend": self.name, "source": self.source, "device": self.device,
