@@ -2,6 +2,7 @@
 
     python benchmarks/bench_estimate.py                     # 3 and 30 messages, one round each
     python benchmarks/bench_estimate.py --limits 3 --rounds 2
+    python benchmarks/bench_estimate.py --quick             # 3 messages, one round (about 10 minutes loaded)
     python benchmarks/bench_estimate.py --data my.csv       # your own CSV of patient messages
 
 README's "Five minutes with your own data" path, as a user runs it: ``clinaudit init treatment_shift`` on a
@@ -107,8 +108,9 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=1, help="dry run + run pairs per limit (default 1)")
     ap.add_argument("--data", type=Path, default=None, help="a CSV of patient messages (default: MedPerturb OncQA)")
     ap.add_argument("--dry-run-only", action="store_true", help="only the estimates (e.g. beside a timed run)")
+    ap.add_argument("--quick", action="store_true", help="3 messages only (run_all.py --quick)")
     args = ap.parse_args()
-    limits = [int(x) for x in args.limits.split(",") if x.strip()]
+    limits = [3] if args.quick else [int(x) for x in args.limits.split(",") if x.strip()]
     work = Path(tempfile.mkdtemp(prefix="bench-estimate-"))
     try:
         data = args.data.resolve() if args.data else write_messages(work, max(limits))
