@@ -296,9 +296,9 @@ def doc_note(table: pd.DataFrame, command: str) -> str:
         for (s, n), g in table.groupby(["scenario", "n"], sort=False):
             by_settings.setdefault(str(g["settings"].iloc[0]), []).append(f"{s}:{n}")
         parts.append("Bootstrap resamples / permutations per run: " + "; ".join(
-            f"{x}{' (the product defaults)' if x == '1000/9999' else ''}: {' '.join(v)}" for x, v in by_settings.items())
-            + " (the product's defaults are 1000 / 9999; fewer keep 200 runs affordable, the p-values stay exact or "
-              "Monte Carlo-valid).")
+            f"{x}{' (the product defaults)' if x == '1000/9999' else ''} for {' '.join(v)}"
+            for x, v in by_settings.items())
+            + ". Fewer than the defaults keep 200 runs affordable; the p-values stay exact or Monte Carlo-valid.")
         by_commit: dict[str, list[str]] = {}
         for (s, n), g in table.groupby(["scenario", "n"], sort=False):
             by_commit.setdefault(str(g["commits"].iloc[0]), []).append(f"{s}:{n}")
@@ -306,7 +306,7 @@ def doc_note(table: pd.DataFrame, command: str) -> str:
                                                                      by_commit.items()) + ".")
         parts.append(f"On the development container (2 CPU cores shared by the whole team; the 1-minute load "
                      f"average when each run finished was {table['load_min'].min():.1f}–{table['load_max'].max():.1f})."
-                     " Each point was measured by `python benchmarks/calibration.py --store --runs 200 --workers 2 "
+                     " Each point was measured by `python benchmarks/calibration.py --store --runs 200 --workers 1|2 "
                      "--points SCENARIO:N ...`, which resumes a point from the stored rows and appends each new run.")
     parts.append("Cells: rate (count / out of); the column is the number of cases (frames for the association, "
                  "test rows per task for the gaps). Rows are effect rows that were measured; for `margin` the TSR "
