@@ -1,13 +1,31 @@
 """The dry-run estimate of a batching local backend (issue 44): one call alone overstates a run whose calls go in
 batches; a second probe sends a batch of the next requests and the run is timed by it, the one-at-a-time time
-stated as the upper bound. A fake backend whose batch of k takes 0.2 s + 0.05 s × k makes the numbers known."""
+stated as the upper bound. A fake backend whose batch of k takes 0.2 s + 0.05 s × k makes the numbers known. The
+fake backends advance a fake clock (``time.monotonic``, which the estimate reads) instead of sleeping, so the numbers
+are exact whatever the machine's load."""
 
 from __future__ import annotations
 
 import time
 from types import SimpleNamespace
 
+import pytest
+
 from clinaudit.pipeline.estimate import Estimate
+
+
+class _Clock:
+    now = 1000.0
+
+
+def _spend(seconds: float) -> None:
+    """What a call of the fake backends costs: the fake clock moves on (no real sleep)."""
+    _Clock.now += seconds
+
+
+@pytest.fixture(autouse=True)
+def _fake_clock(monkeypatch):
+    monkeypatch.setattr(time, "monotonic", lambda: _Clock.now)
 
 
 class _Backend:
@@ -31,7 +49,7 @@ class _Runner:
 
     def generate(self, requests: list, desc: str = "") -> list:
         self.batches.append(len(requests))
-        time.sleep(0.2 + 0.05 * len(requests))
+        _spend(0.2 + 0.05 * len(requests))
         return [SimpleNamespace(error=None) for _ in requests]
 
 
@@ -84,7 +102,7 @@ class _Engine:
 
     def answer(self, requests: list) -> list:
         toks = [min(r.max_tokens, 10) for r in requests]
-        time.sleep(max(toks) * 0.01 * len(requests) ** 0.5)
+        _spend(max(toks) * 0.01 * len(requests) ** 0.5)
         return [SimpleNamespace(error=None, completion_tokens=k, text=f"answer {i}") for i, k in enumerate(toks)]
 
     def generate(self, requests: list) -> list:  # straight to the backend: not stored
@@ -133,8 +151,9 @@ def test_a_batching_local_backend_is_timed_shape_by_shape_at_the_runs_width():
     assert "rows^0." in how and "40 target" in how and "20 judge, grammar" in how
     # one call alone: 10 steps x 10 ms = 0.1 s; 4 rows: 10 steps x 20 ms = 0.2 s -> alpha 0.5. At the run's 16 rows
     # an answer costs 0.2 / 4 x (16 / 4) ** -0.5 = 0.025 s (40 of them: 1.0 s); a label 2 steps x 20 ms / 4 =
-    # 0.01 s at 4 rows, 0.005 s at 16 (20 of them: 0.1 s): 1.1 s in all (sleeps only overshoot)
-    assert 1.0 < total < 1.5
+    # 0.01 s at 4 rows, 0.005 s at 16 (20 of them: 0.1 s): 1.1 s of calls, plus the load, timed with the 2-token
+    # warm-up (2 steps x 10 ms = 0.02 s): 1.12 s in all
+    assert total == pytest.approx(1.12, abs=1e-6)
     low, high = est.likely["embedded"]
     assert low < total < high
     assert "likely" in est.to_text()
