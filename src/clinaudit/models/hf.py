@@ -45,17 +45,18 @@ from .base import Backend, MaskedItem, register_backend
 from .options import HFOptions
 from .constrained import GrammarCompiler
 from .engine import GenerationEngine, GenRow, supports_engine
-from .hf_runtime import dir_fingerprint, follow_thread_budget, require_torch, require_transformers
+from .hf_runtime import (
+    AUTO_CONTEXT,
+    dir_fingerprint,
+    follow_thread_budget,
+    require_torch,
+    require_transformers,
+    rows_that_fit,
+)
 from .hf_scoring import masked_head_logprobs, prefix_logliks
 from .hf_static import generate_static_batch
 
 __all__ = ["HFCausalBackend", "HFMaskedBackend", "HFEncoderBackend", "sample_seed", "ENGINES"]
-
-#: on CUDA without a ``max_batch`` option: the share of free GPU memory the decode batch's caches may take, the
-#: context a row is sized for, and the largest batch chosen (:meth:`HFCausalBackend.memory_max_batch`)
-MEMORY_FRACTION = 0.6
-AUTO_CONTEXT = 2048
-MAX_AUTO_BATCH = 256
 
 #: generation engines of ``hf:``/``embedded``: in-flight batching with prefix reuse, or static padded batches
 ENGINES = ("continuous", "static")
@@ -291,25 +292,11 @@ class HFCausalBackend(_HFBase):
         return floor
 
     def memory_max_batch(self, context: int | None = None) -> int:
-        """Rows whose key/value caches fit in ``MEMORY_FRACTION`` of the GPU's free memory now.
-
-        A row of ``context`` tokens (default: the model's context, at most ``AUTO_CONTEXT``) holds
-        ``2 x layers x kv heads x head dim x context`` cache values of the model's dtype, and its logits
-        (``vocab`` floats) once per step; a decode batch holds its buffers twice while they are rebuilt.
-        At most ``MAX_AUTO_BATCH``."""
+        """Rows whose key/value caches fit in the GPU's free memory now (:func:`.hf_runtime.rows_that_fit`)."""
         torch = require_torch()
         free, _total = torch.cuda.mem_get_info(torch.device(self.device))
-        cfg = self.model.config
-        cfg = getattr(cfg, "get_text_config", lambda: cfg)()
-        layers = int(getattr(cfg, "num_hidden_layers", 1))
-        heads = int(getattr(cfg, "num_attention_heads", 1))
-        kv_heads = int(getattr(cfg, "num_key_value_heads", None) or heads)
-        head_dim = int(getattr(cfg, "head_dim", None) or int(getattr(cfg, "hidden_size", 64)) // max(1, heads))
-        vocab = int(getattr(cfg, "vocab_size", 32000))
         ctx = int(context or min(self.max_len() or AUTO_CONTEXT, AUTO_CONTEXT))
-        itemsize = torch.empty((), dtype=self._torch_dtype(torch)).element_size()
-        per_row = 2 * (2 * layers * kv_heads * head_dim * ctx * itemsize) + 4 * vocab
-        return int(max(1, min(MAX_AUTO_BATCH, (free * MEMORY_FRACTION) // per_row)))
+        return rows_that_fit(free, self.model.config, torch.empty((), dtype=self._torch_dtype(torch)).element_size(), ctx)
 
     @property
     def submit_size(self) -> int:

@@ -15,7 +15,14 @@ from typing import Any
 
 from ..errors import MissingDependencyError
 
-__all__ = ["require_torch", "require_transformers", "dir_fingerprint", "set_thread_budget", "follow_thread_budget"]
+__all__ = ["require_torch", "require_transformers", "dir_fingerprint", "set_thread_budget", "follow_thread_budget",
+           "rows_that_fit"]
+
+#: on CUDA without a ``max_batch`` option: the share of free GPU memory the decode batch's caches may take, the
+#: context a row is sized for, and the largest batch chosen (:func:`rows_that_fit`)
+MEMORY_FRACTION = 0.6
+AUTO_CONTEXT = 2048
+MAX_AUTO_BATCH = 256
 
 #: how many torch threads this process may use right now (None: leave torch's setting alone)
 _thread_budget: Callable[[], int] | None = None
@@ -79,3 +86,20 @@ def dir_fingerprint(path: Path) -> str:
         if f.suffix in {".safetensors", ".bin", ".gguf", ".pt"}:
             h.update(f"{f.name}:{f.stat().st_size}".encode())
     return h.hexdigest()[:12]
+
+
+def rows_that_fit(free_bytes: int, config: Any, itemsize: int, context: int) -> int:
+    """Decode rows whose key/value caches fit in ``MEMORY_FRACTION`` of ``free_bytes`` (a GPU's free memory).
+
+    A row of ``context`` tokens (by default the model's context, at most ``AUTO_CONTEXT``) holds
+    ``2 x layers x kv heads x head dim x context`` cache values of ``itemsize`` bytes, and its logits
+    (``vocab`` floats) once per step; a decode batch holds its buffers twice while they are rebuilt.
+    At most ``MAX_AUTO_BATCH``."""
+    cfg = getattr(config, "get_text_config", lambda: config)()
+    layers = int(getattr(cfg, "num_hidden_layers", 1))
+    heads = int(getattr(cfg, "num_attention_heads", 1))
+    kv_heads = int(getattr(cfg, "num_key_value_heads", None) or heads)
+    head_dim = int(getattr(cfg, "head_dim", None) or int(getattr(cfg, "hidden_size", 64)) // max(1, heads))
+    vocab = int(getattr(cfg, "vocab_size", 32000))
+    per_row = 2 * (2 * layers * kv_heads * head_dim * int(context) * itemsize) + 4 * vocab
+    return int(max(1, min(MAX_AUTO_BATCH, (free_bytes * MEMORY_FRACTION) // per_row)))
