@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..spec import VerdictSettings
+from ..stats.results import cell_float as _num
 
 __all__ = ["VerdictSettings", "VALIDITY_VERSION", "measure_validity", "assign_verdicts", "assess_tables",
            "assess_run", "run_status", "NOT_MEASURED_STATUS", "VERDICT_LABELS", "verdict_lines", "read_validity",
@@ -350,12 +351,6 @@ def _run_floor(results: pd.DataFrame, effect: pd.Series) -> tuple[pd.Series, pd.
     return floor, limit, draws
 
 
-def _num(x: Any) -> float | None:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return None
-    return None if math.isnan(v) else v
 
 
 def _tally(results: pd.DataFrame) -> dict[str, int]:

@@ -15,6 +15,8 @@ from typing import Any
 
 import pandas as pd
 
+from ..stats.results import cell_float
+
 __all__ = [
     "DASH",
     "json_ready",
@@ -62,13 +64,8 @@ def json_ready(x: Any) -> Any:
     return x
 
 
-def as_float(x: Any) -> float | None:
-    """``x`` as a float, or None when it is not a number or is NaN (cells read back from a run's CSVs)."""
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return None
-    return None if math.isnan(v) else v
+#: ``x`` as a float, or None when it is not a number or is NaN (cells read back from a run's CSVs)
+as_float = cell_float
 
 
 def _is_missing(x: Any) -> bool:

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["RESULT_COLUMNS", "result_row", "results_frame", "apply_correction"]
+__all__ = ["RESULT_COLUMNS", "result_row", "results_frame", "apply_correction", "cell_float"]
 
 RESULT_COLUMNS: list[str] = [
     "audit",
@@ -68,6 +68,16 @@ _DEFAULTS: dict[str, Any] = {
     "correction": "",
     "family": "",
 }
+
+
+def cell_float(x: Any) -> float | None:
+    """A result-table cell as a float, or None when it is not a number or is NaN (cells read back from a run's
+    CSVs). :func:`clinaudit.report.formatting.as_float` is this function."""
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(v) else v
 
 
 def _as_float(x: Any) -> float:
