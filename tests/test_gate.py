@@ -122,7 +122,7 @@ def test_an_all_inconclusive_run_is_not_a_pass_and_says_which_cases_would_settle
 
 
 def test_the_gate_and_the_report_say_the_same_cases_needed(tmp_path, capsys):
-    """One rule for "the cases that would settle it" (verdict_view.cases_to_settle_entries over the report's findings
+    """One rule for "the cases that would settle it" (verdict_view.settle_entry over the report's findings
     entries): the gate line, the report's first screen and run's verdict line say the same number. Two tested TSR rows
     of 10 cases, CI [-10, +30] pp (half-width 20 pp), declared margin 10 pp: a CI as narrow as the row's own margin
     needs ceil(10 × (0.20 / 0.10)²) = 40 cases (the report's rule used a fixed 5 pp margin before: 160)."""

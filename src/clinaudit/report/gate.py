@@ -28,7 +28,7 @@ at least ``min_settled`` (default half) of its measured effect rows settled (``b
 at most ``max_not_measured`` (default half) of its effect rows not measured. Otherwise it is **inconclusive**
 (exit 4): no bias shown, none ruled out; one line per audit × model says what is missing and about how many
 cases would settle it: the report's own number (the largest ``n_needed`` of its findings' inconclusive entries,
-:func:`clinaudit.report.verdict_view.cases_to_settle_entries`), so the gate and the report's first screen agree.
+:func:`clinaudit.report.verdict_view.settle_entry`), so the gate and the report's first screen agree.
 
 Outcome and exit status: **pass** 0, **fail** 1, **not gateable** 3, **inconclusive** 4; bad input (no such
 run, a bad policy) is an :class:`~clinaudit.errors.InputError` (exit 2). The gate report (:data:`GATE_SCHEMA`)
@@ -223,7 +223,7 @@ def _evidence(rows: pd.DataFrame, run: Path, audit: str, policy: GatePolicy, res
     its smaller group), so the gate line and
     the report's first screen say the same."""
     from .findings import run_findings
-    from .verdict_view import SMALLER_GROUP_ROWS, need_phrase, settle_entry
+    from .verdict_view import SMALLER_GROUP_ROWS, entries_of, need_phrase, settle_entry
 
     need = policy.evidence
     keys = [c for c in ("audit", "model") if c in rows.columns]
@@ -255,8 +255,7 @@ def _evidence(rows: pd.DataFrame, run: Path, audit: str, policy: GatePolicy, res
             entries = [e for e in found if e["kind"] == "inconclusive" and policy.gates(str(e["metric"]))]
         audit_k = _text(g["audit"].iloc[0]) if "audit" in g else None
         model_k = _text(g["model"].iloc[0]) if several else None
-        mine = [e for e in entries if (audit_k is None or str(e.get("audit", "")) == audit_k)
-                and (model_k is None or str((e.get("stratum") or {}).get("model", "")) == model_k)]
+        mine = entries_of(entries, audit_k, model_k)
         top = settle_entry(mine)
         cases = int(top["n_needed"]) if top is not None else None
         used = max((c for c in map(_cases, g.to_dict("records")) if not math.isnan(c)), default=math.nan)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-__all__ = ["verdicts_view", "link_verdicts", "plain_sentence", "cases_needed", "cases_to_settle_entries", "need_phrase",
-           "settle_entry", "SMALLER_GROUP_ROWS", "BADGE", "TOY_MODELS"]
+__all__ = ["verdicts_view", "link_verdicts", "plain_sentence", "entries_of", "need_phrase", "settle_entry",
+           "SMALLER_GROUP_ROWS", "BADGE", "TOY_MODELS"]
 
 #: the unit of ``n_needed`` for a classifier gap: the rows (patients) of its smaller group, not cases
 SMALLER_GROUP_ROWS = "rows in the smaller group"
@@ -48,26 +48,24 @@ def viewer_query(run_dir: Any, where: dict[str, Any], **extra: str) -> str:
     return "cases?" + urlencode(q)
 
 
-def settle_entry(entries: Iterable[dict[str, Any]], audit: str | None = None,
-                 model: str | None = None) -> dict[str, Any] | None:
-    """The inconclusive findings entry of one audit × model that needs the most to be settled (the largest
-    ``n_needed``; :func:`clinaudit.report.findings.run_findings`, rules in :mod:`clinaudit.stats.resolution`), or
-    None. ``audit`` / ``model`` None: not filtered on (the model is read from an entry's ``stratum``)."""
-    mine = [e for e in entries
-            if e.get("kind", "inconclusive") == "inconclusive" and e.get("n_needed")
+def entries_of(entries: Iterable[dict[str, Any]], audit: str | None = None,
+               model: str | None = None) -> list[dict[str, Any]]:
+    """The inconclusive findings entries of one audit × model (``audit`` / ``model`` None: not filtered on; the
+    model is read from an entry's ``stratum``)."""
+    return [e for e in entries
+            if e.get("kind", "inconclusive") == "inconclusive"
             and (audit is None or str(e.get("audit", "")) == str(audit))
             and (model is None or str((e.get("stratum") or {}).get("model", "")) == str(model))]
+
+
+def settle_entry(entries: Iterable[dict[str, Any]], audit: str | None = None,
+                 model: str | None = None) -> dict[str, Any] | None:
+    """The inconclusive findings entry of one audit × model (:func:`entries_of`) that needs the most to be
+    settled (the largest ``n_needed``; :func:`clinaudit.report.findings.run_findings`, rules in
+    :mod:`clinaudit.stats.resolution`), or None. The one rule behind the report's first screen, the verdict lines
+    ``clinaudit run`` prints and ``clinaudit gate``'s inconclusive lines."""
+    mine = [e for e in entries_of(entries, audit, model) if e.get("n_needed")]
     return max(mine, key=lambda e: int(e["n_needed"])) if mine else None
-
-
-def cases_to_settle_entries(entries: Iterable[dict[str, Any]], audit: str | None = None,
-                            model: str | None = None) -> int | None:
-    """About how many cases (for a classifier gap: rows of its smaller group) would settle the inconclusive
-    findings entries of one audit × model: the largest ``n_needed`` among them (:func:`settle_entry`), or None.
-    The one rule behind the report's first screen, the verdict lines ``clinaudit run`` prints and ``clinaudit
-    gate``'s inconclusive lines."""
-    e = settle_entry(entries, audit, model)
-    return int(e["n_needed"]) if e is not None else None
 
 
 def _round2(n: int) -> int:
@@ -93,14 +91,6 @@ def need_phrase(entry: dict[str, Any] | None, used: Any = None) -> str:
         return text + (": more than this data has (" + (f"{int(have):,} in the smaller group, " if have else "") +
                        f"{int(total):,} rows in all)")
     return text + (f" (this data has {int(have):,})" if have else "")
-
-
-def cases_needed(doc: dict[str, Any], line: dict[str, Any]) -> int | None:
-    """About how many cases would settle the inconclusive entries of ``line``'s audit and model
-    (:func:`cases_to_settle_entries` over the document's ``inconclusive`` list), or None."""
-    several = len({str(v.get("model", "")) for v in doc.get("verdicts", []) or []}) > 1
-    return cases_to_settle_entries(doc.get("inconclusive", []) or [], str(line.get("audit", "")),
-                                   str(line.get("model", "")) if several else None)
 
 
 def plain_sentence(line: dict[str, Any], need: int | None = None, entry: dict[str, Any] | None = None) -> str:
@@ -142,8 +132,8 @@ def verdicts_view(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """The verdict lines of a findings document as the template shows them: ``plain`` (plain words, with the cases
     that would settle an inconclusive verdict) first, the statistical ``sentence`` folded."""
     out = []
+    several = len({str(v.get("model", "")) for v in doc.get("verdicts", []) or []}) > 1
     for line in doc.get("verdicts", []) or []:
-        several = len({str(v.get("model", "")) for v in doc.get("verdicts", []) or []}) > 1
         entry = settle_entry(doc.get("inconclusive", []) or [], str(line.get("audit", "")),
                              str(line.get("model", "")) if several else None) \
             if line.get("verdict") == "inconclusive" else None
