@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..spec import VerdictSettings
+from ..stats.resolution import with_floor_note
 from ..stats.results import cell_float as _num
 
 __all__ = ["VerdictSettings", "VALIDITY_VERSION", "measure_validity", "assign_verdicts", "assess_tables",
@@ -317,7 +318,7 @@ def _run_floor(results: pd.DataFrame, effect: pd.Series) -> tuple[pd.Series, pd.
     (:func:`clinaudit.stats.resolution.row_p_floor`: 1/(R + 1) for R Monte Carlo permutations, the exact
     floor of the paired layer's tests with their cases), so no p_run is below m × the smallest floor. NaN when
     a row's floor is not known (its test could reach any p)."""
-    from ..stats.resolution import row_p_floor
+    from ..stats.resolution import row_p_floor, tested_cases
 
     floor = pd.Series(math.nan, index=results.index, dtype=float)
     limit = pd.Series("", index=results.index, dtype=object)
@@ -333,9 +334,7 @@ def _run_floor(results: pd.DataFrame, effect: pd.Series) -> tuple[pd.Series, pd.
         found = []
         for k in idx:
             r = recs[pos[k]]
-            n_test = _num(r.get("n_test_cases"))
-            if n_test is None:  # the association's frame-level test: its cases are the frames
-                n_test = _num(r.get("n_frames"))
+            n_test = tested_cases(r)
             f, why = row_p_floor(str(r.get("test") or ""), n_cases=n_test if n_test is not None else _num(r.get("n_cases")),
                                  n_a=_num(r.get("n_cases_a")), n_b=_num(r.get("n_cases_b")),
                                  alternative=str(r.get("alternative") or "two-sided"), p_method=str(r.get("p_method") or ""),
@@ -543,11 +542,7 @@ def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str
                         f"{sum(measured.values())} measured effects can neither be shown nor ruled out "
                         f"({example}).")
         cannot = next((n for n in _notes(rows) if n), "") if has and len(rows) else ""
-        if cannot and verdict == "inconclusive":  # never a silent "no bias": the run could not have found any
-            rest = sentence.removeprefix("Inconclusive: ")
-            sentence = f"Inconclusive: {cannot}. " + rest[:1].upper() + rest[1:]
-        elif cannot and verdict == "within_margin":
-            sentence += f" Note: {cannot}."
+        sentence = with_floor_note(sentence, cannot, verdict)  # never a silent "no bias"
         if counts.get("not_measured") and verdict != "not_measured":
             sentence += f" {counts['not_measured']} effect row(s) were not measured."
         sized = rows[pd.to_numeric(rows["value"], errors="coerce").notna()] if has and len(rows) else rows

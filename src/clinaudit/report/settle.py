@@ -34,12 +34,11 @@ def inconclusive_why(e: dict[str, Any], rec: dict[str, Any], alpha: float, margi
         cases_for_p,
         correction_factor,
         smallest_p,
+        tested_cases,
     )
 
     n = e["n_cases"]
-    n_test = as_float(rec.get("n_test_cases"))
-    if n_test is None:  # the association's frame-level test: its cases are the frames
-        n_test = as_float(rec.get("n_frames"))
+    n_test = tested_cases(rec)
     n_a, n_b = subgroup_counts(rec)
     alternative = _text(rec.get("alternative")) or "two-sided"
     factor = correction_factor(e["correction"], family_size) if e["correction"] else 1.0

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..stats.resolution import with_floor_note
+
 __all__ = ["verdicts_view", "link_verdicts", "plain_sentence", "entries_of", "need_phrase", "settle_entry",
            "SMALLER_GROUP_ROWS", "BADGE", "TOY_MODELS"]
 
@@ -119,13 +121,8 @@ def plain_sentence(line: dict[str, Any], need: int | None = None, entry: dict[st
                 "could not rule it out either" + settle + ".")
     if missing and verdict != "not_measured":
         text += f" {missing} comparison{'s' if missing != 1 else ''} could not be measured."
-    cannot = str(line.get("cannot_find_bias") or "")
-    if cannot and verdict == "inconclusive":  # the run could not have found bias: said before anything else
-        text = f"Inconclusive: {cannot}. " + text.removeprefix("Inconclusive: ")[:1].upper() + \
-            text.removeprefix("Inconclusive: ")[1:]
-    elif cannot and verdict == "within_margin":
-        text += f" Note: {cannot}."
-    return text
+    # the run could not have found bias: said before anything else
+    return with_floor_note(text, str(line.get("cannot_find_bias") or ""), verdict)
 
 
 def verdicts_view(doc: dict[str, Any]) -> list[dict[str, Any]]:

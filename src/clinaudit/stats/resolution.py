@@ -26,9 +26,12 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 __all__ = ["smallest_p", "correction_factor", "all_equal_half_width", "cases_for_p", "cases_for_half_width",
-           "cases_to_settle", "row_p_floor", "draws_to_reach", "run_floor_note", "SIGN_FLIP_TEST", "SUBGROUP_TEST"]
+           "cases_to_settle", "row_p_floor", "draws_to_reach", "run_floor_note",
+           "with_floor_note", "tested_cases", "SIGN_FLIP_TEST", "SUBGROUP_TEST"]
 
 #: the ``test`` names :class:`clinaudit.stats.PairedFrame` writes
 SIGN_FLIP_TEST = "sign-flip permutation over cases"
@@ -107,6 +110,28 @@ def run_floor_note(floor: float, family_size: int, alpha: float, limit: str,
         return text + (f"; it would need {need:,} permutations per test, more than this audit draws: audit fewer "
                        f"effects per run (fewer perturbations, metrics or models)")
     return text + "; more cases are needed"
+
+
+def with_floor_note(sentence: str, note: str, verdict: str) -> str:
+    """A verdict sentence with the run's floor note (:func:`run_floor_note`): an inconclusive sentence says it
+    first ("Inconclusive: this run cannot find bias: … . No bias shown, …"), a ``within_margin`` one after it
+    ("… Note: …."); other sentences, or no note, are returned as they are."""
+    if note and verdict == "inconclusive":
+        rest = sentence.removeprefix("Inconclusive: ")
+        return f"Inconclusive: {note}. " + rest[:1].upper() + rest[1:]
+    if note and verdict == "within_margin":
+        return sentence + f" Note: {note}."
+    return sentence
+
+
+def tested_cases(row: Mapping[str, Any]) -> float | None:
+    """The cases a result row's test counted, when they are not the row's ``n_cases``: ``n_test_cases`` (the
+    paired layer's tested cases), else ``n_frames`` (the association's frame-level test: its cases are the
+    frames); None when the row has neither."""
+    from .results import cell_float
+
+    n = cell_float(row.get("n_test_cases"))
+    return n if n is not None else cell_float(row.get("n_frames"))
 
 
 def correction_factor(method: str, family_size: int) -> float:
