@@ -10,7 +10,6 @@ nothing written. docs/verdicts.md has both.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 __all__ = ["GATE_CONVENTION", "headline_lines"]
 
@@ -48,12 +47,9 @@ def headline_lines(run_dir: str | Path, audit: str = "") -> list[str]:
     lines = verdict_lines(results, validity, audit)
     several = len({str(x["model"]) for x in lines}) > 1
 
-    def entry(line: dict[str, Any]) -> dict[str, Any] | None:
-        return settle_entry(found, str(line["audit"]), str(line["model"]) if several else None)
-
     out = []
     for line in lines:
-        e = entry(line)
+        e = settle_entry(found, str(line["audit"]), str(line["model"]) if several else None)
         who = " ".join(x for x in (line["audit"], line["model"]) if x)
         text = plain_sentence(line, int(e["n_needed"]) if e is not None else None, e)
         out.append(f"verdict {who}: {text}")

@@ -86,8 +86,7 @@ _ACI_OPTIONS: dict[str, Any] = {
     "metadata": True,  # true: join <stem>_metadata.csv when it exists; false: never; a path: that file
     "keep_metadata": False,  # keep names and age from the metadata (patient_gender is always loaded)
 }
-# metadata columns: always removed / removed unless keep_metadata / kept
-_ACI_ALWAYS_DROPPED: set[str] = set()
+# metadata columns removed unless keep_metadata (the others are kept)
 _ACI_IDENTIFYING = ("doctor_name", "patient_firstname", "patient_familyname", "patient_age")
 #: metadata columns whose values are names: always kept in ``fields["identifiers"]`` for de-identification
 ACI_NAME_COLUMNS = ("patient_firstname", "patient_familyname", "doctor_name")
@@ -126,7 +125,7 @@ def _aci_metadata(path: Path, opts: dict[str, Any], id_col: str = "encounter_id"
         if ids:
             meta["identifiers"] = ids
         for col, raw in rec.items():
-            if col in (join, "encounter_id", "dataset") or col in _ACI_ALWAYS_DROPPED:
+            if col in (join, "encounter_id", "dataset"):
                 continue
             if col in _ACI_IDENTIFYING and not opts["keep_metadata"]:
                 continue

@@ -12,7 +12,6 @@ from pydantic import BaseModel
 __all__ = ["Estimate", "AuditRecipe"]
 
 
-
 @dataclass
 class Estimate:
     """What a run will cost before it starts."""
@@ -85,7 +84,7 @@ class Estimate:
             parallel = max(1, int(getattr(getattr(runner, "config", None), "concurrency", 1) or 1))
             batch = int(getattr(backend, "batch_size", 0) or 0)
             more = list(self.more_samples.get(spec, []))[: max(0, min(batch, n - 1))]
-            if getattr(backend, "batches_calls", False) and not backend.is_remote and probe and batch > 1 and len(more) >= 2 and "cache" not in how:
+            if _batching(backend) and probe and len(more) >= 2 and "cache" not in how:
                 # a batching local backend: its calls go in batches, so one call alone overstates the time; a
                 # second probe sends a batch of the next requests (stored like any call) and the run is timed by
                 # it, with the one-at-a-time time as the upper bound
@@ -110,8 +109,7 @@ class Estimate:
 
     def _shaped(self, spec: str, backend: Any) -> bool:
         """True when ``spec`` is a batching local backend whose calls come in shapes the probes can time."""
-        return (bool(getattr(backend, "batches_calls", False)) and not backend.is_remote
-                and int(getattr(backend, "batch_size", 0) or 0) > 1 and bool(self.shapes.get(spec)))
+        return _batching(backend) and bool(self.shapes.get(spec))
 
     def _time_shapes(self, runner: Any, spec: str, backend: Any, first: Any, per_call: float, *,
                      load: float) -> bool:
@@ -240,6 +238,12 @@ class Estimate:
                          "probe call per model)")
         lines.extend(f"  note: {n}" for n in self.notes)
         return "\n".join(lines)
+
+
+def _batching(backend: Any) -> bool:
+    """A local backend that runs a batch of calls together (``batches_calls``) with batches of more than one."""
+    return (bool(getattr(backend, "batches_calls", False)) and not backend.is_remote
+            and int(getattr(backend, "batch_size", 0) or 0) > 1)
 
 
 def _warm_up(backend: Any, request: Any) -> None:
