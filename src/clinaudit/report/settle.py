@@ -31,9 +31,8 @@ def inconclusive_why(e: dict[str, Any], rec: dict[str, Any], alpha: float, margi
     from ..stats.resolution import (
         all_equal_half_width,
         cases_for_half_width,
-        cases_for_p,
         correction_factor,
-        smallest_p,
+        out_of_reach,
         tested_cases,
     )
 
@@ -42,15 +41,15 @@ def inconclusive_why(e: dict[str, Any], rec: dict[str, Any], alpha: float, margi
     n_a, n_b = subgroup_counts(rec)
     alternative = _text(rec.get("alternative")) or "two-sided"
     factor = correction_factor(e["correction"], family_size) if e["correction"] else 1.0
-    p_min = smallest_p(e["test"], n_cases=n_test if n_test is not None else n, n_a=n_a, n_b=n_b,
-                       alternative=alternative, p_method=_text(rec.get("p_method")),
-                       n_permutations=as_float(rec.get("n_permutations")))
+    reach = out_of_reach(e["test"], alpha, factor, alternative=alternative,
+                         n_cases=n_test if n_test is not None else n, n_a=n_a, n_b=n_b,
+                         p_method=_text(rec.get("p_method")), n_permutations=as_float(rec.get("n_permutations")))
     reasons, needed = [], []
-    if p_min is not None and p_min * factor >= alpha:
+    if reach is not None:
+        p_min, k = reach
         fam = f" × {family_size} tests under {e['correction']}" if factor > 1 else ""
         reasons.append(f"the test cannot reach p < {alpha:g} with these cases: its smallest possible p is "
                        f"{p_min:.3g}{fam}")
-        k = cases_for_p(e["test"], alpha, factor, alternative)
         if k is not None:
             needed.append(k)
     h = e["ci_half_width"]

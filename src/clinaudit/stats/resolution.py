@@ -31,7 +31,7 @@ from typing import Any
 
 __all__ = ["smallest_p", "correction_factor", "all_equal_half_width", "cases_for_p", "cases_for_half_width",
            "cases_to_settle", "row_p_floor", "draws_to_reach", "run_floor_note",
-           "with_floor_note", "tested_cases", "SIGN_FLIP_TEST", "SUBGROUP_TEST"]
+           "with_floor_note", "tested_cases", "out_of_reach", "SIGN_FLIP_TEST", "SUBGROUP_TEST"]
 
 #: the ``test`` names :class:`clinaudit.stats.PairedFrame` writes
 SIGN_FLIP_TEST = "sign-flip permutation over cases"
@@ -63,6 +63,19 @@ def smallest_p(test: str, n_cases: float | None = None, n_a: float | None = None
     if p is not None and (p_method or "").strip().lower() in ("monte carlo", "bound") and n_permutations:
         p = max(p, 1.0 / (float(n_permutations) + 1.0))
     return p
+
+
+def out_of_reach(test: str, alpha: float, factor: float = 1.0, *, n_cases: float | None = None,
+                 n_a: float | None = None, n_b: float | None = None, alternative: str = "two-sided",
+                 p_method: str | None = None, n_permutations: float | None = None) -> tuple[float, int | None] | None:
+    """When ``test`` cannot reach p < ``alpha`` with its cases (:func:`smallest_p`, times the correction's
+    ``factor``): (its smallest possible p, the fewest cases with which it could: :func:`cases_for_p`, None where
+    not known); None when it can reach alpha or its floor is not known."""
+    p_min = smallest_p(test, n_cases=n_cases, n_a=n_a, n_b=n_b, alternative=alternative, p_method=p_method,
+                       n_permutations=n_permutations)
+    if p_min is None or p_min * factor < alpha:
+        return None
+    return p_min, cases_for_p(test, alpha, factor, alternative)
 
 
 def row_p_floor(test: str, *, n_cases: float | None = None, n_a: float | None = None, n_b: float | None = None,

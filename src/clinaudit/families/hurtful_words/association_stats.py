@@ -289,7 +289,7 @@ def _too_few_frames(table: pd.DataFrame, alpha: float) -> list[str]:
     With k frames the sign-flip test's smallest p is 2/2^k (:func:`clinaudit.stats.smallest_p`), times the
     correction's factor over the row's family: below that no data can make the row significant, so it
     can never be ``bias`` whatever the model does; the note says so and how many frames would do."""
-    from ...stats.resolution import SIGN_FLIP_TEST, cases_for_p, correction_factor, smallest_p
+    from ...stats.resolution import SIGN_FLIP_TEST, correction_factor, out_of_reach
 
     sizes = table.groupby("family")["family"].transform("size")
     notes = []
@@ -298,9 +298,9 @@ def _too_few_frames(table: pd.DataFrame, alpha: float) -> list[str]:
         k = row.get("n")
         if row.get("test_option") == "sign-flip" and pd.notna(k) and k >= 1:
             factor = correction_factor(str(row.get("correction") or ""), int(size))
-            p_min = smallest_p(SIGN_FLIP_TEST, n_cases=float(k))
-            if p_min is not None and p_min * factor >= alpha:
-                need = cases_for_p(SIGN_FLIP_TEST, alpha, factor)
+            reach = out_of_reach(SIGN_FLIP_TEST, alpha, factor, n_cases=float(k))
+            if reach is not None:
+                p_min, need = reach
                 fam = f" x {int(size)} comparisons ({row.get('correction')})" if factor > 1 else ""
                 note = "; ".join(x for x in (note, (
                     f"cannot be significant with {int(k)} frame(s): the smallest possible sign-flip p is "
