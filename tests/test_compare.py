@@ -375,3 +375,27 @@ def test_one_flip_of_80_is_not_within_a_5pp_margin():
     # two identical runs: ± 1 − 0.025^(1/n), within from 72 cases on (as before)
     assert verdict("lower", 0.0, 0.0, 0.0, 1.0, margin=0.05, n_cases=80, exact=exact_paired_interval(0, 0, 80),
                    scale="proportion") == "within_margin"
+
+
+def test_an_excluded_cases_empty_text_reads_back_as_text_in_both_readers(tmp_path, capsys):
+    """A run blanks an excluded case's text (an empty CSV cell). Both readers of the run's tables (compare/gate's
+    read_run_table and the viewer's read_table, both through rundir.read_store_table) give it back as "" — it was
+    NaN, and ``compare`` crashed hashing it (issue 49) — while an empty cell of another column stays missing."""
+    from clinaudit.report.compare_metrics import read_run_table
+    from clinaudit.viewer.data import read_table
+
+    runs = []
+    for name in ("a", "b"):
+        run = _run(tmp_path, name, [0] * 8)
+        cases = pd.DataFrame({"case_id": [f"c{i:02d}" for i in range(8)], "dataset": "d",
+                              "text": ["" if i == 3 else f"case {i}" for i in range(8)],
+                              "note": [None if i == 3 else "x" for i in range(8)]})
+        RunDir(run).write_table("cases", cases)
+        runs.append(run)
+    for read in (read_run_table, read_table):
+        got = read(runs[0], "cases")
+        assert got["text"].tolist() == ["" if i == 3 else f"case {i}" for i in range(8)]
+        assert got["note"].isna().tolist() == [i == 3 for i in range(8)]
+    rc = main(["compare", str(runs[0]), str(runs[1]), "--out", str(tmp_path / "cmp"), "--n-resamples", "200"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "different text" not in out, out

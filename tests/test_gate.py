@@ -452,3 +452,47 @@ def test_worse_beyond_the_margin_is_read_from_the_confidence_bound_not_the_estim
     assert gate.outcome == "pass", gate.lines()
     worse = _run(tmp_path, "v3", flips={"uppercase": [1] * 30 + [0] * 10})
     assert gate_run(worse, baseline=base, n_resamples=200, write=False).outcome == "fail"
+
+
+# --------------------------------------------------------------------------- runs that excluded cases (issue 49)
+
+_MESSAGES = ("msg_id,message,sex\n"
+             "m1,I have had a headache for three days and it is getting worse.,F\n"
+             "m2,My knee hurts when I climb stairs since last week.,M\n"
+             "m3,I am 20 weeks pregnant and have some spotting today.,F\n"  # sex-specific: excluded
+             "m4,I have a cough and a mild fever since yesterday.,M\n"
+             "m5,My blood pressure reading at home was 150 over 95.,F\n"
+             "m6,I feel dizzy when I stand up quickly.,M\n")
+
+
+def _excluding_run(tmp_path: Path, name: str, rules: list) -> Path:
+    import clinaudit
+
+    data = tmp_path / "msgs.csv"
+    data.write_text(_MESSAGES, encoding="utf-8")
+    spec = {"audit": "treatment_shift", "name": "excl",
+            "data": [{"format": "csv", "path": str(data), "columns": {"id": "msg_id", "text": "message",
+                                                                       "gender": "sex"}}],
+            "models": {"target": "mock:v", "judge": "mock:judge"},
+            "backends": {"mock:v": {"rules": rules}, "mock:judge": _JUDGE},
+            "params": {"perturbations": ["uppercase", "lowercase"], "seeds": [0], "n_resamples": 100}}
+    return clinaudit.run_audit(spec, tmp_path / name).path
+
+
+@pytest.mark.slow
+def test_compare_and_gate_work_on_real_runs_that_excluded_a_case(tmp_path, capsys):
+    """The default sex-specific filter excludes the pregnancy message: its text is blanked in cases.csv (an empty
+    cell). compare and gate --baseline crashed on it (the cell read back NaN, then hashed); now compare exits 0
+    and the gate gives its documented code for two identical 5-case runs (4: inconclusive, too little evidence)."""
+    a = _excluding_run(tmp_path, "a", _STEADY)
+    b = _excluding_run(tmp_path, "b", _STEADY)
+    cases = pd.read_csv(a / "tables" / "cases.csv", keep_default_na=False, dtype=str).set_index("case_id")
+    assert cases.loc["m3", "text"] == ""  # the excluded case, blanked
+    assert "m3" in set(pd.read_csv(a / "tables" / "exclusions.csv", dtype=str)["case_id"])
+    rc = main(["compare", str(a), str(b), "--out", str(tmp_path / "cmp"), "--n-resamples", "200"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "5 cases" in out, out
+    # same texts, so the cases are comparable: no "different text" difference listed
+    assert "different text" not in out
+    rc, out, _ = _cli(capsys, str(b), "--baseline", str(a), "--n-resamples", "200")
+    assert rc == 4 and "INCONCLUSIVE treatment_shift mock:v" in out, out

@@ -187,13 +187,27 @@ def file_fingerprint(path: str | Path) -> dict[str, Any]:
     return {"path": str(p), "sha256": h.hexdigest(), "bytes": p.stat().st_size}
 
 
+#: text columns of run-store tables that always hold text: an empty cell there is the empty string it was written
+#: as (an excluded case's blanked text, an empty rewrite), never a missing value. (A response's ``text`` is not one:
+#: a failed call's text is missing; :func:`clinaudit.pipeline.stages` reads it.)
+STORE_TEXT_COLUMNS: dict[str, tuple[str, ...]] = {"cases": ("text",), "variants": ("text",)}
+
+
 def read_store_table(path: str | Path, **read_csv: Any) -> pd.DataFrame:
     """A run-store CSV (``RUN/tables/*.csv``) with its exact values: empty cells NaN, the text "NA" kept, the
     spreadsheet-safety prefix taken off (:func:`clinaudit.export.read_store_frame`). The one reader of the run
-    store; a run directory written before the prefix reads the same."""
+    store; a run directory written before the prefix reads the same.
+
+    The text columns of :data:`STORE_TEXT_COLUMNS` (by the table's file name: ``cases.csv``'s ``text`` ...) read
+    an empty cell as ``""``, the text written, so a reader can hash, diff or show every case's text (under pandas 3
+    ``astype(str)`` keeps a missing value missing)."""
     from .export import read_store_frame
 
-    return read_store_frame(pd.read_csv(path, keep_default_na=False, na_values=[""], **read_csv))
+    df = read_store_frame(pd.read_csv(path, keep_default_na=False, na_values=[""], **read_csv))
+    for col in STORE_TEXT_COLUMNS.get(Path(path).stem, ()):
+        if col in df.columns and df[col].isna().any():
+            df[col] = df[col].astype(object).where(df[col].notna(), "")
+    return df
 
 
 def read_manifest(path: Path) -> dict[str, Any]:
