@@ -23,8 +23,11 @@ _WORDS = ("patient reports chest pain since yesterday evening the plan is rest f
 
 
 def make_run(path: str | Path, *, cases: int = 100, perturbations: int = 4, seeds: int = 2, models: int = 1,
-             flip_rate: float = 0.1, payloads: tuple[str, ...] = (), seed: int = 0) -> Path:
-    """Write the run directory ``path``; returns it. Rows: ``cases * (perturbations + 1) * seeds * models``."""
+             flip_rate: float = 0.1, payloads: tuple[str, ...] = (), seed: int = 0, words: int = 40,
+             answer_chars: int = 0) -> Path:
+    """Write the run directory ``path``; returns it. Rows: ``cases * (perturbations + 1) * seeds * models``.
+    ``words``: the length of a case's text (40 words ~ 250 characters; 3,300 ~ 20 kB); ``answer_chars``: pad each
+    answer to about that many characters (0: the short mock answers)."""
     from ..rundir import RunDir
 
     rng = np.random.default_rng(seed)
@@ -35,7 +38,7 @@ def make_run(path: str | Path, *, cases: int = 100, perturbations: int = 4, seed
     for j, p in enumerate(payloads):
         if j < cases:
             case_ids[j] = p
-    texts = [" ".join(rng.choice(_WORDS, size=40)) for _ in range(cases)]
+    texts = [" ".join(rng.choice(_WORDS, size=words)) for _ in range(cases)]
     for j, p in enumerate(payloads):
         if j < cases:
             texts[j] = f"{texts[j]} {p}"
@@ -69,6 +72,9 @@ def make_run(path: str | Path, *, cases: int = 100, perturbations: int = 4, seed
     labels[flip, 0] = 1 - labels[flip, 0]
     answers = np.where(labels[:, 0] == 1, "You can manage this at home with rest and fluids.",
                        "Please come to the clinic today so we can examine you.").astype(object)
+    if answer_chars:
+        pad = " ".join(rng.choice(_WORDS, size=answer_chars // 6))[:answer_chars]
+        answers = np.array([f"{a} {pad}" for a in answers], dtype=object)
     for j, p in enumerate(payloads):
         if j < rows:
             answers[j] = f"{answers[j]} {p}"
