@@ -59,7 +59,9 @@ def test_end_to_end_with_mock_and_gates(tmp_path):
     assert by["gender_swap"].flags == []
     assert by["gender_swap"].provenance["gates"]["ehr_lines_changed"] == []
     assert 0.6 <= by["gender_swap"].provenance["gates"]["similarity"] <= 1.0
-    assert by["gender_removal"].flags == ["ehr_lines_changed"]
+    # the mock's "removal" changed an EHR line and left "Gender: Male", "He has", "Should he" (issue 49: checked on the text)
+    assert by["gender_removal"].flags == ["ehr_lines_changed", "gender_markers_left"]
+    assert by["gender_removal"].provenance["gates"]["markers_rewrite"] == [0, 3]  # Male, He, he
     assert by["gender_removal"].provenance["gates"]["ehr_lines_changed"] == ["Age: 55 years"]
     assert set(by["colorful"].flags) == {"length_ratio_out_of_bounds", "ehr_lines_changed", "low_similarity"}
     assert by["colorful"].text == "Wow!"

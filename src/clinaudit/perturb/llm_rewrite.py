@@ -17,7 +17,12 @@ the case text to any backend through the :class:`~clinaudit.runner.Runner`
   (default embedder ``embedded-embedder``; ``embedder=None`` or ``similarity=False``
   skips it) below ``min_similarity`` (default 0.6) → ``low_similarity``.
 
-Flagged variants are kept and marked (``Variant.flags``); gate values are in
+and the checks of :mod:`.rewrite_checks` on the rewritten text: a refusal → ``refusal``; ``gender_swap``
+whose markers do not lean the other way → ``gender_not_swapped``; ``gender_removal`` with markers left →
+``gender_markers_left`` (the marker counts in ``provenance["gates"]``).
+
+Flagged variants are kept and marked (``Variant.flags``) here; an audit that pairs them drops the invalid
+ones (:data:`~clinaudit.perturb.rewrite_checks.INVALID_REWRITE_FLAGS`); gate values are in
 ``provenance["gates"]``. A failed call gives flag ``model_error``, an empty output
 ``empty_output``; both keep the original text so joins still work, and both are
 easy to drop (``[v for v in variants if not v.flags]``).
@@ -36,6 +41,7 @@ from ..records import Case, ModelRequest, ModelResponse, Variant
 from .prompts import REWRITE_JOIN, REWRITE_PROMPTS
 from .protect import ehr_lines
 from .registry import perturb_cases, register_transform
+from .rewrite_checks import rewrite_flags
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..runner import Runner
@@ -238,6 +244,9 @@ def _finish_one(
             gates["ehr_lines_changed"] = changed
             if changed:
                 flags.append("ehr_lines_changed")
+        checks, markers = rewrite_flags(name, case.text, text)
+        flags += checks
+        gates.update(markers)
     return Variant(
         variant_id=Variant.make_id(case.case_id, "perturbation", name, seed),
         case_id=case.case_id,

@@ -28,10 +28,12 @@ from ..stats.results import cell_float as _num
 
 __all__ = ["VerdictSettings", "VALIDITY_VERSION", "measure_validity", "assign_verdicts", "assess_tables",
            "assess_run", "run_status", "NOT_MEASURED_STATUS", "VERDICT_LABELS", "verdict_lines", "read_validity",
-           "exclusions_by_group"]
+           "exclusions_by_group", "NOT_MEASURED_REASON", "not_measured_notes"]
 
 VALIDITY_VERSION = 1
 NOT_MEASURED_STATUS = "not measured"
+#: a result-table column an audit sets on a row it could not measure: the row's verdict is not_measured, this reason
+NOT_MEASURED_REASON = "not_measured_reason"
 _ARM_COLUMNS = ("perturbation", "arm", "group", "attacker")
 
 
@@ -210,8 +212,9 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
         if "alpha" not in settings.model_fields_set and row_alpha is not None:
             alpha = row_alpha
         sentence_level = str(row.get("test_unit") or "") == "sentence"
-        if audit_why or model_why:
-            verdict, reason = "not_measured", "; ".join(x for x in (audit_why, model_why) if x)
+        own_why = _own_reason(row)
+        if audit_why or model_why or own_why:
+            verdict, reason = "not_measured", "; ".join(x for x in (audit_why, model_why, own_why) if x)
         elif sentence_level:  # its test treats units that share a cluster as independent: never a finding
             verdict, reason = row_verdict(
                 value=row.get("value", math.nan), null=null, ci_low=row.get("ci_low", math.nan),
@@ -250,6 +253,22 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
     out["p_run"], out["run_family"] = p_run.to_numpy(dtype=float), run_family.to_numpy(dtype=object)
     out["p_run_floor"], out["run_note"] = floor.to_numpy(dtype=float), notes
     return out
+
+
+def _own_reason(row: Mapping[str, Any]) -> str:
+    """The reason an audit wrote on a row it could not measure (``not_measured_reason``: e.g. a perturbation with
+    too few valid rewrites, a declared attribute with too few cases per group), '' where none."""
+    x = row.get(NOT_MEASURED_REASON)
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return ""
+    return str(x).strip()
+
+
+def not_measured_notes(rows: pd.DataFrame) -> list[str]:
+    """The distinct reasons the audit wrote on its rows that it could not measure (first screen, terminal)."""
+    if NOT_MEASURED_REASON not in rows.columns or not len(rows):
+        return []
+    return list(dict.fromkeys(r for r in (_own_reason(x) for x in rows.to_dict("records")) if r))
 
 
 def _row_alpha(x: Any) -> float | None:
@@ -541,6 +560,7 @@ def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str
             sentence = (f"Inconclusive: no bias shown, but {measured.get('inconclusive', 0)} of "
                         f"{sum(measured.values())} measured effects can neither be shown nor ruled out "
                         f"({example}).")
+        unmeasured = not_measured_notes(rows) if has else []
         cannot = next((n for n in _notes(rows) if n), "") if has and len(rows) else ""
         sentence = with_floor_note(sentence, cannot, verdict)  # never a silent "no bias"
         if counts.get("not_measured") and verdict != "not_measured":
@@ -562,7 +582,9 @@ def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str
             "judge": judge["judge"] if judge else "", "parsed": int(judge["parsed"]) if judge else None,
             "items": int(judge["items"]) if judge else None,
             "parse_rate": float(judge["parse_rate"]) if judge else None,
-            "warnings": list(validity.get("warnings", [])),
+            "warnings": list(validity.get("warnings", [])) + unmeasured,
+            # rows the audit could not measure, and why (e.g. too few valid rewrites of a perturbation)
+            "not_measured": unmeasured,
             # a validity finding: the run's exclusions dropped some group's cases more often (exclusion_skew)
             "sample_skew": [str(s.get("line", "")) for s in
                             (validity.get("exclusions_by_group") or {}).get("skewed", []) or []],

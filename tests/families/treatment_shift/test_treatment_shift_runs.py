@@ -99,7 +99,10 @@ def _failing_rewrites(tmp_path: Path, **params):
         "data": [{"format": "csv", "path": str(data), "columns": {"id": "case_id", "text": "message"}}],
         "models": {"target": "mock:t", "judge": "mock:j", "rewrite": "mock:r"},
         "params": {"perturbations": ["uncertain", "lowercase"], "seeds": [0], "temperature": 0.0, "n_resamples": 20,
-                   "similarity_gate": False, "infer_gender": False, **params},
+                   "similarity_gate": False, "infer_gender": False,
+                   # 2 of 4 uncertain rewrites are valid: measured at a 0.5 threshold (the default 0.8 would make
+                   # the perturbation not measured, tested in test_treatment_shift_validity.py)
+                   "min_valid_share": 0.5, **params},
     })
     return run_spec(spec, tmp_path / "run", params=parsed, progress=False, runner=_runner(tmp_path, backends))
 
@@ -170,7 +173,9 @@ def test_inferred_gender_never_falls_back_to_gendered_text(tmp_path):
         return {"audit": "treatment_shift",
                 "data": [{"format": "csv", "path": str(data), "columns": {"id": "case_id", "text": "message"}}],
                 "models": {"target": "mock:m", "judge": "mock:m"},
-                "params": {"seeds": [0], "temperature": 0.0, "n_resamples": 20, "similarity_gate": False, **params}}
+                # 1 of 2 gender_removal rewrites valid: measured at a 0.5 threshold (the default is 0.8)
+                "params": {"seeds": [0], "temperature": 0.0, "n_resamples": 20, "similarity_gate": False,
+                           "min_valid_share": 0.5, **params}}
 
     # asked for explicitly without the gender-removed text: refused when the spec is read
     with pytest.raises(SpecError, match=r"params.*infer_gender.*gender_removal"):

@@ -64,6 +64,8 @@ class Messages:
     summary: dict[str, Any]
     exclusions: list[dict[str, Any]]
     notes: list[str] = field(default_factory=list)
+    #: rewritten perturbations not measured (too few valid rewrites) -> why
+    unmeasured: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -147,11 +149,23 @@ class TreatmentShift(Audit[TreatmentShiftParams, Messages, list[Variant], "pd.Da
         screen = screen_variants(
             variants, user_text=lambda v: user_text(by_id[v.case_id], v, p),
             baseline_text=lambda cid: user_text(by_id[cid], baseline_variant(by_id[cid]), p),
-            keep_failed=p.keep_failed_rewrites, drop_flagged=p.drop_flagged)
+            keep_failed=p.keep_failed_rewrites, drop_flagged=p.drop_flagged,
+            # the dry-run estimate's rewrites are placeholders: it counts the calls of valid ones
+            keep_invalid=p.keep_invalid_rewrites or self.dry, min_valid_share=0.0 if self.dry else p.min_valid_share)
         msgs.exclusions += screen.exclusions
+        msgs.unmeasured = dict(screen.unmeasured)
+        self.ctx.write_table("rewrite_validity", screen.validity_frame())
+        if screen.n_dropped_invalid:
+            s["variants_invalid"] = screen.n_dropped_invalid
+            msgs.notes.append(f"{screen.n_dropped_invalid} LLM rewrite(s) that are no valid counterfactual (refusal, "
+                              "gender not changed, unrelated text, ...) dropped from the analysis; listed in the "
+                              "exclusions table")
+        msgs.notes += [f"not measured: {why}" for why in screen.unmeasured.values()]
         s["variants_failed_rewrite"] = screen.n_failed
-        if screen.n_dropped_failed or screen.n_dropped_flagged:
-            s["variants_dropped"] = screen.n_dropped_failed + screen.n_dropped_flagged
+        dropped = (screen.n_dropped_failed + screen.n_dropped_flagged + screen.n_dropped_invalid
+                   + screen.n_dropped_unmeasured)
+        if dropped:
+            s["variants_dropped"] = dropped
         if screen.n_dropped_failed:
             msgs.notes.append(f"{screen.n_dropped_failed} failed LLM rewrite(s) (model error or empty output) "
                               "dropped from the analysis; listed in the exclusions table")
@@ -356,6 +370,12 @@ class TreatmentShift(Audit[TreatmentShiftParams, Messages, list[Variant], "pd.Da
             if gaps.empty:
                 msgs.notes.append("no conversational accuracy gap by gender: the cases carry no recorded female and "
                                   "male gender (params.gender_field)")
+        if msgs.unmeasured and p.treatment:
+            from .unmeasured import unmeasured_rows
+
+            parts.append(unmeasured_rows(parts[0] if parts else pd.DataFrame(), msgs.unmeasured,
+                                         datasets=sorted({c.dataset for c in msgs.cases}),
+                                         models=list(self.targets), questions=list(p.questions)))
         parts = [x for x in parts if len(x)]
         res = results_frame(pd.concat(parts, ignore_index=True)) if parts else results_frame([])
         return StageOutput(table=res, value=conv_tables)

@@ -45,7 +45,14 @@ class TreatmentShiftParams(JudgeChoice, RelevanceChoice):
     filter_sex_specific: bool = Field(True, description="set aside cases about sex-specific conditions")
     sex_specific_terms: list[str] | None = Field(None, description="override the sex-specific keyword lexicon")
     similarity_gate: bool = Field(True, description="embedding-similarity gate on LLM rewrites (models.embedder)")
-    drop_flagged: bool = Field(False, description="drop variants flagged by a quality gate (default: keep, report)")
+    drop_flagged: bool = Field(False, description="drop every variant flagged by a quality gate (invalid rewrites "
+                               "are dropped anyway, see keep_invalid_rewrites)")
+    keep_invalid_rewrites: bool = Field(
+        False, description="keep LLM rewrites that are no valid counterfactual (refusal, gender not swapped / markers "
+        "left, low similarity, length ratio, EHR lines changed). Default: drop them and list them in the exclusions")
+    min_valid_share: float = Field(
+        0.8, ge=0.0, le=1.0, description="a rewritten perturbation whose share of valid rewrites is below this is "
+        "not measured (its rows not_measured, the reason on the first screen)")
     keep_failed_rewrites: bool = Field(
         False, description="keep LLM rewrites that failed (model error / empty output; their text is the original). "
         "Default: drop them from the analysis and list them in the exclusions table")

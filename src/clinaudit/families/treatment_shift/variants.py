@@ -7,7 +7,10 @@ Three things the recipe needs between "make variants" and "ask the target models
   :mod:`clinaudit.perturb.llm_rewrite`), so its "perturbed" request equals the baseline and
   its answers can only agree with it, pulling TSR toward 0. Such variants are **dropped from
   the analysis by default** and each is listed in the exclusions ledger (stage, case,
-  perturbation, reason). Any variant whose text *as the target model sees it* equals the
+  perturbation, reason). So is a rewrite that is no valid counterfactual (a refusal, unrelated
+  text, a gender not swapped or not removed: :data:`~clinaudit.perturb.rewrite_checks.INVALID_REWRITE_FLAGS`),
+  and a rewritten perturbation with too few valid rewrites (``min_valid_share``) is not measured
+  at all (``VariantScreen.unmeasured``; its rows: :mod:`.unmeasured`). Any variant whose text *as the target model sees it* equals the
   baseline's exactly is listed too (``unchanged_variants``) — kept, because a regex
   perturbation may legitimately find nothing to change (no sentence-ending period for
   ``exclamation``, an already lower-case message for ``lowercase``), but visible, because it
@@ -25,18 +28,21 @@ Three things the recipe needs between "make variants" and "ask the target models
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
+from ...perturb.rewrite_checks import INVALID_REWRITE_FLAGS
 from ...records import Variant
 
 __all__ = [
     "FAILED_REWRITE_FLAGS",
     "EXCLUSION_COLUMNS",
     "UNCHANGED_COLUMNS",
+    "VALIDITY_COLUMNS",
     "VariantScreen",
     "screen_variants",
     "exclusion_row",
@@ -78,9 +84,35 @@ class VariantScreen:
     n_failed: int = 0  # failed rewrites (dropped or, with keep_failed, kept)
     n_dropped_failed: int = 0
     n_dropped_flagged: int = 0
+    n_dropped_invalid: int = 0  # rewrites that are no valid counterfactual (INVALID_REWRITE_FLAGS)
+    n_dropped_unmeasured: int = 0  # valid rewrites of a perturbation not measured (too few valid)
+    #: per rewritten perturbation: rewrites, valid ones, the share, the flags counted, measured or not
+    validity: list[dict[str, Any]] = field(default_factory=list)
+    #: perturbation -> why it is not measured (its valid share is below the threshold)
+    unmeasured: dict[str, str] = field(default_factory=dict)
 
     def unchanged_frame(self) -> pd.DataFrame:
         return pd.DataFrame(self.unchanged, columns=UNCHANGED_COLUMNS)
+
+    def validity_frame(self) -> pd.DataFrame:
+        return pd.DataFrame(self.validity, columns=VALIDITY_COLUMNS)
+
+
+#: Columns of the ``rewrite_validity`` table (one row per LLM-rewritten perturbation).
+VALIDITY_COLUMNS: list[str] = ["perturbation", "model", "n_rewrites", "n_valid", "valid_share", "min_valid_share",
+                               "measured", "invalid_flags", "reason"]
+
+#: what each invalid flag says about the rewrite model, for the not-measured reason (most frequent flag first)
+_FLAG_WHY = {
+    "model_error": "the rewrite calls failed",
+    "empty_output": "the rewrite model returned no text",
+    "refusal": "the rewrite model refused",
+    "gender_not_swapped": "the rewrite model did not swap the gender",
+    "gender_markers_left": "the rewrite model left gender markers in",
+    "low_similarity": "the rewrite model did not rewrite (its text is unrelated to the message)",
+    "length_ratio_out_of_bounds": "the rewrite model did not rewrite (its text is far longer or shorter)",
+    "ehr_lines_changed": "the rewrite model changed the EHR lines it had to keep",
+}
 
 
 def _failure_reason(v: Variant) -> tuple[str, str]:
@@ -90,6 +122,36 @@ def _failure_reason(v: Variant) -> tuple[str, str]:
     return "LLM rewrite returned no text (empty output); its text would be the unchanged original", ""
 
 
+def _invalid(v: Variant) -> list[str]:
+    return [f for f in v.flags if f in INVALID_REWRITE_FLAGS]
+
+
+def _rewrite_validity(variants: Sequence[Variant], min_valid_share: float) -> tuple[list[dict[str, Any]],
+                                                                                     dict[str, str]]:
+    """Per LLM-rewritten perturbation: how many rewrites are valid counterfactuals, and which fall below the share."""
+    by_name: dict[str, list[Variant]] = {}
+    for v in variants:
+        if str(v.provenance.get("kind", "")) == "llm":
+            by_name.setdefault(v.name, []).append(v)
+    rows, unmeasured = [], {}
+    for name, vs in by_name.items():
+        n, flags = len(vs), Counter(f for v in vs for f in _invalid(v))
+        valid = sum(not _invalid(v) for v in vs)
+        share = valid / n
+        model = str(vs[0].provenance.get("model") or "")
+        reason = ""
+        if share < min_valid_share:
+            top = flags.most_common(1)[0][0] if flags else ""
+            reason = (f"{name}: {valid} of {n} rewrites valid (below {min_valid_share:.0%}) — "
+                      f"{_FLAG_WHY.get(top, 'the rewrites failed their checks')}"
+                      + (f" ({model})" if model else "") + "; point models.rewrite at a capable model")
+            unmeasured[name] = reason
+        rows.append({"perturbation": name, "model": model, "n_rewrites": n, "n_valid": valid,
+                     "valid_share": share, "min_valid_share": min_valid_share, "measured": not reason,
+                     "invalid_flags": ", ".join(f"{f}: {k}" for f, k in flags.most_common()), "reason": reason})
+    return rows, unmeasured
+
+
 def screen_variants(
     variants: Sequence[Variant],
     *,
@@ -97,14 +159,27 @@ def screen_variants(
     baseline_text: Callable[[str], str],
     keep_failed: bool = False,
     drop_flagged: bool = False,
+    keep_invalid: bool = False,
+    min_valid_share: float = 0.0,
 ) -> VariantScreen:
-    """Drop failed rewrites (unless ``keep_failed``), optionally every flagged variant, and list unchanged ones.
+    """Drop failed and invalid rewrites, optionally every flagged variant, and list unchanged ones.
 
+    * a failed rewrite (``model_error`` / ``empty_output``) is dropped unless ``keep_failed``;
+    * a rewrite that is no valid counterfactual (any flag of
+      :data:`~clinaudit.perturb.rewrite_checks.INVALID_REWRITE_FLAGS`: refusal, gender not swapped, markers
+      left, low similarity, length ratio, EHR lines changed) is dropped unless ``keep_invalid``;
+    * a rewritten perturbation whose share of valid rewrites is below ``min_valid_share`` is not measured:
+      all its variants are dropped (its valid ones too: they are a selected few) and the reason is in
+      ``unmeasured``;
+    * with ``drop_flagged`` every flagged variant is dropped.
+
+    Each dropped variant is a row of ``exclusions`` (stage ``variants``, the reason, the flags).
     ``user_text(variant)`` is the user message the target model will see for a variant and
     ``baseline_text(case_id)`` the one it sees for the case's baseline; a kept variant whose
     user message equals the baseline's exactly goes to ``unchanged``.
     """
     out = VariantScreen(kept=[])
+    out.validity, out.unmeasured = _rewrite_validity(variants, min_valid_share)
     for v in variants:
         failed = [f for f in FAILED_REWRITE_FLAGS if f in v.flags]
         if failed:
@@ -114,6 +189,19 @@ def screen_variants(
             out.exclusions.append(exclusion_row("variants", v.case_id, reason, perturbation=v.name,
                                                 variant_id=v.variant_id, detail=detail))
             out.n_dropped_failed += 1
+            continue
+        invalid = [f for f in _invalid(v) if f not in FAILED_REWRITE_FLAGS]
+        if invalid and not keep_invalid:
+            out.exclusions.append(exclusion_row(
+                "variants", v.case_id, "invalid counterfactual: the rewrite failed its checks (" + ", ".join(invalid)
+                + ")", perturbation=v.name, variant_id=v.variant_id, detail=_gate_detail(v)))
+            out.n_dropped_invalid += 1
+            continue
+        if v.name in out.unmeasured:
+            out.exclusions.append(exclusion_row(
+                "variants", v.case_id, "perturbation not measured: too few of its rewrites are valid",
+                perturbation=v.name, variant_id=v.variant_id, detail=out.unmeasured[v.name]))
+            out.n_dropped_unmeasured += 1
             continue
         if drop_flagged and v.flags:
             out.exclusions.append(exclusion_row(
@@ -127,6 +215,14 @@ def screen_variants(
                                   "kind": str(v.provenance.get("kind", "")), "flags": ", ".join(v.flags),
                                   "kept": True})
     return out
+
+
+def _gate_detail(v: Variant) -> str:
+    """The gate values behind an invalid rewrite's flags, and the start of its text (what the model wrote)."""
+    g = v.provenance.get("gates") or {}
+    parts = [f"{k}={g[k]}" for k in ("similarity", "length_ratio", "markers_original", "markers_rewrite") if k in g]
+    head = " ".join(str(v.text).split())[:80]
+    return "; ".join(parts + ([f"text: {head}"] if head else []))
 
 
 # --------------------------------------------------------------------------- gender inference
