@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
@@ -100,12 +100,15 @@ class Runner:
     (``base_url``, ``api_key_env``, mock ``rules``, ``batch_size`` ...).
     """
 
+    made: ClassVar[bool] = False  # a Runner was made in this process
+
     def __init__(
         self,
         cache: ResponseCache | None = None,
         config: RunnerConfig | None = None,
         backend_options: dict[str, dict[str, Any]] | None = None,
     ):
+        Runner.made = True  # this process may have made model calls (the CLI's Ctrl-C line says how to resume)
         self.cache = cache
         self.config = config or RunnerConfig()
         self.backend_options = dict(backend_options or {})
@@ -121,6 +124,8 @@ class Runner:
         #: ``True`` where this runner's event loop outlives each batch of calls (an executor's worker): the remote
         #: backends' HTTP connections are then kept from batch to batch instead of closed at the end of each
         self.keep_connections = False
+        #: the journal of sent calls of a runner without a cache (an executor's worker: the driver's chunk journal)
+        self.sent_journal: Any = None
 
     # ---- backends ---------------------------------------------------------
     def add_backend(self, backend: Backend) -> None:
@@ -304,7 +309,7 @@ class Runner:
         if own_bar:
             bar = progress_bar(total, desc, self.config.progress)
         writer = CommitBuffer(self.cache, self.commit_rows())
-        journal = self.cache.journal if self.cache is not None else None
+        journal = self.cache.journal if self.cache is not None else self.sent_journal
         earlier = journal.earlier() if journal is not None else set()
         resent: dict[str, int] = {}
         pools: dict[str, WorkerPool] = {}

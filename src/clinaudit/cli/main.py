@@ -125,8 +125,11 @@ def _main(argv: list[str] | None) -> int:
     except BrokenPipeError:  # the reader of stdout went away: main ends quietly
         raise
     except KeyboardInterrupt:
-        print("\nclinaudit: interrupted; completed model calls are stored (with --executor processes or ray: those "
-              "of the chunks that came back), re-run the same command to resume.", file=sys.stderr)
+        if _made_model_calls():
+            print("\nclinaudit: interrupted; completed model calls are stored (with --executor processes or ray: "
+                  "those of the chunks that came back), re-run the same command to resume.", file=sys.stderr)
+        else:  # e.g. `clinaudit view`, `report`: no model call to resume
+            print("\nclinaudit: interrupted.", file=sys.stderr)
         return 130
     except OSError as exc:
         # the file system refused (unwritable folder, a file where a folder should be, disk full ...)
@@ -144,6 +147,12 @@ def _main(argv: list[str] | None) -> int:
     finally:
         if quiet:
             os.environ.pop("TQDM_DISABLE", None)
+
+
+def _made_model_calls() -> bool:
+    """Whether this process set up a model-call runner (only then does Ctrl-C leave calls to resume)."""
+    runner = sys.modules.get("clinaudit.runner")
+    return bool(runner is not None and getattr(runner.Runner, "made", False))
 
 
 def describe_os_error(exc: OSError) -> str:

@@ -41,7 +41,8 @@ from typing import Any
 
 from ..errors import BackendError, ClinauditError, InputError
 from .local import Executor
-from .shard_worker import ShardWorker, backend_recipes, store_chunk, worker_config
+from .lifeline import driver_identity
+from .shard_worker import ChunkJournals, ShardWorker, backend_recipes, store_chunk, worker_config
 from .sharding import MAX_SHARDS, check_shards, chunked
 
 __all__ = ["MAX_SHARDS", "ProcessExecutor", "check_shards", "default_workers", "usable_cpus", "worker_count"]
@@ -59,9 +60,9 @@ _BROKEN_WAIT_S = 30.0
 _WORKER: ShardWorker | None = None  # in a worker process: its runner
 
 
-def _start_worker(config: dict[str, Any]) -> None:
+def _start_worker(config: dict[str, Any], driver: dict[str, Any] | None = None) -> None:
     global _WORKER
-    _WORKER = ShardWorker(config)
+    _WORKER = ShardWorker(config, driver)  # first: the worker ends with the driver, whatever ends that
     atexit.register(_WORKER.close)  # the worker's connections closed as its process ends
     importlib.import_module("aiohttp")  # the remote backends' HTTP client: imported now, not on the first call
 
@@ -70,9 +71,10 @@ def _ready() -> int:
     return os.getpid()
 
 
-def _run_chunk(recipes: dict[str, tuple[str, Any, str]], requests: list[Any]) -> tuple[list[Any], dict[str, int]]:
+def _run_chunk(recipes: dict[str, tuple[str, Any, str]], requests: list[Any],
+               journal: str | None = None) -> tuple[list[Any], dict[str, int]]:
     assert _WORKER is not None, "the pool's initializer builds the worker"
-    return _WORKER.run_chunk(recipes, requests)
+    return _WORKER.run_chunk(recipes, requests, journal)
 
 
 def usable_cpus() -> int:
@@ -130,7 +132,8 @@ class ProcessExecutor(Executor):
         cfg = worker_config(runner.config, n)
         self._workers = n
         self._pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_start_worker, initargs=(cfg,))
+                                         initializer=_start_worker,
+                                         initargs=(cfg, driver_identity(child=True)))
         try:  # one task per worker starts them all at once (each builds its runner first)
             for fut in [self._pool.submit(_ready) for _ in range(n)]:
                 fut.result()
@@ -144,9 +147,11 @@ class ProcessExecutor(Executor):
         return self._pool
 
     def _chunk_size(self, runner: Any) -> int:
-        """Calls per chunk: ``chunk_size``, else 16 per connection of one worker (at most ``MAX_CHUNK``)."""
+        """Calls per chunk: ``chunk_size``, else one worker's concurrency (at most ``MAX_CHUNK``): every call of a
+        running chunk is in flight, so a ``kill -9`` loses no more answered calls than the local executor's bound
+        (the calls in flight: the run's concurrency)."""
         per_worker = worker_config(runner.config, worker_count(self.shards, MAX_SHARDS))["concurrency"]
-        return self.chunk_size or min(MAX_CHUNK, max(16, 16 * per_worker))
+        return self.chunk_size or min(MAX_CHUNK, per_worker)
 
     async def dispatch(self, runner: Any, requests: dict[str, Any], bar: Any) -> dict[str, Any]:
         self._chunk = self._chunk_size(runner)
@@ -154,10 +159,14 @@ class ProcessExecutor(Executor):
         recipes = backend_recipes(runner, {r.model for r in requests.values()})
         out: dict[str, Any] = {}
         deaths = 0
+        journals = ChunkJournals(runner)
+        journals.count_resent(runner, requests)
         while remaining:
             pool = self._start(runner, len(remaining))
-            remaining, broken = await self._run_chunks(pool, runner, recipes, requests, remaining, bar, out)
+            remaining, broken = await self._run_chunks(pool, runner, recipes, requests, remaining, bar, out,
+                                                       journals)
             if broken is None:
+                journals.settle()
                 break
             # a worker died (killed, out of memory): the pool is broken and every chunk it had not returned failed
             # with it; those chunks are sent again from a new pool, the returned ones are stored
@@ -174,11 +183,13 @@ class ProcessExecutor(Executor):
 
     async def _run_chunks(self, pool: ProcessPoolExecutor, runner: Any, recipes: dict[str, Any],
                           requests: dict[str, Any], chunks: list[list[str]], bar: Any,
-                          out: dict[str, Any]) -> tuple[list[list[str]], BaseException | None]:
+                          out: dict[str, Any], journals: ChunkJournals) -> tuple[list[list[str]], BaseException | None]:
         """Send ``chunks`` to ``pool`` and store each as it comes back (into ``out``). Returns the chunks that
-        did not come back and the pool's error when a worker died (``BrokenProcessPool``), else ``([], None)``."""
+        did not come back and the pool's error when a worker died (``BrokenProcessPool``), else ``([], None)``;
+        the calls a lost chunk had sent are counted as re-sent."""
         loop = asyncio.get_running_loop()
-        pending = {loop.run_in_executor(pool, _run_chunk, recipes, [requests[k] for k in keys]): keys
+        paths = {id(keys): journals.new() for keys in chunks}
+        pending = {loop.run_in_executor(pool, _run_chunk, recipes, [requests[k] for k in keys], paths[id(keys)]): keys
                    for keys in chunks}
         lost: list[list[str]] = []
         broken: BaseException | None = None
@@ -198,6 +209,7 @@ class ProcessExecutor(Executor):
                     except Exception as exc:  # noqa: BLE001 - a worker's unexpected error, with its type
                         raise BackendError(f"a worker process failed: {type(exc).__name__}: {exc}") from None
                     out.update(store_chunk(runner, requests, keys, resps, retries, bar))
+                    journals.stored(paths[id(keys)])
                 if broken is not None and pending:
                     # the pool's own thread fails every other chunk it holds: wait for that instead of cancelling
                     # them (a cancel racing that thread's set_exception kills it with InvalidStateError, and the
@@ -209,6 +221,8 @@ class ProcessExecutor(Executor):
                     fut.cancel()
         if broken is not None:
             lost.extend(pending.values())
+            for keys in lost:
+                journals.lost(runner, {k: requests[k] for k in keys}, paths[id(keys)])
         return lost, broken
 
     def describe(self) -> dict[str, Any]:

@@ -29,7 +29,8 @@ from typing import Any
 
 from ..errors import BackendError, ClinauditError, InputError
 from .local import Executor
-from .shard_worker import ShardWorker, backend_recipes, store_chunk, worker_config
+from .lifeline import driver_identity
+from .shard_worker import ChunkJournals, ShardWorker, backend_recipes, store_chunk, worker_config
 from .sharding import check_shards, chunked, split_by_shard
 
 __all__ = ["RayExecutor", "ShardWorker", "backend_recipes", "require_ray", "require_ray_client"]
@@ -138,7 +139,8 @@ class RayExecutor(Executor):
         if self._num_gpus:
             options["num_gpus"] = self._num_gpus
         actor_cls = ray.remote(ShardWorker)
-        self._actors += [actor_cls.options(**options).remote(worker_cfg) for _ in range(n - len(self._actors))]
+        driver = driver_identity(child=False)  # an actor on this machine ends with this process (lifeline.py)
+        self._actors += [actor_cls.options(**options).remote(worker_cfg, driver) for _ in range(n - len(self._actors))]
         log.info("ray executor: %d actor(s), %d call(s) per chunk, concurrency %d per actor", n, self._chunk,
                  per_actor)
 
@@ -152,13 +154,16 @@ class RayExecutor(Executor):
         ray = self._ray()
         recipes = ray.put(backend_recipes(runner, specs))
         queues = [deque(chunked(shard, self._chunk)) for shard in split_by_shard(requests, len(self._actors))]
-        in_flight: dict[Any, tuple[int, list[str]]] = {}
+        in_flight: dict[Any, tuple[int, list[str], str | None]] = {}
+        journals = ChunkJournals(runner)
+        journals.count_resent(runner, requests)
 
         def submit(i: int) -> None:
             if queues[i]:
                 keys = queues[i].popleft()
-                ref = self._actors[i].run_chunk.remote(recipes, [requests[k] for k in keys])
-                in_flight[ref] = (i, keys)
+                path = journals.new()
+                ref = self._actors[i].run_chunk.remote(recipes, [requests[k] for k in keys], path)
+                in_flight[ref] = (i, keys, path)
 
         for i in range(len(queues)):
             for _ in range(IN_FLIGHT_PER_ACTOR):
@@ -168,7 +173,7 @@ class RayExecutor(Executor):
             while in_flight:
                 ready, _ = await asyncio.to_thread(ray.wait, list(in_flight), num_returns=1, timeout=1.0)
                 for ref in ready:
-                    i, keys = in_flight.pop(ref)
+                    i, keys, path = in_flight.pop(ref)
                     try:
                         resps, retries = ray.get(ref)
                     except RayTaskError as exc:
@@ -181,6 +186,7 @@ class RayExecutor(Executor):
                             f"Ray worker {i} died more than {self.max_restarts} times ({type(exc).__name__}); "
                             "the calls it completed are stored: re-run the same command to resume") from None
                     out.update(store_chunk(runner, requests, keys, resps, retries, bar))
+                    journals.stored(path)
                     submit(i)
         finally:
             for ref in in_flight:  # stopped early (error, Ctrl-C): queued chunks need not run
@@ -188,6 +194,7 @@ class RayExecutor(Executor):
                     ray.cancel(ref)
                 except Exception:  # noqa: BLE001 - best effort; close() ends the actors anyway
                     pass
+        journals.settle()
         return out
 
     def describe(self) -> dict[str, Any]:

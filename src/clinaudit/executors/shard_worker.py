@@ -10,13 +10,20 @@ executor (one Ray actor per shard) and the ``processes`` executor (one process o
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
+import os
+import secrets
 from dataclasses import asdict, replace
+from pathlib import Path
 from typing import Any
 
 from ..errors import BackendError, ClinauditError
+from .lifeline import die_with_driver
 
-__all__ = ["ShardWorker", "backend_recipes", "store_chunk", "worker_config"]
+__all__ = ["ChunkJournals", "ShardWorker", "backend_recipes", "store_chunk", "worker_config"]
+
+log = logging.getLogger("clinaudit.executors")
 
 
 def worker_config(config: Any, workers: int) -> dict[str, Any]:
@@ -62,12 +69,97 @@ def store_chunk(runner: Any, requests: dict[str, Any], keys: list[str], answers:
     return stored
 
 
-class ShardWorker:
-    """One worker: answers chunks of requests with a cache-less runner (backends built once)."""
+class ChunkJournals:
+    """The driver's side of the journal of sent calls (:class:`clinaudit.cache.SentJournal`) for an executor's
+    chunks: each chunk sent gets a journal file of its own, ``<cache>.sent/<driver pid>-c<token>.keys``, to which
+    the worker appends each key before sending its call (:class:`_AppendJournal`); the driver removes it once the
+    chunk's answers are stored. A killed run leaves the files of its unreturned chunks, whose calls the next run
+    counts as re-sent (``resent`` in the usage, one log line), as a local run does."""
 
-    def __init__(self, config: dict[str, Any]):
+    def __init__(self, runner: Any):
+        self.journal = runner.cache.journal if getattr(runner, "cache", None) is not None else None
+
+    def count_resent(self, runner: Any, requests: dict[str, Any], sent: set[str] | None = None) -> None:
+        """Count the calls of ``requests`` sent before and never stored (all are about to be sent again): those in
+        the journals of stopped runs, or, given ``sent``, those keys (a dead worker's chunk of this run)."""
+        from ..runner import Usage
+
+        if self.journal is None:
+            return
+        earlier = self.journal.earlier() if sent is None else sent
+        resent: dict[str, int] = {}
+        for key, req in requests.items():
+            if key in earlier:
+                resent[req.model] = resent.get(req.model, 0) + 1
+        for spec, n in sorted(resent.items()):
+            runner.usage.setdefault(spec, Usage()).resent += n
+            log.info("%s: %d call(s) re-sent: an earlier run with this cache had sent them and was stopped before "
+                     "their answers were stored (at most the calls in flight and %d answered ones per stop)",
+                     spec, n, runner.commit_rows())
+
+    def new(self) -> str | None:
+        """The path of a new chunk's journal (``None`` without a cache)."""
+        if self.journal is None:
+            return None
+        self.journal.dir.mkdir(parents=True, exist_ok=True)
+        return str(self.journal.dir / f"{os.getpid()}-c{secrets.token_hex(6)}.keys")
+
+    @staticmethod
+    def stored(path: str | None) -> None:
+        """The chunk's answers are stored: its journal goes."""
+        if path is not None:
+            Path(path).unlink(missing_ok=True)
+
+    def lost(self, runner: Any, requests: dict[str, Any], path: str | None) -> None:
+        """A chunk that did not come back (its worker died) is sent again: the calls its journal holds are counted
+        as re-sent (they may have been paid for), and the journal goes."""
+        if path is None:
+            return
+        try:  # a last line cut by the kill (no line end) is left out
+            sent = {k for k in Path(path).read_text(encoding="ascii", errors="replace").split("\n")[:-1] if k}
+        except OSError:
+            sent = set()
+        self.count_resent(runner, requests, sent)
+        self.stored(path)
+
+    def settle(self) -> None:
+        """Every chunk of a batch stored: the stopped runs' journals whose keys are all stored now go."""
+        if self.journal is not None:
+            self.journal.settle()
+
+
+class _AppendJournal:
+    """A worker's journal of one chunk: each key appended before its call is sent (one unbuffered write, as
+    :class:`~clinaudit.cache.SentJournal` does); best effort (a worker that cannot write it, e.g. on another
+    machine, sends its calls unjournaled)."""
+
+    def __init__(self, path: str):
+        try:
+            self._fd: int | None = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        except OSError:
+            self._fd = None
+
+    def earlier(self) -> set[str]:
+        return set()
+
+    def record(self, key: str) -> None:
+        if self._fd is not None:
+            os.write(self._fd, key.encode("ascii", "replace") + b"\n")
+
+    def settle(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+class ShardWorker:
+    """One worker: answers chunks of requests with a cache-less runner (backends built once). ``driver``
+    (:func:`~clinaudit.executors.lifeline.driver_identity`): the worker ends within a second of that process."""
+
+    def __init__(self, config: dict[str, Any], driver: dict[str, Any] | None = None):
         from ..runner import Runner, RunnerConfig
 
+        self.lifeline = die_with_driver(driver)
         self.runner = Runner(cache=None, config=RunnerConfig(**config))
         self.built: set[str] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -85,11 +177,19 @@ class ShardWorker:
             self.runner.add_backend(backend)
             self.built.add(spec)
 
-    def run_chunk(self, recipes: dict[str, tuple[str, Any, str]], requests: list[Any]) -> tuple[list[Any], dict[str, int]]:
-        """Answers to ``requests`` (in order) and the retries they took, per model."""
+    def run_chunk(self, recipes: dict[str, tuple[str, Any, str]], requests: list[Any],
+                  journal: str | None = None) -> tuple[list[Any], dict[str, int]]:
+        """Answers to ``requests`` (in order) and the retries they took, per model; with ``journal`` (a path from
+        :meth:`ChunkJournals.new`), each call's key is appended to that file before the call is sent."""
         self._build(recipes, {r.model for r in requests})
         before = {s: u.retries for s, u in self.runner.usage.items()}
-        resps = self._run(self.runner.agenerate(requests, desc="worker chunk"))
+        self.runner.sent_journal = _AppendJournal(journal) if journal else None
+        try:
+            resps = self._run(self.runner.agenerate(requests, desc="worker chunk"))
+        finally:
+            if self.runner.sent_journal is not None:
+                self.runner.sent_journal.settle()
+                self.runner.sent_journal = None
         retries = {s: u.retries - before.get(s, 0) for s, u in self.runner.usage.items()}
         return resps, {s: n for s, n in retries.items() if n}
 

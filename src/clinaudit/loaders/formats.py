@@ -266,10 +266,13 @@ def read_csv_table(path: Path, encoding: str = "utf-8", delimiter: str | None = 
 
 
 def read_jsonl_rows(path: Path, encoding: str = "utf-8") -> list[tuple[int, dict[str, Any]]]:
-    """Read JSON Lines: one JSON object per line; blank lines are skipped (row = line number)."""
+    """Read JSON Lines: one JSON object per line; blank lines are skipped (row = line number). Lines end at
+    ``\n`` (or ``\r\n``) only, as JSON Lines says: a raw U+2028/U+2029 (or other break ``str.splitlines`` knows)
+    inside a JSON string is part of the text, not a line end."""
     text = _read_text(path, encoding, csv_rows=False)
     out: list[tuple[int, dict[str, Any]]] = []
-    for i, line in enumerate(text.splitlines(), start=1):
+    for i, line in enumerate(text.split("\n"), start=1):
+        line = line[:-1] if line.endswith("\r") else line
         if not line.strip():
             continue
         try:

@@ -110,7 +110,7 @@ def _records(path: Path, fmt: str, id_column: str, text_column: str,
     as it is (or might read differently)."""
     codec = text_codec(encoding, path)
     try:
-        with open(path, encoding=codec, newline="" if fmt == "csv" else None) as fh:
+        with open(path, encoding=codec, newline="") as fh:
             if fmt == "csv":
                 yield from _csv_records(fh, id_column, text_column)
             else:
@@ -149,10 +149,11 @@ def _csv_records(fh: Any, id_column: str, text_column: str) -> Iterator[tuple[in
 
 def _jsonl_records(fh: Any, id_column: str, text_column: str) -> Iterator[tuple[int, str, str]]:
     # as formats.read_jsonl_rows + the generic loader + CaseBuilder (skip_empty off) accept them
-    for i, line in enumerate(fh, start=1):
-        line = line[:-1] if line.endswith("\n") else line
-        if line.splitlines() != ([line] if line else []):
-            raise _Unusual  # a line break str.splitlines() sees and the file reader does not
+    for i, raw in enumerate(fh, start=1):  # (newline="": lines end at \n, \r\n or a lone \r, untranslated)
+        line = raw[:-1] if raw.endswith("\n") else raw
+        line = line[:-1] if line.endswith("\r") else line
+        if raw.endswith("\r"):
+            raise _Unusual  # a lone \r: the file reader ends a line there, read_jsonl_rows (\n only) does not
         if not line.strip():
             continue
         try:

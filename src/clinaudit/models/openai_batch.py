@@ -410,7 +410,8 @@ class OpenAIBatchBackend(Backend):
                     raise
                 lost.append(f"{field} {file_id} could not be downloaded: {exc}")
                 continue
-            for n, raw in enumerate(text.splitlines(), 1):
+            # JSON Lines end at "\n" only: str.splitlines() would also cut at a raw U+2028 inside a JSON string
+            for n, raw in enumerate(text.split("\n"), 1):
                 if not raw.strip():
                     continue
                 try:
