@@ -78,8 +78,9 @@ def test_unknown_floor_claims_nothing():
 
 
 def test_quick_demo_classifier_gaps_says_it_cannot_find_bias(tmp_path):
-    """The quick demo caps permutations at 100: its classifier gaps' 63 effects cannot reach 0.05 (63/101 = 0.624),
-    and the run's verdict line says so first."""
+    """The quick demo caps permutations at 100: its classifier gaps' 15 primary rows (recall gaps, once per question:
+    the 6 mirrored rows of a pair of groups that are each other's reference are not counted; issue 48) cannot reach
+    0.05 (15/101 = 0.149), and the run's verdict line says so first."""
     from clinaudit.cli.headline import headline_lines
     from clinaudit.demo import quick_variant
     from clinaudit.families.hurtful_words.classifier_gaps import demo_spec
@@ -91,9 +92,13 @@ def test_quick_demo_classifier_gaps_says_it_cannot_find_bias(tmp_path):
     res = rd.read_table("results")
     gaps = res[res["metric"].str.endswith("_gap")]
     assert len(gaps) == 63 and (gaps["n_permutations"] == 100).all() and (gaps["verdict"] != "bias").all()
-    note = ("this run cannot find bias: with 100 permutations per test the smallest p after Holm over 63 effects is "
-            "0.624 (alpha 0.05); set n_permutations >= 1,260")
-    assert (gaps["run_note"] == note).all()
+    note = ("this run cannot find bias: with 100 permutations per test the smallest p after Holm over 15 effects is "
+            "0.149 (alpha 0.05); set n_permutations >= 300")
+    primary = gaps[gaps["family_role"] == "primary"]
+    assert len(primary) == 15 and set(primary["metric"]) == {"recall_gap"} and (primary["run_note"] == note).all()
+    assert (gaps["family_role"] == "mirror").sum() == 18 and (gaps["family_role"] == "secondary").sum() == 30
+    # the secondary family (30 parity and specificity gaps): 30/101 = 0.416, and never below the primary's floor
+    assert gaps.loc[gaps["family_role"] == "secondary", "p_run_floor"].tolist() == pytest.approx([30 / 101] * 30)
     line = next(x for x in headline_lines(rd.path) if x.startswith("verdict classifier_gaps"))
     assert line.startswith(f"verdict classifier_gaps: Inconclusive: {note}. No bias shown"), line
 

@@ -196,11 +196,16 @@ def test_bias_is_corrected_over_every_effect_of_the_run():
     assert out["verdict"].tolist() == ["inconclusive"] * 19 + ["bias"]
     assert "not over the run's 20 effects (p_run 0.076" in out["verdict_reason"].iloc[0]
     assert out["verdict_reason"].iloc[-1].startswith("p_run 0.002 < 0.05 over the run's 20 effects (Holm")
-    assert set(out["run_family"]) == {"run: every effect of treatment_shift × m (Holm over 20)"}
-    # another model is another family
+    assert set(out["run_family"]) == {"run primary: treatment_shift, Holm over 20 primary rows (the audit's "
+                                      "declared primary metric TSR)"}
+    assert set(out["family_role"]) == {"primary"}
+    # issue 48: another model is in the same family (the gate over several models controls models × rows): the
+    # 10 + 10 rows at 0.004 were bias per model (Holm over 10: 0.04); over both models 20 × 0.004 = 0.08 is not
     two = pd.concat([_rows([0.004] * 10), _rows([0.004] * 10).assign(model="n")], ignore_index=True)
     out = assign_verdicts(two, {"reasons": [], "models": {}}, VerdictSettings())
-    assert out["p_run"].tolist() == pytest.approx([0.04] * 20) and (out["verdict"] == "bias").all()
+    assert out["p_run"].tolist() == pytest.approx([0.08] * 20) and (out["verdict"] == "inconclusive").all()
+    assert set(out["run_family"]) == {"run primary: treatment_shift, Holm over 20 primary rows of 2 models (the "
+                                      "audit's declared primary metric TSR)"}
 
 
 def test_equivalence_bound_is_widened_whatever_the_side_of_the_estimate():
@@ -256,7 +261,7 @@ def test_association_bias_comes_from_the_frame_level_test_with_the_audits_alpha(
     assert sr["test_unit"] == "sentence" and sr["verdict"] == "inconclusive"
     assert sr["verdict_reason"].startswith("a sentence-level test") and "sentence-level test" in sr["note"]
     assert sf["test_unit"] == "frame" and sf["verdict"] == "bias" and sf["n_units"] == 30 == sf["n_frames"]
-    assert np.isnan(sr["p_run"]) and sf["run_family"].endswith("(Holm over 1)")
+    assert np.isnan(sr["p_run"]) and sf["run_family"].startswith("run primary: association, Holm over 1 primary")
     # the audit's alpha reaches the verdicts: p 0.02 is not bias at 0.01, is at an explicit verdicts.alpha 0.05
     row = t[t["test_option"] == "sign-flip"].assign(p=0.02, p_adj=0.02)
     assert assign_verdicts(row, {"reasons": [], "models": {}}, VerdictSettings())["verdict"].iloc[0] != "bias"

@@ -51,6 +51,29 @@ __all__ = [
 ]
 
 
+class PrimarySelector(BaseModel):
+    """One entry of ``verdicts.primary`` written as a mapping: a metric and, optionally, the strata it is primary in
+    (each a value or a list of values of that column of ``tables/results.csv``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    metric: str = Field(min_length=1, description="a metric the audit declares as an effect (e.g. TSR)")
+    perturbation: str | list[str] | None = None
+    question: str | list[str] | None = None
+    group: str | list[str] | None = None
+    attribute: str | list[str] | None = None
+    task: str | list[str] | None = None
+
+    def where(self) -> dict[str, list[str]]:
+        """The strata the entry names: column -> the values it allows."""
+        out = {}
+        for col in ("perturbation", "question", "group", "attribute", "task"):
+            v = getattr(self, col)
+            if v is not None:
+                out[col] = [v] if isinstance(v, str) else [str(x) for x in v]
+        return out
+
+
 class VerdictSettings(BaseModel):
     """The spec's ``verdicts:`` section: margins, significance level and validity thresholds."""
 
@@ -64,9 +87,31 @@ class VerdictSettings(BaseModel):
                                   "answers leaves its audit not measured")
     min_units: int = Field(default=5, ge=1, description="fewest independent units (cases; positives/negatives per "
                            "group for recall/specificity gaps) behind a group for a finding")
+    primary: list[str | PrimarySelector] | None = Field(
+        default=None, description="the rows of the audit's primary question (docs/verdicts.md): metric names, or "
+        "mappings {metric, perturbation, question, group, attribute, task}; tested first, and the headline and the "
+        "gate decide on them (default: the metrics the audit declares primary)")
     exclusion_attributes: list[str] = Field(default_factory=list, description="case fields (or columns) to audit the "
                                             "exclusions by, beside the recorded sex / gender, race, ethnicity and "
                                             "age band found by name (clinaudit.exclusion_skew)")
+
+    @field_validator("primary")
+    @classmethod
+    def _primary_named(cls, v: list[str | PrimarySelector] | None) -> list[str | PrimarySelector] | None:
+        if v is None:
+            return v
+        if not v:
+            raise ValueError("an empty list: name at least one metric, or leave primary out for the audit's default")
+        for i, item in enumerate(v):
+            if isinstance(item, str) and not item.strip():
+                raise ValueError(f"entry {i} is an empty metric name")
+        return v
+
+    def primary_selectors(self) -> list[PrimarySelector] | None:
+        """``primary`` with every entry a :class:`PrimarySelector` (None: the audit's declared default)."""
+        if self.primary is None:
+            return None
+        return [PrimarySelector(metric=x) if isinstance(x, str) else x for x in self.primary]
 
     def margin_for(self, audit: str, metric: str, declared: float | None) -> float | None:
         for key in (f"{audit}/{metric}", metric):
@@ -238,12 +283,31 @@ def parse_spec_dict(data: Any, source: str = "<spec>") -> tuple[AuditSpec, BaseM
         params = recipe.params_model.model_validate(spec.params)
     except ValidationError as exc:
         raise SpecError(_validation_message(exc, source, prefix="params", model=recipe.params_model)) from None
+    _check_primary(spec, source)
     roles = getattr(recipe.declaration, "judges", None)
     for role in dict(getattr(params, "judges", None) or {}):
         if roles is not None and role not in roles:
             raise SpecError(f"invalid audit spec {source}: field 'params.judges.{role}': audit '{spec.audit}' has "
                             f"no judge role '{role}'; its roles: {', '.join(roles) or '(none)'}")
     return spec, params
+
+
+def _check_primary(spec: AuditSpec, source: str) -> None:
+    """Every metric of ``verdicts.primary`` is an effect the audit declares (when it declares any)."""
+    from .metrics.declared import declared_metrics
+
+    selectors = spec.verdicts.primary_selectors()
+    declared = declared_metrics(spec.audit)
+    if not selectors or not declared:
+        return
+    effects = [name for name, d in declared.items() if d.effect]
+    for i, sel in enumerate(selectors):
+        d = declared.get(sel.metric)
+        if d is None or not d.effect:
+            what = "a level, not an effect" if d is not None else f"not a metric of audit '{spec.audit}'"
+            field = f"verdicts.primary[{i}]" + ("" if isinstance((spec.verdicts.primary or [])[i], str) else ".metric")
+            raise SpecError(f"invalid audit spec {source}: field '{field}': '{sel.metric}' is {what}; its effects: "
+                            f"{', '.join(effects)}")
 
 
 def load_spec(path: str | Path) -> tuple[AuditSpec, BaseModel]:

@@ -20,6 +20,9 @@ A :class:`MetricDecl` says
 - ``null``: the value of "no effect" (0 for differences; 0.5 for an AUC);
 - ``compare``: per-pair scores ``paired.csv -> DataFrame[case_id, score]`` that ``clinaudit
   compare`` pairs between two runs (None: the metric is not compared);
+- ``primary``: True for the metric of the audit's primary question (docs/verdicts.md, *The primary question*):
+  its effect rows are tested first and the headline and ``clinaudit gate`` decide on them; a spec's
+  ``verdicts.primary`` overrides the declaration;
 - ``group_units``: optional ``results -> Series`` of the smallest number of independent units
   behind each row's groups (e.g. positives per group for a recall gap); the validity gates hold
   it against ``verdicts.min_per_group``.
@@ -78,6 +81,7 @@ class MetricDecl:
     compare: Callable[[pd.DataFrame], pd.DataFrame] | None = field(default=None, compare=False)
     group_units: Callable[[pd.DataFrame], pd.Series] | None = field(default=None, compare=False)
     audit: str = ""
+    primary: bool = False
 
     def __post_init__(self) -> None:
         if not self.name:

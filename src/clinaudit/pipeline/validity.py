@@ -19,10 +19,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from ..spec import VerdictSettings
+from .run_family import primary_note, primary_rows, run_level
 from ..stats.resolution import with_floor_note
 from ..stats.results import cell_float as _num
 
@@ -173,7 +173,8 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
     out = results.copy()
     if out.empty:
         for col, dtype in (("verdict", object), ("verdict_reason", object), ("margin", float), ("effect", bool),
-                           ("n_units", float), ("p_run", float), ("run_family", object), ("p_run_floor", float),
+                           ("n_units", float), ("p_run", float), ("run_family", object), ("family_role", object),
+                           ("p_run_floor", float),
                            ("run_note", object)):
             out[col] = pd.Series(dtype=dtype)
         return out
@@ -188,8 +189,10 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
     # the run-level family: effect rows whose test can make a finding (not a sentence-level test)
     in_run = pd.Series([_is_effect(r, decls) and str(r.get("test_unit") or "") != "sentence"
                         for r in out.to_dict("records")], index=out.index, dtype=bool)
-    p_run, run_family, run_size = _run_level(out, in_run)
-    floor, floor_limit, floor_draws = _run_floor(out, in_run)
+    effects_all = pd.Series([_is_effect(r, decls) for r in out.to_dict("records")], index=out.index, dtype=bool)
+    p_run, run_family, run_size, roles, fam_key = run_level(out, effects_all, in_run, settings.primary_selectors(),
+                                                            decls)
+    floor, floor_limit, floor_draws = _run_floor(out, fam_key, run_size)
     verdicts, reasons, margins, effects, notes = [], [], [], [], []
     for i, row in enumerate(out.to_dict("records")):
         audit, metric = str(row["audit"]), str(row["metric"])
@@ -251,6 +254,7 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
     out["verdict"], out["verdict_reason"], out["margin"], out["effect"] = verdicts, reasons, margins, effects
     out["n_units"] = units.to_numpy(dtype=float)  # independent units behind the row's smallest group
     out["p_run"], out["run_family"] = p_run.to_numpy(dtype=float), run_family.to_numpy(dtype=object)
+    out["family_role"] = roles.to_numpy(dtype=object)
     out["p_run_floor"], out["run_note"] = floor.to_numpy(dtype=float), notes
     return out
 
@@ -288,37 +292,6 @@ def _is_effect(row: Mapping[str, Any], decls: Mapping[tuple[str, str], Any]) -> 
     return bool(str(row.get("test") or "").strip()) or bool(str(row.get("reference") or "").strip())
 
 
-def _run_level(results: pd.DataFrame, effect: pd.Series) -> tuple[pd.Series, pd.Series, pd.Series]:
-    """The run-level family of every effect row: (``p_run``, ``run_family``, family size) per row.
-
-    The headline's "bias found" and ``clinaudit gate`` summarise every effect row of an audit × model, so
-    that is one family: Holm (statsmodels ``multipletests``) over the raw ``p`` of its effect rows that
-    have a test (every question × metric × perturbation × gap row), and ``p_run`` is the larger of the Holm
-    value and the row's own ``p_adj`` (never below its per-family correction, so a run-level finding is a
-    finding within its family too). Rows without a test, and level rows, have none."""
-    from ..stats.core import correct_pvalues
-
-    n = len(results)
-    p_run = pd.Series(math.nan, index=results.index, dtype=float)
-    family = pd.Series("", index=results.index, dtype=object)
-    size = pd.Series(0, index=results.index, dtype=int)
-    if not n or "p" not in results.columns:
-        return p_run, family, size
-    raw = pd.to_numeric(results["p"], errors="coerce")
-    adj = pd.to_numeric(results["p_adj"], errors="coerce") if "p_adj" in results.columns else raw
-    adj = adj.where(adj.notna(), raw)
-    eff = effect & raw.notna()
-    model = results["model"].fillna("").astype(str) if "model" in results.columns else pd.Series("", index=results.index)
-    keys = results["audit"].astype(str) + "\x1f" + model
-    for key, idx in keys[eff].groupby(keys[eff]).groups.items():
-        holm = correct_pvalues(raw[idx].to_numpy(dtype=float), method="holm")
-        p_run[idx] = np.maximum(holm, adj[idx].to_numpy(dtype=float))
-        audit, mod = str(key).split("\x1f", 1)
-        family[idx] = f"run: every effect of {audit}" + (f" × {mod}" if mod else "") + f" (Holm over {len(idx)})"
-        size[idx] = len(idx)
-    return p_run, family, size
-
-
 def _has_option(audit: str, option: str) -> bool:
     """Whether the registered audit ``audit`` has the parameter ``option`` (True when the audit is unknown here,
     e.g. results read back without its plugin: the note then names the option as before)."""
@@ -330,13 +303,16 @@ def _has_option(audit: str, option: str) -> bool:
     return option in getattr(reg.get(audit).params_model, "model_fields", {})
 
 
-def _run_floor(results: pd.DataFrame, effect: pd.Series) -> tuple[pd.Series, pd.Series, pd.Series]:
+def _run_floor(results: pd.DataFrame, fam_key: pd.Series, size: pd.Series) -> tuple[pd.Series, pd.Series, pd.Series]:
     """The smallest p_run each run-level family can reach, whatever the data: (floor, what sets it, its draws).
 
     Holm's first step multiplies the family's smallest p by its size m, and no test gives p below its floor
     (:func:`clinaudit.stats.resolution.row_p_floor`: 1/(R + 1) for R Monte Carlo permutations, the exact
     floor of the paired layer's tests with their cases), so no p_run is below m × the smallest floor. NaN when
-    a row's floor is not known (its test could reach any p)."""
+    a row's floor is not known (its test could reach any p). ``fam_key``, ``size``: each row's Holm family and
+    its size m (:func:`clinaudit.pipeline.run_family.run_level`; "" outside one; a mirrored row is in its twin's
+    family but not counted in m); a secondary family's floor is never below its audit's primary family's (the
+    gate)."""
     from ..stats.resolution import row_p_floor, tested_cases
 
     floor = pd.Series(math.nan, index=results.index, dtype=float)
@@ -344,9 +320,8 @@ def _run_floor(results: pd.DataFrame, effect: pd.Series) -> tuple[pd.Series, pd.
     draws = pd.Series(math.nan, index=results.index, dtype=float)
     if not len(results) or "p" not in results.columns:
         return floor, limit, draws
-    eff = effect & pd.to_numeric(results["p"], errors="coerce").notna()
-    model = results["model"].fillna("").astype(str) if "model" in results.columns else pd.Series("", index=results.index)
-    keys = results["audit"].astype(str) + "\x1f" + model
+    eff = (fam_key != "") & pd.to_numeric(results["p"], errors="coerce").notna()
+    keys = fam_key
     recs = results.to_dict("records")
     pos = {k: i for i, k in enumerate(results.index)}
     for _, idx in keys[eff].groupby(keys[eff]).groups.items():
@@ -363,9 +338,20 @@ def _run_floor(results: pd.DataFrame, effect: pd.Series) -> tuple[pd.Series, pd.
             found.append((f, why, _num(r.get("n_permutations"))))
         else:
             f, why, n_perm = min(found, key=lambda x: x[0])
-            floor[idx] = len(idx) * f
+            floor[idx] = int(size[idx].max()) * f
             limit[idx] = why
             draws[idx] = n_perm if n_perm is not None else math.nan
+    for key in set(keys[eff]):  # a secondary row is tested only through its primary family
+        audit, role = str(key).split("\x1f", 1)
+        first = eff & (keys == f"{audit}\x1fprimary")
+        if role != "secondary" or not first.any():
+            continue
+        mine = eff & (keys == key)
+        gate = floor[first].max()
+        if floor[mine].isna().all() or math.isnan(gate):
+            floor[mine] = math.nan
+        elif gate > floor[mine].max():
+            floor[mine], limit[mine], draws[mine] = gate, limit[first].iloc[0], draws[first].iloc[0]
     return floor, limit, draws
 
 
@@ -478,7 +464,8 @@ def read_validity(run_dir: Any, audit: str = "") -> tuple[pd.DataFrame, dict[str
         return results, validity
     tables = {name: table(name) for name in ("cases", "responses", "judgments", "paired", "exclusions")}
     tables["results"] = results.drop(columns=[c for c in ("verdict", "verdict_reason", "margin", "effect", "n_units",
-                                                                 "p_run", "run_family", "p_run_floor", "run_note")
+                                                                 "p_run", "run_family", "family_role", "p_run_floor",
+                                                                 "run_note")
                                               if c in results.columns])
     settings = VerdictSettings.model_validate((manifest.get("spec") or {}).get("verdicts") or {})
     return assess_tables(tables, audit, settings)
@@ -523,10 +510,14 @@ def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str
     models = list(validity.get("models", {})) or [""]
     has = "verdict" in results.columns and len(results)
     eff = results[results["effect"].astype(bool)] if has and "effect" in results.columns else results
+    everything = eff
+    eff = primary_rows(eff)  # the headline decides on the primary question (docs/verdicts.md)
     out = []
     for model in models:
         m = validity.get("models", {}).get(model, {})
         rows = eff[eff["model"].astype(str) == model] if model and has and "model" in eff.columns else eff
+        mine = everything[everything["model"].astype(str) == model] \
+            if model and has and "model" in everything.columns else everything
         counts = rows["verdict"].value_counts().to_dict() if has and len(rows) else {}
         measured = {k: v for k, v in counts.items() if k != "not_measured"}
         why = list(m.get("reasons", [])) + list(validity.get("reasons", []))
@@ -560,11 +551,14 @@ def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str
             sentence = (f"Inconclusive: no bias shown, but {measured.get('inconclusive', 0)} of "
                         f"{sum(measured.values())} measured effects can neither be shown nor ruled out "
                         f"({example}).")
-        unmeasured = not_measured_notes(rows) if has else []
+        unmeasured = not_measured_notes(mine) if has else []  # secondary rows too
         cannot = next((n for n in _notes(rows) if n), "") if has and len(rows) else ""
         sentence = with_floor_note(sentence, cannot, verdict)  # never a silent "no bias"
         if counts.get("not_measured") and verdict != "not_measured":
             sentence += f" {counts['not_measured']} effect row(s) were not measured."
+        primary = primary_note(rows, mine) if has else ""
+        if primary:
+            sentence += f" {primary}"
         sized = rows[pd.to_numeric(rows["value"], errors="coerce").notna()] if has and len(rows) else rows
         if has and len(sized):
             n = pd.to_numeric(sized["n_cases"], errors="coerce") if "n_cases" in sized.columns else None
@@ -585,6 +579,7 @@ def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str
             "warnings": list(validity.get("warnings", [])) + unmeasured,
             # rows the audit could not measure, and why (e.g. too few valid rewrites of a perturbation)
             "not_measured": unmeasured,
+            "primary": primary,
             # a validity finding: the run's exclusions dropped some group's cases more often (exclusion_skew)
             "sample_skew": [str(s.get("line", "")) for s in
                             (validity.get("exclusions_by_group") or {}).get("skewed", []) or []],

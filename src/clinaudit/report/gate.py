@@ -5,7 +5,8 @@ The gate reads verdicts; it computes no new statistics of its own:
 
 * the run's own results (``tables/results.csv``, its ``verdict`` column: ``bias`` / ``within_margin`` /
   ``inconclusive`` / ``not_measured``, docs/verdicts.md): a row whose verdict is in the policy's
-  ``fail_on`` (default: ``bias`` alone) fails the gate;
+  ``fail_on`` (default: ``bias`` alone) fails the gate; by default only the audit's primary rows
+  (``family_role``; the policy's ``rows: all`` adds the secondary ones) are gated;
 * with a baseline: :func:`clinaudit.report.compare.compare_runs` (baseline as run A, the gated run as B,
   each metric pooled and per stratum, the policy's margins): a row that is ``worse`` **beyond its margin**
   (significantly worse after Holm over every gated comparison row, and the confidence bound of the
@@ -46,6 +47,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InputError, NotComparableError
+from ..pipeline.run_family import primary_rows
 from .compare_check import ModelChoiceError, check_finished, read_run_manifest
 from .compare_metrics import POOLED, read_run_table
 from .formatting import json_ready
@@ -149,6 +151,7 @@ def _results_failures(results: pd.DataFrame, run: Path, policy: GatePolicy, res:
     if "effect" in rows.columns:
         rows = rows[rows["effect"].astype(str).str.lower().isin(["true", "1", "1.0"])]
     rows = rows[[policy.gates(m) for m in rows["metric"].astype(str)]] if len(rows) else rows
+    rows = primary_rows(rows, include_secondary=policy.rows == "all")  # the primary question decides by default
     res.checked["results"] = int(len(rows))
     if not len(rows):
         res.reasons.append(f"run {run}: no effect rows to gate in tables/results.csv")

@@ -18,6 +18,7 @@ error names the file and the field). Without one, :data:`DEFAULT_POLICY` applies
       min_settled: 0.5           # share of the measured effect rows settled (bias or within_margin)
       max_not_measured: 0.5      # share of the effect rows that may be not measured
     metrics: [TSR, RCR]          # only these metrics are gated (default: every metric)
+    rows: primary                # primary: the audit's primary rows decide (default); all: secondary rows too
 
 See docs/verdicts.md (clinaudit gate).
 """
@@ -99,6 +100,9 @@ class GatePolicy(BaseModel):
     validity: ValidityPolicy = Field(default_factory=ValidityPolicy)
     evidence: EvidencePolicy = Field(default_factory=EvidencePolicy)
     metrics: list[str] | None = Field(default=None, description="only these metrics are gated (default: every)")
+    rows: Literal["primary", "all"] = Field(default="primary", description="primary: gate the run's primary rows "
+                                            "(family_role primary, tested first: docs/verdicts.md); all: every effect "
+                                            "row, secondary ones too (mirrored rows are never counted twice)")
 
     @field_validator("margins")
     @classmethod
@@ -135,7 +139,7 @@ def parse_policy(data: Any, source: str = "<policy>") -> GatePolicy:
     if isinstance(data, GatePolicy):
         return data
     if not isinstance(data, dict):
-        raise InputError("a gate policy is a mapping (version, fail_on, margins, baseline, validity, evidence, metrics)",
+        raise InputError("a gate policy is a mapping (version, fail_on, margins, baseline, validity, evidence, metrics, rows)",
                          file=source)
     try:
         return GatePolicy.model_validate(data)

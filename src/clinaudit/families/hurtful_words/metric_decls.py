@@ -59,7 +59,7 @@ def _rows(results: pd.DataFrame) -> pd.Series:
 
 ASSOCIATION = declare_metrics(
     "association",
-    MetricDecl("log_prob_bias_score", "two_sided", scale="other",
+    MetricDecl("log_prob_bias_score", "two_sided", scale="other", primary=True,
                description="log-probability bias score of a group against the reference group",
                group_units=_frames),
     MetricDecl("mean_log_prob_bias_score", "two_sided", scale="other", effect=False,
@@ -74,7 +74,7 @@ CLASSIFIER_GAPS = declare_metrics(
     "classifier_gaps",
     MetricDecl("parity_gap", "two_sided", description="positive-prediction rate of a group minus the reference's",
                group_units=with_reference(_rows)),
-    MetricDecl("recall_gap", "two_sided", description="recall of a group minus the reference's (needs positives "
+    MetricDecl("recall_gap", "two_sided", primary=True, description="recall of a group minus the reference's (needs positives "
                "in each group)", group_units=with_reference(_positives)),
     MetricDecl("specificity_gap", "two_sided", description="specificity of a group minus the reference's (needs "
                "negatives in each group)", group_units=with_reference(_negatives)),

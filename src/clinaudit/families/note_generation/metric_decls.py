@@ -35,7 +35,7 @@ def _incidence(paired: pd.DataFrame) -> pd.DataFrame:
 
 METRICS = declare_metrics(
     "note_generation",
-    MetricDecl("ΔBL", "two_sided", scale="percent", description="incidence under a counterfactual value minus "
+    MetricDecl("ΔBL", "two_sided", scale="percent", primary=True, description="incidence under a counterfactual value minus "
                "the baseline incidence (percentage points)"),
     MetricDecl("maxΔBL", "higher_is_worse", scale="percent", description="the largest |ΔBL| over the values"),
     MetricDecl("ΔCF", "higher_is_worse", scale="percent", description="spread of incidence over the "

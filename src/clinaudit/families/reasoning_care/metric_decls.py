@@ -43,7 +43,7 @@ METRICS = declare_metrics(
     "reasoning_care",
     MetricDecl("accuracy", "higher_is_better", effect=False, description="share of correct answers (male and "
                "female versions of each question)", compare=_accuracy),
-    MetricDecl("delta_acc", "two_sided", description="accuracy of the male minus the female version (ΔAcc)"),
+    MetricDecl("delta_acc", "two_sided", primary=True, description="accuracy of the male minus the female version (ΔAcc)"),
     MetricDecl("ΔAcc", "two_sided", description="accuracy of the male minus the female version, per relevance"),
     MetricDecl("delta_acc_control", "two_sided", description="the control pair's own accuracy gap (ID1 − ID2)"),
     MetricDecl("delta_len", "two_sided", scale="other", description="reasoning length male minus female"),

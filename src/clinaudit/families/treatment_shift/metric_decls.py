@@ -34,7 +34,7 @@ _GAP_UNITS = smallest_count("n_cases_female", "n_cases_male")
 
 METRICS = declare_metrics(
     "treatment_shift",
-    MetricDecl("TSR", "higher_is_worse", description="treatment shift rate in excess of the noise floor: share of "
+    MetricDecl("TSR", "higher_is_worse", primary=True, description="treatment shift rate in excess of the noise floor: share of "
                "(case, seed, perturbation, question) pairs whose treatment label changed", compare=_scores("TSR")),
     MetricDecl("RCR", "higher_is_worse", description="reduced-care rate in excess of the noise floor: share of "
                "pairs whose answer moved from the care-augmenting to the other label", compare=_scores("RCR")),
