@@ -1,32 +1,31 @@
-"""De-identification by name origin (issue 38): does it protect every patient alike?
+"""De-identification by name origin (issues 38 and 50): does it protect every patient alike, on sentence forms
+it was not written for?
 
-Builds its own test: person names of 28 origins (hand-curated below from common given names and surnames of
-each region: national name-frequency lists, censuses and name dictionaries as published on Wikipedia's
-"list of most common surnames" pages and similar; deliberately *not* taken from the detector's resources —
-philter-ucsf's lists — nor from the Faker package, which an independent held-out measurement uses) are
-injected into real dialogs of the shared ACI-Bench and MTS-Dialog files at natural places, with no name
-metadata given (the way a user's own CSV arrives):
+Builds its own test from real dialogs of the shared ACI-Bench and MTS-Dialog files, with no name metadata given
+(the way a user's own CSV arrives). Into each dialog three sentence forms are put, each naming another person:
 
-* the doctor's first turn opens with "Hi Mrs. <surname>, I'm Dr. <surname>." ("Mr." for a male patient name);
-* the patient's first turn opens with "My name is <given> <surname>. My <relative> <given> drove me here today.";
-* a middle patient turn ends with "Dr. <surname> referred me.";
-* the last turn ends with "Thank you, <given>.".
+* the forms are in two halves written apart: the **held-out** half (``deid_heldout.py``, written and committed
+  before any rule of issue 50, not looked at while writing rules) and the **development** half
+  (``deid_dev.py``); each half is measured with its own names (``deid_names.py``: 46 origins, hand-written,
+  8 given names and 8 surnames an origin; the odd positions are held out, the even ones development), so neither
+  the held-out forms nor the held-out names were tuned on;
+* each dialog is in one style, the same for every origin: **cased** (an MTS-Dialog dialog as written) or
+  **lower case** (an ACI-Bench dialog, lower case with a space before punctuation, or an MTS-Dialog dialog written
+  in lower case), the names **with their diacritics** (Nguyễn, Özdemir) or **without** (Nguyen, Ozdemir);
+* every origin gets the same dialogs, turns and forms; only the names differ.
 
-Every origin gets the same dialogs and the same sentences; only the names differ. Each dialog gets one of
-four forms, the same for every origin: cased or lower-case (ACI-Bench's transcripts are lower case and put
-spaces around punctuation: the injected sentences follow the dialog's own style in the lower-case form), and
-the names with their diacritics (Nguyễn, Özdemir, Adébáyọ̀) or without (Nguyen, Ozdemir, Adebayo).
+"Removed": no part of the name (a particle such as "van", "de", "Ó" aside) is still in the output as a whole
+word (case-insensitive, NFC) more often than in the dialog before the name was put in. Reported per origin, per
+half and per style, with the lowest origin, the overall rate and the spread (highest - lowest origin).
 
-Per origin: % of injected name occurrences removed (the name no longer in the output as a whole word,
-case-insensitive), % of dialogs excluded by default (a dialog with a residual identifier is excluded unless the
-code's default keeps it), % that ``deid.exclude_residual: true`` would exclude, and clinical-vocabulary words
-replaced by ``[NAME]``. Then, over every real dialog of the files (no injection, no metadata): words replaced
-as names, of which clinical vocabulary, of which the words issue 38 lists, and speaker labels changed.
+Then every real dialog of the seven files (no injection, no metadata): words replaced as names per 100 dialogs,
+dialogs with such a replacement per 100 dialogs (for ACI-Bench, the dialog's own metadata names — true names —
+left out of both counts), clinical eponyms replaced (``vocab.EPONYMS`` and the words issue 38 listed,
+"Marie" of Charcot-Marie-Tooth), speaker labels changed; and the metadata-name result: ACI-Bench dialogs that
+keep their patient's metadata name when it is given. *before*: the code of ``--before`` (default cd90499, main
+before issue 50) in a subprocess from a ``git archive``; *after*: this tree.
 
-*before*: the code of ``--before`` (default 45262a1, main before issue 38), in a subprocess from a ``git
-archive``; *after*: this tree. Prints ``RATIO bench_deid_origin: time per dialog after / before``.
-
-    python benchmarks/bench_deid_origin.py [--quick] [--before REV] [--no-before]
+    python benchmarks/bench_deid_origin.py [--quick] [--before REV] [--no-before] [--show-words] [--show-left]
 """
 
 from __future__ import annotations
@@ -44,79 +43,25 @@ import unicodedata
 from collections import Counter, defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
-BEFORE = "45262a1"  # main before issue 38
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DATA = next((d for d in (ROOT.parent / "shared" / "data", ROOT.parent.parent / "shared" / "data") if d.exists()),
+            ROOT.parent / "shared" / "data")  # a clone next to shared/, or a worktree one level deeper
+sys.path.insert(0, str(HERE))
+from deid_dev import DEV_FORMS  # noqa: E402
+from deid_heldout import HELD_OUT_FORMS  # noqa: E402
+from deid_names import ORIGINS, half  # noqa: E402
+
+BEFORE = "cd90499"  # main before issue 50
 ACI = ["train", "valid", "clinicalnlp_taskB_test1", "clinicalnlp_taskC_test2"]
 MTS = ["MTS-Dialog-TrainingSet", "MTS-Dialog-ValidationSet", "MTS-Dialog-TestSet-1-MEDIQA-Chat-2023"]
-CLINICAL = ("drug", "condition", "specialty")
-#: the clinical words issue 38 found replaced on main
-ISSUE_WORDS = ("polio", "achilles", "gleason", "lachman", "mcmurray", "huntington", "frank", "metro", "persa",
-               "peed", "parkinson", "crohn")
-
-# origin -> (given names, surnames); hand-curated, 8 + 8 each, written as people of that origin write them
-ORIGINS: dict[str, tuple[list[str], list[str]]] = {
-    "US": (["Tyler", "Brittany", "Dustin", "Kayla", "Cody", "Heather", "Travis", "Amber"],
-           ["Miller", "Johnson", "Davis", "Wilson", "Anderson", "Taylor", "Moore", "Jackson"]),
-    "UK": (["Harry", "Freya", "Alfie", "Poppy", "Callum", "Imogen", "Rhys", "Eleanor"],
-           ["Whitaker", "Ashworth", "Pemberton", "Hargreaves", "Thornton", "Fletcher", "Cartwright", "Bramley"]),
-    "Mexican": (["José", "María", "Jesús", "Ximena", "Alejandro", "Guadalupe", "Rocío", "Héctor"],
-                ["García", "Hernández", "López", "Martínez", "González", "Ramírez", "Sánchez", "Muñoz"]),
-    "Brazilian": (["João", "Luíza", "Thiago", "Conceição", "Gonçalo", "Letícia", "Sebastião", "Raíssa"],
-                  ["Gonçalves", "Araújo", "Magalhães", "Simões", "Brandão", "Assunção", "Guimarães", "Falcão"]),
-    "French": (["François", "Amélie", "Hélène", "Jérôme", "Noémie", "Benoît", "Cécile", "Gaëlle"],
-               ["Lefèvre", "Bélanger", "Girardot", "Dupré", "Mercier", "Rousseau", "Fontaine", "Légaré"]),
-    "German": (["Jürgen", "Jörg", "Gisela", "Sönke", "Ute", "Uwe", "Dörte", "Björn"],
-               ["Müller", "Schröder", "Köhler", "Weiß", "Groß", "Krüger", "Böhm", "Schäfer"]),
-    "Italian": (["Giuseppe", "Niccolò", "Chiara", "Gianluca", "Ludovica", "Salvatore", "Graziella", "Raffaele"],
-                ["Esposito", "Russo", "Bianchi", "Romano", "Colombo", "Ricci", "Marino", "Greco"]),
-    "Polish": (["Grzegorz", "Małgorzata", "Łukasz", "Agnieszka", "Wojciech", "Józef", "Zbigniew", "Jadwiga"],
-               ["Wiśniewski", "Wójcik", "Kowalczyk", "Dąbrowski", "Lewandowska", "Zieliński", "Szymański",
-                "Woźniak"]),
-    "Russian": (["Dmitri", "Svetlana", "Anatoly", "Lyudmila", "Vyacheslav", "Yekaterina", "Oleg", "Tatiana"],
-                ["Ivanov", "Smirnova", "Kuznetsov", "Popova", "Vasiliev", "Sokolov", "Mikhailova", "Fedorov"]),
-    "Greek": (["Dimitrios", "Eleni", "Konstantinos", "Vasiliki", "Georgios", "Panagiota", "Spyridon", "Athanasia"],
-              ["Papadopoulos", "Georgiou", "Nikolaidis", "Karagiannis", "Vlachos", "Oikonomou", "Makris",
-               "Christodoulou"]),
-    "Turkish": (["Özlem", "Ahmet", "Gülşen", "Mustafa", "Şükrü", "Ayşe", "Çağlar", "Ümit"],
-                ["Özdemir", "Yılmaz", "Şahin", "Çelik", "Aydın", "Öztürk", "Doğan", "Kılıç"]),
-    "Arabic": (["Mohammed", "Fatima", "Abdullah", "Noura", "Khalid", "Layla", "Youssef", "Rania"],
-               ["Al-Masri", "Haddad", "Khoury", "Abdelrahman", "Nasser", "Barakat", "Al-Farsi", "Mansour"]),
-    "Persian": (["Parisa", "Dariush", "Shirin", "Kourosh", "Farnaz", "Behrouz", "Mahsa", "Siavash"],
-                ["Hosseini", "Rahimi", "Mohammadi", "Tehrani", "Karimi", "Ghorbani", "Jafari", "Moradi"]),
-    "Hindi": (["Priya", "Rajesh", "Anjali", "Sunil", "Kavita", "Vikram", "Pooja", "Arjun"],
-              ["Sharma", "Verma", "Gupta", "Agarwal", "Srivastava", "Tiwari", "Chauhan", "Mishra"]),
-    "Tamil": (["Karthik", "Lakshmi", "Senthil", "Meenakshi", "Murugan", "Kavya", "Arumugam", "Thenmozhi"],
-              ["Subramanian", "Ramasamy", "Krishnan", "Venkatesan", "Annamalai", "Palaniappan", "Natarajan",
-               "Selvaraj"]),
-    "Pakistani": (["Imran", "Ayesha", "Bilal", "Sana", "Usman", "Mehwish", "Zubair", "Farah"],
-                  ["Qureshi", "Chaudhry", "Malik", "Siddiqui", "Butt", "Rana", "Awan", "Javed"]),
-    "Bengali": (["Sourav", "Moumita", "Arnab", "Tanushree", "Debashis", "Rituparna", "Subhajit", "Nandini"],
-                ["Chatterjee", "Banerjee", "Mukherjee", "Bhattacharya", "Chowdhury", "Sengupta", "Ghosh", "Bose"]),
-    "Chinese": (["Wei", "Xiaoming", "Jing", "Zhiwei", "Meiling", "Jun", "Xiuying", "Haoran"],
-                ["Wang", "Zhang", "Liu", "Chen", "Zhou", "Huang", "Xu", "Zhao"]),
-    "Japanese": (["Hiroshi", "Yuki", "Takeshi", "Akiko", "Kenji", "Haruka", "Shōta", "Megumi"],
-                 ["Satō", "Suzuki", "Takahashi", "Tanaka", "Watanabe", "Itō", "Yamamoto", "Kobayashi"]),
-    "Korean": (["Minjun", "Seoyeon", "Jihoon", "Eunji", "Dongwoo", "Hyejin", "Sungmin", "Jiyoung"],
-               ["Kim", "Lee", "Park", "Choi", "Jung", "Kang", "Cho", "Yoon"]),
-    "Vietnamese": (["Thảo", "Minh", "Hương", "Dũng", "Linh", "Tuấn", "Phương", "Quang"],
-                   ["Nguyễn", "Trần", "Lê", "Phạm", "Hoàng", "Huỳnh", "Phan", "Võ"]),
-    "Filipino": (["Maricel", "Rodel", "Jocelyn", "Arnel", "Rosalinda", "Jomar", "Marites", "Rommel"],
-                 ["Reyes", "Bautista", "Ocampo", "Mendoza", "Villanueva", "Santos", "Manalo", "Macaraeg"]),
-    "Yoruba": (["Adéwálé", "Olúwasèun", "Bọ́lájí", "Fọláṣadé", "Adébáyọ̀", "Títílọpẹ́", "Ayọ̀délé", "Kẹ́hìndé"],
-               ["Adéyẹmí", "Ọládipọ̀", "Fadipe", "Ògúnlẹ́yẹ", "Akínwùmí", "Babátúndé", "Adéògún", "Oyèlárán"]),
-    "Igbo": (["Chukwuemeka", "Ngozi", "Obinna", "Chiamaka", "Ikechukwu", "Adaeze", "Nnamdi", "Ifeoma"],
-             ["Okonkwo", "Eze", "Nwachukwu", "Okafor", "Obi", "Nwosu", "Ugwu", "Onyekachi"]),
-    "Zulu": (["Thembile", "Sipho", "Nomvula", "Bongani", "Thandeka", "Mandla", "Zanele", "Sibusiso"],
-             ["Mlambo", "Dlamini", "Ndlovu", "Khumalo", "Zulu", "Mthembu", "Nkosi", "Shabalala"]),
-    "Amharic": (["Abebe", "Tigist", "Dawit", "Meseret", "Yohannes", "Selamawit", "Tesfaye", "Hiwot"],
-                ["Bekele", "Tadesse", "Haile", "Gebremedhin", "Alemu", "Wolde", "Kebede", "Desta"]),
-    "Swahili": (["Baraka", "Neema", "Juma", "Zawadi", "Hamisi", "Rehema", "Bakari", "Imani"],
-                ["Mwangi", "Otieno", "Wanjiru", "Kamau", "Njoroge", "Achieng", "Odhiambo", "Mutua"]),
-    "Hungarian": (["Zoltán", "Erzsébet", "Gábor", "Katalin", "László", "Zsófia", "György", "Ildikó"],
-                  ["Nagy", "Kovács", "Tóth", "Szabó", "Horváth", "Varga", "Kiss", "Molnár"]),
-}
-RELATIVES = ("husband", "wife", "son", "daughter", "brother", "sister", "friend", "neighbor")
+#: clinical eponyms and the words issue 38 found replaced on main
+EPONYM_WORDS = ("polio", "achilles", "gleason", "lachman", "mcmurray", "huntington", "metro", "persa", "peed",
+                "parkinson", "crohn", "charcot", "marie", "tooth", "hashimoto", "addison", "cushing", "graves",
+                "bell", "alzheimer", "hodgkin", "tourette", "raynaud", "sjogren", "barrett", "baker", "morton",
+                "osgood", "schlatter", "dupuytren", "epley", "phalen", "tinel", "finkelstein", "homan", "murphy")
+PARTICLES = frozenset("van den der de da di del la le du von ó o' ní nic mac mc al el bin ben bint saint".split())
+FORMS_PER_DIALOG = 3
 
 
 def fold(name: str) -> str:
@@ -131,28 +76,28 @@ def fold(name: str) -> str:
 _LABEL = re.compile(r"^(\s*(?:\[[^\]\n]+\]|[A-Za-z_ ]{1,30}:))")
 
 
-def load_dialogs(quick: bool) -> list[tuple[str, str, str]]:
-    """``(file, id, text)`` of the sampled dialogs: every 4th ACI-Bench dialog of valid and test1, every 25th
-    MTS-Dialog test-set dialog with at least 6 turns (fewer with ``--quick``)."""
-    out = []
-    for split, step in (("valid", 4), ("clinicalnlp_taskB_test1", 4)):
-        with (DATA / "aci-bench" / f"{split}.csv").open(encoding="utf-8") as fh:
-            rows = list(csv.DictReader(fh))
-        out += [(split, r["encounter_id"], r["dialogue"]) for r in rows[:: step * (3 if quick else 1)]]
-    with (DATA / "mts-dialog" / "MTS-Dialog-TestSet-1-MEDIQA-Chat-2023.csv").open(encoding="utf-8") as fh:
-        rows = [r for r in csv.DictReader(fh) if len(_turns(r["dialogue"])) >= 6]
-    out += [("mts-test", r["ID"], r["dialogue"]) for r in rows[:: 5 * (3 if quick else 1)]]
-    return out
-
-
 def _turns(text: str) -> list[int]:
-    """Indexes of the lines that start a turn."""
     return [i for i, line in enumerate(text.split("\n")) if _LABEL.match(line)]
 
 
 def _speaker(line: str) -> str:
     m = _LABEL.match(line)
     return m.group(1).strip().lower() if m else ""
+
+
+def load_dialogs(quick: bool) -> list[tuple[str, str, str, bool]]:
+    """``(file, id, text, lower)``: every 4th ACI-Bench dialog of valid and test1 (lower case), every 5th MTS-Dialog
+    test-set dialog with at least 6 turns, alternately cased and written in lower case (fewer with ``--quick``)."""
+    out = []
+    for split in ("valid", "clinicalnlp_taskB_test1"):
+        with (DATA / "aci-bench" / f"{split}.csv").open(encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
+        out += [(split, r["encounter_id"], r["dialogue"], True) for r in rows[:: 4 * (3 if quick else 1)]]
+    with (DATA / "mts-dialog" / "MTS-Dialog-TestSet-1-MEDIQA-Chat-2023.csv").open(encoding="utf-8") as fh:
+        rows = [r for r in csv.DictReader(fh) if len(_turns(r["dialogue"])) >= 6]
+    mts = rows[:: 4 * (3 if quick else 1)]
+    out += [("mts-test", r["ID"], r["dialogue"], bool(i % 3 == 2)) for i, r in enumerate(mts)]
+    return out
 
 
 def _style(sentence: str, lower: bool) -> str:
@@ -162,87 +107,76 @@ def _style(sentence: str, lower: bool) -> str:
     return re.sub(r"(?<=\w)([.,?!])(?=\s|$)", r" \1", sentence.lower())
 
 
-def _present(text: str, name: str) -> int:
-    return len(re.findall(rf"(?i)(?<![\w\u0300-\u036f]){re.escape(name)}(?![\w\u0300-\u036f])",
-                          unicodedata.normalize("NFC", text)))
+def _parts(name: str) -> list[str]:
+    return [p for p in re.split(r"[\s]+", name) if p and p.lower() not in PARTICLES]
 
 
-def inject(text: str, origin: str, index: int, form: int) -> tuple[str, list[str]] | None:
-    """The dialog with this origin's names injected; the name occurrences injected (one entry per occurrence,
-    as written). ``form``: bit 0 lower-case, bit 1 diacritics removed."""
-    given, sur = ORIGINS[origin]
-    lower, folded = bool(form & 1), bool(form & 2)
-    k = index
-    pick = [given[k % 8], sur[k % 8], sur[(k + 3) % 8], given[(k + 5) % 8], sur[(k + 6) % 8]]
-    if folded:
-        pick = [fold(p) for p in pick]
-    if any(_present(text, p) for p in pick):
-        return None
-    p_given, p_sur, d_sur, rel_given, ref_sur = pick
+def present(text: str, name: str) -> int:
+    """How often ``name`` (any of its parts but particles) is in ``text`` as a whole word (case-insensitive)."""
+    text = unicodedata.normalize("NFC", text)
+    return max((len(re.findall(rf"(?i)(?<![\w\u0300-\u036f'’-]){re.escape(unicodedata.normalize('NFC', p))}"
+                               rf"(?![\w\u0300-\u036f]|['’-]\w)", text)) for p in _parts(name)), default=0)
+
+
+def inject(text: str, lower: bool, origin: str, index: int, forms: tuple[tuple[str, str], ...], held_out: bool,
+           folded: bool) -> tuple[str, list[str]] | None:
+    """The dialog with three forms of ``forms`` put in (each with another person of this origin's half); the name
+    occurrences put in (as written). None when the dialog lacks a doctor or patient turn."""
+    given, sur = half(origin, held_out)
     lines = text.split("\n")
+    if lower:
+        lines = [ln.lower() for ln in lines]
     turns = _turns(text)
     doc = [i for i in turns if "doctor" in _speaker(lines[i])]
     pat = [i for i in turns if "patient" in _speaker(lines[i])]
     if not doc or not pat:
         return None
-    title = "Mrs." if k % 2 else "Mr."
-    relative = RELATIVES[k % len(RELATIVES)]
-    aci = lines[0].startswith("[")
-    low = lower or aci  # ACI-Bench is lower case already: the lower-case form follows it
-
-    def put(i: int, sentence: str, at_start: bool) -> None:
+    names: list[str] = []
+    base = "\n".join(lines)
+    for j in range(FORMS_PER_DIALOG):
+        who, form = forms[(index * FORMS_PER_DIALOG + j) % len(forms)]
+        g, s = given[(index + j) % 4], sur[(index + 2 * j + 1) % 4]
+        if folded:
+            g, s = fold(g), fold(s)
+        if present(base, g) or present(base, s):
+            return None
+        sentence = _style(form.format(g=g, s=s), lower)
+        names += [g] * form.count("{g}") + [s] * form.count("{s}")
+        pool = doc if who == "D" else pat
+        i = pool[(index + j * 5) % len(pool)]
         m = _LABEL.match(lines[i])
         assert m
         head, body = lines[i][: m.end()], lines[i][m.end():].strip()
-        s = _style(sentence, low)
-        lines[i] = f"{head} {s} {body}" if at_start else f"{head} {body} {s}"
-
-    put(doc[0], f"Hi {title} {p_sur}, I'm Dr. {d_sur}.", True)
-    put(pat[0], f"My name is {p_given} {p_sur}. My {relative} {rel_given} drove me here today.", True)
-    put(pat[len(pat) // 2], f"Dr. {ref_sur} referred me.", False)
-    put(turns[-1], f"Thank you, {p_given}.", False)
-    return "\n".join(lines), [p_sur, d_sur, p_given, p_sur, rel_given, ref_sur, p_given]
+        lines[i] = f"{head} {sentence} {body}" if j % 2 == 0 else f"{head} {body} {sentence}"
+    return "\n".join(lines), names
 
 
 # ---------------------------------------------------------------- one code version (runs in either tree)
 
 
-def run_version(texts: list[str]) -> dict:
-    """De-identify each text (no metadata): output text, residual identifiers that count, replaced words, and
-    whether the code's default excludes the dialog."""
+def run_version(texts: list[str], names: list[list[str]] | None = None) -> dict:
+    """De-identify each text (with ``names[i]`` as metadata when given): output text and replaced words."""
     from clinaudit.perturb import deid
 
-    default_excludes = getattr(deid, "EXCLUDE_RESIDUAL_DEFAULT", True)  # main before issue 38 excluded them
     out = []
     t0 = time.perf_counter()
-    for text in texts:
-        new, rep = deid.deidentify_text(text)
-        counted = deid.residual_identifiers(rep.remaining)
-        replaced_residual = [r for r in rep.removed if r.get("source") == "residual"]
-        out.append({"text": new, "residual": len(counted),
-                    "excluded_default": bool(counted) and default_excludes,
-                    "excluded_if_asked": bool(counted or replaced_residual),
-                    "replaced": [r["old"] for r in rep.removed if r["kind"] == "name"],
-                    # a word right after a title is used as a name ("I am Doctor Frank"), whatever else it is
-                    "titled": [bool(_TITLE.search(text[max(0, r["start"] - 10):r["start"]]))
-                               for r in rep.removed if r["kind"] == "name"]})
+    for i, text in enumerate(texts):
+        new, rep = deid.deidentify_text(text, names=names[i] if names else ())
+        out.append({"text": new, "replaced": [r["old"] for r in rep.removed if r["kind"] == "name"]})
     return {"seconds": time.perf_counter() - t0, "rows": out}
 
 
-_TITLE = re.compile(r"(?i)\b(?:dr|doctor|mr|mrs|ms|miss|mister)\.?\s+$")
-
-
 def child(path: str) -> None:
-    texts = json.loads(Path(path).read_text(encoding="utf-8"))
-    json.dump({k: run_version(v) for k, v in texts.items()}, sys.stdout)
+    job = json.loads(Path(path).read_text(encoding="utf-8"))
+    json.dump({k: run_version(v, job["names"].get(k)) for k, v in job["texts"].items()}, sys.stdout)
 
 
-def before_run(rev: str, texts: dict[str, list[str]]) -> dict:
+def before_run(rev: str, texts: dict[str, list[str]], names: dict[str, list[list[str]]]) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         arch = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "src"], check=True, capture_output=True)
         subprocess.run(["tar", "-x", "-C", tmp], input=arch.stdout, check=True)
         inp = Path(tmp) / "texts.json"
-        inp.write_text(json.dumps(texts), encoding="utf-8")
+        inp.write_text(json.dumps({"texts": texts, "names": names}), encoding="utf-8")
         env = {**os.environ, "PYTHONPATH": str(Path(tmp) / "src")}
         proc = subprocess.run([sys.executable, __file__, "--child", str(inp)], env=env, capture_output=True,
                               text=True, check=True)
@@ -252,63 +186,66 @@ def before_run(rev: str, texts: dict[str, list[str]]) -> dict:
 # ---------------------------------------------------------------- measures
 
 
-def _word_key(w: str) -> str:
-    return re.sub(r"['’]s$", "", w).lower()
-
-
-def by_origin(injected: dict[str, list[tuple[str, list[str], int]]], res: dict) -> list[dict]:
-    from clinaudit.perturb.vocab import clinical_category
-
-    rows = []
-    for origin, items in injected.items():
-        out = res[origin]["rows"]
-        occ = left = clin = 0
-        forms = Counter()
-        left_forms = Counter()
-        for (_orig, names, form), r in zip(items, out, strict=True):
+def by_origin(injected: dict[str, list[tuple[str, list[str], bool]]], res: dict, show_left: bool) -> dict:
+    """origin -> {"cased": [names, left], "lower": [...]}"""
+    table: dict[str, dict[str, list[int]]] = {}
+    left_words: Counter[str] = Counter()
+    for key, items in injected.items():
+        origin = key.split("|")[1]
+        cell = table.setdefault(origin, {"cased": [0, 0], "lower": [0, 0]})
+        for (_t, names, lower), r in zip(items, res[key]["rows"], strict=True):
+            style = "lower" if lower else "cased"
             for n in set(names):
                 k = names.count(n)
-                occ += k
-                miss = min(k, _present(r["text"], n))
-                left += miss
-                forms[form] += k
-                left_forms[form] += miss
-            clin += sum(1 for w in r["replaced"] if clinical_category(_word_key(w)) in CLINICAL
-                        and not any(_word_key(w) == n.lower() for n in names))
-        n = len(out)
-        rows.append({"origin": origin, "dialogs": n, "names": occ, "removed": 100 * (occ - left) / max(1, occ),
-                     "excluded": 100 * sum(r["excluded_default"] for r in out) / max(1, n),
-                     "excluded_if_asked": 100 * sum(r["excluded_if_asked"] for r in out) / max(1, n),
-                     "clinical": clin,
-                     "by_form": {f: 100 * (forms[f] - left_forms[f]) / max(1, forms[f]) for f in sorted(forms)}})
-    return rows
+                miss = min(k, present(r["text"], n))
+                cell[style][0] += k
+                cell[style][1] += miss
+                if miss:
+                    left_words[f"{origin}:{n}"] += miss
+    if show_left:
+        print("  names left:", ", ".join(f"{w} {n}" for w, n in left_words.most_common(80)))
+    return table
 
 
-def print_origins(title: str, rows: list[dict]) -> None:
+def _pct(c: list[int]) -> float:
+    return 100 * (c[0] - c[1]) / max(1, c[0])
+
+
+def print_origins(title: str, table: dict) -> dict:
     print(f"\n{title}")
-    print("| origin | dialogs | names injected | names removed | cased | lower | cased, no diacritics | "
-          "lower, no diacritics | dialogs excluded (default) | excluded with exclude_residual | "
-          "clinical words replaced |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for r in rows:
-        f = r["by_form"]
-        print(f"| {r['origin']} | {r['dialogs']} | {r['names']} | {r['removed']:.1f} % | "
-              + " | ".join(f"{f.get(i, float('nan')):.0f} %" for i in range(4))
-              + f" | {r['excluded']:.0f} % | {r['excluded_if_asked']:.0f} % | {r['clinical']} |")
-    vals = [r["removed"] for r in rows]
-    print(f"\nlowest {min(vals):.1f} %, highest {max(vals):.1f} %, spread {max(vals) - min(vals):.1f} pp; "
-          f"overall {sum(r['removed'] * r['names'] for r in rows) / sum(r['names'] for r in rows):.1f} %")
+    print("| origin | names (cased / lower) | removed, cased | removed, lower case | removed, all |")
+    print("|---|---:|---:|---:|---:|")
+    for o, c in table.items():
+        both = [c["cased"][0] + c["lower"][0], c["cased"][1] + c["lower"][1]]
+        print(f"| {o} | {c['cased'][0]} / {c['lower'][0]} | {_pct(c['cased']):.1f} % | {_pct(c['lower']):.1f} % | "
+              f"{_pct(both):.1f} % |")
+    summary = {}
+    for style in ("cased", "lower"):
+        vals = [_pct(c[style]) for c in table.values()]
+        tot = [sum(c[style][0] for c in table.values()), sum(c[style][1] for c in table.values())]
+        low = min(table, key=lambda o: _pct(table[o][style]))
+        summary[style] = (min(vals), _pct(tot), max(vals) - min(vals))
+        print(f"{style}: lowest {min(vals):.1f} % ({low}), highest {max(vals):.1f} %, spread "
+              f"{max(vals) - min(vals):.1f} pp; overall {_pct(tot):.1f} % of {tot[0]} names")
+    return summary
 
 
-def real_files(quick: bool) -> dict[str, list[str]]:
-    out = {}
+def real_files(quick: bool) -> tuple[dict[str, list[str]], dict[str, list[list[str]]], dict[str, list[str]]]:
+    """Texts of every file, the ACI-Bench dialogs' metadata names, and the patients' gender."""
+    texts, names, sex = {}, {}, {}
     for split in ACI[:2] if quick else ACI:
         with (DATA / "aci-bench" / f"{split}.csv").open(encoding="utf-8") as fh:
-            out[split] = [r["dialogue"] for r in csv.DictReader(fh)]
+            rows = list(csv.DictReader(fh))
+        with (DATA / "aci-bench" / f"{split}_metadata.csv").open(encoding="utf-8") as fh:
+            meta = {r["encounter_id"]: r for r in csv.DictReader(fh)}
+        texts[split] = [r["dialogue"] for r in rows]
+        names[split] = [[meta.get(r["encounter_id"], {}).get(k, "") or "" for k in
+                         ("patient_firstname", "patient_familyname", "doctor_name")] for r in rows]
+        sex[split] = [meta.get(r["encounter_id"], {}).get("patient_gender", "") or "" for r in rows]
     for split in MTS[1:] if quick else MTS:
         with (DATA / "mts-dialog" / f"{split}.csv").open(encoding="utf-8") as fh:
-            out[split] = [r["dialogue"] for r in csv.DictReader(fh)]
-    return out
+            texts[split] = [r["dialogue"] for r in csv.DictReader(fh)]
+    return texts, names, sex
 
 
 def labels_changed(before: str, after: str) -> int:
@@ -318,32 +255,55 @@ def labels_changed(before: str, after: str) -> int:
     return sum(1 for x, y in zip(a, b, strict=True) if _LABEL.match(x) and _speaker(x) != _speaker(y))
 
 
-def false_replacements(real: dict[str, list[str]], res: dict, show: bool) -> dict:
-    from clinaudit.perturb.vocab import clinical_category
+def _key(w: str) -> str:
+    return fold(re.sub(r"['’]s$", "", w)).lower()
 
+
+def false_replacements(real: dict[str, list[str]], names: dict[str, list[list[str]]], res: dict,
+                       show: bool) -> dict:
     tot: dict[str, float] = defaultdict(float)
     words: Counter[str] = Counter()
-    issue: Counter[str] = Counter()
     for split, texts in real.items():
         rows = res[split]["rows"]
         tot["dialogs"] += len(texts)
         tot["seconds"] += res[split]["seconds"]
-        for t, r in zip(texts, rows, strict=True):
-            tot["replaced"] += len(r["replaced"])
-            for w, titled in zip(r["replaced"], r["titled"], strict=True):
-                key = _word_key(w)
-                words[key] += 1
-                if clinical_category(key) in CLINICAL:
-                    tot["clinical"] += 1
-                if (key in ISSUE_WORDS or key.split("-")[0] in ISSUE_WORDS) and not titled:
-                    issue[key] += 1
+        for i, (t, r) in enumerate(zip(texts, rows, strict=True)):
+            listed = {p.lower() for n in (names.get(split) or [[]] * len(texts))[i] for p in re.findall(r"\w+", n)}
+            other = [w for w in r["replaced"] if not set(re.findall(r"\w+", _key(w))) <= listed]
+            tot["replaced"] += len(other)
+            tot["dialogs_with"] += bool(other)
+            for w in other:
+                words[_key(w)] += 1
+                if any(p in EPONYM_WORDS for p in re.split(r"[-\s]", _key(w))) and (
+                        re.search(r"(?i)charcot|marie|tooth|disease|syndrome|sign|test|palsy", t)):
+                    tot["eponyms"] += 1 if _eponym_use(t, w) else 0
             tot["labels"] += labels_changed(t, r["text"])
-            tot["excluded_default"] += r["excluded_default"]
-    tot["issue_words"] = sum(issue.values())
     if show:
-        print("  most replaced words:", ", ".join(f"{w} {n}" for w, n in words.most_common(60)))
-        print("  issue words replaced:", dict(issue) or "none")
+        print("  most replaced words:", ", ".join(f"{w} {n}" for w, n in words.most_common(80)))
     return dict(tot)
+
+
+def _eponym_use(text: str, word: str) -> bool:
+    """The word is used as a clinical eponym in this dialog ("charcot-marie-tooth", "bell's palsy")."""
+    w = re.escape(re.sub(r"['’]s$", "", word))
+    return bool(re.search(rf"(?i)charcot[- ]marie|\b{w}(?:['’]s)?[ -](?:disease|syndrome|palsy|sign|test|"
+                          rf"tooth|maneuver|fracture|cyst|score)", text))
+
+
+def metadata_kept(real: dict[str, list[str]], names: dict[str, list[list[str]]], sex: dict[str, list[str]],
+                  res: dict) -> Counter:
+    """ACI-Bench dialogs that keep their patient's metadata name (given as metadata), by the patient's gender."""
+    c: Counter[str] = Counter()
+    for split in names:
+        for i, r in enumerate(res["meta:" + split]["rows"]):
+            first, last = names[split][i][0], names[split][i][1]
+            g = sex[split][i] or "unknown"
+            if not (first or last):
+                continue
+            c[f"{g} dialogs"] += 1
+            if any(p and re.search(rf"(?i)\b{re.escape(p)}\b", r["text"]) for p in (first, last)):
+                c[f"{g} kept"] += 1
+    return c
 
 
 def main() -> None:
@@ -351,7 +311,10 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--before", default=BEFORE)
     ap.add_argument("--no-before", action="store_true")
+    ap.add_argument("--dev-only", action="store_true", help="the development half only (while writing rules)")
+    ap.add_argument("--no-real", action="store_true", help="skip the real files")
     ap.add_argument("--show-words", action="store_true", help="print the words replaced in the real dialogs")
+    ap.add_argument("--show-left", action="store_true", help="print the injected names left")
     ap.add_argument("--child")
     a = ap.parse_args()
     if a.child:
@@ -362,48 +325,56 @@ def main() -> None:
         return
     sys.path.insert(0, str(ROOT / "src"))
     dialogs = load_dialogs(a.quick)
-    injected: dict[str, list[tuple[str, list[str], int]]] = {}
-    for origin in ORIGINS:
-        items = []
-        for i, (_f, _id, text) in enumerate(dialogs):
-            form = i % 4
-            got = None
-            for shift in range(8):  # a name already in the dialog: the next one of the list
-                got = inject(text, origin, i + shift, form)
-                if got:
-                    break
-            if got:
-                items.append((got[0], got[1], form))
-        injected[origin] = items
-    texts = {o: [t for t, _, _ in items] for o, items in injected.items()}
-    real = real_files(a.quick)
-    print(f"{len(dialogs)} dialogs sampled ({Counter(f for f, _, _ in dialogs)}), {len(ORIGINS)} origins; "
-          f"real files: {', '.join(f'{k} {len(v)}' for k, v in real.items())}")
-    sets = {"after": None, "before": None}
+    halves = {"development": DEV_FORMS} if a.dev_only else {"development": DEV_FORMS, "held-out": HELD_OUT_FORMS}
+    injected: dict[str, list[tuple[str, list[str], bool]]] = {}
+    for hname, forms in halves.items():
+        for origin in ORIGINS:
+            items = []
+            for i, (_f, _id, text, lower) in enumerate(dialogs):
+                folded = (i // 2) % 2 == 1
+                for shift in range(4):  # a name already in the dialog: the next ones of the list
+                    got = inject(text, lower, origin, i + shift, forms, hname == "held-out", folded)
+                    if got:
+                        items.append((got[0], got[1], lower))
+                        break
+            injected[f"{hname}|{origin}"] = items
+    texts = {k: [t for t, _, _ in v] for k, v in injected.items()}
+    real, names, sex = ({}, {}, {}) if a.no_real else real_files(a.quick)
+    jobs = {**texts, **real, **{"meta:" + k: real[k] for k in names}}
+    job_names = {"meta:" + k: v for k, v in names.items()}
+    n_lower = sum(lo for *_x, lo in dialogs)
+    print(f"{len(dialogs)} dialogs ({n_lower} lower case), {FORMS_PER_DIALOG} forms each, {len(ORIGINS)} origins; "
+          f"forms: {len(DEV_FORMS)} development, {len(HELD_OUT_FORMS)} held out; real files: "
+          f"{', '.join(f'{k} {len(v)}' for k, v in real.items())}; load {os.getloadavg()[0]:.1f}")
+    sets: dict[str, dict | None] = {"before": None, "after": None}
     if not a.no_before:
-        sets["before"] = before_run(a.before, {**texts, **real})
+        sets["before"] = before_run(a.before, jobs, job_names)
     t0 = time.perf_counter()
     from clinaudit.perturb.vocab import clinical_terms, common_words, first_names, surnames
 
     clinical_terms(), common_words(), first_names(), surnames()
     print(f"word lists loaded in {time.perf_counter() - t0:.1f} s")
-    sets["after"] = {k: run_version(v) for k, v in {**texts, **real}.items()}
+    sets["after"] = {k: run_version(v, job_names.get(k)) for k, v in jobs.items()}
     for label in ("before", "after"):
         res = sets[label]
         if res is None:
             continue
         rev = a.before if label == "before" else "this tree"
-        print_origins(f"{label} ({rev}): names of {len(ORIGINS)} origins injected", by_origin(injected, res))
-        fr = false_replacements(real, res, a.show_words)
-        print(f"\n{label}: real dialogs {fr['dialogs']:.0f} (no metadata, nothing injected): words replaced as names "
-              f"{fr['replaced']:.0f}, of which clinical vocabulary {fr['clinical']:.0f}, issue-38 words "
-              f"{fr['issue_words']:.0f}; speaker labels changed {fr['labels']:.0f}; dialogs excluded by default "
-              f"{fr['excluded_default']:.0f}")
-    if sets["before"]:
-        tb = sum(v["seconds"] for k, v in sets["before"].items() if k in real)
-        ta = sum(v["seconds"] for k, v in sets["after"].items() if k in real)
-        print(f"\nRATIO bench_deid_origin: time per dialog after / before = {ta / tb:.2f} over the real files "
-              f"(after {ta:.1f} s, before {tb:.1f} s)")
+        for hname in halves:
+            part = {k: v for k, v in injected.items() if k.startswith(hname + "|")}
+            print_origins(f"{label} ({rev}), {hname} half: names of {len(ORIGINS)} origins put in",
+                          by_origin(part, res, a.show_left and label == "after"))
+        if real:
+            fr = false_replacements(real, names, res, a.show_words and label == "after")
+            d = fr["dialogs"]
+            print(f"\n{label}: real dialogs {d:.0f} (no metadata, nothing injected): words replaced as names "
+                  f"(ACI's own metadata names left out) {fr['replaced']:.0f} = {100 * fr['replaced'] / d:.1f} per 100 "
+                  f"dialogs; dialogs with one {fr['dialogs_with']:.0f} = {100 * fr['dialogs_with'] / d:.1f} per 100; "
+                  f"clinical eponyms replaced {fr['eponyms']:.0f}; speaker labels changed {fr['labels']:.0f}; "
+                  f"{1000 * fr['seconds'] / d:.1f} ms a dialog")
+            mk = metadata_kept(real, names, sex, res)
+            print(f"{label}: ACI-Bench dialogs that keep their patient's metadata name (metadata given): "
+                  f"{dict(sorted(mk.items()))}")
 
 
 if __name__ == "__main__":

@@ -68,7 +68,8 @@ def test_whole_words_only_and_report_positions():
     assert "ễn" not in out.replace("Nguyễnville", "")  # never "[NAME]ễn"
     for r in rep.removed:
         assert text[r["start"]:r["end"]] == r["old"]
-    assert [r["old"] for r in rep.removed if r["kind"] == "name"] == ["Nguyễn", "Trần"]
+    # "Nguyễnville" is in no word list (issue 50: such a word is taken for a name) and is replaced whole
+    assert [r["old"] for r in rep.removed if r["kind"] == "name"] == ["Nguyễn", "Trần", "Nguyễnville"]
 
 
 def test_speaker_labels_never_replaced():

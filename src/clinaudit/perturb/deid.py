@@ -43,6 +43,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -50,7 +51,7 @@ from typing import Any
 
 from ..records import Case, Variant
 from .case_filters import DEFAULT_SEX_SPECIFIC, FilterResult, count_turns, filter_min_turns, filter_sex_specific
-from .deid_rules import ADDRESS_RESIDUAL, NUM, address_spans, birthday_age_spans, find_first_person_ages, first_person_age_spans
+from .deid_rules import ADDRESS_RESIDUAL, NUM, address_spans, normalise, pattern_spans, birthday_age_spans, find_first_person_ages, first_person_age_spans
 from .names import AMBIGUOUS_NAMES, FIRST_NAMES
 from .registry import register_transform
 
@@ -183,10 +184,10 @@ _FIRST_NAME = re.compile(r"(?<![\w\[\-'’])([A-Za-z][a-z'-]+)(?![\w\u0300-\u036
 def _residual_spans(text: str) -> list[tuple[int, int, str, str, str]]:
     """Replace, don't drop: a capitalised word inside a sentence that no vocabulary explains may be a name (the
     residual check would list it): ``[NAME]``, source ``residual`` (ranked after every other rule)."""
-    from .name_detect import clinical_word_after
+    from .name_detect import after, clinical_word_after
 
     return [(s, e, "[NAME]", "name", "residual") for s, e, w in _capitalised_inside(text)
-            if not _known_word(w) and not _known_word(fold_word(w)) and not clinical_word_after(text[e:])]
+            if not _known_word(w) and not _known_word(fold_word(w)) and not clinical_word_after(after(text, e))]
 
 
 def _capitalised_inside(text: str) -> list[tuple[int, int, str]]:
@@ -242,16 +243,13 @@ _LABEL = re.compile(r"(?m)^[ \t]*(?:\[(?P<b>[^\]\n]{1,40})\]|(?P<c>[A-Za-z][A-Za
 
 
 def _regex_spans(text: str, patterns: Sequence[str], kind: str) -> list[tuple[int, int, str, str, str]]:
-    out = []
-    for p in patterns:
-        for m in re.finditer(rf"(?<![\w-])(?:{p})(?![\w])", text, flags=re.IGNORECASE if "(?P<x>" not in p else 0):
-            s, e = m.span("x") if "x" in m.groupdict() else m.span()
-            word = text[s:e]
-            rep = _LIFE_STAGE_REPLACE.get(word.lower(), "") if kind == "life_stage" else ""
-            if rep and word[:1].isupper():
-                rep = rep.capitalize()
-            out.append((s, e, rep, kind, "rule"))
-    return out
+    return [(s, e, _life_stage_word(text[s:e]) if kind == "life_stage" else "", kind, "rule")
+            for s, e in pattern_spans(text, tuple(patterns))]
+
+
+def _life_stage_word(word: str) -> str:
+    rep = _LIFE_STAGE_REPLACE.get(word.lower(), "")
+    return rep.capitalize() if rep and word[:1].isupper() else rep
 
 
 # Life-stage nouns get a neutral noun instead of a gap.
@@ -269,8 +267,9 @@ _SOURCE_RANK = {"metadata": 0, "rule": 1, "detector": 2, "residual": 3}
 
 
 def _fix_article(before: str, after: str) -> str:
-    """Adjust a trailing "a"/"an" in ``before`` to the word that starts ``after``."""
-    m = re.search(r"(?i)\b(an?)(\s+)$", before)
+    """Adjust a trailing "a"/"an" in ``before`` to the word that starts ``after`` (both short: the caller passes
+    the last and next few characters)."""
+    m = re.search(r"(?i)(?<![\w'’])(an?)(\s+)$", before)
     w = re.match(r"\s*([A-Za-z])", after)
     if not m or not w:
         return before
@@ -280,6 +279,18 @@ def _fix_article(before: str, after: str) -> str:
         return before
     new = want if art.islower() else want.capitalize()
     return before[: m.start(1)] + new + m.group(2)
+
+
+def _fix_tail(out: list[str], after: str) -> None:
+    """:func:`_fix_article` on the end of the pieces written so far (the last 40 characters)."""
+    k, n = len(out), 0
+    while k > 0 and n < 40:
+        k -= 1
+        n += len(out[k])
+    tail = "".join(out[k:])
+    fixed = _fix_article(tail, after[:40])
+    if fixed != tail:
+        out[k:] = [fixed]
 
 
 def deidentify_text(
@@ -296,6 +307,46 @@ def deidentify_text(
 
     ``names``: names the data lists (every occurrence replaced, :func:`.name_detect.known_name_spans`);
     ``detector``: also replace the names the gazetteer detector and the naming rules find."""
+    norm = normalise(text)
+    chosen = _choose(norm[0] if norm else text, names, gender, ages, life_stage, origin, detector)
+    if norm:  # spans on the normalised text -> spans on the original: the whole original span is replaced
+        starts, ends = norm[1], norm[2]
+        chosen = [(starts[s], ends[e - 1], rep, kind, src) for s, e, rep, kind, src in chosen]
+    out: list[str] = []
+    report = DeidReport()
+    pos = 0
+    cap = -1  # "Sir, are you" -> "Are you": the position whose letter is capitalised
+    for s, e, rep, kind, source in chosen:
+        piece_before = text[pos:s] if pos != cap or s == pos else text[pos:pos + 1].upper() + text[pos + 1:s]
+        end = e
+        if rep == "" and not text[s:e][-1:].isspace():
+            # delete one adjacent space (prefer the following one), then fix a preceding "a"/"an"
+            if end < len(text) and text[end] == " ":
+                end += 1
+            elif piece_before.endswith(" "):
+                piece_before = piece_before[:-1]
+            out.append(piece_before)
+            _fix_tail(out, text[end:end + 40])
+        elif rep == "":
+            out.append(piece_before)
+            _fix_tail(out, text[end:end + 40])
+        else:
+            out.append(piece_before)
+        out.append(rep)
+        report.removed.append({"start": s, "end": end, "old": text[s:end], "new": rep,
+                               "kind": {"gender_adj": "gender", "address_cap": "address"}.get(kind, kind),
+                               "source": source})
+        pos = end
+        cap = end if kind == "address_cap" else -1
+    out.append(text[pos:] if pos != cap else text[pos:pos + 1].upper() + text[pos + 1:])
+    result = "".join(out)
+    report.remaining = _remaining(result)
+    return result, report
+
+
+def _choose(text: str, names: Sequence[str], gender: bool, ages: bool, life_stage: bool, origin: bool,
+            detector: bool) -> list[tuple[int, int, str, str, str]]:
+    """The replacements of :func:`deidentify_text` on ``text``: sorted, no overlaps."""
     cands: list[tuple[int, int, str, str, str]] = _name_spans(text, names, detector)
     if ages:  # a first-person age ("I'm 45 years old") becomes [AGE]; other explicit ages are removed
         cands += [(s, e, "[AGE]", "age", "rule") for s, e in first_person_age_spans(text) + birthday_age_spans(text)]
@@ -313,8 +364,14 @@ def deidentify_text(
     if detector:
         cands += _residual_spans(text) + _speaker_name_spans(text)
     labels = _label_spans(text)
-    if labels:  # speaker labels are never changed
-        cands = [c for c in cands if not any(c[0] < e and s < c[1] for s, e in labels)]
+    if labels:  # speaker labels are never changed (sorted, apart: the label that starts last before a span's end)
+        label_starts = [s for s, _ in labels]
+
+        def in_label(c: tuple[int, int, str, str, str]) -> bool:
+            i = bisect.bisect_left(label_starts, c[1]) - 1
+            return i >= 0 and c[0] < labels[i][1]
+
+        cands = [c for c in cands if not in_label(c)]
     # Longest first at each position, no overlaps; names next to each other ("natalie white") become one [NAME].
     cands.sort(key=lambda c: (c[0], -(c[1] - c[0]), _SOURCE_RANK.get(c[4], 9)))
     chosen: list[tuple[int, int, str, str, str]] = []
@@ -328,33 +385,7 @@ def deidentify_text(
         else:
             chosen.append(c)
         last_end = c[1]
-    out = ""
-    report = DeidReport()
-    pos = 0
-    cap = -1  # "Sir, are you" -> "Are you": the position whose letter is capitalised
-    for s, e, rep, kind, source in chosen:
-        piece_before = text[pos:s] if pos != cap or s == pos else text[pos:pos + 1].upper() + text[pos + 1:s]
-        end = e
-        if rep == "" and not text[s:e][-1:].isspace():
-            # delete one adjacent space (prefer the following one), then fix a preceding "a"/"an"
-            if end < len(text) and text[end] == " ":
-                end += 1
-            elif piece_before.endswith(" "):
-                piece_before = piece_before[:-1]
-            out = _fix_article(out + piece_before, text[end:])
-        elif rep == "":
-            out = _fix_article(out + piece_before, text[end:])
-        else:
-            out += piece_before
-        out += rep
-        report.removed.append({"start": s, "end": end, "old": text[s:end], "new": rep,
-                               "kind": {"gender_adj": "gender", "address_cap": "address"}.get(kind, kind),
-                               "source": source})
-        pos = end
-        cap = end if kind == "address_cap" else -1
-    out += text[pos:] if pos != cap else text[pos:pos + 1].upper() + text[pos + 1:]
-    report.remaining = _remaining(out)
-    return out, report
+    return chosen
 
 
 def deidentify_names(text: str, names: Sequence[str] = ()) -> tuple[str, dict[tuple[str, str], int]]:
@@ -378,14 +409,14 @@ def _known_word(word: str) -> str:
 
 def _remaining(text: str) -> list[dict[str, Any]]:
     rem: list[dict[str, Any]] = []
-    from .name_detect import clinical_word_after
+    from .name_detect import after, clinical_word_after
 
     for s, e, w in _capitalised_inside(text):
         # ``known``: the vocabulary that explains the word (such items are listed but not counted as identifiers);
         # ``eponym``: the word names a disease, sign, test or product form after it ("Addison's disease")
         rem.append({"start": s, "end": e, "text": w, "kind": "possible_name",
                     "known": _known_word(w) or _known_word(fold_word(w))
-                    or ("eponym" if clinical_word_after(text[e:]) else "")})
+                    or ("eponym" if clinical_word_after(after(text, e)) else "")})
     for s, e in find_first_person_ages(text):
         rem.append({"start": s, "end": e, "text": text[s:e], "kind": "first_person_age"})
     for m in _AGE_QUESTION.finditer(text):

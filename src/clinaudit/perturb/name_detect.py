@@ -30,11 +30,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-__all__ = ["NameSpan", "WORD", "RELATIVES", "find_names", "known_name_spans", "name_variants_key", "detector_candidates",
+__all__ = ["NameSpan", "WORD", "WINDOW", "after", "unknown_word", "RELATIVES", "find_names", "known_name_spans", "name_variants_key", "detector_candidates",
            "context_spans", "tokens", "fold"]
 
-#: Span sources, in the order the de-identification table lists them.
-SOURCES = ("metadata", "detector", "rule")
+#: Span sources, in the order the de-identification table lists them (``residual``: a word in no list, issue 50).
+SOURCES = ("metadata", "detector", "rule", "residual")
 
 
 @dataclass(frozen=True)
@@ -157,11 +157,25 @@ def _facility_after(after: str) -> bool:
     return bool(m and m.group(1).lower() in FACILITY_WORDS)
 
 
+#: How far the rules look after a word ("disease", a facility's word, a clause's end) or before it (a sentence's
+#: start): a bounded window keeps de-identification linear in the text's length.
+WINDOW = 120
+
+
+def after(text: str, pos: int) -> str:
+    """The text right after ``pos``, as far as the rules look (:data:`WINDOW`)."""
+    return text[pos:pos + WINDOW]
+
+
 def _sentence_start(text: str, pos: int) -> bool:
-    before = text[:pos].rstrip(" \t\"'“(")
-    return not before or before[-1] in ".!?:\n" or before.endswith("]")
+    window = text[max(0, pos - WINDOW):pos]
+    before = window.rstrip(" \t\"'“(")
+    if not before:
+        return pos <= WINDOW  # only spaces and quotes before it: the text's start, or a long run of spaces
+    return before[-1] in ".!?:\n" or before.endswith("]")
 
 
+@lru_cache(maxsize=200_000)
 def fold(word: str) -> str:
     """``word`` without diacritics ("García" -> "Garcia", "Łukasz" -> "Lukasz", "Yılmaz" -> "Yilmaz")."""
     if word.isascii():
@@ -190,12 +204,28 @@ class _Word:
 def _word(key: str) -> _Word:
     from .vocab import EPONYMS, clinical_category, first_names, is_common, surnames
 
+    from .vocab import common_words
+
     parts = [p for p in re.split(r"[-']", key) if p]
-    return _Word(common=is_common(key) or (len(parts) > 1 and all(is_common(p) for p in parts)),
-                 gazetteer=key in first_names() or key in surnames(), first=key in first_names(),
+    gazetteer = key in first_names() or key in surnames() or (
+        len(parts) > 1 and all(p in first_names() or p in surnames() for p in parts))  # "marie-claude"
+    # a name of the gazetteer is a common word only as it is written ("sander", "lars" are no inflected "sand",
+    # "lar"); a hyphenated word is common when all its parts are
+    common = (key in common_words() or _plural_of_common(key)) if gazetteer and len(parts) == 1 else (
+        is_common(key) or (len(parts) > 1 and all(is_common(p) for p in parts)))
+    return _Word(common=common, gazetteer=gazetteer, first=key in first_names(),
                  clinical=clinical_category(key),
                  function=key in _FUNCTION_WORDS or any(p in _FUNCTION_WORDS for p in parts),
                  demographic=key in _DEMOGRAPHIC, eponym=key in EPONYMS)
+
+
+def _plural_of_common(key: str) -> bool:
+    """"uncles", "glasses": the plural of a common word of four letters or more (not "lars" of "lar")."""
+    from .vocab import common_words
+
+    words = common_words()
+    return (key.endswith("s") and len(key) >= 5 and key[:-1] in words) or (
+        key.endswith("es") and len(key) >= 6 and key[:-2] in words)
 
 
 class _Tok(NamedTuple):
@@ -234,17 +264,118 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
     """``(start, end, word, "detector")`` for every gazetteer word of ``text`` the detector takes for a name: not a
     common word (any case), or capitalised inside a sentence; never a clinical-vocabulary word, an eponym before
     "disease", "sign", ..., a word before a facility's generic word, a function or demographic word."""
+    unknown: list[_Tok] = []
     for t in tokens(text) if toks is None else toks:
         if len(t.key) < 2 or t.key == "name":
             continue
         w = _word(t.key)
+        if not w.gazetteer and unknown_word(t.key, w) and not t.text.isupper():
+            unknown.append(t)  # a word no list knows and no misspelling of one: a name ("subhajit", "nomvula")
+            continue
         if not w.gazetteer or w.function or w.demographic or w.clinical is not None:
             continue
-        after = text[t.end:]
-        if _EPONYM_AFTER.match(after) or _facility_after(after):
+        rest = after(text, t.end)
+        if _EPONYM_AFTER.match(rest) or _facility_after(rest):
             continue
         if not w.common or (t.capital and not _sentence_start(text, t.start)):
             yield t.start, t.end, t.text, "detector"
+    for t in unknown:  # source "residual": what the residual check calls a possible name, found in any case
+        rest = after(text, t.end)
+        if not (_EPONYM_AFTER.match(rest) or _facility_after(rest)):
+            yield t.start, t.end, t.text, "residual"
+
+
+#: Word-forming prefixes: "exhusband", "nongender", "prepackage" are words, not names.
+_PREFIXES = ("non", "pre", "ex", "step", "re", "un", "over", "under", "sub", "post", "multi", "anti", "hyper",
+             "hypo", "self", "semi", "mini", "super")
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+#: Spoken forms and everyday short words the dictionaries lack (never names).
+_SPOKEN = frozenset("""covid righty mkay yessir oof hafta feelin nothin somethin gotcha ahh ahhh ahhhh hmmm mmm mmhmm
+    uhh umm okie yay whoa yikes ouch hon""".split())
+
+
+@lru_cache(maxsize=1)
+def _known_sorted() -> tuple[str, ...]:
+    from .vocab import clinical_terms, common_words
+
+    return tuple(sorted(common_words() | set(clinical_terms())))
+
+
+def _known(word: str) -> bool:
+    from .vocab import clinical_category, is_common
+
+    return is_common(word) or clinical_category(word) is not None
+
+
+def _is_prefix_of_known(word: str) -> bool:
+    """A word cut short ("hepatospleno", "radicul", "exhal"): the start of a longer known word."""
+    import bisect
+
+    words = _known_sorted()
+    i = bisect.bisect_left(words, word)
+    return i < len(words) and words[i].startswith(word) and len(words[i]) >= len(word) + 2
+
+
+@lru_cache(maxsize=1)
+def _known_exact() -> frozenset[str]:
+    from .vocab import SPOKEN_WORDS, clinical_terms, whitelist_words
+
+    return whitelist_words() | SPOKEN_WORDS | frozenset(clinical_terms())
+
+
+def _one_edit(word: str) -> bool:
+    """A misspelling: one letter deleted, added, changed or two swapped from a word of the lists as they are
+    written, no inflection ("asprin", "resulxts")."""
+    known = _known_exact()
+
+    def _known(w: str) -> bool:
+        return w in known
+
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    for a, b in splits:
+        if b and _known(a + b[1:]):
+            return True
+        if len(b) > 1 and _known(a + b[1] + b[0] + b[2:]):
+            return True
+        for c in _LETTERS:
+            if (b and c != b[0] and _known(a + c + b[1:])) or _known(a + c + b):
+                return True
+    return False
+
+
+@lru_cache(maxsize=50_000)
+def _looks_like_a_word(key: str) -> bool:
+    """A word no list holds that is still an English or clinical word: a misspelling of one (one edit, words of
+    seven letters or more), one cut short (five letters or more), two known words run together ("skatepark",
+    "exhusband"), a contraction or a spoken form ("shouldn't", "alrighty")."""
+    parts = [p for p in re.split(r"[-']", key) if p]
+    if len(parts) > 1:
+        return all(_known(p) or len(p) < 3 for p in parts) or "'" in key
+    if key.endswith("y") and _known(key[:-1].rstrip("t")) or key.endswith("ty") and _known(key[:-2]):
+        return True  # "alrighty", "bruisy"
+    if key in _SPOKEN or key.endswith("ly") and _known(key[:-2]):
+        return True
+    if len(key) >= 6 and _one_edit(key):
+        return True
+    if len(key) >= 5 and _is_prefix_of_known(key):
+        return True
+    for i in range(2, len(key) - 2):
+        a, b = key[:i], key[i:]
+        if (a in _PREFIXES or (len(a) >= 4 and _known(a))) and len(b) >= 3 and _known(b) and (len(b) >= 4 or
+                                                                                                a in _PREFIXES):
+            return True
+    return False
+
+
+def unknown_word(key: str, w: _Word | None = None) -> bool:
+    """``key`` (lower case, folded) is in no word list (common, clinical, gazetteer, function words) and does not
+    look like a word of them (:func:`_looks_like_a_word`): it is taken for a name."""
+    if len(key) < 3 or not key.isalpha() and not re.fullmatch(r"[a-z]+(?:-[a-z]+)+", key):
+        return False
+    w = w or _word(key)
+    if w.common or w.gazetteer or w.clinical is not None or w.function or w.demographic or w.eponym:
+        return False
+    return not _looks_like_a_word(key)
 
 
 def clinical_word_after(after: str) -> bool:
@@ -258,7 +389,7 @@ def _sep(text: str, a: _Tok, b: _Tok) -> str:
 
 
 def _clause_end_after(text: str, t: _Tok) -> bool:
-    rest = text[t.end:]
+    rest = after(text, t.end)
     rest = rest[2:] if rest[:2] in ("'s", "’s") else rest
     return bool(_CLAUSE_END.match(rest))
 

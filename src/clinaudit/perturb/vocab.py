@@ -146,6 +146,13 @@ SPOKEN_WORDS: frozenset[str] = frozenset("""
 
 
 @cache
+def whitelist_words() -> frozenset[str]:
+    """philter-ucsf's English and medical words without names (lower case): the everyday words of clinical notes,
+    without the dictionary's rare headwords (the name detector's misspelling check compares with these)."""
+    return _philter_list("filters/whitelists/whitelist_plus_fps_091718_nonames.json")
+
+
+@cache
 def common_words() -> frozenset[str]:
     """English and medical words (lower case): philter-ucsf's whitelist (which has no names), the headwords
     of the GNU Collaborative International Dictionary of English (english-words' ``gcide`` list: it has the
@@ -154,7 +161,7 @@ def common_words() -> frozenset[str]:
     path = _package_dir("english_words", "english-words") / "data" / "gcide_lower.pickle"
     with path.open("rb") as fh:
         gcide = pickle.load(fh)  # the package's own shipped word set
-    return _philter_list("filters/whitelists/whitelist_plus_fps_091718_nonames.json") | \
+    return whitelist_words() | \
         frozenset(str(w) for w in gcide) | SPOKEN_WORDS
 
 

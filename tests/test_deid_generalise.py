@@ -1,0 +1,92 @@
+"""De-identification that does not depend on the sentence form (issue 50): characters that hide inside a name,
+words in no list, linear time."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from clinaudit.perturb.deid import deidentify_text
+from clinaudit.perturb.deid_rules import normalise
+
+
+@pytest.mark.parametrize("hidden", ["\u200b", "\u200c", "\u200d", "\u00ad", "\u2060", "\ufeff", "\u202e", "\u2066"])
+def test_characters_that_hide_inside_a_name_do_not_split_it(hidden):
+    # issue 50: "Hi Mrs. Ngu\u200cyen" became "[NAME]\u200cyen"; "jo\u200bhn" passed untouched
+    text = f"Doctor: Hi Mrs. Ngu{hidden}yen, how are you?\nPatient: my name is jo{hidden}hn smith ."
+    out, rep = deidentify_text(text)
+    assert out == "Doctor: Hi [NAME], how are you?\nPatient: my name is [NAME] ."
+    olds = [r["old"] for r in rep.removed if r["kind"] == "name"]
+    assert olds == [f"Ngu{hidden}yen", f"jo{hidden}hn smith"]  # the whole original span, positions on the input
+    for r in rep.removed:
+        assert text[r["start"]:r["end"]] == r["old"]
+
+
+def test_normalise_maps_back_to_the_original():
+    text = "Dr. Nguye\u0301n and \uff2e\uff47\uff55\uff59\uff45\uff4e x\u00ady"
+    norm, starts, ends = normalise(text)
+    assert norm == "Dr. Nguyén and Nguyen xy"
+    i = norm.index("é")
+    assert text[starts[i]:ends[i]] == "e\u0301"
+    j = norm.index("xy")
+    assert text[starts[j]:ends[j + 1]] == "x\u00ady"
+    assert normalise("plain ascii") is None and normalise("Nguyễn") is None  # nothing to change
+
+
+def test_combining_marks_and_full_width_letters_are_read_as_letters():
+    out, _ = deidentify_text("Patient: my husband Adebayo\u0300 and Dr. \uff2b\uff49\uff4d .", gender=False)
+    assert out == "Patient: my husband [NAME] and Dr. [NAME] ."
+
+
+@pytest.mark.parametrize("text,expected", [
+    # words in no list are names wherever they stand, in lower case too
+    ("[patient] subhajit drove me here today .", "[patient] [NAME] drove me here today ."),
+    ("[doctor] i'll send a copy to nomvula as well .", "[doctor] i'll send a copy to [NAME] as well ."),
+    ("Patient: I stay with Thanawat on weekends.", "Patient: I stay with [NAME] on weekends."),
+    # ... but not misspellings, words cut short, two words run together, spoken forms
+    ("[patient] i took an asprin and it was notied by my exhusband , alrighty .",
+     "[patient] i took an asprin and it was notied by my exhusband , alrighty ."),
+    ("[doctor] the hepatospleno exam and the skatepark fall , mkay .",
+     "[doctor] the hepatospleno exam and the skatepark fall , mkay ."),
+    # a gazetteer name is a common word only as written, or as a plural of one: "uncles" stays
+    ("[patient] my uncles had polio .", "[patient] my uncles had polio ."),
+])
+def test_words_in_no_list(text, expected):
+    assert deidentify_text(text, gender=False)[0] == expected
+
+
+def _dialog(size: int) -> str:
+    turns = ["[doctor] hi , how are you doing today ? i'm dr. okafor , nice to meet you .",
+             "[patient] i'm okay , my wife adaeze drove me , thank you . i have a 45-year-old brother .",
+             "[doctor] any chest pain , sir ? did you take the aspirin ?",
+             "[patient] no , but a teenager at work gave me a cold , thanks mr. smith ."]
+    out, i = [], 0
+    while sum(len(t) + 1 for t in out) < size:
+        out.append(turns[i % 4])
+        i += 1
+    return "\n".join(out)
+
+
+def _seconds(text: str) -> float:
+    t0 = time.perf_counter()
+    deidentify_text(text)
+    return time.perf_counter() - t0
+
+
+def test_time_grows_linearly_with_the_text():
+    deidentify_text(_dialog(2_000))  # word lists loaded
+    small, big = _seconds(_dialog(40_000)), _seconds(_dialog(400_000))
+    # issue 50: 200 kB 2.9 s, 400 kB 10.7 s, 800 kB over 150 s (quadratic); ten times the text, about ten times
+    # the time (a quadratic step would make it a hundred)
+    assert big / small < 25, (small, big)
+
+
+@pytest.mark.slow
+def test_pathological_inputs():
+    deidentify_text(_dialog(2_000))
+    t = _seconds(_dialog(800_000))
+    titles = ("Dr. Mr. Mrs. Ms. Miss Doctor sir ma'am " * 4000)[:128_000]
+    t_titles = _seconds(titles)
+    # issue 50: 800 kB over 150 s, 128 kB of titles 12 s; limits loose for a loaded CI machine
+    assert t < 60 and t_titles < 30, (t, t_titles)
