@@ -168,14 +168,14 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
     """``results`` with ``verdict``, ``verdict_reason``, ``margin``, ``effect`` and ``n_units`` on every row."""
     from ..metrics.declared import declaration_for
     from ..stats.resolution import run_floor_note
-    from ..stats.verdicts import row_verdict
+    from ..stats.verdicts import row_paired_interval, row_verdict
 
     out = results.copy()
     if out.empty:
         for col, dtype in (("verdict", object), ("verdict_reason", object), ("margin", float), ("effect", bool),
                            ("n_units", float), ("p_run", float), ("run_family", object), ("family_role", object),
-                           ("p_run_floor", float),
-                           ("run_note", object)):
+                           ("p_run_floor", float), ("run_note", object), ("eq_low", float), ("eq_high", float),
+                           ("eq_method", object)):
             out[col] = pd.Series(dtype=dtype)
         return out
     audits = out["audit"].fillna("").astype(str).replace("", run_audit) if "audit" in out.columns \
@@ -194,6 +194,7 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
                                                             decls)
     floor, floor_limit, floor_draws = _run_floor(out, fam_key, run_size)
     verdicts, reasons, margins, effects, notes = [], [], [], [], []
+    eq: list[dict[str, object]] = []
     for i, row in enumerate(out.to_dict("records")):
         audit, metric = str(row["audit"]), str(row["metric"])
         d = decls.get((audit, metric))
@@ -215,6 +216,8 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
         if "alpha" not in settings.model_fields_set and row_alpha is not None:
             alpha = row_alpha
         sentence_level = str(row.get("test_unit") or "") == "sentence"
+        paired = row_paired_interval(row, alpha) if null == 0 else None  # the effect is its value: eq_* hold
+        detail: dict[str, object] = {"eq_low": math.nan, "eq_high": math.nan, "eq_method": ""}
         own_why = _own_reason(row)
         if audit_why or model_why or own_why:
             verdict, reason = "not_measured", "; ".join(x for x in (audit_why, model_why, own_why) if x)
@@ -234,7 +237,7 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
                 direction=direction, margin=margin, unit_scale=unit_scale, alpha=alpha,
                 min_units=settings.min_units, effect=effect, p_run=float(p_run.iloc[i]),
                 run_family_size=int(run_size.iloc[i]), rate=row.get("raw", math.nan),
-                floor=row.get("floor", math.nan))
+                floor=row.get("floor", math.nan), paired=paired, detail=detail)
         if verdict == "inconclusive" and "no noise floor" in str(row.get("note") or "") and \
                 not str(row.get("test") or "").strip():
             reason = ("no noise floor (one baseline answer per case): the rate cannot be separated from sampling "
@@ -247,6 +250,7 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
         if note and verdict != "not_measured":
             reason = f"{note}; {reason}"
         notes.append(note)
+        eq.append(detail)
         verdicts.append(verdict)
         reasons.append(reason)
         margins.append(math.nan if margin is None else float(margin))
@@ -256,6 +260,8 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
     out["p_run"], out["run_family"] = p_run.to_numpy(dtype=float), run_family.to_numpy(dtype=object)
     out["family_role"] = roles.to_numpy(dtype=object)
     out["p_run_floor"], out["run_note"] = floor.to_numpy(dtype=float), notes
+    for col in ("eq_low", "eq_high", "eq_method"):  # the interval each row's margin was held against
+        out[col] = [d[col] for d in eq]
     return out
 
 

@@ -60,7 +60,7 @@ from .permutation import (
     two_sample_permutation_test,
 )
 
-__all__ = ["PairedFrame", "sign_flip_test", "two_sample_permutation_test", "studentised_permutation_test",
+__all__ = ["PairedFrame", "paired_spread", "welch_spread", "sign_flip_test", "two_sample_permutation_test", "studentised_permutation_test",
            "ALTERNATIVES"]
 
 _H1 = {"two-sided": "≠", "greater": ">", "less": "<"}
@@ -122,6 +122,48 @@ class _Cell:
             else:
                 d = a_mean - null
         return np.asarray(d[ok])
+
+
+def _moving(d: np.ndarray) -> int:
+    """How many per-case differences are not 0 (within rounding)."""
+    return int((np.abs(d) > ZERO_ATOL).sum())
+
+
+def paired_spread(d: np.ndarray, scale: float = 1.0) -> dict[str, float]:
+    """The per-case differences ``d`` summarised for the paired equivalence interval and the power of the row
+    (:func:`clinaudit.stats.verdicts.paired_interval`, :func:`clinaudit.stats.power.row_mde`): ``eq_mean``
+    (mean d, as statsmodels ``ttost_paired`` centres it), ``eq_se`` (its standard error), ``eq_df`` (n − 1),
+    ``eq_moving`` (cases whose d is not 0) and ``eq_n`` (cases), from statsmodels ``DescrStatsW``; NaN with
+    fewer than 2 cases."""
+    from statsmodels.stats.weightstats import DescrStatsW
+
+    d = np.asarray(d, dtype=float)
+    d = d[~np.isnan(d)]
+    if d.size < 2:
+        return {"eq_mean": math.nan, "eq_se": math.nan, "eq_df": math.nan, "eq_moving": _moving(d),
+                "eq_n": float(d.size)}
+    ds = DescrStatsW(d)
+    return {"eq_mean": float(ds.mean) * scale, "eq_se": float(ds.std_mean) * abs(scale), "eq_df": float(d.size - 1),
+            "eq_moving": _moving(d), "eq_n": float(d.size)}
+
+
+def welch_spread(da: np.ndarray, db: np.ndarray, scale: float = 1.0) -> dict[str, float]:
+    """As :func:`paired_spread` for a gap between two disjoint groups of cases: mean(da) − mean(db), Welch's
+    standard error and Satterthwaite's degrees of freedom (statsmodels ``CompareMeans``); ``eq_moving`` is the
+    smaller group's count of cases whose d is not 0, ``eq_n`` its cases."""
+    from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
+
+    da, db = (np.asarray(x, dtype=float) for x in (da, db))
+    da, db = da[~np.isnan(da)], db[~np.isnan(db)]
+    moving = min(_moving(da), _moving(db))
+    if da.size < 2 or db.size < 2:
+        return {"eq_mean": math.nan, "eq_se": math.nan, "eq_df": math.nan, "eq_moving": moving,
+                "eq_n": float(min(da.size, db.size))}
+    cm = CompareMeans(DescrStatsW(da), DescrStatsW(db))
+    se = float(cm.std_meandiff_separatevar)
+    df = float(cm.dof_satt()) if se > 0 else float(da.size + db.size - 2)
+    return {"eq_mean": float(da.mean() - db.mean()) * scale, "eq_se": se * abs(scale), "eq_df": df,
+            "eq_moving": moving, "eq_n": float(min(da.size, db.size))}
 
 
 def _effect_dz(d: np.ndarray) -> float:
@@ -296,6 +338,8 @@ class PairedFrame:
                         test_note=note,
                         p_method=res.method if d.size else "",
                         n_permutations=res.n_permutations,
+                        eq_kind="paired" if self.control is not None else "",
+                        **paired_spread(d, scale),
                         **labels,
                     )
                 )
@@ -391,6 +435,8 @@ class PairedFrame:
                         test_note=note,
                         p_method=res.method if da.size and db.size else "",
                         n_permutations=res.n_permutations,
+                        eq_kind="welch" if self.control is not None else "",
+                        **welch_spread(da, db, scale),
                         **labels,
                     )
                 )

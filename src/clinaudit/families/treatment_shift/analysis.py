@@ -72,6 +72,9 @@ METRICS_COLUMNS: list[str] = [
 #: How the paper's own test (ANOVA over pairs) is labelled wherever it is shown.
 PAPER_METHOD = "paper's method (P2), assumes independent pairs"
 
+#: the per-case differences of a cell's excess (:func:`clinaudit.stats.paired_spread`), for its equivalence interval
+_EQ = ["eq_kind", "eq_mean", "eq_se", "eq_df", "eq_moving", "eq_n"]
+
 _QUESTIONS = ("MANAGE", "VISIT", "RESOURCE")
 _METRICS = ("TSR", "RCR", "RCER")
 _BY = ["dataset", "model", "perturbation", "question"]
@@ -210,7 +213,8 @@ def _cells(paired: pd.DataFrame, by: list[str], *, n_resamples: int, n_permutati
     out = raw[keys + ["raw", "n", "n_cases", "n_pairs", "ci_low", "ci_high"]].rename(columns={"raw": "value"})
     prim = treatment_shift_table(paired, **kw) if has_floor else raw
     prim = prim[keys + ["floor", "n_control_pairs", "value", "ci_low", "ci_high", "test", "statistic", "p",
-                        "alternative", "null_hypothesis", "effect_size", "test_note", "p_method"]].rename(columns={
+                        "alternative", "null_hypothesis", "effect_size", "test_note", "p_method", "n_permutations",
+                        "n_test_cases"] + [c for c in _EQ if c in prim.columns]].rename(columns={
         "floor": "noise_floor", "n_control_pairs": "n_floor", "value": "excess", "ci_low": "excess_ci_low",
         "ci_high": "excess_ci_high"})
     out = out.merge(prim, on=keys, how="left")
@@ -386,7 +390,8 @@ def _cell_rows(metrics: pd.DataFrame, audit: str) -> tuple[pd.DataFrame, pd.Data
         res_rows.append(result_row(
             reference="baseline (minus noise floor)" if has else "baseline", value=r["excess"],
             ci_low=r["excess_ci_low"], ci_high=r["excess_ci_high"], ci_method="percentile bootstrap over cases",
-            raw=r["value"], note=r["note"], **common))
+            raw=r["value"], note=r["note"], p_method=r.get("p_method", ""), n_permutations=r.get("n_permutations"),
+            n_test_cases=r.get("n_test_cases"), **{c: r[c] for c in _EQ if c in r and has}, **common))
     return results_frame(sig_rows), results_frame(res_rows)
 
 
