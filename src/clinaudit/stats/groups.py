@@ -17,7 +17,7 @@ import pandas as pd
 from .core import bootstrap_indices
 
 __all__ = ["GROUP_METRICS", "bootstrap_group_metrics", "metrics_from_counts", "gap_permutation_test",
-           "max_gap_resamples", "max_gap_statistic"]
+           "max_gap_resamples", "max_gap_statistic", "rest_gap_p"]
 
 
 GROUP_METRICS: tuple[str, ...] = ("positive_rate", "recall", "specificity", "accuracy")
@@ -271,3 +271,33 @@ def gap_permutation_test(counts: np.ndarray, metric: str, n_permutations: int, r
     if ref is not None:
         p[reference] = np.nan
     return p
+
+
+def _rest_gaps(sizes: np.ndarray, hits: np.ndarray) -> np.ndarray:
+    total_n, total_k = sizes.sum(), hits.sum(axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(hits / sizes - (total_k - hits) / (total_n - sizes), dtype=float)
+
+
+def rest_gap_p(counts: np.ndarray, metric: str, n_permutations: int,
+               rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Group-vs-rest from one task's counts (G, 2, 2): every group's ``metric`` minus that of all the other groups'
+    rows pooled, and its Monte Carlo permutation p. The reference ("the rest") is fixed by the rule, not chosen on
+    the data, so each group's question is one two-sample comparison. H0 as in :func:`gap_permutation_test` (the
+    group labels exchangeable over the metric's rows; the group counts one multivariate hypergeometric draw);
+    statistic the group's own |m_g − m_rest|; p = (1 + #(T* ≥ T)) / (R + 1). Returns (gap, p, rows, numerator rows)
+    per group: gap and p NaN for a group without rows, all NaN with fewer than two groups with rows."""
+    n, k = _metric_rows(np.asarray(counts, dtype=np.int64), metric)
+    gap = np.full(n.shape[0], np.nan)
+    p = np.full(n.shape[0], np.nan)
+    present = np.flatnonzero(n > 0)
+    if present.size < 2 or n_permutations < 1:
+        return gap, p, n, k
+    sizes, hits = n[present], k[present]
+    observed = _rest_gaps(sizes, hits)
+    draws = rng.multivariate_hypergeometric(sizes, int(hits.sum()), size=n_permutations)
+    stats = np.abs(_rest_gaps(sizes, draws))
+    ge = (stats >= np.abs(observed) - 1e-12).sum(axis=0)
+    gap[present] = observed
+    p[present] = (1.0 + ge) / (n_permutations + 1.0)
+    return gap, p, n, k

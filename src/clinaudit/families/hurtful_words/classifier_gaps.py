@@ -128,7 +128,7 @@ class ClassifierGaps(Audit[ClassifierGapsParams, "list[Case] | Predictions", Non
             pred.frame, valid_split=p.valid_split, test_split=p.test_split, threshold=p.threshold,
             fallback_threshold=p.fallback_threshold, exclude_groups=p.exclude_groups, n_resamples=p.n_resamples,
             seed=self.ctx.spec.seed, confidence=p.confidence, correction=p.correction, alpha=p.alpha,
-            n_permutations=p.n_permutations, reference_group=p.reference_group,
+            n_permutations=p.n_permutations, reference_group=p.reference_group, comparison=p.comparison,
             # not set in the spec: enough relabellings that the run-level Holm can reach the verdicts' alpha
             reach_alpha=None if "n_permutations" in p.model_fields_set else self.ctx.spec.verdicts.alpha, **kw)
         split = kw["split_column"]

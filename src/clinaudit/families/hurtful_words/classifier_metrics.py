@@ -84,8 +84,13 @@ def classifier_gap_table(
     n_permutations: int = 9999,
     reference_group: Mapping[str, Any] | None = None,
     reach_alpha: float | None = None,
+    comparison: str = "largest_gap",
 ) -> pd.DataFrame:
     """Per task × attribute × group × metric: value, multi-group gap, bootstrap CI, permutation p, BH.
+
+    ``comparison="rest"`` (an attribute without a declared reference): each group against all the other groups'
+    rows pooled, a reference fixed by the rule (:func:`_rest_rows`; one row per question: a two-group attribute
+    gets one row, its first group against the other).
 
     For every protected attribute in ``group_cols`` and every task, each group's metric is computed, and
     its gap to the group it differs from most (:func:`multigroup_gaps`, P4 Eq. 2) is found on the data —
@@ -151,6 +156,9 @@ def classifier_gap_table(
         res, fixed_idx = per_attr[k]
         groups = res["groups"]
         perm_rng = np.random.default_rng([seed, k, 1])  # the permutations' own stream: the CIs stay as they were
+        if comparison == "rest" and fixed_idx is None:
+            rows += _rest_rows(res, attr, perm_rng, n_permutations, audit=audit, confidence=confidence)
+            continue
         for t, task in enumerate(res["tasks"]):
             present = [g for g in range(len(groups)) if res["n"][t, g] > 0]
             for m, metric in enumerate(res["metrics"]):
@@ -218,6 +226,48 @@ def classifier_gap_table(
     if len(table):
         table = apply_correction(table, family_cols=["base_metric", "attribute"], method=correction)
     return table
+
+
+def _rest_rows(res: dict[str, Any], attr: str, rng: np.random.Generator, n_permutations: int, *, audit: str,
+               confidence: float) -> list[dict[str, Any]]:
+    """Group-vs-rest rows of one attribute (:func:`clinaudit.stats.rest_gap_p`): the gap of each group to the
+    other groups' rows pooled, its permutation p, and Newcombe's interval for a difference of two independent
+    proportions (statsmodels ``confint_proportions_2indep``). A two-group attribute has one question: its first
+    group against the other (named as the reference)."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    from ...results import result_row
+    from ...stats import rest_gap_p
+
+    groups = res["groups"]
+    out = []
+    for t, task in enumerate(res["tasks"]):
+        for metric in res["metrics"]:
+            counts = np.asarray(res["counts"][t], dtype=np.int64)
+            gap, p, n, hits = rest_gap_p(counts, metric, n_permutations, rng)
+            present = [g for g in range(len(groups)) if n[g] > 0]
+            two = len(present) == 2
+            for g in present[:1] if two else present:
+                if math.isnan(gap[g]):
+                    continue
+                n_rest, k_rest = int(n.sum() - n[g]), int(hits.sum() - hits[g])
+                lo, hi = confint_proportions_2indep(int(hits[g]), int(n[g]), k_rest, n_rest, method="newcomb",
+                                                    compare="diff", alpha=1 - confidence)
+                ref = str(groups[present[1]]) if two else "rest"
+                out.append(result_row(
+                    audit=audit, metric=GAP_NAMES.get(metric, f"{metric}_gap"), group=groups[g], reference=ref,
+                    value=float(gap[g]), n=int(res["n"][t].sum()), ci_low=float(lo), ci_high=float(hi),
+                    ci_method="Newcombe (statsmodels confint_proportions_2indep), group vs the rest", test=GAP_TEST,
+                    p=float(p[g]), p_method="monte carlo", n_permutations=n_permutations,
+                    null_hypothesis=(f"H0: the {metric} does not depend on {attr} (group labels exchangeable over "
+                                     f"{_ROWS.get(metric, 'the rows')}); statistic: |gap| of the group to the "
+                                     "rest of the rows; two-sided Monte Carlo permutation p"),
+                    task=task, attribute=attr, base_metric=metric, group_value=float(res["point"][t, g,
+                                                                                        res["metrics"].index(metric)]),
+                    reference_value=k_rest / n_rest if n_rest else math.nan, reference_source="the rest (group vs rest)",
+                    n_group=int(res["n"][t, g]), n_pos_group=int(res["n_pos"][t, g]), ci_low_p4=float(lo),
+                    ci_high_p4=float(hi), significant=bool(lo > 0 or hi < 0)))
+    return out
 
 
 def _tested_rows(res: dict[str, Any], fixed_idx: int | None) -> int:

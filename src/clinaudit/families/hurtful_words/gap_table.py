@@ -252,6 +252,7 @@ def audit_predictions(
     n_permutations: int = 9999,
     reference_group: Mapping[str, str] | None = None,
     reach_alpha: float | None = None,
+    comparison: str = "largest_gap",
 ) -> GapAudit:
     """Run the classifier fairness audit on a predictions table (see the module docstring).
 
@@ -264,7 +265,8 @@ def audit_predictions(
     dropped for that attribute. ``reference_group`` (attribute → group, declared
     before the data) fixes an attribute's reference; otherwise each group is
     compared with the group it differs from most (P4), a choice the
-    permutation test repeats in every permutation. ``reach_alpha``: raise
+    permutation test repeats in every permutation; ``comparison="rest"`` compares each group with the
+    rest of the rows instead (one row per question; docs/verdicts.md). ``reach_alpha``: raise
     ``n_permutations`` so that Holm over every gap row can reach it
     (:func:`.classifier_metrics.classifier_gap_table`; ``info`` says when it
     did). Raises :class:`InputError`
@@ -339,7 +341,7 @@ def audit_predictions(
     gaps = classifier_gap_table(test, "task", "label", "pred", groups, metrics=metrics, n_resamples=n_resamples,
                                 seed=seed, confidence=confidence, correction=correction, audit=audit,
                                 n_permutations=n_permutations, reference_group=reference_group,
-                                reach_alpha=reach_alpha)
+                                reach_alpha=reach_alpha, comparison=comparison)
     used = int(pd.to_numeric(gaps["n_permutations"], errors="coerce").max()) if len(gaps) and \
         pd.to_numeric(gaps["n_permutations"], errors="coerce").notna().any() else n_permutations
     tested = int(gaps["p"].notna().sum()) if len(gaps) else 0

@@ -236,6 +236,10 @@ class ClassifierGapsParams(BaseModel):
     reference_group: dict[str, str] = Field(default_factory=dict, description="attribute → group every other "
                                             "group is compared with, declared before the data (default: the group "
                                             "each group differs from most, P4)")
+    comparison: Literal["largest_gap", "rest"] = Field(
+        default="largest_gap", description="the reference of an attribute without a reference_group: largest_gap "
+        "(the group each group differs from most, re-chosen in every permutation, P4) or rest (each group against "
+        "all the other groups' rows: one fixed question per group, more power against one deviant group)")
     confidence: float = Field(default=0.95, gt=0, lt=1)
     correction: str = "fdr_bh"
     alpha: float = Field(default=0.05, gt=0, lt=1, description="level for the BH-corrected counts")
