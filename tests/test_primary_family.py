@@ -114,6 +114,9 @@ def test_the_headline_decides_on_the_primary_rows_and_says_which():
     assert line["primary"] == ("The verdict is on the 2 primary rows (TSR; the audit's declared primary metric TSR); "
                                "1 secondary rows were tested after them (serial gatekeeping).")
     assert line["sentence"].endswith(line["primary"])
+    from clinaudit.report.verdict_view import verdicts_view
+
+    assert verdicts_view({"verdicts": [line]})[0]["primary"] == line["primary"]  # shown under the plain sentence
 
 
 def test_the_gate_decides_on_the_primary_rows_unless_the_policy_says_all(tmp_path):

@@ -143,6 +143,7 @@ def verdicts_view(doc: dict[str, Any]) -> list[dict[str, Any]]:
             "audit": str(line.get("audit", "")).replace("_", " "), "model": str(line.get("model", "")),
             "verdict": line.get("verdict", ""), "label": line.get("label", ""), "badge": BADGE.get(line.get("verdict", ""), ""),
             "sentence": line.get("sentence", ""), "coverage": _coverage(line),
+            "primary": str(line.get("primary") or ""),  # which rows the verdict is on, and why (docs/verdicts.md)
             "excluded": [f"{k}: {v}" for k, v in sorted((line.get("excluded") or {}).items())],
             "warnings": list(line.get("warnings") or []),
             "href": "#" + (line.get("section_anchor") or "summary"),
