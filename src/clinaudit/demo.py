@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .executors.processes import usable_cpus
+from .atomic import write_text
 
 __all__ = ["demo_audits", "AuditOutcome", "DemoResult", "default_jobs", "demo_spec_for", "quick_variant", "run_demo",
            "run_guarded", "thread_share", "usable_cpus"]
@@ -275,10 +276,10 @@ def _run_one(audit: str, out_dir: Path, quick: bool, progress: bool) -> AuditOut
     module = registry("audit").module_of(audit)
     spec, params = parse_spec_dict(spec_dict, source=f"{module}.demo_spec()")
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "spec.yaml").write_text(
-        "# The spec `clinaudit demo` ran here; re-run it with:\n"
-        f"#   clinaudit run {out_dir / 'spec.yaml'} --out {out_dir}\n"
-        + yaml.safe_dump(spec_dict, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    write_text(out_dir / "spec.yaml",
+               "# The spec `clinaudit demo` ran here; re-run it with:\n"
+               f"#   clinaudit run {out_dir / 'spec.yaml'} --out {out_dir}\n"
+               + yaml.safe_dump(spec_dict, sort_keys=False, allow_unicode=True))
     rundir = run_spec(spec, out_dir, params=params, progress=progress, command=f"clinaudit demo ({audit})")
     usage = (rundir.manifest.get("runs") or [{}])[-1].get("usage_total", {}) or {}
     status = str(rundir.manifest.get("status", ""))

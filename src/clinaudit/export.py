@@ -48,6 +48,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .atomic import write_text
+
 __all__ = [
     "DASH",
     "FORMULA_PREFIXES",
@@ -261,8 +263,11 @@ def store_csv(df: pd.DataFrame, path: str | Path, *, mode: str = "w", header: bo
     text = encoded.to_csv(index=False, header=header, lineterminator="\n")
     if "\r" in text:  # a carriage return in a cell or a name (one search of the text: cheaper than of every column)
         text = encoded.to_csv(index=False, header=header, lineterminator="\r\n")
-    with open(path, mode, encoding="utf-8", newline="") as fh:
-        fh.write(text)
+    if mode == "a":  # appending a chunk of rows (the streamed responses table)
+        with open(path, mode, encoding="utf-8", newline="") as fh:
+            fh.write(text)
+    else:  # a whole table: atomically, the previous version or the new one
+        write_text(path, text, newline="")
 
 
 def read_store_frame(df: pd.DataFrame) -> pd.DataFrame:
@@ -310,7 +315,7 @@ def to_csv(df: pd.DataFrame, path: str | Path | None = None, *, index: bool = Fa
     if path is not None:
         p = Path(path)
         p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text, encoding="utf-8")
+        write_text(p, text)  # atomically: the previous version or the new one, never a cut file
     return text
 
 
@@ -507,8 +512,8 @@ def write_exports(
             to_csv(df, p, index=index)
         elif f == "md":
             text = (f"**{caption}**\n\n" if caption else "") + to_markdown(df, index=index, digits=digits)
-            p.write_text(text, encoding="utf-8")
+            write_text(p, text)
         else:
-            p.write_text(to_latex(df, caption, label, index=index, digits=digits), encoding="utf-8")
+            write_text(p, to_latex(df, caption, label, index=index, digits=digits))
         paths[f] = p
     return paths

@@ -31,6 +31,7 @@ from . import __version__
 from .cache import ResponseCache
 from .errors import ClinauditError
 from .redact import RedactingFilter
+from .atomic import write_text
 
 __all__ = ["RunDir", "read_store_table", "RunDirLock", "RunDirBusyError", "RunDirReuseError", "spec_fingerprint", "check_reuse",
            "file_fingerprint", "RedactingFilter", "LOCK_FILE", "LOCK_OWNER_FILE", "read_manifest"]
@@ -330,9 +331,7 @@ class RunDir:
         self.save_manifest()
 
     def save_manifest(self) -> None:
-        tmp = self.manifest_path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(self.manifest, indent=2, sort_keys=True, default=str), encoding="utf-8")
-        tmp.replace(self.manifest_path)
+        write_text(self.manifest_path, json.dumps(self.manifest, indent=2, sort_keys=True, default=str))
 
     # ---- tables -----------------------------------------------------------
     def table_path(self, name: str) -> Path:
@@ -344,9 +343,7 @@ class RunDir:
         from .export import store_csv
 
         path = self.table_path(name)
-        tmp = path.with_suffix(".csv.tmp")
-        store_csv(df, tmp)
-        tmp.replace(path)
+        store_csv(df, path)  # atomically (clinaudit.atomic)
         return path
 
     def read_table(self, name: str) -> pd.DataFrame:

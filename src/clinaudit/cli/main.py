@@ -157,6 +157,10 @@ def _made_model_calls() -> bool:
 
 def describe_os_error(exc: OSError) -> str:
     """One line for a file-system error, naming the path: ``cannot write /x/y: Permission denied``."""
+    from ..atomic import WriteError
+
+    if isinstance(exc, WriteError):  # a report, table or export that could not be written (clinaudit.atomic)
+        return str(exc)
     what = exc.strerror or type(exc).__name__
     names = [n for n in (exc.filename, exc.filename2) if n is not None]
     if isinstance(exc, (IsADirectoryError, NotADirectoryError, FileExistsError)) and names:

@@ -17,6 +17,7 @@ from .base import Compare
 from .compare_metrics import CHANGED, POOLED, read_run_table
 from .formatting import csv_text, data_uri, display_frame, header_rows, json_ready
 from .views import PageIds, compare_view
+from ..atomic import write_text
 
 __all__ = ["write_comparison", "example_views", "N_EXAMPLES"]
 
@@ -165,8 +166,7 @@ def write_comparison(comp: Any, out: Path, *, alpha: float) -> dict[str, Path]:
            "comparability": comp.info, "alpha": alpha, "rules": rules(alpha),
            "metrics": comp.table.to_dict("records"), "findings": comp.findings, "inconclusive": comp.inconclusive,
            "examples": {k: [v["id"] for v in vs] for k, vs in examples.items()}}
-    files["json"].write_text(json.dumps(json_ready(doc), indent=2, ensure_ascii=False, allow_nan=False) + "\n",
-                             encoding="utf-8")
+    write_text(files["json"], json.dumps(json_ready(doc), indent=2, ensure_ascii=False, allow_nan=False) + "\n")
     shown = _shown(comp)
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
@@ -185,5 +185,5 @@ def write_comparison(comp: Any, out: Path, *, alpha: float) -> dict[str, Path]:
         examples=examples, alpha=alpha, rules=doc["rules"],
         css=Markup(css), script=Markup(script),
         script_hash=base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii"))
-    files["html"].write_text(html, encoding="utf-8")
+    write_text(files["html"], html)
     return files

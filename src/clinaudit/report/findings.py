@@ -60,6 +60,7 @@ from .settle import min_units_of as _min_units
 from .settle import row_margin as _row_margin
 from .settle import smaller_group_rows as _smaller_group_rows
 from .verdict_view import SMALLER_GROUP_ROWS, need_phrase, verdicts_view
+from ..atomic import write_text
 
 __all__ = [
     "ALPHA",
@@ -444,7 +445,7 @@ def write_findings(doc: dict[str, Any], json_path: Path, csv_path: Path) -> tupl
     """Write ``findings.json`` (UTF-8, NaN-free) and ``findings.csv`` (formula-like cells neutralised)."""
     from ..export import to_csv
 
-    json_path.write_text(json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8")
+    write_text(json_path, json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n")  # atomically
     to_csv(findings_frame(doc), csv_path)
     return json_path, csv_path
 

@@ -52,6 +52,7 @@ from .compare_check import ModelChoiceError, check_finished, read_run_manifest
 from .compare_metrics import POOLED, read_run_table
 from .formatting import json_ready
 from .gate_policy import GatePolicy, load_policy, parse_policy
+from ..atomic import write_text
 
 __all__ = ["GATE_SCHEMA", "EXIT_CODES", "GateResult", "gate_run"]
 
@@ -422,6 +423,5 @@ def gate_run(run: str | Path, baseline: str | Path | None = None, policy: str | 
     if write:
         out_dir.mkdir(parents=True, exist_ok=True)
         res.file = out_dir / "gate.json"
-        res.file.write_text(json.dumps(res.to_dict(), indent=2, ensure_ascii=False, allow_nan=False) + "\n",
-                            encoding="utf-8")
+        write_text(res.file, json.dumps(res.to_dict(), indent=2, ensure_ascii=False, allow_nan=False) + "\n")
     return res

@@ -49,6 +49,7 @@ from .formatting import format_value
 from .glossary import DIRECTION, GLOSSARY, abbr
 from .runs import audit_of, load_run, read_manifest, run_overview, toc_entries
 from .views import PageIds
+from ..atomic import write_text
 
 __all__ = [
     "render_report",
@@ -190,11 +191,11 @@ def build_report(
         # our own static CSS/JS (no model text): inlined verbatim; the CSP allows only this script's hash
         css=Markup(css), script=Markup(script), script_hash=script_hash,
     )
-    out_path.write_text(html, encoding="utf-8")
+    write_text(out_path, html)  # atomically (clinaudit.atomic): the previous report or the new one
     md_path = out_path.with_suffix(".md")
     tex_path = out_path.parent / ("tables.tex" if out_path.stem == "report" else f"{out_path.stem}-tables.tex")
-    md_path.write_text(markdown_export(title, runs, generated, findings_doc), encoding="utf-8")
-    tex_path.write_text(latex_export(title, runs, generated), encoding="utf-8")
+    write_text(md_path, markdown_export(title, runs, generated, findings_doc))
+    write_text(tex_path, latex_export(title, runs, generated))
     return ReportFiles(html=out_path, markdown=md_path, latex=tex_path,
                        failed_sections=[f"{r.audit} ({r.path})" for r in runs if r.section is None],
                        findings_json=findings_paths[0], findings_csv=findings_paths[1], downloads=list(ids.files))
@@ -213,12 +214,13 @@ def _findings(runs: list[Any], out_path: Path, ids: PageIds
         link_anchors(doc, runs)
         link_verdicts(doc, runs)
         examples = finding_examples(doc, runs, ids)
-        paths = write_findings(doc, out_path.parent / f"{stem}.json", out_path.parent / f"{stem}.csv")
-        return doc, (paths[0], paths[1]), examples
     except Exception as exc:  # noqa: BLE001 - the report still renders
         doc = derive_findings([])
         doc["error"] = f"findings could not be derived: {type(exc).__name__}: {exc}\n{traceback.format_exc()}"
         return doc, (None, None), {}
+    # outside the try: a write that fails (a full disk) is an error naming its file, not "findings not derived"
+    paths = write_findings(doc, out_path.parent / f"{stem}.json", out_path.parent / f"{stem}.csv")
+    return doc, (paths[0], paths[1]), examples
 
 
 def render_report(run_dirs: Path | str | list, out: Path | None = None, title: str | None = None) -> Path:

@@ -30,6 +30,7 @@ from .formatting import (
 )
 from .svg import close_figure, figure_svg
 from .textdiff import diff_segments
+from ..atomic import write_text
 
 __all__ = [
     "RunInfo",
@@ -98,7 +99,7 @@ class PageIds:
         path = self.files_dir / f"{stem}.csv"
         while path in self.files:
             path, k = self.files_dir / f"{stem}-{k}.csv", k + 1
-        path.write_text(text, encoding="utf-8")
+        write_text(path, text)
         self.files.append(path)
         return {"href": f"{self.files_dir.name}/{path.name}", "file": str(path), "bytes": size}
 

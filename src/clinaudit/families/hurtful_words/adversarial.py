@@ -35,6 +35,7 @@ import transformers
 
 from ...models.hf_runtime import require_torch
 from .debias import grad_reverse
+from ...atomic import write_text
 
 __all__ = ["require_torch", "Discriminator", "attach_adversary", "detach_adversary", "AdversarialTrainer",
            "CurveCallback"]
@@ -150,13 +151,13 @@ class CurveCallback(transformers.TrainerCallback):
         info = {"step": int(state.global_step), "max_steps": int(state.max_steps),
                 "epoch": float(state.epoch or 0.0), "elapsed_s": round(time.perf_counter() - self.t0, 3),
                 "last": {k: v for k, v in (logs or {}).items() if isinstance(v, (int, float))}}
-        (self.out / "progress.json").write_text(json.dumps(info, indent=2), encoding="utf-8")
+        write_text(self.out / "progress.json", json.dumps(info, indent=2))
 
     def write(self, log_history: list[dict[str, Any]]) -> pd.DataFrame:
         rows = [r for r in log_history if "loss" in r]
         hist = pd.DataFrame(rows).reindex(columns=self.COLUMNS)
         hist = hist.drop_duplicates("step", keep="last").sort_values("step").reset_index(drop=True)
-        hist.to_csv(self.out / "loss.csv", index=False)
+        write_text(self.out / "loss.csv", hist.to_csv(index=False), newline="")
         self._plot(hist)
         return hist
 

@@ -53,6 +53,7 @@ from .mimic_cohorts import (ATTRIBUTE_COLUMNS, TABLE_REQUIRED, MimicTables, assi
                             read_mimic_tables, read_subject_list, stay_cohort)
 from .mimic_phenotypes import MORTALITY_TASK, phenotype_labels, task_definitions
 from .mimic_text import Tokenizer, note_windows, regex_tokenizer
+from ...atomic import write_text
 
 __all__ = ["build_mimic_tasks", "MimicTasks", "TaskOptions", "iter_notes", "COHORTS", "MORTALITY_TYPES",
            "FIRST_NOTE_TYPES", "FALLBACK_TYPES", "DISCHARGE", "KEY_COLUMNS"]
@@ -119,7 +120,7 @@ class MimicTasks:
         meta = {"generator": "clinaudit mimic-tasks", "options": self.options.__dict__, "source": self.source,
                 "rows": {k: len(v) for k, v in self.tables.items()}, "tasks": len(self.tasks)}
         paths["manifest"] = out / "mimic_tasks.json"
-        paths["manifest"].write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+        write_text(paths["manifest"], json.dumps(meta, indent=2) + "\n")
         return paths
 
 

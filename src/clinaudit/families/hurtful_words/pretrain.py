@@ -45,6 +45,7 @@ import pandas as pd
 
 from ...errors import InputError
 from .params import AdversaryConfig, PretrainConfig, PretrainPhase  # the spec parameters of pretraining
+from ...atomic import write_text
 
 __all__ = [
     "PHI_TOKENS",
@@ -412,8 +413,8 @@ def pretrain(texts: Sequence[str], base: str | Path, out: str | Path, config: Pr
             "attribute_values": values, "phi_tokens": list(PHI_TOKENS.values()),
             "final_loss": float(history["loss"].dropna().iloc[-1]) if len(history) and history["loss"].notna().any()
             else math.nan}
-    (out / "pretrain.json").write_text(json.dumps({"config": cfg.model_dump(by_alias=True), "info": info},
-                                                  indent=2, default=str), encoding="utf-8")
+    write_text(out / "pretrain.json", json.dumps({"config": cfg.model_dump(by_alias=True), "info": info},
+                                                indent=2, default=str))
     return PretrainResult(out=out, model_dir=model_dir, history=history, info=info)
 
 
@@ -501,7 +502,7 @@ def _pretrain_phases(texts: Sequence[str], base: str | Path, out: str | Path, cf
         shutil.copyfile(results[-1].out / "adversary.pt", out / "adversary.pt")
     history = pd.concat([r.history.assign(phase=k) for k, r in enumerate(results, start=1) if len(r.history)],
                         ignore_index=True) if any(len(r.history) for r in results) else pd.DataFrame()
-    history.to_csv(out / "loss.csv", index=False)
+    write_text(out / "loss.csv", history.to_csv(index=False), newline="")
     last = results[-1].info
     info = {**last, "base": str(base), "steps": int(sum(r.info["steps"] for r in results)),
             "seconds": round(sum(float(r.info.get("seconds", 0.0)) for r in results), 3),
@@ -509,6 +510,6 @@ def _pretrain_phases(texts: Sequence[str], base: str | Path, out: str | Path, cf
                         "batch_size": p.batch_size or cfg.batch_size, "sequences": r.info["sequences"],
                         "steps": r.info["steps"], "final_loss": r.info["final_loss"]}
                        for k, (p, r) in enumerate(zip(cfg.phases or [], results), start=1)]}
-    (out / "pretrain.json").write_text(json.dumps({"config": cfg.model_dump(by_alias=True), "info": info},
-                                                  indent=2, default=str), encoding="utf-8")
+    write_text(out / "pretrain.json", json.dumps({"config": cfg.model_dump(by_alias=True), "info": info},
+                                                indent=2, default=str))
     return PretrainResult(out=out, model_dir=model_dir, history=history, info=info)

@@ -48,6 +48,7 @@ import pandas as pd
 
 from ...errors import InputError
 from .mimic_phenotypes import load_phenotype_groups
+from ...atomic import replacing, write_text
 
 __all__ = ["synth_mimic", "SynthResult", "PLANTED_EFFECTS", "TABLE_COLUMNS"]
 
@@ -347,12 +348,12 @@ def synth_mimic(out: str | Path, n_patients: int = 200, seed: int = 0, *, compre
         if compress:
             import gzip
 
-            with gzip.GzipFile(p, "wb", mtime=0) as fh:  # mtime 0: byte-identical per seed
-                fh.write(df.to_csv(index=False).encode("utf-8"))
+            with replacing(p, "wb") as raw, gzip.GzipFile(filename=str(p), mode="wb", fileobj=raw, mtime=0) as fh:
+                fh.write(df.to_csv(index=False).encode("utf-8"))  # mtime 0: byte-identical per seed
         else:
-            df.to_csv(p, index=False)
+            write_text(p, df.to_csv(index=False), newline="")
         paths[table], counts[table] = p, len(df)
     meta = {"generator": "clinaudit synth-mimic", "seed": int(seed), "patients": n_patients, "counts": counts,
             "fictional": True, "planted_effects": PLANTED_EFFECTS}
-    (out / "synth_mimic.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    write_text(out / "synth_mimic.json", json.dumps(meta, indent=2) + "\n")
     return SynthResult(out=out, paths=paths, counts=counts)

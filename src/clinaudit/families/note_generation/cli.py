@@ -14,6 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 from ...registry import register_command
+from ...atomic import write_text
 
 __all__ = ["add_judge_agreement", "add_note_tables"]
 
@@ -89,7 +90,7 @@ def cmd_judge_agreement(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     to_csv(table, args.out / "judge_agreement.csv")
     md = to_markdown(table, digits=2)
-    (args.out / "judge_agreement.md").write_text(md, encoding="utf-8")
+    write_text(args.out / "judge_agreement.md", md)
     print(md, end="")
     if table.empty:
         print("no judge had a human label to compare with (check case_id / context / variant keys)", file=sys.stderr)

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 from ...registry import register_command
+from ...atomic import write_text
 
 __all__ = ["register", "CARE_TABLES"]
 
@@ -102,7 +103,7 @@ def cmd_care_tables(args: argparse.Namespace) -> int:
             if args.format == "csv":
                 to_csv(df, path)  # an export: formula-like cells neutralised
             else:
-                path.write_text(f"## {CARE_TABLES[name]}\n\n" + _markdown(df), encoding="utf-8")
+                write_text(path, f"## {CARE_TABLES[name]}\n\n" + _markdown(df))
             print(f"wrote {path}")
         else:
             print(f"\n== {CARE_TABLES[name]} ({name}, {len(df)} rows)")

@@ -49,6 +49,7 @@ import pandas as pd
 from ...errors import InputError
 from ...pipeline.pairing import NOISE_FLOOR, pair_with_baseline
 from .labels import normalize_labels
+from ...atomic import write_text
 
 __all__ = [
     "METRICS_COLUMNS",
@@ -525,6 +526,6 @@ def write_outputs(analysis: LabelAnalysis, out_dir: str | Path) -> list[Path]:
         to_csv(df, p)  # user-facing outputs: formula-like cells neutralised
         paths.append(p)
     p = out / "notes.txt"
-    p.write_text("\n".join(analysis.notes) + ("\n" if analysis.notes else ""), encoding="utf-8")
+    write_text(p, "\n".join(analysis.notes) + ("\n" if analysis.notes else ""))
     paths.append(p)
     return paths
