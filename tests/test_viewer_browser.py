@@ -251,3 +251,90 @@ def test_payload_ids_and_texts_run_no_script(tmp_path, page):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+# ----------------------------------------------------------------------- every finding kind's link (issue 49)
+
+@pytest.fixture(scope="module")
+def link_server(runs, tmp_path_factory) -> Iterator[str]:
+    """The viewer over the treatment-shift and note-generation runs plus a CARE run (two variants compared, a drift
+    of the gender pair against the control pair) and an adaptive-attack run (no grid rows)."""
+    from clinaudit.pipeline import run_spec
+
+    base = tmp_path_factory.mktemp("viewer-links")
+    run_spec(ROOT / "examples" / "reasoning_care-mock.yaml", base / "rc", progress=False)
+    run_spec(ROOT / "examples" / "adaptive_attack-mock.yaml", base / "aa", progress=False)
+    proc = subprocess.Popen([sys.executable, "-m", "clinaudit", "view", str(runs[0]), str(runs[1]), str(base / "rc"),
+                             str(base / "aa"), "--no-browser"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        assert proc.stdout is not None
+        m = re.search(r"http://127\.0\.0\.1:\d+/\?token=\S+", proc.stdout.readline() + proc.stdout.readline())
+        assert m
+        yield m.group(0)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def _grid_column(page, name: str) -> list[str]:
+    """The text (first line) of one column of the grid's rows."""
+    return page.evaluate("""(name) => {
+        const heads = [...document.querySelectorAll('#grid thead th')].map(th => th.textContent.trim());
+        const i = heads.indexOf(name);
+        return [...document.querySelectorAll('#grid tbody tr')].map(tr => tr.cells[i].childNodes[0].textContent.trim());
+    }""", name)
+
+
+# (run, the finding's words in the report, variants its grid must show (every one of them, nothing else), the rows
+# it describes: 4 cases x 2 seeds of model b for treatment shift; CARE's 27 vignettes per variant)
+_KINDS = {
+    "perturbation against the baseline": ("ts", "TSR for uppercase vs baseline (minus noise floor) (model mock:b",
+                                          {"uppercase"}, 8),
+    "gender gap within a perturbation": ("ts", "TSR_gap for female vs male (model mock:b", {"uppercase"}, 8),
+    "counterfactual value against the baseline": ("ng", "ΔBL for Asian vs baseline", {"Asian"}, None),
+    "largest gap between two counterfactuals": ("ng", "maxΔBL for Asian/Black vs baseline", {"Asian", "Black"}, None),
+    "change of any counterfactual": ("ng", "ΔCF (model", None, None),
+    "two variants against each other": ("rc", "delta_acc for male vs female (model mock:care, specialty all",
+                                        {"male", "female"}, 54),
+    "variant pairs against the control pair": ("rc", "drift_excess for gender vs control", {"male", "female", "id1",
+                                                                                          "id2"}, 108),
+}
+
+
+@pytest.mark.parametrize("kind", list(_KINDS))
+def test_every_finding_kinds_viewer_link_opens_the_rows_it_describes(link_server, page, kind):
+    """Issue 49: a gender gap's link opened an empty grid (``variant=female``, a group of cases, not a variant). Each
+    kind of finding's "cases in the viewer" link, clicked in the report the viewer serves, opens a non-empty grid of
+    the variants the finding compares (a gap: its perturbation's rows, both sexes)."""
+    run, words, variants, n_rows = _KINDS[kind]
+    page.goto(link_server.replace("/?", f"/report?run={run}&"))
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    item = page.locator("li.finding-item, li.inconclusive-item").filter(has_text=words).first
+    link = item.locator(".viewer-link a")
+    assert link.is_visible(), words
+    with page.expect_navigation():
+        link.click()
+    n = int(page.inner_text("#count strong"))
+    assert n > 0, page.url
+    if n_rows is not None:
+        assert n == n_rows, page.url
+    page.goto(page.url + "&per_page=500")
+    shown = set(_grid_column(page, "variant"))
+    if variants is None:  # every counterfactual of the stratum, and no baseline answer alone
+        assert len(shown) >= 2, shown
+    else:
+        assert shown == variants, (page.url, shown)
+    if kind == "gender gap within a perturbation":
+        assert set(_grid_column(page, "group")) == {"female", "male"}  # the rows of both groups compared
+        assert set(_grid_column(page, "model")) == {"mock:b"}
+    shot(page, "link-" + kind.replace(" ", "-"))
+    no_payload_ran(page)
+
+
+def test_a_finding_of_a_run_without_grid_rows_has_no_viewer_link(link_server, page):
+    """Adaptive attack's calls name no variant, so the viewer shows none of its rows: its findings and verdict get no
+    link (it would open an empty grid)."""
+    page.goto(link_server.replace("/?", "/report?run=aa&"))
+    assert page.locator("li.finding-item, li.inconclusive-item").count() > 0
+    assert page.locator(".viewer-link").count() == 0

@@ -28,6 +28,7 @@ __all__ = [
     "RequestKind",
     "Judgment",
     "to_frame",
+    "variant_label",
     "canonical_json",
     "stable_hash",
     "TextSplicer",
@@ -296,6 +297,14 @@ class Judgment(_Record):
     attempts: int = 1
     request_key: str | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
+
+
+def variant_label(family: Any, name: Any) -> str:
+    """What a variant changed, as the findings and the viewer name it: a perturbation's name (``uppercase``), a
+    counterfactual's value (``race=Asian`` -> ``Asian``), ``baseline`` for the unchanged text."""
+    if str(family or "") == "baseline":
+        return "baseline"
+    return str(name or "").split("=", 1)[-1]
 
 
 def to_frame(records: Iterable[_Record] | Sequence[_Record], columns: Sequence[str] | None = None) -> pd.DataFrame:

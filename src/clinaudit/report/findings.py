@@ -488,28 +488,14 @@ def link_anchors(doc: dict[str, Any], runs: Sequence[Any]) -> None:
         e["table_anchor"] = best or info.anchor
 
 
-#: stratum keys of a finding that are filters of the viewer's grid (``context`` is note generation's question)
-_VIEW_FILTERS = ("model", "dataset", "question", "context", "source", "attribute")
-
-
-def _view_link(e: dict[str, Any]) -> str:
-    """The viewer's grid of a finding's cases: its run, model, variant (the finding's group) and stratum; flipped
-    rows first (docs/report.md, *From the report to the viewer*)."""
-    from .verdict_view import viewer_query
-
-    stratum = dict(e.get("stratum") or {})
-    where: dict[str, Any] = {k: stratum[k] for k in _VIEW_FILTERS if stratum.get(k) not in (None, "")}
-    if "context" in where and "question" not in where:
-        where["question"] = where.pop("context")
-    return viewer_query(e.get("run_dir"), {"model": where.pop("model", None), "variant": e.get("group"), **where},
-                        sort="flip")
-
-
 def findings_view(doc: dict[str, Any], examples: dict[int, list[dict[str, Any]]] | None = None) -> dict[str, Any]:
     """What the template's Findings section shows (plain strings; the template escapes them).
     ``examples``: side-by-side example views by finding rank (:func:`clinaudit.report.examples.finding_examples`),
     shown under the finding; a finding whose ``examples`` point at its section's own blocks links to them."""
+    from .view_links import ViewLinks
+
     examples = examples or {}
+    links = ViewLinks()
 
     def item(e: dict[str, Any], kind: str) -> dict[str, Any]:
         views = examples.get(e["rank"], []) if kind == "finding" else []
@@ -517,8 +503,8 @@ def findings_view(doc: dict[str, Any], examples: dict[int, list[dict[str, Any]]]
                 "plain": _plain(e),
                 "caveats": list(e["judge_caveats"]), "href": "#" + (e["table_anchor"] or e["section_anchor"] or "top"),
                 "section": "#" + (e["section_anchor"] or "top"), "examples": views,
-                "example_links": list(e.get("examples") or []), "view": _view_link(e)}
-    verdicts = verdicts_view(doc)
+                "example_links": list(e.get("examples") or []), "view": links.finding(e)}
+    verdicts = verdicts_view(doc, links)
     head = doc.get("headline", "")
     if len(verdicts) == 1:  # the one verdict's plain words (its statistics are one click away in the table)
         head = verdicts[0]["plain"]

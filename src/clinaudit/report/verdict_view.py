@@ -10,6 +10,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..stats.resolution import with_floor_note
+from .view_links import ViewLinks
+
 
 __all__ = ["verdicts_view", "link_verdicts", "plain_sentence", "entries_of", "need_phrase", "settle_entry",
            "SMALLER_GROUP_ROWS", "BADGE", "TOY_MODELS"]
@@ -36,18 +38,6 @@ def _coverage(line: dict[str, Any]) -> str:
         parts.append(f"{excluded} excluded")
     parts += [str(x) for x in line.get("sample_skew") or []]  # a validity finding, beside the coverage
     return "; ".join(parts)
-
-
-def viewer_query(run_dir: Any, where: dict[str, Any], **extra: str) -> str:
-    """The query string of ``clinaudit view``'s grid filtered to a verdict's or finding's cases (docs/report.md,
-    *From the report to the viewer*): the run by its folder's name, then each filter given (empty ones left out)."""
-    from pathlib import Path
-    from urllib.parse import urlencode
-
-    q = {"run": Path(str(run_dir)).name} if run_dir else {}
-    q.update({k: str(v) for k, v in where.items() if v not in (None, "")})
-    q.update({k: v for k, v in extra.items() if v})
-    return "cases?" + urlencode(q)
 
 
 def entries_of(entries: Iterable[dict[str, Any]], audit: str | None = None,
@@ -125,9 +115,11 @@ def plain_sentence(line: dict[str, Any], need: int | None = None, entry: dict[st
     return with_floor_note(text, str(line.get("cannot_find_bias") or ""), verdict)
 
 
-def verdicts_view(doc: dict[str, Any]) -> list[dict[str, Any]]:
+def verdicts_view(doc: dict[str, Any], links: ViewLinks | None = None) -> list[dict[str, Any]]:
     """The verdict lines of a findings document as the template shows them: ``plain`` (plain words, with the cases
-    that would settle an inconclusive verdict) first, the statistical ``sentence`` folded."""
+    that would settle an inconclusive verdict) first, the statistical ``sentence`` folded; ``links``: the report's
+    :class:`~clinaudit.report.view_links.ViewLinks` (one is made when not given)."""
+    links = links if links is not None else ViewLinks()
     out = []
     several = len({str(v.get("model", "")) for v in doc.get("verdicts", []) or []}) > 1
     for line in doc.get("verdicts", []) or []:
@@ -147,7 +139,7 @@ def verdicts_view(doc: dict[str, Any]) -> list[dict[str, Any]]:
             "excluded": [f"{k}: {v}" for k, v in sorted((line.get("excluded") or {}).items())],
             "warnings": list(line.get("warnings") or []),
             "href": "#" + (line.get("section_anchor") or "summary"),
-            "view": viewer_query(line.get("run_dir"), {"model": line.get("model")}, sort="flip"),
+            "view": links.verdict(line),
             "toy": TOY_MODELS.get(str(line.get("model", "")), ""),
         })
     return out

@@ -102,17 +102,22 @@ def create_app(runs: list[RunView], token: str) -> Any:
     def grid(request: Request) -> Response:
         params = dict(request.query_params)
         params.pop("token", None)
-        query = GridQuery.parse(params)
+        repeated = {k: request.query_params.getlist(k) for k in FILTERS if len(request.query_params.getlist(k)) > 1}
+        query = GridQuery.parse(params, repeated)
         rows, total, notes = viewer.select(query)
+        # a filter given several values (a report's link to a finding comparing two variants): said above the grid
+        notes = [f"{k}: {' or '.join(query.filters[k])} (the finding's rows)" for k in repeated if k in query.filters] \
+            + notes
         pages = max(1, -(-total // query.per_page))
-        base = {k: v for k, v in params.items() if k != "page" and v}
+        base: dict[str, Any] = {k: v for k, v in params.items() if k != "page" and v}
+        base.update({k: list(query.filters[k]) for k in repeated if k in query.filters})
 
         def link(**change: Any) -> str:
             q = {**base, **{k: str(v) for k, v in change.items() if v not in (None, "")}}
             for k, v in change.items():
                 if v in (None, ""):
                     q.pop(k, None)
-            return "?" + urlencode(q)
+            return "?" + urlencode(q, doseq=True)
 
         return page("grid.html.j2", rows=_grid_rows(viewer, rows, query), total=total, query=query, notes=notes,
                     options=viewer.options, questions=viewer.questions, filters=FILTERS, sorts=SORTS,

@@ -159,7 +159,9 @@ def parse_json(text: Any) -> Any:
 class GridQuery:
     """The grid's filters, search, sort and page, read from a query string."""
 
-    filters: dict[str, str]
+    #: filter name -> the values kept (a row matching any of them); one value as the grid's selects give it,
+    #: several when a link repeats the parameter (a finding comparing two variants: ``variant=male&variant=female``)
+    filters: dict[str, tuple[str, ...]]
     question: str = ""
     flipped: str = ""  # "1": flipped rows only; "0": not flipped; "differs": flips that differ between runs
     q: str = ""
@@ -169,8 +171,15 @@ class GridQuery:
     per_page: int = 50
 
     @classmethod
-    def parse(cls, params: Mapping[str, str]) -> "GridQuery":
-        filters = {k: params[k] for k in FILTERS if params.get(k)}
+    def parse(cls, params: Mapping[str, str], repeated: Mapping[str, Sequence[str]] | None = None) -> "GridQuery":
+        """``params``: one value per name; ``repeated``: every value of a parameter given several times (a
+        filter keeps the rows matching any of them)."""
+        filters: dict[str, tuple[str, ...]] = {}
+        for k in FILTERS:
+            values = tuple(dict.fromkeys(v for v in (repeated or {}).get(k, ()) if v)) or \
+                ((params[k],) if params.get(k) else ())
+            if values:
+                filters[k] = values
         try:
             page = max(1, int(params.get("page", "1")))
         except ValueError:
@@ -231,14 +240,14 @@ class Viewer:
         g = self.grid
         mask = np.ones(len(g), dtype=bool)
         notes = []
-        for name, value in query.filters.items():
+        for name, values in query.filters.items():
             col = FILTERS[name]
             if name == "run":
-                value = self.resolve_run(value) or value
+                values = tuple(self.resolve_run(v) or v for v in values)
             if col not in g:
                 notes.append(f"{name}: this run has no such column (filter not applied)")
                 continue
-            mask &= (g[col] == value).fillna(False).to_numpy(dtype=bool)
+            mask &= g[col].isin(values).fillna(False).to_numpy(dtype=bool)
         qcol = f"flip::{query.question}" if query.question else "flip"
         if query.question:
             if f"label::{query.question}" in g:

@@ -18,11 +18,12 @@ __all__ = ["load_run"]
 
 
 def _variant_label(family: pd.Series, name: pd.Series) -> pd.Series:
-    """What a variant changed, as the findings name it: a perturbation's name, a counterfactual's value
-    (``race=Asian`` -> ``Asian``), ``baseline`` for the unchanged text."""
-    name = name.astype("string").fillna("")
-    label = name.str.split("=", n=1).str[-1]
-    return label.mask(family.astype("string").fillna("") == "baseline", "baseline")
+    """:func:`clinaudit.records.variant_label` of each variant (what it changed, as the findings name it)."""
+    from ..records import variant_label
+
+    return pd.Series([variant_label(f, n) for f, n in zip(family.astype("string").fillna(""),
+                                                           name.astype("string").fillna(""))],
+                     index=family.index, dtype="string")
 
 
 def _baselines(variants: pd.DataFrame) -> pd.Series:
