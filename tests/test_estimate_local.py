@@ -174,3 +174,27 @@ def test_the_dry_count_keeps_requests_by_shape():
     assert {k: (n, len(s)) for k, (n, s) in shapes.items()} == {
         request_shape(reqs[0]): (12, 8), request_shape(reqs[-1]): (3, 3)}
     assert request_shape(reqs[0]) == "target, sampled, max_tokens 128"
+
+
+def test_a_run_about_to_start_on_a_local_model_times_its_own_first_call_only():
+    """Issue 49: ``run`` on ``embedded`` said "time: not estimated" and then took 16 minutes. Before a run (not
+    --dry-run) a local model without recorded answers is timed by the run's own first call (stored, so the run does
+    not send it again): no batched or per-shape probe, no warm-up; the time is an upper bound (one call at a time).
+    A remote model and the mock backend (no batches_calls) are not probed."""
+    est = Estimate(calls={"hf:m": 40}, cached={}, samples={"hf:m": "r0"},
+                   more_samples={"hf:m": [f"r{i}" for i in range(1, 9)]},
+                   shapes={"hf:m": {"target max_tokens=128": [40, [f"r{i}" for i in range(8)]]}})
+    runner = _Runner()
+    est.add_time(runner, probe=False, local_call=True)
+    assert runner.batches == [1]  # the one call, nothing else
+    sec, how = est.seconds["hf:m"]
+    assert sec == pytest.approx(40 * 0.25)  # 0.2 s + 0.05 s for a batch of one, x 40 calls, one at a time
+    assert "the run's first call, timed" in how and "an upper bound" in how and not est.ranges and not est.likely
+    assert "time: about 10 s for the new calls" in est.to_text()
+    for backend in (SimpleNamespace(is_remote=True, batches_calls=False, prepare=lambda: None),
+                    SimpleNamespace(is_remote=False, batches_calls=False, prepare=lambda: None)):  # remote; mock
+        est = Estimate(calls={"x": 5}, samples={"x": "r0"})
+        runner = _Runner()
+        runner.backend = lambda spec, b=backend: b  # type: ignore[method-assign]
+        est.add_time(runner, probe=False, local_call=True)
+        assert runner.batches == [] and not est.seconds and "time: not estimated" in est.to_text()

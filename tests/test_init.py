@@ -201,3 +201,51 @@ def test_without_recorded_answers_and_without_a_probe_the_time_is_said_to_be_unk
     spec = _mock_spec(tmp_path)
     assert main(["run", str(spec), "--out", str(tmp_path / "r"), "--dry-run", "--no-probe"]) == 0
     assert "time: not estimated" in capsys.readouterr().err
+
+
+def test_init_encoding_reads_a_cp1252_export_and_writes_the_encoding_into_the_spec(tmp_path, capsys):
+    """Issue 49: a CSV Excel saved on Windows (cp1252: é is byte 0xe9, the en dash 0x96) is refused without
+    --encoding by an error that names the switch; with --encoding cp1252 the guesses are made, the spec's data source
+    carries options.encoding, and the cases it loads hold the text as written."""
+    from clinaudit.loaders.base import load_sources
+    from clinaudit.spec import load_spec
+
+    data = tmp_path / "export.csv"
+    data.write_bytes("msg_id,message,sex\nm1,Café visit: headache for three days – worse today,F\n"
+                     "m2,My knee hurts since last week,M\n".encode("cp1252"))
+    spec = tmp_path / "spec.yaml"
+    assert main(["init", "treatment_shift", "--data", str(data), "--out", str(spec)]) == 2
+    err = capsys.readouterr().err
+    assert "cannot decode the file as utf-8" in err and "row 1" in err and "clinaudit init with --encoding" in err
+    assert not spec.exists()
+    assert main(["init", "treatment_shift", "--data", str(data), "--out", str(spec), "--encoding", "cp1252"]) == 0
+    assert "text         <- column 'message'" in capsys.readouterr().out
+    doc = yaml.safe_load(spec.read_text())
+    assert doc["data"][0]["options"] == {"encoding": "cp1252"}
+    loaded, _ = load_spec(spec)
+    cases = load_sources(loaded.data, spec.parent)
+    assert cases[0].text == "Café visit: headache for three days – worse today"
+    # UTF-8 named explicitly writes nothing; an unknown encoding names the switch
+    assert main(["init", "treatment_shift", "--data", str(tmp_path / "export.csv"), "--out", str(tmp_path / "u.yaml"),
+                 "--encoding", "nope"]) == 2
+    assert "field '--encoding': unknown text encoding 'nope'" in capsys.readouterr().err
+
+
+def test_did_you_mean_for_a_perturbation_name_and_a_spec_file_name(tmp_path, capsys):
+    """Issue 49: a misspelt perturbation and a misspelt spec file name each get the closest known name."""
+    data = tmp_path / "my.csv"
+    data.write_text(MESSAGES, encoding="utf-8")
+    spec = tmp_path / "spec.yaml"
+    assert main(["init", "treatment_shift", "--data", str(data), "--out", str(spec)]) == 0
+    capsys.readouterr()
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(spec.read_text().replace("lowercase, uppercase", "lowercase, upercase"), encoding="utf-8")
+    assert main(["run", str(bad), "--out", str(tmp_path / "r"), "--dry-run"]) == 2
+    err = capsys.readouterr().err
+    assert "field 'params.perturbations': unknown perturbation(s) upercase; did you mean 'uppercase'? known:" in err
+    assert main(["run", str(tmp_path / "spce.yaml"), "--out", str(tmp_path / "r"), "--dry-run"]) == 2
+    err = capsys.readouterr().err
+    assert f"spec file not found: {tmp_path / 'spce.yaml'}; did you mean '{spec}'?" in err
+    # nothing close: no guess
+    assert main(["run", str(tmp_path / "zzzzzz.yaml"), "--out", str(tmp_path / "r"), "--dry-run"]) == 2
+    assert "did you mean" not in capsys.readouterr().err

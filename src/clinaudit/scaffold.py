@@ -101,19 +101,27 @@ def _norm(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.strip().lower()).strip("_")
 
 
-def _read_rows(path: Path) -> tuple[str, list[str], list[dict[str, Any]], int, str]:
-    """The file's format, header, every row, the row count and the CSV field separator (guessed)."""
+def _read_rows(path: Path, encoding: str | None = None) -> tuple[str, list[str], list[dict[str, Any]], int, str]:
+    """The file's format, header, every row, the row count and the CSV field separator (guessed). ``encoding``:
+    the file's text encoding (``None``: UTF-8; a file that is not says to pass ``clinaudit init --encoding``)."""
     from .loaders.formats import read_csv_table, read_jsonl_rows
 
     if not path.is_file():
         raise InputError("data file not found", file=str(path))
-    if path.suffix.lower() in (".jsonl", ".ndjson"):
-        rows = [r for _, r in read_jsonl_rows(path)]
-        header: list[str] = []
-        for r in rows:
-            header.extend(k for k in r if k not in header)
-        return "jsonl", header, rows, len(rows), ","
-    table = read_csv_table(path)
+    try:
+        if path.suffix.lower() in (".jsonl", ".ndjson"):
+            rows = [r for _, r in read_jsonl_rows(path, encoding or "utf-8")]
+            header: list[str] = []
+            for r in rows:
+                header.extend(k for k in r if k not in header)
+            return "jsonl", header, rows, len(rows), ","
+        table = read_csv_table(path, encoding or "utf-8")
+    except InputError as exc:
+        if encoding is None and "cannot decode the file" in exc.reason:  # init's own switch, not the spec's option
+            raise InputError(exc.reason.replace("set options.encoding to the file's encoding",
+                                                "pass the file's encoding to clinaudit init with --encoding"),
+                             file=exc.file, row=exc.row, field=exc.field) from None
+        raise
     return "csv", list(table.header), [r for _, r in table.rows], len(table.rows), table.delimiter
 
 
@@ -137,10 +145,11 @@ def _is_number(v: str) -> bool:
     return True
 
 
-def detect_columns(path: str | Path) -> Columns:
-    """Guess the role of each column of a CSV / JSONL file from its name and its first rows."""
+def detect_columns(path: str | Path, encoding: str | None = None) -> Columns:
+    """Guess the role of each column of a CSV / JSONL file from its name and its first rows (``encoding``: the
+    file's text encoding, UTF-8 when ``None``)."""
     path = Path(path)
-    fmt, header, all_rows, n_rows, delimiter = _read_rows(path)
+    fmt, header, all_rows, n_rows, delimiter = _read_rows(path, encoding)
     rows = all_rows[:SAMPLE_ROWS]  # the guesses look at the first rows
     if not rows:
         raise InputError("the file has no data rows", file=str(path))
@@ -245,8 +254,10 @@ def render_spec(audit: str, scaffold: Scaffold, *, name: str, seed: int = 0) -> 
 
 
 def init_spec(audit: str, data: str | Path, out: str | Path, *, limit: int | None = None,
-              force: bool = False) -> tuple[Path, Columns]:
-    """Write a spec for ``audit`` over ``data`` to ``out`` (validated first); return its path and the guesses."""
+              force: bool = False, encoding: str | None = None) -> tuple[Path, Columns]:
+    """Write a spec for ``audit`` over ``data`` to ``out`` (validated first); return its path and the guesses.
+    ``encoding``: the data file's text encoding (e.g. ``cp1252``, an Excel export on Windows), written into the
+    spec's data source (``options.encoding``) when it is not UTF-8."""
     from .spec import get_recipe, load_spec
 
     out = Path(out)
@@ -258,7 +269,16 @@ def init_spec(audit: str, data: str | Path, out: str | Path, *, limit: int | Non
     if make is None:
         raise InputError(f"clinaudit init cannot yet write a spec for the {audit!r} audit; start from one of "
                          f"the examples/{audit}-*.yaml specs (docs/specs.md)", field="AUDIT")
-    cols = detect_columns(data)
+    if encoding is not None:
+        from .loaders.formats import text_codec
+
+        try:
+            codec = text_codec(encoding, data)
+        except InputError:
+            raise InputError(f"unknown text encoding {encoding!r} (e.g. cp1252, latin-1, utf-16)",
+                             field="--encoding") from None
+        encoding = None if codec in ("utf-8", "utf-8-sig") else encoding
+    cols = detect_columns(data, encoding)
     try:
         cols.spec_path = str(data.resolve().relative_to(out.resolve().parent))
     except ValueError:
@@ -274,6 +294,9 @@ def init_spec(audit: str, data: str | Path, out: str | Path, *, limit: int | Non
             scaffold.data["delimiter"] = cols.delimiter
             scaffold.comments["data.delimiter"] = (f"fields separated by {delimiter_name(cols.delimiter)}, guessed "
                                                    "from the header")
+    if encoding is not None and scaffold.data is not None:
+        scaffold.data["options"] = {**(scaffold.data.get("options") or {}), "encoding": encoding}
+        scaffold.comments["data.options"] = "the file's text encoding (clinaudit init --encoding)"
     if limit is not None and scaffold.data is not None:
         scaffold.data["limit"] = limit
         scaffold.comments["data.limit"] = "first N cases only (remove to audit every row)"

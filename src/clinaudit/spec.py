@@ -310,10 +310,22 @@ def _check_primary(spec: AuditSpec, source: str) -> None:
                             f"{', '.join(effects)}")
 
 
+def _similar_file(p: Path) -> str:
+    """``"; did you mean 'spec.yaml'?"`` naming the YAML file of ``p``'s folder closest to its name (``""``: none)."""
+    import difflib
+
+    try:
+        names = sorted(f.name for f in p.parent.iterdir() if f.suffix.lower() in (".yaml", ".yml") and f.is_file())
+    except OSError:
+        return ""
+    close = difflib.get_close_matches(p.name, names, n=1, cutoff=0.6)
+    return f"; did you mean '{p.parent / close[0]}'?" if close else ""
+
+
 def load_spec(path: str | Path) -> tuple[AuditSpec, BaseModel]:
     p = Path(path)
     if not p.exists():
-        raise SpecError(f"spec file not found: {p}")
+        raise SpecError(f"spec file not found: {p}{_similar_file(p)}")
     if not p.is_file():
         raise SpecError(f"invalid audit spec {p}: not a file")
     try:

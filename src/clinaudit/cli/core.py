@@ -54,7 +54,8 @@ def add_run(sub: argparse._SubParsersAction) -> None:
                    help="validate the spec and print the estimate (calls, tokens, cost, time); makes no calls but "
                    "one probe call per model whose time per call is not in the cache yet (stored, not repeated)")
     p.add_argument("--no-probe", action="store_true",
-                   help="with --dry-run: no probe calls (the time then comes from the cache's recorded answers only)")
+                   help="no probe calls (the time then comes from the cache's recorded answers only): with --dry-run, "
+                   "and before a run on a local model (which otherwise times its own first call)")
     p.add_argument("--max-calls", type=nonneg_int, default=None,
                    help="refuse to start if the run needs more new model calls than this")
     p.add_argument("--limit", type=positive_int, default=None, metavar="N",
@@ -172,7 +173,8 @@ def _run_locked(args: argparse.Namespace, spec: AuditSpec, params: BaseModel) ->
             # the probe tries once: a server that never answers costs runner.timeout_s, not timeout_s x retries
             setattr(runner, "config", dataclasses.replace(config, max_retries=0))  # noqa: B010 (a runner, or a log)
         try:  # a time per model: the cache's recorded times, else (--dry-run) one probe call per model
-            est.add_time(runner, probe=args.dry_run and not args.no_probe)
+            # a run on a local model: its own first call timed (no extra call), so the time is said before it starts
+            est.add_time(runner, probe=args.dry_run and not args.no_probe, local_call=not args.no_probe)
         finally:
             ctx.rundir.close()
             if config is not None:

@@ -23,6 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--data", type=Path, required=True, help="your data file (.csv, or .jsonl with one object a line)")
     p.add_argument("--out", type=Path, default=None, help="the spec to write (default: AUDIT.yaml here)")
     p.add_argument("--limit", type=positive_int, default=None, help="audit only the first N rows (data.limit)")
+    p.add_argument("--encoding", default=None, metavar="ENC",
+                   help="the data file's text encoding when it is not UTF-8, e.g. cp1252 (a CSV Excel saved on "
+                   "Windows) or latin-1; written into the spec (data options.encoding)")
     p.add_argument("--force", action="store_true", help="overwrite the spec file if it exists")
     p.set_defaults(func=cmd_init)
 
@@ -31,7 +34,8 @@ def cmd_init(args: argparse.Namespace) -> int:
     from ..scaffold import init_spec
 
     out = args.out or Path(f"{args.audit}.yaml")
-    path, cols = init_spec(args.audit, args.data, out, limit=args.limit, force=args.force)
+    path, cols = init_spec(args.audit, args.data, out, limit=args.limit, force=args.force,
+                            encoding=args.encoding)
     print(f"{args.data}: {cols.n_rows} rows, format {cols.format}; guessed:")
     for line in cols.guessed():
         print(f"  {line}")

@@ -43,12 +43,18 @@ class Estimate:
     def new_calls(self, spec: str) -> int:
         return max(0, self.calls.get(spec, 0) - self.cached.get(spec, 0))
 
-    def add_time(self, runner: Any, *, probe: bool = True) -> None:
+    def add_time(self, runner: Any, *, probe: bool = True, local_call: bool = False) -> None:
         """Estimate each model's time for its new calls: the median recorded time per call of the backend's
         answers in the cache, else (``probe``) the time of one real call, the first request the run would send
         (stored in the cache like any call, so the run does not send it again). A local backend's calls are
         counted one after another (its batching makes a run faster: an upper bound); a remote backend's are
-        divided over ``runner.config.concurrency`` simultaneous calls."""
+        divided over ``runner.config.concurrency`` simultaneous calls.
+
+        ``local_call`` (a run about to start, not ``--dry-run``): a local model (``embedded``, ``hf:``, ``vllm:``:
+        a backend that ``batches_calls``; not ``mock``, whose calls cost nothing) without recorded answers is timed
+        by that one call alone — the run's own first call, which it would make anyway (loading the model is the
+        run's too) — with no batched or per-shape probes, so the time printed before a run starts costs the run
+        nothing; an upper bound (one call at a time). A remote model is not probed."""
         import statistics
         import time
 
@@ -60,11 +66,12 @@ class Estimate:
             lat = runner.cache.latencies(backend.identity()) if getattr(runner, "cache", None) is not None else []
             if lat:
                 per_call, how = statistics.median(lat), f"median of {len(lat)} answer{'s' if len(lat) > 1 else ''} in the cache"
-            elif probe and spec in self.samples:
+            elif (probe or (local_call and _local_model(backend))) and spec in self.samples:
+                quick = not probe  # the run's own first call only: no warm-up, batched or per-shape probes
                 t0 = time.monotonic()
                 backend.prepare()
                 t1 = time.monotonic()
-                if self._shaped(spec, backend):  # a first forward pass sets up kernels: not part of a call's time
+                if not quick and self._shaped(spec, backend):  # a first forward pass sets up kernels: not a call's
                     _warm_up(backend, self.samples[spec])
                     t1 = time.monotonic()
                 resp = runner.generate([self.samples[spec]], desc="time probe")[0]
@@ -73,11 +80,12 @@ class Estimate:
                     self.notes.append(f"time probe of {spec} failed: {resp.error}")
                     self.probe_errors[spec] = str(resp.error)
                     continue
-                how = "one probe call" + (f", after {_duration(t1 - t0)} of loading" if t1 - t0 >= 1 else "")
+                how = ("the run's first call, timed" if quick else "one probe call") + \
+                    (f", after {_duration(t1 - t0)} of loading" if t1 - t0 >= 1 else "")
             else:
                 continue
             self.per_call[spec] = per_call
-            if "cache" not in how and self._shaped(spec, backend):
+            if "cache" not in how and probe and self._shaped(spec, backend):
                 done = self._time_shapes(runner, spec, backend, resp, per_call, load=t1 - t0)
                 if done:
                     continue
@@ -238,6 +246,11 @@ class Estimate:
                          "probe call per model)")
         lines.extend(f"  note: {n}" for n in self.notes)
         return "\n".join(lines)
+
+
+def _local_model(backend: Any) -> bool:
+    """A model run on this machine (a backend that ``batches_calls``: embedded, hf:, vllm:), whose calls take time."""
+    return bool(getattr(backend, "batches_calls", False)) and not backend.is_remote
 
 
 def _batching(backend: Any) -> bool:

@@ -108,7 +108,12 @@ class TreatmentShiftParams(JudgeChoice, RelevanceChoice):
         known = list_transforms()
         bad = [n for n in v if n not in known]
         if bad:
-            raise ValueError(f"unknown perturbation(s) {', '.join(bad)}; known: {', '.join(sorted(known))}")
+            import difflib
+
+            close = [f"'{c[0]}'" for c in (difflib.get_close_matches(n, list(known), n=1, cutoff=0.6) for n in bad)
+                     if c]
+            hint = f"; did you mean {' / '.join(close)}?" if close else ""
+            raise ValueError(f"unknown perturbation(s) {', '.join(bad)}{hint} known: {', '.join(sorted(known))}")
         if len(set(v)) != len(v):
             raise ValueError("perturbations are listed twice")
         return v
