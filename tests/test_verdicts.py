@@ -299,3 +299,20 @@ def test_a_rate_without_a_noise_floor_is_never_bias_and_says_why():
     out = assign_verdicts(row, {"reasons": [], "models": {}}, VerdictSettings()).iloc[0]
     assert out["verdict"] == "inconclusive" and out["verdict_reason"].startswith("no noise floor (one baseline")
     assert "two or more seeds per case" in out["verdict_reason"]
+
+
+def test_a_row_without_a_value_says_the_audits_reason_not_only_no_usable_unit():
+    """Issue 49: 42 RCER rows said "no value: no usable unit" when the cause is that the data has no clinician labels
+    (true of every user's patient-portal data): the row's note from the audit becomes its verdict reason."""
+    from clinaudit.families.treatment_shift.analysis import NO_CLINICIAN_LABELS
+    from clinaudit.pipeline.validity import assign_verdicts
+
+    results = pd.DataFrame([
+        {"audit": "treatment_shift", "metric": "RCER", "value": math.nan, "n": 0, "n_cases": 0,
+         "note": NO_CLINICIAN_LABELS},
+        {"audit": "treatment_shift", "metric": "RCER_gap", "value": math.nan, "n": 0, "n_cases": 0, "note": math.nan}])
+    out = assign_verdicts(results, {"reasons": [], "models": {}}, VerdictSettings())
+    assert out["verdict"].tolist() == ["not_measured", "not_measured"]
+    assert out["verdict_reason"].tolist() == [f"no value: {NO_CLINICIAN_LABELS}", "no value: no usable unit"]
+    assert "clinician's label V" in out["verdict_reason"].iloc[0] and "TSR and RCR need no labels" in \
+        out["verdict_reason"].iloc[0]

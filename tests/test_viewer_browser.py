@@ -32,6 +32,9 @@ pytest.importorskip("starlette")
 ARTIFACTS = Path(os.environ.get("CLINAUDIT_TEST_ARTIFACTS") or ROOT / "test-artifacts") / "viewer"
 SCRIPT = "<script>window.__x=1</script>"
 IMG = '<img src=x onerror="window.__x=2">'
+#: the viewer renders a run's report on request: 20 s on the shared 2-core machine at load 10, over Playwright's
+#: default 30 s at load 15-20
+REPORT_TIMEOUT_MS = 180_000
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
 
@@ -159,7 +162,7 @@ def test_note_generation_grid_and_case(server, page):
 
 
 def test_a_findings_link_in_the_report_opens_the_filtered_grid(server, page):
-    page.goto(server.replace("/?", "/report?run=ts&"))
+    page.goto(server.replace("/?", "/report?run=ts&"), timeout=REPORT_TIMEOUT_MS)
     links = page.locator(".inconclusive-item .viewer-link a")
     assert links.count() > 0
     page.locator("details.inconclusive > summary").click()
@@ -308,7 +311,7 @@ def test_every_finding_kinds_viewer_link_opens_the_rows_it_describes(link_server
     kind of finding's "cases in the viewer" link, clicked in the report the viewer serves, opens a non-empty grid of
     the variants the finding compares (a gap: its perturbation's rows, both sexes)."""
     run, words, variants, n_rows = _KINDS[kind]
-    page.goto(link_server.replace("/?", f"/report?run={run}&"))
+    page.goto(link_server.replace("/?", f"/report?run={run}&"), timeout=REPORT_TIMEOUT_MS)
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     item = page.locator("li.finding-item, li.inconclusive-item").filter(has_text=words).first
     link = item.locator(".viewer-link a")
@@ -335,6 +338,6 @@ def test_every_finding_kinds_viewer_link_opens_the_rows_it_describes(link_server
 def test_a_finding_of_a_run_without_grid_rows_has_no_viewer_link(link_server, page):
     """Adaptive attack's calls name no variant, so the viewer shows none of its rows: its findings and verdict get no
     link (it would open an empty grid)."""
-    page.goto(link_server.replace("/?", "/report?run=aa&"))
+    page.goto(link_server.replace("/?", "/report?run=aa&"), timeout=REPORT_TIMEOUT_MS)
     assert page.locator("li.finding-item, li.inconclusive-item").count() > 0
     assert page.locator(".viewer-link").count() == 0

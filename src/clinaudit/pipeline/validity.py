@@ -238,6 +238,10 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
                 min_units=settings.min_units, effect=effect, p_run=float(p_run.iloc[i]),
                 run_family_size=int(run_size.iloc[i]), rate=row.get("raw", math.nan),
                 floor=row.get("floor", math.nan), paired=paired, detail=detail)
+        row_note = row.get("note")
+        if verdict == "not_measured" and reason.startswith("no value") and isinstance(row_note, str) and row_note \
+                and row_note not in reason:  # the audit's own word on why the row has no value (RCER: no labels)
+            reason = f"no value: {row_note}"
         if verdict == "inconclusive" and "no noise floor" in str(row.get("note") or "") and \
                 not str(row.get("test") or "").strip():
             reason = ("no noise floor (one baseline answer per case): the rate cannot be separated from sampling "

@@ -78,6 +78,10 @@ _EQ = ["eq_kind", "eq_mean", "eq_se", "eq_df", "eq_moving", "eq_n"]
 
 _QUESTIONS = ("MANAGE", "VISIT", "RESOURCE")
 _METRICS = ("TSR", "RCR", "RCER")
+#: why an RCER row has no value (its verdict reason): the data has no clinician label V for the cases
+NO_CLINICIAN_LABELS = ("no validated pairs: RCER counts reduced care where a clinician's label V of the case said "
+                       "more care was right, and these cases carry none (params.validation_field, 'validation'); "
+                       "TSR and RCR need no labels")
 _BY = ["dataset", "model", "perturbation", "question"]
 
 
@@ -242,7 +246,7 @@ def _cells(paired: pd.DataFrame, by: list[str], *, n_resamples: int, n_permutati
     notes = []
     for metric, n, floor_ok in zip(out["metric"], out["n"], out["adjusted"].notna()):
         if metric == "RCER" and not n:
-            notes.append("no validated pairs (no clinician label V)")
+            notes.append(NO_CLINICIAN_LABELS)
         elif floor_ok:
             notes.append("")
         else:
