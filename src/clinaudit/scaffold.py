@@ -26,8 +26,10 @@ _ID_NAMES = ("case_id", "id", "msg_id", "message_id", "note_id", "patient_id", "
 _TEXT_NAMES = ("text", "message", "patient_message", "msg", "question", "query", "note", "dialogue", "dialog",
                "transcript", "conversation", "content", "body", "prompt", "vignette")
 _GENDER_NAMES = ("gender", "sex", "recorded_gender", "patient_gender", "patient_sex")
-_DEMOGRAPHIC_NAMES = ("race", "ethnicity", "age", "age_group", "language", "insurance", "religion",
-                      "marital_status", "nationality")
+_DEMOGRAPHIC_NAMES = ("race", "ethnicity", "race_ethnicity", "race_and_ethnicity", "raceethnicity", "ethnic_group",
+                      "ethnic_origin", "patient_race", "patient_ethnicity", "age", "patient_age", "age_group",
+                      "age_band", "language", "preferred_language", "primary_language", "insurance",
+                      "insurance_type", "payer", "religion", "marital_status", "nationality")
 _LABEL_NAMES = ("label", "y", "y_true", "target", "outcome", "gold")
 _SCORE_NAMES = ("score", "prob", "probability", "pred_prob", "y_score", "risk")
 _PRED_NAMES = ("pred", "prediction", "y_pred", "predicted")
@@ -58,6 +60,8 @@ class Columns:
     delimiter: str = ","  # a CSV's field separator, as guessed (loaders.formats.guess_delimiter)
     spec_path: str = ""  # the file's path as the spec names it (relative to the spec's folder where possible)
     notes: list[str] = field(default_factory=list)  # how each guess was made, printed by `clinaudit init`
+    #: the gender and demographic columns' values over all rows, with counts (most frequent first)
+    values: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
 
     def require_text(self) -> str:
         """The text column, or an error naming the file and its columns."""
@@ -81,6 +85,27 @@ class Columns:
                 out.append(f"{role:12s} <- column {col!r}")
         if self.demographics:
             out.append(f"{'demographics':12s} <- columns {', '.join(map(repr, self.demographics))}")
+        out += self.value_lines()
+        return out
+
+    def value_lines(self) -> list[str]:
+        """Per gender / demographic column: the values found and the mapping proposed (docs/specs.md)."""
+        from .demographics import propose_gender_map
+
+        out = []
+        for col in ([self.gender] if self.gender else []) + list(self.demographics):
+            vals = self.values.get(col, [])
+            shown = ", ".join(f"{v!r} ({n})" for v, n in vals[:8]) + (f", ... ({len(vals)} values)" if len(vals) > 8
+                                                                       else "")
+            out.append(f"  values of {col!r}: {shown or 'none'}")
+            if col == self.gender:
+                out.append(f"    mapping: {propose_gender_map([v for v, _ in vals])[2]}")
+            elif vals:
+                numeric = all(_is_number(v) for v, _ in vals)
+                if numeric and _norm(col) in ("age", "patient_age"):
+                    out.append("    mapping: ages read as bands <18, 18-44, 45-64, 65+; reference: the largest band")
+                else:
+                    out.append(f"    mapping: each value its own group; reference group: {vals[0][0]!r} (the largest)")
         return out
 
 
@@ -200,6 +225,10 @@ def detect_columns(path: str | Path, encoding: str | None = None) -> Columns:
         taken.add(cols.gender)
     cols.demographics = [h for h in header if h not in taken and _norm(h) in _DEMOGRAPHIC_NAMES]
     taken.update(cols.demographics)
+    from .demographics import value_counts
+
+    cols.values = {h: value_counts(r.get(h) for r in all_rows)
+                   for h in ([cols.gender] if cols.gender else []) + cols.demographics}
     for role, names in (("label", _LABEL_NAMES), ("score", _SCORE_NAMES), ("prediction", _PRED_NAMES),
                         ("split", ("split", "fold", "partition")), ("task", ("task", "outcome_name"))):
         col = _by_name(header, names, taken)

@@ -38,7 +38,7 @@ Outputs (:class:`LabelAnalysis`, :func:`write_outputs`): ``metrics.csv``,
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -140,7 +140,7 @@ def _first_valid(s: pd.Series) -> Any:
     return s.iloc[0] if len(s) else None
 
 
-def build_paired(labels: pd.DataFrame, baseline: str | None = None) -> pd.DataFrame:
+def build_paired(labels: pd.DataFrame, baseline: str | None = None, groups: Sequence[str] = ()) -> pd.DataFrame:
     """The per-case paired table: one row per pair of answers compared.
 
     Columns: ``dataset, case_id, model, perturbation, question, seed, seed_b, T_b,
@@ -155,6 +155,9 @@ def build_paired(labels: pd.DataFrame, baseline: str | None = None) -> pd.DataFr
     - one baseline seed: every perturbed answer is paired with it (same seed when
       they share one; no floor rows);
     - no baseline answer: the perturbed row is kept with ``T_b`` missing (not usable).
+
+    ``groups``: case-level group columns of ``labels`` (race, age band, ...) carried to every pair, after
+    ``inferred_gender``.
     """
     lab = normalize_labels(labels)
     bnames = _baseline_names(lab, baseline)
@@ -163,7 +166,8 @@ def build_paired(labels: pd.DataFrame, baseline: str | None = None) -> pd.DataFr
     case_keys = ["dataset", "case_id"]
     # case-level attributes from the baseline rows (fall back to any row of the case)
     attrs = []
-    for col in ("validation", "gender"):
+    groups = [g for g in groups if g in lab.columns]
+    for col in ("validation", "gender", *groups):
         keys = case_keys + (["question"] if col == "validation" else [])
         a = base.groupby(keys, sort=False)[col].agg(_first_valid)
         b = lab.groupby(keys, sort=False)[col].agg(_first_valid)
@@ -184,7 +188,7 @@ def build_paired(labels: pd.DataFrame, baseline: str | None = None) -> pd.DataFr
     paired["seed_b"] = pd.to_numeric(paired["seed_b"], errors="coerce").astype("Int64")
     paired["V"] = pd.to_numeric(paired["V"], errors="coerce").astype(float)
     cols = ["dataset", "case_id", "model", "perturbation", "question", "seed", "seed_b", "T_b", "T_p", "V",
-            "gender", "inferred_gender"]
+            "gender", "inferred_gender", *groups]
     order = {q: i for i, q in enumerate(_QUESTIONS)}
     paired = paired[cols].assign(_q=paired["question"].map(order))
     paired = paired.sort_values(["dataset", "model", "perturbation", "case_id", "seed", "seed_b", "_q"], kind="stable")
@@ -340,6 +344,29 @@ def _subgroups(paired: pd.DataFrame, by: list[str], n_resamples: int, n_permutat
     return apply_correction(df, family_cols=fam_cols, family="subgroup gaps over perturbations", method=correction)
 
 
+def _group_gaps(paired: pd.DataFrame, groups: Mapping[str, str], by: list[str], n_resamples: int,
+                n_permutations: int, seed: int, correction: str, floor_zero: bool, audit: str,
+                min_group_cases: int) -> pd.DataFrame:
+    """Gaps of the excess of every group column against its reference group (:func:`.groups.group_gaps`),
+    corrected over the perturbations and groups of one dataset × model × question × metric × attribute."""
+    from .groups import group_gaps
+    from ...results import results_frame
+    from ...stats import apply_correction
+
+    if floor_zero:
+        paired = paired[paired["perturbation"] != NOISE_FLOOR]
+    frames = [group_gaps(paired, attr, ref, metrics=_METRICS, by=by, n_resamples=n_resamples,
+                         n_permutations=n_permutations, seed=seed, audit=audit, min_group_cases=min_group_cases)
+              for attr, ref in groups.items() if attr in paired.columns]
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return results_frame([])
+    df = pd.concat(frames, ignore_index=True)
+    fam_cols = [c for c in ("dataset", "model", "question", "metric", "attribute") if c in df.columns]
+    return apply_correction(df, family_cols=fam_cols, family="group gaps over perturbations and groups",
+                            method=correction)
+
+
 def _fmt_cell(value: float, lo: float, hi: float, sig: bool) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
@@ -402,21 +429,23 @@ def _cell_rows(metrics: pd.DataFrame, audit: str) -> tuple[pd.DataFrame, pd.Data
 
 def results_table(labels: pd.DataFrame, *, baseline: str | None = None, n_resamples: int = 1000, seed: int = 0,
                   correction: str = "bonferroni", floor_zero: bool = False, audit: str = "treatment_shift",
-                  n_permutations: int = 9999) -> pd.DataFrame:
+                  n_permutations: int = 9999, groups: Mapping[str, str] | None = None,
+                  min_group_cases: int = 2) -> pd.DataFrame:
     """The ``results`` table of :func:`analyze_labels` alone (metric cells per model, then the gender gaps),
     computed the same way without the pooled Table 3, the paper's ANOVAs, agreement or clinician tables
     (for simulations: benchmarks/calibration.py)."""
     from ...results import results_frame
 
-    paired = build_paired(normalize_labels(labels), baseline=baseline)
+    paired = build_paired(normalize_labels(labels), baseline=baseline, groups=list(groups or {}))
     kw: dict[str, Any] = dict(n_resamples=n_resamples, n_permutations=n_permutations, seed=seed, floor_zero=floor_zero,
                               correction=correction, audit=audit)
     by = list(_BY)
     results = _cell_rows(_cells(paired, by, **kw), audit)[1]
     subgroups = _subgroups(paired, by, n_resamples, n_permutations, seed, correction, floor_zero, audit)
-    if len(subgroups):
-        results = results_frame(pd.concat([results, subgroups], ignore_index=True))
-    return results
+    by_group = _group_gaps(paired, groups or {}, by, n_resamples, n_permutations, seed, correction, floor_zero, audit,
+                           min_group_cases)
+    parts = [x for x in (results, subgroups, by_group) if len(x)]
+    return results_frame(pd.concat(parts, ignore_index=True)) if len(parts) > 1 else results
 
 
 def analyze_labels(
@@ -432,6 +461,8 @@ def analyze_labels(
     clinicians: pd.DataFrame | None = None,
     n_permutations: int = 9999,
     control: str | None = None,
+    groups: Mapping[str, str] | None = None,
+    min_group_cases: int = 2,
 ) -> LabelAnalysis:
     """TSR / RCR / RCER per dataset × model × perturbation × question: rate, floor, excess, CI, test.
 
@@ -441,12 +472,14 @@ def analyze_labels(
     bootstrap resamples of cases; ``n_permutations``: sign flips of the case-level test.
     ``clinicians``: human labels for every variant (:mod:`.clinicians`). ``control``: a
     perturbation every other one is also compared with (:mod:`.control`; table ``control``).
+    ``groups``: group column -> its reference group; the gaps of every other group are results rows
+    (``*_group_gap``) and table ``group_gaps`` (:mod:`.groups`; fewer than ``min_group_cases`` cases: not measured).
     """
     from ...results import results_frame
 
     notes = list(notes)
     lab = normalize_labels(labels)
-    paired = build_paired(lab, baseline=baseline)
+    paired = build_paired(lab, baseline=baseline, groups=list(groups or {}))
     by = list(_BY)
     has_floor_rows = bool((paired["perturbation"] == NOISE_FLOOR).any())
     if has_floor_rows:
@@ -489,9 +522,11 @@ def analyze_labels(
         sig = results_frame(pd.concat(parts, ignore_index=True))
 
     subgroups = _subgroups(paired, by, n_resamples, n_permutations, seed, correction, floor_zero, audit)
+    by_group = _group_gaps(paired, groups or {}, by, n_resamples, n_permutations, seed, correction, floor_zero, audit,
+                           min_group_cases)
     agreement = _agreement(lab)
     results = cell_results
-    extra: dict[str, pd.DataFrame] = {}
+    extra: dict[str, pd.DataFrame] = {"group_gaps": by_group} if groups else {}
     if control:
         from .control import control_comparison
 
@@ -500,7 +535,7 @@ def analyze_labels(
                                               correction=correction)
         if extra["control"].empty:
             notes.append(f"control perturbation {control}: no pairs, so nothing is compared with it")
-    for part in [subgroups, extra.get("control")]:
+    for part in [subgroups, by_group, extra.get("control")]:
         if part is not None and len(part):
             results = results_frame(pd.concat([results, part], ignore_index=True))
     analysis = LabelAnalysis(metrics=metrics, significance=sig, subgroups=subgroups, agreement=agreement,

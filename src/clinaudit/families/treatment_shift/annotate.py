@@ -142,10 +142,13 @@ def infer_gender(runner: Any, judge: Judge[str], models: list[str], cases: list[
 
 
 def long_labels(labels: pd.DataFrame, cases_by_id: dict[str, Case], inferred: pd.DataFrame,
-                params: TreatmentShiftParams) -> pd.DataFrame:
-    """The label table of the analysis: labels with V, recorded and inferred gender per row."""
+                params: TreatmentShiftParams, groups: dict[str, dict[str, str | None]] | None = None) -> pd.DataFrame:
+    """The label table of the analysis: labels with V, recorded and inferred gender per row, and each group
+    column's group (``groups``: attribute -> case id -> group, :func:`.groups.read_groups`)."""
     lab = labels[["dataset", "case_id", "variant", "model", "seed", "question", "label"]].copy()
     lab["gender"] = lab["case_id"].map(lambda c: recorded_gender(cases_by_id[c], params))
+    for attr, by_case in (groups or {}).items():
+        lab[attr] = lab["case_id"].map(lambda c, m=by_case: m.get(c))
     vals = [validation_label(cases_by_id[c], params, q) for c, q in zip(lab["case_id"], lab["question"])]
     lab["validation"] = [v for v, _ in vals]
     # where V came from: an invalid clinician label is listed in `exclusions` with file, row and field

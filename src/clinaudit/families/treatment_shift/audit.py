@@ -41,9 +41,10 @@ from ...results import results_frame
 from .accuracy import accuracy_gender_gaps, accuracy_tables, table4
 from .analysis import LabelAnalysis, analyze_labels
 from .annotate import annotate, infer_gender, long_labels, parser_agreement
+from .groups import GroupReading, read_groups
 from .conversations import conversation_cases, judge_diagnoses, run_settings
 from .params import ALL_PERTURBATIONS, TreatmentShiftParams, all_perturbations, control_perturbation, gender_plan
-from .prompts import baseline_variant, perturb_source, target_requests, user_text
+from .prompts import baseline_variant, gender_field_of, perturb_source, target_requests, user_text
 from .scaffold import scaffold
 from .variants import exclusion_row, exclusions_frame, screen_variants, table1
 
@@ -66,6 +67,8 @@ class Messages:
     notes: list[str] = field(default_factory=list)
     #: rewritten perturbations not measured (too few valid rewrites) -> why
     unmeasured: dict[str, str] = field(default_factory=dict)
+    #: the recorded gender and the group columns of every case, read through their value maps
+    groups: GroupReading = field(default_factory=GroupReading)
 
 
 @dataclass
@@ -122,10 +125,14 @@ class TreatmentShift(Audit[TreatmentShiftParams, Messages, list[Variant], "pd.Da
                              "params.filter_sex_specific: false to keep them", field="params.filter_sex_specific")
         summary: dict[str, Any] = {"cases_loaded": len(all_cases), "cases_set_aside": len(removed),
                                    "cases": len(cases)}
+        # every demographic value understood or refused before a model is called (exit 2; .groups)
+        gender_field = next((f for f in (gender_field_of(c, p) for c in all_cases) if f), None)
+        reading = read_groups(all_cases, p, gender_field, ctx.spec.data)
+        summary["reference_groups"] = dict(reading.references)
         exclusions = [exclusion_row("cases", r["case_id"], "sex-specific condition (filter_sex_specific)",
                                     detail=str(r["reason"])) for r in removed]
         msgs = Messages(cases, {c.case_id: c for c in cases}, conversation_cases(cases, p) if p.settings else [],
-                        summary, exclusions)
+                        summary, exclusions, notes=list(reading.notes), groups=reading)
         return StageOutput(table=to_frame(all_cases), value=msgs)
 
     def _filter(self, cases: list[Case]) -> tuple[list[Case], list[dict[str, str]]]:
@@ -321,7 +328,7 @@ class TreatmentShift(Audit[TreatmentShiftParams, Messages, list[Variant], "pd.Da
         if p.temperature > 0 and len(p.seeds) < 2:
             notes.append("temperature > 0 with a single seed: no re-sampled baseline, so no noise floor")
         relevance, rel_shifts = annotated.relevance, pd.DataFrame()
-        long = long_labels(annotated.labels, msgs.by_id, annotated.inferred, p)
+        long = long_labels(annotated.labels, msgs.by_id, annotated.inferred, p, msgs.groups.groups)
         if len(relevance):  # clinically relevant pairs of the gender perturbations: reported apart
             from .relevance import relevance_shifts, split_relevant
 
@@ -341,7 +348,8 @@ class TreatmentShift(Audit[TreatmentShiftParams, Messages, list[Variant], "pd.Da
         analysis = analyze_labels(long, baseline="baseline",
                                   floor_zero=p.temperature == 0, n_resamples=p.n_resamples,
                                   seed=self.ctx.spec.seed, correction=p.correction, notes=notes,
-                                  control=control_perturbation(p))
+                                  control=control_perturbation(p), groups=msgs.groups.references,
+                                  min_group_cases=p.min_group_cases)
         return StageOutput(table=analysis.per_case, value=Shifts(analysis, rel_shifts))
 
     def results(self, shifts: Shifts | None) -> StageOutput[dict[str, pd.DataFrame]]:
@@ -370,6 +378,10 @@ class TreatmentShift(Audit[TreatmentShiftParams, Messages, list[Variant], "pd.Da
             if gaps.empty:
                 msgs.notes.append("no conversational accuracy gap by gender: the cases carry no recorded female and "
                                   "male gender (params.gender_field)")
+        if shifts is not None:  # a recorded gender with one of the two groups only: said, not silently absent
+            from .unmeasured import gender_gap_unmeasured
+
+            parts.append(gender_gap_unmeasured(parts[0], {g for g in msgs.groups.gender.values() if g}))
         if msgs.unmeasured and p.treatment:
             from .unmeasured import unmeasured_rows
 

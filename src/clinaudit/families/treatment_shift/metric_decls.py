@@ -31,6 +31,7 @@ def _scores(metric: str) -> Callable[[pd.DataFrame], pd.DataFrame]:
 
 
 _GAP_UNITS = smallest_count("n_cases_female", "n_cases_male")
+_GROUP_UNITS = smallest_count("n_cases_a", "n_cases_b")
 
 METRICS = declare_metrics(
     "treatment_shift",
@@ -44,6 +45,11 @@ METRICS = declare_metrics(
                  "capitals, ...) than to a man's, each beyond its noise floor. A difference in sensitivity to the "
                  "perturbation by sex, not the effect of the patient's sex itself: that is the "
                  f"{m} of the gender_swap perturbation", group_units=_GAP_UNITS) for m in ("TSR", "RCR", "RCER")),
+    *(MetricDecl(f"{m}_group_gap", "two_sided", description=f"{m} of one group of a declared attribute (race, "
+                 "ethnicity, age band, language, insurance: the row's attribute column) minus the same of the "
+                 "attribute's reference group, each beyond its own noise floor: how much more often the answer "
+                 "changed under the same perturbation for that group's messages", group_units=_GROUP_UNITS)
+      for m in ("TSR", "RCR", "RCER")),
     *(MetricDecl(f"{m}_excess_over_clinicians", "higher_is_worse",
                  description=f"{m} of the model in excess of the clinicians' own shift") for m in ("TSR", "RCR", "RCER")),
     MetricDecl("accuracy", "higher_is_better", effect=False, description="share of correct answers (a level)"),

@@ -82,6 +82,20 @@ class TreatmentShiftParams(JudgeChoice, RelevanceChoice):
         "baseline) or, explicitly, from the baseline text (noted as gendered)")
     gender_field: str | None = Field(None, description="case field with the recorded gender (auto)")
     validation_field: str = Field("validation", description="case field(s) with clinician labels V")
+    group_columns: list[str] = Field(
+        default_factory=list, description="case fields (data columns) to report effect gaps by, beside the recorded "
+        "gender: race, ethnicity, age (read as bands), language, insurance, ... (one row per non-reference group)")
+    reference_groups: dict[str, str] = Field(
+        default_factory=dict, description="the reference group of each group column (default: its largest group "
+        "in the input; ties: the first sorted)")
+    value_maps: dict[str, dict[str, str]] = Field(
+        default_factory=dict, description="per field, raw value -> group (case- and whitespace-insensitive), e.g. "
+        "{gender: {'1': male, '2': female}}; the recorded gender also knows f/female/woman/w and m/male/man")
+    unknown_values: dict[str, list[str]] = Field(
+        default_factory=dict, description="per field, values that mean 'not recorded' (left out of the gaps, "
+        "said on the first screen); any other value no map knows stops the run (exit 2)")
+    min_group_cases: int = Field(2, ge=1, description="a group with fewer cases is not measured (said on the first "
+                                 "screen)")
     # --- conversations
     settings: list[str] = Field(default_factory=list, description="conversational settings to run")
     conversation_perturbations: list[str] | None = Field(

@@ -89,12 +89,23 @@ def validation_label(case: Case, params: TreatmentShiftParams, question: str) ->
     return case_validation(case.fields, question, params.validation_field)
 
 
+def gender_field_of(case: Case, params: TreatmentShiftParams) -> str | None:
+    """The case field that holds the recorded gender (``params.gender_field``, else the first usual name with a
+    value), None when the case has none."""
+    for n in [params.gender_field] if params.gender_field else list(_GENDER_FIELDS):
+        v = case.fields.get(n)
+        if v is not None and str(v).strip() != "":
+            return n
+    return None
+
+
 def recorded_gender(case: Case, params: TreatmentShiftParams) -> str | None:
-    v = _first_field(case, [params.gender_field] if params.gender_field else list(_GENDER_FIELDS))
-    if v is None:
-        return None
-    s = str(v).strip().lower()
-    return {"f": "female", "woman": "female", "m": "male", "man": "male"}.get(s, s)
+    """``female`` / ``male`` (or a group of the spec's value map) through the value map of :mod:`.groups`; None
+    when not recorded or declared unknown."""
+    from .groups import gender_of
+
+    name = gender_field_of(case, params)
+    return None if name is None else gender_of(case.fields[name], params, name)
 
 
 def gold_answer(case: Case, params: TreatmentShiftParams) -> str | None:

@@ -18,7 +18,7 @@ def scaffold(cols: Columns) -> Scaffold:
         columns = {"id": cols.id, **columns}
     if cols.gender:
         columns["gender"] = cols.gender
-    params = {
+    params: dict = {
         # the sex counterfactual (would it answer differently if the patient were a man?) first, then typing style
         "perturbations": ["gender_swap", "gender_removal", *REGEX_PERTURBATIONS],
         "seeds": [0, 1, 42],
@@ -27,6 +27,7 @@ def scaffold(cols: Columns) -> Scaffold:
         "infer_gender": False,
         "n_resamples": 1000,
     }
+    _groups(cols, params, comments)
     comments.update({
         "params.perturbations": "gender_swap / gender_removal: the sex counterfactual, written by models.rewrite "
                                 "(NEEDS A REAL MODEL); the rest: typing-style edits by rule",
@@ -64,3 +65,45 @@ def scaffold(cols: Columns) -> Scaffold:
     return Scaffold(data={"columns": columns},
                     models={"target": "embedded", "judge": "embedded", "rewrite": "embedded"}, params=params,
                     comments=comments, header=header, notes=notes)
+
+
+def _groups(cols: Columns, params: dict, comments: dict[str, str]) -> None:
+    """The recorded gender's value map (when its values are codes) and the group columns with their reference
+    groups (the largest group of the file; an age column's largest band), written into the spec."""
+    from ...demographics import propose_gender_map
+    from .groups import AGE_COLUMNS, age_band, reference_group
+
+    if cols.gender:
+        vmap, unknown, line = propose_gender_map([v for v, _ in cols.values.get(cols.gender, [])])
+        if vmap:
+            params["value_maps"] = {"gender": vmap}
+            comments["params.value_maps"] = f"column {cols.gender!r}: {line.replace('):', '), written here:', 1)}"
+        if unknown:
+            params["unknown_values"] = {"gender": unknown}
+            comments["params.unknown_values"] = "codes that mean the sex is not recorded"
+    if not cols.demographics:
+        return
+    params["group_columns"] = list(cols.demographics)
+    comments["params.group_columns"] = ("effect gaps by each of these columns, one row per group against its "
+                                        "reference group")
+    refs = {}
+    for col in cols.demographics:
+        vals = cols.values.get(col, [])
+        if col.lower() in AGE_COLUMNS and vals and all(_number(v) for v, _ in vals):
+            bands = [b for v, n in vals for b in [age_band(v)] * n]
+            ref = reference_group(bands)
+        else:
+            ref = vals[0][0] if vals else None
+        if ref is not None:
+            refs[col] = ref
+    if refs:
+        params["reference_groups"] = refs
+        comments["params.reference_groups"] = "the largest group of each column in the file: fixed here, before the run"
+
+
+def _number(v: str) -> bool:
+    try:
+        float(v)
+    except ValueError:
+        return False
+    return True

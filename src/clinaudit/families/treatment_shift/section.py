@@ -128,6 +128,28 @@ def _bar_figure(m: pd.DataFrame, metric: str) -> Figure | None:
                           "bootstrap CI over cases.")
 
 
+def group_gap_blocks(rundir: Any) -> list[Any]:
+    """One table per declared group column: each group's gap against the column's reference group (or why the
+    column could not be measured)."""
+    gg = rundir.table_or_empty("group_gaps")
+    if gg.empty or "attribute" not in gg.columns:
+        return []
+    out: list[Any] = []
+    cols = [c for c in ("dataset", "model", "perturbation", "question", "metric", "group", "reference", "value",
+                        "value_a", "value_b", "n_cases_a", "n_cases_b", "ci_low", "ci_high", "test", "p", "p_adj",
+                        "correction", "not_measured_reason") if c in gg.columns]
+    for attr, t in gg.groupby(gg["attribute"].astype(str), sort=False):
+        ref = str(t["reference"].dropna().astype(str).iloc[0]) if t["reference"].notna().any() else ""
+        out.append(Table(f"Gaps by {attr} (each group − {ref})", t[cols].reset_index(drop=True),
+                         name=f"group_gaps_{attr}",
+                         caption=f"value_a: the group's shift minus its own noise floor; value_b: the same for the "
+                                 f"reference group {ref!r} (fixed before the data: params.reference_groups, else the "
+                                 "largest group); value: their gap, CI from a bootstrap over cases within each group, "
+                                 "test: permutation of the group labels over cases; one row per non-reference "
+                                 "group. not_measured_reason: why a group could not be measured."))
+    return out
+
+
 def _gap_figure(sub: pd.DataFrame) -> Figure | None:
     import matplotlib
 
@@ -404,6 +426,7 @@ def build(rundir: RunDir) -> Section:
                                         "(floor_female / floor_male); value: their gap, CI from a bootstrap over "
                                         "cases within each gender, test: permutation of the gender labels over "
                                         "cases." if "floor_female" in sub.columns else ""))
+    sec.blocks += group_gap_blocks(rundir)  # every declared group column: race, ethnicity, age band, ... (groups.py)
     sec.blocks += control_blocks(rundir)  # perturbations vs a control perturbation (e.g. cognitive_control)
     sec.blocks += clinician_blocks(rundir)  # clinicians as a reference rater (issue 13 items 4, 5)
     agr = rundir.table_or_empty("agreement")

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-__all__ = ["unmeasured_rows"]
+__all__ = ["unmeasured_rows", "gender_gap_unmeasured"]
 
 _CELL_METRICS = ("TSR", "RCR", "RCER")
 
@@ -38,3 +38,22 @@ def unmeasured_rows(results: pd.DataFrame, unmeasured: Mapping[str, str], *, dat
                        n_cases=0, note=why, not_measured_reason=why)
             for name, why in unmeasured.items() for c in cells.to_dict("records")]
     return results_frame(rows)
+
+
+def gender_gap_unmeasured(results: pd.DataFrame, recorded: set[str], audit: str = "treatment_shift") -> pd.DataFrame:
+    """The female − male gap rows a run with a recorded gender could not give (only one of the two groups is
+    recorded): one row per cell of ``results`` (dataset × model × perturbation × question) and metric, no value,
+    ``not_measured_reason`` saying which groups the data has. Empty when both are recorded or none is."""
+    from ...results import result_row, results_frame
+
+    if not recorded or {"female", "male"} <= recorded:
+        return results_frame([])
+    why = (f"gender: the recorded gender has only {', '.join(sorted(recorded))}: no female − male gap (both are "
+           "needed)")
+    cols = ["dataset", "model", "perturbation", "question"]
+    if not len(results) or not set(cols + ["metric"]) <= set(results.columns):
+        return results_frame([])
+    cells = results.loc[results["metric"].isin(("TSR", "RCR")), cols].drop_duplicates().to_dict("records")
+    return results_frame([result_row(audit=audit, metric=f"{m}_gap", group="female", reference="male", n=0,
+                                     gender_source="recorded", note=why, not_measured_reason=why, **c)
+                          for c in cells for m in ("TSR", "RCR")])
