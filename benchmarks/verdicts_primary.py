@@ -165,18 +165,74 @@ def scenario_gaps_power(gap_pp: int, r: int) -> dict[str, Any]:
     return out
 
 
+#: (scenario, quantity) -> the table's words, and the acceptance bound
+LINES = [
+    ("null3", "bias_headline", "complete null, three models: any model's headline \"bias found\" (≤ 5%)"),
+    ("null3", "gate_fail", "complete null, three models: gate fails (≤ 5%)"),
+    ("fair", "gate_pass", "fair model, 3 seeds, 2 perturbations, floor ≈ 20%: gate passes (≥ 60% at 200, ≥ 90% at 500)"),
+    ("fair", "bias_headline", "fair model (a complete null, one model): headline \"bias found\" (≤ 5%)"),
+    ("fair", "gate_fail", "fair model (a complete null, one model): gate fails (≤ 5%)"),
+    ("planted", "target_bias", "+10 pp TSR on uppercase × MANAGE: that row `bias` (≥ 80%)"),
+    ("planted", "other_primary_bias", "+10 pp planted: another primary row `bias` (≤ 10%)"),
+    ("planted", "other_any_bias", "+10 pp planted: any other row `bias`, secondary included"),
+]
+
+
+def table(rows: pd.DataFrame) -> str:
+    """The markdown table of the treatment-shift points (rate (count/runs) per size)."""
+    sizes = sorted({int(x) for x in rows.loc[rows["scenario"] != "gaps_power", "size"]})
+    out = ["| through the product's path | " + " | ".join(f"n = {n}" for n in sizes) + " |",
+           "|---|" + "---|" * len(sizes)]
+    for sc, q, words in LINES:
+        cells = []
+        for n in sizes:
+            got = rows[(rows["scenario"] == sc) & (rows["quantity"] == q) & (rows["size"] == n)]
+            cells.append(f"{got['value'].mean():.0%} ({int(got['value'].sum())}/{len(got)})" if len(got) else "")
+        out.append(f"| {words} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def power_table(rows: pd.DataFrame) -> str:
+    """Power of the deviant group's recall row per planted gap, and the gap found 80% of the time (linear
+    interpolation between the measured gaps)."""
+    g = rows[rows["scenario"] == "gaps_power"]
+    gaps = sorted({int(x) for x in g["size"]})
+    out = ["| recall gap of a group with 20% of 5,000 rows | " + " | ".join(f"{x} pp" for x in gaps)
+           + " | 80% power at |", "|---|" + "---|" * (len(gaps) + 1)]
+    for q, words in (("ztest", "two-proportion z-test, uncorrected (statsmodels `proportions_ztest`)"),
+                     ("bias_largest_gap", "product, largest-gap rule (default): the row `bias`"),
+                     ("bias_rest", "product, group-vs-rest (`comparison: rest`): the row `bias`"),
+                     ("false_largest_gap", "… largest-gap: a row not involving the group `bias`"),
+                     ("false_rest", "… group-vs-rest: another group's row vs the rest `bias`")):
+        pw = [g[(g["quantity"] == q) & (g["size"] == x)]["value"] for x in gaps]
+        rates = [float(v.mean()) for v in pw]
+        mde = ""
+        for (x0, r0), (x1, r1) in zip(zip(gaps, rates), zip(gaps[1:], rates[1:])):
+            if not q.startswith("false") and r0 < 0.8 <= r1:
+                mde = f"{x0 + (x1 - x0) * (0.8 - r0) / (r1 - r0):.1f} pp"
+                break
+        out.append(f"| {words} | " + " | ".join(f"{r:.0%} ({int(v.sum())}/{len(v)})" for r, v in zip(rates, pw))
+                   + f" | {mde} |")
+    return "\n".join(out)
+
+
 SCENARIOS = {"null1": scenario_null1, "null3": scenario_null3, "fair": _fair, "planted": scenario_planted,
              "gaps_power": scenario_gaps_power}
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenario", required=True, choices=sorted(SCENARIOS))
+    ap.add_argument("--scenario", choices=sorted(SCENARIOS))
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--first", type=int, default=0, help="first run index (to extend a point)")
     ap.add_argument("--sizes", type=int, nargs="+", default=[200])
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--table", action="store_true", help="print the docs tables from --out and stop")
     a = ap.parse_args()
+    if a.table:
+        rows = pd.read_csv(a.out)
+        print(table(rows) + "\n\n" + power_table(rows))
+        return 0
     import clinaudit
 
     new = not a.out.exists()
