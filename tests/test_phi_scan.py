@@ -81,7 +81,7 @@ def _note_generation(d: Path) -> Path:
     return d / "spec.yaml"
 
 
-def _messages(d: Path) -> Path:
+def _messages(d: Path, listed: bool = True) -> Path:
     msgs = pd.read_csv(DEMO / "patient_messages.csv", dtype=str, keep_default_na=False).head(6)
     msgs["patient_name"] = ["Natalie Harcourt", "Gregory Ashworth", "Rosalind Harcourt", "Natalie Ashworth",
                             "Gregory Harcourt", "Rosalind Ashworth"]
@@ -95,25 +95,29 @@ def _messages(d: Path) -> Path:
     spec = spec.replace("  - format: demo:patient_messages     # fields: ehr_context, recorded_gender, specialty\n"
                         "    limit: 8\n",
                         "  - format: csv\n    path: msgs.csv\n    columns: {id: case_id, text: message}\n"
-                        "    identifiers: [patient_name]\n")
+                        + ("    identifiers: [patient_name]\n" if listed else ""))
     assert "msgs.csv" in spec
+    if not listed:  # issue 50: the data lists no name; the names in the texts are found all the same
+        msgs.drop(columns=["patient_name"]).to_csv(d / "msgs.csv", index=False)
+        extra.drop(columns=["patient_name"]).to_csv(d / "msgs.csv", index=False, header=False, mode="a")
     (d / "spec.yaml").write_text(spec, encoding="utf-8")
     return d / "spec.yaml"
 
 
-def _vignettes(d: Path, example: str, limit: int | None = None) -> Path:
+def _vignettes(d: Path, example: str, limit: int | None = None, listed: bool = True) -> Path:
     v = pd.read_csv(DEMO / "vignettes.csv", dtype=str, keep_default_na=False)
     v = v.head(limit) if limit else v
     v["patient_name"] = [["Natalie Harcourt", "Gregory Ashworth", "Rosalind Pemberton"][i % 3] for i in range(len(v))]
     v["case_vignette"] = [f"{n} was sent by Dr. Pemberton. " + t for n, t in zip(v["patient_name"], v["case_vignette"])]
     v.loc[v["case_id"] == "demo_v08", "case_vignette"] += f" He lives on {EXCLUDED_MARK}."  # sex-specific: excluded
     v = v.rename(columns={"case_vignette": "text"})
-    v.to_csv(d / "vignettes.csv", index=False)
+    v.to_csv(d / "vignettes.csv", index=False) if listed else v.drop(columns=["patient_name"]).to_csv(
+        d / "vignettes.csv", index=False)
     spec = (ROOT / "examples" / example).read_text(encoding="utf-8")
     lines = [ln for ln in spec.splitlines() if not ln.strip().startswith("limit:")]
     spec = "\n".join(lines).replace(
         "  - format: demo:vignettes", "  - format: csv\n    path: vignettes.csv\n    columns: {id: case_id, text: text}\n"
-        "    identifiers: [patient_name]\n    name: vignettes #")
+        + ("    identifiers: [patient_name]\n" if listed else "") + "    name: vignettes #")
     assert "vignettes.csv" in spec
     (d / "spec.yaml").write_text(spec + "\n", encoding="utf-8")
     return d / "spec.yaml"
@@ -146,6 +150,10 @@ FAMILIES = {
     "treatment_shift": _messages,
     "reasoning_care": lambda d: _vignettes(d, "reasoning_care-mock.yaml"),
     "adaptive_attack": lambda d: _vignettes(d, "adaptive_attack-mock.yaml", limit=6),
+    # issue 50: every audit that sends case text to a model de-identifies it, listed names or not
+    "treatment_shift, names not listed": lambda d: _messages(d, listed=False),
+    "reasoning_care, names not listed": lambda d: _vignettes(d, "reasoning_care-mock.yaml", listed=False),
+    "adaptive_attack, names not listed": lambda d: _vignettes(d, "adaptive_attack-mock.yaml", limit=6, listed=False),
     "classifier_gaps": _classifier,
     "association": _association,
 }
@@ -159,3 +167,12 @@ def test_no_injected_name_in_any_file_of_the_run(family, tmp_path):
     run = run_and_report(spec, tmp_path / "run")
     assert (run / "cache.sqlite").is_file() and (run / "report" / "report.html").is_file()
     assert scan(run) == {}
+
+
+def test_deid_names_false_leaves_unlisted_names_for_a_local_model(tmp_path):
+    """``deid: {names: false}`` (a model the hospital runs itself): a case that lists no name is sent as given."""
+    spec = _messages(tmp_path, listed=False)
+    spec.write_text(spec.read_text(encoding="utf-8") + "\ndeid:\n  names: false\n", encoding="utf-8")
+    run = run_and_report(spec, tmp_path / "run")
+    cases = (run / "tables" / "cases.csv").read_text(encoding="utf-8")
+    assert "Pemberton" in cases and "Natalie Harcourt" in cases

@@ -121,14 +121,17 @@ class VerdictSettings(BaseModel):
 
 
 class DeidSettings(BaseModel):
-    """The spec's ``deid:`` section (docs/deidentification.md): what de-identification does with a possible name it
-    could not explain. By default it is replaced by ``[NAME]`` and reported in the de-identification table, and the
+    """The spec's ``deid:`` section (docs/deidentification.md): whether every audit's case texts are de-identified
+    (``names``, default true), and what de-identification does with a possible name it could not explain. By default it is replaced by ``[NAME]`` and reported in the de-identification table, and the
     dialog is audited; ``exclude_residual: true`` excludes such dialogs instead (listed with their reason)."""
 
     model_config = ConfigDict(extra="forbid")
 
     exclude_residual: bool = Field(default=False, description="exclude dialogs in which a possible name or another "
                                    "identifier remained after de-identification (replaced by default)")
+    names: bool = Field(default=True, description="replace every name the detector and naming rules find in the "
+                        "case texts of every audit before any stage (issue 50); false for a model the hospital runs "
+                        "itself: only the names the data lists are replaced")
 
 
 class RunnerSettings(BaseModel):

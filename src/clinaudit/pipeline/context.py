@@ -60,7 +60,7 @@ class AuditContext:
             if not self._deidentifies_cases():  # the names the data lists never reach a prompt or a file
                 from .identifiers import remove_listed_names
 
-                cases = remove_listed_names(cases)
+                cases = remove_listed_names(cases, detect=self.spec.deid.names)
             self._cases = cases
             self._attributes = None
         return self._cases

@@ -11,8 +11,10 @@ words, possessives, parts of a multi-part name) — and so is every other name i
 find there ("Dr. Alvarez", "my husband Tom"; names only: ages, gendered words and origins stay), in the
 case's text and in every text of its fields (MCQ options, EHR context, ...); the listed values themselves
 are masked (``fields.identifiers`` keeps its column names, each value ``[NAME]``). So a listed name
-reaches no prompt, cache entry, table, log or report of the run. A case that lists no name is unchanged:
-data without names needs no de-identifier, and its texts stay exactly as given (docs/deidentification.md).
+reaches no prompt, cache entry, table, log or report of the run. A case that lists no name is de-identified
+the same way (issue 50: a patient message names people whether or not the data says so), unless the spec's
+``deid.names`` is false (a model the hospital runs itself): then only listed names are replaced and a case
+that lists none is left as given (docs/deidentification.md).
 """
 
 from __future__ import annotations
@@ -34,14 +36,15 @@ def _masked(value: Any) -> Any:
     return MASK if value not in (None, "") else value
 
 
-def remove_listed_names(cases: list[Case]) -> list[Case]:
-    """``cases`` with the names each one lists replaced in its text and fields (see the module doc)."""
+def remove_listed_names(cases: list[Case], *, detect: bool = True) -> list[Case]:
+    """``cases`` with the names each one lists, and with ``detect`` every name the detector finds, replaced in its
+    text and fields (see the module doc)."""
     from ..perturb.deid import IDENTIFIER_FIELDS, deidentify_text, known_names
 
     out: list[Case] = []
     for case in cases:
         names = known_names(case)
-        if not names:
+        if not names and not detect:
             out.append(case)
             continue
 
@@ -49,7 +52,8 @@ def remove_listed_names(cases: list[Case]) -> list[Case]:
             if isinstance(v, str):
                 if not v.strip():
                     return v
-                return deidentify_text(v, names=names, gender=False, ages=False, life_stage=False, origin=False)[0]
+                return deidentify_text(v, names=names, gender=False, ages=False, life_stage=False, origin=False,
+                                       detector=detect)[0]
             if isinstance(v, list):
                 return [clean(x) for x in v]
             if isinstance(v, dict):
