@@ -25,7 +25,8 @@ left out of both counts), clinical eponyms replaced (``vocab.EPONYMS`` and the w
 keep their patient's metadata name when it is given. *before*: the code of ``--before`` (default cd90499, main
 before issue 50) in a subprocess from a ``git archive``; *after*: this tree.
 
-    python benchmarks/bench_deid_origin.py [--quick] [--before REV] [--no-before] [--show-words] [--show-left]
+    python benchmarks/bench_deid_origin.py [--quick] [--before REV] [--no-before] [--halves development,held-out|none]
+                                           [--no-real] [--show-words] [--show-left]
 """
 
 from __future__ import annotations
@@ -312,6 +313,8 @@ def main() -> None:
     ap.add_argument("--before", default=BEFORE)
     ap.add_argument("--no-before", action="store_true")
     ap.add_argument("--dev-only", action="store_true", help="the development half only (while writing rules)")
+    ap.add_argument("--halves", default="development,held-out",
+                    help="which halves of forms to measure (comma-separated; 'none' for the real files only)")
     ap.add_argument("--no-real", action="store_true", help="skip the real files")
     ap.add_argument("--show-words", action="store_true", help="print the words replaced in the real dialogs")
     ap.add_argument("--show-left", action="store_true", help="print the injected names left")
@@ -325,7 +328,8 @@ def main() -> None:
         return
     sys.path.insert(0, str(ROOT / "src"))
     dialogs = load_dialogs(a.quick)
-    halves = {"development": DEV_FORMS} if a.dev_only else {"development": DEV_FORMS, "held-out": HELD_OUT_FORMS}
+    wanted = ["development"] if a.dev_only else [h for h in a.halves.split(",") if h in ("development", "held-out")]
+    halves = {h: {"development": DEV_FORMS, "held-out": HELD_OUT_FORMS}[h] for h in wanted}
     injected: dict[str, list[tuple[str, list[str], bool]]] = {}
     for hname, forms in halves.items():
         for origin in ORIGINS:
