@@ -26,7 +26,7 @@ import threading
 import time
 from typing import Any
 
-__all__ = ["INTERVAL_S", "die_with_driver", "driver_identity"]
+__all__ = ["INTERVAL_S", "die_with_driver", "driver_identity", "end_if_driver_gone"]
 
 #: seconds between two looks of the watchdog thread
 INTERVAL_S = 0.5
@@ -70,6 +70,20 @@ def _end_now() -> None:
         os._exit(1)
 
 
+def _gone(driver: dict[str, Any]) -> bool:
+    pid = int(driver["pid"])
+    if driver.get("child"):
+        return os.getppid() != pid
+    return driver.get("host") == socket.gethostname() and pid != os.getpid() and not _pid_alive(pid)
+
+
+def end_if_driver_gone(driver: dict[str, Any] | None) -> None:
+    """End this worker now if its driver is gone: called before each chunk, so that a chunk the pool had queued
+    before the driver died is never sent (the watchdog may look only ``interval`` seconds later)."""
+    if driver and _gone(driver):
+        _end_now()
+
+
 def die_with_driver(driver: dict[str, Any] | None, *, interval: float = INTERVAL_S) -> str:
     """Make this worker end within about ``interval`` seconds of the driver ``driver`` (:func:`driver_identity`).
     Returns how it watches (for tests and logs): ``"pdeathsig+watchdog"``, ``"watchdog"`` or ``"none"`` (no
@@ -78,17 +92,12 @@ def die_with_driver(driver: dict[str, Any] | None, *, interval: float = INTERVAL
         return "none"
     pid = int(driver["pid"])
     child = bool(driver.get("child"))
-    if child:
-        if os.getppid() != pid:  # the driver died before this worker got here
-            _end_now()
+    if not child and (driver.get("host") != socket.gethostname() or pid == os.getpid()):
+        return "none"  # a worker on another machine: its cluster ends it (Ray kills a dead driver's actors)
+    end_if_driver_gone(driver)  # the driver died before this worker got here
 
-        def gone() -> bool:
-            return os.getppid() != pid
-    elif driver.get("host") == socket.gethostname() and pid != os.getpid():
-        def gone() -> bool:
-            return not _pid_alive(pid)
-    else:  # a worker on another machine: its cluster ends it (Ray kills a dead driver's actors)
-        return "none"
+    def gone() -> bool:
+        return _gone(driver)
     how = "watchdog"
     if child and driver.get("main_thread") and _set_pdeathsig():
         how = "pdeathsig+watchdog"

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BackendError, ClinauditError
-from .lifeline import die_with_driver
+from .lifeline import die_with_driver, end_if_driver_gone
 
 __all__ = ["ChunkJournals", "ShardWorker", "backend_recipes", "store_chunk", "worker_config"]
 
@@ -159,6 +159,7 @@ class ShardWorker:
     def __init__(self, config: dict[str, Any], driver: dict[str, Any] | None = None):
         from ..runner import Runner, RunnerConfig
 
+        self.driver = driver
         self.lifeline = die_with_driver(driver)
         self.runner = Runner(cache=None, config=RunnerConfig(**config))
         self.built: set[str] = set()
@@ -181,6 +182,7 @@ class ShardWorker:
                   journal: str | None = None) -> tuple[list[Any], dict[str, int]]:
         """Answers to ``requests`` (in order) and the retries they took, per model; with ``journal`` (a path from
         :meth:`ChunkJournals.new`), each call's key is appended to that file before the call is sent."""
+        end_if_driver_gone(self.driver)  # a chunk queued before the driver died is never sent
         self._build(recipes, {r.model for r in requests})
         before = {s: u.retries for s, u in self.runner.usage.items()}
         self.runner.sent_journal = _AppendJournal(journal) if journal else None
