@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -111,6 +112,19 @@ def shot(page, name: str) -> Path:
     return path
 
 
+def changed(page, action) -> None:
+    """Do ``action`` and wait until the script has re-rendered the grid from /api/grid (no navigation)."""
+    def updates() -> int:
+        return int(page.evaluate("Number(document.body.getAttribute('data-updates') || 0)"))
+
+    before = updates()
+    action()
+    deadline = time.monotonic() + 60  # polled from here: the page's CSP forbids the eval wait_for_function uses
+    while updates() <= before:
+        assert time.monotonic() < deadline, "the grid was not re-rendered"
+        page.wait_for_timeout(50)
+
+
 def no_payload_ran(page) -> None:
     assert page.evaluate("typeof window.__x") == "undefined"
     assert page.evaluate("document.querySelectorAll('img[src=x]').length") == 0
@@ -123,11 +137,9 @@ def test_grid_filter_to_flipped_cases_of_one_perturbation_and_open_a_case(server
     total = int(page.inner_text("#count strong"))
     assert total == 48 + 85  # 48 treatment-shift answers, 84 notes + the excluded in-context example
     shot(page, "grid-all")
-    # the selects submit the form on change (the page's one script)
-    with page.expect_navigation():
-        page.select_option("select[name=variant]", "uppercase")
-    with page.expect_navigation():
-        page.select_option("select[name=flipped]", "1")
+    # the selects apply on change, without a reload (the page's one script re-renders the grid; issue 51)
+    changed(page, lambda: page.select_option("select[name=variant]", "uppercase"))
+    changed(page, lambda: page.select_option("select[name=flipped]", "1"))
     assert "variant=uppercase" in page.url and "flipped=1" in page.url
     n = int(page.inner_text("#count strong"))
     rows = page.locator("#grid tbody tr")
@@ -213,8 +225,11 @@ def test_two_runs_side_by_side(server, runs, tmp_path, page):
         shot(page, "two-runs-grid-differs")
         with page.expect_navigation():
             page.locator("a.case-link").first.click()
-        page.goto(page.url.replace("run=ts&", "").replace("&run=ts", ""))  # the case under both runs
+        assert "run=" not in page.url  # two runs: a case link opens the case under both (A | B)
         assert page.locator("section.run-view").count() == 2
+        a, b = (page.locator("section.run-view").nth(i).bounding_box() for i in range(2))
+        assert abs(a["y"] - b["y"]) < 2 and b["x"] >= a["x"] + a["width"] - 1  # side by side, not one below the other
+        assert page.locator("section.run-view h2").nth(0).inner_text().startswith("A · run ")
         assert page.locator("#side-by-side tr.differs-row").count() >= 1
         assert page.locator("#side-by-side td.answer.differs").count() >= 2
         shot(page, "two-runs-case")
@@ -341,3 +356,140 @@ def test_a_finding_of_a_run_without_grid_rows_has_no_viewer_link(link_server, pa
     page.goto(link_server.replace("/?", "/report?run=aa&"), timeout=REPORT_TIMEOUT_MS)
     assert page.locator("li.finding-item, li.inconclusive-item").count() > 0
     assert page.locator(".viewer-link").count() == 0
+
+
+# --------------------------------------------------------------------------- a viewer to work in (issue 51)
+
+def test_filters_apply_as_you_type_without_a_reload(server, page):
+    page.goto(server)
+    page.evaluate("window.__stay = 1")  # gone if the page reloads
+    all_rows = int(page.inner_text("#count strong"))
+    t = time.perf_counter()
+    changed(page, lambda: page.type("input[name=q]", "come to the clinic", delay=20))
+    deadline = time.monotonic() + 60  # a pause in typing on a loaded machine may update the grid midway: wait for all
+    while "q=come+to+the+clinic" not in page.url or page.evaluate("document.getElementById('live-state')"
+                                                                   ".textContent") != "filters apply as you type":
+        assert time.monotonic() < deadline, page.url
+        page.wait_for_timeout(50)
+    took = time.perf_counter() - t
+    n = int(page.inner_text("#count strong"))
+    assert 0 < n < all_rows and "q=come+to+the+clinic" in page.url
+    assert page.evaluate("window.__stay") == 1  # no reload
+    rows = page.locator("#grid tbody tr")
+    assert rows.count() == min(n, 50)
+    assert all("clinic" in rows.nth(i).locator("td.text").nth(1).inner_text().lower() for i in range(rows.count()))
+    changed(page, lambda: page.select_option("select[name=model]", "mock:b"))
+    assert 0 < int(page.inner_text("#count strong")) < n and page.evaluate("window.__stay") == 1
+    assert "model=mock%3Ab" in page.url
+    assert took < 15
+    # the grid the script rendered is the one the server renders for the same link
+    shown = page.inner_text("#grid tbody")
+    page.goto(page.url)
+    assert page.inner_text("#grid tbody") == shown
+    shot(page, "grid-live-filter")
+    no_payload_ran(page)
+
+
+def test_summary_band_flip_rate_per_variant_and_model(server, page):
+    page.goto(server + "&run=ts")
+    band = page.locator("#summary-table")
+    assert band.is_visible()
+    heads = band.locator("thead th").all_inner_texts()
+    assert heads == ["variant", "mock:a", "mock:b"]
+    cells = {r.locator("td").first.inner_text(): r.locator("td").all_inner_texts()[1:]
+             for r in band.locator("tbody tr").all()}
+    # model b answers 'manage at home' to upper-cased texts: its flip rate there is what the grid counts
+    grid = page.context.new_page()
+    grid.goto(server + "&run=ts&variant=uppercase&model=mock:b&flipped=1")
+    k = int(grid.inner_text("#count strong"))
+    grid.goto(server + "&run=ts&variant=uppercase&model=mock:b&flipped=0")
+    n = k + int(grid.inner_text("#count strong"))
+    grid.close()
+    assert k >= 2 and n == 8  # 4 cases x 2 seeds
+    assert cells["uppercase"][1].startswith(f"{100 * k / n:.1f}% ({k}/{n})")
+    assert cells["exclamation"][1].startswith("0.0% (0/8)")
+    assert "noise floor (baseline re-samples)" in cells and cells["noise floor (baseline re-samples)"][0].endswith(
+        "pairs)")
+    # the band follows the filters
+    changed(page, lambda: page.select_option("select[name=model]", "mock:a"))
+    assert band.locator("thead th").all_inner_texts() == ["variant", "mock:a"]
+    shot(page, "grid-summary-band")
+    no_payload_ran(page)
+
+
+def test_export_of_the_filtered_rows_is_formula_safe(server, page, tmp_path):
+    import pandas as pd
+
+    page.goto(server + "&run=ts&variant=uppercase&flipped=1")
+    n = int(page.inner_text("#count strong"))
+    with page.expect_download() as info:
+        page.click("#export")
+    path = tmp_path / "rows.csv"
+    info.value.save_as(path)
+    df = pd.read_csv(path, keep_default_na=False)
+    assert len(df) == n and set(df["variant"]) == {"uppercase"} and set(df["flip"]) == {True}
+    assert SCRIPT in df["answer"].iloc[0] or any(SCRIPT in a for a in df["answer"])
+    no_payload_ran(page)
+
+
+def test_next_and_previous_case_follow_the_grid_filters(server, page):
+    page.goto(server + "&run=ts&variant=uppercase&flipped=1&sort=case")
+    order = list(dict.fromkeys(a.inner_text() for a in page.locator("a.case-link").all()))
+    assert len(order) >= 2
+    with page.expect_navigation():
+        page.locator("a.case-link").first.click()
+    assert page.inner_text("#case-id") == order[0]
+    assert page.inner_text("#case-position").startswith(f"case 1 of {len(order)}")
+    with page.expect_navigation():
+        page.click("#next-case")
+    assert page.inner_text("#case-id") == order[1]
+    with page.expect_navigation():
+        page.click("#prev-case")
+    assert page.inner_text("#case-id") == order[0]
+    with page.expect_navigation():
+        page.click("#back")
+    assert "variant=uppercase" in page.url and int(page.inner_text("#count strong")) >= 2
+    no_payload_ran(page)
+
+
+def test_case_page_tables_fit_the_page(server, page):
+    page.goto(server.replace("/?", "/case?run=ts&case=pm01&"))
+    assert page.locator("table.data").count() >= 1
+    fits = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    assert fits, page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    key = page.locator("table.data td[title]").first
+    assert re.fullmatch(r"[0-9a-f]{10}…", key.inner_text()) and re.fullmatch(r"[0-9a-f]{64}", key.get_attribute(
+        "title"))
+    texts = " ".join(page.locator("table.data").first.all_inner_texts())
+    assert '{"' not in texts  # a judge's JSON shown as 'key: value'
+    shot(page, "case-tables-fit")
+    no_payload_ran(page)
+
+
+def test_an_unfinished_run_says_so(tmp_path, page):
+    import json
+
+    from clinaudit.viewer.synthetic import make_run
+
+    run = make_run(tmp_path / "killed", cases=3, perturbations=1, seeds=1)
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest["runs"][-1].pop("finished", None)
+    manifest.pop("status", None)
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    (run / "tables" / "responses.csv").unlink()  # a killed run: the answers are written at the end
+    proc = subprocess.Popen([sys.executable, "-m", "clinaudit", "view", str(run), "--no-browser"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        head = proc.stdout.readline() + proc.stdout.readline() + proc.stdout.readline()
+        assert "note: run killed is unfinished" in head
+        url = re.search(r"http://127\.0\.0\.1:\d+/\?token=\S+", head)
+        assert url
+        page.goto(url.group(0))
+        banner = page.locator(".run-status")
+        assert banner.is_visible() and "unfinished" in banner.inner_text() and "resume" in banner.inner_text()
+        shot(page, "unfinished-run")
+        no_payload_ran(page)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

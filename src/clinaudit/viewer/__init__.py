@@ -72,7 +72,8 @@ def _give_back_memory() -> None:
 def serve(paths: Sequence[str | Path], *, port: int = 0, open_browser: bool = True, token: str | None = None,
           out: Any = None) -> int:
     """Load the runs, bind 127.0.0.1:``port`` (0: a free port), print the URL with its token and serve until
-    interrupted. Returns 0."""
+    interrupted. Returns 0. The browser is opened on a private file that forwards it to a one-time link (the
+    token is on no process's command line)."""
     check_installed()
     import uvicorn
 
@@ -81,7 +82,6 @@ def serve(paths: Sequence[str | Path], *, port: int = 0, open_browser: bool = Tr
     out = out or sys.stdout
     runs = load_runs(paths)
     token = token or secrets.token_urlsafe(24)
-    app = create_app(runs, token)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -92,17 +92,15 @@ def serve(paths: Sequence[str | Path], *, port: int = 0, open_browser: bool = Tr
         raise ClinauditError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}; choose another --port "
                              "(or leave it out for a free one)") from None
     real_port = sock.getsockname()[1]
+    app = create_app(runs, token, real_port)
     url = f"http://127.0.0.1:{real_port}/?token={token}"
     rows = sum(len(r.grid) for r in runs)
     print(f"clinaudit view: {len(runs)} run(s), {rows} answer rows; read-only, 127.0.0.1 only", file=out)
     print(f"open: {url}", file=out, flush=True)
-    if open_browser:
-        import webbrowser
-
-        try:
-            webbrowser.open(url)
-        except Exception:  # noqa: BLE001 - no browser: the URL is printed
-            pass
+    for r in runs:
+        if r.status != "complete":
+            print(f"note: run {r.key} is {r.status}", file=out, flush=True)
+    opener = _open_browser(f"http://127.0.0.1:{real_port}/login?once={app.once()}") if open_browser else None
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
     try:
@@ -111,4 +109,28 @@ def serve(paths: Sequence[str | Path], *, port: int = 0, open_browser: bool = Tr
         sock.close()
         for r in runs:
             r.close()
+        if opener is not None:
+            import shutil
+
+            shutil.rmtree(opener, ignore_errors=True)
     return 0
+
+
+def _open_browser(link: str) -> Path | None:
+    """Open the browser on a file only this user can read (in a private temporary folder) that forwards to
+    ``link`` (a one-time code), as Jupyter does; returns the folder (removed when the viewer stops)."""
+    import tempfile
+    import webbrowser
+    from html import escape
+
+    folder = Path(tempfile.mkdtemp(prefix="clinaudit-view-"))  # mode 0700
+    page = folder / "open.html"
+    page.write_text(f'<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0; url={escape(link)}">'
+                    f'<title>clinaudit view</title><p><a href="{escape(link)}">open clinaudit view</a></p>',
+                    encoding="utf-8")
+    page.chmod(0o600)
+    try:
+        webbrowser.open(page.as_uri())
+    except Exception:  # noqa: BLE001 - no browser: the URL is printed
+        pass
+    return folder

@@ -27,7 +27,8 @@ from ..errors import InputError
 from .diff import diff_html
 
 __all__ = ["RunView", "Viewer", "GridQuery", "FILTERS", "SORTS", "diff_html", "open_cache_readonly",
-           "VERDICT_ORDER", "RESPONSE_COLS", "GROUP_FIELDS", "as_category", "read_table", "parse_json"]
+           "VERDICT_ORDER", "RESPONSE_COLS", "GROUP_FIELDS", "as_category", "read_table", "parse_json",
+           "cache_value"]
 
 #: the columns of the responses table the grid needs (prompts and messages stay on disk: the case page reads
 #: them from the cache by request key)
@@ -49,11 +50,20 @@ def as_category(s: pd.Series) -> pd.Series:
     return s.astype("string").astype("category")
 
 
-def read_table(path: Path, name: str, usecols: Sequence[str] | None = None) -> pd.DataFrame:
+def read_table(path: Path, name: str, usecols: Sequence[str] | None = None,
+               notes: list[str] | None = None) -> pd.DataFrame:
+    """``RUN/tables/NAME.csv`` through the run store's reader; an empty frame when it is missing or refused (a
+    symbolic link, a FIFO ...: :func:`clinaudit.viewer.confine.refusal`, said in ``notes``)."""
     from ..rundir import read_store_table
+    from .confine import refusal
 
     p = path / "tables" / f"{name}.csv"
-    if not p.is_file():
+    why = refusal(path, p)
+    if why is not None:
+        if why != "missing" and notes is not None:
+            note = f"tables/{name}.csv: {why}"
+            if note not in notes:
+                notes.append(note)
         return pd.DataFrame()
     kw: dict[str, Any] = {}
     if usecols is not None:
@@ -67,22 +77,31 @@ def read_table(path: Path, name: str, usecols: Sequence[str] | None = None) -> p
         raise InputError(f"unreadable table: {' '.join(str(exc).split())}", file=str(p)) from None
 
 
-def open_cache_readonly(path: Path, run_dir: Path | None = None) -> sqlite3.Connection | None:
-    """The response cache opened read-only (``mode=ro``). A cache inside the run directory with no write-ahead
-    log beside it is opened ``immutable`` as well, so SQLite creates no ``-shm``/``-wal`` file there; a shared
-    user-level cache (``CLINAUDIT_CACHE_DIR``), which another run may be writing, is read as a normal reader.
-    ``None`` when there is no cache file."""
+def open_cache_readonly(path: Path) -> sqlite3.Connection | None:
+    """The response cache opened read-only and immutable (``mode=ro&immutable=1``): SQLite writes nothing, creates
+    no ``-shm``/``-wal`` file and ignores a write-ahead log beside the file (its answers are not shown).
+    ``None`` when there is no readable cache there."""
     if not path.is_file():
         return None
-    wal = path.with_name(path.name + "-wal")
-    inside = run_dir is not None and path.resolve().parent == Path(run_dir).resolve()
-    uri = path.resolve().as_uri() + ("?mode=ro&immutable=1" if inside and not wal.exists() else "?mode=ro")
+    uri = path.resolve().as_uri() + "?mode=ro&immutable=1"
     try:
         conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
         conn.execute("SELECT 1 FROM responses LIMIT 1").fetchall()
     except sqlite3.DatabaseError:
         return None
     return conn
+
+
+def cache_value(v: Any) -> Any:
+    """A cache cell as the case page shows it: JSON decoded; a binary value (a BLOB) as UTF-8 JSON if it is one,
+    else said to be binary, with its size and first bytes in hex."""
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        raw = bytes(v)
+        try:
+            return parse_json(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            return f"(binary value, {len(raw):,} bytes: {raw[:32].hex(' ')}{' …' if len(raw) > 32 else ''})"
+    return parse_json(v)
 
 
 @dataclass
@@ -102,15 +121,35 @@ class RunView:
     paired: pd.DataFrame
     extra_tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     calls: pd.DataFrame = field(default_factory=pd.DataFrame)  # every call's metadata (not its text)
+    notes: list[str] = field(default_factory=list)  # what was not read, and why (shown on the pages)
+    status: str = "complete"  # the manifest's last run: complete, or why it is not (unfinished ...)
     _cache: sqlite3.Connection | None = None
     _cache_opened: bool = False
 
     def cache(self) -> sqlite3.Connection | None:
+        """The run directory's own ``cache.sqlite``, read-only and immutable. A cache the manifest names outside
+        the run directory (a shared ``CLINAUDIT_CACHE_DIR``), or a linked one, is not opened: a note says so."""
         if not self._cache_opened:
+            from .confine import refusal
+
             self._cache_opened = True
             local = self.path / "cache.sqlite"
-            named = Path(str(self.manifest.get("cache") or local))
-            self._cache = open_cache_readonly(local if local.is_file() else named, self.path)
+            why = refusal(self.path, local)
+            named = self.manifest.get("cache")
+            if why == "missing" and isinstance(named, str) and named:
+                p = Path(named)
+                if not (p.name == "cache.sqlite" and p.parent.name == self.path.name):
+                    self.notes.append(f"the manifest names a response cache outside the run directory ({named}): "
+                                      "not opened (the viewer reads only the run directory's own files); the case "
+                                      "pages show the call log's texts")
+            elif why is not None:
+                self.notes.append(f"cache.sqlite: {why}; the case pages show the call log's texts")
+            if why is None:
+                self._cache = open_cache_readonly(local)
+                if local.with_name("cache.sqlite-wal").exists():
+                    self.notes.append("cache.sqlite-wal is beside the cache (a run still writing, or stopped): the "
+                                      "cache is read as it is on disk, without the log, so nothing is written; "
+                                      "answers only in the log show from the call log")
         return self._cache
 
     def cached_calls(self, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -124,7 +163,8 @@ class RunView:
             chunk = keys[i:i + 500]
             q = "SELECT key, backend, request, response FROM responses WHERE key IN (%s)" % ",".join("?" * len(chunk))
             for key, backend, req, resp in conn.execute(q, chunk):
-                out[key] = {"backend": backend, "request": parse_json(req), "response": parse_json(resp)}
+                out[str(cache_value(key))] = {"backend": cache_value(backend), "request": cache_value(req),
+                                              "response": cache_value(resp)}
         return out
 
     def calls_of_case(self, case_id: str) -> pd.DataFrame:
@@ -136,7 +176,7 @@ class RunView:
             return df
         mine = df[(df["case_id"] == case_id).fillna(False).to_numpy(dtype=bool)]
         if self.cache() is None and len(mine):
-            full = read_table(self.path, "responses", RESPONSE_COLS)
+            full = read_table(self.path, "responses", RESPONSE_COLS, self.notes)
             mine = full[full["case_id"].astype("string") == case_id]
         return mine
 
@@ -237,6 +277,21 @@ class Viewer:
 
     def select(self, query: GridQuery) -> tuple[pd.DataFrame, int, list[str]]:
         """The rows of ``query``'s page, the number of rows matching, and notes on filters not applied."""
+        sub, notes = self.matching(query)
+        order = self._order(sub, query)
+        start = (query.page - 1) * query.per_page
+        return self.grid.loc[sub.index[order[start:start + query.per_page]]], len(sub), notes
+
+    def ordered(self, query: GridQuery) -> pd.DataFrame:
+        """Every row matching ``query`` (no paging), in its sort order (the export, the case page's next/previous)."""
+        sub, _ = self.matching(query)
+        return self.grid.loc[sub.index[self._order(sub, query)]]
+
+    def matching(self, query: GridQuery, *, flips: bool = True) -> tuple[pd.DataFrame, list[str]]:
+        """The grid's rows matching ``query``'s filters and search (``flips=False``: whatever their flip, for the
+        summary of flip rates), and notes on filters not applied. The rows come without their answer texts (the
+        largest column, not copied for every request: 100,000 answers of 2 kB are 200 MB); the index is the
+        grid's, so ``self.grid.loc[rows.index]`` has them."""
         g = self.grid
         mask = np.ones(len(g), dtype=bool)
         notes = []
@@ -255,7 +310,9 @@ class Viewer:
             else:
                 notes.append(f"question {query.question!r}: not asked in these runs")
                 mask &= False
-        if query.flipped == "1":
+        if not flips:
+            pass
+        elif query.flipped == "1":
             mask &= g[qcol].fillna(False).to_numpy(dtype=bool)
         elif query.flipped == "0":
             mask &= ~g[qcol].fillna(False).to_numpy(dtype=bool)
@@ -265,13 +322,8 @@ class Viewer:
             mask &= g["flip_differs"].to_numpy(dtype=bool)
         if query.q:
             mask &= self._search(query.q, mask)
-        idx = np.flatnonzero(mask)
-        total = len(idx)
-        sub = g.iloc[idx]
-        order = self._order(sub, query)
-        start = (query.page - 1) * query.per_page
-        rows = sub.iloc[order[start:start + query.per_page]]
-        return rows, total, notes
+        light = g.drop(columns=[c for c in ("answer", "error") if c in g.columns])  # no copy (copy-on-write)
+        return light.iloc[np.flatnonzero(mask)], notes
 
     def _search(self, text: str, mask: np.ndarray) -> np.ndarray:
         """Rows whose answer, variant text, case id or variant id holds ``text`` (case-insensitive, literal)."""
@@ -280,11 +332,14 @@ class Viewer:
         cand = np.flatnonzero(mask)
         if not len(cand):
             return hit
-        sub = g.iloc[cand]
-        found = sub["answer"].str.contains(text, case=False, regex=False).fillna(False).to_numpy(dtype=bool)
+        # the whole column searched in place (taking the candidate rows first would copy their texts: 200 MB for
+        # 100,000 answers of 2 kB), then narrowed to the candidates
+        found = g["answer"].str.contains(text, case=False, regex=False).fillna(False).to_numpy(dtype=bool)[cand]
         for col in ("case_id", "variant_id"):
-            found |= sub[col].astype("string").str.contains(text, case=False, regex=False).fillna(False)\
-                .to_numpy(dtype=bool)
+            cats = g[col].cat.categories.astype("string")
+            hit_cat = np.append(cats.str.contains(text, case=False, regex=False).fillna(False).to_numpy(dtype=bool),
+                                False)
+            found |= hit_cat[g[col].cat.codes.to_numpy()[cand]]  # code -1 (missing) -> the appended False
         # variant texts: searched once per variant, then mapped onto the rows
         for key, run in self.runs.items():
             v = run.variants
@@ -293,9 +348,14 @@ class Viewer:
             texts = v["text"].astype("string")
             ids = set(v.index[texts.str.contains(text, case=False, regex=False).fillna(False).to_numpy(dtype=bool)])
             if ids:
-                found |= ((sub["run"] == key) & sub["variant_id"].isin(ids)).to_numpy(dtype=bool)
+                found |= ((g["run"].iloc[cand] == key) & g["variant_id"].iloc[cand].isin(ids)).to_numpy(dtype=bool)
         hit[cand] = found
         return hit
+
+    @staticmethod
+    def order(sub: pd.DataFrame, query: GridQuery) -> np.ndarray:
+        """Positions of ``sub``'s rows in ``query``'s sort order."""
+        return Viewer._order(sub, query)
 
     @staticmethod
     def _order(sub: pd.DataFrame, query: GridQuery) -> np.ndarray:

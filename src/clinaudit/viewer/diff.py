@@ -17,7 +17,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["diff_html", "diff_ops", "WORD_BUDGET", "SENTENCE_BUDGET"]
+__all__ = ["diff_html", "diff_pieces", "diff_ops", "WORD_BUDGET", "SENTENCE_BUDGET"]
 
 
 # --------------------------------------------------------------------------- diffs
@@ -106,31 +106,42 @@ def diff_ops(base: str, text: str) -> tuple[tuple[tuple[str, str], ...], str]:
     return tuple(ops), "block"
 
 
-def diff_html(base: Any, text: Any, *, context: int | None = None) -> Any:
-    """``text`` with what differs from ``base`` marked (``<del>`` removed, ``<ins>`` added), every piece escaped.
-    ``context``: keep only that many characters of unchanged text around each change (the grid's short form).
-    A long text compared by sentence or as one block starts with a note saying so (``span.diff-note``)."""
-    from markupsafe import Markup, escape
-
+def diff_pieces(base: Any, text: Any, *, context: int | None = None) -> list[tuple[str, str]]:
+    """``text`` against ``base`` as ``(kind, piece)`` to show: kinds ``eq``, ``del`` (removed), ``ins`` (added),
+    ``note`` (a long text compared by sentence or as one block says so first) and ``more`` (the short form stops).
+    ``context``: keep only that many characters of unchanged text around each change (the grid's short form)."""
     if not isinstance(text, str):
-        return Markup("")
+        return []
     if not isinstance(base, str) or base == text:
         body = text if context is None or len(text) <= 2 * context else text[: 2 * context] + " …"
-        return Markup(escape(body))
+        return [("eq", body)]
     ops, level = diff_ops(base, text)
-    parts = []
-    if level in _NOTES:
-        parts.append(Markup('<span class="diff-note">') + escape(_NOTES[level]) + Markup("</span> "))
+    out = [("note", _NOTES[level])] if level in _NOTES else []
     shown = 0
     for tag, piece in ops:
         if context is not None and shown > 8 * context:  # the grid's short form: the first changes only
-            parts.append(Markup(" <span class=\"more\">… (more changes on the case page)</span>"))
+            out.append(("more", "… (more changes on the case page)"))
             break
         if context is not None and len(piece) > 2 * context + 3:
             piece = piece[:context] + " … " + piece[-context:] if tag == "eq" else piece[:4 * context] + " …"
+        out.append((tag, piece))
+        shown += len(piece)
+    return out
+
+
+def diff_html(base: Any, text: Any, *, context: int | None = None) -> Any:
+    """:func:`diff_pieces` as HTML: ``<del>`` removed, ``<ins>`` added, every piece escaped; a long text compared by
+    sentence or as one block starts with a note saying so (``span.diff-note``)."""
+    from markupsafe import Markup, escape
+
+    parts = []
+    for tag, piece in diff_pieces(base, text, context=context):
         if tag == "eq":
             parts.append(escape(piece))
+        elif tag == "note":
+            parts.append(Markup('<span class="diff-note">') + escape(piece) + Markup("</span> "))
+        elif tag == "more":
+            parts.append(Markup(' <span class="more">') + escape(piece) + Markup("</span>"))
         else:
             parts.append(Markup(f"<{tag}>") + escape(piece) + Markup(f"</{tag}>"))
-        shown += len(piece)
     return Markup("").join(parts)

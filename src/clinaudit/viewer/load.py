@@ -12,9 +12,10 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from .confine import refusal
 from .data import GROUP_FIELDS, RESPONSE_COLS, VERDICT_ORDER, RunView, as_category, parse_json, read_table
 
-__all__ = ["load_run"]
+__all__ = ["load_run", "run_status"]
 
 
 def _variant_label(family: pd.Series, name: pd.Series) -> pd.Series:
@@ -66,11 +67,11 @@ def _case_groups(cases: pd.DataFrame, paired: pd.DataFrame) -> pd.Series:
     return pd.Series(groups, dtype="string")
 
 
-def _long_labels(subject: pd.DataFrame, path: Path, judgments: pd.DataFrame) -> pd.DataFrame:
+def _long_labels(subject: pd.DataFrame, path: Path, judgments: pd.DataFrame, notes: list[str]) -> pd.DataFrame:
     """``request_key, question, label, status`` for the subject answers: the run's ``labels`` table where it has
     one (treatment shift: one row per answer × question), else its judgments, linked to an answer by its request
     key (``item_id``) or by variant and model."""
-    labels = read_table(path, "labels", ("response_key", "question", "label", "judge_status", "model"))
+    labels = read_table(path, "labels", ("response_key", "question", "label", "judge_status", "model"), notes)
     if {"response_key", "question", "label"} <= set(labels.columns):
         out = pd.DataFrame({"request_key": labels["response_key"].astype("string"),
                             "question": labels["question"].astype("string"),
@@ -157,16 +158,20 @@ def load_run(path: Path, key: str) -> RunView:
     if not path.is_dir():
         raise InputError("no such run directory" if not path.exists() else "not a run directory (a file)",
                          file=str(path))
-    if not (path / "manifest.json").is_file():
+    why = refusal(path, path / "manifest.json")
+    if why == "missing":
         raise InputError("not a run directory (no manifest.json in it)", file=str(path))
+    if why is not None:
+        raise InputError(f"manifest.json is {why}", file=str(path / "manifest.json"))
     manifest = read_manifest(path / "manifest.json")
     spec = manifest.get("spec") or {}
     audit = str(manifest.get("audit") or spec.get("audit") or spec.get("command") or "")
-    cases = read_table(path, "cases", ("case_id", "dataset", "text", "fields"))
+    notes: list[str] = []
+    cases = read_table(path, "cases", ("case_id", "dataset", "text", "fields"), notes)
     if "case_id" in cases:
         cases["case_id"] = cases["case_id"].astype("string")
         cases = cases.drop_duplicates("case_id").set_index("case_id")
-    variants = read_table(path, "variants", ("variant_id", "case_id", "family", "name", "text", "description"))
+    variants = read_table(path, "variants", ("variant_id", "case_id", "family", "name", "text", "description"), notes)
     if "variant_id" in variants:
         variants = variants.astype({c: "string" for c in ("variant_id", "case_id", "family", "name")
                                     if c in variants}).drop_duplicates("variant_id").set_index("variant_id")
@@ -177,28 +182,64 @@ def load_run(path: Path, key: str) -> RunView:
         variants["label"] = _variant_label(variants["family"], variants["name"])
     else:
         variants = pd.DataFrame(columns=["case_id", "family", "name", "text", "description", "baseline_id", "label"])
-    judgments = read_table(path, "judgments")
-    exclusions = read_table(path, "exclusions")
-    paired = read_table(path, "paired")
-    resp = read_table(path, "responses", RESPONSE_COLS)
-    grid, questions = _build_grid(path, key, audit, resp, variants, cases, judgments, exclusions, paired)
+    judgments = _shortened(read_table(path, "judgments", None, notes))
+    exclusions = read_table(path, "exclusions", None, notes)
+    paired = read_table(path, "paired", None, notes)
+    resp = read_table(path, "responses", RESPONSE_COLS, notes)
+    grid, questions = _build_grid(path, key, audit, resp, variants, cases, judgments, exclusions, paired, notes)
     extra = {}
-    for p in sorted((path / "tables").glob("*.csv")):
+    tables = path / "tables"
+    why = refusal(path, tables, folder=True)
+    for p in sorted(tables.glob("*.csv")) if why is None else []:
         if re.search(r"clinician|human|jury|rater", p.stem):
-            df = read_table(path, p.stem)
+            df = read_table(path, p.stem, None, notes)
             if "case_id" in df.columns:
                 df["case_id"] = df["case_id"].astype("string")
                 extra[p.stem] = df
+    if why not in (None, "missing"):
+        notes.append(f"tables/: {why}")
     calls = resp.drop(columns=[c for c in ("text",) if c in resp.columns])
     if "case_id" in calls:
         calls["case_id"] = as_category(calls["case_id"])
     return RunView(key=key, path=path, audit=audit, manifest=manifest, grid=grid, variants=variants, cases=cases,
                    questions=questions, judgments=judgments, exclusions=exclusions, paired=paired, extra_tables=extra,
-                   calls=calls)
+                   calls=calls, notes=notes, status=run_status(manifest))
+
+
+#: the most characters of a judgment's long text (its raw output) held for the case page's table; the whole text
+#: is the judge call's raw response, shown from the cache under the case's model calls
+JUDGMENT_TEXT = 300
+
+
+def _shortened(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with text cells over :data:`JUDGMENT_TEXT` characters cut there (``…`` added): 100,000 judgments of
+    2 kB raw output held 200 MB for a table the case page shows a few rows of."""
+    for c in df.columns:
+        col = df[c]
+        if c == "value" or not (pd.api.types.is_string_dtype(col) or col.dtype == object):
+            continue
+        s = col.astype("string")
+        long = (s.str.len() > JUDGMENT_TEXT).fillna(False).to_numpy(dtype=bool)
+        if long.any():
+            s = s.copy()
+            s[long] = s[long].str.slice(0, JUDGMENT_TEXT) + " …"
+            df[c] = s
+    return df
+
+
+def run_status(manifest: dict[str, Any]) -> str:
+    """``complete``, or what the manifest says of a run that is not: ``unfinished`` (its last run recorded a start
+    and no finish: stopped by a kill, a crash, or still running), or its status (``failed: ...``, ``partial ...``)."""
+    runs = manifest.get("runs")
+    last = runs[-1] if isinstance(runs, list) and runs and isinstance(runs[-1], dict) else {}
+    if last.get("started") and not last.get("finished"):
+        return f"unfinished: started {last.get('started')}, no finish recorded (stopped, or still running)"
+    status = manifest.get("status")
+    return str(status) if status else "complete"
 
 
 def _build_grid(path: Path, key: str, audit: str, resp: pd.DataFrame, variants: pd.DataFrame, cases: pd.DataFrame,
-                judgments: pd.DataFrame, exclusions: pd.DataFrame, paired: pd.DataFrame
+                judgments: pd.DataFrame, exclusions: pd.DataFrame, paired: pd.DataFrame, notes: list[str]
                 ) -> tuple[pd.DataFrame, list[str]]:
     # the answers shown: calls about a variant that are not a judge's (a judge's stage is named judge*, or carries no
     # variant: treatment shift's annotator); a judgment may share its answer's request key (CARE parses the answer)
@@ -233,7 +274,7 @@ def _build_grid(path: Path, key: str, audit: str, resp: pd.DataFrame, variants: 
             for c in cols:
                 g[c] = extra[c].reindex(g["variant_id"]).to_numpy()
     # labels per question, judge status, flips against the baseline answer of the same case, model and seed
-    long = _long_labels(subject, path, judgments)
+    long = _long_labels(subject, path, judgments, notes)
     long = long[_isin(long["request_key"], set(g["request_key"].dropna()))]
     questions = sorted(long["question"].dropna().unique().tolist())
     # the answer's judge status: its worst (error > unparseable > any other, e.g. a jury's tie > ok); none: not judged
@@ -274,7 +315,7 @@ def _build_grid(path: Path, key: str, audit: str, resp: pd.DataFrame, variants: 
     flips[~any_known] = pd.NA
     g["flip"] = flips
     # the row's result verdict: the strongest verdict of the result rows of its model and variant
-    g["verdict"] = _verdicts(path, g)
+    g["verdict"] = _verdicts(path, g, notes)
     # demographic group and dataset of the case
     groups = _case_groups(cases, paired)
     g["group"] = groups.reindex(g["case_id"]).to_numpy()
@@ -304,8 +345,8 @@ def _build_grid(path: Path, key: str, audit: str, resp: pd.DataFrame, variants: 
     return g, questions
 
 
-def _verdicts(path: Path, g: pd.DataFrame) -> np.ndarray:
-    res = read_table(path, "results", ("model", "group", "perturbation", "verdict"))
+def _verdicts(path: Path, g: pd.DataFrame, notes: list[str]) -> np.ndarray:
+    res = read_table(path, "results", ("model", "group", "perturbation", "verdict"), notes)
     if res.empty or "verdict" not in res:
         return np.full(len(g), None, dtype=object)
     res = res.dropna(subset=["verdict"])
