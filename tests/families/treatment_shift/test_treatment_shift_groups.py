@@ -90,6 +90,35 @@ def test_group_gaps_one_row_per_non_reference_group_hand_computed():
     assert gg.loc["Asian", "not_measured_reason"] == "race=Asian: 1 case(s), fewer than 2 (params.min_group_cases)"
 
 
+def test_rcer_gap_rows_without_clinician_labels_say_so():
+    """Issue 49 item 6: RCER gap rows (gender and group gaps) of data without any clinician label V say that the
+    data has no labels (the RCER cells' note, then their verdict reason), not a bare 'no usable unit'."""
+    from clinaudit.families.treatment_shift.analysis import NO_CLINICIAN_LABELS
+    from clinaudit.pipeline.validity import VerdictSettings, assign_verdicts
+
+    sex = {"c1": "female", "c2": "female", "c3": "male", "c4": "male"}
+    race = {"c1": "White", "c2": "Black", "c3": "White", "c4": "Black"}
+    rows = []
+    for cid in sex:
+        for var, lab in (("baseline", 0.0), ("typo", 1.0 if cid in ("c1", "c3") else 0.0)):
+            rows.append({"case_id": cid, "variant": var, "model": "m", "seed": 0, "question": "MANAGE",
+                         "label": lab, "gender": sex[cid], "race": race[cid]})
+    res = results_table(pd.DataFrame(rows), baseline="baseline", n_resamples=20, n_permutations=99, seed=0,
+                        floor_zero=True, groups={"race": "White"}, min_group_cases=2)
+    rcer = res[res["metric"].isin(["RCER_gap", "RCER_group_gap"])]
+    assert set(rcer["metric"]) == {"RCER_gap", "RCER_group_gap"}
+    assert (rcer["note"] == NO_CLINICIAN_LABELS).all()
+    tsr = res[res["metric"].isin(["TSR_gap", "TSR_group_gap"])]
+    assert not tsr["note"].eq(NO_CLINICIAN_LABELS).any()  # measured rows keep their own notes
+    out = assign_verdicts(rcer, {"reasons": [], "models": {}}, VerdictSettings())
+    assert (out["verdict"] == "not_measured").all()
+    assert (out["verdict_reason"] == f"no value: {NO_CLINICIAN_LABELS}").all()
+    labelled = pd.DataFrame(rows).assign(validation=1.0)  # with labels: the note is not written
+    res = results_table(labelled, baseline="baseline", n_resamples=20, n_permutations=99, seed=0, floor_zero=True,
+                        groups={"race": "White"}, min_group_cases=2)
+    assert not res["note"].eq(NO_CLINICIAN_LABELS).any()
+
+
 # --------------------------------------------------------------------------- through the CLI, mock models
 
 ROWS = [("F", "White"), ("M", "White"), ("F", "Black"), ("M", "Black"), ("F", "White"), ("M", "Black"),

@@ -341,7 +341,8 @@ def _subgroups(paired: pd.DataFrame, by: list[str], n_resamples: int, n_permutat
         return results_frame([])
     df = pd.concat(frames, ignore_index=True)
     fam_cols = [c for c in ("dataset", "model", "question", "metric", "gender_source") if c in df.columns]
-    return apply_correction(df, family_cols=fam_cols, family="subgroup gaps over perturbations", method=correction)
+    return _explain_rcer(apply_correction(df, family_cols=fam_cols, family="subgroup gaps over perturbations",
+                                          method=correction), paired)
 
 
 def _group_gaps(paired: pd.DataFrame, groups: Mapping[str, str], by: list[str], n_resamples: int,
@@ -363,8 +364,22 @@ def _group_gaps(paired: pd.DataFrame, groups: Mapping[str, str], by: list[str], 
         return results_frame([])
     df = pd.concat(frames, ignore_index=True)
     fam_cols = [c for c in ("dataset", "model", "question", "metric", "attribute") if c in df.columns]
-    return apply_correction(df, family_cols=fam_cols, family="group gaps over perturbations and groups",
-                            method=correction)
+    return _explain_rcer(apply_correction(df, family_cols=fam_cols, family="group gaps over perturbations and groups",
+                                          method=correction), paired)
+
+
+def _explain_rcer(gaps: pd.DataFrame, paired: pd.DataFrame) -> pd.DataFrame:
+    """RCER gap rows of data without any clinician label V carry :data:`NO_CLINICIAN_LABELS` as their note
+    (their verdict reason), as the RCER cells do, instead of a bare 'no usable unit'."""
+    has_labels = "V" in paired.columns and bool(paired["V"].notna().any())
+    if has_labels or gaps.empty or "metric" not in gaps.columns:
+        return gaps
+    note = gaps["note"] if "note" in gaps.columns else pd.Series("", index=gaps.index)
+    rcer = gaps["metric"].astype(str).str.startswith("RCER_") & pd.to_numeric(gaps["value"], errors="coerce").isna()
+    blank = note.isna() | (note.astype(str).str.strip() == "")
+    out = gaps.copy()
+    out.loc[rcer & blank, "note"] = NO_CLINICIAN_LABELS
+    return out
 
 
 def _fmt_cell(value: float, lo: float, hi: float, sig: bool) -> str:
