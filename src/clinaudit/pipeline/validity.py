@@ -23,6 +23,7 @@ import pandas as pd
 
 from ..spec import VerdictSettings
 from .run_family import primary_note, primary_rows, run_level
+from ..stats.power import power_note
 from ..stats.resolution import with_floor_note
 from ..stats.results import cell_float as _num
 
@@ -167,7 +168,8 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
                     run_audit: str = "") -> pd.DataFrame:
     """``results`` with ``verdict``, ``verdict_reason``, ``margin``, ``effect`` and ``n_units`` on every row."""
     from ..metrics.declared import declaration_for
-    from ..stats.resolution import run_floor_note
+    from ..stats.power import row_mde
+    from ..stats.resolution import row_p_kind, run_floor_note
     from ..stats.verdicts import row_paired_interval, row_verdict
 
     out = results.copy()
@@ -175,7 +177,7 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
         for col, dtype in (("verdict", object), ("verdict_reason", object), ("margin", float), ("effect", bool),
                            ("n_units", float), ("p_run", float), ("run_family", object), ("family_role", object),
                            ("p_run_floor", float), ("run_note", object), ("eq_low", float), ("eq_high", float),
-                           ("eq_method", object)):
+                           ("eq_method", object), ("p_kind", object), ("p_min", float), ("mde", float)):
             out[col] = pd.Series(dtype=dtype)
         return out
     audits = out["audit"].fillna("").astype(str).replace("", run_audit) if "audit" in out.columns \
@@ -195,6 +197,7 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
     floor, floor_limit, floor_draws = _run_floor(out, fam_key, run_size)
     verdicts, reasons, margins, effects, notes = [], [], [], [], []
     eq: list[dict[str, object]] = []
+    mdes: list[float] = []  # the effect each row finds with 80% power at alpha / its family's size (stats.power)
     for i, row in enumerate(out.to_dict("records")):
         audit, metric = str(row["audit"]), str(row["metric"])
         d = decls.get((audit, metric))
@@ -255,6 +258,8 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
             reason = f"{note}; {reason}"
         notes.append(note)
         eq.append(detail)
+        mdes.append(row_mde(row, alpha=alpha, family_size=max(int(run_size.iloc[i]), 1), direction=direction)
+                    if effect else math.nan)
         verdicts.append(verdict)
         reasons.append(reason)
         margins.append(math.nan if margin is None else float(margin))
@@ -266,6 +271,9 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
     out["p_run_floor"], out["run_note"] = floor.to_numpy(dtype=float), notes
     for col in ("eq_low", "eq_high", "eq_method"):  # the interval each row's margin was held against
         out[col] = [d[col] for d in eq]
+    out["mde"] = mdes
+    kinds = [row_p_kind(r) for r in out.to_dict("records")]  # exact or Monte Carlo p, and its smallest value
+    out["p_kind"], out["p_min"] = [k[0] for k in kinds], [k[1] for k in kinds]
     return out
 
 
@@ -323,7 +331,7 @@ def _run_floor(results: pd.DataFrame, fam_key: pd.Series, size: pd.Series) -> tu
     its size m (:func:`clinaudit.pipeline.run_family.run_level`; "" outside one; a mirrored row is in its twin's
     family but not counted in m); a secondary family's floor is never below its audit's primary family's (the
     gate)."""
-    from ..stats.resolution import row_p_floor, tested_cases
+    from ..stats.resolution import row_p_kind
 
     floor = pd.Series(math.nan, index=results.index, dtype=float)
     limit = pd.Series("", index=results.index, dtype=object)
@@ -338,12 +346,8 @@ def _run_floor(results: pd.DataFrame, fam_key: pd.Series, size: pd.Series) -> tu
         found = []
         for k in idx:
             r = recs[pos[k]]
-            n_test = tested_cases(r)
-            f, why = row_p_floor(str(r.get("test") or ""), n_cases=n_test if n_test is not None else _num(r.get("n_cases")),
-                                 n_a=_num(r.get("n_cases_a")), n_b=_num(r.get("n_cases_b")),
-                                 alternative=str(r.get("alternative") or "two-sided"), p_method=str(r.get("p_method") or ""),
-                                 n_permutations=_num(r.get("n_permutations")))
-            if f is None:
+            kind, f, why = row_p_kind(r)  # its p_kind / p_min columns (exact or Monte Carlo, smallest p)
+            if not kind:
                 break
             found.append((f, why, _num(r.get("n_permutations"))))
         else:
@@ -576,8 +580,10 @@ def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str
             used = int(min(n.max(), m.get("cases_used", cases.get("used", 0)) or n.max()))
         else:
             used = 0
+        power = power_note(rows[rows["verdict"] == "inconclusive"], used) if verdict == "inconclusive" else ""
+        sentence += f" Power: {power}." if power else ""
         out.append({
-            "audit": audit, "model": model, "verdict": verdict, "label": VERDICT_LABELS[verdict],
+            "audit": audit, "model": model, "verdict": verdict, "label": VERDICT_LABELS[verdict], "power": power,
             "sentence": sentence, "effects": {str(k): int(v) for k, v in counts.items()},
             # the run's tests cannot reach alpha after the run-level correction (said first, never a silent no-bias)
             "cannot_find_bias": cannot if verdict in ("inconclusive", "within_margin") else "",

@@ -109,6 +109,8 @@ def plain_sentence(line: dict[str, Any], need: int | None = None, entry: dict[st
             settle = ""
         text = (f"Inconclusive: no bias shown, but {counts.get('inconclusive', 0)} of {measured} measured comparisons "
                 "could not rule it out either" + settle + ".")
+        if line.get("power"):  # the shift the run could have seen, and the cases equivalence needs (stats.power)
+            text += f" {str(line['power'])[:1].upper()}{str(line['power'])[1:]}."
     if missing and verdict != "not_measured":
         text += f" {missing} comparison{'s' if missing != 1 else ''} could not be measured."
     # the run could not have found bias: said before anything else

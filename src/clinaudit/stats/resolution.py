@@ -31,7 +31,7 @@ from typing import Any
 
 __all__ = ["smallest_p", "correction_factor", "all_equal_half_width", "cases_for_p", "cases_for_half_width",
            "cases_to_settle", "row_p_floor", "draws_to_reach", "run_floor_note",
-           "with_floor_note", "tested_cases", "out_of_reach", "SIGN_FLIP_TEST", "SUBGROUP_TEST"]
+           "with_floor_note", "tested_cases", "row_p_kind", "out_of_reach", "SIGN_FLIP_TEST", "SUBGROUP_TEST"]
 
 #: the ``test`` names :class:`clinaudit.stats.PairedFrame` writes
 SIGN_FLIP_TEST = "sign-flip permutation over cases"
@@ -92,6 +92,26 @@ def row_p_floor(test: str, *, n_cases: float | None = None, n_a: float | None = 
     if mc is not None and (exact is None or mc >= exact):
         return mc, "draws"
     return (exact, "cases") if exact is not None else (None, "")
+
+
+def row_p_kind(row: Mapping[str, Any]) -> tuple[str, float, str]:
+    """(``p_kind``, ``p_min``, what sets it) of a result row: ``"monte carlo"`` when its test drew random sign
+    flips / relabellings (``p_method`` "monte carlo" or "bound"), ``"exact"`` for the paired layer's exact tests,
+    ``""`` when not known (an asymptotic or another test: any p is reachable as far as this knows); ``p_min`` the
+    smallest p its test can give with its cases and draws (:func:`row_p_floor`; NaN when not known)."""
+    from .results import cell_float
+
+    if cell_float(row.get("p")) is None:
+        return "", math.nan, ""
+    method = str(row.get("p_method") or "").strip().lower()
+    n_test = tested_cases(row)
+    f, why = row_p_floor(str(row.get("test") or ""), n_cases=n_test if n_test is not None else cell_float(
+        row.get("n_cases")), n_a=cell_float(row.get("n_cases_a")), n_b=cell_float(row.get("n_cases_b")),
+        alternative=str(row.get("alternative") or "two-sided"), p_method=method,
+        n_permutations=cell_float(row.get("n_permutations")))
+    if f is None:
+        return "", math.nan, ""
+    return ("monte carlo" if method in ("monte carlo", "bound") else "exact"), float(f), why
 
 
 def draws_to_reach(family_size: int, alpha: float) -> int:

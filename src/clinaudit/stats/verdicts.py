@@ -64,8 +64,8 @@ VERDICTS = ("bias", "within_margin", "inconclusive", "not_measured")
 MARGIN_TOL = 1e-9
 
 #: the fewest cases whose per-case difference is not 0 for the paired t-interval (:func:`paired_interval`);
-#: with fewer, a rate's exact / Newcombe bounds are kept. Simulated (docs/verdicts.md): with 10 or more, the
-#: t-bound's level at an excess equal to the margin stays ≤ 3.6% down to a noise floor of 0.2%.
+#: with fewer, a rate's exact / Newcombe bounds are kept. Simulated (benchmarks/paired_interval_sim.py): with 10
+#: or more, the t-bound's level at an excess equal to the margin stays ≤ 4.0% down to a noise floor of 0.2%.
 MIN_MOVING_CASES = 10
 
 #: the name of the paired interval, per kind of per-case data (``eq_kind``)
@@ -80,9 +80,9 @@ def paired_interval(mean: object, se: object, df: object, moving: object, kind: 
     "welch": a gap between two groups of cases), as ``(lo, hi, method)``; None when the row has no such data
     (another kind, a missing or zero standard error) or fewer than :data:`MIN_MOVING_CASES` moving cases.
 
-    Each bound is a one-sided test at ``alpha/2`` (2.5%): a one-sided 5% t-bound held 5.5–9.3% of rows within
-    the margin at a true excess equal to it (per-case differences of rare flips are skewed), the 2.5% bound
-    2.6–4.1% (docs/verdicts.md)."""
+    Each bound is a one-sided test at ``alpha/2`` (2.5%): a one-sided 5% t-bound held up to 7.1% of rows within
+    the margin at a true excess equal to it (per-case differences of rare flips are skewed), the 2.5% bound at
+    most 4.0% (benchmarks/paired_interval_sim.py, docs/verdicts.md)."""
     from scipy.stats import t as student_t
 
     vals = [_num(x) for x in (mean, se, df, moving)]

@@ -123,14 +123,26 @@ _SIGN_FLIP_NULL = ("the frame-level mean paired differences (group - reference) 
                    "(each frame's sign flip equally likely)")
 
 
-def _frame_sign_flip(px: np.ndarray, py: np.ndarray, frames: np.ndarray, seed: int) -> Any:
-    """The layer's sign-flip test on per-frame means of the paired differences (noise below tolerance = 0)."""
+def _frame_sign_flip(px: np.ndarray, py: np.ndarray, frames: np.ndarray, seed: int,
+                     n_permutations: int = 9999) -> tuple[Any, dict[str, Any]]:
+    """The layer's sign-flip test on per-frame means of the paired differences (noise below tolerance = 0), and
+    the row's ``p_method`` / ``n_permutations`` (Monte Carlo past 2^k > ``n_permutations``: p ≥ 1/(R + 1))."""
     from ...stats import StatResult, sign_flip_test, zero_small_differences
 
     d = zero_small_differences(px - py, np.maximum(np.abs(px), np.abs(py)))
     per_frame = pd.Series(d).groupby(pd.Series(frames, dtype=object), sort=True).mean().to_numpy()
-    stat, p, note = sign_flip_test(per_frame, seed=seed)
-    return StatResult("sign_flip_frames", stat, p, int(per_frame.size), note)
+    res = sign_flip_test(per_frame, n_permutations=n_permutations, seed=seed)
+    return (StatResult("sign_flip_frames", res.statistic, res.p, int(per_frame.size), res.note),
+            {"p_method": res.method, "n_permutations": res.n_permutations})
+
+
+def frame_permutations(n_tests: int, alpha: float, least: int = 9999) -> int:
+    """The sign flips each frame-level test draws: at least ``least``, and enough that Holm over the model's
+    ``n_tests`` sign-flip rows can reach half of ``alpha`` with Monte Carlo p-values (n/(R + 1) < alpha/2), as
+    classifier gaps raise theirs: with 120 categories and alpha 0.01, 24,000 (9,999 floored p_run at 0.012)."""
+    from ...stats.resolution import draws_to_reach
+
+    return max(least, draws_to_reach(max(n_tests, 1), alpha / 2))
 
 
 def test_column_key(test: str) -> str:
@@ -237,6 +249,7 @@ def association_tests(
              for model, by_model in d.groupby("model", sort=False)
              for k, g in enumerate(groups[1:])
              for cat, sub in by_model.groupby("category", sort=True)]
+    n_flip = {m: sum(1 for c in cells if c[0] == m) for m in {c[0] for c in cells}}
     for model, k, g, cat, sub in cells:
         pair = sub[sub["group"].isin([g, ref])]
         is_g = (pair["group"] == g).to_numpy()
@@ -257,8 +270,11 @@ def association_tests(
                       n_frames=int(pd.unique(frames).size), mean_group=float(x.mean()) if x.size else math.nan,
                       mean_reference=float(y.mean()) if y.size else math.nan, alternative="two-sided")
         for test in tests:
+            how: dict[str, Any] = {}
+            if test == "sign-flip":
+                res, how = _frame_sign_flip(px, py, pframes, seed + k, frame_permutations(n_flip[model], alpha))
             if test in ("signed-rank", "sign-flip"):
-                res = wilcoxon_test(px, py) if test == "signed-rank" else _frame_sign_flip(px, py, pframes, seed + k)
+                res = wilcoxon_test(px, py) if test == "signed-rank" else res
                 value = float(np.mean(px - py)) if px.size else math.nan
                 lo, hi, ci_method = _frame_ci(px - py, pframes, np.ones(px.size, bool), None, n_bootstrap,
                                               confidence, seed + k)
@@ -271,7 +287,7 @@ def association_tests(
             rows.append(result_row(**common, value=value, n=res.n, ci_low=lo, ci_high=hi, ci_method=ci_method,
                                    test=res.test, statistic=res.statistic, p=res.p, note=note,
                                    test_option=test, test_description=_DESCRIPTION[test], test_unit=unit,
-                                   null_hypothesis=NULL_HYPOTHESES.get(res.test, _SIGN_FLIP_NULL)))
+                                   null_hypothesis=NULL_HYPOTHESES.get(res.test, _SIGN_FLIP_NULL), **how))
     table = results_frame(rows)
     if len(table):
         cols = ["model"] if len(tests) == 1 else ["model", "test_option"]
@@ -298,7 +314,8 @@ def _too_few_frames(table: pd.DataFrame, alpha: float) -> list[str]:
         k = row.get("n")
         if row.get("test_option") == "sign-flip" and pd.notna(k) and k >= 1:
             factor = correction_factor(str(row.get("correction") or ""), int(size))
-            reach = out_of_reach(SIGN_FLIP_TEST, alpha, factor, n_cases=float(k))
+            reach = out_of_reach(SIGN_FLIP_TEST, alpha, factor, n_cases=float(k), p_method=str(row.get("p_method") or ""),
+                                 n_permutations=row.get("n_permutations"))
             if reach is not None:
                 p_min, need = reach
                 fam = f" x {int(size)} comparisons ({row.get('correction')})" if factor > 1 else ""

@@ -466,6 +466,12 @@ class TreatmentShift(Audit[TreatmentShiftParams, Messages, list[Variant], "pd.Da
             notes.append("conversation calls are upper bounds where a consultation is not cached yet (multi-turn "
                          "consultations stop when the doctor agent gives a diagnosis; the diagnosis judge only sees "
                          "answers the rule cannot decide)")
+        from .power_plan import plan_line
+
+        spec = self.ctx.spec
+        margin = spec.verdicts.margin_for(self.name, "TSR", 0.05) or 0.05
+        notes.append(plan_line(int(s["cases"]), len(p.seeds), len(p.perturbations) * len(p.questions) *
+                               max(len(self.targets), 1), self.ctx.rundir.path, margin, spec.verdicts.alpha))
         return notes + cost_notes(self.ctx, p, self.targets, self.judge_model)
 
 
