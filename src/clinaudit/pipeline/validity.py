@@ -196,8 +196,7 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
                                                             decls)
     floor, floor_limit, floor_draws = _run_floor(out, fam_key, run_size)
     verdicts, reasons, margins, effects, notes = [], [], [], [], []
-    eq: list[dict[str, object]] = []
-    mdes: list[float] = []  # the effect each row finds with 80% power at alpha / its family's size (stats.power)
+    eq: list[dict[str, object]] = []  # per row: its equivalence interval, and mde (80% power, stats.power)
     for i, row in enumerate(out.to_dict("records")):
         audit, metric = str(row["audit"]), str(row["metric"])
         d = decls.get((audit, metric))
@@ -257,9 +256,8 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
         if note and verdict != "not_measured":
             reason = f"{note}; {reason}"
         notes.append(note)
-        eq.append(detail)
-        mdes.append(row_mde(row, alpha=alpha, family_size=max(int(run_size.iloc[i]), 1), direction=direction)
-                    if effect else math.nan)
+        eq.append({**detail, "mde": row_mde(row, alpha=alpha, family_size=max(int(run_size.iloc[i]), 1),
+                                            direction=direction) if effect else math.nan})
         verdicts.append(verdict)
         reasons.append(reason)
         margins.append(math.nan if margin is None else float(margin))
@@ -269,9 +267,8 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
     out["p_run"], out["run_family"] = p_run.to_numpy(dtype=float), run_family.to_numpy(dtype=object)
     out["family_role"] = roles.to_numpy(dtype=object)
     out["p_run_floor"], out["run_note"] = floor.to_numpy(dtype=float), notes
-    for col in ("eq_low", "eq_high", "eq_method"):  # the interval each row's margin was held against
+    for col in ("eq_low", "eq_high", "eq_method", "mde"):  # the interval each row's margin was held against, mde
         out[col] = [d[col] for d in eq]
-    out["mde"] = mdes
     kinds = [row_p_kind(r) for r in out.to_dict("records")]  # exact or Monte Carlo p, and its smallest value
     out["p_kind"], out["p_min"] = [k[0] for k in kinds], [k[1] for k in kinds]
     return out
@@ -367,8 +364,6 @@ def _run_floor(results: pd.DataFrame, fam_key: pd.Series, size: pd.Series) -> tu
         elif gate > floor[mine].max():
             floor[mine], limit[mine], draws[mine] = gate, limit[first].iloc[0], draws[first].iloc[0]
     return floor, limit, draws
-
-
 
 
 def _tally(results: pd.DataFrame) -> dict[str, int]:
