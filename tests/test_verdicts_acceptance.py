@@ -112,6 +112,29 @@ def test_a_judge_that_parses_nothing_exits_3_and_is_not_complete(tmp_path, capsy
     assert "not measured" in err
 
 
+def test_a_judge_that_parses_nothing_names_its_model_the_fix_and_one_raw_answer(tmp_path, capsys):
+    """Issue 49 item 6: "not measured" says the fix: the judge's model, models.judge, and one raw unparsed answer
+    (one line, truncated to RAW_QUOTE_CHARS; escaped in the report's HTML) on the first screen and the terminal."""
+    from clinaudit.pipeline.judge_parse import RAW_QUOTE_CHARS
+
+    raw = "<b>I cannot</b> tell\nfrom this response. " + "x" * 300
+    backends = {"mock:t": {"answer": "Rest and fluids."}, "mock:j1": {"answer": raw}}
+    code = main(["run", str(_spec_file(tmp_path, "mock:j1", backends)), "--out", str(tmp_path / "run"),
+                 "--no-progress", "--report"])
+    err = capsys.readouterr().err
+    assert code == 3, err
+    status = json.loads((tmp_path / "run" / "manifest.json").read_text())["status"]
+    assert status.startswith("not measured: the judge 'treatment_annotator' could parse 0 of 60 answers")
+    assert "judge model mock:j1 did not answer in the expected format: point models.judge at a capable model" \
+        in status
+    quoted = status.split('one unparsed answer: "', 1)[1].split('"', 1)[0]
+    assert quoted.startswith("<b>I cannot</b> tell from this response. xxx") and quoted.endswith("…")
+    assert len(quoted) == RAW_QUOTE_CHARS and "\n" not in quoted
+    assert "mock:j1" in err and "point models.judge" in err
+    html = (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
+    assert "&lt;b&gt;I cannot&lt;/b&gt; tell" in html and "<b>I cannot</b>" not in html
+
+
 def test_a_target_that_answers_nothing_exits_3(tmp_path, capsys):
     backends = {"mock:t": {"answer": ""}, "mock:j1": {"answer": "MANAGE [NO]\nVISIT [YES]\nRESOURCE [YES]"}}
     code, err = _run_cli(_spec_file(tmp_path, "mock:j1", backends), tmp_path / "run", capsys)

@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 
 from ..spec import VerdictSettings
+from .judge_parse import judge_fix, judge_parse_rates
 from .run_family import primary_note, primary_rows, run_level
 from ..stats.power import power_note
 from ..stats.resolution import with_floor_note
@@ -53,22 +54,6 @@ def _calls(responses: pd.DataFrame) -> dict[str, dict[str, int]]:
     return out
 
 
-def _judges(judgments: pd.DataFrame) -> list[dict[str, Any]]:
-    if judgments.empty or not {"judge", "status"} <= set(judgments.columns):
-        return []
-    j = judgments.copy()
-    j["_role"] = j["jury"].fillna("").astype(str) if "jury" in j.columns else ""
-    j["_model"] = j["judge_model"].fillna("").astype(str) if "judge_model" in j.columns else ""
-    out = []
-    for (judge, role, model), g in j.groupby(["judge", "_role", "_model"], sort=True):
-        status = g["status"].astype(str)
-        n, ok = len(g), int((status == "ok").sum())
-        out.append({"judge": str(judge), "jury": role, "judge_model": model, "items": n, "parsed": ok,
-                    "unparseable": int((status == "unparseable").sum()), "errors": int((status == "error").sum()),
-                    "ties": int((status == "tie").sum()), "parse_rate": ok / n if n else math.nan})
-    return out
-
-
 def _cases(cases: pd.DataFrame, paired: pd.DataFrame, exclusions: pd.DataFrame) -> dict[str, Any]:
     given = set(cases["case_id"].astype(str)) if "case_id" in cases.columns else set()
     excluded: dict[str, int] = {}
@@ -90,7 +75,7 @@ def measure_validity(tables: Mapping[str, pd.DataFrame], audit: str, settings: V
         return tables.get(name, pd.DataFrame())
 
     paired, results = get("paired"), get("results")
-    calls, judges = _calls(get("responses")), _judges(get("judgments"))
+    calls, judges = _calls(get("responses")), judge_parse_rates(get("judgments"), get("responses"))
     reasons: list[str] = []
     warnings: list[str] = []
     gated = [j for j in judges if j["jury"] != "member"]  # jurors are reported; the jury's decision is gated
@@ -110,6 +95,7 @@ def measure_validity(tables: Mapping[str, pd.DataFrame], audit: str, settings: V
             else:
                 line = (f"{who} could parse {j['parsed']} of {j['items']} answers "
                         f"(parse rate {j['parse_rate']:.0%} < {settings.min_parse_rate:.0%})")
+            line += judge_fix(j)
             # a main judge (at least half as many answers as the busiest) gates the audit; a side judge
             # (e.g. one language-disparity check beside the incidence judge) is a warning: its own
             # metrics have no usable value and are not measured row by row
