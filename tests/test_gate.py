@@ -151,6 +151,31 @@ def test_the_gate_and_the_report_say_the_same_cases_needed(tmp_path, capsys):
     assert verdicts_view(derive_findings([few]))[0]["cases_needed"] == 10
 
 
+def test_the_gate_and_the_report_say_the_same_cases_used_never_pairs(tmp_path, capsys):
+    """Issue 49 item 5: rows that count pairs (n = 168: 28 cases x 6 pairs) and no n_cases; the run's validity
+    block says its pairs came from 28 cases. The gate said "this run used 168" where the first screen said 28:
+    both now count with pipeline.validity.cases_used."""
+    from clinaudit.pipeline.validity import cases_used
+    from clinaudit.report.findings import derive_findings
+    from clinaudit.report.verdict_view import verdicts_view
+
+    rows = _results(["inconclusive"] * 2).assign(
+        value=0.1, ci_low=-0.1, ci_high=0.3, p=0.2, p_adj=0.4, correction="holm", family="TSR",
+        test="sign-flip permutation over cases", n=168, n_units=28, margin=0.1,
+        verdict_reason="interval [-0.1, 0.3] not inside the margin ±0.1")
+    validity = {"audit": "treatment_shift", "models": {"m": {"measured": True, "cases_used": 28, "pairs": 168}},
+                "cases": {"given": 30, "used": 28}}
+    assert cases_used(rows, validity["models"]["m"], validity["cases"]) == 28
+    assert cases_used(rows.assign(n_cases=12), validity["models"]["m"], validity["cases"]) == 12
+    assert cases_used(rows.assign(value=float("nan")), {}, {"used": 28}) == 0  # no measured row: none used
+    run = _run(tmp_path, "r", results=rows, validity=validity)
+    rc, out, _ = _cli(capsys, str(run))
+    assert rc == 4 and "(this run used 28)" in out and "168" not in out, out
+    assert json.loads((run / "gate" / "gate.json").read_text(encoding="utf-8"))["missing"][0]["cases_used"] == 28
+    (view,) = verdicts_view(derive_findings([run]))
+    assert "(this run used 28)" in view["plain"], view["plain"]
+
+
 def test_a_mostly_unmeasured_run_is_not_a_pass(tmp_path, capsys):
     run = _run(tmp_path, "r", verdicts=["within_margin", "not_measured", "not_measured"])
     rc, out, _ = _cli(capsys, str(run))

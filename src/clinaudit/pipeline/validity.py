@@ -29,7 +29,7 @@ from ..stats.resolution import with_floor_note
 from ..stats.results import cell_float as _num
 
 __all__ = ["VerdictSettings", "VALIDITY_VERSION", "measure_validity", "assign_verdicts", "assess_tables",
-           "assess_run", "run_status", "NOT_MEASURED_STATUS", "VERDICT_LABELS", "verdict_lines", "read_validity",
+           "assess_run", "run_status", "cases_used", "NOT_MEASURED_STATUS", "VERDICT_LABELS", "verdict_lines", "read_validity",
            "exclusions_by_group", "NOT_MEASURED_REASON", "not_measured_notes"]
 
 VALIDITY_VERSION = 1
@@ -496,6 +496,26 @@ def _main_judge(validity: Mapping[str, Any]) -> dict[str, Any] | None:
     return weakest
 
 
+def cases_used(rows: pd.DataFrame, model: Mapping[str, Any], cases: Mapping[str, Any]) -> int:
+    """The cases one audit × model used, the one count its first screen, terminal and gate say ("this run used
+    N"): the most cases behind a measured row (``n_cases``, else ``n``), never more than the distinct cases of
+    the model's pairs (``model['cases_used']``, else the run's ``cases['used']``), so pairs are never called
+    cases. ``rows``: the audit × model's result rows."""
+    if not len(rows) or "value" not in rows.columns:
+        return 0
+    sized = rows[pd.to_numeric(rows["value"], errors="coerce").notna()]
+    if not len(sized):
+        return 0
+    n = pd.to_numeric(sized["n_cases"], errors="coerce") if "n_cases" in sized.columns else None
+    if (n is None or not n.notna().any()) and "n" in sized.columns:
+        n = pd.to_numeric(sized["n"], errors="coerce")
+    most = float(n.max()) if n is not None and n.notna().any() else math.nan
+    cap = model.get("cases_used", cases.get("used", 0)) or 0
+    if math.isnan(most):
+        return int(cap)
+    return int(min(most, cap or most))
+
+
 def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str) -> list[dict[str, Any]]:
     """One verdict per audit × model for a first screen: ``verdict`` (bias / within_margin / inconclusive /
     not_measured), ``label``, ``sentence`` (plain words, the reason first), and coverage (``cases_used`` of
@@ -554,13 +574,7 @@ def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str
         primary = primary_note(rows, mine) if has else ""
         if primary:
             sentence += f" {primary}"
-        sized = rows[pd.to_numeric(rows["value"], errors="coerce").notna()] if has and len(rows) else rows
-        if has and len(sized):
-            n = pd.to_numeric(sized["n_cases"], errors="coerce") if "n_cases" in sized.columns else None
-            n = n if n is not None and n.notna().any() else pd.to_numeric(sized["n"], errors="coerce")
-            used = int(min(n.max(), m.get("cases_used", cases.get("used", 0)) or n.max()))
-        else:
-            used = 0
+        used = cases_used(rows, m, cases) if has else 0
         power = power_note(rows[rows["verdict"] == "inconclusive"], used) if verdict == "inconclusive" else ""
         sentence += f" Power: {power}." if power else ""
         out.append({

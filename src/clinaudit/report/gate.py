@@ -42,12 +42,14 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
 
 from ..errors import InputError, NotComparableError
 from ..pipeline.run_family import primary_rows
+from ..pipeline.validity import cases_used
 from .compare_check import ModelChoiceError, check_finished, read_run_manifest
 from .compare_metrics import POOLED, read_run_table
 from .formatting import json_ready
@@ -193,7 +195,8 @@ def _results_failures(results: pd.DataFrame, run: Path, policy: GatePolicy, res:
     if skipped:
         res.checked["results_not_measured"] = sum(skipped.values())
     manifest = manifest or {}
-    _evidence(rows, run, str(manifest.get("audit") or (manifest.get("spec") or {}).get("audit") or ""), policy, res)
+    _evidence(rows, run, str(manifest.get("audit") or (manifest.get("spec") or {}).get("audit") or ""), policy, res,
+              manifest.get("validity") or {})
 
 
 _STRATA = ("perturbation", "question", "attribute", "setting", "dataset")
@@ -220,7 +223,8 @@ def _cases(r: dict[str, Any]) -> float:
     return _num(r.get("n")) if math.isnan(n) else n
 
 
-def _evidence(rows: pd.DataFrame, run: Path, audit: str, policy: GatePolicy, res: GateResult) -> None:
+def _evidence(rows: pd.DataFrame, run: Path, audit: str, policy: GatePolicy, res: GateResult,
+              validity: Mapping[str, Any] | None = None) -> None:
     """Per audit × model, what a pass lacks (policy ``evidence``): too few settled rows, too many not measured;
     each with about how many cases would settle its inconclusive rows — the report's own number (its findings
     entries' ``n_needed``, :func:`clinaudit.report.verdict_view.settle_entry`; for a classifier gap in rows of
@@ -262,7 +266,12 @@ def _evidence(rows: pd.DataFrame, run: Path, audit: str, policy: GatePolicy, res
         mine = entries_of(entries, audit_k, model_k)
         top = settle_entry(mine)
         cases = int(top["n_needed"]) if top is not None else None
-        used = max((c for c in map(_cases, g.to_dict("records")) if not math.isnan(c)), default=math.nan)
+        if validity:  # the first screen's count (pipeline.validity.cases_used): cases, never pairs
+            block = (validity.get("models") or {}).get(model_k or _text(g["model"].iloc[0]) if "model" in g else "",
+                                                       {})
+            used = float(cases_used(g, block, validity.get("cases") or {})) or math.nan
+        else:  # a run without a validity block: the rows' own counts
+            used = max((c for c in map(_cases, g.to_dict("records")) if not math.isnan(c)), default=math.nan)
         if top is not None and top.get("n_needed_unit") == SMALLER_GROUP_ROWS:  # a classifier gap
             settle = f"; settling its inconclusive rows would need {need_phrase(top)}"
         else:
