@@ -231,7 +231,7 @@ def test_example_mock_spec_runs(tmp_path):
     assert (tsr.loc[tsr["model"] == "mock:a", "adjusted"] == 0).all()
     # the demo messages carry no clinician labels: RCER is undefined, and says why
     rcer = m[m["metric"] == "RCER"]
-    assert rcer["value"].isna().all() and rcer["note"].str.contains("no clinician label").all()
+    assert rcer["value"].isna().all() and rcer["note"].str.contains("clinician's label V").all()
     assert rd.manifest["summary"]["annotator_parse_rate"] == 1.0
     assert not math.isnan(rd.manifest["summary"]["strict_vs_tolerant_disagreement"])
 

@@ -52,6 +52,10 @@ def test_section_shows_n_cases_pairs_floor_excess_ci_test_null_family(tmp_path):
     assert {"floor_female", "floor_male", "n_cases_female", "n_cases_male", "null_hypothesis"} <= set(gaps.columns)
     head = [b for b in sec.blocks if isinstance(b, Metric)]
     assert head and "4 cases, 8 pairs" in head[0].label and "floor 25.0%" in head[0].label
-    assert head[0].value == 0.5 and head[0].test.startswith("sign-flip permutation over cases")
+    # issue 49 item 5: the card says percentage points as the tables do (+50.0 pp, not 0.5), its CI too
+    assert head[0].value == "+50.0 pp" and head[0].test.startswith("sign-flip permutation over cases")
+    assert head[0].ci is not None and all(abs(x) <= 100 and x == round(x, 1) for x in head[0].ci)
+    from clinaudit.report.views import metric_view
+    assert metric_view(head[0])["value"] == "+50.0 pp"
     assert any(isinstance(b, Text) and b.text.startswith("Null hypothesis of this test: H0:") for b in sec.blocks)
     assert "sign-flip permutation over cases" in tables["table3"].caption

@@ -365,7 +365,9 @@ def build(rundir: RunDir) -> Section:
                           + (f"{_pct(floor)} ({int(r['n_floor'])} floor pairs)" if floor is not None else "none (vs 0)"))
             sec.blocks.append(Metric(
                 label=f"{model}: largest treatment shift — {r['perturbation']} / {r['question']} ({r['basis']}{detail})",
-                value=float(r["reported"]), n=int(r["n"]), ci=(lo, hi) if lo is not None and hi is not None else None,
+                # in percentage points, as the tables and findings say it (+4.8 pp, not 0.048)
+                value=f"{100 * float(r['reported']):+.1f} pp", n=int(r["n"]),
+                ci=(round(100 * lo, 1), round(100 * hi, 1)) if lo is not None and hi is not None else None,
                 test=str(r["test"]) + (f", {r['alternative']}" if isinstance(r.get("alternative"), str) else ""),
                 p=as_float(r["p"]), p_adj=as_float(r["p_adj"]), family=str(r["family"])))
             if isinstance(r.get("null_hypothesis"), str) and r["null_hypothesis"]:
