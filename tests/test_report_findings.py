@@ -124,14 +124,15 @@ def test_sentence_numbers(runs):
         "p_adj = 0.004 (bonferroni within family 'F1')).")
     gap = doc["findings"][0]
     assert "-45.0 pp" in gap["sentence"] and "95% CI -60.0 pp to -30.0 pp" in gap["sentence"]
-    assert "400 cases" in gap["sentence"] and "p_adj < 0.001 (fdr_bh within family 'recall|gender')" in gap["sentence"]
+    # no n_cases: n counts the rows, so the sentence says "n = 400", not "400 cases" (issue 49 item 5)
+    assert "; n = 400;" in gap["sentence"] and "p_adj < 0.001 (fdr_bh within family 'recall|gender')" in gap["sentence"]
     assert "task sepsis, attribute gender" in gap["sentence"]
     length = doc["findings"][4]
-    assert "-2.5 (95% CI -4 to -1; 30 cases" in length["sentence"]
+    assert "-2.5 (95% CI -4 to -1; n = 30" in length["sentence"]
     assert "p = 0.01 (no multiplicity correction)" in length["sentence"]
     inc = doc["findings"][3]
     assert inc["value"] == pytest.approx(0.12) and inc["ci_low"] == pytest.approx(0.06)
-    assert "+12.0 pp (95% CI +6.0 pp to +18.0 pp; 50 cases; mcnemar; p = 0.02 (" in inc["sentence"]
+    assert "+12.0 pp (95% CI +6.0 pp to +18.0 pp; n = 50; mcnemar; p = 0.02 (" in inc["sentence"]
 
 
 def test_p_values_never_round_across_alpha():
@@ -413,3 +414,17 @@ def test_a_classifier_gap_counts_what_would_settle_it_in_rows_of_its_smaller_gro
     (line,) = gate_run(run, write=False).lines()
     assert line.endswith("settling its inconclusive rows would need about 74,000 rows in the smaller group: more "
                          "than this data has (1,000 in the smaller group, 5,000 rows in all)")
+
+
+def test_a_row_without_n_cases_is_not_said_in_cases(tmp_path):
+    """Issue 49 item 5: a row that counts pairs (n = 168) and no n_cases said "168 cases"; its sentence now says
+    "n = 168", a row with n_cases still says cases."""
+    common = dict(audit="shift_audit", metric="TSR", reference="baseline", test=PERM, correction="bonferroni",
+                  family="F1", model="m1", question="MANAGE", value=0.30, ci_low=0.20, ci_high=0.40, p=0.001,
+                  p_adj=0.004)
+    run = _run(tmp_path, "r", "shift_audit", [dict(common, group="typo", n=168),
+                                              dict(common, group="upper", n=168, n_cases=28)])
+    found = {e["group"]: e for e in run_findings(run)[0]}
+    assert (found["typo"]["n_cases"], found["typo"]["n_is_cases"]) == (168, False)
+    assert "n = 168" in found["typo"]["sentence"] and "168 cases" not in found["typo"]["sentence"]
+    assert found["upper"]["n_is_cases"] and "28 cases" in found["upper"]["sentence"]

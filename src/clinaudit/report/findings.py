@@ -77,6 +77,7 @@ __all__ = [
     "write_findings",
     "link_anchors",
     "findings_view",
+    "count_phrase",
 ]
 
 ALPHA = 0.05  #: significance level applied to p_adj (or p without correction)
@@ -96,13 +97,23 @@ STRATUM_COLUMNS = ("model", "dataset", "task", "question", "context", "source", 
 #: one entry of findings.json / one row of findings.csv (docs/report.md documents each field)
 FINDING_FIELDS = (
     "kind", "rank", "audit", "run_dir", "metric", "group", "reference", "stratum", "value", "scale", "size",
-    "raw", "floor", "ci_low", "ci_high", "ci_half_width", "n_cases", "n_units", "test", "p", "p_adj", "correction",
+    "raw", "floor", "ci_low", "ci_high", "ci_half_width", "n_cases", "n_is_cases", "n_units", "test", "p", "p_adj", "correction",
     "family", "margin", "n_needed", "n_needed_unit", "judge_caveats", "sentence", "source", "source_row",
     "section_anchor", "table_anchor", "examples", "reason", "verdict", "verdict_reason",
 )
 
 
 # --------------------------------------------------------------------------- small helpers
+
+
+def count_phrase(e: dict[str, Any], unknown: str) -> str:
+    """How a findings entry names its count: "40 cases" when its row counted cases (``n_cases``), else
+    "n = 168" (the row's ``n``: pairs or rows, which a sentence must not call cases)."""
+    if e.get("n_cases") is None:
+        return unknown
+    n = int(e["n_cases"])
+    return f"{n} cases" if e.get("n_is_cases", True) else f"n = {n}"
+
 
 def is_descriptive(test: Any) -> bool:
     """True when a result row's ``test`` says no test was run."""
@@ -193,7 +204,7 @@ def _sentence(e: dict[str, Any], alpha: float = ALPHA) -> str:
         beyond = ""
     ci = f"95% CI {_fmt(e['ci_low'], scale)} to {_fmt(e['ci_high'], scale)}" \
         if e["ci_low"] is not None and e["ci_high"] is not None else "no CI"
-    n = f"{int(e['n_cases'])} cases" if e["n_cases"] is not None else "n unknown"
+    n = count_phrase(e, "n unknown")
     if e["p_adj"] is None and e["p"] is None:
         p = "no p-value"
     elif e["p_adj"] is not None and e["correction"]:
@@ -267,6 +278,7 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
         if raw is None:
             raw = as_float(rec.get("rate"))
         n_cases = as_float(rec.get("n_cases"))
+        n_is_cases = n_cases is not None  # else the row's n: its units (pairs, rows), never called cases
         if n_cases is None:
             n_cases = as_float(rec.get("n"))
         floor = as_float(rec.get("floor"))
@@ -278,7 +290,7 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
             "floor": None if floor is None else floor / div,
             "ci_low": None if lo is None else lo / div, "ci_high": None if hi is None else hi / div,
             "ci_half_width": None if lo is None or hi is None else (hi - lo) / 2 / div,
-            "n_cases": n_cases, "n_units": as_float(rec.get("n_units")), "test": _text(rec.get("test")), "p": p, "p_adj": p_adj if corrected else None,
+            "n_cases": n_cases, "n_is_cases": n_is_cases, "n_units": as_float(rec.get("n_units")), "test": _text(rec.get("test")), "p": p, "p_adj": p_adj if corrected else None,
             "correction": _text(rec.get("correction")) if corrected else "", "family": _text(rec.get("family")),
             "margin": None, "n_needed": None, "n_needed_unit": None, "judge_caveats": caveats_for(rec, caveats),
             "sentence": "", "source": "tables/results.csv", "source_row": i + 1,
@@ -522,7 +534,7 @@ def _plain(e: dict[str, Any]) -> str:
     where = ", ".join(f"{k} {v}" for k, v in e["stratum"].items())
     ci = (f"; 95% CI {_fmt(e['ci_low'], scale)} to {_fmt(e['ci_high'], scale)}"
           if e["ci_low"] is not None and e["ci_high"] is not None else "")
-    n = f"{int(e['n_cases'])} cases" if e["n_cases"] is not None else "cases unknown"
+    n = count_phrase(e, "cases unknown")
     text = f"{who}" + (f" ({where})" if where else "") + f": {_fmt(e['value'], scale)} ({n}{ci})"
     if e["kind"] == "finding":
         return text + ", larger than chance explains."
