@@ -316,3 +316,24 @@ def test_a_row_without_a_value_says_the_audits_reason_not_only_no_usable_unit():
     assert out["verdict_reason"].tolist() == [f"no value: {NO_CLINICIAN_LABELS}", "no value: no usable unit"]
     assert "clinician's label V" in out["verdict_reason"].iloc[0] and "TSR and RCR need no labels" in \
         out["verdict_reason"].iloc[0]
+
+
+def test_a_significant_effect_smaller_than_the_margin_is_not_bias():
+    """Issue 48: +2.5 pp inside a 5 pp margin, significant but its bound not inside the margin, read "bias"; a
+    significant row is bias only when its estimate reaches the margin (stats.verdicts.beyond_margin)."""
+    kw = dict(ci_low=0.005, ci_high=0.052, p_adj=1e-4, p_run=1e-4, run_family_size=6, n_units=500, margin=0.05,
+              direction="higher_is_worse")
+    v, reason = row_verdict(value=0.025, **kw)
+    assert v == "inconclusive"
+    assert "the estimate +0.025 is smaller than the margin 0.05" in reason
+    assert "upper bound 0.052 is not inside it" in reason
+    assert row_verdict(value=0.05, **kw)[0] == "bias"  # reaching the margin is enough
+    assert row_verdict(value=0.07, **{**kw, "ci_high": 0.09})[0] == "bias"
+    # two-sided: |d| against the margin; higher-is-better: -d
+    two = {**kw, "direction": "two_sided", "ci_low": -0.052, "ci_high": -0.005}
+    assert row_verdict(value=-0.025, **two)[0] == "inconclusive"
+    assert row_verdict(value=-0.06, **{**two, "ci_low": -0.08})[0] == "bias"
+    better = {**kw, "direction": "higher_is_better", "ci_low": -0.052, "ci_high": -0.005}
+    assert row_verdict(value=-0.025, **better)[0] == "inconclusive"
+    # no margin declared: significance alone decides, as before
+    assert row_verdict(value=0.025, **{**kw, "margin": None})[0] == "bias"
