@@ -49,6 +49,12 @@ class AuditContext:
     dry: bool = False
     #: ``clinaudit run --limit N``: only the first N cases of the spec's data (recorded in the manifest's run)
     case_limit: int | None = None
+    #: the estimate of a large input (``clinaudit run`` before it starts, ``--dry-run``): when the data holds more
+    #: cases than this, the stages count a seeded random sample of this many and the estimate is scaled
+    #: (:meth:`scale_count`, ``Estimate.scale``); ``None``: every case
+    sample_cases: int | None = None
+    #: the number of cases the data holds when ``sample_cases`` sampled them (else None)
+    total_cases: int | None = None
     #: the judge juries the run's stages asked for (``Audit.judge`` with several judge models); the
     #: pipeline adds their jurors' rows to the judgments table and writes the jury tables
     juries: list[Jury] = field(default_factory=list)
@@ -57,6 +63,12 @@ class AuditContext:
         """All cases of all data sources (loaded once)."""
         if self._cases is None:
             cases = load_sources(list(self.spec.data), self.base_dir)[:self.case_limit]
+            if self.sample_cases is not None and len(cases) > self.sample_cases:
+                import random
+
+                self.total_cases = len(cases)
+                keep = sorted(random.Random(self.spec.seed).sample(range(len(cases)), self.sample_cases))
+                cases = [cases[i] for i in keep]
             if not self._deidentifies_cases():  # the names the data lists never reach a prompt or a file
                 from .identifiers import remove_listed_names
 
@@ -64,6 +76,12 @@ class AuditContext:
             self._cases = cases
             self._attributes = None
         return self._cases
+
+    def scale_count(self, n: int) -> int:
+        """A count over the sampled cases scaled to every case of the data (``n`` itself when nothing was sampled)."""
+        if self.total_cases is None or not self._cases:
+            return n
+        return round(n * self.total_cases / len(self._cases))
 
     def _deidentifies_cases(self) -> bool:
         """Whether the audit de-identifies its cases itself (its class sets ``deidentifies_cases``)."""

@@ -37,6 +37,17 @@ class Estimate:
     likely: dict[str, tuple[float, float]] = field(default_factory=dict)
     probe_errors: dict[str, str] = field(default_factory=dict)
 
+    def scale(self, factor: float, note: str) -> None:
+        """Scale the counts (calls, cached, prompt tokens, calls per request shape) by ``factor``: the stages counted
+        a sample of the cases (``AuditContext.sample_cases``); ``note`` says so first among the notes."""
+        for counts in (self.calls, self.cached, self.prompt_tokens):
+            for k in counts:
+                counts[k] = round(counts[k] * factor)
+        for shapes in self.shapes.values():
+            for entry in shapes.values():
+                entry[0] = round(entry[0] * factor)
+        self.notes.insert(0, note)
+
     def total_calls(self) -> int:
         return sum(self.calls.values())
 

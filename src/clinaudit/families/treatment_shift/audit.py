@@ -455,8 +455,9 @@ class TreatmentShift(Audit[TreatmentShiftParams, Messages, list[Variant], "pd.Da
         from .summary import cost_notes
 
         p, s = self.params, self.stages.cases.summary
-        notes = [f"{s['cases_loaded']} cases loaded, {s['cases_set_aside']} set aside as sex-specific, "
-                 f"{s['cases']} audited"]
+        sampled = self.ctx.total_cases is not None
+        notes = [f"{s['cases_loaded']} cases {'sampled' if sampled else 'loaded'}, {s['cases_set_aside']} set aside "
+                 f"as sex-specific, {s['cases']} audited" + (" (scaled below)" if sampled else "")]
         if gender_plan(p).note:
             notes.append(gender_plan(p).note)
         if p.treatment and p.annotator_mode == "loglik":
@@ -470,7 +471,7 @@ class TreatmentShift(Audit[TreatmentShiftParams, Messages, list[Variant], "pd.Da
 
         spec = self.ctx.spec
         margin = spec.verdicts.margin_for(self.name, "TSR", 0.05) or 0.05
-        notes.append(plan_line(int(s["cases"]), len(p.seeds), len(p.perturbations) * len(p.questions) *
+        notes.append(plan_line(self.ctx.scale_count(int(s["cases"])), len(p.seeds), len(p.perturbations) * len(p.questions) *
                                max(len(self.targets), 1), self.ctx.rundir.path, margin, spec.verdicts.alpha))
         return notes + cost_notes(self.ctx, p, self.targets, self.judge_model)
 
