@@ -135,7 +135,9 @@ def _payload_spec(tmp_path: Path) -> Path:
                          "mock:judge": {"rules": [
                              {"match": "manage this at home", "response": "MANAGE [YES]\nVISIT [NO]\nRESOURCE [NO]"},
                              {"match": ".", "response": "=1+1 MANAGE [NO]\nVISIT [YES]\nRESOURCE [YES]"}]}},
-            "params": {"perturbations": ["exclamation", "whitespace"], "seeds": [0, 42], "n_resamples": 100}}
+            # the payload genders declared (issue 49: an unmapped gender value is an input error, exit 2)
+            "params": {"perturbations": ["exclamation", "whitespace"], "seeds": [0, 42], "n_resamples": 100,
+                       "value_maps": {"gender": {"=F": "female", "@M": "male", "-F": "female"}}}}
     path = tmp_path / "spec.yaml"
     path.write_text(yaml.safe_dump(spec))
     return path
