@@ -65,6 +65,9 @@ def test_init_then_run_dry_run_works_without_edits(tmp_path, capsys):
             "model you audit, and models.judge and models.rewrite to capable models; the sex counterfactual "
             "(gender_swap, gender_removal) needs a real rewrite model") in out
     assert "# " in spec.read_text().splitlines()[0]  # commented
+    # power before the run (issue 48): 4 messages x 21 primary TSR rows: the sign flip cannot reach alpha
+    assert ("note: power: with 4 cases no row can be bias: the sign-flip test's smallest p, 1/2^4, times 21 primary "
+            "effects is not below alpha 0.05") in out
     assert main(["run", str(spec), "--out", str(tmp_path / "r"), "--dry-run"]) == 0
     err = capsys.readouterr().err
     assert "Estimated model calls" in err and "4 cases loaded" in err

@@ -62,6 +62,11 @@ def scaffold(cols: Columns) -> Scaffold:
     notes = ["the spec runs every role on `embedded`, a toy model (SmolLM2-135M): set models.target to the model "
              "you audit, and models.judge and models.rewrite to capable models; the sex counterfactual "
              "(gender_swap, gender_removal) needs a real rewrite model"]
+    # power before the run (issue 48): the smallest excess this file's cases would find, at an assumed noise floor
+    from .params import QUESTIONS
+    from .power_plan import plan_line
+
+    notes.append(plan_line(cols.n_rows, len(params["seeds"]), len(params["perturbations"]) * len(QUESTIONS), None))
     return Scaffold(data={"columns": columns},
                     models={"target": "embedded", "judge": "embedded", "rewrite": "embedded"}, params=params,
                     comments=comments, header=header, notes=notes)
