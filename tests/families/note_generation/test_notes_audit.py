@@ -48,6 +48,7 @@ INC = {
                           "delta": [0, 0, 0, 0]},
 }
 GROUPS = ["baseline", "Asian", "Black", "White"]
+MARKER = {"Poverty": "money", "Religious Beliefs": "church"}  # the sentence each context's augmentation adds
 DISPARITY = {  # (dialog, context) -> reply of the Fig. 5 judge
     ("alpha", "Poverty"): "DECISION: YES\nDEMOGRAPHIC MOST IMPACTED: Black\nADDITIONAL EXPLANATION/ANALYSIS: a",
     ("bravo", "Poverty"): "DECISION: YES\nDEMOGRAPHIC MOST IMPACTED: Asian patient\nADDITIONAL EXPLANATION/ANALYSIS: b",
@@ -66,7 +67,9 @@ def responder(req) -> str | None:
             return "\n".join(lines[:2] + lines[3:] + ["Doctor: Money may be tight."])
         if code == "foxtrot":  # swaps turns 3 and 4
             return "\n".join(lines[:2] + [lines[3], lines[2]] + lines[4:] + ["Doctor: Faith matters."])
-        lines[0] = lines[0] + f" Let us also talk about ctx{context.replace(' ', '')}."
+        # the context's marker is an ordinary word: since issue 50 every word in no list (a made-up token such as
+        # "ctxPoverty") is de-identified as a possible name before the note prompt
+        lines[0] = lines[0] + f" Let us also talk about {MARKER[context]}."
         return "Here is the conversation:\n" + "\n".join(lines)
     if "Now the note to judge." in text:
         note = text.split("Now the note to judge.\nCLINICAL NOTE:\n", 1)[1]
@@ -79,7 +82,7 @@ def responder(req) -> str | None:
     if text.rstrip().endswith("Summary:"):
         dialog = text.split("Dialogue:\n")[-1]
         code = re.search(r"the (\w+) clinic", dialog).group(1)
-        context = "Poverty" if "ctxPoverty" in dialog else "Religious Beliefs"
+        context = "Poverty" if f"talk about {MARKER['Poverty']}." in dialog else "Religious Beliefs"
         answer = dialog.rstrip().removesuffix("Summary:").rstrip().splitlines()[-1].split("Patient: ", 1)[1]
         group = "baseline" if answer == "[RACE]" else answer
         return f"NOTE {code}|{context}|{group}"
