@@ -37,14 +37,16 @@ def test_processes_shards_are_capped_at_the_cpus_and_the_work(tmp_path):
         executor = ProcessExecutor(shards=1000).attach(runner).executor
         try:
             assert executor.describe()["shards"] == default_workers()  # the plan: capped at the CPUs
-            requests = [ModelRequest.chat("openai:stub", f"question {i}", seed=0) for i in range(6)]
+            # one chunk's worth of calls (since issue 51 a chunk is one worker's concurrency, not 16 x it)
+            n = executor._chunk_size(runner)
+            requests = [ModelRequest.chat("openai:stub", f"question {i}", seed=0) for i in range(n)]
             resps = runner.generate(requests)
             started = {p.pid for p in me.children(recursive=True)} - before
-            # 6 calls are one chunk: one worker process (the spawn machinery may add its resource tracker)
+            # n calls are one chunk: one worker process (the spawn machinery may add its resource tracker)
             assert executor.describe()["shards"] == 1 and 1 <= len(started) <= 2
         finally:
             executor.close()
-    assert [r.text for r in resps] == [stub_answer("stub", f"question {i}", 0) for i in range(6)]
+    assert [r.text for r in resps] == [stub_answer("stub", f"question {i}", 0) for i in range(n)]
 
 
 @pytest.mark.parametrize("name", ["processes", "ray"])
