@@ -322,8 +322,6 @@ def _subgroups(paired: pd.DataFrame, by: list[str], n_resamples: int, n_permutat
                correction: str, floor_zero: bool, audit: str) -> pd.DataFrame:
     """Female − male gaps of the excess (each gender against its own floor), recorded and model-inferred."""
     from .metrics import subgroup_gap
-    from ...results import results_frame
-    from ...stats import apply_correction
 
     if floor_zero:  # declared floor 0: the floor pairs are not used (as for the metric cells)
         paired = paired[paired["perturbation"] != NOISE_FLOOR]
@@ -337,12 +335,8 @@ def _subgroups(paired: pd.DataFrame, by: list[str], n_resamples: int, n_permutat
                              n_permutations=n_permutations, audit=audit)
             if len(t):
                 frames.append(t.assign(gender_source=source))
-    if not frames:
-        return results_frame([])
-    df = pd.concat(frames, ignore_index=True)
-    fam_cols = [c for c in ("dataset", "model", "question", "metric", "gender_source") if c in df.columns]
-    return _explain_rcer(apply_correction(df, family_cols=fam_cols, family="subgroup gaps over perturbations",
-                                          method=correction), paired)
+    return _corrected_gaps(frames, ("dataset", "model", "question", "metric", "gender_source"),
+                           "subgroup gaps over perturbations", correction, paired)
 
 
 def _group_gaps(paired: pd.DataFrame, groups: Mapping[str, str], by: list[str], n_resamples: int,
@@ -351,21 +345,28 @@ def _group_gaps(paired: pd.DataFrame, groups: Mapping[str, str], by: list[str], 
     """Gaps of the excess of every group column against its reference group (:func:`.groups.group_gaps`),
     corrected over the perturbations and groups of one dataset × model × question × metric × attribute."""
     from .groups import group_gaps
-    from ...results import results_frame
-    from ...stats import apply_correction
 
     if floor_zero:
         paired = paired[paired["perturbation"] != NOISE_FLOOR]
     frames = [group_gaps(paired, attr, ref, metrics=_METRICS, by=by, n_resamples=n_resamples,
                          n_permutations=n_permutations, seed=seed, audit=audit, min_group_cases=min_group_cases)
               for attr, ref in groups.items() if attr in paired.columns]
-    frames = [f for f in frames if len(f)]
+    return _corrected_gaps([f for f in frames if len(f)], ("dataset", "model", "question", "metric", "attribute"),
+                           "group gaps over perturbations and groups", correction, paired)
+
+
+def _corrected_gaps(frames: list[pd.DataFrame], family_keys: tuple[str, ...], family: str, correction: str,
+                    paired: pd.DataFrame) -> pd.DataFrame:
+    """The gap tables of ``frames`` in one table, corrected within each family of ``family_keys`` (those present),
+    RCER gaps of unlabelled data explained; an empty results table when there are none."""
+    from ...results import results_frame
+    from ...stats import apply_correction
+
     if not frames:
         return results_frame([])
     df = pd.concat(frames, ignore_index=True)
-    fam_cols = [c for c in ("dataset", "model", "question", "metric", "attribute") if c in df.columns]
-    return _explain_rcer(apply_correction(df, family_cols=fam_cols, family="group gaps over perturbations and groups",
-                                          method=correction), paired)
+    fam_cols = [c for c in family_keys if c in df.columns]
+    return _explain_rcer(apply_correction(df, family_cols=fam_cols, family=family, method=correction), paired)
 
 
 def _explain_rcer(gaps: pd.DataFrame, paired: pd.DataFrame) -> pd.DataFrame:
