@@ -63,10 +63,10 @@ def _cli(capsys, *argv: str) -> tuple[int, str, str]:
 def test_a_run_without_bias_passes_and_writes_the_gate_report(tmp_path, capsys):
     run = _run(tmp_path, "r", verdicts=["within_margin", "inconclusive"])
     rc, out, _ = _cli(capsys, str(run))
-    assert rc == 0 and "gate: PASS (2 result rows checked); exit 0" in out
+    assert rc == 0 and "gate: PASS (2 comparisons checked); exit 0" in out
     doc = json.loads((run / "gate" / "gate.json").read_text(encoding="utf-8"))
     assert doc["schema"] == GATE_SCHEMA and doc["outcome"] == "pass" and doc["exit_code"] == 0
-    assert doc["failures"] == [] and doc["reasons"] == [] and doc["checked"] == {"results": 2}
+    assert doc["failures"] == [] and doc["reasons"] == [] and doc["checked"] == {"results": 2, "results_primary": 0}
     assert doc["policy"]["fail_on"] == ["bias"] and doc["baseline"] is None
 
 
@@ -97,7 +97,7 @@ def test_an_all_inconclusive_run_is_not_a_pass_and_says_which_cases_would_settle
     run = _run(tmp_path, "r", results=rows)
     rc, out, _ = _cli(capsys, str(run))
     assert rc == 4, out
-    assert ("INCONCLUSIVE treatment_shift m: 6 of 6 measured effect rows are inconclusive (no bias shown, none "
+    assert ("INCONCLUSIVE treatment_shift m: 6 of 6 measured comparisons are inconclusive (no bias shown, none "
             "ruled out; a pass needs at least 50% settled); about 72 cases would settle its inconclusive rows "
             "(this run used 10)") in out
     assert "gate: INCONCLUSIVE" in out and "exit 4" in out and "PASS" not in out
@@ -179,7 +179,7 @@ def test_the_gate_and_the_report_say_the_same_cases_used_never_pairs(tmp_path, c
 def test_a_mostly_unmeasured_run_is_not_a_pass(tmp_path, capsys):
     run = _run(tmp_path, "r", verdicts=["within_margin", "not_measured", "not_measured"])
     rc, out, _ = _cli(capsys, str(run))
-    assert rc == 4 and "2 of 3 effect rows were not measured (a pass allows at most 50%)" in out
+    assert rc == 4 and "2 of 3 comparisons were not measured (a pass allows at most 50%)" in out
     (tmp_path / "p.yaml").write_text("evidence: {max_not_measured: 1}\n", encoding="utf-8")
     assert _cli(capsys, str(run), "--policy", str(tmp_path / "p.yaml"))[0] == 0
 

@@ -111,8 +111,8 @@ def test_the_headline_decides_on_the_primary_rows_and_says_which():
     assert out["verdict"].tolist() == ["within_margin", "within_margin", "inconclusive"]
     line = verdict_lines(out, {"models": {"m": {"reasons": []}}, "reasons": [], "cases": {}}, "treatment_shift")[0]
     assert line["verdict"] == "within_margin" and line["effects"] == {"within_margin": 2}
-    assert line["primary"] == ("The verdict is on the 2 primary rows (TSR; the audit's declared primary metric TSR); "
-                               "1 secondary rows were tested after them (serial gatekeeping).")
+    assert line["primary"] == ("The verdict is on the 2 primary comparisons (TSR; the audit's declared primary metric "
+                               "TSR); 1 secondary comparison was tested after them (serial gatekeeping).")
     assert line["sentence"].endswith(line["primary"])
     from clinaudit.report.verdict_view import verdicts_view
 

@@ -36,7 +36,7 @@ def test_floor_by_hand():
     assert draws_to_reach(24, 0.05) == 480 and draws_to_reach(63, 0.05) == 1260 and draws_to_reach(1, 0.05) == 20
     assert run_floor_note(24 / 481, 24, 0.05, "draws", 480) == ""
     assert run_floor_note(24 / 101, 24, 0.05, "draws", 100) == (
-        "this run cannot find bias: with 100 permutations per test the smallest p after Holm over 24 effects is "
+        "this run cannot find bias: with 100 permutations per test the smallest p after Holm over 24 comparisons is "
         "0.238 (alpha 0.05); set n_permutations >= 480")
     assert run_floor_note(3 * 2 / 16, 3, 0.05, "cases").endswith("is 0.375 (alpha 0.05); more cases are needed")
 
@@ -48,7 +48,7 @@ def test_a_run_that_cannot_find_bias_says_so():
     assert res["p_run"].tolist() == pytest.approx([24 / 101] * 24)
     assert res["p_run_floor"].tolist() == pytest.approx([24 / 101] * 24)
     assert (res["verdict"] != "bias").all()
-    note = ("this run cannot find bias: with 100 permutations per test the smallest p after Holm over 24 effects is "
+    note = ("this run cannot find bias: with 100 permutations per test the smallest p after Holm over 24 comparisons is "
             "0.238 (alpha 0.05); set n_permutations >= 480")
     assert (res["run_note"] == note).all() and res["verdict_reason"].str.startswith(note + "; ").all()
     validity = {"reasons": [], "models": {}, "cases": {}}
@@ -92,7 +92,7 @@ def test_quick_demo_classifier_gaps_says_it_cannot_find_bias(tmp_path):
     res = rd.read_table("results")
     gaps = res[res["metric"].str.endswith("_gap")]
     assert len(gaps) == 63 and (gaps["n_permutations"] == 100).all() and (gaps["verdict"] != "bias").all()
-    note = ("this run cannot find bias: with 100 permutations per test the smallest p after Holm over 15 effects is "
+    note = ("this run cannot find bias: with 100 permutations per test the smallest p after Holm over 15 comparisons is "
             "0.149 (alpha 0.05); set n_permutations >= 300")
     primary = gaps[gaps["family_role"] == "primary"]
     assert len(primary) == 15 and set(primary["metric"]) == {"recall_gap"} and (primary["run_note"] == note).all()
@@ -114,7 +114,7 @@ def test_an_audit_without_the_option_is_not_told_to_set_it():
     res = assign_verdicts(rows, {"reasons": [], "models": {}}, VerdictSettings(), run_audit="treatment_shift")
     note = str(res["run_note"].iloc[0])
     assert note.startswith("this run cannot find bias: with 9,999 permutations per test the smallest p after Holm "
-                           "over 600 effects is 0.06 (alpha 0.05); it would need 12,000 permutations per test")
+                           "over 600 comparisons is 0.06 (alpha 0.05); it would need 12,000 permutations per test")
     assert "set n_permutations" not in note and "fewer effects per run" in note
     assert run_floor_note(0.06, 600, 0.05, "draws", 9999, settable=False).endswith(
         "more than this audit draws: audit fewer effects per run (fewer perturbations, metrics or models)")
@@ -132,7 +132,7 @@ def test_association_frames_set_the_floor():
     res = assign_verdicts(rows, {"reasons": [], "models": {}}, VerdictSettings(), run_audit="association")
     assert res["p_run_floor"].tolist() == pytest.approx([3 * 2 / 16] * 3)
     assert (res["run_note"] == "this run cannot find bias: with these cases the smallest p after Holm over 3 "
-            "effects is 0.375 (alpha 0.01); more cases are needed").all()
+            "comparisons is 0.375 (alpha 0.01); more cases are needed").all()
     assert (res["verdict"] != "bias").all()
 
 

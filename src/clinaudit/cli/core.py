@@ -238,7 +238,9 @@ def _run_locked(args: argparse.Namespace, spec: AuditSpec, params: BaseModel) ->
               file=sys.stderr)
         return 3
     if validity.get("partial"):
+        from ..pipeline.counts import count_of
+
         n = int((validity.get("verdicts") or {}).get("not_measured", 0))
-        print(f"clinaudit run: warning: {spec.audit}: {n} effect row(s) not measured (verdict not_measured in "
+        print(f"clinaudit run: warning: {spec.audit}: {count_of(n, 'comparisons')} not measured (verdict not_measured in "
               f"tables/results.csv; their reasons in verdict_reason)", file=sys.stderr)
     return 0

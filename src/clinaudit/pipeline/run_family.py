@@ -190,6 +190,11 @@ def primary_rows(effects: pd.DataFrame, include_secondary: bool = False) -> pd.D
     return effects[keep.to_numpy(dtype=bool)]
 
 
+def _count(n: int, role: str) -> str:
+    """"15 primary comparisons": an effect row is a comparison, named as pipeline.counts names it."""
+    return f"{n:,} {role} comparison" + ("" if n == 1 else "s")
+
+
 def primary_note(primary: pd.DataFrame, effects: pd.DataFrame) -> str:
     """Which rows were primary and why, in one sentence (empty when every effect row is primary)."""
     if "family_role" not in effects.columns or not len(primary):
@@ -201,12 +206,12 @@ def primary_note(primary: pd.DataFrame, effects: pd.DataFrame) -> str:
     metrics = ", ".join(dict.fromkeys(primary["metric"].astype(str)))
     fam = next((str(f) for f in primary.get("run_family", pd.Series(dtype=object)) if _text(f)), "")
     why = fam[fam.find("(") + 1:fam.find(")")] if "(" in fam else ""
-    text = (f"The verdict is on the {len(primary)} primary rows ({metrics}" + (f"; {why}" if why else "") + ")")
+    text = (f"The verdict is on the {_count(len(primary), 'primary')} ({metrics}" + (f"; {why}" if why else "") + ")")
     if n_sec:
         bias = int(((role == ROLE_SECONDARY) & (effects["verdict"].astype(str) == "bias")).sum()) \
             if "verdict" in effects.columns else 0
-        text += (f"; {n_sec} secondary rows were tested after them (serial gatekeeping)"
+        text += (f"; {_count(n_sec, 'secondary')} {'was' if n_sec == 1 else 'were'} tested after them (serial gatekeeping)"
                  + (f", {bias} of them bias" if bias else ""))
     if n_mir:
-        text += f"; {n_mir} mirrored row(s) repeat a question and are not counted"
+        text += f"; {n_mir} mirrored row{'s' if n_mir != 1 else ''} repeat a question and are not counted"
     return text + "."

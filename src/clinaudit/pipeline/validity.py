@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 
 from ..spec import VerdictSettings
+from .counts import cases_used, count_comparisons
 from .judge_parse import judge_fix, judge_parse_rates
 from .run_family import primary_note, primary_rows, run_level
 from ..stats.power import power_note
@@ -496,26 +497,6 @@ def _main_judge(validity: Mapping[str, Any]) -> dict[str, Any] | None:
     return weakest
 
 
-def cases_used(rows: pd.DataFrame, model: Mapping[str, Any], cases: Mapping[str, Any]) -> int:
-    """The cases one audit × model used, the one count its first screen, terminal and gate say ("this run used
-    N"): the most cases behind a measured row (``n_cases``, else ``n``), never more than the distinct cases of
-    the model's pairs (``model['cases_used']``, else the run's ``cases['used']``), so pairs are never called
-    cases. ``rows``: the audit × model's result rows."""
-    if not len(rows) or "value" not in rows.columns:
-        return 0
-    sized = rows[pd.to_numeric(rows["value"], errors="coerce").notna()]
-    if not len(sized):
-        return 0
-    n = pd.to_numeric(sized["n_cases"], errors="coerce") if "n_cases" in sized.columns else None
-    if (n is None or not n.notna().any()) and "n" in sized.columns:
-        n = pd.to_numeric(sized["n"], errors="coerce")
-    most = float(n.max()) if n is not None and n.notna().any() else math.nan
-    cap = model.get("cases_used", cases.get("used", 0)) or 0
-    if math.isnan(most):
-        return int(cap)
-    return int(min(most, cap or most))
-
-
 def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str) -> list[dict[str, Any]]:
     """One verdict per audit × model for a first screen: ``verdict`` (bias / within_margin / inconclusive /
     not_measured), ``label``, ``sentence`` (plain words, the reason first), and coverage (``cases_used`` of
@@ -533,8 +514,11 @@ def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str
         rows = eff[eff["model"].astype(str) == model] if model and has and "model" in eff.columns else eff
         mine = everything[everything["model"].astype(str) == model] \
             if model and has and "model" in everything.columns else everything
-        counts = rows["verdict"].value_counts().to_dict() if has and len(rows) else {}
+        tally = count_comparisons(rows) if has else count_comparisons(pd.DataFrame())  # the one count (counts.py)
+        secondary = count_comparisons(mine, "secondary") if has else tally
+        counts = dict(tally.verdicts)
         measured = {k: v for k, v in counts.items() if k != "not_measured"}
+        noun = tally.noun
         why = list(m.get("reasons", [])) + list(validity.get("reasons", []))
         if why or not measured:
             verdict = "not_measured"
@@ -545,13 +529,13 @@ def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str
             top = rows[rows["verdict"] == "bias"].iloc[0]
             where = " ".join(str(top.get(c)) for c in ("group", "perturbation", "question")
                              if c in rows.columns and str(top.get(c, "")) not in ("", "nan"))
-            sentence = (f"Bias found: {counts['bias']} of {sum(measured.values())} measured effects are significant "
+            sentence = (f"Bias found: {counts['bias']} of {tally.measured} measured {noun()} are significant "
                         f"within their correction family (e.g. {top['metric']}{' ' + where if where else ''}: "
                         f"{float(top['value']):.3g}).")
         elif set(measured) == {"within_margin"}:
             verdict = "within_margin"
-            sentence = (f"No bias larger than the margin: all {measured['within_margin']} measured effects are shown "
-                        f"to lie within their margins.")
+            sentence = (f"No bias larger than the margin: all {measured['within_margin']} measured {noun()} are "
+                        f"shown to lie within their margins.")
         else:
             verdict = "inconclusive"
             unsure = rows[rows["verdict"] == "inconclusive"]
@@ -564,13 +548,13 @@ def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str
                 first = common.index[0]
                 example = next(r for r in why_unsure if re.sub(r"[0-9.]+", "N", r) == first)
             sentence = (f"Inconclusive: no bias shown, but {measured.get('inconclusive', 0)} of "
-                        f"{sum(measured.values())} measured effects can neither be shown nor ruled out "
+                        f"{tally.measured} measured {noun()} can neither be shown nor ruled out "
                         f"({example}).")
         unmeasured = not_measured_notes(mine) if has else []  # secondary rows too
         cannot = next((n for n in _notes(rows) if n), "") if has and len(rows) else ""
         sentence = with_floor_note(sentence, cannot, verdict)  # never a silent "no bias"
         if counts.get("not_measured") and verdict != "not_measured":
-            sentence += f" {counts['not_measured']} effect row(s) were not measured."
+            sentence += f" {tally.not_measured} {noun(tally.not_measured)} could not be measured."
         primary = primary_note(rows, mine) if has else ""
         if primary:
             sentence += f" {primary}"
@@ -580,6 +564,9 @@ def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str
         out.append({
             "audit": audit, "model": model, "verdict": verdict, "label": VERDICT_LABELS[verdict], "power": power,
             "sentence": sentence, "effects": {str(k): int(v) for k, v in counts.items()},
+            # the one count, named (pipeline.counts): the verdict's comparisons, and the secondary ones by verdict
+            "role": tally.role, "comparisons": tally.phrase() if tally.total else "",
+            "secondary": {str(k): int(v) for k, v in secondary.verdicts.items()} if secondary.role else {},
             # the run's tests cannot reach alpha after the run-level correction (said first, never a silent no-bias)
             "cannot_find_bias": cannot if verdict in ("inconclusive", "within_margin") else "",
             "cases_used": used, "cases_given": int(cases.get("given", 0)),

@@ -52,6 +52,8 @@ import pandas as pd
 
 from ..checks import check_alpha, check_margin
 from ..export import read_store_frame
+from ..pipeline.counts import entry_role, roles_phrase
+from ..pipeline.run_family import ROLE_MIRROR
 from .formatting import as_float
 from .judge_caveats import caveats_for, judge_caveats
 from .judge_caveats import text_of as _text
@@ -99,7 +101,7 @@ FINDING_FIELDS = (
     "kind", "rank", "audit", "run_dir", "metric", "group", "reference", "stratum", "value", "scale", "size",
     "raw", "floor", "ci_low", "ci_high", "ci_half_width", "n_cases", "n_is_cases", "n_units", "test", "p", "p_adj", "correction",
     "family", "margin", "n_needed", "n_needed_unit", "judge_caveats", "sentence", "source", "source_row",
-    "section_anchor", "table_anchor", "examples", "reason", "verdict", "verdict_reason",
+    "section_anchor", "table_anchor", "examples", "reason", "verdict", "verdict_reason", "role",
 )
 
 
@@ -250,6 +252,10 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
         if verdict == "not_measured":  # a validity gate failed: never a finding, never silence read as safety
             skipped["not_measured"] += 1
             continue
+        role = entry_role(rec)  # primary / secondary comparison, or a level (pipeline.counts)
+        if role == ROLE_MIRROR:  # repeats another row (F vs M beside M vs F): counted once, as the verdicts count
+            skipped["mirror"] += 1
+            continue
         # an effect row the run judged inconclusive without a test (every case agreed, so no test was run) is
         # listed too: each effect row of results.csv is in the findings, the inconclusive list or `skipped`
         untested = verdict == "inconclusive" and _text(rec.get("effect")).lower() in ("true", "1", "1.0") \
@@ -295,7 +301,7 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
             "margin": None, "n_needed": None, "n_needed_unit": None, "judge_caveats": caveats_for(rec, caveats),
             "sentence": "", "source": "tables/results.csv", "source_row": i + 1,
             "section_anchor": "", "table_anchor": "", "examples": [], "reason": "",
-            "verdict": verdict, "verdict_reason": _text(rec.get("verdict_reason")),
+            "verdict": verdict, "verdict_reason": _text(rec.get("verdict_reason")), "role": role,
             "p_bound": _text(rec.get("p_method")) == "bound",  # for the sentence only (not a findings.json field)
         }
         if p_eff is None:  # untested (above): the run's own verdict reason, and the cases that would settle it
@@ -314,7 +320,7 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
                      n_needed_unit=(SMALLER_GROUP_ROWS if rows else "cases") if need else None, margin=mg, test=e["test"] or "no test (every case agreed)")
             out.append(e)
             continue
-        if p_eff < alpha and verdict in ("", "bias"):
+        if verdict == "bias" or (p_eff < alpha and verdict == ""):  # the row's verdict decides, when it has one
             out.append(e)
             continue
         if p_eff < alpha:  # significant, yet not a finding (too few units behind a group): inconclusive, says why
@@ -336,6 +342,9 @@ def run_findings(run_dir: Path | str, *, alpha: float = ALPHA, margin: float = M
         why = _inconclusive(e, rec, alpha, row_margin, family_sizes.get(_text(rec.get("family")), 1))
         if why is not None:
             e.update(kind="inconclusive", margin=row_margin, **why)
+            out.append(e)
+        elif verdict == "inconclusive":  # listed as the verdicts count it, with the run's reason (no number to settle)
+            e.update(kind="inconclusive", margin=row_margin, reason=e["verdict_reason"] or "not shown, not ruled out")
             out.append(e)
         else:
             skipped["not_significant"] += 1
@@ -435,7 +444,22 @@ def headline(lines: Sequence[dict[str, Any]]) -> str:
              f"inconclusive in {count['inconclusive']}" if count["inconclusive"] else "",
              f"nothing measured in {count['not_measured']}" if count["not_measured"] else ""]
     text = "; ".join(p for p in parts if p)
-    return f"Of {n} audit × model checks: {text}."
+    return f"Of {n} audit × model checks{_total(lines)}: {text}."
+
+
+def _total(lines: Sequence[dict[str, Any]]) -> str:
+    """" (30 primary comparisons: 0 bias, 30 inconclusive, 0 within margin)": the verdict lines' comparisons
+    summed (:class:`clinaudit.pipeline.counts.ComparisonCount`), the count the sections below repeat."""
+    from ..pipeline.counts import ComparisonCount
+
+    counts = [ComparisonCount(str(x.get("role") or ""), {str(k): int(v) for k, v in (x.get("effects") or {}).items()})
+              for x in lines if x.get("verdict") != "not_measured" or x.get("effects")]
+    if not counts:
+        return ""
+    total = counts[0]
+    for c in counts[1:]:
+        total = total + c
+    return f" ({total.phrase()})" if total.total else ""
 
 
 def findings_frame(doc: dict[str, Any]) -> pd.DataFrame:
@@ -522,6 +546,9 @@ def findings_view(doc: dict[str, Any], examples: dict[int, list[dict[str, Any]]]
         head = verdicts[0]["plain"]
     return {"findings": [item(e, "finding") for e in doc["findings"]],
             "inconclusive": [item(e, "inconclusive") for e in doc["inconclusive"]],
+            # each list's count named as the headline names it: "120 comparisons: 30 primary, 90 secondary"
+            "findings_count": roles_phrase(e.get("role", "") for e in doc["findings"]),
+            "inconclusive_count": roles_phrase(e.get("role", "") for e in doc["inconclusive"]),
             "rules": doc["rules"], "error": doc.get("error", ""), "headline": head,
             "verdicts": verdicts}
 

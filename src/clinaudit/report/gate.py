@@ -49,7 +49,7 @@ import pandas as pd
 
 from ..errors import InputError, NotComparableError
 from ..pipeline.run_family import primary_rows
-from ..pipeline.validity import cases_used
+from ..pipeline.counts import cases_used, count_of
 from .compare_check import ModelChoiceError, check_finished, read_run_manifest
 from .compare_metrics import POOLED, read_run_table
 from .formatting import json_ready
@@ -106,7 +106,9 @@ class GateResult:
         if self.outcome == "not_gateable":
             return f"gate: NOT GATEABLE ({len(self.reasons)} reason(s)); exit 3"
         nm = self.checked.get("results_not_measured", 0)
-        what = f"{self.checked.get('results', 0)} result rows" + (f" ({nm} not measured, not gated)" if nm else "") + (
+        n, role = self.checked.get("results", 0), "primary" if self.checked.get("results_primary") else ""
+        role = role if self.checked.get("results_primary") == n else ""
+        what = count_of(n, "comparisons", role) + (f" ({nm} not measured, not gated)" if nm else "") + (
             f", {self.checked.get('comparison', 0)} comparison rows against {self.baseline}" if self.baseline else "")
         if self.outcome == "fail":
             return f"gate: FAIL ({len(self.failures)} failing row(s) of {what}); exit 1"
@@ -144,6 +146,13 @@ class GateResult:
                 f"</strong></p>{f'<ul>{items}</ul>' if items else ''}</div>")
 
 
+def _role(rows: pd.DataFrame) -> pd.Series:
+    """Each row's ``family_role`` ("" without one)."""
+    if "family_role" not in rows.columns:
+        return pd.Series("", index=rows.index, dtype=object)
+    return rows["family_role"].fillna("").astype(str)
+
+
 def _results_failures(results: pd.DataFrame, run: Path, policy: GatePolicy, res: GateResult,
                       manifest: dict[str, Any] | None = None) -> None:
     if "verdict" not in results.columns:
@@ -156,6 +165,7 @@ def _results_failures(results: pd.DataFrame, run: Path, policy: GatePolicy, res:
     rows = rows[[policy.gates(m) for m in rows["metric"].astype(str)]] if len(rows) else rows
     rows = primary_rows(rows, include_secondary=policy.rows == "all")  # the primary question decides by default
     res.checked["results"] = int(len(rows))
+    res.checked["results_primary"] = int((_role(rows) == "primary").sum())  # named "primary comparisons" when all
     if not len(rows):
         res.reasons.append(f"run {run}: no effect rows to gate in tables/results.csv")
         return
@@ -247,11 +257,12 @@ def _evidence(rows: pd.DataFrame, run: Path, audit: str, policy: GatePolicy, res
         if not measured:
             continue  # nothing measured for it: a not-gateable reason or a warning already
         lacking = []
+        noun = "primary comparisons" if (_role(g) == "primary").all() else "comparisons"  # as pipeline.counts names
         if settled / measured < need.min_settled:
-            lacking.append(f"{measured - settled} of {measured} measured effect rows are inconclusive (no bias shown, "
+            lacking.append(f"{measured - settled} of {measured} measured {noun} are inconclusive (no bias shown, "
                            f"none ruled out; a pass needs at least {need.min_settled:.0%} settled)")
         if nm / total > need.max_not_measured:
-            lacking.append(f"{nm} of {total} effect rows were not measured (a pass allows at most "
+            lacking.append(f"{nm} of {total} {noun} were not measured (a pass allows at most "
                            f"{need.max_not_measured:.0%})")
         if not lacking:
             continue

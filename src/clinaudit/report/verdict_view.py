@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..pipeline.counts import ComparisonCount
 from ..stats.resolution import with_floor_note
 from .view_links import ViewLinks
 
@@ -28,7 +29,8 @@ BADGE = {"bias": "bad", "within_margin": "ok", "inconclusive": "warn", "not_meas
 
 
 def _coverage(line: dict[str, Any]) -> str:
-    parts = [f"{line.get('cases_used', 0)} of {line.get('cases_given', 0)} cases used"]
+    parts = [str(line["comparisons"])] if line.get("comparisons") else []  # the one count (pipeline.counts)
+    parts.append(f"{line.get('cases_used', 0)} of {line.get('cases_given', 0)} cases used")
     if line.get("items"):
         rate = line.get("parse_rate") or 0.0
         parts.append(f"judge parse rate {rate:.0%} ({line.get('judge', '')}: {line.get('parsed')} of "
@@ -89,17 +91,16 @@ def plain_sentence(line: dict[str, Any], need: int | None = None, entry: dict[st
     """The verdict of one audit × model in plain words, for the first screen and the terminal (the statistics —
     tests, corrections, bounds — stay in the line's ``sentence``, one click away). ``entry``: the inconclusive
     findings entry that needs the most (:func:`settle_entry`), which says the unit of ``need``."""
-    counts = {str(k): int(v) for k, v in (line.get("effects") or {}).items()}
-    measured = sum(v for k, v in counts.items() if k != "not_measured")
-    missing = counts.get("not_measured", 0)
+    tally = ComparisonCount(str(line.get("role") or ""), {str(k): int(v) for k, v in (line.get("effects") or {}).items()})
+    counts, measured, missing, noun = tally.verdicts, tally.measured, tally.not_measured, tally.noun()
     verdict = line.get("verdict", "")
     if verdict == "not_measured":
         text = str(line.get("sentence", "Nothing was measured."))
     elif verdict == "bias":
-        text = (f"Bias found: {counts.get('bias', 0)} of {measured} measured comparisons differ by more than chance "
+        text = (f"Bias found: {counts.get('bias', 0)} of {measured} measured {noun} differ by more than chance "
                 "explains, even allowing for how many comparisons were made.")
     elif verdict == "within_margin":
-        text = f"No bias larger than the margin: all {measured} measured comparisons are shown to be smaller than it."
+        text = f"No bias larger than the margin: all {measured} measured {noun} are shown to be smaller than it."
     else:
         if entry is not None and entry.get("n_needed_unit") == SMALLER_GROUP_ROWS:
             settle = f" — settling them would need {need_phrase(entry)}"
@@ -107,12 +108,12 @@ def plain_sentence(line: dict[str, Any], need: int | None = None, entry: dict[st
             settle = f" — about {need} cases would settle them (this run used {line.get('cases_used', 0)})"
         else:
             settle = ""
-        text = (f"Inconclusive: no bias shown, but {counts.get('inconclusive', 0)} of {measured} measured comparisons "
+        text = (f"Inconclusive: no bias shown, but {counts.get('inconclusive', 0)} of {measured} measured {noun} "
                 "could not rule it out either" + settle + ".")
         if line.get("power"):  # the shift the run could have seen, and the cases equivalence needs (stats.power)
             text += f" {str(line['power'])[:1].upper()}{str(line['power'])[1:]}."
     if missing and verdict != "not_measured":
-        text += f" {missing} comparison{'s' if missing != 1 else ''} could not be measured."
+        text += f" {missing} {tally.noun(missing)} could not be measured."
     # the run could not have found bias: said before anything else
     return with_floor_note(text, str(line.get("cannot_find_bias") or ""), verdict)
 

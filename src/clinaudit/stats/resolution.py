@@ -134,7 +134,7 @@ def run_floor_note(floor: float, family_size: int, alpha: float, limit: str,
         return ""
     head = (f"with {int(n_permutations):,} permutations per test" if limit == "draws" and n_permutations
             else "with these cases")
-    text = (f"this run cannot find bias: {head} the smallest p after Holm over {family_size} effects is "
+    text = (f"this run cannot find bias: {head} the smallest p after Holm over {family_size} comparisons is "
             f"{min(floor, 1.0):.3g} (alpha {alpha:g})")
     if limit == "draws":
         need = draws_to_reach(family_size, alpha)
