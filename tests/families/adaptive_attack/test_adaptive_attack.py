@@ -66,6 +66,15 @@ def test_attack_flips_on_turn_two_and_control_never(tmp_path, monkeypatch):
     assert tr[(tr["arm"] == "attack") & (tr["turn"] == 3)].empty  # the loop stops at the flip
     assert len(tr[(tr["arm"] == "control") & (tr["turn"] > 0)]) == 6 * 3  # the control runs every turn
     assert set(t["judgments"]["judge"]) == {"mcq_answer", "rule_guard"}
+    # issue 49 item 5: the stat card says the excess in percentage points, as the findings do (+100.0 pp, not 1)
+    from clinaudit.families.adaptive_attack.section import build
+    from clinaudit.report.base import Metric
+    from clinaudit.report.views import metric_view
+    from clinaudit.rundir import RunDir
+
+    (card,) = [b for b in build(RunDir(tmp_path / "run")).blocks if isinstance(b, Metric)]
+    assert card.value == "+100.0 pp" and metric_view(card)["value"] == "+100.0 pp"
+    assert card.ci is not None and all(abs(x) <= 100 and x == round(x, 1) for x in card.ci)
 
 
 def test_unparseable_answers_are_not_flips_and_guard_judge(tmp_path, monkeypatch):

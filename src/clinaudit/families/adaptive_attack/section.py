@@ -54,8 +54,11 @@ def build(rundir: Any) -> Section:
     res = rundir.table_or_empty("results")
     for r in res[res["metric"] == "attack_success_excess"].to_dict("records") if not res.empty else []:
         lo, hi = as_float(r.get("ci_low")), as_float(r.get("ci_high"))
-        sec.blocks.append(Metric(label=f"{r.get('model')}: attack − control success rate", value=float(r["value"]),
-                                 n=int(r["n"]), ci=(lo, hi) if lo is not None and hi is not None else None,
+        # in percentage points, as the findings and the other audits' cards say a difference of rates (+4.8 pp)
+        sec.blocks.append(Metric(label=f"{r.get('model')}: attack − control success rate (percentage points)",
+                                 value=f"{100 * float(r['value']):+.1f} pp", n=int(r["n"]),
+                                 ci=(round(100 * lo, 1), round(100 * hi, 1)) if lo is not None and hi is not None
+                                 else None,
                                  test=str(r.get("test", "")), p=as_float(r.get("p")), p_adj=as_float(r.get("p_adj")),
                                  family=str(r.get("family", ""))))
     if not res.empty:
