@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+from .word_parts import longest, two_words
+
 __all__ = ["NameSpan", "WORD", "WINDOW", "after", "unknown_word", "RELATIVES", "find_names", "known_name_spans", "name_variants_key", "detector_candidates",
            "context_spans", "tokens", "fold"]
 
@@ -327,6 +329,8 @@ def _one_edit(word: str) -> bool:
     """A misspelling: one letter deleted, added, changed or two swapped from a word of the lists as they are
     written, no inflection ("asprin", "resulxts")."""
     known = _known_exact()
+    if len(word) > longest(known) + 1:  # no word of the list is one edit away (issue 50: a line without spaces)
+        return False
 
     def _known(w: str) -> bool:
         return w in known
@@ -359,12 +363,7 @@ def _looks_like_a_word(key: str) -> bool:
         return True
     if len(key) >= 5 and _is_prefix_of_known(key):
         return True
-    for i in range(2, len(key) - 2):
-        a, b = key[:i], key[i:]
-        if (a in _PREFIXES or (len(a) >= 4 and _known(a))) and len(b) >= 3 and _known(b) and (len(b) >= 4 or
-                                                                                                a in _PREFIXES):
-            return True
-    return False
+    return two_words(key, _known, _PREFIXES)  # "skatepark", "exhusband"
 
 
 def unknown_word(key: str, w: _Word | None = None) -> bool:
