@@ -55,11 +55,12 @@ WORD = rf"(?:{_LETTER})+(?:['’\-](?:{_LETTER})+)*"
 _UTOKEN = re.compile(rf"(?<![\w\[{_MARK}'’\-])(?:{WORD})(?![\w\]{_MARK}])")
 _TOKEN = re.compile(r"(?<![\w\[])[A-Za-z]+(?:['’][A-Za-z]+)*(?![\w\]])")
 _EPONYM_AFTER = re.compile(
-    r"(?i)^(?:['’]s)?\s+(?:disease|syndrome|palsy|phenomenon|sign|test|maneuver|manoeuvre|fracture|ulcer|tumou?r|"
+    r"(?i)^(?:['’]s)?(?:\s+(?:and|&)\s+[^\W\d_][\w\-]*['’]s)?\s+(?:disease|syndrome|palsy|phenomenon|sign|test|maneuver|manoeuvre|fracture|ulcer|tumou?r|"
     r"lymphoma|sarcoma|dystrophy|ataxia|chorea|thyroiditis|esophagus|oesophagus|cyst|node|criteria|score|scale|"
     r"procedure|operation|reflex|law|equation|formula|classification|neuroma|neuralgia|contracture|deformity|"
     r"catheter|monitor|position|stage|grade|tendon|tendinitis|tendonitis|gland|cream|gel|stocking|lotion|"
-    r"cleanser|cleansing|ointment|tablet|capsule|spray|drop|inhaler|patch|shot|injection|pill|wash)s?\b")
+    r"cleanser|cleansing|ointment|tablet|capsule|spray|drop|inhaler|patch|shot|injection|pill|wash|assessment|"
+    r"thickness|halo|splint)s?\b")
 # words that are never names where a naming context would otherwise make them one ("doctor will see you");
 # "dragon" and "dax" are the dictation assistants ACI-Bench's doctors address ("hey dragon, finalize the note")
 _FUNCTION_WORDS = frozenset("""
@@ -204,18 +205,18 @@ class _Word:
 
 @lru_cache(maxsize=200_000)
 def _word(key: str) -> _Word:
-    from .vocab import EPONYMS, clinical_category, first_names, is_common, surnames
-
-    from .vocab import common_words
+    from .vocab import EPONYMS, clinical_category, common_words, first_names, inflected_everyday, is_common, surnames
 
     parts = [p for p in re.split(r"[-']", key) if p]
     gazetteer = key in first_names() or key in surnames() or (
         len(parts) > 1 and all(p in first_names() or p in surnames() for p in parts))  # "marie-claude"
+    first = key in first_names()
     # a name of the gazetteer is a common word only as it is written ("sander", "lars" are no inflected "sand",
-    # "lar"); a hyphenated word is common when all its parts are
-    common = (key in common_words() or _plural_of_common(key)) if gazetteer and len(parts) == 1 else (
-        is_common(key) or (len(parts) > 1 and all(is_common(p) for p in parts)))
-    return _Word(common=common, gazetteer=gazetteer, first=key in first_names(),
+    # "lar"), or, when it is no given name, as an inflected form of an everyday word ("pins", "fries", "messing",
+    # "wider": issue 50's false replacements; the stem is a whitelist word, not a rare dictionary headword)
+    common = (key in common_words() or _plural_of_common(key) or (not first and inflected_everyday(key))) \
+        if gazetteer and len(parts) == 1 else (is_common(key) or (len(parts) > 1 and all(is_common(p) for p in parts)))
+    return _Word(common=common, gazetteer=gazetteer, first=first,
                  clinical=clinical_category(key),
                  function=key in _FUNCTION_WORDS or any(p in _FUNCTION_WORDS for p in parts),
                  demographic=key in _DEMOGRAPHIC, eponym=key in EPONYMS)
@@ -277,14 +278,49 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
         if not w.gazetteer or w.function or w.demographic or w.clinical is not None:
             continue
         rest = after(text, t.end)
-        if _EPONYM_AFTER.match(rest) or _facility_after(rest):
+        if _EPONYM_AFTER.match(rest) or _facility_after(rest) or _not_a_person(text, t):
             continue
         if not w.common or (t.capital and not _sentence_start(text, t.start)):
             yield t.start, t.end, t.text, "detector"
     for t in unknown:  # source "residual": what the residual check calls a possible name, found in any case
         rest = after(text, t.end)
-        if not (_EPONYM_AFTER.match(rest) or _facility_after(rest)):
+        if not (_EPONYM_AFTER.match(rest) or _facility_after(rest) or _not_a_person(text, t)):
             yield t.start, t.end, t.text, "residual"
+
+
+_NEIGHBOURS = re.compile(rf"(?:^|[^\w{_MARK}'’\-])((?:{WORD}))[ \t\-]+$")
+_NEXT_WORD = re.compile(rf"^[ \t\-]+((?:{WORD}))")
+
+
+def _starts_a_known_word(word: str) -> bool:
+    """Some longer word of the lists starts with ``word`` ("quali" of "qualify", "noth" of "nothing")."""
+    import bisect
+
+    words = _known_sorted()
+    i = bisect.bisect_left(words, word)
+    if i < len(words) and words[i] == word:
+        i += 1
+    return i < len(words) and words[i].startswith(word)
+
+
+def _not_a_person(text: str, t: _Tok) -> bool:
+    """A word cut off in speech ("noth- nothing": a hyphen, a space, the start of a longer known word), a clinical
+    eponym's other part (next to a word of :data:`.vocab.EPONYMS`: "Charcot Marie tooth"), a place's or an
+    organisation's name ("Temple Street", "North Carolina"): not a person."""
+    from .vocab import EPONYMS, PLACE_BEFORE, PLACE_GENERIC, PLACE_WORDS
+
+    nxt = text[t.end:t.end + 2]
+    if nxt[:1] == "-" and nxt[1:2] in (" ", "\t", "") and len(t.key) >= 2 and _starts_a_known_word(t.key):
+        return True
+    m_next = _NEXT_WORD.match(after(text, t.end))
+    nxt_key = fold(m_next.group(1)).lower() if m_next else ""
+    m_prev = _NEIGHBOURS.search(text[max(0, t.start - 40):t.start])
+    prev_key = fold(m_prev.group(1)).lower() if m_prev else ""
+    if nxt_key.removesuffix("'s") in EPONYMS or prev_key.removesuffix("'s") in EPONYMS:
+        return True
+    if nxt_key in PLACE_GENERIC and not text[t.end:t.end + 1] == "-":
+        return True
+    return t.key in PLACE_BEFORE and nxt_key in PLACE_WORDS
 
 
 #: Word-forming prefixes: "exhusband", "nongender", "prepackage" are words, not names.

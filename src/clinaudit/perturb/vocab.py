@@ -36,7 +36,8 @@ from pathlib import Path
 from ..errors import ClinauditError
 
 __all__ = ["EPONYMS", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS", "first_names", "surnames", "common_words",
-           "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS"]
+           "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS",
+           "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday"]
 
 #: Medical specialties and their practitioners (besides the -ology/-ologist/-iatrist suffix rule).
 SPECIALTY_WORDS: frozenset[str] = frozenset("""
@@ -88,6 +89,12 @@ PLACE_WORDS: frozenset[str] = frozenset("""
     ukrainian greek turkish arabic hebrew persian farsi hindi urdu bengali punjabi tamil chinese mandarin
     cantonese japanese korean vietnamese tagalog thai swahili amharic somali yoruba igbo latin creole
 """.split())
+#: Generic words of places and organisations after a name-like word ("Temple Street", "Gig Harbor", "Champion
+#: Automotive", "Conway Springs"): the word names the place, not a person.
+PLACE_GENERIC = frozenset("""street avenue road boulevard blvd harbor harbour springs heights county township
+    company corporation corp inc llc automotive motors airport""".split())
+#: Words before a place's name ("North Carolina", "New Mexico", "South Dakota").
+PLACE_BEFORE = frozenset("north south east west new upper lower central northern southern eastern western".split())
 
 #: Clinical eponyms and short forms the lists above lack or hold only as names: never names, counted as
 #: ``condition`` / ``drug`` words (issue 38 found each replaced by ``[NAME]`` in the real ACI-Bench / MTS dialogs).
@@ -97,7 +104,7 @@ EPONYMS: frozenset[str] = frozenset("""
     wilms homans phalen tinel finkelstein spurling mcburney rovsing kernig brudzinski romberg trendelenburg
     valsalva heimlich holter doppler mantoux epley hallpike dix-hallpike glasgow snellen bartholin guillain barre
     asperger lisfranc galeazzi monteggia boutonniere bouchard heberden chvostek trousseau kussmaul korsakoff
-    wernicke yergason apley thessaly stinchfield rinne charcot
+    wernicke yergason apley thessaly stinchfield rinne charcot tinetti schatzker breslow
 """.split())
 CLINICAL_SHORT: frozenset[str] = frozenset("""
     polio metro metrogel metro-gel persa persa-gel persagel peed peeing pee synvisc ultracet aldex acticoat
@@ -190,6 +197,27 @@ def is_common(word: str) -> bool:
         alt = pat.sub(rep, word)
         if alt != word and alt in common:
             return True
+    return False
+
+
+#: Inflections and simple suffixes, (ending, what the stem ends with instead): "fries" -> "fry", "wider" -> "wide".
+_SUFFIXES = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""),
+             ("ing", "e"), ("er", ""), ("er", "e"), ("est", ""), ("est", "e"))
+
+
+def inflected_everyday(key: str) -> bool:
+    """``key`` is an inflected form of an everyday English or clinical word (philter-ucsf's whitelist, the clinical
+    vocabulary): "pins", "fries", "wider", "charging"; the stem has three letters or more (not "mercier" of "mercy",
+    "visser" of "vis": the development half of the by-origin benchmark lost French and Dutch names to those)."""
+    words = whitelist_words()
+    for suffix, repl in _SUFFIXES:
+        if not key.endswith(suffix) or len(key) - len(suffix) < 3:
+            continue
+        stem = key[: len(key) - len(suffix)]
+        # a doubled consonant ("pinned") only before a stem of four letters or more: "visser" is no "vis"
+        for cand in (stem + repl, stem[:-1] if len(stem) > 4 and stem[-1] == stem[-2] else ""):
+            if cand and (cand in words or clinical_category(cand) is not None):
+                return True
     return False
 
 

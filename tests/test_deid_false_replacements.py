@@ -1,0 +1,70 @@
+"""Words that are not names stay (issue 50, Build 1: false replacements): inflected everyday words that are also
+surnames, a clinical eponym's parts, words cut off in speech, places and organisations. Hand-written examples."""
+
+from __future__ import annotations
+
+import pytest
+
+from clinaudit.perturb.deid import deidentify_text
+
+
+def _deid(text: str) -> str:
+    return deidentify_text(text, gender=False, ages=False, life_stage=False, origin=False)[0]
+
+
+@pytest.mark.parametrize("text", [
+    "[doctor] we put two pins in the ankle .",  # "pins": plural of "pin", also a surname
+    "[patient] i was charging my phone and the fries were cold .",
+    "[doctor] the incision looks wider and the skin is darker than last week .",
+    "[patient] it hurts less when it is warmer and i feel safer .",
+])
+def test_inflected_everyday_words_are_not_names(text):
+    assert _deid(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: I have a history of, um, Charcot Marie tooth disease.",
+    "[patient] my cousin has charcot-marie-tooth .",
+    "Doctor: Guillain Barre can follow an infection.",
+    "[doctor] positive hawkins-kennedy and neer's test on the left .",
+    "[doctor] gait testing using the tinetti assessment tool .",
+    "[doctor] breslow thickness 0.7 millimeters .",
+    "Doctor: It was a Schatzker four tibial plateau fracture.",
+])
+def test_clinical_eponyms_are_not_names(text):
+    assert _deid(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    "[patient] it was minor but noth- nothing major .",
+    "[doctor] a bmi over 27 would quali- uh , qualify you .",
+    "[doctor] no radi- radicular pain .",
+])
+def test_words_cut_off_in_speech_are_not_names(text):
+    assert _deid(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: We live on Temple Street now.",
+    "Patient: I went to Gig Harbor Urgent Care first.",
+    "Patient: I used to work at Champion Automotive downtown.",
+    "Patient: I was raised in North Carolina.",
+])
+def test_places_and_organisations_are_not_people(text):
+    assert _deid(text) == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the same words are still names where they name a person
+    ("Doctor: Marie will see you now.", "Doctor: [NAME] will see you now."),
+    ("Patient: Dr. Pins did my surgery.", "Patient: Dr. [NAME] did my surgery."),
+    ("[patient] my neighbor sikhumbuzo drove me .", "[patient] my neighbor [NAME] drove me ."),
+    ("Patient: I talked to Collins about it.", "Patient: I talked to [NAME] about it."),
+    ("[patient] my husband lars drove me .", "[patient] my husband [NAME] drove me ."),
+    # a given name is never taken for an inflection ("aisling", "rashed", "shaked" would be)
+    ("[patient] aisling came with me .", "[patient] [NAME] came with me ."),
+    # nor a surname whose stem is a short word or a -y word ("visser", "mercier": French and Dutch names)
+    ("[patient] i see visser and mercier on fridays .", "[patient] i see [NAME] and [NAME] on fridays ."),
+])
+def test_names_next_to_these_rules_are_still_found(text, expected):
+    assert _deid(text) == expected
