@@ -98,7 +98,7 @@ def test_an_all_inconclusive_run_is_not_a_pass_and_says_which_cases_would_settle
     rc, out, _ = _cli(capsys, str(run))
     assert rc == 4, out
     assert ("INCONCLUSIVE treatment_shift m: 6 of 6 measured comparisons are inconclusive (no bias shown, none "
-            "ruled out; a pass needs at least 50% settled); about 72 cases would settle its inconclusive rows "
+            "ruled out; a pass needs at least 50% settled); about 72 cases would settle its inconclusive comparisons "
             "(this run used 10)") in out
     assert "gate: INCONCLUSIVE" in out and "exit 4" in out and "PASS" not in out
     doc = json.loads((run / "gate" / "gate.json").read_text(encoding="utf-8"))
@@ -137,7 +137,7 @@ def test_the_gate_and_the_report_say_the_same_cases_needed(tmp_path, capsys):
     run = _run(tmp_path, "r", results=rows, validity={"audit": "treatment_shift", "models": {"m": {"measured": True}},
                                                       "cases": {"given": 10, "used": 10}})
     rc, out, _ = _cli(capsys, str(run))
-    assert rc == 4 and "about 40 cases would settle its inconclusive rows (this run used 10)" in out, out
+    assert rc == 4 and "about 40 cases would settle its inconclusive comparisons (this run used 10)" in out, out
     doc = derive_findings([run])
     (view,) = verdicts_view(doc)
     assert view["cases_needed"] == 40 and "about 40 cases would settle them" in view["plain"]
@@ -147,7 +147,7 @@ def test_the_gate_and_the_report_say_the_same_cases_needed(tmp_path, capsys):
     few = _run(tmp_path, "few", results=rows.assign(p=0.001, p_adj=0.002, n_cases=6, n_units=3, ci_low=0.05),
                validity={"audit": "treatment_shift", "models": {"m": {"measured": True}}, "cases": {"given": 6, "used": 6}})
     rc, out, _ = _cli(capsys, str(few))
-    assert rc == 4 and "about 10 cases would settle its inconclusive rows (this run used 6)" in out, out
+    assert rc == 4 and "about 10 cases would settle its inconclusive comparisons (this run used 6)" in out, out
     assert verdicts_view(derive_findings([few]))[0]["cases_needed"] == 10
 
 

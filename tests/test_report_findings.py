@@ -412,7 +412,7 @@ def test_a_classifier_gap_counts_what_would_settle_it_in_rows_of_its_smaller_gro
     from clinaudit.report.gate import gate_run
 
     (line,) = gate_run(run, write=False).lines()
-    assert line.endswith("settling its inconclusive rows would need about 74,000 rows in the smaller group: more "
+    assert line.endswith("settling its inconclusive comparisons would need about 74,000 rows in the smaller group: more "
                          "than this data has (1,000 in the smaller group, 5,000 rows in all)")
 
 

@@ -58,7 +58,7 @@ def test_a_partly_measured_run_exits_0_with_one_warning_line(tmp_path, capsys):
     err = capsys.readouterr().err
     # RCER needs the cases' validated labels, which these cases do not have: its 3 rows are not measured
     warnings = [ln for ln in err.splitlines() if "not measured" in ln]
-    assert warnings == ["clinaudit run: warning: treatment_shift: 3 comparisons not measured (verdict not_measured "
+    assert warnings == ["clinaudit run: warning: treatment_shift: 3 comparisons not measured: 3 secondary (verdict not_measured "
                         "in tables/results.csv; their reasons in verdict_reason)"]
 
 

@@ -238,9 +238,14 @@ def _run_locked(args: argparse.Namespace, spec: AuditSpec, params: BaseModel) ->
               file=sys.stderr)
         return 3
     if validity.get("partial"):
-        from ..pipeline.counts import count_of
+        from ..pipeline.counts import count_comparisons, count_of
 
         n = int((validity.get("verdicts") or {}).get("not_measured", 0))
-        print(f"clinaudit run: warning: {spec.audit}: {count_of(n, 'comparisons')} not measured (verdict not_measured in "
-              f"tables/results.csv; their reasons in verdict_reason)", file=sys.stderr)
+        res = rundir.table_or_empty("results")  # by role, as the verdict lines count them (pipeline.counts)
+        roles = [(c.not_measured, c.role) for c in (count_comparisons(res), count_comparisons(res, "secondary"))
+                 if c.role and c.not_measured]
+        n = sum(k for k, _ in roles) if roles else n  # mirrors are not counted, as on the first screen
+        split = f": {', '.join(f'{k} {r}' for k, r in roles)}" if roles else ""
+        print(f"clinaudit run: warning: {spec.audit}: {count_of(n, 'comparisons')} not measured{split} (verdict "
+              f"not_measured in tables/results.csv; their reasons in verdict_reason)", file=sys.stderr)
     return 0

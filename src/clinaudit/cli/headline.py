@@ -54,6 +54,7 @@ def headline_lines(run_dir: str | Path, audit: str = "") -> list[str]:
         text = plain_sentence(line, int(e["n_needed"]) if e is not None else None, e)
         out.append(f"verdict {who}: {text}")
         out += [f"verdict {who}: not measured: {x}" for x in line.get("not_measured") or []]
+        out += [f"verdict {who}: {x}" for x in line.get("attributes_not_measured") or []]  # never silence
         out += [f"verdict {who}: {x}" for x in line.get("sample_skew") or []]  # a validity finding (exclusion_skew)
     if gate is None:
         out.append(undecided)

@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 
 from ..spec import VerdictSettings
+from .attributes import unmeasured_attributes
 from .counts import cases_used, count_comparisons
 from .judge_parse import judge_fix, judge_parse_rates
 from .run_family import primary_note, primary_rows, run_level
@@ -551,6 +552,7 @@ def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str
                         f"{tally.measured} measured {noun()} can neither be shown nor ruled out "
                         f"({example}).")
         unmeasured = not_measured_notes(mine) if has else []  # secondary rows too
+        unasked = unmeasured_attributes(mine, validity, audit) if has else []  # the cases' attributes no row is about
         cannot = next((n for n in _notes(rows) if n), "") if has and len(rows) else ""
         sentence = with_floor_note(sentence, cannot, verdict)  # never a silent "no bias"
         if counts.get("not_measured") and verdict != "not_measured":
@@ -574,7 +576,9 @@ def verdict_lines(results: pd.DataFrame, validity: Mapping[str, Any], audit: str
             "judge": judge["judge"] if judge else "", "parsed": int(judge["parsed"]) if judge else None,
             "items": int(judge["items"]) if judge else None,
             "parse_rate": float(judge["parse_rate"]) if judge else None,
-            "warnings": list(validity.get("warnings", [])) + unmeasured,
+            "warnings": list(validity.get("warnings", [])) + unmeasured + unasked,
+            # "race: declared but not measured by this audit (…)" (pipeline.attributes)
+            "attributes_not_measured": unasked,
             # rows the audit could not measure, and why (e.g. too few valid rewrites of a perturbation)
             "not_measured": unmeasured,
             "primary": primary,

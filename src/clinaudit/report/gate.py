@@ -236,7 +236,7 @@ def _cases(r: dict[str, Any]) -> float:
 def _evidence(rows: pd.DataFrame, run: Path, audit: str, policy: GatePolicy, res: GateResult,
               validity: Mapping[str, Any] | None = None) -> None:
     """Per audit × model, what a pass lacks (policy ``evidence``): too few settled rows, too many not measured;
-    each with about how many cases would settle its inconclusive rows — the report's own number (its findings
+    each with about how many cases would settle its inconclusive comparisons — the report's own number (its findings
     entries' ``n_needed``, :func:`clinaudit.report.verdict_view.settle_entry`; for a classifier gap in rows of
     its smaller group), so the gate line and
     the report's first screen say the same."""
@@ -284,13 +284,14 @@ def _evidence(rows: pd.DataFrame, run: Path, audit: str, policy: GatePolicy, res
         else:  # a run without a validity block: the rows' own counts
             used = max((c for c in map(_cases, g.to_dict("records")) if not math.isnan(c)), default=math.nan)
         if top is not None and top.get("n_needed_unit") == SMALLER_GROUP_ROWS:  # a classifier gap
-            settle = f"; settling its inconclusive rows would need {need_phrase(top)}"
+            settle = f"; settling its inconclusive comparisons would need {need_phrase(top)}"
         else:
-            settle = (f"; about {cases} cases would settle its inconclusive rows" +
+            settle = (f"; about {cases} cases would settle its inconclusive comparisons" +
                       (f" (this run used {int(used)})" if not math.isnan(used) else "")) if cases else ""
         unknown = sum(1 for e in mine if not e.get("n_needed"))
         if unknown:
-            settle += (f"; {unknown} inconclusive row(s) have no estimate of the cases needed (a margin for the "
+            settle += (f"; {unknown} inconclusive {'comparison has' if unknown == 1 else 'comparisons have'} no "
+                       "estimate of the cases needed (a margin for the "
                        "metric, or a CI, is missing)")
         who = " ".join(k for k in (key if isinstance(key, tuple) else (key,)) if _text(k))
         line = f"INCONCLUSIVE {who}: " + "; ".join(lacking) + settle

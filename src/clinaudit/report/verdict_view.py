@@ -45,11 +45,14 @@ def _coverage(line: dict[str, Any]) -> str:
 def entries_of(entries: Iterable[dict[str, Any]], audit: str | None = None,
                model: str | None = None) -> list[dict[str, Any]]:
     """The inconclusive findings entries of one audit × model (``audit`` / ``model`` None: not filtered on; the
-    model is read from an entry's ``stratum``)."""
-    return [e for e in entries
+    model is read from an entry's ``stratum``): its primary comparisons when it has any (``role``: the rows its
+    verdict, the gate and "about N cases would settle them" are about; pipeline.counts), else all of them."""
+    mine = [e for e in entries
             if e.get("kind", "inconclusive") == "inconclusive"
             and (audit is None or str(e.get("audit", "")) == str(audit))
             and (model is None or str((e.get("stratum") or {}).get("model", "")) == str(model))]
+    primary = [e for e in mine if e.get("role") == "primary"]
+    return primary or mine
 
 
 def settle_entry(entries: Iterable[dict[str, Any]], audit: str | None = None,
