@@ -68,3 +68,22 @@ def test_places_and_organisations_are_not_people(text):
 ])
 def test_names_next_to_these_rules_are_still_found(text, expected):
     assert _deid(text) == expected
+
+
+def test_a_things_name_is_no_self_introduction():
+    text = "[doctor] another name is farmer's lung , and you are a farmer ."
+    assert _deid(text) == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a name after a title or "my name is" is a name in its other mentions of the dialog, also where it is a word of
+    # the dictionary (issue 50, Build 2: the dialog's other mentions of the same person)
+    ("[doctor] dr. baker will call . [patient] okay , baker is nice .",
+     "[doctor] dr. [NAME] will call . [patient] okay , [NAME] is nice ."),
+    ("[patient] my name is harry . [doctor] harry , sit here .", "[patient] my name is [NAME] . [doctor] [NAME] , sit here ."),
+    # not an everyday word ("green" of "dr. green" stays in "green tea")
+    ("[doctor] dr. green will call . [patient] i drink green tea .",
+     "[doctor] dr. [NAME] will call . [patient] i drink green tea ."),
+])
+def test_a_name_after_a_title_is_a_name_in_its_other_mentions(text, expected):
+    assert _deid(text) == expected

@@ -110,6 +110,7 @@ RELATIVES = frozenset("""
 _POSSESSIVES = frozenset("my his her our your their".split())
 _DETERMINERS = frozenset("the a an any other another that this your my his her our their every each some no "
                          "family primary".split())
+_THING_NAME = frozenset("another other brand generic medical scientific technical fancy common street trade".split())
 _SEP_SPACE = re.compile(r"[ \t]+")
 _SEP_COMMA = re.compile(r"[ \t]*,?[ \t]*")
 _SEP_TITLE = re.compile(r"[ \t]*\.?[ \t]*")
@@ -292,17 +293,6 @@ _NEIGHBOURS = re.compile(rf"(?:^|[^\w{_MARK}'’\-])((?:{WORD}))[ \t\-]+$")
 _NEXT_WORD = re.compile(rf"^[ \t\-]+((?:{WORD}))")
 
 
-def _starts_a_known_word(word: str) -> bool:
-    """Some longer word of the lists starts with ``word`` ("quali" of "qualify", "noth" of "nothing")."""
-    import bisect
-
-    words = _known_sorted()
-    i = bisect.bisect_left(words, word)
-    if i < len(words) and words[i] == word:
-        i += 1
-    return i < len(words) and words[i].startswith(word)
-
-
 def _not_a_person(text: str, t: _Tok) -> bool:
     """A word cut off in speech ("noth- nothing": a hyphen, a space, the start of a longer known word), a clinical
     eponym's other part (next to a word of :data:`.vocab.EPONYMS`: "Charcot Marie tooth"), a place's or an
@@ -310,7 +300,7 @@ def _not_a_person(text: str, t: _Tok) -> bool:
     from .vocab import EPONYMS, PLACE_BEFORE, PLACE_GENERIC, PLACE_WORDS
 
     nxt = text[t.end:t.end + 2]
-    if nxt[:1] == "-" and nxt[1:2] in (" ", "\t", "") and len(t.key) >= 2 and _starts_a_known_word(t.key):
+    if nxt[:1] == "-" and nxt[1:2] in (" ", "\t", "") and len(t.key) >= 2 and _is_prefix_of_known(t.key, cut=True):
         return True
     m_next = _NEXT_WORD.match(after(text, t.end))
     nxt_key = fold(m_next.group(1)).lower() if m_next else ""
@@ -345,13 +335,16 @@ def _known(word: str) -> bool:
     return is_common(word) or clinical_category(word) is not None
 
 
-def _is_prefix_of_known(word: str) -> bool:
-    """A word cut short ("hepatospleno", "radicul", "exhal"): the start of a longer known word."""
+def _is_prefix_of_known(word: str, cut: bool = False) -> bool:
+    """A word cut short ("hepatospleno", "radicul", "exhal"): the start of a longer known word; with ``cut``, of any
+    longer word (a word cut off in speech: "quali- qualify", "noth- nothing")."""
     import bisect
 
     words = _known_sorted()
     i = bisect.bisect_left(words, word)
-    return i < len(words) and words[i].startswith(word) and len(words[i]) >= len(word) + 2
+    if cut and i < len(words) and words[i] == word:
+        i += 1
+    return i < len(words) and words[i].startswith(word) and len(words[i]) >= len(word) + (1 if cut else 2)
 
 
 @lru_cache(maxsize=1)
@@ -505,8 +498,8 @@ def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
         return "vocative"
     if i >= 2 and _SEP_SPACE.fullmatch(_sep(text, toks[i - 2], p)):
         k2 = toks[i - 2].key
-        if k == "is" and k2 == "name":
-            return "intro"
+        if k == "is" and k2 == "name":  # not a thing's name: "another name is farmer's lung", "the brand name is"
+            return None if i >= 3 and toks[i - 3].key in _THING_NAME else "intro"
         if k == "me" and k2 == "call":  # "call me Fadipe"; not "call me immediately"
             return "medium"
         if k in RELATIVES and k2 in _POSSESSIVES:  # "my sister, Park," may end its clause; "my mom fell." not
@@ -558,8 +551,10 @@ def _subject_spans(text: str, toks: Sequence[_Tok], found: set[str]) -> list[tup
 def context_spans(text: str, toks: Sequence[_Tok] | None = None) -> list[tuple[int, int]]:
     """Names found by how they are used: after a title, in a self-introduction, in a greeting or sign-off
     addressed to a person, after a relative ("my husband X"), with the following words of the same name; as a
-    dictated note's subject ("so john is a 61-year-old male", "donna torres, date of birth"); then
-    every other occurrence in ``text`` of a word so found that is not a common word ("thembile" again)."""
+    dictated note's subject ("so john is a 61-year-old male", "donna torres, date of birth"); then every other
+    occurrence of a word so found that is not a common word ("thembile" again), or, found after a title or "my name
+    is", not an everyday word of philter-ucsf's whitelist ("dr. baker ... baker called")."""
+    from .vocab import whitelist_words
     toks = tokens(text) if toks is None else toks
     spans: list[tuple[int, int]] = []
     found: set[str] = set()
@@ -573,8 +568,8 @@ def context_spans(text: str, toks: Sequence[_Tok] | None = None) -> list[tuple[i
         while j + 1 < len(toks) and j - i < 2 and _next_ok(text, toks[j], toks[j + 1], strength):
             j += 1
         spans += [(t.start, t.end) for t in toks[i:j + 1]]  # one span a word: a listed name wins its words
-        for t in toks[i:j + 1]:
-            if not _word(t.key).common:
+        for t in toks[i:j + 1]:  # a name after a title or "my name is" is one in its other mentions ("baker")
+            if not _word(t.key).common or strength in ("strong", "intro") and t.key not in whitelist_words():
                 found.add(t.key)
         i = j + 1
     spans += _subject_spans(text, toks, found)
