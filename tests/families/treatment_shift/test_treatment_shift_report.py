@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from clinaudit.families.treatment_shift.analysis import analyze_labels
 from clinaudit.report.base import Metric, Table, Text
@@ -59,3 +60,24 @@ def test_section_shows_n_cases_pairs_floor_excess_ci_test_null_family(tmp_path):
     assert metric_view(head[0])["value"] == "+50.0 pp"
     assert any(isinstance(b, Text) and b.text.startswith("Null hypothesis of this test: H0:") for b in sec.blocks)
     assert "sign-flip permutation over cases" in tables["table3"].caption
+
+
+@pytest.mark.parametrize("params, says", [
+    # init's spec: gender_removal is run, infer_gender is off: the advice is the switch, not 'add gender_removal'
+    ({"perturbations": ["gender_removal", "uppercase"], "infer_gender": False}, "params.infer_gender is false"),
+    ({"perturbations": ["gender_removal"]}, "no gender-removed text was usable"),
+    ({"perturbations": ["uppercase"]}, "add gender_removal to the perturbations"),
+])
+def test_not_computed_inferred_gender_names_its_cause(tmp_path, params, says):
+    """Issue 49: 'add gender_removal to the perturbations' was said when it was there (the cause: infer_gender
+    false, which init writes)."""
+    from clinaudit.families.treatment_shift.section_recipe import exclusion_blocks
+
+    rd = RunDir(tmp_path / "run")
+    rd.start(spec={"audit": "treatment_shift", "name": "ts", "models": {"target": "m"}, "params": params},
+             models=[{"spec": "m"}], seeds=[0], command="test")
+    rd.finish(usage={}, audit="treatment_shift", status="complete", summary={"gender_inference_source": "not computed"})
+    rd.close()
+    (note,) = [b.text for b in exclusion_blocks(RunDir(tmp_path / "run")) if isinstance(b, Text)]
+    assert note.startswith("Model-inferred gender was not computed: ") and says in note
+    assert ("add gender_removal" in note) == ("gender_removal" not in params["perturbations"])

@@ -38,9 +38,15 @@ def exclusion_blocks(rundir: RunDir) -> list[Any]:
         blocks.append(Text("Model-inferred gender was read from the baseline text, which still carries its gender "
                            "markers: the 'model_inferred' subgroups mostly restate the recorded gender (P2 infers it "
                            "from the gender-removed text).", kind="warning"))
-    elif src == "not computed":
-        blocks.append(Text("Model-inferred gender was not computed: there is no gender-removed text in this run "
-                           "(add gender_removal to the perturbations).", kind="note"))
+    elif src == "not computed":  # the advice names the cause the spec shows (issue 49: not 'add gender_removal'
+        params = (rundir.manifest.get("spec") or {}).get("params") or {}  # when it is there and switched off)
+        if params.get("infer_gender") is False:
+            why = "params.infer_gender is false (set it to true to infer it from the gender_removal rewrites)"
+        elif "gender_removal" in (params.get("perturbations") or []):
+            why = "no gender-removed text was usable (see the rewrite validity and the exclusions below)"
+        else:
+            why = "there is no gender-removed text in this run (add gender_removal to the perturbations)"
+        blocks.append(Text(f"Model-inferred gender was not computed: {why}.", kind="note"))
     ex = rundir.table_or_empty("exclusions")
     if not ex.empty:
         counts = ex.groupby(["stage", "reason"], sort=True).size().reset_index(name="n")
