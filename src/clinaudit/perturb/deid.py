@@ -167,13 +167,22 @@ def _name_spans(text: str, names: Sequence[str], detector: bool = True) -> list[
         first = m.group(1)
         low = first.lower()
         if low in AMBIGUOUS_NAMES:
-            if not first[0].isupper() or m.start() == 0 or re.search(r"[.!?:]\s*$", text[: m.start()]):
+            if not first[0].isupper() or m.start() == 0 or _after_stop(text, m.start()):
                 continue
         elif low not in FIRST_NAMES:
             continue
         end = m.end() if m.group(2) and m.group(2).strip() not in _CAP_STOP else m.end(1)
         spans.append((m.start(), end, "[NAME]", "name", "rule"))
     return spans
+
+
+def _after_stop(text: str, pos: int) -> bool:
+    """``text[:pos]`` ends with ".", "!", "?" or ":" and spaces (read back from ``pos``, not by a search of a copy of
+    everything before it: issue 50, linear time)."""
+    i = pos
+    while i > 0 and text[i - 1].isspace():
+        i -= 1
+    return i > 0 and text[i - 1] in ".!?:"
 
 
 # a built-in first name, and a capitalised surname after it on the same line (whole words only: "Nguyễn" is no

@@ -56,6 +56,7 @@ _START = re.compile(
     r"(?P<post>[ \t]*[,.!?;:]+[ \t]*|[ \t]*$)"
 )
 _START_BARE = re.compile(rf"(?im)(?:^|(?<=[.!?:\]])[ \t]+)(?P<w>{_ALWAYS}){_WORD_END}(?P<post>[ \t]+)")
+_CLAUSE_END_RE = re.compile(_CLAUSE_END, re.MULTILINE)
 _AFTER_PLACEHOLDER = re.compile(r"\[(?:NAME|AGE)\][ \t]*$")
 _ANY_ALWAYS = re.compile(rf"(?i)(?<![\w'’-]){_ALWAYS}{_WORD_END}")
 #: The residual check's pattern for those words (deid.find_residual_identifiers: reported as ``gendered_term``);
@@ -91,7 +92,7 @@ def address_spans(text: str) -> list[tuple[int, int, bool]]:
     for m in _AFTER_VOCATIVE.finditer(text):
         spans.append((m.start("x"), m.end("w"), False))
     for m in _AFTER_GREETING.finditer(text):  # "Hello, miss how" -> "Hello, how"; "Hi miss." -> "Hi."
-        end_clause = re.match(_CLAUSE_END, text[m.end("w"):], re.MULTILINE)
+        end_clause = _CLAUSE_END_RE.match(text, m.end("w"))  # not on a copy of the rest of the text
         spans.append((m.start("x"), m.end("w"), False) if end_clause else (m.start("w"), m.end("w"), False))
     for m in _ANY_ALWAYS.finditer(text):
         spans.append((m.start(), m.end(), False))
@@ -214,11 +215,9 @@ def pattern_spans(text: str, patterns: tuple[str, ...]) -> list[tuple[int, int]]
     the word starts where some pattern may match (:func:`_compiled`); each pattern is tried there only, which keeps
     the time linear in the text (issue 50: 80 patterns scanned the whole text one after another)."""
     out = []
-    any_match, compiled = _compiled(patterns)
-    for m in _WORD_START.finditer(text):
+    starts, compiled = _compiled(patterns)
+    for m in starts.finditer(text):
         pos = m.start()
-        if not any_match.match(text, pos):
-            continue
         for pat in compiled:
             mm = pat.match(text, pos)
             if mm is not None:
@@ -226,12 +225,11 @@ def pattern_spans(text: str, patterns: tuple[str, ...]) -> list[tuple[int, int]]
     return out
 
 
-_WORD_START = re.compile(r"(?<![\w-])\w")
-
-
 @lru_cache(maxsize=16)
 def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], list[re.Pattern[str]]]:
-    """One pattern that matches where any of ``patterns`` may (case-insensitive, group names dropped), and each
-    pattern compiled (case-insensitive unless it has an ``x`` group: "from Mexico" must be capitalised)."""
-    any_match = re.compile("|".join(f"(?:{p.replace('(?P<x>', '(?:')})" for p in patterns), re.IGNORECASE)
-    return any_match, [re.compile(rf"(?:{p})(?![\w])", re.IGNORECASE if "(?P<x>" not in p else 0) for p in patterns]
+    """One pattern whose (empty) matches are the word starts where any of ``patterns`` may match (case-insensitive,
+    group names dropped; one scan in the regex engine, not a call per word), and each pattern compiled
+    (case-insensitive unless it has an ``x`` group: "from Mexico" must be capitalised)."""
+    any_match = "|".join(f"(?:{p.replace('(?P<x>', '(?:')})" for p in patterns)
+    starts = re.compile(rf"(?<![\w-])(?=\w)(?=(?:{any_match}))", re.IGNORECASE)
+    return starts, [re.compile(rf"(?:{p})(?![\w])", re.IGNORECASE if "(?P<x>" not in p else 0) for p in patterns]

@@ -33,7 +33,7 @@ from typing import NamedTuple
 from .word_parts import longest, two_words
 
 __all__ = ["NameSpan", "WORD", "WINDOW", "after", "unknown_word", "RELATIVES", "find_names", "known_name_spans", "name_variants_key", "detector_candidates",
-           "context_spans", "tokens", "fold"]
+           "context_spans", "tokens", "fold", "load_word_lists"]
 
 #: Span sources, in the order the de-identification table lists them (``residual``: a word in no list, issue 50).
 SOURCES = ("metadata", "detector", "rule", "residual")
@@ -251,8 +251,25 @@ def _tok(m: re.Match[str]) -> _Tok:
 
 
 def tokens(text: str) -> list[_Tok]:
-    """The name-shaped words of ``text`` (:data:`WORD`), a possessive "'s" left out."""
-    return [_tok(m) for m in _UTOKEN.finditer(text)]
+    """The name-shaped words of ``text`` (:data:`WORD`), a possessive "'s" left out (:func:`_tok`, inlined: a 1 MB
+    dialog has 190,000 words)."""
+    out: list[_Tok] = []
+    add, new, keys = out.append, tuple.__new__, _KEYS
+    for m in _UTOKEN.finditer(text):
+        w, s = m.group(), m.start()
+        if len(w) > 3 and w[-2:] in ("'s", "’s"):
+            w = w[:-2]
+        k = keys.get(w)
+        if k is None:
+            if len(keys) > 200_000:
+                keys.clear()
+            k = keys[w] = fold(w).lower()
+        add(new(_Tok, (s, s + len(w), w, k)))
+    return out
+
+
+#: word as written -> its key (lower case, diacritics folded); the words of a process's dialogs
+_KEYS: dict[str, str] = {}
 
 
 #: A name-shaped word that starts with a capital letter (any script).
@@ -397,10 +414,16 @@ def _looks_like_a_word(key: str) -> bool:
 
 def unknown_word(key: str, w: _Word | None = None) -> bool:
     """``key`` (lower case, folded) is in no word list (common, clinical, gazetteer, function words) and does not
-    look like a word of them (:func:`_looks_like_a_word`): it is taken for a name."""
+    look like a word of them (:func:`_looks_like_a_word`): it is taken for a name. ``w``: ``_word(key)``, which the
+    answer is cached with (once a word)."""
+    return _unknown(key)
+
+
+@lru_cache(maxsize=200_000)
+def _unknown(key: str) -> bool:
     if len(key) < 3 or not key.isalpha() and not re.fullmatch(r"[a-z]+(?:-[a-z]+)+", key):
         return False
-    w = w or _word(key)
+    w = _word(key)
     if w.common or w.gazetteer or w.clinical is not None or w.function or w.demographic or w.eponym:
         return False
     return not _looks_like_a_word(key)
@@ -480,7 +503,7 @@ def _next_ok(text: str, prev: _Tok, t: _Tok, strength: str) -> bool:
 def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
     """The naming context right before ``toks[i]``: ``strong``, ``intro``, ``title``, ``gazetteer``, ``vocative``,
     ``medium``, ``weak`` or None."""
-    if i == 0:
+    if i == 0 or toks[i - 1].key not in _CONTEXT_WORDS:
         return None
     p = toks[i - 1]
     sep = _sep(text, p, toks[i])
@@ -511,6 +534,10 @@ def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
     return None
 
 
+#: Every word after which :func:`_context` may find a naming context (the others are skipped at once; add a word
+#: here when a rule there starts to read it).
+_CONTEXT_WORDS = _TITLE_ABBR | _TITLE_FULL | _GREETINGS | RELATIVES | frozenset("you is me name's i'm am".split())
+
 _NUMBER = (r"(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|"
            r"six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
            r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)")
@@ -525,11 +552,12 @@ def _subject_spans(text: str, toks: Sequence[_Tok], found: set[str]) -> list[tup
     birth"): a word that is not a common word, a given name of the gazetteer, or capitalised."""
     if not _SUBJECT_AFTER.search(text):
         return []
-    by_end = {t.end: i for i, t in enumerate(toks)}
+    import bisect
+
     out: list[tuple[int, int]] = []
     for m in _SUBJECT_AFTER.finditer(text):
-        i = by_end.get(m.start())
-        if i is None:
+        i = bisect.bisect_left(toks, m.start(), key=lambda t: t.end)  # the word that ends there, if one does
+        if i == len(toks) or toks[i].end != m.start():
             continue
         t = toks[i]
         w = _word(t.key)
@@ -577,6 +605,15 @@ def context_spans(text: str, toks: Sequence[_Tok] | None = None) -> list[tuple[i
         taken = {s for s, _ in spans}
         spans += [(t.start, t.end) for t in toks if t.key in found and t.start not in taken]
     return spans
+
+
+def load_word_lists() -> None:
+    """Read every word list the detector uses, once per process (later calls cost nothing; without it the first
+    dialog that needs one pays for it)."""
+    from .vocab import clinical_terms, common_words, first_names, surnames
+
+    clinical_terms(), common_words(), first_names(), surnames(), _known_sorted(), two_words("xxxx", _known, ())
+    longest(_known_exact())
 
 
 def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True) -> list[NameSpan]:

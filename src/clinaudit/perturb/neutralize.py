@@ -179,8 +179,11 @@ def _match_case(original: str, new: str) -> str:
 
 
 def _next_word(text: str, pos: int) -> str:
-    m = re.match(r"\s*([A-Za-z][\w'-]*|\S?)", text[pos:])
+    m = _NEXT_WORD.match(text, pos)  # at pos, not on a copy of the rest of the text (issue 50: linear time)
     return m.group(1) if m else ""
+
+
+_NEXT_WORD = re.compile(r"\s*([A-Za-z][\w'-]*|\S?)")
 
 
 def gendered_candidates(text: str) -> list[tuple[int, int, str, bool]]:
