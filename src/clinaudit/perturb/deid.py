@@ -202,7 +202,7 @@ def _residual_spans(text: str) -> list[tuple[int, int, str, str, str]]:
 def _capitalised_inside(text: str) -> list[tuple[int, int, str]]:
     """Capitalised words (any script, three letters or more) inside a sentence: after a lower-case letter, a comma
     or a semicolon and one space; a possessive "'s" left out, placeholders and :data:`_CAP_STOP` words skipped."""
-    from .name_detect import capitalised_tokens
+    from .name_tokens import capitalised_tokens
 
     out = []
     for t in capitalised_tokens(text):

@@ -24,12 +24,13 @@ them per source):
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
 
+from .name_tokens import MARK as _MARK
+from .name_tokens import WORD, fold, tokens
+from .name_tokens import Tok as _Tok
 from .word_parts import longest, two_words
 
 __all__ = ["NameSpan", "WORD", "WINDOW", "after", "unknown_word", "RELATIVES", "find_names", "known_name_spans", "name_variants_key", "detector_candidates",
@@ -46,13 +47,6 @@ class NameSpan:
     source: str  # metadata | detector | rule
 
 
-#: A letter (any script) with its combining marks ("ọ̀" is "ọ" and a combining grave accent).
-_MARK = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
-_LETTER = rf"[^\W\d_][{_MARK}]*"
-#: A name-shaped word: Unicode letters, joined by apostrophes or hyphens ("Nguyễn", "O'Brien", "Al-Masri"); a whole
-#: word only (never the start of "Nguyễn" nor "Guest" of "Guest_family"), never the NAME of a "[NAME]".
-WORD = rf"(?:{_LETTER})+(?:['’\-](?:{_LETTER})+)*"
-_UTOKEN = re.compile(rf"(?<![\w\[{_MARK}'’\-])(?:{WORD})(?![\w\]{_MARK}])")
 _TOKEN = re.compile(r"(?<![\w\[])[A-Za-z]+(?:['’][A-Za-z]+)*(?![\w\]])")
 _EPONYM_AFTER = re.compile(
     r"(?i)^(?:['’]s)?(?:\s+(?:and|&)\s+[^\W\d_][\w\-]*['’]s)?\s+(?:disease|syndrome|palsy|phenomenon|sign|test|maneuver|manoeuvre|fracture|ulcer|tumou?r|"
@@ -179,18 +173,6 @@ def _sentence_start(text: str, pos: int) -> bool:
     return before[-1] in ".!?:\n" or before.endswith("]")
 
 
-@lru_cache(maxsize=200_000)
-def fold(word: str) -> str:
-    """``word`` without diacritics ("García" -> "Garcia", "Łukasz" -> "Lukasz", "Yılmaz" -> "Yilmaz")."""
-    if word.isascii():
-        return word
-    word = word.translate(_FOLD)
-    return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
-
-
-_FOLD = str.maketrans({"ł": "l", "Ł": "L", "ı": "i", "ß": "ss", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "’": "'"})
-
-
 @dataclass(frozen=True)
 class _Word:
     """What the word lists say about one word (lower case, diacritics folded, possessive dropped)."""
@@ -230,55 +212,6 @@ def _plural_of_common(key: str) -> bool:
     words = common_words()
     return (key.endswith("s") and len(key) >= 5 and key[:-1] in words) or (
         key.endswith("es") and len(key) >= 6 and key[:-2] in words)
-
-
-class _Tok(NamedTuple):
-    start: int
-    end: int  # without a possessive "'s"
-    text: str  # as written, without the possessive
-    key: str  # lower case, diacritics folded
-
-    @property
-    def capital(self) -> bool:
-        return self.text[:1].isupper() and not self.text.isupper()
-
-
-def _tok(m: re.Match[str]) -> _Tok:
-    w = m.group(0)
-    if len(w) > 3 and w[-2:] in ("'s", "’s"):
-        w = w[:-2]
-    return _Tok(m.start(), m.start() + len(w), w, fold(w).lower())
-
-
-def tokens(text: str) -> list[_Tok]:
-    """The name-shaped words of ``text`` (:data:`WORD`), a possessive "'s" left out (:func:`_tok`, inlined: a 1 MB
-    dialog has 190,000 words)."""
-    out: list[_Tok] = []
-    add, new, keys = out.append, tuple.__new__, _KEYS
-    for m in _UTOKEN.finditer(text):
-        w, s = m.group(), m.start()
-        if len(w) > 3 and w[-2:] in ("'s", "’s"):
-            w = w[:-2]
-        k = keys.get(w)
-        if k is None:
-            if len(keys) > 200_000:
-                keys.clear()
-            k = keys[w] = fold(w).lower()
-        add(new(_Tok, (s, s + len(w), w, k)))
-    return out
-
-
-#: word as written -> its key (lower case, diacritics folded); the words of a process's dialogs
-_KEYS: dict[str, str] = {}
-
-
-#: A name-shaped word that starts with a capital letter (any script).
-_CAP_TOKEN = re.compile(rf"(?<![\w\[{_MARK}'’\-])(?=[^\W\d_])(?=[^a-z])(?:{WORD})(?![\w\]{_MARK}])")
-
-
-def capitalised_tokens(text: str) -> list[_Tok]:
-    """The words of :func:`tokens` that start with a capital letter (found without tokenising the rest)."""
-    return [t for t in map(_tok, _CAP_TOKEN.finditer(text)) if t.text[:1].isupper()]
 
 
 def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterable[tuple[int, int, str, str]]:
