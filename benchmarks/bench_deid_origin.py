@@ -109,7 +109,12 @@ def _style(sentence: str, lower: bool) -> str:
 
 
 def _parts(name: str) -> list[str]:
-    return [p for p in re.split(r"[\s]+", name) if p and p.lower() not in PARTICLES]
+    """The parts of ``name`` but its particles, also written without diacritics ("O" of "O Ceallaigh" is "Ó")."""
+    return [p for p in re.split(r"[\s]+", name) if p and p.lower() not in PARTICLES and fold(p).lower() not in
+            _FOLDED_PARTICLES]
+
+
+_FOLDED_PARTICLES = frozenset(fold(p).lower() for p in PARTICLES)
 
 
 def present(text: str, name: str) -> int:

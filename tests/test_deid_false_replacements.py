@@ -87,3 +87,15 @@ def test_a_things_name_is_no_self_introduction():
 ])
 def test_a_name_after_a_title_is_a_name_in_its_other_mentions(text, expected):
     assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a capitalised word right next to a name found is part of it (cased text), also a dictionary word
+    ("Doctor: I'll ask Katrin Gross to call you back.", "Doctor: I'll ask [NAME] to call you back."),
+    ("Patient: Is Sander Visser here?", "Patient: Is [NAME] here?"),
+    # not a function word, a drug or a clinical word that is no name
+    ("Patient: Hello Dr. Okafor Thank you for coming.", "Patient: Hello Dr. [NAME] Thank you for coming."),
+    ("Patient: I gave Zanele Tylenol yesterday.", "Patient: I gave [NAME] Tylenol yesterday."),
+])
+def test_a_capitalised_word_next_to_a_name_is_part_of_it(text, expected):
+    assert _deid(text) == expected

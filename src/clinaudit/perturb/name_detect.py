@@ -31,6 +31,8 @@ from functools import lru_cache
 from .name_tokens import MARK as _MARK
 from .name_tokens import WORD, fold, tokens
 from .name_tokens import Tok as _Tok
+from .vocab import DEMOGRAPHIC_WORDS as _DEMOGRAPHIC
+from .vocab import FUNCTION_WORDS as _FUNCTION_WORDS
 from .word_parts import longest, two_words
 
 __all__ = ["NameSpan", "WORD", "WINDOW", "after", "unknown_word", "RELATIVES", "find_names", "known_name_spans", "name_variants_key", "detector_candidates",
@@ -55,37 +57,6 @@ _EPONYM_AFTER = re.compile(
     r"catheter|monitor|position|stage|grade|tendon|tendinitis|tendonitis|gland|cream|gel|stocking|lotion|"
     r"cleanser|cleansing|ointment|tablet|capsule|spray|drop|inhaler|patch|shot|injection|pill|wash|assessment|"
     r"thickness|halo|splint)s?\b")
-# words that are never names where a naming context would otherwise make them one ("doctor will see you");
-# "dragon" and "dax" are the dictation assistants ACI-Bench's doctors address ("hey dragon, finalize the note")
-_FUNCTION_WORDS = frozenset("""
-    will may can could would should shall might must is are was were be been being am do does did have has had
-    said says say told tell and or but so the a an this that these those there here now then today tonight
-    just also again still very really well good great fine okay ok alright sure yes yeah no not all everyone
-    everybody guys folks again back in on at for to of with from by up down out over about how what who when
-    where why which nice glad sorry please doctor nurse patient sir ma'am maam madam dear i you he she we they
-    it me him her us them my your his our their its one ready going coming feeling doing happy happening
-    bye hi hello hey um uh hmm mhmm yep nope alright thanks mister missus miss sir madam maam
-    january february march april may june july august september october november december
-    monday tuesday wednesday thursday friday saturday sunday christmas easter thanksgiving
-    doctor gave too pretty god gon dragon dax
-    two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen
-    eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand
-    i'm i've i'll i'd it's that's we're you're he's she's they're let's there's what's don't didn't can't
-    dr mr mrs ms mx prof professor doc mom mum dad mama papa son daughter husband wife brother sister
-    honey sweetie sweetheart darling hon love babe baby buddy bud pal champ kiddo kid kids man dude bro sis
-    sport boss chief team y'all both much more most so such if as than because while after before since
-    until into onto through during without within again anyway though although however also even ever
-    never always sometimes maybe perhaps probably actually basically obviously thank thankyou welcome
-    morning afternoon evening night tomorrow yesterday later soon earlier tonight week weekend month year
-    something anything everything nothing someone anyone somebody anybody nobody uh-huh mm-hmm mhm um-hum
-    ladies gentlemen gentleman lady young old dear friend friends guy girl boy folks people everybody
-    doctors docs nurses physicians everyone's like
-""".split())
-# demographic words (the counterfactual values and race/origin descriptors): never names, even capitalised
-_DEMOGRAPHIC = frozenset("""
-    asian black white brown indigenous latino latina latinx hispanic native middle eastern multiracial
-    biracial caucasian african american female male man woman men women gentleman lady boy girl
-""".split())
 #: titles written as abbreviations ("Dr.", "mrs .", "Mx") and in full ("Doctor", "mister", "Miss")
 _TITLE_ABBR = frozenset("mr mrs ms mx dr prof messrs".split())
 _TITLE_FULL = frozenset("doctor professor mister missus miss madam madame".split())
@@ -559,4 +530,29 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True) -
         det = [NameSpan(s, e, src) for s, e, _, src in detector_candidates(text, toks)]
         seen = {(d.start, d.end) for d in det}
         spans += det + [NameSpan(s, e, "rule") for s, e in context_spans(text, toks) if (s, e) not in seen]
+        spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
     return spans
+
+
+def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpan]) -> list[_Tok]:
+    """In cased text, a capitalised word right next to a name found (only spaces between) is part of it ("[Katrin]
+    Gross", "Sander [Visser]"; "Dr. Anna Lee" for any name found), unless it is never a name (a function, demographic
+    or drug word, an eponym) or a clinical word that is no name; before a name at a sentence's start only a
+    gazetteer name."""
+    starts, ends = {sp.start for sp in spans}, {sp.end for sp in spans}
+    out: list[_Tok] = []
+    for _ in range(2):  # up to two more words a side
+        for i, t in enumerate(toks):
+            if not t.capital or t.start in starts:
+                continue
+            nxt = i + 1 < len(toks) and toks[i + 1].start in starts and _SEP_SPACE.fullmatch(_sep(text, t, toks[i + 1]))
+            prev = i > 0 and toks[i - 1].end in ends and _SEP_SPACE.fullmatch(_sep(text, toks[i - 1], t))
+            w = _word(t.key)
+            if not (nxt or prev) or len(t.key) < 2 or _blocked(w) or (w.clinical is not None and not w.gazetteer):
+                continue
+            if not prev and _sentence_start(text, t.start) and not w.gazetteer:
+                continue
+            out.append(t)
+            starts.add(t.start)
+            ends.add(t.end)
+    return out

@@ -37,7 +37,7 @@ from ..errors import ClinauditError
 
 __all__ = ["EPONYMS", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS", "first_names", "surnames", "common_words",
            "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS",
-           "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday"]
+           "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday", "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS"]
 
 #: Medical specialties and their practitioners (besides the -ology/-ologist/-iatrist suffix rule).
 SPECIALTY_WORDS: frozenset[str] = frozenset("""
@@ -95,6 +95,38 @@ PLACE_GENERIC = frozenset("""street avenue road boulevard blvd harbor harbour sp
     company corporation corp inc llc automotive motors airport""".split())
 #: Words before a place's name ("North Carolina", "New Mexico", "South Dakota").
 PLACE_BEFORE = frozenset("north south east west new upper lower central northern southern eastern western".split())
+
+#: Words that are never names where a naming context would otherwise make them one ("doctor will see you");
+# "dragon" and "dax" are the dictation assistants ACI-Bench's doctors address ("hey dragon, finalize the note")
+FUNCTION_WORDS: frozenset[str] = frozenset("""
+    will may can could would should shall might must is are was were be been being am do does did have has had
+    said says say told tell and or but so the a an this that these those there here now then today tonight
+    just also again still very really well good great fine okay ok alright sure yes yeah no not all everyone
+    everybody guys folks again back in on at for to of with from by up down out over about how what who when
+    where why which nice glad sorry please doctor nurse patient sir ma'am maam madam dear i you he she we they
+    it me him her us them my your his our their its one ready going coming feeling doing happy happening
+    bye hi hello hey um uh hmm mhmm yep nope alright thanks mister missus miss sir madam maam
+    january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday christmas easter thanksgiving
+    doctor gave too pretty god gon dragon dax
+    two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen
+    eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand
+    i'm i've i'll i'd it's that's we're you're he's she's they're let's there's what's don't didn't can't
+    dr mr mrs ms mx prof professor doc mom mum dad mama papa son daughter husband wife brother sister
+    honey sweetie sweetheart darling hon love babe baby buddy bud pal champ kiddo kid kids man dude bro sis
+    sport boss chief team y'all both much more most so such if as than because while after before since
+    until into onto through during without within again anyway though although however also even ever
+    never always sometimes maybe perhaps probably actually basically obviously thank thankyou welcome
+    morning afternoon evening night tomorrow yesterday later soon earlier tonight week weekend month year
+    something anything everything nothing someone anyone somebody anybody nobody uh-huh mm-hmm mhm um-hum
+    ladies gentlemen gentleman lady young old dear friend friends guy girl boy folks people everybody
+    doctors docs nurses physicians everyone's like
+""".split())
+#: Demographic words (the counterfactual values and race/origin descriptors): never names, even capitalised
+DEMOGRAPHIC_WORDS: frozenset[str] = frozenset("""
+    asian black white brown indigenous latino latina latinx hispanic native middle eastern multiracial
+    biracial caucasian african american female male man woman men women gentleman lady boy girl
+""".split())
 
 #: Clinical eponyms and short forms the lists above lack or hold only as names: never names, counted as
 #: ``condition`` / ``drug`` words (issue 38 found each replaced by ``[NAME]`` in the real ACI-Bench / MTS dialogs).
