@@ -30,7 +30,10 @@ The rules (also in docs/report.md, *Findings*):
      cases differs, 1 − 0.025^(1/n) (0.37 with 8 cases); above the margin → inconclusive, ``n_needed``
      the fewest cases that bring it to the margin (72).
 
-  Without any of these a non-significant row is counted under ``skipped.not_significant``.
+  Without any of these a non-significant row is counted under ``skipped.not_significant`` — unless its verdict
+  is ``inconclusive``: the row's verdict decides the list when the run wrote one (``bias``: a finding;
+  ``inconclusive``: listed, with the run's reason), so the lists count what the verdict lines count
+  (:mod:`clinaudit.pipeline.counts`).
 * **Mirrors.** A row that repeats another of the same run, metric, family and stratum with group and
   reference swapped and the value negated (e.g. ``F vs M`` and ``M vs F``) is listed once.
 * **Judge caveats.** When a run has ``tables/judge_reliability.csv``, ``tables/parse_rates.csv`` or
