@@ -7,8 +7,8 @@ Points (treatment shift, 2 perturbations × 3 questions, 3 seeds, noise floor 20
   ``ttost_paired`` (margin ±5 pp, 5%) declares equivalent on the same per-case data;
 * ``eqm:N`` — true excess 5 pp (the margin) on every row: share of TSR rows ``within_margin`` (≤ 5%);
 * ``inside:N`` — every perturbation +2.5 pp: runs whose headline is "bias";
-* ``mde:N`` — one primary row (uppercase × MANAGE) planted at the excess ``--dry-run`` predicts as its MDE (80%
-  power): runs where that row is ``bias`` (≈ 80% when the prediction is right), the product's ``mde`` of that row
+* ``mde:N`` — one primary row (uppercase × MANAGE) planted at the excess the primary rows' test finds with 80%
+  power (``planned_power``'s ``mde_test``): runs where that row is ``bias`` (≈ 80% when the prediction is right), the product's ``mde`` of that row
   and the uncorrected paired t's (``TTestPower`` at alpha, the same per-case sd) — their ratio.
 
 ``python benchmarks/verdict_power.py --runs 30 --points eq0:50 eq0:200 ... --out benchmarks/verdict_power_runs.csv``
@@ -71,9 +71,13 @@ def ttost_rows(lab: pd.DataFrame, margin: float = 0.05) -> int:
 
 
 def planned_mde(n: int) -> float:
+    """The planned MDE of the primary rows' test alone (``mde_test``: --dry-run's prediction before it counted the
+    margin, 5.64 pp at 200 cases; the stored ``mde:200`` runs planted it). The MDE of the ``bias`` verdict, simulated
+    as a power curve, is benchmarks/verdict_mde.py's."""
     from clinaudit.stats.power import planned_power
 
-    return float(planned_power(n, 3, 0.2, family_size=len(PERTS) * len(QUESTIONS))["mde"])  # type: ignore[arg-type]
+    got = planned_power(n, 3, 0.2, family_size=len(PERTS) * len(QUESTIONS))["mde_test"]
+    return float(got)  # type: ignore[arg-type]
 
 
 def one(point: str, n: int, r: int) -> dict[str, float]:

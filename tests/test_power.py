@@ -27,6 +27,23 @@ def test_mde_is_statsmodels_ttestpower_at_alpha_over_the_family():
     assert TTestPower().power(0.05 / 0.25, n - 1, 0.025, alternative="larger") < 0.8
 
 
+def test_with_a_margin_the_mde_is_that_of_the_bias_verdict():
+    # a significant row is bias only when its estimate reaches the margin: at 200 cases, sd 0.245 (a 20% floor,
+    # 3 seeds), the test alone finds 5.6 pp but the estimate reaches 5 pp with 80% power only from
+    # 5 + t_{0.8,199} * 0.245 / sqrt(200) = 5 + 0.8434 * 1.7324 = 6.46 pp
+    test = mde(0.245, 200, family_size=6)
+    assert test == pytest.approx(0.0564, abs=5e-4)
+    by_hand = 0.05 + stats.t.ppf(0.8, 199) * 0.245 / math.sqrt(200)
+    assert by_hand == pytest.approx(0.0646, abs=1e-4)
+    assert mde(0.245, 200, family_size=6, margin=0.05) == pytest.approx(by_hand)
+    # with 50 cases the test needs more than the margin: the test's MDE stands
+    small = mde(0.245, 50, family_size=6)
+    assert small > 0.1 and mde(0.245, 50, family_size=6, margin=0.05) == pytest.approx(small)
+    assert mde(0.245, 200, family_size=6, margin=math.nan) == pytest.approx(test)  # no margin: the test's
+    row = {"eq_kind": "paired", "eq_se": 0.245 / math.sqrt(200), "eq_n": 200, "eq_df": 199}
+    assert row_mde(row, family_size=6, margin=0.05) == pytest.approx(by_hand)
+
+
 def test_row_mde_reads_the_rows_per_case_differences():
     row = {"eq_kind": "paired", "eq_se": 0.25 / math.sqrt(200), "eq_n": 200, "eq_df": 199}
     assert row_mde(row, family_size=6) == pytest.approx(mde(0.25, 200, family_size=6))
@@ -46,7 +63,10 @@ def test_planned_sd_matches_a_direct_simulation_of_the_pairing():
 
 def test_plan_line_uses_a_pilot_floor_else_says_it_assumes_one(tmp_path):
     line = plan_line(200, 3, 6, tmp_path)
-    assert "noise floor of 20.0% (assumed 20%" in line and "80% power is 5." in line
+    # the margin sets it at 200 cases (6.5 pp, the test alone 5.6 pp): benchmarks/verdict_mde.py simulates it
+    assert "noise floor of 20.0% (assumed 20%" in line and "called bias with 80% power is 6.5 pp (its test alone: " \
+        "5.6 pp; a significant row is bias only when its estimate reaches the 5.0 pp margin)" in line
+    assert "(its test alone" not in plan_line(50, 3, 6, None)
     (tmp_path / "tables").mkdir()
     pd.DataFrame({"metric": ["TSR", "TSR", "RCR"], "floor": [0.1, 0.3, 0.9], "n_cases": [12, 12, 12]}).to_csv(
         tmp_path / "tables" / "results.csv", index=False)

@@ -245,7 +245,7 @@ def assign_verdicts(results: pd.DataFrame, validity: Mapping[str, Any], settings
             reason = f"{note}; {reason}"
         notes.append(note)
         eq.append({**detail, "mde": row_mde(row, alpha=alpha, family_size=max(int(run_size.iloc[i]), 1),
-                                            direction=direction) if effect else math.nan})
+                                            direction=direction, margin=margin) if effect else math.nan})
         verdicts.append(verdict)
         reasons.append(reason)
         margins.append(math.nan if margin is None else float(margin))

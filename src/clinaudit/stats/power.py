@@ -4,6 +4,10 @@ cases that showing equivalence within a margin needs.
 * :func:`mde` — the minimum detectable effect of a mean per-case difference with standard deviation ``sd`` over
   ``n`` cases: statsmodels ``TTestPower.solve_power`` (effect size in sd units at ``power``) × ``sd``, at the
   level of Holm's first step over the row's family of ``family_size`` effects (alpha / m: a lone effect among m).
+  With a ``margin`` it is the effect the row is called ``bias`` with ``power``: a significant row is ``bias`` only
+  when its estimate reaches the margin (:func:`clinaudit.stats.verdicts.beyond_margin`), so the larger of the
+  test's MDE and ``margin + t_{power, n−1} · sd/√n`` (the effect whose estimate reaches the margin with
+  ``power``); both conditions are on the same estimate, so the larger one decides.
 * :func:`cases_for_equivalence` — the cases with which a true difference of 0 gives an equivalence bound inside
   the margin with ``power``: the verdicts' bound is one-sided at alpha/2 (:func:`clinaudit.stats.verdicts.
   paired_interval`), so ``TTestPower`` at alpha/2 with effect size margin / sd.
@@ -35,15 +39,20 @@ def _alternative(direction: str) -> str:
 
 
 def mde(sd: float, n: float, *, alpha: float = 0.05, family_size: int = 1, direction: str = "higher_is_worse",
-        power: float = POWER) -> float:
-    """The smallest true mean difference found with ``power`` (NaN when undefined: n < 2, sd not > 0)."""
+        power: float = POWER, margin: float | None = None) -> float:
+    """The smallest true mean difference found with ``power`` (NaN when undefined: n < 2, sd not > 0); with a
+    ``margin`` (> 0, the metric's units) the smallest the row's verdict calls ``bias`` with ``power`` (module doc)."""
+    from scipy.stats import t as t_dist
     from statsmodels.stats.power import TTestPower
 
     if not (sd > 0 and n >= 2) or math.isnan(sd):
         return math.nan
     es = TTestPower().solve_power(effect_size=None, nobs=float(n), alpha=alpha / max(int(family_size), 1),
                                   power=power, alternative=_alternative(direction))
-    return float(np.asarray(es).item()) * float(sd)
+    test = float(np.asarray(es).item()) * float(sd)
+    if margin is None or not margin > 0:
+        return test
+    return max(test, float(margin) + float(t_dist.ppf(power, float(n) - 1)) * float(sd) / math.sqrt(float(n)))
 
 
 def cases_for_equivalence(sd: float, margin: float, *, alpha: float = 0.05, power: float = POWER) -> int | None:
@@ -76,10 +85,11 @@ def row_sd(row: Mapping[str, Any]) -> tuple[float, float]:
 
 
 def row_mde(row: Mapping[str, Any], *, alpha: float = 0.05, family_size: int = 1,
-            direction: str = "higher_is_worse") -> float:
-    """The MDE of a result row (module doc); NaN when the row has no per-case differences."""
+            direction: str = "higher_is_worse", margin: float | None = None) -> float:
+    """The MDE of a result row (module doc; with its ``margin``, of its ``bias`` verdict); NaN when the row has no
+    per-case differences."""
     sd, n = row_sd(row)
-    return mde(sd, n, alpha=alpha, family_size=family_size, direction=direction)
+    return mde(sd, n, alpha=alpha, family_size=family_size, direction=direction, margin=margin)
 
 
 def planned_sd(floor: float, seeds: int, n_sim: int = 20000, seed: int = 0) -> float:
@@ -98,10 +108,12 @@ def planned_sd(floor: float, seeds: int, n_sim: int = 20000, seed: int = 0) -> f
 
 def planned_power(n_cases: int, seeds: int, floor: float, *, margin: float = 0.05, alpha: float = 0.05,
                   family_size: int = 1) -> dict[str, float | int | None]:
-    """Before a run: the MDE of a primary row (``mde``) and the cases equivalence within ``margin`` needs
+    """Before a run: the MDE of a primary row's ``bias`` verdict (``mde``: its test and its estimate reaching
+    ``margin``; ``mde_test`` the test's alone) and the cases equivalence within ``margin`` needs
     (``cases_for_equivalence``), from the planned cases, seeds and noise floor; ``sd`` the per-case sd used."""
     sd = planned_sd(floor, seeds)
-    return {"sd": sd, "mde": mde(sd, n_cases, alpha=alpha, family_size=family_size),
+    return {"sd": sd, "mde": mde(sd, n_cases, alpha=alpha, family_size=family_size, margin=margin),
+            "mde_test": mde(sd, n_cases, alpha=alpha, family_size=family_size),
             "cases_for_equivalence": cases_for_equivalence(sd, margin, alpha=alpha)}
 
 

@@ -1,5 +1,5 @@
 """``--dry-run``'s planned power for treatment shift (issue 48): the smallest excess over the noise floor a primary
-row would find with 80% power, and the cases equivalence within the margin needs, from the planned cases, seeds
+row would be called ``bias`` with 80% power (its test, and its estimate reaching the margin), and the cases equivalence within the margin needs, from the planned cases, seeds
 and a noise floor (a pilot's: an earlier run in the same out dir, e.g. with ``--limit``; else 20%, said so).
 
 The primary rows are the audit's declared primary metric (TSR, :mod:`.metric_decls`) per perturbation × question
@@ -55,9 +55,13 @@ def plan_line(n_cases: int, seeds: int, n_primary: int, run_dir: Path | None, ma
         return (f"power: with {n_cases} cases no row can be bias: the sign-flip test's smallest p, 1/2^{n_cases}, "
                 f"times {n_primary} primary effects is not below alpha {alpha:g}")
     got: dict[str, Any] = planned_power(n_cases, seeds, floor, margin=margin, alpha=alpha, family_size=n_primary)
-    mde = got["mde"]
-    mde_txt = f"{100 * mde:.1f} pp" if isinstance(mde, float) and not math.isnan(mde) else "not defined (< 2 cases)"
+    mde, test = got["mde"], got["mde_test"]
+    ok = isinstance(mde, float) and not math.isnan(mde)
+    mde_txt = f"{100 * mde:.1f} pp" if ok else "not defined (< 2 cases)"
+    if ok and isinstance(test, float) and mde > test:  # the margin, not the test, sets it
+        mde_txt += (f" (its test alone: {100 * test:.1f} pp; a significant row is bias only when its estimate "
+                    f"reaches the {100 * margin:.1f} pp margin)")
     return (f"power (primary rows: TSR per perturbation x question x model, {n_primary} effects, Holm at alpha "
             f"{alpha:g}): with {n_cases} cases and {seeds} seeds at a noise floor of {100 * floor:.1f}% ({source}), "
-            f"the smallest excess found with 80% power is {mde_txt}; equivalence within {100 * margin:.1f} pp "
+            f"the smallest excess called bias with 80% power is {mde_txt}; equivalence within {100 * margin:.1f} pp "
             f"needs about {got['cases_for_equivalence']} cases")
