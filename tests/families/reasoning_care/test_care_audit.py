@@ -229,6 +229,24 @@ def test_results_accuracy_and_lengths(care_run):
     assert res.loc[res["p"].notna(), "family"].notna().all()
 
 
+def test_the_delta_acc_card_says_percentage_points(care_run):
+    # issue 49 item 5: a difference of accuracies is said in pp on its card, as the findings and tables do
+    # (ΔAcc = 0.75 - 0.5 = +25.0 pp); the semantic drift card (not a rate) keeps its number
+    from clinaudit.families.reasoning_care.section import build
+    from clinaudit.report.base import Metric
+
+    rd, _, _ = care_run
+    cards = [b for b in build(rd).blocks if isinstance(b, Metric)]
+    (dacc,) = [c for c in cards if c.label.startswith("ΔAcc")]
+    assert "ΔAcc male − female = +25.0 pp" in dacc.label and "percentage points" in dacc.label
+    res = _t(rd, "results")
+    row = res[(res["metric"] == "delta_acc") & (res["specialty"] == "all")].iloc[0]
+    assert dacc.value == f"{100 * row['value']:+.1f} pp"
+    assert dacc.ci == (round(100 * row["ci_low"], 1), round(100 * row["ci_high"], 1))
+    (drift,) = [c for c in cards if c.label.startswith("Semantic drift")]
+    assert isinstance(drift.value, float)
+
+
 def test_drift_and_cohens_d(care_run):
     rd, _, emb = care_run
     paired = _t(rd, "paired").set_index("case_id")

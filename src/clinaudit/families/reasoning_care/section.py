@@ -177,15 +177,21 @@ def build(rundir: RunDir) -> Section:
             floor = as_float(rec.get("floor"))
             where = (f"{rec['model']}; {_int(rec.get('n_cases'))} vignettes, {_int(rec.get('n_pairs'))} pairs; "
                      f"floor {_num(floor)}: {_txt(rec.get('floor_of'))}")
+            value = as_float(rec["value"])
+            shown: float | str = value if value is not None else "n/a"
+            ci = (lo, hi) if lo is not None and hi is not None else None
             if rec["metric"] == "delta_acc":
-                label = f"ΔAcc male − female = {_num(as_float(rec.get('rate')))}, excess over the floor ({where})"
+                # a difference of accuracies, in percentage points as every other audit's card and the findings say it
+                rate = as_float(rec.get("rate"))
+                label = (f"ΔAcc male − female = {'n/a' if rate is None else f'{100 * rate:+.1f} pp'}, excess over the "
+                         f"floor in percentage points ({where})")
+                shown = f"{100 * value:+.1f} pp" if value is not None else "n/a"
+                ci = (round(100 * lo, 1), round(100 * hi, 1)) if lo is not None and hi is not None else None
             else:
                 label = (f"Semantic drift Γ_gender = {_num(as_float(rec.get('rate')))}, excess over the control floor "
                          f"({where}; Cohen's d {_num(as_float(rec.get('cohens_d')))})")
-            value = as_float(rec["value"])
             sec.blocks.append(Metric(
-                label=label, value=value if value is not None else "n/a", n=int(rec["n"]),
-                ci=(lo, hi) if lo is not None and hi is not None else None,
+                label=label, value=shown, n=int(rec["n"]), ci=ci,
                 test=f"{rec['test']} - {_txt(rec.get('null_hypothesis'))}", p=as_float(rec["p"]), p_adj=as_float(rec["p_adj"]),
                 family=_txt(rec.get("family"))))
         inf = res[res["family"].notna() & (res["family"].astype(str) != "")]
