@@ -3,12 +3,16 @@ words in no list, linear time."""
 
 from __future__ import annotations
 
+import csv
+import os
 import time
+from pathlib import Path
 
 import pytest
 
 from clinaudit.perturb.deid import deidentify_text
 from clinaudit.perturb.deid_rules import normalise
+from clinaudit.perturb.name_detect import load_word_lists
 
 
 @pytest.mark.parametrize("hidden", ["\u200b", "\u200c", "\u200d", "\u00ad", "\u2060", "\ufeff", "\u202e", "\u2066"])
@@ -82,20 +86,70 @@ def test_time_grows_linearly_with_the_text():
     assert big / small < 25, (small, big)
 
 
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+_PEOPLE = [("Adaeze", "Okafor"), ("Nguyễn", "Thị Lan"), ("Thanawat", "Srisuk"), ("Zanele", "Dlamini"),
+           ("Mehmet", "Özdemir"), ("Sung-min", "Park"), ("Aarav", "Venkataraman"), ("Ingrid", "van der Berg")]
+
+
+def _real_dialog(size: int) -> str:
+    """Real dialogs of the shared ACI-Bench and MTS-Dialog files, one after another up to ``size`` characters, each
+    with a doctor's greeting and a relative named (people of eight origins, some with diacritics)."""
+    texts: list[str] = []
+    for rel, col in [("aci-bench/train.csv", "dialogue"), ("aci-bench/valid.csv", "dialogue"),
+                     ("mts-dialog/MTS-Dialog-TrainingSet.csv", "dialogue")]:
+        path = DATA / rel
+        if not path.exists():
+            pytest.skip(f"public data file {path} is absent")
+        with path.open(encoding="utf-8") as fh:
+            texts += [r[col] for r in csv.DictReader(fh)]
+    out: list[str] = []
+    n = 0
+    for i, t in enumerate(texts * 4):
+        g, s = _PEOPLE[i % len(_PEOPLE)]
+        g2, _ = _PEOPLE[(i + 3) % len(_PEOPLE)]
+        doc = f"[doctor] hi mrs. {s.lower()} , how are you ?" if i % 2 else f"Doctor: Hi Mrs. {s}, how are you?"
+        rel = f"[patient] my husband {g2.lower()} drove me ." if i % 2 else f"Patient: My husband {g2} drove me."
+        out.append(f"{doc}\n{t}\n{rel}")
+        n += len(out[-1]) + 1
+        if n >= size:
+            break
+    return "\n".join(out)[:size]
+
+
+def _cpu(text: str) -> tuple[float, float]:
+    """Process CPU seconds and wall seconds of one de-identification (CPU time: what load on a shared CI machine
+    inflates least)."""
+    c0, t0 = time.process_time(), time.perf_counter()
+    deidentify_text(text)
+    return time.process_time() - c0, time.perf_counter() - t0
+
+
+@pytest.mark.slow
+def test_a_1_mb_dialog():
+    load_word_lists()
+    text = _real_dialog(1_000_000)
+    cpu, wall = _cpu(text)
+    print(f"1 MB of real dialogs: {cpu:.2f} s CPU, {wall:.2f} s wall, load {os.getloadavg()[0]:.1f}")
+    # issue 50: 22.6 s (load 9), and the target of 2 s is not reached yet (docs/deidentification.md: about 5 s CPU
+    # on this 2-core container); the limit catches a step that grows faster than the text
+    assert cpu < 15, (cpu, wall)
+
+
 @pytest.mark.slow
 def test_pathological_inputs():
-    deidentify_text(_dialog(2_000))
-    t = _seconds(_dialog(800_000))
-    titles = ("Dr. Mr. Mrs. Ms. Miss Doctor sir ma'am " * 4000)[:128_000]
-    t_titles = _seconds(titles)
-    # issue 50: 800 kB over 150 s, 128 kB of titles 12 s; limits loose for a loaded CI machine
-    assert t < 60 and t_titles < 30, (t, t_titles)
+    load_word_lists()
+    t, _ = _cpu(_dialog(800_000))
+    t_titles, _ = _cpu(("Dr. Mr. Mrs. Ms. Miss Doctor sir ma'am " * 4000)[:128_000])
+    t_caps, _ = _cpu(" ".join(["Zorblax Quentaro Vimbly"] * 10_000)[:200_000])  # capitalised words in no list
+    print(f"CPU s: 800 kB {t:.2f}, 128 kB of titles {t_titles:.2f}, 200 kB of capitalised non-words {t_caps:.2f}")
+    # issue 50: 800 kB over 150 s, 128 kB of titles 12 s (quadratic); limits loose for a loaded CI machine
+    assert t < 12 and t_titles < 3 and t_caps < 6, (t, t_titles, t_caps)
 
 
 def test_a_line_without_spaces_is_linear():
     # a line without spaces is one word: its misspelling and run-together checks copied it once per letter (10 kB
     # 3.7 s, 1 MB killed for memory); now a part longer than any listed word is read by its suffix only
-    deidentify_text(_dialog(2_000))
+    load_word_lists()
     c0 = time.process_time()
     out, _ = deidentify_text("abcdefghij" * 20_000 + " and the cardiologist " + "q" * 100_000 + "cardiology")
     assert time.process_time() - c0 < 10
