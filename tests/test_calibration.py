@@ -6,23 +6,17 @@ cases, the association with frame-level noise (30 frames) and classifier gaps wi
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 from scipy.stats import binom
+from script_modules import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _calibration():
-    spec = importlib.util.spec_from_file_location("clinaudit_calibration", ROOT / "benchmarks" / "calibration.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("benchmarks/calibration.py", "clinaudit_calibration")
 
 
 def _most(of: int, bound: float = 0.05, level: float = 0.01) -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import importlib.util
 import os
 import re
 import shutil
@@ -18,6 +17,7 @@ import yaml
 
 from clinaudit.data import demo_path, list_demo_files
 from clinaudit.errors import InputError
+from script_modules import load_script
 from clinaudit.loaders import DataSource, load_cases
 
 REPO = Path(__file__).resolve().parents[1]
@@ -146,11 +146,7 @@ def test_association_files() -> None:
 
 
 def test_classifier_predictions_are_reproducible() -> None:
-    path = REPO / "scripts" / "make_demo_predictions.py"
-    spec = importlib.util.spec_from_file_location("make_demo_predictions", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load_script("scripts/make_demo_predictions.py", "make_demo_predictions")
     shipped = demo_path("classifier_predictions.csv").read_text(encoding="utf-8")
     assert mod.make_csv() == shipped
     rows = list(csv.DictReader(shipped.splitlines()))

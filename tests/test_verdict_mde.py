@@ -3,7 +3,6 @@ per-case data and its MDE estimators, on small hand-made inputs (the simulation 
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import sys
 from pathlib import Path
@@ -11,18 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 from scipy.stats import norm
+from script_modules import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _bench():
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    spec = importlib.util.spec_from_file_location("clinaudit_verdict_mde", ROOT / "benchmarks" / "verdict_mde.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("benchmarks/verdict_mde.py", "clinaudit_verdict_mde")
 
 
 def test_the_oracles_are_paired_t_tests_two_sided_and_one_sided():

@@ -243,16 +243,12 @@ def test_association_bias_comes_from_the_frame_level_test_with_the_audits_alpha(
     """Frame-level noise only (every sentence of a frame shifted together): the sentence-level signed-rank
     test is labelled and never bias; the frame-level sign-flip row decides; n_units counts frames; the
     audit's alpha (association --alpha, 0.01) is the verdicts' level unless the spec sets verdicts.alpha."""
-    import importlib.util
-    from pathlib import Path
-
     from clinaudit.families.hurtful_words.association_stats import association_tests
     from clinaudit.pipeline.validity import assign_verdicts
 
-    spec = importlib.util.spec_from_file_location(
-        "cal", Path(__file__).resolve().parents[1] / "benchmarks" / "calibration.py")
-    cal = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cal)
+    from script_modules import load_script
+
+    cal = load_script("benchmarks/calibration.py", "cal")
     scores = cal.association_scores(np.random.default_rng(3), frames=30, sd=0.5)
     scores.loc[scores["group"] == "female", "score"] += 1.0  # a real difference of 1.0 on every frame
     t = association_tests(scores, ["male", "female"], ["signed-rank", "sign-flip"], n_bootstrap=50, alpha=0.01)
