@@ -89,3 +89,12 @@ def test_treatment_shift_with_a_race_column_left_out_of_group_columns_says_so(tm
     found = json.loads((tmp_path / "r-findings.json").read_text(encoding="utf-8"))
     assert [x.split(":")[0] for x in found["verdicts"][0]["attributes_not_measured"]] == ["race"]
     assert "race: declared but not measured by this audit" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+def test_the_audits_that_report_group_columns_come_from_their_registrations():
+    # no list of audits in the package (test_no_lists): an audit whose parameters declare group_columns
+    from clinaudit.pipeline.attributes import reports_group_columns
+
+    assert reports_group_columns("treatment_shift") and reports_group_columns("classifier_gaps")
+    assert not reports_group_columns("note_generation") and not reports_group_columns("reasoning_care")
+    assert not reports_group_columns("no_such_audit")

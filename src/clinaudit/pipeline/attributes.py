@@ -21,10 +21,8 @@ import pandas as pd
 
 from ..exclusion_skew import ATTRIBUTE_FIELDS
 
-__all__ = ["GROUP_COLUMN_AUDITS", "attribute_concept", "measured_attributes", "unmeasured_attributes"]
+__all__ = ["attribute_concept", "measured_attributes", "reports_group_columns", "unmeasured_attributes"]
 
-#: audits that report gaps by any case column named in ``params.group_columns``
-GROUP_COLUMN_AUDITS: tuple[str, ...] = ("treatment_shift", "classifier_gaps")
 _GENDER_WORDS = frozenset({"female", "male", "f", "m", "woman", "man", "women", "men"})
 _CONCEPTS = {"gender": "sex", "sex": "sex", "age_band": "age", "age": "age"}
 
@@ -36,6 +34,16 @@ def attribute_concept(name: str) -> str:
     key = str(name).strip().lower()
     attr = ATTRIBUTE_FIELDS.get(key, key)
     return _CONCEPTS.get(attr, attr)
+
+
+def reports_group_columns(audit: str) -> bool:
+    """Whether the registered audit ``audit`` reports gaps by any case column its spec names: its parameters declare
+    ``group_columns`` (treatment shift, classifier gaps). Read from the audit's own registration, so a new audit
+    with that parameter is covered without a list to edit."""
+    from ..registry import registry
+
+    reg = registry("audit")
+    return audit in reg and "group_columns" in getattr(reg.get(audit).params_model, "model_fields", {})
 
 
 def _names_a_gender(value: Any) -> bool:
@@ -66,7 +74,7 @@ def unmeasured_attributes(rows: pd.DataFrame, validity: Mapping[str, Any], audit
     measured = measured_attributes(rows)
     said = {"sex": "sex / gender"}
     what = ", ".join(sorted(said.get(m, m) for m in measured))
-    if audit in GROUP_COLUMN_AUDITS:
+    if reports_group_columns(audit):
         fix = "name its column in params.group_columns to report gaps by it; clinaudit init does for race, " \
               "ethnicity, race_ethnicity, language, insurance, …"
     else:
