@@ -21,7 +21,7 @@ import pandas as pd
 
 from ..exclusion_skew import ATTRIBUTE_FIELDS
 
-__all__ = ["attribute_concept", "measured_attributes", "reports_group_columns", "unmeasured_attributes"]
+__all__ = ["attribute_concept", "audit_has_param", "measured_attributes", "reports_group_columns", "unmeasured_attributes"]
 
 _GENDER_WORDS = frozenset({"female", "male", "f", "m", "woman", "man", "women", "men"})
 _CONCEPTS = {"gender": "sex", "sex": "sex", "age_band": "age", "age": "age"}
@@ -36,14 +36,22 @@ def attribute_concept(name: str) -> str:
     return _CONCEPTS.get(attr, attr)
 
 
+def audit_has_param(audit: str, option: str) -> bool | None:
+    """Whether the registered audit ``audit`` declares the parameter ``option`` in its ``params_model``; None when
+    no audit of that name is registered here (e.g. results read back without its plugin)."""
+    from ..registry import registry
+
+    reg = registry("audit")
+    if audit not in reg:
+        return None
+    return option in getattr(reg.get(audit).params_model, "model_fields", {})
+
+
 def reports_group_columns(audit: str) -> bool:
     """Whether the registered audit ``audit`` reports gaps by any case column its spec names: its parameters declare
     ``group_columns`` (treatment shift, classifier gaps). Read from the audit's own registration, so a new audit
     with that parameter is covered without a list to edit."""
-    from ..registry import registry
-
-    reg = registry("audit")
-    return audit in reg and "group_columns" in getattr(reg.get(audit).params_model, "model_fields", {})
+    return bool(audit_has_param(audit, "group_columns"))
 
 
 def _names_a_gender(value: Any) -> bool:

@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 
 from ..spec import VerdictSettings
-from .attributes import unmeasured_attributes
+from .attributes import audit_has_param, unmeasured_attributes
 from .counts import cases_used, count_comparisons
 from .judge_parse import judge_fix, judge_parse_rates
 from .run_family import primary_note, primary_rows, run_level
@@ -298,12 +298,8 @@ def _is_effect(row: Mapping[str, Any], decls: Mapping[tuple[str, str], Any]) -> 
 def _has_option(audit: str, option: str) -> bool:
     """Whether the registered audit ``audit`` has the parameter ``option`` (True when the audit is unknown here,
     e.g. results read back without its plugin: the note then names the option as before)."""
-    from ..registry import registry
-
-    reg = registry("audit")
-    if audit not in reg:
-        return True
-    return option in getattr(reg.get(audit).params_model, "model_fields", {})
+    has = audit_has_param(audit, option)
+    return True if has is None else has
 
 
 def _run_floor(results: pd.DataFrame, fam_key: pd.Series, size: pd.Series) -> tuple[pd.Series, pd.Series, pd.Series]:
