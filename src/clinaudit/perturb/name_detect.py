@@ -31,6 +31,7 @@ from functools import lru_cache
 from .name_tokens import MARK as _MARK
 from .name_tokens import WORD, fold, tokens
 from .name_tokens import Tok as _Tok
+from .name_writing import particle_pairs, written_as_name
 from .vocab import DEMOGRAPHIC_WORDS as _DEMOGRAPHIC
 from .vocab import FUNCTION_WORDS as _FUNCTION_WORDS
 from .word_parts import longest, two_words
@@ -202,7 +203,7 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
         rest = after(text, t.end)
         if _EPONYM_AFTER.match(rest) or _facility_after(rest) or _not_a_person(text, t):
             continue
-        if not w.common or (t.capital and not _sentence_start(text, t.start)):
+        if not w.common or (t.capital and not _sentence_start(text, t.start)) or written_as_name(text, t, _sentence_start):
             yield t.start, t.end, t.text, "detector"
     for t in unknown:  # source "residual": what the residual check calls a possible name, found in any case
         rest = after(text, t.end)
@@ -530,8 +531,20 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True) -
         det = [NameSpan(s, e, src) for s, e, _, src in detector_candidates(text, toks)]
         seen = {(d.start, d.end) for d in det}
         spans += det + [NameSpan(s, e, "rule") for s, e in context_spans(text, toks) if (s, e) not in seen]
+        spans += [NameSpan(t.start, t.end, "rule") for t in _particle_names(text, toks)]
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
     return spans
+
+
+def _particle_names(text: str, toks: Sequence[_Tok]) -> list[_Tok]:
+    """The particle and the capitalised word of :func:`.name_writing.particle_pairs` ("Anouk de Vries", "de Vries at
+    the pharmacy"), unless the word is never a name (a function, drug or non-name clinical word)."""
+    out: list[_Tok] = []
+    for p, t in particle_pairs(text, toks, _sentence_start):
+        w = _word(t.key)
+        if not (_blocked(w) or (w.clinical is not None and not w.gazetteer)):
+            out += [p, t]
+    return out
 
 
 def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpan]) -> list[_Tok]:

@@ -1,0 +1,58 @@
+"""What the way a word is written says of it, when the word lists call a name a common word too (issue 50, cased
+dialogs): a diacritic, a capital at a sentence's start followed by cased prose, a lower-case surname particle before
+a capitalised word. Used by the name detector (:mod:`.name_detect`), which passes its sentence-start test in."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from .name_tokens import Tok
+from .vocab import SPOKEN_WORDS, whitelist_words
+
+__all__ = ["PARTICLES", "has_diacritic", "written_as_name", "particle_pairs"]
+
+#: Surname particles written in lower case before the name's capitalised part ("de Vries", "van den Berg", "al Farsi").
+PARTICLES = frozenset("van von de der den da di du del della dos das ter ten al bin ibn bint".split())
+#: After a capitalised word at a sentence's start, a lower-case word that makes it no subject but an imperative or an
+#: exclamation with its object ("Guess what", "Lucky you", "Bless you"): pronouns and determiners.
+_OBJECTS = frozenset("you me him her us them it what that this the a an my your his our their so too".split())
+_LOWER_NEXT = re.compile(r"[ \t]+([a-z]+)")
+
+SentenceStart = Callable[[str, int], bool]
+
+
+def has_diacritic(word: str) -> bool:
+    """``word`` has a letter with a diacritic or of another script ("Jesús", "Müller", "Łukasz")."""
+    return not word.isascii() and any(not c.isascii() and c.isalpha() for c in word)
+
+
+def written_as_name(text: str, t: Tok, sentence_start: SentenceStart) -> bool:
+    """A gazetteer name that the lists also call a common word, written as only a name is: with a diacritic that the
+    common word lacks ("Jesús", "müller", in any case and place; not "café", a word of philter-ucsf's whitelist), or,
+    at a sentence's start in cased prose (a lower-case word follows, not a pronoun or determiner: "Guess what"),
+    capitalised when its only common use is a dictionary headword outside philter-ucsf's whitelist of everyday words
+    and the spoken forms ("Smit at the pharmacy", "Cartwright at", "Harry drove me"; not "Will", "Mark", "Aw")."""
+    if has_diacritic(t.text):
+        return t.key not in whitelist_words()
+    if not t.capital or t.key in SPOKEN_WORDS or t.key in whitelist_words():
+        return False
+    m = _LOWER_NEXT.match(text, t.end)
+    return m is not None and m.group(1) not in _OBJECTS and sentence_start(text, t.start)
+
+
+def particle_pairs(text: str, toks: Sequence[Tok], sentence_start: SentenceStart) -> list[tuple[Tok, Tok]]:
+    """In cased text, a lower-case surname particle (:data:`PARTICLES`) between a capitalised word or a sentence's
+    start and a capitalised word, one space each: ``(particle, word)`` ("Anouk de Vries", "de Vries at the pharmacy",
+    "Lotte van Dijk"), whatever the lists say of the word ("vries" is in philter-ucsf's whitelist)."""
+    out: list[tuple[Tok, Tok]] = []
+    for i in range(len(toks) - 1):
+        p, t = toks[i], toks[i + 1]
+        if p.key not in PARTICLES or not p.text.islower() or not t.capital or len(t.key) < 2:
+            continue
+        if text[p.end:t.start] != " ":
+            continue
+        prev = toks[i - 1] if i > 0 else None
+        if (prev is not None and prev.capital and text[prev.end:p.start] == " ") or sentence_start(text, p.start):
+            out.append((p, t))
+    return out

@@ -1,0 +1,83 @@
+"""Names in cased dialogs that the word lists also call common words (issue 50, cased recall): what the writing
+says — a diacritic, a capital at a sentence's start before cased prose, a lower-case surname particle before a
+capitalised word. Hand-written examples (no benchmark form, no benchmark name)."""
+
+from __future__ import annotations
+
+import pytest
+
+from clinaudit.perturb.deid import deidentify_text
+from clinaudit.perturb.name_tokens import tokens
+from clinaudit.perturb.name_writing import has_diacritic, particle_pairs
+
+
+def _deid(text: str) -> str:
+    return deidentify_text(text, gender=False, ages=False, life_stage=False, origin=False)[0]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "cooper", "mason", "chandler": gazetteer names whose only common use is a dictionary headword (GCIDE)
+    ("Patient: Cooper brought the forms over yesterday.", "Patient: [NAME] brought the forms over yesterday."),
+    ("Doctor: Good. Mason from radiology will call you.", "Doctor: Good. [NAME] from radiology will call you."),
+    ("Patient: Chandler says the rash is gone.", "Patient: [NAME] says the rash is gone."),
+])
+def test_a_capital_at_a_sentence_start_on_a_rare_headword_is_a_name(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: Guess what, the swelling went down.",  # an imperative with its object
+    "Doctor: Lucky you. No prior surgeries?",  # an exclamation
+    "Patient: Will you refill it?",  # an everyday word of philter-ucsf's whitelist
+    "Patient: Mark the days on the calendar.",
+    "Patient: Aw man, that hurts.",  # a spoken form
+    "Patient: Cooper Tires is where I work.",  # no lower-case word follows: not cased prose going on
+])
+def test_common_words_at_a_sentence_start_stay(text):
+    assert _deid(text) == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Patient: Léon fixed my cane.", "Patient: [NAME] fixed my cane."),  # "leon" is a dictionary headword
+    ("[patient] noël is picking me up .", "[patient] [NAME] is picking me up ."),  # lower case too
+    ("Doctor: Tell Noël the results are normal.", "Doctor: Tell [NAME] the results are normal."),
+])
+def test_a_diacritic_marks_a_name(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: I had a coffee at the café next door.",  # "cafe": an everyday word written with its accent
+    "Patient: I sent my résumé to the clinic.",
+])
+def test_everyday_words_with_accents_stay(text):
+    assert _deid(text) == text
+
+
+def test_has_diacritic():
+    assert has_diacritic("Jesús") and has_diacritic("Łukasz") and not has_diacritic("Jesus")
+    assert not has_diacritic("O’Brien")  # a curly apostrophe is no letter
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Patient: I saw Lotte van Dijk last week.", "Patient: I saw [NAME] last week."),
+    ("Patient: de Gruyter said the shot was due.", "Patient: [NAME] said the shot was due."),
+    # "vries", "gross" are words of philter-ucsf's whitelist: the particle before the capital says otherwise
+    ("Doctor: Is Maarten de Vries your neighbor?", "Doctor: Is [NAME] your neighbor?"),
+])
+def test_a_lower_case_particle_before_a_capital_makes_a_name(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: He was the de facto leader of the group.",  # no capital after the particle
+    "Doctor: We looked at the von Willebrand panel.",  # "von" after a lower-case word, inside a sentence
+])
+def test_particles_without_a_name_stay(text):
+    assert _deid(text) == text
+
+
+def test_particle_pairs_need_a_capital_or_a_sentence_start_before():
+    text = "Lotte van Dijk and the van Gogh print"
+    pairs = particle_pairs(text, tokens(text), lambda s, pos: pos == 0)
+    assert [(p.text, t.text) for p, t in pairs] == [("van", "Dijk")]
