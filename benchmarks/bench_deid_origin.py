@@ -50,6 +50,7 @@ DATA = next((d for d in (ROOT.parent / "shared" / "data", ROOT.parent.parent / "
             ROOT.parent / "shared" / "data")  # a clone next to shared/, or a worktree one level deeper
 sys.path.insert(0, str(HERE))
 from deid_dev import DEV_FORMS  # noqa: E402
+from deid_false_kinds import classify  # noqa: E402
 from deid_heldout import HELD_OUT_FORMS  # noqa: E402
 from deid_names import ORIGINS, half  # noqa: E402
 
@@ -168,7 +169,9 @@ def run_version(texts: list[str], names: list[list[str]] | None = None) -> dict:
     t0 = time.perf_counter()
     for i, text in enumerate(texts):
         new, rep = deid.deidentify_text(text, names=names[i] if names else ())
-        out.append({"text": new, "replaced": [r["old"] for r in rep.removed if r["kind"] == "name"]})
+        names_rep = [r for r in rep.removed if r["kind"] == "name"]
+        out.append({"text": new, "replaced": [r["old"] for r in names_rep],
+                    "spans": [[r.get("start", -1), r.get("end", -1)] for r in names_rep]})
     return {"seconds": time.perf_counter() - t0, "rows": out}
 
 
@@ -265,20 +268,48 @@ def _key(w: str) -> str:
     return fold(re.sub(r"['’]s$", "", w)).lower()
 
 
+def _in_a_list(word: str) -> bool:
+    """The word (or each word of a span) is in one of the detector's word lists (this tree's)."""
+    from clinaudit.perturb.vocab import clinical_category, first_names, is_common, surnames
+
+    keys = [_key(w) for w in re.findall(r"[^\W\d_]+(?:['’-][^\W\d_]+)*", word)]
+    return bool(keys) and all(is_common(k) or clinical_category(k) is not None or k in first_names() or k in surnames()
+                              for k in keys)
+
+
 def false_replacements(real: dict[str, list[str]], names: dict[str, list[list[str]]], res: dict,
                        show: bool) -> dict:
+    """Words replaced as names in the real dialogs (ACI's own metadata names left out), split into true names and
+    non-names by :func:`deid_false_kinds.classify` (its docstring states the rule)."""
+    from clinaudit.perturb.vocab import first_names, surnames
+
     tot: dict[str, float] = defaultdict(float)
     words: Counter[str] = Counter()
+    by_kind: dict[str, Counter[str]] = defaultdict(Counter)
     for split, texts in real.items():
         rows = res[split]["rows"]
         tot["dialogs"] += len(texts)
         tot["seconds"] += res[split]["seconds"]
         for i, (t, r) in enumerate(zip(texts, rows, strict=True)):
             listed = {p.lower() for n in (names.get(split) or [[]] * len(texts))[i] for p in re.findall(r"\w+", n)}
-            other = [w for w in r["replaced"] if not set(re.findall(r"\w+", _key(w))) <= listed]
+            other = [(w, sp) for w, sp in zip(r["replaced"], r.get("spans") or [[-1, -1]] * len(r["replaced"]),
+                                              strict=True) if not set(re.findall(r"\w+", _key(w))) <= listed]
             tot["replaced"] += len(other)
             tot["dialogs_with"] += bool(other)
-            for w in other:
+            non_names = 0
+            kinds = [classify(t, s, e, first_names(), surnames(), _in_a_list(w)) if s >= 0 else ("", "")
+                     for w, (s, e) in other]
+            named = {_key(w) for (w, _sp), (g, _k) in zip(other, kinds, strict=True) if g == "name"}
+            for (w, (s, _e)), (group, kind) in zip(other, kinds, strict=True):
+                if s >= 0:
+                    if group == "non-name" and _key(w) in named:
+                        group, kind = "name", "other mention"
+                    tot[group] += 1
+                    tot[f"{group}: {kind}"] += 1
+                    by_kind[f"{group}: {kind}"][_key(w)] += 1
+                    non_names += group == "non-name"
+            tot["dialogs_with_non_name"] += bool(non_names)
+            for w, _sp in other:
                 words[_key(w)] += 1
                 if any(p in EPONYM_WORDS for p in re.split(r"[-\s]", _key(w))) and (
                         re.search(r"(?i)charcot|marie|tooth|disease|syndrome|sign|test|palsy", t)):
@@ -286,6 +317,8 @@ def false_replacements(real: dict[str, list[str]], names: dict[str, list[list[st
             tot["labels"] += labels_changed(t, r["text"])
     if show:
         print("  most replaced words:", ", ".join(f"{w} {n}" for w, n in words.most_common(80)))
+        for kind, c in sorted(by_kind.items()):
+            print(f"  {kind} ({sum(c.values())}):", ", ".join(f"{w} {n}" for w, n in c.most_common(40)))
     return dict(tot)
 
 
@@ -381,6 +414,12 @@ def main() -> None:
                   f"dialogs; dialogs with one {fr['dialogs_with']:.0f} = {100 * fr['dialogs_with'] / d:.1f} per 100; "
                   f"clinical eponyms replaced {fr['eponyms']:.0f}; speaker labels changed {fr['labels']:.0f}; "
                   f"{1000 * fr['seconds'] / d:.1f} ms a dialog")
+            kinds = ", ".join(f"{k.split(': ')[1]} {fr[k]:.0f}" for k in sorted(fr) if k.startswith("name: "))
+            other = ", ".join(f"{k.split(': ')[1]} {fr[k]:.0f}" for k in sorted(fr) if k.startswith("non-name: "))
+            print(f"{label}: of these, names (deid_false_kinds.py) {fr.get('name', 0):.0f} ({kinds}); non-names "
+                  f"(false replacements) {fr.get('non-name', 0):.0f} = {100 * fr.get('non-name', 0) / d:.1f} per 100 dialogs, in "
+                  f"{fr.get('dialogs_with_non_name', 0):.0f} dialogs = {100 * fr.get('dialogs_with_non_name', 0) / d:.1f} per 100 "
+                  f"({other})")
             mk = metadata_kept(real, names, sex, res)
             print(f"{label}: ACI-Bench dialogs that keep their patient's metadata name (metadata given): "
                   f"{dict(sorted(mk.items()))}")

@@ -81,3 +81,25 @@ def test_particle_pairs_need_a_capital_or_a_sentence_start_before():
     text = "Lotte van Dijk and the van Gogh print"
     pairs = particle_pairs(text, tokens(text), lambda s, pos: pos == 0)
     assert [(p.text, t.text) for p, t in pairs] == [("van", "Dijk")]
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: I take Asprin every morning.",  # aspirin, one letter dropped
+    "Patient: My friend told me about Chantex for quitting.",  # chantix, one letter changed
+])
+def test_a_drug_written_wrong_is_no_name(text):
+    assert _deid(text) == text
+
+
+def test_a_drug_written_wrong_is_listed_as_a_drug_by_the_residual_check():
+    _new, rep = deidentify_text("Patient: I take Asprin every morning.")
+    assert [(r["text"], r["known"]) for r in rep.remaining if r["kind"] == "possible_name"] == [("Asprin", "drug")]
+
+
+def test_misspelt_drug_needs_one_edit_from_a_drug_name():
+    from clinaudit.perturb.name_writing import misspelt_drug
+
+    assert misspelt_drug("asprin") and misspelt_drug("asipirin") and misspelt_drug("aspirni")
+    assert not misspelt_drug("nomvula") and not misspelt_drug("aspr") and not misspelt_drug("asprinxx")
+    # a name in no list, capitalised inside a sentence, is still replaced
+    assert _deid("Patient: I talked to Nomvula yesterday.") == "Patient: I talked to [NAME] yesterday."

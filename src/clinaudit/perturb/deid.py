@@ -406,14 +406,14 @@ def deidentify_names(text: str, names: Sequence[str] = ()) -> tuple[str, dict[tu
 
 
 def _known_word(word: str) -> str:
-    """``drug`` / ``condition`` / ``specialty`` / ``facility`` / ``place`` (clinical vocabulary), ``common`` (a
-    common English or medical word), or "" for a word no vocabulary explains."""
+    """The word's clinical category (``drug`` also when written wrong: "Asprin"), ``common``, or "" (no list's)."""
+    from .name_writing import misspelt_drug
     from .vocab import clinical_category, is_common
 
     cat = clinical_category(word)
     if cat:
         return cat
-    return "common" if is_common(re.sub(r"['’]s$", "", word).lower()) else ""
+    return "common" if is_common(k := re.sub(r"['’]s$", "", word).lower()) else "drug" if misspelt_drug(k) else ""
 
 
 def _remaining(text: str) -> list[dict[str, Any]]:

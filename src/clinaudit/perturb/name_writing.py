@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import cache, lru_cache
 
 from .name_tokens import Tok
-from .vocab import SPOKEN_WORDS, whitelist_words
+from .vocab import SPOKEN_WORDS, clinical_terms, whitelist_words
 
-__all__ = ["PARTICLES", "has_diacritic", "written_as_name", "particle_pairs"]
+__all__ = ["PARTICLES", "has_diacritic", "written_as_name", "particle_pairs", "misspelt_drug"]
 
 #: Surname particles written in lower case before the name's capitalised part ("de Vries", "van den Berg", "al Farsi").
 PARTICLES = frozenset("van von de der den da di du del della dos das ter ten al bin ibn bint".split())
@@ -56,3 +57,29 @@ def particle_pairs(text: str, toks: Sequence[Tok], sentence_start: SentenceStart
         if (prev is not None and prev.capital and text[prev.end:p.start] == " ") or sentence_start(text, p.start):
             out.append((p, t))
     return out
+
+
+@cache
+def _drugs() -> frozenset[str]:
+    return frozenset(w for w, cat in clinical_terms().items() if cat == "drug" and len(w) >= 5)
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+@lru_cache(maxsize=20_000)
+def misspelt_drug(key: str) -> bool:
+    """``key`` (lower case, five letters or more, in no word list) is one edit from a drug name of the clinical
+    vocabulary: a letter deleted, added, changed or two swapped ("asprin", "clantix", "detroal"): a drug written
+    wrong, not a person, even capitalised inside a sentence ("I take Asprin daily")."""
+    if len(key) < 5 or not key.isalpha() or len(key) > 40:
+        return False
+    drugs = _drugs()
+    for i in range(len(key) + 1):
+        a, b = key[:i], key[i:]
+        if b and a + b[1:] in drugs or len(b) > 1 and a + b[1] + b[0] + b[2:] in drugs:
+            return True
+        for c in _LETTERS:
+            if (b and c != b[0] and a + c + b[1:] in drugs) or a + c + b in drugs:
+                return True
+    return False
