@@ -44,6 +44,7 @@
 from __future__ import annotations
 
 import bisect
+import gc
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -51,8 +52,9 @@ from typing import Any
 
 from ..records import Case, Variant
 from .case_filters import DEFAULT_SEX_SPECIFIC, FilterResult, count_turns, filter_min_turns, filter_sex_specific
-from .deid_rules import ADDRESS_RESIDUAL, NUM, address_spans, normalise, pattern_spans, birthday_age_spans, find_first_person_ages, first_person_age_spans
-from .names import AMBIGUOUS_NAMES, FIRST_NAMES
+from .deid_rules import ADDRESS_RESIDUAL, NUM, address_spans, lower_view, normalise, pattern_spans, birthday_age_spans, find_first_person_ages, first_person_age_spans
+from .name_tokens import Tok, tokens
+from .names import FIRST_NAMES, first_name_spans
 from .registry import register_transform
 
 __all__ = [
@@ -153,59 +155,38 @@ class DeidReport:
 # --------------------------------------------------------------------------- de-identification
 
 
-def _name_spans(text: str, names: Sequence[str], detector: bool = True) -> list[tuple[int, int, str, str, str]]:
+def _name_spans(text: str, names: Sequence[str], detector: bool = True,
+                toks: Sequence[Tok] | None = None) -> list[tuple[int, int, str, str, str]]:
     """Name candidates ``(start, end, "[NAME]", "name", source)``; source ``metadata`` (the listed ``names``),
     ``detector`` (the gazetteer, :mod:`.name_detect`) or ``rule`` (a naming context: a title, a self-introduction,
     a greeting, a relative; a word so found again; the built-in first names)."""
     from .name_detect import find_names
 
     spans = [(n.start, n.end, "[NAME]", "name", n.source)
-             for n in find_names(text, [n for n in names if n and str(n).strip()], detector=detector)]
+             for n in find_names(text, [n for n in names if n and str(n).strip()], detector=detector, toks=toks)]
     if not detector:
         return spans
-    for m in _FIRST_NAME.finditer(text):
-        first = m.group(1)
-        low = first.lower()
-        if low in AMBIGUOUS_NAMES:
-            if not first[0].isupper() or m.start() == 0 or _after_stop(text, m.start()):
-                continue
-        elif low not in FIRST_NAMES:
-            continue
-        end = m.end() if m.group(2) and m.group(2).strip() not in _CAP_STOP else m.end(1)
-        spans.append((m.start(), end, "[NAME]", "name", "rule"))
-    return spans
+    return spans + first_name_spans(text, _CAP_STOP)
 
 
-def _after_stop(text: str, pos: int) -> bool:
-    """``text[:pos]`` ends with ".", "!", "?" or ":" and spaces (read back from ``pos``, not by a search of a copy of
-    everything before it: issue 50, linear time)."""
-    i = pos
-    while i > 0 and text[i - 1].isspace():
-        i -= 1
-    return i > 0 and text[i - 1] in ".!?:"
-
-
-# a built-in first name, and a capitalised surname after it on the same line (whole words only: "Nguyễn" is no
-# "Nguy" + "ễn")
-_FIRST_NAME = re.compile(r"(?<![\w\[\-'’])([A-Za-z][a-z'-]+)(?![\w\u0300-\u036f])([ \t]+[A-Z][a-z'-]+(?![\w\u0300-\u036f]))?")
-
-
-def _residual_spans(text: str) -> list[tuple[int, int, str, str, str]]:
+def _residual_spans(text: str, toks: Sequence[Tok] | None = None) -> list[tuple[int, int, str, str, str]]:
     """Replace, don't drop: a capitalised word inside a sentence that no vocabulary explains may be a name (the
     residual check would list it): ``[NAME]``, source ``residual`` (ranked after every other rule)."""
     from .name_detect import after, clinical_word_after
 
-    return [(s, e, "[NAME]", "name", "residual") for s, e, w in _capitalised_inside(text)
+    return [(s, e, "[NAME]", "name", "residual") for s, e, w in _capitalised_inside(text, toks)
             if not _known_word(w) and not _known_word(fold_word(w)) and not clinical_word_after(after(text, e))]
 
 
-def _capitalised_inside(text: str) -> list[tuple[int, int, str]]:
+def _capitalised_inside(text: str, toks: Sequence[Tok] | None = None) -> list[tuple[int, int, str]]:
     """Capitalised words (any script, three letters or more) inside a sentence: after a lower-case letter, a comma
-    or a semicolon and one space; a possessive "'s" left out, placeholders and :data:`_CAP_STOP` words skipped."""
+    or a semicolon and one space; a possessive "'s" left out, placeholders and :data:`_CAP_STOP` words skipped.
+    ``toks``: the text's :func:`.name_tokens.tokens` when they were read already (its capitalised words are those
+    :func:`.name_tokens.capitalised_tokens` finds)."""
     from .name_tokens import capitalised_tokens
 
     out = []
-    for t in capitalised_tokens(text):
+    for t in capitalised_tokens(text) if toks is None else [t for t in toks if t.text[:1].isupper()]:
         if not t.capital or len(t.text) < 3 or t.text in _CAP_STOP or text[t.end:t.end + 1] == "]":
             continue
         before = text[max(0, t.start - 2):t.start]
@@ -251,9 +232,10 @@ SPEAKER_ROLES: frozenset[str] = frozenset("""
 _LABEL = re.compile(r"(?m)^[ \t]*(?:\[(?P<b>[^\]\n]{1,40})\]|(?P<c>[A-Za-z][A-Za-z_ \-]{0,30}?\d*)[ \t]*:)")
 
 
-def _regex_spans(text: str, patterns: Sequence[str], kind: str) -> list[tuple[int, int, str, str, str]]:
+def _regex_spans(text: str, patterns: Sequence[str], kind: str,
+                 lower: str | None = None) -> list[tuple[int, int, str, str, str]]:
     return [(s, e, _life_stage_word(text[s:e]) if kind == "life_stage" else "", kind, "rule")
-            for s, e in pattern_spans(text, tuple(patterns))]
+            for s, e in pattern_spans(text, tuple(patterns), lower)]
 
 
 def _life_stage_word(word: str) -> str:
@@ -315,7 +297,22 @@ def deidentify_text(
     """De-identify ``text``; returns the new text and a :class:`DeidReport`.
 
     ``names``: names the data lists (every occurrence replaced, :func:`.name_detect.known_name_spans`);
-    ``detector``: also replace the names the gazetteer detector and the naming rules find."""
+    ``detector``: also replace the names the gazetteer detector and the naming rules find.
+
+    The cyclic garbage collector is paused while it runs (issue 50, Build 3): the rules allocate a few objects per
+    word and no reference cycles, and each collection walked the word lists' sets and caches (millions of entries):
+    1 MB of dialog spent more time collecting than tokenising."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _deidentify(text, names, gender, ages, life_stage, origin, detector)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _deidentify(text: str, names: Sequence[str], gender: bool, ages: bool, life_stage: bool, origin: bool,
+                detector: bool) -> tuple[str, DeidReport]:
     norm = normalise(text)
     chosen = _choose(norm[0] if norm else text, names, gender, ages, life_stage, origin, detector)
     if norm:  # spans on the normalised text -> spans on the original: the whole original span is replaced
@@ -356,22 +353,24 @@ def deidentify_text(
 def _choose(text: str, names: Sequence[str], gender: bool, ages: bool, life_stage: bool, origin: bool,
             detector: bool) -> list[tuple[int, int, str, str, str]]:
     """The replacements of :func:`deidentify_text` on ``text``: sorted, no overlaps."""
-    cands: list[tuple[int, int, str, str, str]] = _name_spans(text, names, detector)
+    toks = tokens(text) if detector else None  # one token pass for the detector, the rules and the residual check
+    lower = lower_view(text) if ages or life_stage or origin or gender else None  # one lower-case copy, for the rules
+    cands: list[tuple[int, int, str, str, str]] = _name_spans(text, names, detector, toks)
     if ages:  # a first-person age ("I'm 45 years old") becomes [AGE]; other explicit ages are removed
         cands += [(s, e, "[AGE]", "age", "rule") for s, e in first_person_age_spans(text) + birthday_age_spans(text)]
-        cands += _regex_spans(text, _AGE_PATTERNS, "age")
+        cands += _regex_spans(text, _AGE_PATTERNS, "age", lower)
     if life_stage:
-        cands += _regex_spans(text, LIFE_STAGE_TERMS, "life_stage")
+        cands += _regex_spans(text, LIFE_STAGE_TERMS, "life_stage", lower)
     if origin:
-        cands += _regex_spans(text, ORIGIN_TERMS, "origin")
+        cands += _regex_spans(text, ORIGIN_TERMS, "origin", lower)
     if gender:  # gendered forms of address are removed as titles are ("Yes, sir." -> "Yes.")
-        cands += [(s, e, "", "address_cap" if cap else "address", "rule") for s, e, cap in address_spans(text)]
+        cands += [(s, e, "", "address_cap" if cap else "address", "rule") for s, e, cap in address_spans(text, lower)]
         from .neutralize import gendered_candidates
 
         for s, e, rep, swallow in gendered_candidates(text):
             cands.append((s, e, rep, "gender" if not swallow else "gender_adj", "rule"))
     if detector:
-        cands += _residual_spans(text) + _speaker_name_spans(text)
+        cands += _residual_spans(text, toks) + _speaker_name_spans(text)
     labels = _label_spans(text)
     if labels:  # speaker labels are never changed (sorted, apart: the label that starts last before a span's end)
         label_starts = [s for s, _ in labels]

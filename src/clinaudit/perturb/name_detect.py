@@ -23,6 +23,7 @@ them per source):
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -521,13 +522,15 @@ def load_word_lists() -> None:
     longest(_known_exact())
 
 
-def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True) -> list[NameSpan]:
+def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
+               toks: Sequence[_Tok] | None = None) -> list[NameSpan]:
     """Name spans of ``text``: the listed ``names`` (metadata) and, with ``detector=True``, the detector's finds
     and the naming contexts' (:func:`context_spans`, source ``rule``; a word both find is credited to the
-    detector); overlapping spans are all returned (the caller keeps the longest)."""
+    detector); overlapping spans are all returned (the caller keeps the longest). ``toks``: ``tokens(text)`` when
+    the caller read them already."""
     spans = known_name_spans(text, names)
     if detector:
-        toks = tokens(text)
+        toks = tokens(text) if toks is None else toks
         det = [NameSpan(s, e, src) for s, e, _, src in detector_candidates(text, toks)]
         seen = {(d.start, d.end) for d in det}
         spans += det + [NameSpan(s, e, "rule") for s, e in context_spans(text, toks) if (s, e) not in seen]
@@ -554,8 +557,22 @@ def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpa
     gazetteer name."""
     starts, ends = {sp.start for sp in spans}, {sp.end for sp in spans}
     out: list[_Tok] = []
+    index_of_start = {t.start: i for i, t in enumerate(toks)}
+    index_of_end = {t.end: i for i, t in enumerate(toks)}
     for _ in range(2):  # up to two more words a side
-        for i, t in enumerate(toks):
+        # only the words next to a name found are read (issue 50, Build 3: not every word of the text twice), in
+        # text order; a word taken makes the next one a neighbour in this round (its end), the one before it in
+        # the next round (its start)
+        todo = [index_of_start[p] - 1 for p in starts if index_of_start.get(p, 0) > 0]
+        todo += [index_of_end[p] + 1 for p in ends if index_of_end.get(p, len(toks)) + 1 < len(toks)]
+        heapq.heapify(todo)
+        last = -1
+        while todo:
+            i = heapq.heappop(todo)
+            if i <= last:
+                continue
+            last = i
+            t = toks[i]
             if not t.capital or t.start in starts:
                 continue
             nxt = i + 1 < len(toks) and toks[i + 1].start in starts and _SEP_SPACE.fullmatch(_sep(text, t, toks[i + 1]))
@@ -568,4 +585,6 @@ def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpa
             out.append(t)
             starts.add(t.start)
             ends.add(t.end)
+            if i + 1 < len(toks):
+                heapq.heappush(todo, i + 1)
     return out
