@@ -157,11 +157,13 @@ class _Word:
     function: bool  # a function word, greeting, title or form of address: never a name
     demographic: bool
     eponym: bool  # a clinical eponym (Achilles, Gleason, Lachman): never a name
+    rare: bool = False  # a dictionary headword that is rare as a word (:func:`.vocab.rare_as_a_word`): not ``common``
 
 
 @lru_cache(maxsize=200_000)
 def _word(key: str) -> _Word:
-    from .vocab import EPONYMS, clinical_category, common_words, first_names, inflected_everyday, is_common, surnames
+    from .vocab import (EPONYMS, clinical_category, common_words, first_names, inflected_everyday, is_common,
+                        rare_as_a_word, surnames)
 
     parts = [p for p in re.split(r"[-']", key) if p]
     gazetteer = key in first_names() or key in surnames() or (
@@ -172,7 +174,9 @@ def _word(key: str) -> _Word:
     # "wider": issue 50's false replacements; the stem is a whitelist word, not a rare dictionary headword)
     common = (key in common_words() or _plural_of_common(key) or (not first and inflected_everyday(key))) \
         if gazetteer and len(parts) == 1 else (is_common(key) or (len(parts) > 1 and all(is_common(p) for p in parts)))
-    return _Word(common=common, gazetteer=gazetteer, first=first,
+    rare = common and gazetteer and len(parts) == 1 and rare_as_a_word(key) and not (
+        _plural_of_common(key) or inflected_everyday(key))
+    return _Word(common=common and not rare, gazetteer=gazetteer, first=first, rare=rare,
                  clinical=clinical_category(key),
                  function=key in _FUNCTION_WORDS or any(p in _FUNCTION_WORDS for p in parts),
                  demographic=key in _DEMOGRAPHIC, eponym=key in EPONYMS)
@@ -192,7 +196,8 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
     common word (any case), or capitalised inside a sentence; never a clinical-vocabulary word, an eponym before
     "disease", "sign", ..., a word before a facility's generic word, a function or demographic word."""
     unknown: list[_Tok] = []
-    for t in tokens(text) if toks is None else toks:
+    toks_list = tokens(text) if toks is None else toks
+    for i, t in enumerate(toks_list):
         if len(t.key) < 2 or t.key == "name":
             continue
         w = _word(t.key)
@@ -204,12 +209,20 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
         rest = after(text, t.end)
         if _EPONYM_AFTER.match(rest) or _facility_after(rest) or _not_a_person(text, t):
             continue
+        if w.rare and not t.capital and _after_determiner(toks_list, i):
+            continue  # "our patio", "a good cadence": a thing, not a person
         if not w.common or (t.capital and not _sentence_start(text, t.start)) or written_as_name(text, t, _sentence_start):
             yield t.start, t.end, t.text, "detector"
     for t in unknown:  # source "residual": what the residual check calls a possible name, found in any case
         rest = after(text, t.end)
         if not (_EPONYM_AFTER.match(rest) or _facility_after(rest) or _not_a_person(text, t)):
             yield t.start, t.end, t.text, "residual"
+
+
+def _after_determiner(toks: Sequence[_Tok], i: int) -> bool:
+    """``toks[i]`` follows a determiner or possessive, right before it or one word before ("the patio", "a good
+    cadence")."""
+    return any(j >= 0 and toks[j].key in _DETERMINERS for j in (i - 1, i - 2))
 
 
 _NEIGHBOURS = re.compile(rf"(?:^|[^\w{_MARK}'’\-])((?:{WORD}))[ \t\-]+$")
@@ -516,9 +529,10 @@ def context_spans(text: str, toks: Sequence[_Tok] | None = None) -> list[tuple[i
 def load_word_lists() -> None:
     """Read every word list the detector uses, once per process (later calls cost nothing; without it the first
     dialog that needs one pays for it)."""
-    from .vocab import clinical_terms, common_words, first_names, surnames
+    from .vocab import clinical_terms, common_words, english_zipf, first_names, surnames
 
     clinical_terms(), common_words(), first_names(), surnames(), _known_sorted(), two_words("xxxx", _known, ())
+    english_zipf("the")
     longest(_known_exact())
 
 

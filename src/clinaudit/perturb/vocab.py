@@ -26,6 +26,7 @@ modules, which would import NLTK or make web requests, are never imported).
 from __future__ import annotations
 
 import bz2
+import gzip
 import json
 import pickle
 import re
@@ -37,7 +38,8 @@ from ..errors import ClinauditError
 
 __all__ = ["EPONYMS", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS", "first_names", "surnames", "common_words",
            "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS",
-           "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday", "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS"]
+           "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday", "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS",
+           "english_zipf", "inflections_zipf", "rare_as_a_word", "RARE_ZIPF", "INFLECTED_MARGIN"]
 
 #: Medical specialties and their practitioners (besides the -ology/-ologist/-iatrist suffix rule).
 SPECIALTY_WORDS: frozenset[str] = frozenset("""
@@ -138,9 +140,11 @@ EPONYMS: frozenset[str] = frozenset("""
     asperger lisfranc galeazzi monteggia boutonniere bouchard heberden chvostek trousseau kussmaul korsakoff
     wernicke yergason apley thessaly stinchfield rinne charcot tinetti schatzker breslow
 """.split())
+#: Drugs, devices and clinical words the lists lack (issue 50: "spica" casts, "tarry" stools, "castor" oil, a "balm", the
+#: "tequila" of a social history: dictionary words rare in English, which the lower-case name rule would take).
 CLINICAL_SHORT: frozenset[str] = frozenset("""
     polio metro metrogel metro-gel persa persa-gel persagel peed peeing pee synvisc ultracet aldex acticoat
-    hydrocode ziac flonase proair
+    hydrocode ziac flonase proair spica tarry castor balm tequila
 """.split())
 
 _SPECIALTY_SUFFIX = re.compile(r"(?:olog(?:y|ist|ists|ic|ical)|iatr(?:y|ist|ists|ic|ics)|ician|icians)$")
@@ -180,7 +184,7 @@ def surnames() -> frozenset[str]:
 #: Spoken-English forms the dictionaries lack (ASR transcripts: "gon na", "kinda", "yup").
 SPOKEN_WORDS: frozenset[str] = frozenset("""
     gon wan gotta kinda sorta lemme gimme lotta outta dunno ya yup yep nope nah gosh uhm umm hmm mhm mm uh huh
-    okey okay ok alright aw ow eh oh ah yeah yea cause cuz til gonna wanna
+    okey okay ok alright aw ow eh oh ah yeah yea cause cuz til gonna wanna lem
 """.split())
 
 
@@ -202,6 +206,71 @@ def common_words() -> frozenset[str]:
         gcide = pickle.load(fh)  # the package's own shipped word set
     return whitelist_words() | \
         frozenset(str(w) for w in gcide) | SPOKEN_WORDS
+
+
+@cache
+def _english_frequencies() -> dict[str, float]:
+    """wordfreq's English list (``wordfreq/data/large_en.msgpack.gz``, CC-BY-SA 4.0): word -> Zipf frequency (log10
+    of occurrences per billion words: "the" 7.73, "will" 6.45, "murphy" 4.13, "poppy" 3.59). The file is a list of
+    buckets, one per centibel below the header (bucket ``i``: frequency 10^(-i/100), Zipf 9 - i/100); read directly
+    with msgpack, the package's modules (and their imports) are never loaded."""
+    import msgpack  # type: ignore[import-untyped]
+
+    path = _package_dir("wordfreq", "wordfreq") / "data" / "large_en.msgpack.gz"
+    with gzip.open(path, "rb") as fh:
+        data = msgpack.load(fh, raw=False)
+    if not data or not isinstance(data[0], dict) or data[0].get("format") != "cB":
+        raise VocabularyMissing(f"wordfreq: {path} is not a cB frequency list")
+    out: dict[str, float] = {}
+    for i, bucket in enumerate(data[1:]):
+        zipf = round(9 - i / 100, 2)
+        for w in bucket:
+            out.setdefault(str(w), zipf)
+    return out
+
+
+def english_zipf(word: str) -> float:
+    """How common ``word`` (lower case) is in English text, as a Zipf frequency (0 for a word wordfreq lacks)."""
+    return _english_frequencies().get(word, 0.0)
+
+
+def inflections_zipf(word: str) -> float:
+    """The Zipf frequency of ``word``'s most common regular inflection (plural -s/-es/-ies, -ed/-d/-ied, -ing, a
+    doubled final consonant): an English word is used inflected ("jog" 3.30, "jogging" 3.38; "knob" 3.49, "knobs"
+    3.02), a name seldom ("murphy" 4.13, "murphys" 2.23; "chen" 3.96, "chens" 1.39)."""
+    if len(word) < 3:
+        return 0.0
+    forms = [word + "s", word + "es", word + "ed", word + "ing", word + word[-1] + "ed", word + word[-1] + "ing"]
+    if word.endswith("e"):
+        forms += [word + "d", word[:-1] + "ing"]
+    if word.endswith("y"):
+        forms += [word[:-1] + "ies", word[:-1] + "ied"]
+    return max(english_zipf(f) for f in forms)
+
+
+#: A gazetteer name that only the dictionary calls a word is a name when it is rarer than this in English text
+#: (wordfreq's Zipf frequency; issue 50): chosen on the by-origin benchmark's development half and the real dialogs'
+#: false replacements together (3.0, 3.5, 4.0, 4.3 measured; docs/deidentification.md).
+RARE_ZIPF = 3.5
+#: ... and its most common inflection is more than this rarer than itself ("jog" 3.30 / "jogging" 3.38 is a word;
+#: "chen" 3.96 / "chens" 1.39 is not).
+INFLECTED_MARGIN = 0.75
+
+
+def rare_as_a_word(key: str) -> bool:
+    """A gazetteer name that only the dictionary's headwords call a word (not philter-ucsf's whitelist of everyday
+    words nor a spoken form), rare in English text (wordfreq's Zipf frequency below :data:`RARE_ZIPF`), seldom
+    inflected (:data:`INFLECTED_MARGIN`) and no "-y" adjective of a common word ("wavy", "icy"): "colombo",
+    "cartwright", "egal" are names even in lower case; "pencil", "jog", "knob" (used inflected) stay words."""
+    if key in whitelist_words() or key in SPOKEN_WORDS:
+        return False
+    zipf = english_zipf(key)
+    if zipf >= RARE_ZIPF or inflections_zipf(key) >= zipf - INFLECTED_MARGIN:
+        return False
+    words = common_words()
+    # an adjective of a common word ("wavy", "pinky", "icy"), its comparative ("cozier")
+    stem = key[:-1] if key.endswith("y") else key[:-3] + "y" if key.endswith("ier") else ""
+    return not (stem and (stem in words or stem + "e" in words or stem.endswith("y") and stem[:-1] in words))
 
 
 _BRITISH = ((re.compile(r"our(?=s?$|ed$|ing$|ite|able|hood)"), "or"), (re.compile(r"is(?=e$|es$|ed$|ing$|ation)"), "iz"),
