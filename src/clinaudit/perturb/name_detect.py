@@ -163,7 +163,7 @@ class _Word:
 @lru_cache(maxsize=200_000)
 def _word(key: str) -> _Word:
     from .vocab import (EPONYMS, clinical_category, common_words, first_names, inflected_everyday, is_common,
-                        rare_as_a_word, surnames)
+                        plural_of_common, rare_as_a_word, surnames)
 
     parts = [p for p in re.split(r"[-']", key) if p]
     gazetteer = key in first_names() or key in surnames() or (
@@ -172,23 +172,13 @@ def _word(key: str) -> _Word:
     # a name of the gazetteer is a common word only as it is written ("sander", "lars" are no inflected "sand",
     # "lar"), or, when it is no given name, as an inflected form of an everyday word ("pins", "fries", "messing",
     # "wider": issue 50's false replacements; the stem is a whitelist word, not a rare dictionary headword)
-    common = (key in common_words() or _plural_of_common(key) or (not first and inflected_everyday(key))) \
+    common = (key in common_words() or plural_of_common(key) or (not first and inflected_everyday(key))) \
         if gazetteer and len(parts) == 1 else (is_common(key) or (len(parts) > 1 and all(is_common(p) for p in parts)))
-    rare = common and gazetteer and len(parts) == 1 and rare_as_a_word(key) and not (
-        _plural_of_common(key) or inflected_everyday(key))
+    rare = common and gazetteer and len(parts) == 1 and rare_as_a_word(key)
     return _Word(common=common and not rare, gazetteer=gazetteer, first=first, rare=rare,
                  clinical=clinical_category(key),
                  function=key in _FUNCTION_WORDS or any(p in _FUNCTION_WORDS for p in parts),
                  demographic=key in _DEMOGRAPHIC, eponym=key in EPONYMS)
-
-
-def _plural_of_common(key: str) -> bool:
-    """"uncles", "glasses": the plural of a common word of four letters or more (not "lars" of "lar")."""
-    from .vocab import common_words
-
-    words = common_words()
-    return (key.endswith("s") and len(key) >= 5 and key[:-1] in words) or (
-        key.endswith("es") and len(key) >= 6 and key[:-2] in words)
 
 
 def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterable[tuple[int, int, str, str]]:

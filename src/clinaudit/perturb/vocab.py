@@ -39,7 +39,7 @@ from ..errors import ClinauditError
 __all__ = ["EPONYMS", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS", "first_names", "surnames", "common_words",
            "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS",
            "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday", "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS",
-           "english_zipf", "inflections_zipf", "rare_as_a_word", "RARE_ZIPF", "INFLECTED_MARGIN"]
+           "english_zipf", "inflections_zipf", "rare_as_a_word", "plural_of_common", "RARE_ZIPF", "INFLECTED_MARGIN"]
 
 #: Medical specialties and their practitioners (besides the -ology/-ologist/-iatrist suffix rule).
 SPECIALTY_WORDS: frozenset[str] = frozenset("""
@@ -257,12 +257,19 @@ RARE_ZIPF = 3.5
 INFLECTED_MARGIN = 0.75
 
 
+def plural_of_common(key: str) -> bool:
+    """"uncles", "glasses": the plural of a common word of four letters or more (not "lars" of "lar")."""
+    words = common_words()
+    return (key.endswith("s") and len(key) >= 5 and key[:-1] in words) or (
+        key.endswith("es") and len(key) >= 6 and key[:-2] in words)
+
+
 def rare_as_a_word(key: str) -> bool:
     """A gazetteer name that only the dictionary's headwords call a word (not philter-ucsf's whitelist of everyday
     words nor a spoken form), rare in English text (wordfreq's Zipf frequency below :data:`RARE_ZIPF`), seldom
-    inflected (:data:`INFLECTED_MARGIN`) and no "-y" adjective of a common word ("wavy", "icy"): "colombo",
+    inflected (:data:`INFLECTED_MARGIN`), no plural or inflection of a common word and no "-y" adjective of a common word ("wavy", "icy"): "colombo",
     "cartwright", "egal" are names even in lower case; "pencil", "jog", "knob" (used inflected) stay words."""
-    if key in whitelist_words() or key in SPOKEN_WORDS:
+    if key in whitelist_words() or key in SPOKEN_WORDS or plural_of_common(key) or inflected_everyday(key):
         return False
     zipf = english_zipf(key)
     if zipf >= RARE_ZIPF or inflections_zipf(key) >= zipf - INFLECTED_MARGIN:
