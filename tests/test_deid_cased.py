@@ -8,7 +8,7 @@ import pytest
 
 from clinaudit.perturb.deid import deidentify_text
 from clinaudit.perturb.name_tokens import tokens
-from clinaudit.perturb.name_writing import has_diacritic, particle_pairs
+from clinaudit.perturb.name_writing import has_diacritic, particle_names
 
 
 def _deid(text: str) -> str:
@@ -77,10 +77,10 @@ def test_particles_without_a_name_stay(text):
     assert _deid(text) == text
 
 
-def test_particle_pairs_need_a_capital_or_a_sentence_start_before():
-    text = "Lotte van Dijk and the van Gogh print"
-    pairs = particle_pairs(text, tokens(text), lambda s, pos: pos == 0)
-    assert [(p.text, t.text) for p, t in pairs] == [("van", "Dijk")]
+def test_particle_names_need_a_capital_or_a_sentence_start_before():
+    text = "Lotte van Dijk and the van Gogh print, Anna de Zorg"
+    found = particle_names(text, tokens(text), lambda s, pos: pos == 0, lambda t: t.key != "zorg")
+    assert [t.text for t in found] == ["van", "Dijk"]
 
 
 @pytest.mark.parametrize("text", [
@@ -103,3 +103,35 @@ def test_misspelt_drug_needs_one_edit_from_a_drug_name():
     assert not misspelt_drug("nomvula") and not misspelt_drug("aspr") and not misspelt_drug("asprinxx")
     # a name in no list, capitalised inside a sentence, is still replaced
     assert _deid("Patient: I talked to Nomvula yesterday.") == "Patient: I talked to [NAME] yesterday."
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Doctor: Okay Cooper, breathe in for me.", "Doctor: Okay [NAME], breathe in for me."),
+    ("Doctor: Alright Mason, you can sit up.", "Doctor: Alright [NAME], you can sit up."),
+    ("Patient: Oh Cooper, stop it.", "Patient: Oh [NAME], stop it."),  # the interjection is no part of the name
+])
+def test_a_name_addressed_after_an_opener(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Doctor: Okay Doctor, I see.",  # a function word
+    "Patient: Well Mom, you did it.",  # no gazetteer name
+    "Patient: Awesome, I agree.",  # at a sentence start without an opener the capital says too little
+])
+def test_words_after_an_opener_that_are_no_names_stay(text):
+    assert _deid(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    "[patient] we live in dallas .",
+    "Patient: When I lived in Detroit we skated a lot.",
+    "Patient: We took her to Vail, Colorado for a week.",
+    "[doctor] the family lives in dallas , georgia , so follow-up is there .",
+])
+def test_towns_where_one_lives_or_before_their_state_are_not_people(text):
+    assert _deid(text) == text
+
+
+def test_a_person_after_to_is_still_a_name():
+    assert _deid("Patient: I gave the forms to Dallas yesterday.") == "Patient: I gave the forms to [NAME] yesterday."

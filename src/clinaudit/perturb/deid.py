@@ -172,10 +172,10 @@ def _name_spans(text: str, names: Sequence[str], detector: bool = True,
 def _residual_spans(text: str, toks: Sequence[Tok] | None = None) -> list[tuple[int, int, str, str, str]]:
     """Replace, don't drop: a capitalised word inside a sentence that no vocabulary explains may be a name (the
     residual check would list it): ``[NAME]``, source ``residual`` (ranked after every other rule)."""
-    from .name_detect import after, clinical_word_after
+    from .name_detect import no_person_at
 
     return [(s, e, "[NAME]", "name", "residual") for s, e, w in _capitalised_inside(text, toks)
-            if not _known_word(w) and not _known_word(fold_word(w)) and not clinical_word_after(after(text, e))]
+            if not _known_word(w) and not _known_word(fold_word(w)) and not no_person_at(text, s, e)]
 
 
 def _capitalised_inside(text: str, toks: Sequence[Tok] | None = None) -> list[tuple[int, int, str]]:

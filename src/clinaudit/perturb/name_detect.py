@@ -32,12 +32,13 @@ from functools import lru_cache
 from .name_tokens import MARK as _MARK
 from .name_tokens import WORD, fold, tokens
 from .name_tokens import Tok as _Tok
-from .name_writing import particle_pairs, written_as_name
+from .name_writing import addressed, particle_names, town_context, written_as_name
 from .vocab import DEMOGRAPHIC_WORDS as _DEMOGRAPHIC
 from .vocab import FUNCTION_WORDS as _FUNCTION_WORDS
+from .vocab import SPOKEN_WORDS as _SPOKEN_WORDS
 from .word_parts import longest, two_words
 
-__all__ = ["NameSpan", "WORD", "WINDOW", "after", "unknown_word", "RELATIVES", "find_names", "known_name_spans", "name_variants_key", "detector_candidates",
+__all__ = ["NameSpan", "WORD", "WINDOW", "after", "unknown_word", "no_person_at", "RELATIVES", "find_names", "known_name_spans", "name_variants_key", "detector_candidates",
            "context_spans", "tokens", "fold", "load_word_lists"]
 
 #: Span sources, in the order the de-identification table lists them (``residual``: a word in no list, issue 50).
@@ -222,7 +223,8 @@ _NEXT_WORD = re.compile(rf"^[ \t\-]+((?:{WORD}))")
 def _not_a_person(text: str, t: _Tok) -> bool:
     """A word cut off in speech ("noth- nothing": a hyphen, a space, the start of a longer known word), a clinical
     eponym's other part (next to a word of :data:`.vocab.EPONYMS`: "Charcot Marie tooth"), a place's or an
-    organisation's name ("Temple Street", "North Carolina"): not a person."""
+    organisation's name ("Temple Street", "North Carolina"), a town before its state or country ("Cheyenne,
+    Wyoming") or after where one lives or was born ("we live in dallas", "born in Tacoma"): not a person."""
     from .vocab import EPONYMS, PLACE_BEFORE, PLACE_GENERIC, PLACE_WORDS
 
     nxt = text[t.end:t.end + 2]
@@ -236,7 +238,7 @@ def _not_a_person(text: str, t: _Tok) -> bool:
         return True
     if nxt_key in PLACE_GENERIC and not text[t.end:t.end + 1] == "-":
         return True
-    return t.key in PLACE_BEFORE and nxt_key in PLACE_WORDS
+    return t.key in PLACE_BEFORE and nxt_key in PLACE_WORDS or town_context(text, t.start, t.end)
 
 
 #: Word-forming prefixes: "exhusband", "nongender", "prepackage" are words, not names.
@@ -342,6 +344,12 @@ def clinical_word_after(after: str) -> bool:
     """The text after a word names what the word is: an eponym's disease, sign or test ("Addison's disease"), a
     product's form ("Cetaphil cleansing lotion", "metro cream")."""
     return bool(_EPONYM_AFTER.match(after))
+
+
+def no_person_at(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` is no person here (:func:`clinical_word_after`, :func:`_not_a_person`: "Cheyenne, Wyoming")."""
+    word = text[start:end]
+    return clinical_word_after(after(text, end)) or _not_a_person(text, _Tok(start, end, word, fold(word).lower()))
 
 
 def _sep(text: str, a: _Tok, b: _Tok) -> str:
@@ -538,27 +546,23 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         det = [NameSpan(s, e, src) for s, e, _, src in detector_candidates(text, toks)]
         seen = {(d.start, d.end) for d in det}
         spans += det + [NameSpan(s, e, "rule") for s, e in context_spans(text, toks) if (s, e) not in seen]
-        spans += [NameSpan(t.start, t.end, "rule") for t in _particle_names(text, toks)]
+        spans += [NameSpan(t.start, t.end, "rule") for t in particle_names(text, toks, _sentence_start, _may_name)
+                  + addressed(text, toks, _sentence_start, lambda t: _may_name(t, gazetteer=True))]
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
     return spans
 
 
-def _particle_names(text: str, toks: Sequence[_Tok]) -> list[_Tok]:
-    """The particle and the capitalised word of :func:`.name_writing.particle_pairs` ("Anouk de Vries", "de Vries at
-    the pharmacy"), unless the word is never a name (a function, drug or non-name clinical word)."""
-    out: list[_Tok] = []
-    for p, t in particle_pairs(text, toks, _sentence_start):
-        w = _word(t.key)
-        if not (_blocked(w) or (w.clinical is not None and not w.gazetteer)):
-            out += [p, t]
-    return out
+def _may_name(t: _Tok, gazetteer: bool = False) -> bool:
+    """Not a function, demographic, drug or spoken word nor a clinical word that is no name (``gazetteer``: a name)."""
+    w = _word(t.key)
+    return len(t.key) >= 2 and not _blocked(w) and (w.gazetteer if gazetteer else w.clinical is None or w.gazetteer)
 
 
 def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpan]) -> list[_Tok]:
     """In cased text, a capitalised word right next to a name found (only spaces between) is part of it ("[Katrin]
     Gross", "Sander [Visser]"; "Dr. Anna Lee" for any name found), unless it is never a name (a function, demographic
-    or drug word, an eponym) or a clinical word that is no name; before a name at a sentence's start only a
-    gazetteer name."""
+    or drug word, an eponym, a spoken form: "Oh [Harry]") or a clinical word that is no name; before a name at a
+    sentence's start only a gazetteer name."""
     starts, ends = {sp.start for sp in spans}, {sp.end for sp in spans}
     out: list[_Tok] = []
     index_of_start = {t.start: i for i, t in enumerate(toks)}
@@ -582,7 +586,8 @@ def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpa
             nxt = i + 1 < len(toks) and toks[i + 1].start in starts and _SEP_SPACE.fullmatch(_sep(text, t, toks[i + 1]))
             prev = i > 0 and toks[i - 1].end in ends and _SEP_SPACE.fullmatch(_sep(text, toks[i - 1], t))
             w = _word(t.key)
-            if not (nxt or prev) or len(t.key) < 2 or _blocked(w) or (w.clinical is not None and not w.gazetteer):
+            if not (nxt or prev) or len(t.key) < 2 or _blocked(w) or (w.clinical is not None and not w.gazetteer) \
+                    or t.key in _SPOKEN_WORDS:  # "Oh [Harry]"
                 continue
             if not prev and _sentence_start(text, t.start) and not w.gazetteer:
                 continue

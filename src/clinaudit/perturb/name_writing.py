@@ -1,6 +1,6 @@
 """What the way a word is written says of it, when the word lists call a name a common word too (issue 50, cased
 dialogs): a diacritic, a capital at a sentence's start followed by cased prose, a lower-case surname particle before
-a capitalised word. Used by the name detector (:mod:`.name_detect`), which passes its sentence-start test in."""
+a capitalised word, a name addressed after "okay"; and what makes a word a town, a drug written wrong. Used by the name detector (:mod:`.name_detect`), which passes its sentence-start test in."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 
 from .name_tokens import Tok
-from .vocab import SPOKEN_WORDS, clinical_terms, whitelist_words
+from .vocab import DEMOGRAPHIC_WORDS, PLACE_WORDS, SPOKEN_WORDS, clinical_terms, whitelist_words
 
-__all__ = ["PARTICLES", "has_diacritic", "written_as_name", "particle_pairs", "misspelt_drug"]
+__all__ = ["PARTICLES", "has_diacritic", "written_as_name", "particle_names", "misspelt_drug", "addressed",
+           "town_context"]
 
 #: Surname particles written in lower case before the name's capitalised part ("de Vries", "van den Berg", "al Farsi").
 PARTICLES = frozenset("van von de der den da di du del della dos das ter ten al bin ibn bint".split())
@@ -42,11 +43,13 @@ def written_as_name(text: str, t: Tok, sentence_start: SentenceStart) -> bool:
     return m is not None and m.group(1) not in _OBJECTS and sentence_start(text, t.start)
 
 
-def particle_pairs(text: str, toks: Sequence[Tok], sentence_start: SentenceStart) -> list[tuple[Tok, Tok]]:
+def particle_names(text: str, toks: Sequence[Tok], sentence_start: SentenceStart, may_be_name: Callable[[Tok], bool]
+                   ) -> list[Tok]:
     """In cased text, a lower-case surname particle (:data:`PARTICLES`) between a capitalised word or a sentence's
-    start and a capitalised word, one space each: ``(particle, word)`` ("Anouk de Vries", "de Vries at the pharmacy",
-    "Lotte van Dijk"), whatever the lists say of the word ("vries" is in philter-ucsf's whitelist)."""
-    out: list[tuple[Tok, Tok]] = []
+    start and a capitalised word that ``may_be_name``, one space each: the particle and the word ("Anouk de Vries",
+    "de Vries at the pharmacy", "Lotte van Dijk"), whatever the lists say of the word ("vries" is in philter-ucsf's
+    whitelist)."""
+    out: list[Tok] = []
     for i in range(len(toks) - 1):
         p, t = toks[i], toks[i + 1]
         if p.key not in PARTICLES or not p.text.islower() or not t.capital or len(t.key) < 2:
@@ -54,8 +57,28 @@ def particle_pairs(text: str, toks: Sequence[Tok], sentence_start: SentenceStart
         if text[p.end:t.start] != " ":
             continue
         prev = toks[i - 1] if i > 0 else None
-        if (prev is not None and prev.capital and text[prev.end:p.start] == " ") or sentence_start(text, p.start):
-            out.append((p, t))
+        if ((prev is not None and prev.capital and text[prev.end:p.start] == " ") or sentence_start(text, p.start)) \
+                and may_be_name(t):
+            out += [p, t]
+    return out
+
+
+#: Words that open a sentence before a name addressed ("Alright Sander, let's ...", "Okay Ama, ...")
+_OPENERS = frozenset("alright okay ok well so now right oh".split())
+
+
+def addressed(text: str, toks: Sequence[Tok], sentence_start: SentenceStart, may_be_name: Callable[[Tok], bool]
+              ) -> list[Tok]:
+    """Capitalised words addressed in cased text: right after a sentence-opening "alright", "okay", "well", "so", ...
+    (one space) and before a comma ("Alright Sander, let's take a look"), that ``may_be_name`` and are no spoken form
+    ("Oh Aw,"). (At a sentence's start before ", I ..." alone, the capital says too little: "Awesome, I agree.")"""
+    out: list[Tok] = []
+    for i, t in enumerate(toks):
+        if i == 0 or not t.capital or text[t.end:t.end + 1] != "," or t.key in SPOKEN_WORDS or not may_be_name(t):
+            continue
+        p = toks[i - 1]
+        if p.key in _OPENERS and text[p.end:t.start] == " " and sentence_start(text, p.start):
+            out.append(t)
     return out
 
 
@@ -83,3 +106,19 @@ def misspelt_drug(key: str) -> bool:
             if (b and c != b[0] and a + c + b[1:] in drugs) or a + c + b in drugs:
                 return True
     return False
+
+
+_COMMA_WORD = re.compile(r"[ \t]*,[ \t]*([A-Za-z]+)\b")
+#: where one lives, was born, moved to: a place follows ("live in", "born in", "moved to", "grew up in")
+_LIVED_IN = re.compile(r"(?i)\b(?:live[sd]?|living|born|raised|grew[ \t]+up|move[sd]?|moving|relocated|stationed)"
+                       r"[ \t]+(?:back[ \t]+|here[ \t]+|down[ \t]+|up[ \t]+)?(?:in|to|from|near|out[ \t]+of)[ \t]+$")
+
+
+def town_context(text: str, start: int, end: int) -> bool:
+    """The word ``text[start:end]`` is a town by where it stands: before a comma and a US state or a country of
+    :data:`.vocab.PLACE_WORDS` ("Cheyenne, Wyoming", "dallas , georgia"), or after where one lives, was born or moved
+    ("we live in dallas", "I was born in Tacoma", "moved to Coolidge")."""
+    m = _COMMA_WORD.match(text, end)
+    if m and m.group(1).lower() in PLACE_WORDS and m.group(1).lower() not in DEMOGRAPHIC_WORDS:
+        return True
+    return bool(_LIVED_IN.search(text, max(0, start - 40), start))
