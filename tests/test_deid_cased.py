@@ -135,3 +135,23 @@ def test_towns_where_one_lives_or_before_their_state_are_not_people(text):
 
 def test_a_person_after_to_is_still_a_name():
     assert _deid("Patient: I gave the forms to Dallas yesterday.") == "Patient: I gave the forms to [NAME] yesterday."
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "ronin": a word of philter-ucsf's whitelist, but rare in English text (wordfreq's Zipf below 3.5)
+    ("Patient: Ronin brought the forms over yesterday.", "Patient: [NAME] brought the forms over yesterday."),
+    # addressed at a sentence's start, rare in English text: "bertram", "currie" are dictionary headwords
+    ("Doctor: Bertram, I want you to rest the knee.", "Doctor: [NAME], I want you to rest the knee."),
+    ("Doctor: Currie, can you lift your arm?", "Doctor: [NAME], can you lift your arm?"),
+])
+def test_rare_words_written_as_names(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: Kiss me goodbye, he said.",  # "kiss": a whitelist word, frequent in English text
+    "Patient: Truly, I do not know.",  # frequent words before ", I"
+    "Doctor: Awesome, I agree.",
+])
+def test_frequent_words_at_a_sentence_start_stay(text):
+    assert _deid(text) == text

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 
 from .name_tokens import Tok
-from .vocab import DEMOGRAPHIC_WORDS, PLACE_WORDS, SPOKEN_WORDS, clinical_terms, whitelist_words
+from .vocab import DEMOGRAPHIC_WORDS, PLACE_WORDS, RARE_ZIPF, SPOKEN_WORDS, clinical_terms, english_zipf, whitelist_words
 
 __all__ = ["PARTICLES", "has_diacritic", "written_as_name", "particle_names", "misspelt_drug", "addressed",
            "town_context"]
@@ -34,10 +34,11 @@ def written_as_name(text: str, t: Tok, sentence_start: SentenceStart) -> bool:
     common word lacks ("Jesús", "müller", in any case and place; not "café", a word of philter-ucsf's whitelist), or,
     at a sentence's start in cased prose (a lower-case word follows, not a pronoun or determiner: "Guess what"),
     capitalised when its only common use is a dictionary headword outside philter-ucsf's whitelist of everyday words
-    and the spoken forms ("Smit at the pharmacy", "Cartwright at", "Harry drove me"; not "Will", "Mark", "Aw")."""
+    and the spoken forms, or a whitelist word rare in English text (wordfreq's Zipf below :data:`.vocab.RARE_ZIPF`:
+    "Bilal"): "Smit at the pharmacy", "Cartwright at", "Harry drove me"; not "Will", "Mark", "Aw", "Kiss")."""
     if has_diacritic(t.text):
         return t.key not in whitelist_words()
-    if not t.capital or t.key in SPOKEN_WORDS or t.key in whitelist_words():
+    if not t.capital or t.key in SPOKEN_WORDS or t.key in whitelist_words() and english_zipf(t.key) >= RARE_ZIPF:
         return False
     m = _LOWER_NEXT.match(text, t.end)
     return m is not None and m.group(1) not in _OBJECTS and sentence_start(text, t.start)
@@ -63,21 +64,27 @@ def particle_names(text: str, toks: Sequence[Tok], sentence_start: SentenceStart
     return out
 
 
+#: A comma, then a pronoun or an auxiliary that opens a request to the person addressed ("Anan, I want you to ...")
+_ADDRESS_NEXT = re.compile(r"[ \t]*,[ \t]*(?:i|you|we|let's|let|can|could|would|will|how|what|do|did|are|is|have)\b",
+                           re.IGNORECASE)
 #: Words that open a sentence before a name addressed ("Alright Sander, let's ...", "Okay Ama, ...")
 _OPENERS = frozenset("alright okay ok well so now right oh".split())
 
 
 def addressed(text: str, toks: Sequence[Tok], sentence_start: SentenceStart, may_be_name: Callable[[Tok], bool]
               ) -> list[Tok]:
-    """Capitalised words addressed in cased text: right after a sentence-opening "alright", "okay", "well", "so", ...
-    (one space) and before a comma ("Alright Sander, let's take a look"), that ``may_be_name`` and are no spoken form
-    ("Oh Aw,"). (At a sentence's start before ", I ..." alone, the capital says too little: "Awesome, I agree.")"""
+    """Capitalised words addressed in cased text, that ``may_be_name`` and are no spoken form: right after a
+    sentence-opening "alright", "okay", "well", "so", ... (one space) and before a comma ("Alright Sander, let's take
+    a look"), or at a sentence's start before a comma and a pronoun or auxiliary when rare in English text
+    (wordfreq's Zipf below :data:`.vocab.RARE_ZIPF`: "Anan, I want you to ..."; not "Awesome, I agree.")."""
     out: list[Tok] = []
     for i, t in enumerate(toks):
-        if i == 0 or not t.capital or text[t.end:t.end + 1] != "," or t.key in SPOKEN_WORDS or not may_be_name(t):
+        if not t.capital or text[t.end:t.end + 1] != "," or t.key in SPOKEN_WORDS or not may_be_name(t):
             continue
-        p = toks[i - 1]
-        if p.key in _OPENERS and text[p.end:t.start] == " " and sentence_start(text, p.start):
+        p = toks[i - 1] if i else None
+        if p is not None and p.key in _OPENERS and text[p.end:t.start] == " " and sentence_start(text, p.start):
+            out.append(t)
+        elif _ADDRESS_NEXT.match(text, t.end) and english_zipf(t.key) < RARE_ZIPF and sentence_start(text, t.start):
             out.append(t)
     return out
 
