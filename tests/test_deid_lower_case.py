@@ -49,3 +49,17 @@ def test_the_rule_reads_frequency_and_inflection():
     assert _word("colombo").rare and not _word("colombo").common
     assert not _word("jog").rare and _word("jog").common
     assert deidentify_text("Patient: We visited the Colombo family.")[0] == "Patient: We visited the [NAME] family."
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a gazetteer name that the dictionary also lists ("harry", "jung") next to a name found is part of it
+    ("patient: harry cartwright told me to stop .", "patient: [NAME] told me to stop ."),
+    ("doctor: is egal jung your doctor ?", "doctor: is [NAME] your doctor ?"),
+])
+def test_a_dictionary_name_next_to_a_name_found_is_part_of_it_in_lower_case(text, expected):
+    assert deidentify_text(text)[0] == expected
+
+
+def test_an_everyday_word_next_to_a_name_found_stays():
+    # "will" and "park" are words of philter-ucsf's whitelist: not taken as a neighbour
+    assert deidentify_text("patient: colombo will park the car .")[0] == "patient: [NAME] will park the car ."

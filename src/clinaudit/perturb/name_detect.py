@@ -36,6 +36,7 @@ from .name_writing import addressed, particle_names, town_context, written_as_na
 from .vocab import DEMOGRAPHIC_WORDS as _DEMOGRAPHIC
 from .vocab import FUNCTION_WORDS as _FUNCTION_WORDS
 from .vocab import SPOKEN_WORDS as _SPOKEN_WORDS
+from .vocab import lower_case_neighbour
 from .word_parts import longest, two_words
 
 __all__ = ["NameSpan", "WORD", "WINDOW", "after", "unknown_word", "no_person_at", "RELATIVES", "find_names", "known_name_spans", "name_variants_key", "detector_candidates",
@@ -200,20 +201,14 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
         rest = after(text, t.end)
         if _EPONYM_AFTER.match(rest) or _facility_after(rest) or _not_a_person(text, t):
             continue
-        if w.rare and not t.capital and _after_determiner(toks_list, i):
-            continue  # "our patio", "a good cadence": a thing, not a person
+        if w.rare and not t.capital and any(j >= 0 and toks_list[j].key in _DETERMINERS for j in (i - 1, i - 2)):
+            continue  # a dictionary word rare in English after a determiner ("our patio", "a good cadence"): a thing
         if not w.common or (t.capital and not _sentence_start(text, t.start)) or written_as_name(text, t, _sentence_start):
             yield t.start, t.end, t.text, "detector"
     for t in unknown:  # source "residual": what the residual check calls a possible name, found in any case
         rest = after(text, t.end)
         if not (_EPONYM_AFTER.match(rest) or _facility_after(rest) or _not_a_person(text, t)):
             yield t.start, t.end, t.text, "residual"
-
-
-def _after_determiner(toks: Sequence[_Tok], i: int) -> bool:
-    """``toks[i]`` follows a determiner or possessive, right before it or one word before ("the patio", "a good
-    cadence")."""
-    return any(j >= 0 and toks[j].key in _DETERMINERS for j in (i - 1, i - 2))
 
 
 _NEIGHBOURS = re.compile(rf"(?:^|[^\w{_MARK}'’\-])((?:{WORD}))[ \t\-]+$")
@@ -560,7 +555,7 @@ def _may_name(t: _Tok, gazetteer: bool = False) -> bool:
 
 def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpan]) -> list[_Tok]:
     """In cased text, a capitalised word right next to a name found (only spaces between) is part of it ("[Katrin]
-    Gross", "Sander [Visser]"; "Dr. Anna Lee" for any name found), unless it is never a name (a function, demographic
+    Gross", "Sander [Visser]"; in lower case a word :func:`.vocab.lower_case_neighbour` allows, "harry [cartwright]"; "Dr. Anna Lee" for any name found), unless it is never a name (a function, demographic
     or drug word, an eponym, a spoken form: "Oh [Harry]") or a clinical word that is no name; before a name at a
     sentence's start only a gazetteer name."""
     starts, ends = {sp.start for sp in spans}, {sp.end for sp in spans}
@@ -581,7 +576,7 @@ def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpa
                 continue
             last = i
             t = toks[i]
-            if not t.capital or t.start in starts:
+            if t.start in starts or not (t.capital or lower_case_neighbour(t.key)):
                 continue
             nxt = i + 1 < len(toks) and toks[i + 1].start in starts and _SEP_SPACE.fullmatch(_sep(text, t, toks[i + 1]))
             prev = i > 0 and toks[i - 1].end in ends and _SEP_SPACE.fullmatch(_sep(text, toks[i - 1], t))

@@ -39,7 +39,7 @@ from ..errors import ClinauditError
 __all__ = ["EPONYMS", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS", "first_names", "surnames", "common_words",
            "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS",
            "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday", "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS",
-           "english_zipf", "inflections_zipf", "rare_as_a_word", "plural_of_common", "RARE_ZIPF", "INFLECTED_MARGIN"]
+           "english_zipf", "inflections_zipf", "rare_as_a_word", "plural_of_common", "lower_case_neighbour", "RARE_ZIPF", "INFLECTED_MARGIN"]
 
 #: Medical specialties and their practitioners (besides the -ology/-ologist/-iatrist suffix rule).
 SPECIALTY_WORDS: frozenset[str] = frozenset("""
@@ -255,6 +255,15 @@ RARE_ZIPF = 3.5
 #: ... and its most common inflection is more than this rarer than itself ("jog" 3.30 / "jogging" 3.38 is a word;
 #: "chen" 3.96 / "chens" 1.39 is not).
 INFLECTED_MARGIN = 0.75
+
+
+def lower_case_neighbour(key: str) -> bool:
+    """In lower case, a gazetteer name right next to a name found is part of it unless it is an everyday word of
+    philter-ucsf's whitelist or a spoken form ("harry cartwright"; not "colombo will park")."""
+    if key in whitelist_words() or key in SPOKEN_WORDS:
+        return False
+    parts = [p for p in re.split(r"[-']", key) if p] or [key]
+    return all(p in first_names() or p in surnames() for p in parts)  # "al-farsi" as "marie-claude"
 
 
 def plural_of_common(key: str) -> bool:
