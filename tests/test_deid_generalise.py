@@ -60,6 +60,39 @@ def test_words_in_no_list(text, expected):
     assert deidentify_text(text, gender=False)[0] == expected
 
 
+def test_the_lower_case_view_matches_where_case_insensitive_patterns_do():
+    # issue 50, Build 3: the case-insensitive rules read lower_view(text) case-sensitively; over every code point,
+    # a letter of a pattern matches the view where it matches the text ("ı", "İ" match "i", "ſ" matches "s" in
+    # Python's re), and word, space and digit characters stay where they were
+    import re
+    import sys
+
+    from clinaudit.perturb.deid_rules import lower_view
+
+    text = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000)
+    view = lower_view(text)
+    assert view is not None and len(view) == len(text)
+    for pat in (r"\w", r"\s", r"\d", r"\b"):
+        assert [m.start() for m in re.finditer(pat, text)] == [m.start() for m in re.finditer(pat, view)], pat
+    for letter in "abcdefghijklmnopqrstuvwxyz":
+        assert ([m.start() for m in re.finditer(letter, text, re.IGNORECASE)]
+                == [m.start() for m in re.finditer(letter, view)]), letter
+
+
+def test_rules_on_the_lower_case_view_find_what_they_found_on_the_text():
+    # the values the rules gave when they read the text case-insensitively (1b00395, before the view)
+    from clinaudit.perturb.deid import LIFE_STAGE_TERMS, ORIGIN_TERMS
+    from clinaudit.perturb.deid_rules import address_spans, pattern_spans
+    from clinaudit.perturb.neutralize import gendered_candidates
+
+    text = ("Doctor: Yes SIR, Thank you MISS. She was BORN in Texas, a \u017fenior of Turkish origin, moved from "
+            "Mexico.\nPatient: \u0130ndian, RETIRED; Her HUSBAND is a teenager. Gender: MALE\nSir, are you ok? s/he or HE")
+    assert address_spans(text) == [(11, 15, False), (26, 31, False), (169, 174, True)]  # " SIR", " MISS", "Sir, "
+    assert [text[s:e] for s, e in pattern_spans(text, ORIGIN_TERMS)] == ["Turkish", "from Mexico", "\u0130ndian"]
+    assert [text[s:e] for s, e in pattern_spans(text, LIFE_STAGE_TERMS)] == ["RETIRED", "teenager"]
+    assert [text[s:e] for s, e, *_ in gendered_candidates(text)] == ["She", "Her", "HUSBAND", "MALE", "s/he", "HE"]
+
+
 def _dialog(size: int) -> str:
     turns = ["[doctor] hi , how are you doing today ? i'm dr. okafor , nice to meet you .",
              "[patient] i'm okay , my wife adaeze drove me , thank you . i have a 45-year-old brother .",
@@ -73,9 +106,14 @@ def _dialog(size: int) -> str:
 
 
 def _seconds(text: str) -> float:
-    t0 = time.perf_counter()
-    deidentify_text(text)
-    return time.perf_counter() - t0
+    """Process CPU seconds of de-identifying ``text``, the less of two runs (the wall time of one run on a loaded
+    machine made the ratio below flaky)."""
+    runs = []
+    for _ in range(2):
+        c0 = time.process_time()
+        deidentify_text(text)
+        runs.append(time.process_time() - c0)
+    return min(runs)
 
 
 def test_time_grows_linearly_with_the_text():

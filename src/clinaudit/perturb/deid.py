@@ -357,7 +357,7 @@ def _choose(text: str, names: Sequence[str], gender: bool, ages: bool, life_stag
     lower = lower_view(text) if ages or life_stage or origin or gender else None  # one lower-case copy, for the rules
     cands: list[tuple[int, int, str, str, str]] = _name_spans(text, names, detector, toks)
     if ages:  # a first-person age ("I'm 45 years old") becomes [AGE]; other explicit ages are removed
-        cands += [(s, e, "[AGE]", "age", "rule") for s, e in first_person_age_spans(text) + birthday_age_spans(text)]
+        cands += [(s, e, "[AGE]", "age", "rule") for s, e in first_person_age_spans(text) + birthday_age_spans(text, lower)]
         cands += _regex_spans(text, _AGE_PATTERNS, "age", lower)
     if life_stage:
         cands += _regex_spans(text, LIFE_STAGE_TERMS, "life_stage", lower)
@@ -367,7 +367,7 @@ def _choose(text: str, names: Sequence[str], gender: bool, ages: bool, life_stag
         cands += [(s, e, "", "address_cap" if cap else "address", "rule") for s, e, cap in address_spans(text, lower)]
         from .neutralize import gendered_candidates
 
-        for s, e, rep, swallow in gendered_candidates(text):
+        for s, e, rep, swallow in gendered_candidates(text, lower):
             cands.append((s, e, rep, "gender" if not swallow else "gender_adj", "rule"))
     if detector:
         cands += _residual_spans(text, toks) + _speaker_name_spans(text)

@@ -22,7 +22,7 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
-__all__ = ["NUM_WORD", "NUM", "ADDRESS_RESIDUAL", "INVISIBLE", "normalise", "pattern_spans", "lower_view", "address_spans", "first_person_age_spans", "birthday_age_spans", "find_first_person_ages"]
+__all__ = ["NUM_WORD", "NUM", "ADDRESS_RESIDUAL", "INVISIBLE", "normalise", "pattern_spans", "lower_view", "case_sensitive", "address_spans", "first_person_age_spans", "birthday_age_spans", "find_first_person_ages"]
 
 #: A number written in words (up to ninety-nine, "hundred").
 NUM_WORD = (
@@ -113,15 +113,16 @@ def address_spans(text: str, lower: str | None = None) -> list[tuple[int, int, b
     return out
 
 
-def _case_sensitive(rx: re.Pattern[str]) -> re.Pattern[str]:
-    """``rx`` without its case-insensitive flag (inline or not), for :func:`lower_view`'s text."""
+def case_sensitive(rx: re.Pattern[str]) -> re.Pattern[str]:
+    """``rx`` without its case-insensitive flag (inline or not), to read :func:`lower_view`'s text: a pattern written
+    in lower case matches there where ``rx`` matches the text (the tests check it over every code point)."""
     pattern = re.sub(r"^\(\?([a-z]*)\)", lambda m: f"(?{m.group(1).replace('i', '')})" if m.group(1) != "i" else "",
                      rx.pattern)
     return re.compile(pattern, rx.flags & ~re.IGNORECASE)
 
 
 _CASED = (_START, _START_BARE, _AFTER_ALWAYS, _AFTER_VOCATIVE, _AFTER_GREETING, _ANY_ALWAYS)
-_ON_LOWER = tuple(map(_case_sensitive, _CASED))
+_ON_LOWER = tuple(map(case_sensitive, _CASED))
 
 
 # --------------------------------------------------------------------------- first-person ages
@@ -165,9 +166,16 @@ _ORDINAL = (
 _BIRTHDAY_AGE = re.compile(rf"(?i)(?<![\w-])(?P<age>{_ORDINAL})(?=[ \t]+birthday\b)")
 
 
-def birthday_age_spans(text: str) -> list[tuple[int, int]]:
-    """The ordinal of a birthday ("your forty first birthday", "her 36th birthday"): an explicit age."""
-    return [m.span("age") for m in _BIRTHDAY_AGE.finditer(text)]
+def birthday_age_spans(text: str, lower: str | None = None) -> list[tuple[int, int]]:
+    """The ordinal of a birthday ("your forty first birthday", "her 36th birthday"): an explicit age (read on
+    :func:`lower_view`, ``lower`` when the caller made it)."""
+    view = lower_view(text) if lower is None else lower
+    if view is None:
+        return [m.span("age") for m in _BIRTHDAY_AGE.finditer(text)]
+    return [m.span("age") for m in _BIRTHDAY_AGE_LOWER.finditer(view)]
+
+
+_BIRTHDAY_AGE_LOWER = case_sensitive(_BIRTHDAY_AGE)
 
 
 def find_first_person_ages(text: str) -> list[tuple[int, int]]:

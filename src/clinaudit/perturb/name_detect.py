@@ -23,6 +23,7 @@ them per source):
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import re
 from collections.abc import Iterable, Sequence
@@ -560,14 +561,18 @@ def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpa
     sentence's start only a gazetteer name."""
     starts, ends = {sp.start for sp in spans}, {sp.end for sp in spans}
     out: list[_Tok] = []
-    index_of_start = {t.start: i for i, t in enumerate(toks)}
-    index_of_end = {t.end: i for i, t in enumerate(toks)}
+    tok_starts, tok_ends = [t.start for t in toks], [t.end for t in toks]
+
+    def index_of(positions: list[int], p: int) -> int | None:  # the word that starts (ends) at p, if one does
+        i = bisect.bisect_left(positions, p)
+        return i if i < len(positions) and positions[i] == p else None
+
     for _ in range(2):  # up to two more words a side
         # only the words next to a name found are read (issue 50, Build 3: not every word of the text twice), in
         # text order; a word taken makes the next one a neighbour in this round (its end), the one before it in
         # the next round (its start)
-        todo = [index_of_start[p] - 1 for p in starts if index_of_start.get(p, 0) > 0]
-        todo += [index_of_end[p] + 1 for p in ends if index_of_end.get(p, len(toks)) + 1 < len(toks)]
+        todo = [i - 1 for i in (index_of(tok_starts, p) for p in starts) if i]
+        todo += [i + 1 for i in (index_of(tok_ends, p) for p in ends) if i is not None and i + 1 < len(toks)]
         heapq.heapify(todo)
         last = -1
         while todo:
