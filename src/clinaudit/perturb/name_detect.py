@@ -23,7 +23,6 @@ them per source):
 
 from __future__ import annotations
 
-import bisect
 import heapq
 import re
 from collections.abc import Iterable, Sequence
@@ -31,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .name_tokens import MARK as _MARK
-from .name_tokens import WORD, fold, tokens
+from .name_tokens import WORD, fold, neighbours, tokens
 from .name_tokens import Tok as _Tok
 from .name_writing import addressed, particle_names, town_context, written_as_name
 from .vocab import DEMOGRAPHIC_WORDS as _DEMOGRAPHIC
@@ -561,18 +560,10 @@ def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpa
     sentence's start only a gazetteer name."""
     starts, ends = {sp.start for sp in spans}, {sp.end for sp in spans}
     out: list[_Tok] = []
-    tok_starts, tok_ends = [t.start for t in toks], [t.end for t in toks]
-
-    def index_of(positions: list[int], p: int) -> int | None:  # the word that starts (ends) at p, if one does
-        i = bisect.bisect_left(positions, p)
-        return i if i < len(positions) and positions[i] == p else None
-
     for _ in range(2):  # up to two more words a side
-        # only the words next to a name found are read (issue 50, Build 3: not every word of the text twice), in
-        # text order; a word taken makes the next one a neighbour in this round (its end), the one before it in
-        # the next round (its start)
-        todo = [i - 1 for i in (index_of(tok_starts, p) for p in starts) if i]
-        todo += [i + 1 for i in (index_of(tok_ends, p) for p in ends) if i is not None and i + 1 < len(toks)]
+        # only the words next to a name found are read (issue 50, Build 3: not every word twice), in text order; a
+        # word taken makes the next one a neighbour in this round, the one before it in the next
+        todo = neighbours(toks, starts, ends)
         heapq.heapify(todo)
         last = -1
         while todo:

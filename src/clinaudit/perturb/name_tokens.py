@@ -7,11 +7,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from bisect import bisect_left
+from collections.abc import Collection, Sequence
 from itertools import accumulate, repeat
-from operator import add
+from operator import add, attrgetter
 from typing import NamedTuple
 
-__all__ = ["MARK", "WORD", "Tok", "tokens", "capitalised_tokens", "fold"]
+__all__ = ["MARK", "WORD", "Tok", "tokens", "capitalised_tokens", "fold", "neighbours"]
 
 #: Combining marks; a letter (any script) with its combining marks ("ọ̀" is "ọ" and a combining grave accent).
 MARK = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
@@ -90,3 +92,19 @@ _CAP_TOKEN = re.compile(rf"(?<![\w\[{MARK}'’\-])(?=[^\W\d_])(?=[^a-z])(?:{WORD
 def capitalised_tokens(text: str) -> list[Tok]:
     """The words of :func:`tokens` that start with a capital letter (found without tokenising the rest)."""
     return [t for t in map(_tok, _CAP_TOKEN.finditer(text)) if t.text[:1].isupper()]
+
+
+def neighbours(toks: Sequence[Tok], starts: Collection[int], ends: Collection[int]) -> list[int]:
+    """The indices of the words right before a word that starts at one of ``starts`` and right after a word that ends
+    at one of ``ends`` (found by bisection, not by a look at every word; ``toks`` in text order)."""
+    tok_starts, tok_ends = list(map(attrgetter("start"), toks)), list(map(attrgetter("end"), toks))
+    out = []
+    for p in starts:
+        i = bisect_left(tok_starts, p)
+        if 0 < i < len(toks) and tok_starts[i] == p:
+            out.append(i - 1)
+    for p in ends:
+        i = bisect_left(tok_ends, p)
+        if i + 1 < len(toks) and tok_ends[i] == p:
+            out.append(i + 1)
+    return out
