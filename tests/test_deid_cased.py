@@ -155,3 +155,17 @@ def test_rare_words_written_as_names(text, expected):
 ])
 def test_frequent_words_at_a_sentence_start_stay(text):
     assert _deid(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: I will look for a place back in Sacaton.",  # a town in no list: "back in", "a place in"
+    "Doctor: Are you looking for a place in Sacaton?",
+    "Patient: I had a Medrol Dosepak last month.",  # a word in no list after a drug: the product's name
+])
+def test_towns_and_product_names_in_no_list_stay(text):
+    assert _deid(text) == text
+
+
+def test_a_name_after_a_drug_word_that_is_also_a_name_is_still_a_name():
+    # "hana" is in the drug list and a given name: the word after it is no product name
+    assert "Nomvulova" not in _deid("Patient: I talked to Hana Nomvulova yesterday.")

@@ -216,10 +216,9 @@ _NEXT_WORD = re.compile(rf"^[ \t\-]+((?:{WORD}))")
 
 
 def _not_a_person(text: str, t: _Tok) -> bool:
-    """A word cut off in speech ("noth- nothing": a hyphen, a space, the start of a longer known word), a clinical
-    eponym's other part (next to a word of :data:`.vocab.EPONYMS`: "Charcot Marie tooth"), a place's or an
-    organisation's name ("Temple Street", "North Carolina"), a town before its state or country ("Cheyenne,
-    Wyoming") or after where one lives or was born ("we live in dallas", "born in Tacoma"): not a person."""
+    """A word cut off in speech ("noth- nothing"), an eponym's other part ("Charcot Marie tooth": next to a word of
+    :data:`.vocab.EPONYMS`), a place's or an organisation's name ("Temple Street", "North Carolina"), a word after a
+    drug ("Medrol Dosepak"), a town (:func:`.name_writing.town_context`: "Cheyenne, Wyoming"): not a person."""
     from .vocab import EPONYMS, PLACE_BEFORE, PLACE_GENERIC, PLACE_WORDS
 
     nxt = text[t.end:t.end + 2]
@@ -231,7 +230,8 @@ def _not_a_person(text: str, t: _Tok) -> bool:
     prev_key = fold(m_prev.group(1)).lower() if m_prev else ""
     if nxt_key.removesuffix("'s") in EPONYMS or prev_key.removesuffix("'s") in EPONYMS:
         return True
-    if nxt_key in PLACE_GENERIC and not text[t.end:t.end + 1] == "-":
+    wp = _word(prev_key)  # a drug's product name: "Medrol Dosepak" (the drug list holds names too: "hana")
+    if nxt_key in PLACE_GENERIC and not text[t.end:t.end + 1] == "-" or wp.clinical == "drug" and not wp.gazetteer:
         return True
     return t.key in PLACE_BEFORE and nxt_key in PLACE_WORDS or town_context(text, t.start, t.end)
 

@@ -116,15 +116,16 @@ def misspelt_drug(key: str) -> bool:
 
 
 _COMMA_WORD = re.compile(r"[ \t]*,[ \t]*([A-Za-z]+)\b")
-#: where one lives, was born, moved to: a place follows ("live in", "born in", "moved to", "grew up in")
-_LIVED_IN = re.compile(r"(?i)\b(?:live[sd]?|living|born|raised|grew[ \t]+up|move[sd]?|moving|relocated|stationed)"
-                       r"[ \t]+(?:back[ \t]+|here[ \t]+|down[ \t]+|up[ \t]+)?(?:in|to|from|near|out[ \t]+of)[ \t]+$")
+#: where one lives, was born, moved to: a place follows ("live in", "born in", "moved to", "grew up in", "back in")
+_LIVED_IN = re.compile(r"(?i)\b(?:(?:live[sd]?|living|born|raised|grew[ \t]+up|move[sd]?|moving|relocated|stationed)"
+                       r"[ \t]+(?:back[ \t]+|here[ \t]+|down[ \t]+|up[ \t]+)?(?:in|to|from|near|out[ \t]+of)"
+                       r"|(?:back|here|there|place|town|area)[ \t]+in)[ \t]+$")
 
 
 def town_context(text: str, start: int, end: int) -> bool:
     """The word ``text[start:end]`` is a town by where it stands: before a comma and a US state or a country of
     :data:`.vocab.PLACE_WORDS` ("Cheyenne, Wyoming", "dallas , georgia"), or after where one lives, was born or moved
-    ("we live in dallas", "I was born in Tacoma", "moved to Coolidge")."""
+    ("we live in dallas", "I was born in Tacoma", "moved to Coolidge") or "back in", "here in", "a place in"."""
     m = _COMMA_WORD.match(text, end)
     if m and m.group(1).lower() in PLACE_WORDS and m.group(1).lower() not in DEMOGRAPHIC_WORDS:
         return True
