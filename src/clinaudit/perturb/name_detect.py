@@ -36,7 +36,7 @@ from .name_writing import addressed, particle_names, town_context, written_as_na
 from .vocab import DEMOGRAPHIC_WORDS as _DEMOGRAPHIC
 from .vocab import FUNCTION_WORDS as _FUNCTION_WORDS
 from .vocab import SPOKEN_WORDS as _SPOKEN_WORDS
-from .vocab import english_zipf, lower_case_neighbour
+from .vocab import lower_case_neighbour
 from .word_parts import longest, two_words
 
 __all__ = ["NameSpan", "WORD", "WINDOW", "after", "unknown_word", "no_person_at", "RELATIVES", "find_names", "known_name_spans", "name_variants_key", "detector_candidates",
@@ -315,7 +315,7 @@ def _looks_like_a_word(key: str) -> bool:
         return True
     if len(key) >= 5 and _is_prefix_of_known(key):
         return True
-    return two_words(key, _known, _PREFIXES) and english_zipf(key) > 0  # "skatepark", "exhusband"; not "thembile"
+    return two_words(key, _known, _PREFIXES)  # "skatepark", "exhusband"
 
 
 def unknown_word(key: str, w: _Word | None = None) -> bool:
@@ -522,7 +522,7 @@ def context_spans(text: str, toks: Sequence[_Tok] | None = None) -> list[tuple[i
 def load_word_lists() -> None:
     """Read every word list the detector uses, once per process (later calls cost nothing; without it the first
     dialog that needs one pays for it)."""
-    from .vocab import clinical_terms, common_words, first_names, surnames
+    from .vocab import clinical_terms, common_words, english_zipf, first_names, surnames
 
     clinical_terms(), common_words(), first_names(), surnames(), _known_sorted(), two_words("xxxx", _known, ())
     english_zipf("the")
