@@ -9,7 +9,7 @@ detector's own rules (a few word lists only: philter-ucsf's given names and surn
 
 * ``title``: after a title (Dr, Mr, Mrs, Ms, Mx, Miss, Mister, Missus, Prof, Professor, Doctor);
 * ``naming``: in a naming context: after a greeting or thanks ("hi", "hello", "thank you"), "my name is", "this is",
-  "call me", "I'm"; after a relative, friend or staff word ("my son", "your friend ,", "the scheduler ,"); before
+  "call me", "I'm", "named"; after a relative, friend or staff word ("my son", "your friend ,", "the scheduler ,"); before
   a person's verb ("said", "called", "told", "asked", "ran", "thinks", "will") or "'s office"; addressed at an
   utterance's start ("dino , you're doing so good");
 * ``multi-word``: a span of two words or more, each a given name or surname of the gazetteer ("Vincent Sanchez"),
@@ -36,7 +36,7 @@ import re
 TITLES = r"dr|mr|mrs|ms|mx|miss|mister|missus|prof|professor|doctor"
 _TITLE = re.compile(rf"(?i)\b(?:{TITLES})[ \t]*\.?[ \t]*$")
 _NAMING_BEFORE = re.compile(
-    r"(?i)(?:\b(?:hi|hello|hey|morning|afternoon|evening|thanks|bye|goodbye|welcome)|\bthank you|\bmy name is|"
+    r"(?i)(?:\b(?:hi|hello|hey|morning|afternoon|evening|thanks|bye|goodbye|welcome|named)|\bthank you|\bmy name is|"
     r"\bname's|\bthis is|\bcall me|\bi'm|\bi am|\b(?:my|his|her|our|your|their|the)[ \t]+(?:husband|wife|son|daughter|"
     r"mother|mom|mum|father|dad|brother|sister|aunt|uncle|cousin|niece|nephew|grandson|granddaughter|grandmother|"
     r"grandma|grandfather|grandpa|friend|boyfriend|girlfriend|partner|fiance|neighbor|neighbour|coworker|boss|"

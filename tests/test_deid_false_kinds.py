@@ -25,6 +25,7 @@ def _kind(kinds, text: str, word: str, in_a_list: bool = True) -> tuple[str, str
     ("Doctor: I am Doctor Reyes.", "Reyes", ("name", "title")),
     ("[patient] pamela said it might be broken", "pamela", ("name", "naming")),
     ("[patient] hi helen how are you", "helen", ("name", "naming")),
+    ("[patient] there's this girl named pamela she plays rough", "pamela", ("name", "naming")),
     ("[doctor] i think vincent sanchez would be a great fit", "vincent sanchez", ("name", "multi-word")),
     ("Patient: I asked about it and Pamela agreed.", "Pamela", ("name", "known name")),
     ("[patient] uh , we live in dallas .", "dallas", ("non-name", "place")),
