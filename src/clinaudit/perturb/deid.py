@@ -48,6 +48,7 @@ import gc
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ..records import Case, Variant
@@ -164,9 +165,7 @@ def _name_spans(text: str, names: Sequence[str], detector: bool = True,
 
     spans = [(n.start, n.end, "[NAME]", "name", n.source)
              for n in find_names(text, [n for n in names if n and str(n).strip()], detector=detector, toks=toks)]
-    if not detector:
-        return spans
-    return spans + first_name_spans(text, _CAP_STOP)
+    return spans + first_name_spans(text, _CAP_STOP) if detector else spans
 
 
 def _residual_spans(text: str, toks: Sequence[Tok] | None = None) -> list[tuple[int, int, str, str, str]]:
@@ -404,6 +403,7 @@ def deidentify_names(text: str, names: Sequence[str] = ()) -> tuple[str, dict[tu
     return out, removal_counts(rep.removed)
 
 
+@lru_cache(maxsize=100_000)  # a word's verdict, once a process (the word lists do not change)
 def _known_word(word: str) -> str:
     """The word's clinical category (``drug`` also when written wrong: "Asprin"), ``common``, or "" (no list's)."""
     from .name_writing import misspelt_drug
