@@ -168,9 +168,10 @@ def test_a_1_mb_dialog():
     text = _real_dialog(1_000_000)
     cpu, wall = _cpu(text)
     print(f"1 MB of real dialogs: {cpu:.2f} s CPU, {wall:.2f} s wall, load {os.getloadavg()[0]:.1f}")
-    # issue 50: 22.6 s (load 9), and the target of 2 s is not reached yet (docs/deidentification.md: about 5 s CPU
-    # on this 2-core container); the limit catches a step that grows faster than the text
-    assert cpu < 15, (cpu, wall)
+    # issue 50: 22.6 s (load 9); the target is 2 s. Measured on the shared 2-core container (docs/deidentification.md):
+    # 3.5-4.1 s CPU before issue 50's Build 3 speed work, 2.2-2.3 s after it at load 3-4, but 2.2-3.7 s in this test
+    # at load 2-3 (other sessions' load inflates CPU time too): the 2 s are not reached; the limit holds with margin
+    assert cpu < 6, (cpu, wall)
 
 
 @pytest.mark.slow
@@ -180,8 +181,10 @@ def test_pathological_inputs():
     t_titles, _ = _cpu(("Dr. Mr. Mrs. Ms. Miss Doctor sir ma'am " * 4000)[:128_000])
     t_caps, _ = _cpu(" ".join(["Zorblax Quentaro Vimbly"] * 10_000)[:200_000])  # capitalised words in no list
     print(f"CPU s: 800 kB {t:.2f}, 128 kB of titles {t_titles:.2f}, 200 kB of capitalised non-words {t_caps:.2f}")
-    # issue 50: 800 kB over 150 s, 128 kB of titles 12 s (quadratic); limits loose for a loaded CI machine
-    assert t < 12 and t_titles < 3 and t_caps < 6, (t, t_titles, t_caps)
+    # issue 50: 800 kB over 150 s, 128 kB of titles 12 s (quadratic); measured at load 3-4: 800 kB 1.6-1.9 s,
+    # titles 0.4 s, capitalised non-words 1.4-1.8 s CPU (before the speed work 2.5-4.4, 0.8-0.9, 1.4-1.5 s); limits
+    # cut in proportion, with room for a loaded CI machine
+    assert t < 6 and t_titles < 1.5 and t_caps < 4, (t, t_titles, t_caps)
 
 
 def test_a_line_without_spaces_is_linear():
@@ -190,6 +193,6 @@ def test_a_line_without_spaces_is_linear():
     load_word_lists()
     c0 = time.process_time()
     out, _ = deidentify_text("abcdefghij" * 20_000 + " and the cardiologist " + "q" * 100_000 + "cardiology")
-    assert time.process_time() - c0 < 10
+    assert time.process_time() - c0 < 2  # 0.2-0.3 s CPU at load 3-4
     # as before: a word in no list is a possible name; one that ends in a specialty's suffix is a specialty
     assert out == "[NAME] and the cardiologist " + "q" * 100_000 + "cardiology"
