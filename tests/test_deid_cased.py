@@ -169,3 +169,20 @@ def test_towns_and_product_names_in_no_list_stay(text):
 def test_a_name_after_a_drug_word_that_is_also_a_name_is_still_a_name():
     # "hana" is in the drug list and a given name: the word after it is no product name
     assert "Nomvulova" not in _deid("Patient: I talked to Hana Nomvulova yesterday.")
+
+
+@pytest.mark.parametrize("text, expected", [
+    # in no list, though each "looks like" a word to the lower-case check (a misspelling, two words run together)
+    ("Patient: Palesa brought my glasses.", "Patient: [NAME] brought my glasses."),
+    ("Doctor: Lusanda says the swelling is down.", "Doctor: [NAME] says the swelling is down."),
+])
+def test_a_word_in_no_list_capitalised_at_a_sentence_start_before_prose_is_a_name(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: Asprin helps with the pain.",  # a drug written wrong
+    "[patient] palesa brought my glasses .",  # lower case: no capital to read (the word looks like a word)
+])
+def test_a_drug_written_wrong_or_lower_case_stays(text):
+    assert _deid(text) == text

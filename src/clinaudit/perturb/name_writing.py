@@ -12,7 +12,7 @@ from .name_tokens import Tok
 from .vocab import DEMOGRAPHIC_WORDS, PLACE_WORDS, RARE_ZIPF, SPOKEN_WORDS, clinical_terms, english_zipf, whitelist_words
 
 __all__ = ["PARTICLES", "has_diacritic", "written_as_name", "particle_names", "misspelt_drug", "addressed",
-           "town_context"]
+           "town_context", "capital_at_start"]
 
 #: Surname particles written in lower case before the name's capitalised part ("de Vries", "van den Berg", "al Farsi").
 PARTICLES = frozenset("van von de der den da di du del della dos das ter ten al bin ibn bint".split())
@@ -38,7 +38,15 @@ def written_as_name(text: str, t: Tok, sentence_start: SentenceStart) -> bool:
     "Bilal"): "Smit at the pharmacy", "Cartwright at", "Harry drove me"; not "Will", "Mark", "Aw", "Kiss")."""
     if has_diacritic(t.text):
         return t.key not in whitelist_words()
-    if not t.capital or t.key in SPOKEN_WORDS or t.key in whitelist_words() and english_zipf(t.key) >= RARE_ZIPF:
+    if t.key in SPOKEN_WORDS or t.key in whitelist_words() and english_zipf(t.key) >= RARE_ZIPF:
+        return False
+    return capital_at_start(text, t, sentence_start)
+
+
+def capital_at_start(text: str, t: Tok, sentence_start: SentenceStart) -> bool:
+    """``t`` is capitalised at a sentence's start in cased prose: a space and a lower-case word follow that is no
+    pronoun or determiner ("Smit at", "Hamisi drove"; not "Guess what", "Lucky you")."""
+    if not t.capital:
         return False
     m = _LOWER_NEXT.match(text, t.end)
     return m is not None and m.group(1) not in _OBJECTS and sentence_start(text, t.start)
