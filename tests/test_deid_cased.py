@@ -186,3 +186,19 @@ def test_a_word_in_no_list_capitalised_at_a_sentence_start_before_prose_is_a_nam
 ])
 def test_a_drug_written_wrong_or_lower_case_stays(text):
     assert _deid(text) == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "sander": a lower-case noun of ICD-10-CM (a power tool), a gazetteer name rare in English text
+    ("Patient: Sander brought the forms over.", "Patient: [NAME] brought the forms over."),
+])
+def test_a_rare_icd_noun_capitalised_at_a_sentence_start_is_a_name(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: I cut it on the sander last week.",  # lower case, inside a sentence: the tool
+    "Patient: Parkinson runs in my family.",  # an eponym, only capitalised in ICD-10-CM: still clinical
+])
+def test_icd_words_that_are_no_names_stay(text):
+    assert _deid(text) == text

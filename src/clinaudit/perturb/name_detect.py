@@ -32,7 +32,8 @@ from functools import lru_cache
 from .name_tokens import MARK as _MARK
 from .name_tokens import WORD, fold, neighbours, tokens
 from .name_tokens import Tok as _Tok
-from .name_writing import addressed, capital_at_start, misspelt_drug, particle_names, town_context, written_as_name
+from .name_writing import (addressed, capital_at_start, misspelt_drug, particle_names, rare_condition_noun_at_start,
+                           town_context, written_as_name)
 from .vocab import DEMOGRAPHIC_WORDS as _DEMOGRAPHIC
 from .vocab import FUNCTION_WORDS as _FUNCTION_WORDS
 from .vocab import SPOKEN_WORDS as _SPOKEN_WORDS
@@ -196,7 +197,8 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
         if not w.gazetteer and not t.text.isupper() and (unknown_word(t.key, w) or _unlisted_at_start(text, t, w)):
             unknown.append(t)  # a word no list knows and no misspelling of one: a name ("subhajit", "nomvula")
             continue
-        if not w.gazetteer or w.function or w.demographic or w.clinical is not None:
+        if not w.gazetteer or w.function or w.demographic or w.clinical is not None and not (
+                w.clinical == "condition" and rare_condition_noun_at_start(text, t, _sentence_start)):  # "Sander drove"
             continue
         rest = after(text, t.end)
         if _EPONYM_AFTER.match(rest) or _facility_after(rest) or _not_a_person(text, t):
@@ -216,9 +218,8 @@ _NEXT_WORD = re.compile(rf"^[ \t\-]+((?:{WORD}))")
 
 
 def _unlisted_at_start(text: str, t: _Tok, w: _Word) -> bool:
-    """A word in no list capitalised at a sentence's start in cased prose is a name, as the residual check takes it
-    inside a sentence, even if it looks like a word run together or misspelt ("Thembile drove", "Hamisi drove"), but
-    for a drug written wrong ("Asprin helps")."""
+    """In no list, capitalised at a sentence's start in cased prose: a name, as inside a sentence, even if it looks
+    like words run together or misspelt ("Thembile drove", "Hamisi drove"), but for a drug written wrong."""
     return not (w.common or w.clinical or w.function or w.demographic or w.eponym) and len(t.key) >= 3 \
         and t.key.isalpha() and capital_at_start(text, t, _sentence_start) and not misspelt_drug(t.key)
 

@@ -9,10 +9,12 @@ from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 
 from .name_tokens import Tok
-from .vocab import DEMOGRAPHIC_WORDS, PLACE_WORDS, RARE_ZIPF, SPOKEN_WORDS, clinical_terms, english_zipf, whitelist_words
+from .vocab import (DEMOGRAPHIC_WORDS, PLACE_WORDS, RARE_ZIPF, SPOKEN_WORDS, clinical_terms, condition_noun, english_zipf,
+                    whitelist_words)
 
 __all__ = ["PARTICLES", "has_diacritic", "written_as_name", "particle_names", "misspelt_drug", "addressed",
-           "town_context", "capital_at_start"]
+           "town_context", "capital_at_start",
+           "rare_condition_noun_at_start"]
 
 #: Surname particles written in lower case before the name's capitalised part ("de Vries", "van den Berg", "al Farsi").
 PARTICLES = frozenset("van von de der den da di du del della dos das ter ten al bin ibn bint".split())
@@ -50,6 +52,15 @@ def capital_at_start(text: str, t: Tok, sentence_start: SentenceStart) -> bool:
         return False
     m = _LOWER_NEXT.match(text, t.end)
     return m is not None and m.group(1) not in _OBJECTS and sentence_start(text, t.start)
+
+
+def rare_condition_noun_at_start(text: str, t: Tok, sentence_start: SentenceStart) -> bool:
+    """A gazetteer name that ICD-10-CM writes as a lower-case noun (a tool, a place, a sign: "sander", "yaw"), rare
+    in English text and no everyday word of philter-ucsf's whitelist, capitalised at a sentence's start before cased
+    prose ("Sander drove me here."): the clinical vocabulary does not keep it there (an eponym never: "Parkinson",
+    only capitalised in ICD-10-CM, stays clinical; "Cool", "Life", "Break" are frequent words)."""
+    return (condition_noun(t.key) and t.key not in whitelist_words() and english_zipf(t.key) < RARE_ZIPF
+            and capital_at_start(text, t, sentence_start))
 
 
 def particle_names(text: str, toks: Sequence[Tok], sentence_start: SentenceStart, may_be_name: Callable[[Tok], bool]

@@ -39,7 +39,8 @@ from ..errors import ClinauditError
 __all__ = ["EPONYMS", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS", "first_names", "surnames", "common_words",
            "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS",
            "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday", "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS",
-           "english_zipf", "inflections_zipf", "rare_as_a_word", "plural_of_common", "lower_case_neighbour", "RARE_ZIPF", "INFLECTED_MARGIN"]
+           "english_zipf", "inflections_zipf", "rare_as_a_word", "plural_of_common", "lower_case_neighbour", "RARE_ZIPF", "INFLECTED_MARGIN",
+           "condition_noun"]
 
 #: Medical specialties and their practitioners (besides the -ology/-ologist/-iatrist suffix rule).
 SPECIALTY_WORDS: frozenset[str] = frozenset("""
@@ -354,6 +355,22 @@ def _drug_words() -> frozenset[str]:
 
 @cache
 def _condition_words() -> frozenset[str]:
+    lower, capital = _condition_parts()
+    # words written in lower case in some description, and eponyms (always capitalised inside a description:
+    # Parkinson, Crohn) unless they are also first names (Louis, Williams, Ross)
+    firsts = first_names()
+    return frozenset(w for w in lower | {c for c in capital - lower if c not in firsts} if len(w) > 2)
+
+
+def condition_noun(key: str) -> bool:
+    """``key`` is written in lower case in some ICD-10-CM description or note ("sander", "yaw", "park"), not only
+    capitalised as an eponym ("parkinson", "hashimoto")."""
+    return key in _condition_parts()[0]
+
+
+@cache
+def _condition_parts() -> tuple[frozenset[str], frozenset[str]]:
+    """The words of ICD-10-CM's descriptions and notes written in lower case, and those capitalised inside one."""
     folder = _package_dir("simple_icd_10_cm", "simple-icd-10-cm") / "data"
     files = sorted(folder.glob("icd10*-tabular-*.xml"))
     if not files:
@@ -368,10 +385,7 @@ def _condition_words() -> frozenset[str]:
                 lower.add(w)
             elif (i or w.endswith("'s")) and w[0].isupper() and w[1:].islower():
                 capital.add(w.lower().removesuffix("'s"))
-    # words written in lower case in some description, and eponyms (always capitalised inside a description:
-    # Parkinson, Crohn) unless they are also first names (Louis, Williams, Ross)
-    firsts = first_names()
-    return frozenset(w for w in lower | {c for c in capital - lower if c not in firsts} if len(w) > 2)
+    return frozenset(lower), frozenset(capital)
 
 
 @cache
