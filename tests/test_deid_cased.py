@@ -202,3 +202,17 @@ def test_a_rare_icd_noun_capitalised_at_a_sentence_start_is_a_name(text, expecte
 ])
 def test_icd_words_that_are_no_names_stay(text):
     assert _deid(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: They sent me to Tacoma General Hospital first.",  # a capital and a facility's word after it
+    "Patient: I've worked at Purdy Correctional Institute for years.",
+    "Patient: I went to Prompt Care in Bremerton last week.",  # a facility, a specialty or a workplace and "in"
+    "Patient: I made an appointment with an orthopedist in Newton.",
+])
+def test_towns_and_facilities_by_where_they_stand(text):
+    assert _deid(text) == text
+
+
+def test_a_person_at_a_facility_is_still_a_name():
+    assert _deid("Patient: I saw Cooper at the clinic.") == "Patient: I saw [NAME] at the clinic."

@@ -124,11 +124,11 @@ def known_name_spans(text: str, names: Iterable[str]) -> list[NameSpan]:
 
 
 def _facility_after(after: str) -> bool:
-    """A word right before a facility's generic word ("the Mercy clinic") names the facility, not a person."""
+    """Before a facility's word, or a capital and one ("the Mercy clinic", "Purdy Correctional Institute"): no person."""
     from .vocab import FACILITY_WORDS
 
-    m = re.match(r"\s+([A-Za-z]+)", after)
-    return bool(m and m.group(1).lower() in FACILITY_WORDS)
+    m = re.match(r"\s+([A-Za-z]+)(?:[ \t]+([A-Z][a-z]+))?", after)
+    return bool(m and (m.group(1).lower() in FACILITY_WORDS or m.group(1)[0].isupper() and (m.group(2) or "").lower() in FACILITY_WORDS))
 
 
 #: How far the rules look after a word ("disease", a facility's word, a clause's end) or before it (a sentence's
@@ -352,8 +352,8 @@ def clinical_word_after(after: str) -> bool:
 
 def no_person_at(text: str, start: int, end: int) -> bool:
     """``text[start:end]`` is no person here (:func:`clinical_word_after`, :func:`_not_a_person`: "Cheyenne, Wyoming")."""
-    word = text[start:end]
-    return clinical_word_after(after(text, end)) or _not_a_person(text, _Tok(start, end, word, fold(word).lower()))
+    rest, word = after(text, end), text[start:end]
+    return clinical_word_after(rest) or _facility_after(rest) or _not_a_person(text, _Tok(start, end, word, fold(word).lower()))
 
 
 def _sep(text: str, a: _Tok, b: _Tok) -> str:

@@ -1,6 +1,7 @@
 """What the way a word is written says of it, when the word lists call a name a common word too (issue 50, cased
 dialogs): a diacritic, a capital at a sentence's start followed by cased prose, a lower-case surname particle before
-a capitalised word, a name addressed after "okay"; and what makes a word a town, a drug written wrong. Used by the name detector (:mod:`.name_detect`), which passes its sentence-start test in."""
+a capitalised word, a name addressed after "okay"; and what makes a word a town, a drug written wrong. Used by the
+name detector (:mod:`.name_detect`), which passes its sentence-start test in."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 
 from .name_tokens import Tok
-from .vocab import (DEMOGRAPHIC_WORDS, PLACE_WORDS, RARE_ZIPF, SPOKEN_WORDS, clinical_terms, condition_noun, english_zipf,
-                    whitelist_words)
+from .vocab import (DEMOGRAPHIC_WORDS, FACILITY_WORDS, PLACE_WORDS, RARE_ZIPF, SPOKEN_WORDS, clinical_terms,
+                    condition_noun, english_zipf, is_specialty, whitelist_words)
 
 __all__ = ["PARTICLES", "has_diacritic", "written_as_name", "particle_names", "misspelt_drug", "addressed",
            "town_context", "capital_at_start",
@@ -144,8 +145,17 @@ _LIVED_IN = re.compile(r"(?i)\b(?:(?:live[sd]?|living|born|raised|grew[ \t]+up|m
 def town_context(text: str, start: int, end: int) -> bool:
     """The word ``text[start:end]`` is a town by where it stands: before a comma and a US state or a country of
     :data:`.vocab.PLACE_WORDS` ("Cheyenne, Wyoming", "dallas , georgia"), or after where one lives, was born or moved
-    ("we live in dallas", "I was born in Tacoma", "moved to Coolidge") or "back in", "here in", "a place in"."""
+    ("we live in dallas", "I was born in Tacoma", "moved to Coolidge"), "back in", "a place in", or a facility,
+    specialty or workplace and "in" ("Prompt Care in Bremerton", "an orthopedist in Newton", "a bank in ...")."""
     m = _COMMA_WORD.match(text, end)
     if m and m.group(1).lower() in PLACE_WORDS and m.group(1).lower() not in DEMOGRAPHIC_WORDS:
         return True
+    m = _WORD_IN.search(text, max(0, start - 40), start)  # "Prompt Care in Bremerton", "an orthopedist in Newton"
+    if m and (m.group(1).lower() in FACILITY_WORDS or is_specialty(m.group(1)) or m.group(1).lower() in _SITES):
+        return True
     return bool(_LIVED_IN.search(text, max(0, start - 40), start))
+
+
+_WORD_IN = re.compile(r"\b([A-Za-z]+)[ \t]+in[ \t]+$")
+#: Workplaces and shops that stand in a town ("a bank in Conway Springs")
+_SITES = frozenset("bank school store shop office job plant factory company firm branch".split())
