@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from clinaudit.perturb.deid import deidentify_text
+from clinaudit.perturb.deid import deidentify_text, residual_identifiers
 from clinaudit.perturb.name_tokens import tokens
 from clinaudit.perturb.name_writing import has_diacritic, particle_names
 
@@ -216,3 +216,9 @@ def test_towns_and_facilities_by_where_they_stand(text):
 
 def test_a_person_at_a_facility_is_still_a_name():
     assert _deid("Patient: I saw Cooper at the clinic.") == "Patient: I saw [NAME] at the clinic."
+
+
+def test_the_residual_check_does_not_count_a_town_it_kept():
+    _new, rep = deidentify_text("Patient: They sent me to Tacoma General Hospital first.")
+    found = {r["text"]: r["known"] for r in rep.remaining if r["kind"] == "possible_name"}
+    assert found["Tacoma"] == "context" and residual_identifiers(rep.remaining) == []

@@ -417,14 +417,15 @@ def _known_word(word: str) -> str:
 
 def _remaining(text: str) -> list[dict[str, Any]]:
     rem: list[dict[str, Any]] = []
-    from .name_detect import after, clinical_word_after
+    from .name_detect import after, clinical_word_after, no_person_at
 
     for s, e, w in _capitalised_inside(text):
         # ``known``: the vocabulary that explains the word (such items are listed but not counted as identifiers);
-        # ``eponym``: the word names a disease, sign, test or product form after it ("Addison's disease")
+        # ``eponym``: a disease, sign, test or product form follows ("Addison's disease"); ``context``: the words
+        # around it make it no person (a town, a facility, a product: "Cheyenne, Wyoming", "Tacoma General Hospital")
         rem.append({"start": s, "end": e, "text": w, "kind": "possible_name",
-                    "known": _known_word(w) or _known_word(fold_word(w))
-                    or ("eponym" if clinical_word_after(after(text, e)) else "")})
+                    "known": _known_word(w) or _known_word(fold_word(w)) or ("eponym" if clinical_word_after(
+                        after(text, e)) else "context" if no_person_at(text, s, e) else "")})
     for s, e in find_first_person_ages(text):
         rem.append({"start": s, "end": e, "text": text[s:e], "kind": "first_person_age"})
     for m in _AGE_QUESTION.finditer(text):
