@@ -250,7 +250,7 @@ def real_files(quick: bool) -> tuple[dict[str, list[str]], dict[str, list[list[s
         texts[split] = [r["dialogue"] for r in rows]
         names[split] = [[meta.get(r["encounter_id"], {}).get(k, "") or "" for k in
                          ("patient_firstname", "patient_familyname", "doctor_name")] for r in rows]
-        sex[split] = [meta.get(r["encounter_id"], {}).get("patient_gender", "") or "" for r in rows]
+        sex[split] = [(meta.get(r["encounter_id"], {}).get("patient_gender", "") or "").strip().lower() for r in rows]
     for split in MTS[1:] if quick else MTS:
         with (DATA / "mts-dialog" / f"{split}.csv").open(encoding="utf-8") as fh:
             texts[split] = [r["dialogue"] for r in csv.DictReader(fh)]
