@@ -203,11 +203,12 @@ def fold_word(word: str) -> str:
 def _label_spans(text: str) -> list[tuple[int, int]]:
     """Speaker labels at line starts ("[doctor]", "Guest_family:", "Doctor_2:"): never changed. A label counts when
     each of its words is a role (:data:`SPEAKER_ROLES`); "John: hi" is no role, so its name is replaced."""
-    return [m.span() for m in _LABEL.finditer(text) if _role_label(m)]
+    return [m.span() for m in _LABEL.finditer(text) if _role_label(m.group("b") or m.group("c") or "")]
 
 
-def _role_label(m: re.Match[str]) -> bool:
-    words = [w for w in re.split(r"[\s_\-\d]+", (m.group("b") or m.group("c") or "").lower()) if w]
+@lru_cache(maxsize=4096)  # a label's words (of a match's group "b" or "c"): a dialog repeats a few labels
+def _role_label(label: str) -> bool:
+    words = [w for w in re.split(r"[\s_\-\d]+", label.lower()) if w]
     return bool(words) and all(w in SPEAKER_ROLES for w in words)
 
 
@@ -216,7 +217,7 @@ def _speaker_name_spans(text: str) -> list[tuple[int, int, str, str, str]]:
     out = []
     for m in _LABEL.finditer(text):
         c = m.group("c")
-        if c and not _role_label(m) and re.fullmatch(r"[A-Z][a-z'-]+", c.strip()) and not _known_word(c.strip()):
+        if c and not _role_label(c) and re.fullmatch(r"[A-Z][a-z'-]+", c.strip()) and not _known_word(c.strip()):
             out.append((m.start("c"), m.start("c") + len(c.strip()), "[NAME]", "name", "rule"))
     return out
 

@@ -169,6 +169,10 @@ _EHR_GENDER_RE = re.compile(
 )
 _EHR_GENDER_LOWER, _WORD_LOWER = case_sensitive(_EHR_GENDER_RE), case_sensitive(_WORD_RE)
 _COMPOUND_LOWER = [(case_sensitive(p), r) for p, r in _COMPOUND_RE]
+# where the first of them may match: their alternation, one scan instead of five (issue 50, Build 3); no pattern
+# matches before the alternation's first match, none anywhere when it has none
+_COMPOUND_ANY = re.compile("|".join(f"(?:{p})" for p, _ in _COMPOUNDS), re.IGNORECASE)
+_COMPOUND_ANY_LOWER = case_sensitive(_COMPOUND_ANY)
 
 
 def _match_case(original: str, new: str) -> str:
@@ -194,8 +198,9 @@ def gendered_candidates(text: str, lower: str | None = None) -> list[tuple[int, 
     patterns read :func:`.deid_rules.lower_view` of the text (``lower`` when the caller made it: the same matches,
     several times faster; issue 50, Build 3), the words as written are read on the text."""
     view = lower_view(text) if lower is None else lower
-    on, ehr_rx, compound_rx, word_rx = (text, _EHR_GENDER_RE, _COMPOUND_RE, _WORD_RE) if view is None else (
-        view, _EHR_GENDER_LOWER, _COMPOUND_LOWER, _WORD_LOWER)
+    on, ehr_rx, compound_rx, compound_any, word_rx = (
+        (text, _EHR_GENDER_RE, _COMPOUND_RE, _COMPOUND_ANY, _WORD_RE) if view is None else
+        (view, _EHR_GENDER_LOWER, _COMPOUND_LOWER, _COMPOUND_ANY_LOWER, _WORD_LOWER))
     found: list[tuple[int, int, str, bool]] = []
     taken = [False] * (len(text) + 1)
 
@@ -208,8 +213,9 @@ def gendered_candidates(text: str, lower: str | None = None) -> list[tuple[int, 
 
     for m in ehr_rx.finditer(on):
         add(m.start(2), m.end(2), "")
-    for pat, rep in compound_rx:
-        for m in pat.finditer(on):
+    first = compound_any.search(on)
+    for pat, rep in compound_rx if first is not None else ():
+        for m in pat.finditer(on, first.start()):  # "\b" reads the character before the start
             add(m.start(), m.end(), _match_case(text[m.start():m.end()], rep))
     for m in _TITLE_RE.finditer(text):
         add(m.start(), m.end(), "")
