@@ -185,12 +185,12 @@ def _capitalised_inside(text: str, toks: Sequence[Tok] | None = None) -> list[tu
     from .name_tokens import capitalised_tokens
 
     out = []
-    for t in capitalised_tokens(text) if toks is None else [t for t in toks if t.text[:1].isupper()]:
-        if not t.capital or len(t.text) < 3 or t.text in _CAP_STOP or text[t.end:t.end + 1] == "]":
+    for s, e, w, _ in capitalised_tokens(text) if toks is None else [t for t in toks if t.text[:1].isupper()]:
+        # the cheap tests first, no call per word (a capital first: the word is capital unless all capitals)
+        if s < 2 or text[s - 1] != " " or not (text[s - 2].islower() or text[s - 2] in ",;") or len(w) < 3:
             continue
-        before = text[max(0, t.start - 2):t.start]
-        if len(before) == 2 and before[1] == " " and (before[0].islower() or before[0] in ",;"):
-            out.append((t.start, t.end, t.text))
+        if not w.isupper() and w not in _CAP_STOP and text[e:e + 1] != "]":
+            out.append((s, e, w))
     return out
 
 
