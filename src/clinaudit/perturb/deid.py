@@ -181,12 +181,11 @@ def _capitalised_inside(text: str, toks: Sequence[Tok] | None = None) -> list[tu
     """Capitalised words (any script, three letters or more) inside a sentence: after a lower-case letter, a comma
     or a semicolon and one space; a possessive "'s" left out, placeholders and :data:`_CAP_STOP` words skipped.
     ``toks``: the text's :func:`.name_tokens.tokens` when they were read already (its capitalised words are those
-    :func:`.name_tokens.capitalised_tokens` finds)."""
+    :func:`.name_tokens.capitalised_tokens` finds; the cheap tests first, no call per word)."""
     from .name_tokens import capitalised_tokens
 
     out = []
     for s, e, w, _ in capitalised_tokens(text) if toks is None else [t for t in toks if t.text[:1].isupper()]:
-        # the cheap tests first, no call per word (a capital first: the word is capital unless all capitals)
         if s < 2 or text[s - 1] != " " or not (text[s - 2].islower() or text[s - 2] in ",;") or len(w) < 3:
             continue
         if not w.isupper() and w not in _CAP_STOP and text[e:e + 1] != "]":

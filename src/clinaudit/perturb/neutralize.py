@@ -215,7 +215,7 @@ def gendered_candidates(text: str, lower: str | None = None) -> list[tuple[int, 
         add(m.start(2), m.end(2), "")
     first = compound_any.search(on)
     for pat, rep in compound_rx if first is not None else ():
-        for m in pat.finditer(on, first.start()):  # "\b" reads the character before the start
+        for m in pat.finditer(on, first.start() if first else 0):  # "\b" reads the character before the start
             add(m.start(), m.end(), _match_case(text[m.start():m.end()], rep))
     for m in _TITLE_RE.finditer(text):
         add(m.start(), m.end(), "")
