@@ -45,11 +45,8 @@ def first_name_spans(text: str, cap_stop: Collection[str]) -> list[tuple[int, in
         if low not in wanted:
             continue
         first, surname, start = firsts[j], parts[3 * j + 2], ends[3 * j]
-        if low in AMBIGUOUS_NAMES:
-            if not first[0].isupper() or start == 0 or _after_stop(text, start):
-                continue
-        elif low not in FIRST_NAMES:
-            continue
+        if low in AMBIGUOUS_NAMES and (not first[0].isupper() or start == 0 or _after_stop(text, start)):
+            continue  # every other word of ``wanted`` is one of FIRST_NAMES
         end = start + len(first) + (len(surname) if surname and surname.strip() not in cap_stop else 0)
         spans.append((start, end, "[NAME]", "name", "rule"))
     return spans
