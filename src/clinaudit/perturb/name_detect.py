@@ -38,6 +38,7 @@ from .vocab import DEMOGRAPHIC_WORDS as _DEMOGRAPHIC
 from .vocab import FUNCTION_WORDS as _FUNCTION_WORDS
 from .vocab import SPOKEN_WORDS as _SPOKEN_WORDS
 from .vocab import lower_case_neighbour
+from .word_known import is_prefix_of_known, known, known_exact, known_sorted, looks_like_a_word
 from .word_parts import longest, two_words
 
 __all__ = ["NameSpan", "WORD", "WINDOW", "after", "unknown_word", "no_person_at", "RELATIVES", "find_names", "known_name_spans", "name_variants_key", "detector_candidates",
@@ -231,7 +232,7 @@ def _not_a_person(text: str, t: _Tok) -> bool:
     from .vocab import EPONYMS, PLACE_BEFORE, PLACE_GENERIC, PLACE_WORDS
 
     nxt = text[t.end:t.end + 2]
-    if nxt[:1] == "-" and nxt[1:2] in (" ", "\t", "") and len(t.key) >= 2 and _is_prefix_of_known(t.key, cut=True):
+    if nxt[:1] == "-" and nxt[1:2] in (" ", "\t", "") and len(t.key) >= 2 and is_prefix_of_known(t.key, cut=True):
         return True
     m_next = _NEXT_WORD.match(after(text, t.end))
     nxt_key = fold(m_next.group(1)).lower() if m_next else ""
@@ -245,91 +246,9 @@ def _not_a_person(text: str, t: _Tok) -> bool:
     return t.key in PLACE_BEFORE and nxt_key in PLACE_WORDS or town_context(text, t.start, t.end)
 
 
-#: Word-forming prefixes: "exhusband", "nongender", "prepackage" are words, not names.
-_PREFIXES = ("non", "pre", "ex", "step", "re", "un", "over", "under", "sub", "post", "multi", "anti", "hyper",
-             "hypo", "self", "semi", "mini", "super")
-_LETTERS = "abcdefghijklmnopqrstuvwxyz"
-#: Spoken forms and everyday short words the dictionaries lack (never names).
-_SPOKEN = frozenset("""covid righty mkay yessir oof hafta feelin nothin somethin gotcha ahh ahhh ahhhh hmmm mmm mmhmm
-    uhh umm okie yay whoa yikes ouch hon""".split())
-
-
-@lru_cache(maxsize=1)
-def _known_sorted() -> tuple[str, ...]:
-    from .vocab import clinical_terms, common_words
-
-    return tuple(sorted(common_words() | set(clinical_terms())))
-
-
-def _known(word: str) -> bool:
-    from .vocab import clinical_category, is_common
-
-    return is_common(word) or clinical_category(word) is not None
-
-
-def _is_prefix_of_known(word: str, cut: bool = False) -> bool:
-    """A word cut short ("hepatospleno", "radicul", "exhal"): the start of a longer known word; with ``cut``, of any
-    longer word (a word cut off in speech: "quali- qualify", "noth- nothing")."""
-    import bisect
-
-    words = _known_sorted()
-    i = bisect.bisect_left(words, word)
-    if cut and i < len(words) and words[i] == word:
-        i += 1
-    return i < len(words) and words[i].startswith(word) and len(words[i]) >= len(word) + (1 if cut else 2)
-
-
-@lru_cache(maxsize=1)
-def _known_exact() -> frozenset[str]:
-    from .vocab import SPOKEN_WORDS, clinical_terms, whitelist_words
-
-    return whitelist_words() | SPOKEN_WORDS | frozenset(clinical_terms())
-
-
-def _one_edit(word: str) -> bool:
-    """A misspelling: one letter deleted, added, changed or two swapped from a word of the lists as they are
-    written, no inflection ("asprin", "resulxts")."""
-    known = _known_exact()
-    if len(word) > longest(known) + 1:  # no word of the list is one edit away (issue 50: a line without spaces)
-        return False
-
-    def _known(w: str) -> bool:
-        return w in known
-
-    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
-    for a, b in splits:
-        if b and _known(a + b[1:]):
-            return True
-        if len(b) > 1 and _known(a + b[1] + b[0] + b[2:]):
-            return True
-        for c in _LETTERS:
-            if (b and c != b[0] and _known(a + c + b[1:])) or _known(a + c + b):
-                return True
-    return False
-
-
-@lru_cache(maxsize=50_000)
-def _looks_like_a_word(key: str) -> bool:
-    """A word no list holds that is still an English or clinical word: a misspelling of one (one edit, words of
-    seven letters or more), one cut short (five letters or more), two known words run together ("skatepark",
-    "exhusband"), a contraction or a spoken form ("shouldn't", "alrighty")."""
-    parts = [p for p in re.split(r"[-']", key) if p]
-    if len(parts) > 1:
-        return all(_known(p) or len(p) < 3 for p in parts) or "'" in key
-    if key.endswith("y") and _known(key[:-1].rstrip("t")) or key.endswith("ty") and _known(key[:-2]):
-        return True  # "alrighty", "bruisy"
-    if key in _SPOKEN or key.endswith("ly") and _known(key[:-2]):
-        return True
-    if len(key) >= 6 and _one_edit(key):
-        return True
-    if len(key) >= 5 and _is_prefix_of_known(key):
-        return True
-    return two_words(key, _known, _PREFIXES)  # "skatepark", "exhusband"
-
-
 def unknown_word(key: str, w: _Word | None = None) -> bool:
     """``key`` (lower case, folded) is in no word list (common, clinical, gazetteer, function words) and does not
-    look like a word of them (:func:`_looks_like_a_word`): it is taken for a name. ``w``: ``_word(key)``, which the
+    look like a word of them (:func:`looks_like_a_word`): it is taken for a name. ``w``: ``_word(key)``, which the
     answer is cached with (once a word)."""
     return _unknown(key)
 
@@ -341,7 +260,7 @@ def _unknown(key: str) -> bool:
     w = _word(key)
     if w.common or w.gazetteer or w.clinical is not None or w.function or w.demographic or w.eponym:
         return False
-    return not _looks_like_a_word(key)
+    return not looks_like_a_word(key)
 
 
 def clinical_word_after(after: str) -> bool:
@@ -533,9 +452,9 @@ def load_word_lists() -> None:
     dialog that needs one pays for it)."""
     from .vocab import clinical_terms, common_words, english_zipf, first_names, surnames
 
-    clinical_terms(), common_words(), first_names(), surnames(), _known_sorted(), two_words("xxxx", _known, ())
+    clinical_terms(), common_words(), first_names(), surnames(), known_sorted(), two_words("xxxx", known, ())
     english_zipf("the")
-    longest(_known_exact())
+    longest(known_exact())
 
 
 def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,

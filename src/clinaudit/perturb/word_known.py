@@ -1,0 +1,97 @@
+"""Is a word that no list holds still a word? (de-identification's name detector, :mod:`.name_detect`, issue 50)
+
+A word in no list (common, clinical, gazetteer) is taken for a name unless it looks like a word of the lists: a
+misspelling of one, a word cut short, two known words run together, a contraction or a spoken form.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .word_parts import longest, two_words
+
+__all__ = ["looks_like_a_word", "is_prefix_of_known", "known", "known_sorted", "known_exact"]
+
+
+#: Word-forming prefixes: "exhusband", "nongender", "prepackage" are words, not names.
+_PREFIXES = ("non", "pre", "ex", "step", "re", "un", "over", "under", "sub", "post", "multi", "anti", "hyper",
+             "hypo", "self", "semi", "mini", "super")
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+#: Spoken forms and everyday short words the dictionaries lack (never names).
+_SPOKEN = frozenset("""covid righty mkay yessir oof hafta feelin nothin somethin gotcha ahh ahhh ahhhh hmmm mmm mmhmm
+    uhh umm okie yay whoa yikes ouch hon""".split())
+
+
+@lru_cache(maxsize=1)
+def known_sorted() -> tuple[str, ...]:
+    from .vocab import clinical_terms, common_words
+
+    return tuple(sorted(common_words() | set(clinical_terms())))
+
+
+def known(word: str) -> bool:
+    """``word`` is a common word (inflections, British spellings) or in the clinical vocabulary."""
+    from .vocab import clinical_category, is_common
+
+    return is_common(word) or clinical_category(word) is not None
+
+
+def is_prefix_of_known(word: str, cut: bool = False) -> bool:
+    """A word cut short ("hepatospleno", "radicul", "exhal"): the start of a longer known word; with ``cut``, of any
+    longer word (a word cut off in speech: "quali- qualify", "noth- nothing")."""
+    import bisect
+
+    words = known_sorted()
+    i = bisect.bisect_left(words, word)
+    if cut and i < len(words) and words[i] == word:
+        i += 1
+    return i < len(words) and words[i].startswith(word) and len(words[i]) >= len(word) + (1 if cut else 2)
+
+
+@lru_cache(maxsize=1)
+def known_exact() -> frozenset[str]:
+    from .vocab import SPOKEN_WORDS, clinical_terms, whitelist_words
+
+    return whitelist_words() | SPOKEN_WORDS | frozenset(clinical_terms())
+
+
+def _one_edit(word: str) -> bool:
+    """A misspelling: one letter deleted, added, changed or two swapped from a word of the lists as they are
+    written, no inflection ("asprin", "resulxts")."""
+    known = known_exact()
+    if len(word) > longest(known) + 1:  # no word of the list is one edit away (issue 50: a line without spaces)
+        return False
+
+    def _known(w: str) -> bool:
+        return w in known
+
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    for a, b in splits:
+        if b and _known(a + b[1:]):
+            return True
+        if len(b) > 1 and _known(a + b[1] + b[0] + b[2:]):
+            return True
+        for c in _LETTERS:
+            if (b and c != b[0] and _known(a + c + b[1:])) or _known(a + c + b):
+                return True
+    return False
+
+
+@lru_cache(maxsize=50_000)
+def looks_like_a_word(key: str) -> bool:
+    """A word no list holds that is still an English or clinical word: a misspelling of one (one edit, words of
+    seven letters or more), one cut short (five letters or more), two known words run together ("skatepark",
+    "exhusband"), a contraction or a spoken form ("shouldn't", "alrighty")."""
+    parts = [p for p in re.split(r"[-']", key) if p]
+    if len(parts) > 1:
+        return all(known(p) or len(p) < 3 for p in parts) or "'" in key
+    if key.endswith("y") and known(key[:-1].rstrip("t")) or key.endswith("ty") and known(key[:-2]):
+        return True  # "alrighty", "bruisy"
+    if key in _SPOKEN or key.endswith("ly") and known(key[:-2]):
+        return True
+    if len(key) >= 6 and _one_edit(key):
+        return True
+    if len(key) >= 5 and is_prefix_of_known(key):
+        return True
+    return two_words(key, known, _PREFIXES)  # "skatepark", "exhusband"
