@@ -56,6 +56,7 @@ from .case_filters import DEFAULT_SEX_SPECIFIC, FilterResult, count_turns, filte
 from .deid_rules import ADDRESS_RESIDUAL, NUM, address_spans, lower_view, normalise, pattern_spans, birthday_age_spans, find_first_person_ages, first_person_age_spans
 from .name_tokens import Tok, tokens
 from .names import FIRST_NAMES, first_name_spans
+from .deid_residual import DEFAULT_RESIDUAL_KINDS, RESIDUAL_KINDS, describe_residuals, public_text, residual_identifiers
 from .registry import register_transform
 
 __all__ = [
@@ -89,11 +90,6 @@ __all__ = [
 #: What a run does with a dialog in which a possible name remained (``deid.exclude_residual`` of the spec): keep it,
 #: the name replaced by ``[NAME]`` (issue 38: excluding dropped the patients whose names the lists lack).
 EXCLUDE_RESIDUAL_DEFAULT = False
-
-#: Kinds of :attr:`DeidReport.remaining` items.
-RESIDUAL_KINDS: tuple[str, ...] = ("possible_name", "first_person_age", "age_question", "gendered_term")
-#: Kinds that make a dialog count as still identifying (an age *question* alone is not an identifier).
-DEFAULT_RESIDUAL_KINDS: tuple[str, ...] = ("possible_name", "first_person_age", "gendered_term")
 
 #: Life-stage cues (regex, case-insensitive, whole words).
 LIFE_STAGE_TERMS: tuple[str, ...] = (
@@ -454,42 +450,6 @@ def find_residual_identifiers(text: str) -> list[dict[str, Any]]:
     """What still looks identifying in ``text`` (the :attr:`DeidReport.remaining` items of already
     de-identified text): ``{"start", "end", "text", "kind"}`` sorted by position."""
     return _remaining(text)
-
-
-def residual_identifiers(remaining: Iterable[dict[str, Any]], kinds: Iterable[str] = DEFAULT_RESIDUAL_KINDS,
-                         allow: Iterable[str] = (), *, vocabulary: bool = True) -> list[dict[str, Any]]:
-    """The ``remaining`` items that count as identifiers: of one of ``kinds``, whose text is not in ``allow``
-    (words a reviewer cleared; compared case-insensitively) and, with ``vocabulary=True``, not explained by
-    the clinical vocabulary or the common-word list (a possible name's ``known`` field: drugs, conditions,
-    specialties, facilities' words, places, common words)."""
-    kinds = set(kinds)
-    bad = set(kinds) - set(RESIDUAL_KINDS)
-    if bad:
-        raise ValueError(f"unknown residual kind(s) {sorted(bad)}; known: {', '.join(RESIDUAL_KINDS)}")
-    cleared = {a.strip().lower() for a in allow}
-    return [r for r in remaining if r["kind"] in kinds and str(r["text"]).strip().lower() not in cleared
-            and not (vocabulary and r.get("known"))]
-
-
-def public_text(item: dict[str, Any]) -> str:
-    """What reports may show of a residual item: its text, except for a possible name (which may be a
-    person's name): ``[N letters]``."""
-    if item["kind"] == "possible_name":
-        return f"[{len(str(item['text']))} letters]"
-    return str(item["text"])
-
-
-def describe_residuals(items: Sequence[dict[str, Any]], limit: int = 8) -> str:
-    """``possible_name [7 letters] at 123; first_person_age "I'm thirty one"`` (distinct items, in text order;
-    a possible name by its length and position only, never its letters)."""
-    seen: list[str] = []
-    for r in items:
-        s = (f"{r['kind']} {public_text(r)} at {r['start']}" if r["kind"] == "possible_name"
-             else f"{r['kind']} {str(r['text'])!r}")
-        if s not in seen:
-            seen.append(s)
-    more = f"; +{len(seen) - limit} more" if len(seen) > limit else ""
-    return "; ".join(seen[:limit]) + more
 
 
 #: Case fields that hold identifiers the loaders found (``identifiers``: column -> value; ``names``: a list or a
