@@ -12,7 +12,9 @@ Builds its own test from real dialogs of the shared ACI-Bench and MTS-Dialog fil
 * each dialog is in one style, the same for every origin: **cased** (an MTS-Dialog dialog as written) or
   **lower case** (an ACI-Bench dialog, lower case with a space before punctuation, or an MTS-Dialog dialog written
   in lower case), the names **with their diacritics** (Nguyễn, Özdemir) or **without** (Nguyen, Ozdemir);
-* every origin gets the same dialogs, turns and forms; only the names differ.
+* every origin gets the same dialogs, turns and forms; only the names differ;
+* ``--dev2`` (or ``dev2`` in ``--halves``) adds a second development set (``deid_dev2.py``: 16 other forms and
+  new names of 52 origins, written for issue 50's cased rules), reported as the ``dev2`` half.
 
 "Removed": no part of the name (a particle such as "van", "de", "Ó" aside) is still in the output as a whole
 word (case-insensitive, NFC) more often than in the dialog before the name was put in. Reported per origin, per
@@ -25,8 +27,8 @@ left out of both counts), clinical eponyms replaced (``vocab.EPONYMS`` and the w
 keep their patient's metadata name when it is given. *before*: the code of ``--before`` (default cd90499, main
 before issue 50) in a subprocess from a ``git archive``; *after*: this tree.
 
-    python benchmarks/bench_deid_origin.py [--quick] [--before REV] [--no-before] [--halves development,held-out|none]
-                                           [--no-real] [--show-words] [--show-left]
+    python benchmarks/bench_deid_origin.py [--quick] [--before REV] [--no-before] [--halves development,held-out,dev2|none]
+                                           [--dev2] [--no-real] [--show-words] [--show-left]
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ DATA = next((d for d in (ROOT.parent / "shared" / "data", ROOT.parent.parent / "
             ROOT.parent / "shared" / "data")  # a clone next to shared/, or a worktree one level deeper
 sys.path.insert(0, str(HERE))
 from deid_dev import DEV_FORMS  # noqa: E402
+from deid_dev2 import DEV2_FORMS, DEV2_NAMES  # noqa: E402
 from deid_false_kinds import classify  # noqa: E402
 from deid_heldout import HELD_OUT_FORMS  # noqa: E402
 from deid_names import ORIGINS, half  # noqa: E402
@@ -126,10 +129,11 @@ def present(text: str, name: str) -> int:
 
 
 def inject(text: str, lower: bool, origin: str, index: int, forms: tuple[tuple[str, str], ...], held_out: bool,
-           folded: bool) -> tuple[str, list[str]] | None:
-    """The dialog with three forms of ``forms`` put in (each with another person of this origin's half); the name
-    occurrences put in (as written). None when the dialog lacks a doctor or patient turn."""
-    given, sur = half(origin, held_out)
+           folded: bool, names: tuple[list[str], list[str]] | None = None) -> tuple[str, list[str]] | None:
+    """The dialog with three forms of ``forms`` put in (each with another person of this origin's half, or of
+    ``names``: the second development set's); the name occurrences put in (as written). None when the dialog lacks a
+    doctor or patient turn."""
+    given, sur = names or half(origin, held_out)
     lines = text.split("\n")
     if lower:
         lines = [ln.lower() for ln in lines]
@@ -353,6 +357,8 @@ def main() -> None:
     ap.add_argument("--dev-only", action="store_true", help="the development half only (while writing rules)")
     ap.add_argument("--halves", default="development,held-out",
                     help="which halves of forms to measure (comma-separated; 'none' for the real files only)")
+    ap.add_argument("--dev2", action="store_true", help="also the second development set (deid_dev2.py: its own "
+                    "forms and names, 52 origins)")
     ap.add_argument("--no-real", action="store_true", help="skip the real files")
     ap.add_argument("--show-words", action="store_true", help="print the words replaced in the real dialogs")
     ap.add_argument("--show-left", action="store_true", help="print the injected names left")
@@ -367,15 +373,17 @@ def main() -> None:
     sys.path.insert(0, str(ROOT / "src"))
     dialogs = load_dialogs(a.quick)
     wanted = ["development"] if a.dev_only else [h for h in a.halves.split(",") if h in ("development", "held-out")]
-    halves = {h: {"development": DEV_FORMS, "held-out": HELD_OUT_FORMS}[h] for h in wanted}
+    wanted += ["dev2"] if a.dev2 or "dev2" in a.halves.split(",") else []
+    halves = {h: {"development": DEV_FORMS, "held-out": HELD_OUT_FORMS, "dev2": DEV2_FORMS}[h] for h in wanted}
     injected: dict[str, list[tuple[str, list[str], bool]]] = {}
     for hname, forms in halves.items():
-        for origin in ORIGINS:
+        for origin in DEV2_NAMES if hname == "dev2" else ORIGINS:
             items = []
             for i, (_f, _id, text, lower) in enumerate(dialogs):
                 folded = (i // 2) % 2 == 1
                 for shift in range(4):  # a name already in the dialog: the next ones of the list
-                    got = inject(text, lower, origin, i + shift, forms, hname == "held-out", folded)
+                    got = inject(text, lower, origin, i + shift, forms, hname == "held-out", folded,
+                                 DEV2_NAMES[origin] if hname == "dev2" else None)
                     if got:
                         items.append((got[0], got[1], lower))
                         break
@@ -404,7 +412,8 @@ def main() -> None:
         rev = a.before if label == "before" else "this tree"
         for hname in halves:
             part = {k: v for k, v in injected.items() if k.startswith(hname + "|")}
-            print_origins(f"{label} ({rev}), {hname} half: names of {len(ORIGINS)} origins put in",
+            print_origins(f"{label} ({rev}), {hname} half: names of {len(DEV2_NAMES if hname == 'dev2' else ORIGINS)}"
+                          " origins put in",
                           by_origin(part, res, a.show_left and label == "after"))
         if real:
             fr = false_replacements(real, names, res, a.show_words and label == "after")
