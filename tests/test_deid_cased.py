@@ -222,3 +222,71 @@ def test_the_residual_check_does_not_count_a_town_it_kept():
     _new, rep = deidentify_text("Patient: They sent me to Tacoma General Hospital first.")
     found = {r["text"]: r["known"] for r in rep.remaining if r["kind"] == "possible_name"}
     assert found["Tacoma"] == "context" and residual_identifiers(rep.remaining) == []
+
+
+# ---------------------------------------------------------------- issue 50, the second development set (name_cased.py)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # two or three lower-case particles, after a capitalised word or at a sentence's start
+    ("Patient: My friend Joris van der Horst drove me.", "Patient: My friend [NAME] drove me."),
+    ("Patient: van den Broek told me to rest.", "Patient: [NAME] told me to rest."),
+    ("Doctor: I spoke to Ana de la Fuente today.", "Doctor: I spoke to [NAME] today."),
+    # a capitalised particle, then the name (a gazetteer name or a word in no list)
+    ("Patient: Me and Colm Ó Dálaigh went fishing.", "Patient: Me and [NAME] went fishing."),
+    ("Patient: Ó Dálaigh says it's nothing.", "Patient: [NAME] says it's nothing."),
+    ("Doctor: Mac Diarmada will see you next.", "Doctor: [NAME] will see you next."),
+    ("Patient: De Santis lent me his cane.", "Patient: [NAME] lent me his cane."),
+])
+def test_a_chain_of_surname_particles_is_a_name(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: O my, that stings.",  # a capital particle before no capital
+    "Doctor: Take it at the end of the day.",
+    "Patient: I was in the ICU for a week.",
+])
+def test_particles_outside_a_name_stay(text):
+    assert _deid(text) == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Patient: D'Alessandro says I should walk more.", "Patient: [NAME] says I should walk more."),
+    ("Doctor: I'll ask N'Dour to call you.", "Doctor: I'll ask [NAME] to call you."),
+])
+def test_a_capital_after_an_apostrophe_is_a_name(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: Don't worry, it's fine.",
+    "Doctor: Y'All can wait outside.",  # one letter, then a capital and lower case: "y'all" is a word
+])
+def test_contractions_stay(text):
+    assert _deid(text) == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a sentence's first word in no list, right before a name found: part of it
+    ("Patient: Zdeňka Horáková's number is on the fridge.", "Patient: [NAME]'s number is on the fridge."),
+    ("Patient: Ruairí Nyhan's wife called.", "Patient: [NAME]'s wife called."),
+])
+def test_an_unlisted_first_word_before_a_name_is_part_of_it(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Patient: Yesterday Kowalczyk called me.", "Patient: Yesterday [NAME] called me."),  # a common word stays
+    ("Patient: Honestly Nguyen was right.", "Patient: Honestly [NAME] was right."),
+])
+def test_a_first_word_that_is_a_word_stays(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Patient: My son-in-law, Radek, drives me.", "Patient: My son-in-law, [NAME], drives me."),
+    ("Patient: My daughter-in-law Vera keeps my pills.", "Patient: My daughter-in-law [NAME] keeps my pills."),
+])
+def test_in_laws_are_relatives(text, expected):
+    assert _deid(text) == expected

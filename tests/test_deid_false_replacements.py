@@ -99,3 +99,14 @@ def test_a_name_after_a_title_is_a_name_in_its_other_mentions(text, expected):
 ])
 def test_a_capitalised_word_next_to_a_name_is_part_of_it(text, expected):
     assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # issue 50: "My neighbour Åsa Nyström came." was "My [NAME]." ("neighbour", a gazetteer surname, joined the name
+    # as a lower-case neighbour, and "came", a gazetteer surname ending its clause, as its next word)
+    ("Patient: My neighbour Ingeborg Lindgren came.", "Patient: My neighbour [NAME] came."),
+    ("Patient: My neighbor John Smith came.", "Patient: My neighbor [NAME] came."),
+    ("Patient: My coworker Priya Raman came by.", "Patient: My coworker [NAME] came by."),
+])
+def test_lower_case_words_do_not_join_a_capitalised_name(text, expected):
+    assert deidentify_text(text, gender=False, ages=False, life_stage=False, origin=False)[0] == expected

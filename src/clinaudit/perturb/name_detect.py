@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .name_cased import apostrophe_names, particle_chain_names
 from .name_tokens import MARK as _MARK
 from .name_tokens import WORD, fold, neighbours, tokens
 from .name_tokens import Tok as _Tok
@@ -75,6 +76,7 @@ RELATIVES = frozenset("""
     husband wife spouse partner son daughter mother mom mum mother-in-law father dad father-in-law brother sister
     brother-in-law sister-in-law aunt auntie uncle cousin niece nephew grandson granddaughter grandmother grandma
     grandfather grandpa child kid baby boyfriend girlfriend fiance fiancé fiancee fiancée friend neighbor
+    son-in-law daughter-in-law
     neighbour roommate caregiver carer coworker co-worker colleague boss stepson stepdaughter stepmother
     stepfather twin
 """.split())
@@ -333,6 +335,8 @@ def _next_ok(text: str, prev: _Tok, t: _Tok, strength: str) -> bool:
         return True
     if t.capital and prev.capital:
         return True
+    if prev.capital and not t.capital:  # cased: a lower-case word ends a capitalised name ("John Smith came.")
+        return False
     if strength == "intro":  # "my name is john smith", "my name is [NAME] groß .", "... al-farsi ."
         return w.gazetteer or _clause_end_after(text, t)
     if strength == "strong":  # "Dr. José García"; not "Dr. Lee agrees."
@@ -470,9 +474,17 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         seen = {(d.start, d.end) for d in det}
         spans += det + [NameSpan(s, e, "rule") for s, e in context_spans(text, toks) if (s, e) not in seen]
         spans += [NameSpan(t.start, t.end, "rule") for t in particle_names(text, toks, _sentence_start, _may_name)
-                  + addressed(text, toks, _sentence_start, lambda t: _may_name(t, gazetteer=True))]
+                  + addressed(text, toks, _sentence_start, lambda t: _may_name(t, gazetteer=True))
+                  + particle_chain_names(text, toks, _sentence_start, _may_name, _name_like)
+                  + apostrophe_names(text, toks, _may_name)]
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
     return spans
+
+
+def _name_like(t: _Tok) -> bool:
+    """A gazetteer name, or a word in no list of common words."""
+    w = _word(t.key)
+    return w.gazetteer or not w.common
 
 
 def _may_name(t: _Tok, gazetteer: bool = False) -> bool:
@@ -500,16 +512,19 @@ def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpa
                 continue
             last = i
             t = toks[i]
-            if t.start in starts or not (t.capital or lower_case_neighbour(t.key)):
+            if t.start in starts or t.key in RELATIVES:  # "My neighbour [Åsa]": a relative is no name's part
                 continue
             nxt = i + 1 < len(toks) and toks[i + 1].start in starts and _SEP_SPACE.fullmatch(_sep(text, t, toks[i + 1]))
             prev = i > 0 and toks[i - 1].end in ends and _SEP_SPACE.fullmatch(_sep(text, toks[i - 1], t))
+            # a lower-case word only beside a lower-case name (lower-case speech), not beside a capitalised one
+            if not (t.capital or lower_case_neighbour(t.key) and not (nxt and toks[i + 1].capital or prev and toks[i - 1].capital)):
+                continue
             w = _word(t.key)
             if not (nxt or prev) or len(t.key) < 2 or _blocked(w) or (w.clinical is not None and not w.gazetteer) \
                     or t.key in _SPOKEN_WORDS:  # "Oh [Harry]"
                 continue
-            if not prev and _sentence_start(text, t.start) and not w.gazetteer:
-                continue
+            if not prev and _sentence_start(text, t.start) and not (w.gazetteer or not w.common and len(t.key) >= 3):
+                continue  # a sentence's first word before a name: a gazetteer name or a word in no list ("Jiřina [Dvořáková]")
             out.append(t)
             starts.add(t.start)
             ends.add(t.end)
