@@ -290,3 +290,34 @@ def test_a_first_word_that_is_a_word_stays(text, expected):
 ])
 def test_in_laws_are_relatives(text, expected):
     assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # capitalised inside cased prose, a word only as a rare dictionary headword
+    ("Patient: Could you ask Gorm to pick me up?", "Patient: Could you ask [NAME] to pick me up?"),
+    ("Doctor: Did Ottar bring the forms?", "Doctor: Did [NAME] bring the forms?"),
+    # a given name that is also a condition word, less frequent in English than CONDITION_NAME_ZIPF
+    ("Patient: I have been seeing Iris for my back.", "Patient: I have been seeing [NAME] for my back."),
+    ("Doctor: According to Iris, the swelling is down.", "Doctor: According to [NAME], the swelling is down."),
+    # a gazetteer name at a sentence's start before a verb of speech
+    ("Patient: Hope says I should rest more.", "Patient: [NAME] says I should rest more."),
+    # a name addressed in reported speech
+    ('Patient: My wife said, "Gorm, you need a doctor."', 'Patient: My wife said, "[NAME], you need a doctor."'),
+])
+def test_names_capitalised_in_cased_prose(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: I hit my shin on the table.",  # lower case
+    "Patient: I have lived fifteen of my years on Earth.",  # a condition word frequent in English
+    "Patient: I went to Overeaters Anonymous last week.",  # a capitalised word follows
+    "Patient: Me and my husband have been in the States for years.",  # after a determiner
+    "Patient: He had early Parkinson's disease.",  # an eponym
+    "Patient: Everyone says I look tired.",  # no gazetteer name before the verb
+    "Patient: Insurance said it was not covered.",
+    "Patient: Mom says hi.",  # a relative's word
+    'Doctor: She said, "Okay, you can go."',
+])
+def test_capitalised_words_that_are_no_names_stay(text):
+    assert _deid(text) == text

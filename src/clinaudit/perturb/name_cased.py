@@ -9,7 +9,19 @@ name detector (:mod:`.name_detect`), which passes its sentence-start test and it
   particle the word must be a name of the gazetteer or in no list of common words ("Van Dijk"; not "Le Mans is",
   "O Lord");
 * **a capital after an apostrophe**: "D'Amico", "N'Diaye", "O'Shea" — no English word is written so (a
-  contraction has a lower-case letter there: "Don't", "O'clock").
+  contraction has a lower-case letter there: "Don't", "O'clock");
+* **a capital inside cased prose** (:func:`inside_prose`: after a lower-case word that is no determiner, or a
+  capitalised function word opening the sentence, "Did X tell"; before a lower-case word or a clause's end) on a
+  word whose only common use is a rare dictionary headword (:func:`rare_headword`: not philter-ucsf's whitelist nor
+  a spoken form, wordfreq Zipf below :data:`.vocab.RARE_ZIPF`: "ask Birthe to", GCIDE's "birthe"), or on a given
+  name of the gazetteer that the clinical vocabulary holds as a condition word, less frequent in English than
+  :data:`CONDITION_NAME_ZIPF` (:func:`condition_name_inside`: "seeing Shin for", "According to Shin,"; not "years
+  on Earth."; an eponym, a demographic word, a word before "disease", "test", "'s" never);
+* **reported speech**: an opening quote after "said," or a colon starts a sentence for the rule of a name addressed
+  (:func:`quote_start`: 'She said, "Birthe, you need to rest."');
+* **a name before a verb of speech at a sentence's start** (:func:`speaker_at_start`): a capitalised gazetteer name,
+  no relative's or function word, right before "says", "said", "told", "thinks", "wants", "asked", …, one space
+  ("Shin says I should …", "Ho told me"); not "Everyone says", "Insurance said" (no gazetteer names).
 """
 
 from __future__ import annotations
@@ -20,7 +32,12 @@ from collections.abc import Callable, Sequence
 
 from .name_tokens import Tok
 
-__all__ = ["LOWER_PARTICLES", "CAPITAL_PARTICLES", "particle_chain_names", "apostrophe_names"]
+__all__ = ["LOWER_PARTICLES", "CAPITAL_PARTICLES", "particle_chain_names", "apostrophe_names", "inside_prose",
+           "rare_headword", "condition_name_inside", "CONDITION_NAME_ZIPF", "quote_start", "speaker_at_start"]
+
+#: A given name that is also a condition word is taken inside cased prose only when less frequent than this in
+#: English text (wordfreq Zipf: "shin" 3.7, "iris" 4.0; not "earth" 5.1, "life", "white": "years on Earth.")
+CONDITION_NAME_ZIPF = 4.5
 
 #: Surname particles written in lower case ("van der Meulen", "de la Cruz", "dos Santos")
 LOWER_PARTICLES = ("van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "dos", "das", "ter", "ten",
@@ -74,3 +91,62 @@ def apostrophe_names(text: str, toks: Sequence[Tok], may_be_name: Callable[[Tok]
         if j < len(toks) and starts[j] == m.start() and may_be_name(toks[j]):
             out.append(toks[j])
     return out
+
+
+_PREV_WORD = re.compile(r"(?:^|[^\w'’\-])([A-Za-z]+)[ \t]+$")
+_NEXT_PROSE = re.compile(r"[ \t]+[a-z]|[ \t]*[,.;:!?](?:[ \t]|$)")
+
+
+def inside_prose(text: str, t: Tok, determiners: frozenset[str], function_words: frozenset[str]) -> bool:
+    """``t`` is capitalised inside a sentence of cased prose: right after a lower-case word that is no determiner
+    ("ask Birthe", "seeing Shin"; not "the States") or a capitalised function word ("Did Birthe tell"), and before a
+    lower-case word or a clause's end (not "Overeaters Anonymous", "Shin's")."""
+    if not t.capital:
+        return False
+    m = _PREV_WORD.search(text, max(0, t.start - 30), t.start)
+    if m is None or m.group(1).lower() in determiners:
+        return False
+    if not (m.group(1).islower() or m.group(1).lower() in function_words):
+        return False
+    return _NEXT_PROSE.match(text, t.end) is not None
+
+
+def rare_headword(key: str) -> bool:
+    """``key`` is a word only as a rare dictionary headword: no everyday word of philter-ucsf's whitelist nor a spoken
+    form, rare in English text (Zipf below :data:`.vocab.RARE_ZIPF`), no drug written wrong ("birthe")."""
+    from .name_writing import misspelt_drug
+    from .vocab import RARE_ZIPF, SPOKEN_WORDS, english_zipf, whitelist_words
+
+    return (len(key) >= 4 and key.isalpha() and key not in whitelist_words() and key not in SPOKEN_WORDS
+            and english_zipf(key) < RARE_ZIPF and not misspelt_drug(key))
+
+
+def condition_name_inside(text: str, t: Tok, determiners: frozenset[str], function_words: frozenset[str]) -> bool:
+    """A given name that the clinical vocabulary holds as a condition word, capitalised inside cased prose
+    (:func:`inside_prose`), less frequent in English than :data:`CONDITION_NAME_ZIPF` ("seeing Shin for")."""
+    from .vocab import english_zipf
+
+    return inside_prose(text, t, determiners, function_words) and english_zipf(t.key) < CONDITION_NAME_ZIPF
+
+
+_QUOTE_OPEN = re.compile(r"[,:][ \t]*[\"“‘']$")
+
+
+def quote_start(text: str, pos: int) -> bool:
+    """``pos`` opens a quotation after a comma or a colon ('She said, "Birthe, you ...').""" 
+    return _QUOTE_OPEN.search(text, max(0, pos - 4), pos) is not None
+
+
+#: Verbs of speech and thought that follow a person at a sentence's start ("Shin says", "Ho told me")
+SPEECH_VERBS = frozenset("says said told tells thinks thought wants wanted asked asks mentioned suggested "
+                         "recommended explained texted emailed warned insists insisted".split())
+_NEXT_WORD = re.compile(r" ([a-z]+)\b")
+
+
+def speaker_at_start(text: str, t: Tok, sentence_start: Callable[[str, int], bool]) -> bool:
+    """``t`` is capitalised at a sentence's start right before a verb of speech (:data:`SPEECH_VERBS`): the caller
+    asks that it be a gazetteer name and no relative's, function or demographic word."""
+    if not t.capital:
+        return False
+    m = _NEXT_WORD.match(text, t.end)
+    return m is not None and m.group(1) in SPEECH_VERBS and sentence_start(text, t.start)

@@ -29,7 +29,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .name_cased import apostrophe_names, particle_chain_names
+from .name_cased import (apostrophe_names, condition_name_inside, inside_prose, particle_chain_names, quote_start,
+                         rare_headword, speaker_at_start)
 from .name_tokens import MARK as _MARK
 from .name_tokens import WORD, fold, neighbours, tokens
 from .name_tokens import Tok as _Tok
@@ -197,18 +198,22 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
         if len(t.key) < 2 or t.key == "name":
             continue
         w = _word(t.key)
-        if not w.gazetteer and not t.text.isupper() and (unknown_word(t.key, w) or _unlisted_at_start(text, t, w)):
+        if not w.gazetteer and not t.text.isupper() and (unknown_word(t.key, w) or _unlisted_at_start(text, t, w)
+                                                         or _rare_inside(text, t, w)):
             unknown.append(t)  # a word no list knows and no misspelling of one: a name ("subhajit", "nomvula")
             continue
         if not w.gazetteer or w.function or w.demographic or w.clinical is not None and not (
-                w.clinical == "condition" and rare_condition_noun_at_start(text, t, _sentence_start)):  # "Sander drove"
+                w.clinical == "condition" and (rare_condition_noun_at_start(text, t, _sentence_start)  # "Sander drove"
+                                               or w.first and not w.eponym and (condition_name_inside(  # "seeing Shin"
+                                                   text, t, _DETERMINERS, _FUNCTION_WORDS) or _speaker(text, t)))):
             continue
         rest = after(text, t.end)
         if _EPONYM_AFTER.match(rest) or _facility_after(rest) or _not_a_person(text, t):
             continue
         if w.rare and not t.capital and any(j >= 0 and toks_list[j].key in _DETERMINERS for j in (i - 1, i - 2)):
             continue  # a dictionary word rare in English after a determiner ("our patio", "a good cadence"): a thing
-        if not w.common or (t.capital and not _sentence_start(text, t.start)) or written_as_name(text, t, _sentence_start):
+        if not w.common or (t.capital and not _sentence_start(text, t.start)) or written_as_name(text, t, _sentence_start) \
+                or _speaker(text, t):
             yield t.start, t.end, t.text, "detector"
     for t in unknown:  # source "residual": what the residual check calls a possible name, found in any case
         rest = after(text, t.end)
@@ -225,6 +230,19 @@ def _unlisted_at_start(text: str, t: _Tok, w: _Word) -> bool:
     like words run together or misspelt ("Thembile drove", "Hamisi drove"), but for a drug written wrong."""
     return not (w.common or w.clinical or w.function or w.demographic or w.eponym) and len(t.key) >= 3 \
         and t.key.isalpha() and capital_at_start(text, t, _sentence_start) and not misspelt_drug(t.key)
+
+
+def _speaker(text: str, t: _Tok) -> bool:
+    """A gazetteer name at a sentence's start before a verb of speech ("Shin says"), no relative's word
+    (:func:`.name_cased.speaker_at_start`)."""
+    return t.key not in RELATIVES and t.key not in _SPOKEN_WORDS and speaker_at_start(text, t, _sentence_start)
+
+
+def _rare_inside(text: str, t: _Tok, w: _Word) -> bool:
+    """Capitalised inside cased prose, a word only as a rare dictionary headword ("ask Birthe to"):
+    :func:`.name_cased.inside_prose`, :func:`.name_cased.rare_headword`."""
+    return t.capital and w.common and not (w.clinical or w.function or w.demographic or w.eponym) \
+        and inside_prose(text, t, _DETERMINERS, _FUNCTION_WORDS) and rare_headword(t.key)
 
 
 def _not_a_person(text: str, t: _Tok) -> bool:
@@ -474,7 +492,8 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         seen = {(d.start, d.end) for d in det}
         spans += det + [NameSpan(s, e, "rule") for s, e in context_spans(text, toks) if (s, e) not in seen]
         spans += [NameSpan(t.start, t.end, "rule") for t in particle_names(text, toks, _sentence_start, _may_name)
-                  + addressed(text, toks, _sentence_start, lambda t: _may_name(t, gazetteer=True))
+                  + addressed(text, toks, lambda s, p: _sentence_start(s, p) or quote_start(s, p),
+                              lambda t: _may_name(t, gazetteer=True) or _may_name(t) and rare_headword(t.key))
                   + particle_chain_names(text, toks, _sentence_start, _may_name, _name_like)
                   + apostrophe_names(text, toks, _may_name)]
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
