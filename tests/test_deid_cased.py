@@ -301,6 +301,8 @@ def test_in_laws_are_relatives(text, expected):
     ("Doctor: According to Iris, the swelling is down.", "Doctor: According to [NAME], the swelling is down."),
     # a gazetteer name at a sentence's start before a verb of speech
     ("Patient: Hope says I should rest more.", "Patient: [NAME] says I should rest more."),
+    # ... also with where the person works between
+    ("Patient: Rose at the pharmacy said it was fine.", "Patient: [NAME] at the pharmacy said it was fine."),
     # a name addressed in reported speech
     ('Patient: My wife said, "Gorm, you need a doctor."', 'Patient: My wife said, "[NAME], you need a doctor."'),
 ])
@@ -317,6 +319,8 @@ def test_names_capitalised_in_cased_prose(text, expected):
     "Patient: Everyone says I look tired.",  # no gazetteer name before the verb
     "Patient: Insurance said it was not covered.",
     "Patient: Mom says hi.",  # a relative's word
+    "Patient: Everyone at the office said I looked pale.",
+    "Patient: Will at work said so.",  # a function word
     'Doctor: She said, "Okay, you can go."',
 ])
 def test_capitalised_words_that_are_no_names_stay(text):

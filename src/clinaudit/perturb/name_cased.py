@@ -20,8 +20,9 @@ name detector (:mod:`.name_detect`), which passes its sentence-start test and it
 * **reported speech**: an opening quote after "said," or a colon starts a sentence for the rule of a name addressed
   (:func:`quote_start`: 'She said, "Birthe, you need to rest."');
 * **a name before a verb of speech at a sentence's start** (:func:`speaker_at_start`): a capitalised gazetteer name,
-  no relative's or function word, right before "says", "said", "told", "thinks", "wants", "asked", …, one space
-  ("Shin says I should …", "Ho told me"); not "Everyone says", "Insurance said" (no gazetteer names).
+  no relative's or function word, right before "says", "said", "told", "thinks", "wants", "asked", …, one space,
+  or with where the person works between ("Shin says I should …", "Ho told me", "Miller at the pharmacy said");
+  not "Everyone says", "Insurance said" (no gazetteer names).
 """
 
 from __future__ import annotations
@@ -140,11 +141,13 @@ def quote_start(text: str, pos: int) -> bool:
 #: Verbs of speech and thought that follow a person at a sentence's start ("Shin says", "Ho told me")
 SPEECH_VERBS = frozenset("says said told tells thinks thought wants wanted asked asks mentioned suggested "
                          "recommended explained texted emailed warned insists insisted".split())
-_NEXT_WORD = re.compile(r" ([a-z]+)\b")
+#: one space, then a verb, maybe after where the person works ("Miller at the pharmacy said", "Kiss from the lab told")
+_NEXT_WORD = re.compile(r"(?: (?:at|from|in|with)(?: the| my| our| your)? [a-z]+)? ([a-z]+)\b")
 
 
 def speaker_at_start(text: str, t: Tok, sentence_start: Callable[[str, int], bool]) -> bool:
-    """``t`` is capitalised at a sentence's start right before a verb of speech (:data:`SPEECH_VERBS`): the caller
+    """``t`` is capitalised at a sentence's start right before a verb of speech (:data:`SPEECH_VERBS`), maybe with
+    where the person works between ("at the pharmacy", "from the lab"): the caller
     asks that it be a gazetteer name and no relative's, function or demographic word."""
     if not t.capital:
         return False
