@@ -110,3 +110,51 @@ def test_a_capitalised_word_next_to_a_name_is_part_of_it(text, expected):
 ])
 def test_lower_case_words_do_not_join_a_capitalised_name(text, expected):
     assert deidentify_text(text, gender=False, ages=False, life_stage=False, origin=False)[0] == expected
+
+
+# ---- issue 50, false replacements on the real dialogs (perturb/not_a_name.py): hand-written examples
+
+
+@pytest.mark.parametrize("text", [
+    # a word in no list that ends like a clinical word: misspelt or run together, not a name
+    "[doctor] she takes hydroklorotiazide and the patient is not emmancipated .",
+    "[patient] she had a lipomyelomeningocele repair as a baby .",
+    # a surname that is an inflected form of a word English uses often
+    "[patient] it keeps messing with my sleep and it gets hotter at night .",
+    "[patient] the rash looks redder and we ate burgers .",
+    # a lower-case word after an article is a thing, and so are its other lower-case mentions in the dialog
+    "[patient] i bought a trekora and the kids love the vantrix .",
+    "[doctor] let's stop the zorvala .\n[patient] okay .\n[doctor] zorvala can cause a cough .",
+    "[patient] we go to the venti place , and i always get venti drinks .",
+    # a word right after "in" or "at", and the capitalised words of a place's name so introduced
+    "[doctor] you can see me in kennaway after the scan , or at harwell .",
+    "Patient: I work at Dunmore Tavern and live in Ostrava Springs.",
+    "[patient] i was at dewey beach .",
+])
+def test_words_and_places_the_real_dialogs_had_are_not_names(text):
+    assert _deid(text) == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    # names no list holds, outside those contexts
+    ("[patient] i talked to sipho and nomvula yesterday .", "[patient] i talked to [NAME] and [NAME] yesterday ."),
+    # "at" or "in" before a possessive, or after a word that takes a person
+    ("[patient] i was at sipho's house .", "[patient] i was at [NAME]'s house ."),
+    ("Patient: I was angry at Sipho.", "Patient: I was angry at [NAME]."),
+    ("[patient] i confided in thandeka .", "[patient] i confided in [NAME] ."),
+    # a capitalised word after "in the" or "at the" and a lower-case word is no place's name
+    ("Patient: I was at the pharmacy Sipho said so.", "Patient: I was at the pharmacy [NAME] said so."),
+    # "that" and "this" are no articles here, and a line's end is no article's place
+    ("[patient] i think that thandeka called .", "[patient] i think that [NAME] called ."),
+    ("[doctor] how are you doing with the\n[patient] nkosana said it was fine .",
+     "[doctor] how are you doing with the\n[patient] [NAME] said it was fine ."),
+    # a capital after an article still names
+    ("Patient: The Dlamini family lives next door.", "Patient: The [NAME] family lives next door."),
+    ("[patient] the dlamini family lives next door .", "[patient] the [NAME] family lives next door ."),
+    # the inflection rule leaves given names and forms English text does not use ("rashed"), a doubled consonant
+    # after a stem English does not use often ("visser"), "-es" after a vowel ("nunes"), "-er" of a noun ("pinter")
+    ("[patient] rashed came with me .", "[patient] [NAME] came with me ."),
+    ("[patient] i see visser , nunes and pinter on fridays .", "[patient] i see [NAME] , [NAME] and [NAME] on fridays ."),
+])
+def test_names_next_to_the_real_dialogs_rules_are_still_found(text, expected):
+    assert _deid(text) == expected

@@ -34,6 +34,7 @@ from .name_cased import (apostrophe_names, condition_name_inside, inside_prose, 
 from .name_tokens import MARK as _MARK
 from .name_tokens import WORD, fold, neighbours, tokens
 from .name_tokens import Tok as _Tok
+from .not_a_name import clinical_form, inflected_common, place_after_preposition, thing_after_determiner
 from .name_writing import (addressed, capital_at_start, misspelt_drug, particle_names, rare_condition_noun_at_start,
                            town_context, written_as_name)
 from .vocab import DEMOGRAPHIC_WORDS as _DEMOGRAPHIC
@@ -179,9 +180,10 @@ def _word(key: str) -> _Word:
     # a name of the gazetteer is a common word only as it is written ("sander", "lars" are no inflected "sand",
     # "lar"), or, when it is no given name, as an inflected form of an everyday word ("pins", "fries", "messing",
     # "wider": issue 50's false replacements; the stem is a whitelist word, not a rare dictionary headword)
-    common = (key in common_words() or plural_of_common(key) or (not first and inflected_everyday(key))) \
+    inflected = not first and gazetteer and inflected_common(key)  # "messing", "hotter", "burgers": no rare word
+    common = (key in common_words() or plural_of_common(key) or inflected or (not first and inflected_everyday(key))) \
         if gazetteer and len(parts) == 1 else (is_common(key) or (len(parts) > 1 and all(is_common(p) for p in parts)))
-    rare = common and gazetteer and len(parts) == 1 and rare_as_a_word(key)
+    rare = common and gazetteer and len(parts) == 1 and not inflected and rare_as_a_word(key)
     return _Word(common=common and not rare, gazetteer=gazetteer, first=first, rare=rare,
                  clinical=clinical_category(key),
                  function=key in _FUNCTION_WORDS or any(p in _FUNCTION_WORDS for p in parts),
@@ -193,6 +195,8 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
     common word (any case), or capitalised inside a sentence; never a clinical-vocabulary word, an eponym before
     "disease", "sign", ..., a word before a facility's generic word, a function or demographic word."""
     unknown: list[_Tok] = []
+    found: list[tuple[_Tok, str]] = []
+    things: set[str] = set()
     toks_list = tokens(text) if toks is None else toks
     for i, t in enumerate(toks_list):
         if len(t.key) < 2 or t.key == "name":
@@ -200,7 +204,10 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
         w = _word(t.key)
         if not w.gazetteer and not t.text.isupper() and (unknown_word(t.key, w) or _unlisted_at_start(text, t, w)
                                                          or _rare_inside(text, t, w)):
-            unknown.append(t)  # a word no list knows and no misspelling of one: a name ("subhajit", "nomvula")
+            if thing_after_determiner(text, toks_list, i):  # "the wixela", "an aircast": a thing
+                things.add(t.key)
+            else:
+                unknown.append(t)  # a word no list knows and no misspelling of one: a name ("subhajit", "nomvula")
             continue
         if not w.gazetteer or w.function or w.demographic or w.clinical is not None and not (
                 w.clinical == "condition" and (rare_condition_noun_at_start(text, t, _sentence_start)  # "Sander drove"
@@ -212,13 +219,19 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
             continue
         if w.rare and not t.capital and any(j >= 0 and toks_list[j].key in _DETERMINERS for j in (i - 1, i - 2)):
             continue  # a dictionary word rare in English after a determiner ("our patio", "a good cadence"): a thing
+        if thing_after_determiner(text, toks_list, i):
+            things.add(t.key)  # "a venti", "the alfredo sauce": a thing, in lower case here and elsewhere
+            continue
         if not w.common or (t.capital and not _sentence_start(text, t.start)) or written_as_name(text, t, _sentence_start) \
                 or _speaker(text, t):
-            yield t.start, t.end, t.text, "detector"
+            found.append((t, "detector"))
     for t in unknown:  # source "residual": what the residual check calls a possible name, found in any case
         rest = after(text, t.end)
         if not (_EPONYM_AFTER.match(rest) or _facility_after(rest) or _not_a_person(text, t)):
-            yield t.start, t.end, t.text, "residual"
+            found.append((t, "residual"))
+    for t, source in found:  # a lower-case word the dialog writes after an article elsewhere is a thing ("wixela")
+        if t.capital or t.key not in things:
+            yield t.start, t.end, t.text, source
 
 
 _NEIGHBOURS = re.compile(rf"(?:^|[^\w{_MARK}'’\-])((?:{WORD}))[ \t\-]+$")
@@ -263,7 +276,8 @@ def _not_a_person(text: str, t: _Tok) -> bool:
     wp = _word(prev_key)  # a drug's product name: "Medrol Dosepak" (the drug list holds names too: "hana")
     if nxt_key in PLACE_GENERIC and not text[t.end:t.end + 1] == "-" or wp.clinical == "drug" and not wp.gazetteer:
         return True
-    return t.key in PLACE_BEFORE and nxt_key in PLACE_WORDS or town_context(text, t.start, t.end)
+    return t.key in PLACE_BEFORE and nxt_key in PLACE_WORDS or town_context(text, t.start, t.end) \
+        or place_after_preposition(text, t)
 
 
 def unknown_word(key: str, w: _Word | None = None) -> bool:
@@ -280,7 +294,7 @@ def _unknown(key: str) -> bool:
     w = _word(key)
     if w.common or w.gazetteer or w.clinical is not None or w.function or w.demographic or w.eponym:
         return False
-    return not looks_like_a_word(key)
+    return not looks_like_a_word(key) and not clinical_form(key)  # "radicularopathy"
 
 
 def clinical_word_after(after: str) -> bool:

@@ -1,0 +1,115 @@
+"""Words the name detector took for names on the real dialogs that are words or places (issue 50: "false replacements
+no more than today's"): what a word is and where it stands says it is no person (:mod:`.name_detect` asks).
+
+* :func:`clinical_form` — a word in no list that ends like a clinical word ("radicularopathy", "nohydronephrosis",
+  "hydrocholorozide"): a misspelt or run-together clinical term, not a name (no name of eight letters or more of
+  philter-ucsf's gazetteer ends so);
+* :func:`inflected_common` — a surname that is an inflected form of a word English text uses often ("messing",
+  "reining", "hotter", "redder", "burgers");
+* :func:`thing_after_determiner` — a lower-case word after "the", "a", "those", ... ("the wixela", "a peloton",
+  "an aircast"): a thing; names are not written after an article in speech;
+* :func:`place_after_preposition` — a word right after "in" or "at" (and the capitalised words of a place's name
+  after it: "at Taco Bell", "in Las Cruces"): a place, not a person, unless a possessive follows ("at Smith's").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from .name_tokens import Tok
+
+__all__ = ["clinical_form", "inflected_common", "thing_after_determiner", "place_after_preposition"]
+
+#: Endings of clinical words (conditions, procedures, drug classes) that no name of eight letters or more of
+#: philter-ucsf's first-name or surname lists has ("-itis", "-emia", "-uria", "-osis" do: "adomaitis", "euphemia",
+#: "kathuria", "theodosis"; only the "-osis" of "-rosis", "-nosis", "-tosis" is kept).
+_CLINICAL_END = re.compile(r"(?:opathy|ectomy|otomy|ostomy|plasty|algia|cele|rrhea|rrhoea|plegia|paresis|flexia|"
+                           r"trophy|megaly|zide|mide|ated|sive|graphy|scopy|rosis|nosis|tosis|iasis)$")
+
+
+def clinical_form(key: str) -> bool:
+    """``key`` (lower case, eight letters or more, in no list) ends like a clinical word: "radicularopathy",
+    "hypperflexia", "lipomyomeningocele", "ifosphomide", "immensipated"."""
+    return len(key) >= 8 and key.isalpha() and bool(_CLINICAL_END.search(key))
+
+
+#: How common in English text (wordfreq Zipf) a stem must be for its inflected form to be a word, not a surname:
+#: "mess" 4.57 ("messing"), "weld" 3.3 ("welding").
+_STEM_ZIPF = 3.3
+#: The inflected form itself must be used in English text ("redder" 2.44; not "rashed" 1.90, "shaked" 2.02).
+_FORM_ZIPF = 2.3
+#: A comparative with a doubled consonant after a stem of three letters ("hotter", "redder") only for a very common
+#: stem ("manning" is no "-ing" of "man" here).
+_SHORT_STEM_ZIPF = 4.5
+#: A plural is a word when the singular is common and the plural itself is used ("burgers" 3.72 / "burger" 4.07;
+#: a surname seldom is: "murphys" 2.23).
+_PLURAL_ZIPF = 3.0
+
+
+@lru_cache(maxsize=50_000)
+def inflected_common(key: str) -> bool:
+    """A gazetteer surname (no given name: the caller asks) that is an inflected form (-s, -es, -ies, -ing, -ed) of
+    a dictionary word English text uses often, or a comparative with a doubled consonant of a very common word:
+    "messing" (mess), "welding", "hotter" (hot), "redder" (red), "burgers" (burger, a surname too); not "visser"
+    (vis), "pinter", "beyer" (no "-er" of a noun), "nunes" (no "-es" after a vowel), "mercier" (no "-ier")."""
+    from .vocab import common_words, english_zipf, first_names
+
+    words, given = common_words(), first_names()
+    if english_zipf(key) < _FORM_ZIPF:
+        return False  # a form English text does not use ("rashed", "shaked"): a name
+    for suffix, repl in (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""),
+                         ("ing", "e"), ("er", ""), ("est", "")):
+        if not key.endswith(suffix) or len(key) - len(suffix) < 3:
+            continue
+        stem = key[: len(key) - len(suffix)]
+        if suffix == "es" and not stem.endswith(("s", "x", "z", "ch", "sh")):
+            continue  # "nunes" is no plural of "nun"
+        if suffix in ("s", "es") and stem not in given and english_zipf(stem) >= 3.5 \
+                and english_zipf(key) >= _PLURAL_ZIPF:
+            return True  # "burgers": the plural of a word that is also a surname
+        cand = stem + repl
+        if suffix not in ("er", "est") and cand in words and cand not in given and english_zipf(cand) >= _STEM_ZIPF:
+            return True
+        if len(stem) == 4 and stem[-1] == stem[-2] and suffix in ("er", "est") \
+                and stem[:-1] in words and english_zipf(stem[:-1]) >= _SHORT_STEM_ZIPF:
+            return True  # "hotter", "redder"
+    return False
+
+
+#: Articles and demonstratives: "the wixela", "a peloton", "those cadboy eggs" (not possessives, "my jamal", nor
+#: "that" and "this", which also end a clause or open one: "doing with that | jamal said", "i think that jamal")
+_ARTICLES = frozenset("the a an some those these".split())
+_SPACES = re.compile(r"[ \t]+")
+#: After an article, a family's name: "the dlamini family", "the nguyen kids"
+_FAMILY = frozenset("family families household house home kids children twins brothers sisters boys girls".split())
+
+
+def thing_after_determiner(text: str, toks: Sequence[Tok], i: int) -> bool:
+    """``toks[i]`` is a lower-case word right after an article or demonstrative, only spaces between: a thing ("the
+    wixela", "an aircast", "a goodrx coupon"), but a family's name ("the dlamini family")."""
+    return i > 0 and not toks[i].capital and toks[i - 1].key in _ARTICLES \
+        and bool(_SPACES.fullmatch(text, toks[i - 1].end, toks[i].start)) \
+        and not (i + 1 < len(toks) and toks[i + 1].key in _FAMILY)  # "the dlamini family"
+
+
+_PLACE_PREP = re.compile(r"(?:^|[^\w'’])(?:([A-Za-z]+)[ \t]+)?(?i:in|at)[ \t]+(?:(?i:the)[ \t]+)?"
+                         r"((?:[A-Z][\w'’\-]*[ \t]+){0,2})$")
+#: Words before "at" or "in" that take a person ("angry at Sipho", "looked at him", "confided in Thandeka")
+_PERSON_PREP = frozenset("""look looks looked looking stare stared staring glance glanced point pointed yell yells
+    yelled yelling shout shouted shouting laugh laughed laughing smile smiled smiling mad angry upset annoyed
+    furious frustrated snapped throw threw aim aimed believe believes believed confide confided confiding
+    interested trust trusted""".split())
+_POSSESSIVE = re.compile(r"['’]s\b")
+
+
+def place_after_preposition(text: str, t: Tok) -> bool:
+    """``t`` stands right after "in" or "at" ("at dewey beach", "in kennesaw", "at the Hilton"), or is a capitalised
+    word of a place's name so introduced ("at Taco Bell", "in Las Cruces"): a place, not a person; not before a
+    possessive ("at Smith's", "in Jamal's room") nor after a word that takes a person ("angry at Sipho", "confided
+    in Thandeka")."""
+    if _POSSESSIVE.match(text, t.end):
+        return False
+    m = _PLACE_PREP.search(text, max(0, t.start - 60), t.start)
+    return m is not None and (m.group(1) or "").lower() not in _PERSON_PREP and (not m.group(2) or t.capital)
