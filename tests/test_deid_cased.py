@@ -237,6 +237,9 @@ def test_the_residual_check_does_not_count_a_town_it_kept():
     ("Patient: Ó Dálaigh says it's nothing.", "Patient: [NAME] says it's nothing."),
     ("Doctor: Mac Diarmada will see you next.", "Doctor: [NAME] will see you next."),
     ("Patient: De Santis lent me his cane.", "Patient: [NAME] lent me his cane."),
+    # inside a sentence: two particles or more, or a capitalised one
+    ("Patient: Ask for van den Heuvel at the front desk.", "Patient: Ask for [NAME] at the front desk."),
+    ("Doctor: I'll send it to Ó Dálaigh today.", "Doctor: I'll send it to [NAME] today."),
 ])
 def test_a_chain_of_surname_particles_is_a_name(text, expected):
     assert _deid(text) == expected
@@ -244,6 +247,7 @@ def test_a_chain_of_surname_particles_is_a_name(text, expected):
 
 @pytest.mark.parametrize("text", [
     "Patient: O my, that stings.",  # a capital particle before no capital
+    "Patient: My blood type is Type O Negative.",  # a common word after a capitalised particle
     "Doctor: Take it at the end of the day.",
     "Patient: I was in the ICU for a week.",
 ])
@@ -305,6 +309,10 @@ def test_in_laws_are_relatives(text, expected):
     ("Patient: Rose at the pharmacy said it was fine.", "Patient: [NAME] at the pharmacy said it was fine."),
     # a name addressed in reported speech
     ('Patient: My wife said, "Gorm, you need a doctor."', 'Patient: My wife said, "[NAME], you need a doctor."'),
+    # coordinated with a person
+    ("Patient: Yes, Gorm and I are married.", "Patient: Yes, [NAME] and I are married."),
+    ("Patient: Either Gorm or my son will drive me.", "Patient: Either [NAME] or my son will drive me."),
+    ("Patient: Hope and me went for a walk.", "Patient: [NAME] and me went for a walk."),
 ])
 def test_names_capitalised_in_cased_prose(text, expected):
     assert _deid(text) == expected
@@ -319,6 +327,9 @@ def test_names_capitalised_in_cased_prose(text, expected):
     "Patient: Everyone says I look tired.",  # no gazetteer name before the verb
     "Patient: Insurance said it was not covered.",
     "Patient: Mom says hi.",  # a relative's word
+    "Patient: Mom and I went shopping.",
+    "Patient: Tylenol and I do not get along.",  # a drug
+    "Patient: Yesterday and today were bad.",
     "Patient: Everyone at the office said I looked pale.",
     "Patient: Will at work said so.",  # a function word
     'Doctor: She said, "Okay, you can go."',

@@ -5,9 +5,9 @@ name detector (:mod:`.name_detect`), which passes its sentence-start test and it
 * **a chain of surname particles** before a capitalised word: two or three lower-case particles ("Sander van der
   Meulen", "van den Berg says"; one particle is :func:`.name_writing.particle_names`'s) or a capitalised particle
   and any lower-case ones ("Seán Ó Briain", "Ó Briain says", "Marco De Luca", "De Luca says", "Ní Dhomhnaill"),
-  after a capitalised word or at a sentence's start: the particles and the word are a name. After a capitalised
-  particle the word must be a name of the gazetteer or in no list of common words ("Van Dijk"; not "Le Mans is",
-  "O Lord");
+  after a capitalised word or at a sentence's start, or anywhere (two particles or more, or a capitalised one:
+  "Ask for van der Meulen"): the particles and the word are a name. After a capitalised particle the word must be
+  a name of the gazetteer or in no list of common words ("Van Dijk"; not "Le Mans is", "O Lord", "Type O Negative");
 * **a capital after an apostrophe**: "D'Amico", "N'Diaye", "O'Shea" — no English word is written so (a
   contraction has a lower-case letter there: "Don't", "O'clock");
 * **a capital inside cased prose** (:func:`inside_prose`: after a lower-case word that is no determiner, or a
@@ -22,7 +22,10 @@ name detector (:mod:`.name_detect`), which passes its sentence-start test and it
 * **a name before a verb of speech at a sentence's start** (:func:`speaker_at_start`): a capitalised gazetteer name,
   no relative's or function word, right before "says", "said", "told", "thinks", "wants", "asked", …, one space,
   or with where the person works between ("Shin says I should …", "Ho told me", "Miller at the pharmacy said");
-  not "Everyone says", "Insurance said" (no gazetteer names).
+  not "Everyone says", "Insurance said" (no gazetteer names);
+* **a capitalised word coordinated with a person** (:func:`coordinated_with_a_person`): right before "and I",
+  "and me", "and my"/"or my" and a relative's word ("Yes, Birthe and I are married.", "Either Birthe or my son"):
+  the caller asks that it be a gazetteer name, a rare dictionary headword or a word in no list.
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ from collections.abc import Callable, Sequence
 from .name_tokens import Tok
 
 __all__ = ["LOWER_PARTICLES", "CAPITAL_PARTICLES", "particle_chain_names", "apostrophe_names", "inside_prose",
-           "rare_headword", "condition_name_inside", "CONDITION_NAME_ZIPF", "quote_start", "speaker_at_start"]
+           "rare_headword", "condition_name_inside", "CONDITION_NAME_ZIPF", "quote_start", "speaker_at_start",
+           "coordinated_with_a_person"]
 
 #: A given name that is also a condition word is taken inside cased prose only when less frequent than this in
 #: English text (wordfreq Zipf: "shin" 3.7, "iris" 4.0; not "earth" 5.1, "life", "white": "years on Earth.")
@@ -74,7 +78,9 @@ def particle_chain_names(text: str, toks: Sequence[Tok], sentence_start: Sentenc
             continue
         prev = toks[i - 1] if i > 0 else None
         after_capital = prev is not None and prev.capital and text[prev.end:m.start()] == " "
-        if not (after_capital or sentence_start(text, m.start())):
+        # a chain of two or more particles or a capitalised one is a name's inside a sentence too ("Ask for van der
+        # Meulen", "Ask for Ó Briain"); one lower-case particle only after a capital or at a sentence's start
+        if not (after_capital or sentence_start(text, m.start()) or m.group("cap") or j - i > 1):
             continue
         if m.group("cap") and not name_like(t):
             continue
@@ -153,3 +159,15 @@ def speaker_at_start(text: str, t: Tok, sentence_start: Callable[[str, int], boo
         return False
     m = _NEXT_WORD.match(text, t.end)
     return m is not None and m.group(1) in SPEECH_VERBS and sentence_start(text, t.start)
+
+
+_WITH_A_PERSON = re.compile(r" (?:and (?:I|me)\b|(?:and|or) (?:my|your|his|her|our) ([a-z\-]+))")
+
+
+def coordinated_with_a_person(text: str, t: Tok, relatives: frozenset[str]) -> bool:
+    """``t`` is capitalised right before "and I", "and me", or "and"/"or" and a possessive and a relative's word
+    ("Birthe and I", "Birthe or my son")."""
+    if not t.capital:
+        return False
+    m = _WITH_A_PERSON.match(text, t.end)
+    return m is not None and (m.group(1) is None or m.group(1) in relatives)

@@ -29,8 +29,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .name_cased import (apostrophe_names, condition_name_inside, inside_prose, particle_chain_names, quote_start,
-                         rare_headword, speaker_at_start)
+from .name_cased import (apostrophe_names, condition_name_inside, coordinated_with_a_person, inside_prose,
+                         particle_chain_names, quote_start, rare_headword, speaker_at_start)
 from .name_tokens import MARK as _MARK
 from .name_tokens import WORD, fold, neighbours, tokens
 from .name_tokens import Tok as _Tok
@@ -246,16 +246,18 @@ def _unlisted_at_start(text: str, t: _Tok, w: _Word) -> bool:
 
 
 def _speaker(text: str, t: _Tok) -> bool:
-    """A gazetteer name at a sentence's start before a verb of speech ("Shin says"), no relative's word
-    (:func:`.name_cased.speaker_at_start`)."""
-    return t.key not in RELATIVES and t.key not in _SPOKEN_WORDS and speaker_at_start(text, t, _sentence_start)
+    """A gazetteer name at a sentence's start before a verb of speech ("Shin says"), or before "and I", "or my son"
+    (:func:`.name_cased.coordinated_with_a_person`), no relative's word (:func:`.name_cased.speaker_at_start`)."""
+    return t.key not in RELATIVES and t.key not in _SPOKEN_WORDS and (
+        speaker_at_start(text, t, _sentence_start) or coordinated_with_a_person(text, t, RELATIVES))
 
 
 def _rare_inside(text: str, t: _Tok, w: _Word) -> bool:
     """Capitalised inside cased prose, a word only as a rare dictionary headword ("ask Birthe to"):
     :func:`.name_cased.inside_prose`, :func:`.name_cased.rare_headword`."""
     return t.capital and w.common and not (w.clinical or w.function or w.demographic or w.eponym) \
-        and inside_prose(text, t, _DETERMINERS, _FUNCTION_WORDS) and rare_headword(t.key)
+        and (inside_prose(text, t, _DETERMINERS, _FUNCTION_WORDS) or coordinated_with_a_person(text, t, RELATIVES)) \
+        and rare_headword(t.key)
 
 
 def _not_a_person(text: str, t: _Tok) -> bool:
