@@ -63,3 +63,79 @@ def test_a_dictionary_name_next_to_a_name_found_is_part_of_it_in_lower_case(text
 def test_an_everyday_word_next_to_a_name_found_stays():
     # "will" and "park" are words of philter-ucsf's whitelist: not taken as a neighbour
     assert deidentify_text("patient: colombo will park the car .")[0] == "patient: [NAME] will park the car ."
+
+
+# ---- issue 50, lower-case recall: Webster's proper nouns, name-like neighbours, where a person stands
+# (perturb/name_frequency.py, perturb/name_slots.py; hand-written names and sentences, not the benchmark's)
+
+
+def test_webster_lists_proper_nouns_capitalised_only():
+    from clinaudit.perturb.name_frequency import dictionary_proper_name, name_like, webster_proper
+
+    assert webster_proper("duncan") and not webster_proper("harry") and not webster_proper("pencil")
+    assert dictionary_proper_name("duncan")  # GCIDE's headword only, Webster's "Duncan"
+    assert not dictionary_proper_name("irish") and not dictionary_proper_name("miles")  # a nationality, a plural
+    assert name_like("wunderlich") and name_like("grauer")  # whitelist words, rare in English and never inflected
+    assert not name_like("park") and not name_like("kiss") and not name_like("pencil")  # used inflected, frequent
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("[patient] yeah , duncan picks me up after work .", "[patient] yeah , [NAME] picks me up after work ."),
+    ("patient: my cousin said malcolm would know .", "patient: my cousin said [NAME] would know ."),
+])
+def test_a_dictionary_proper_noun_is_a_name_in_lower_case(text, expected):
+    assert deidentify_text(text)[0] == expected
+
+
+@pytest.mark.parametrize("text", [
+    "[patient] i read the bible and we walked two miles .",  # after a determiner; a plural
+    "[doctor] a hunter came in today .",
+])
+def test_a_proper_noun_rule_keeps_words(text):
+    assert deidentify_text(text)[0] == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a whitelist word rare in English and never inflected next to a given name found
+    ("[doctor] we got a letter from oksana wunderlich yesterday .", "[doctor] we got a letter from [NAME] yesterday ."),
+    # a word with a diacritic, a word in no list that looks like a word, a surname particle
+    ("[patient] my sister ingrid ström came along .", "[patient] my sister [NAME] came along ."),
+    ("[patient] i stay with refilwe mokoena most days .", "[patient] i stay with [NAME] most days ."),
+    ("[patient] we asked maarten van der grauer about it .", "[patient] we asked [NAME] about it ."),
+])
+def test_a_name_like_word_next_to_a_name_found_is_part_of_it(text, expected):
+    assert deidentify_text(text)[0] == expected
+
+
+def test_a_word_next_to_a_name_found_stays_when_it_is_a_word():
+    # "shopping", "kiss" (used inflected, frequent) next to a name found stay
+    assert deidentify_text("[patient] i took oksana shopping .")[0] == "[patient] i took [NAME] shopping ."
+    assert deidentify_text("[patient] i asked oksana kiss me .")[0] == "[patient] i asked [NAME] kiss me ."
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("[doctor] okay tom , let's look at that knee .", "[doctor] okay [NAME] , let's look at that knee ."),
+    ("[doctor] mike , can you bend it for me ?", "[doctor] [NAME] , can you bend it for me ?"),
+    ("[patient] lerato thinks it's the new soap .", "[patient] [NAME] thinks it's the new soap ."),
+    ("[patient] i sent the forms to grauer yesterday .", "[patient] i sent the forms to [NAME] yesterday ."),
+    ("[doctor] please ask wunderlich about the dose .", "[doctor] please ask [NAME] about the dose ."),
+])
+def test_a_name_where_a_person_stands_in_lower_case(text, expected):
+    assert deidentify_text(text)[0] == expected
+
+
+@pytest.mark.parametrize("text", [
+    "[doctor] so far , so good . okay great , let's go .",  # everyday words addressed
+    "[patient] it started to ache . i went to bed .",  # a verb, a bare noun after "to"
+    "[patient] we closed it up with gauze and tape .",  # a mass noun after "with"
+    "[patient] asprin helps a lot .",  # a drug written wrong is no subject
+    "[doctor] you drove to vail and back ?",  # a place after a verb of going
+])
+def test_a_person_slot_keeps_words(text):
+    assert deidentify_text(text)[0] == text
+
+
+def test_a_rare_word_after_a_determiner_of_another_sentence_is_a_name():
+    # the determiner rule reads only its own sentence: "a day. colombo ..." is no "a good cadence"
+    assert deidentify_text("patient: twice a day. colombo at the desk said so .")[0] == \
+        "patient: twice a day. [NAME] at the desk said so ."

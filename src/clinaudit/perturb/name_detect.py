@@ -31,9 +31,12 @@ from functools import lru_cache
 
 from .name_cased import (apostrophe_names, condition_name_inside, coordinated_with_a_person, inside_prose,
                          particle_chain_names, quote_start, rare_headword, speaker_at_start)
+from .name_frequency import dictionary_proper_name, lower_case_neighbour_ok, webster_proper
+from .name_slots import person_slots
 from .name_tokens import MARK as _MARK
 from .name_tokens import WORD, fold, neighbours, tokens
 from .name_tokens import Tok as _Tok
+from .name_writing import PARTICLES
 from .not_a_name import clinical_form, inflected_common, place_after_preposition, thing_after_determiner
 from .name_writing import (addressed, capital_at_start, misspelt_drug, particle_names, rare_condition_noun_at_start,
                            town_context, written_as_name)
@@ -183,7 +186,7 @@ def _word(key: str) -> _Word:
     inflected = not first and gazetteer and inflected_common(key)  # "messing", "hotter", "burgers": no rare word
     common = (key in common_words() or plural_of_common(key) or inflected or (not first and inflected_everyday(key))) \
         if gazetteer and len(parts) == 1 else (is_common(key) or (len(parts) > 1 and all(is_common(p) for p in parts)))
-    rare = common and gazetteer and len(parts) == 1 and not inflected and rare_as_a_word(key)
+    rare = common and gazetteer and len(parts) == 1 and not inflected and (rare_as_a_word(key) or dictionary_proper_name(key))
     return _Word(common=common and not rare, gazetteer=gazetteer, first=first, rare=rare,
                  clinical=clinical_category(key),
                  function=key in _FUNCTION_WORDS or any(p in _FUNCTION_WORDS for p in parts),
@@ -217,7 +220,8 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
         rest = after(text, t.end)
         if _EPONYM_AFTER.match(rest) or _facility_after(rest) or _not_a_person(text, t):
             continue
-        if w.rare and not t.capital and any(j >= 0 and toks_list[j].key in _DETERMINERS for j in (i - 1, i - 2)):
+        if w.rare and not t.capital and any(j >= 0 and toks_list[j].key in _DETERMINERS and not _CLAUSE_MARK.search(
+                text, toks_list[j].end, t.start) for j in (i - 1, i - 2)):  # not "a day. muller at ..."
             continue  # a dictionary word rare in English after a determiner ("our patio", "a good cadence"): a thing
         if thing_after_determiner(text, toks_list, i):
             things.add(t.key)  # "a venti", "the alfredo sauce": a thing, in lower case here and elsewhere
@@ -234,6 +238,7 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
             yield t.start, t.end, t.text, source
 
 
+_CLAUSE_MARK = re.compile(r"[.!?,;:]")
 _NEIGHBOURS = re.compile(rf"(?:^|[^\w{_MARK}'’\-])((?:{WORD}))[ \t\-]+$")
 _NEXT_WORD = re.compile(rf"^[ \t\-]+((?:{WORD}))")
 
@@ -491,7 +496,7 @@ def load_word_lists() -> None:
     from .vocab import clinical_terms, common_words, english_zipf, first_names, surnames
 
     clinical_terms(), common_words(), first_names(), surnames(), known_sorted(), two_words("xxxx", known, ())
-    english_zipf("the")
+    english_zipf("the"), webster_proper("the")
     longest(known_exact())
 
 
@@ -512,6 +517,7 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                               lambda t: _may_name(t, gazetteer=True) or _may_name(t) and rare_headword(t.key))
                   + particle_chain_names(text, toks, _sentence_start, _may_name, _name_like)
                   + apostrophe_names(text, toks, _may_name)]
+        spans += [NameSpan(t.start, t.end, "rule") for t in person_slots(text, _sentence_start, _slot_kind)]
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
     return spans
 
@@ -520,6 +526,25 @@ def _name_like(t: _Tok) -> bool:
     """A gazetteer name, or a word in no list of common words."""
     w = _word(t.key)
     return w.gazetteer or not w.common
+
+
+def _slot_kind(text: str, t: _Tok) -> str | None:
+    """What :func:`.name_slots.person_slots` needs to know of a word: a gazetteer name that may be one (no function,
+    demographic, drug or specialty word; a clinical word only when an ICD-10-CM noun outside philter-ucsf's whitelist:
+    "yaw", "sander"), a word in no list and no drug written wrong, or neither (None: also where no person stands,
+    :func:`no_person_at`: "we live in columbus")."""
+    from .vocab import whitelist_words
+
+    w = _word(t.key)
+    if _blocked(w):
+        return None
+    if w.gazetteer:
+        ok = w.clinical is None or w.clinical == "condition" and t.key not in whitelist_words()
+        kind = "gazetteer" if ok else None
+    else:
+        known_word = w.common or w.clinical is not None or misspelt_drug(t.key)  # "asprin helps"
+        kind = None if known_word or not t.key.isalpha() or len(t.key) < 3 else "unlisted"
+    return None if kind is None or no_person_at(text, t.start, t.end) else kind
 
 
 def _may_name(t: _Tok, gazetteer: bool = False) -> bool:
@@ -551,12 +576,16 @@ def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpa
                 continue
             nxt = i + 1 < len(toks) and toks[i + 1].start in starts and _SEP_SPACE.fullmatch(_sep(text, t, toks[i + 1]))
             prev = i > 0 and toks[i - 1].end in ends and _SEP_SPACE.fullmatch(_sep(text, toks[i - 1], t))
-            # a lower-case word only beside a lower-case name (lower-case speech), not beside a capitalised one
-            if not (t.capital or lower_case_neighbour(t.key) and not (nxt and toks[i + 1].capital or prev and toks[i - 1].capital)):
-                continue
             w = _word(t.key)
-            if not (nxt or prev) or len(t.key) < 2 or _blocked(w) or (w.clinical is not None and not w.gazetteer) \
-                    or t.key in _SPOKEN_WORDS:  # "Oh [Harry]"
+            # in lower case: "[tyler] moore", "[sander] de vries" (a particle, which ICD-10-CM also writes), not "patella"
+            particle = t.key in PARTICLES and not t.capital and lower_case_neighbour_ok(text, toks, i, True)
+            lower = particle or lower_case_neighbour(t.key) or w.clinical is None and lower_case_neighbour_ok(
+                text, toks, i, w.common or w.gazetteer or w.function)
+            # a lower-case word only beside a lower-case name (lower-case speech), not beside a capitalised one
+            if not (t.capital or lower and not (nxt and toks[i + 1].capital or prev and toks[i - 1].capital)):
+                continue
+            if not (nxt or prev) or len(t.key) < 2 or not particle and (_blocked(w) or (
+                    w.clinical is not None and not w.gazetteer) or t.key in _SPOKEN_WORDS):  # "Oh [Harry]"
                 continue
             if not prev and _sentence_start(text, t.start) and not (w.gazetteer or not w.common and len(t.key) >= 3):
                 continue  # a sentence's first word before a name: a gazetteer name or a word in no list ("Jiřina [Dvořáková]")

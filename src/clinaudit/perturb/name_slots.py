@@ -1,0 +1,113 @@
+"""Where a person stands in a lower-case sentence (issue 50, lower-case recall): a word that the lists call a common
+word too, or a word in no list, is a name in a slot English fills with a person. Used by the name detector
+(:mod:`.name_detect`), which passes in what it knows of a word.
+
+* **addressed**: after a sentence-opening "alright", "okay", "well", "so", "now", "oh" and before a comma ("alright
+  harry , let's take a look"): a gazetteer name that philter-ucsf's whitelist of everyday words lacks, or a word in
+  no list ("alright thembile ,"); "so far ," stays ("far" is an everyday word);
+* **at a sentence's start before a comma and a pronoun or auxiliary** ("andrew , what's going on", "bilal , i want
+  you to ..."): the same words, or a name-like one (:func:`.name_frequency.name_like`);
+* **the subject of a verb of saying, thinking or going** at a sentence's start ("harry drove me here", "bilal thinks
+  i snore"): the same words;
+* **after "to", "call", "ask", "tell" and no determiner, before the clause's end or a preposition** ("i talked to
+  moore on the phone", "fax the results to cho .", "you can call bilal if ..."): a name-like word only: English puts
+  a verb there ("to ache ."), which is used inflected, or a bare noun ("go to bed"), which is frequent; the name-like
+  words are neither. Not after "with", where bare mass nouns stand ("close it up with gauze and superglue").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .name_frequency import name_like, word_shaped
+from .name_tokens import Tok
+from .vocab import SPOKEN_WORDS, whitelist_words
+
+__all__ = ["person_slots"]
+
+_PRONOUN = r"(?:i|you|we|let's|let|can|could|would|will|how|what|what's|do|did|are|is|have)\b"
+_VERBS = (r"(?:said|says|told|tells|thinks|thought|drove|drives|wants|wanted|called|calls|asked|asks|came|comes|brought|"
+          r"brings|took|takes|gave|gives|knows|knew|feels|felt|mentioned|mentions|suggested|suggests|helped|helps|went|"
+          r"goes|lives|lived|works|worked)\b")
+#: after a sentence-opening "alright", "okay", ... and before a comma ("alright harry , let's take a look")
+_ADDRESSED = re.compile(r"(?:alright|okay|ok|well|so|now|oh)[ \t]+([a-z]+)[ \t]*,")
+#: a comma and a pronoun or an auxiliary that opens a request to the person addressed ("bilal , i want you to")
+_START = re.compile(rf",[ \t]*{_PRONOUN}")
+#: a verb of saying, thinking or going after its subject ("harry drove me here", "bilal thinks i snore")
+_SUBJECT = re.compile(rf" {_VERBS}")
+#: after "to", "call", "ask", "tell", before the clause's end or a preposition ("talked to moore on the phone", "call
+#: bilal if i don't pick up", "fax the results to cho .")
+_OBJECT = re.compile(r"(?:to|call|ask|tell|told|asked|called)[ \t]+([a-z]+)(?=[ \t]*(?:[.,!?;:]|\n|$)|[ \t]+"
+                     r"(?:on|at|in|if|about|and|for|to|yesterday|today|again|when)\b)")
+#: Before "to", a verb of going: a place follows, not a person ("we drove to columbus and ...", "a trip to rome")
+_GOING = frozenset("""go goes going went gone drive drives driving drove driven walk walks walking walked fly flies
+    flying flew flown move moves moving moved come comes coming came travel travels traveling travelled traveled
+    trip trips back way head heads heading headed get gets getting got return returned returning ride rode
+    commute commuted transferred""".split())
+#: the lower-case word right before a position (spaces between)
+_BEFORE = re.compile(r"([a-z]+)[ \t]*$")
+_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'’-")
+
+SentenceStart = Callable[[str, int], bool]
+
+
+def _word_before(text: str, pos: int) -> tuple[int, int] | None:
+    m = _BEFORE.search(text, max(0, pos - 40), pos)
+    if m is None or m.start(1) > 0 and (text[m.start(1) - 1] in _LETTERS or text[m.start(1) - 1].isalpha()):
+        return None
+    return m.start(1), m.end(1)
+
+
+def _whole(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` is a whole word (no letter, digit, apostrophe or hyphen either side)."""
+    return not (start > 0 and (text[start - 1] in _LETTERS or text[start - 1].isalpha())
+                or end < len(text) and (text[end] in _LETTERS or text[end].isalpha()))
+
+
+def _candidates(text: str, sentence_start: SentenceStart) -> list[tuple[str, int, int]]:
+    """``(slot, start, end)`` of the words in a slot; found from four patterns led by their fixed words (a comma, a
+    verb, "to": the regular-expression engine skips to them), not by a look at every word."""
+    out = []
+    for m in _ADDRESSED.finditer(text):
+        if _whole(text, m.start(), m.start() + m.group(0).index(" ")) and _whole(text, m.start(1), m.end(1)) \
+                and sentence_start(text, m.start()):
+            out.append(("addressed", m.start(1), m.end(1)))
+    for pat, slot in ((_START, "start"), (_SUBJECT, "subject")):
+        for m in pat.finditer(text):
+            if slot == "subject" and not _whole(text, m.start() + 1, m.end()):
+                continue
+            w = _word_before(text, m.start())
+            if w is not None and sentence_start(text, w[0]):
+                out.append((slot, *w))
+    for m in _OBJECT.finditer(text):
+        if _whole(text, m.start(), m.start() + len(m.group(0)) - len(m.group(0).lstrip("abcdefghijklmnopqrstuvwxyz"))) \
+                and _whole(text, m.start(1), m.end(1)):
+            w = _word_before(text, m.start())
+            if w is None or text[w[0]:w[1]] not in _GOING:  # "talked to moore"; not "drove to columbus"
+                out.append(("object", m.start(1), m.end(1)))
+    return out
+
+
+def person_slots(text: str, sentence_start: SentenceStart, kind: Callable[[str, Tok], str | None]) -> list[Tok]:
+    """The lower-case words of ``text`` that stand where a person stands (the module's docstring). ``kind(t)``: what
+    the detector knows of ``t`` in ``text``: ``"gazetteer"`` (a gazetteer name that is no function, demographic, drug or specialty
+    word, nor a clinical word that is no name), ``"unlisted"`` (in no list), or None (never a name here: a town by where
+    it stands, "moved to ..." too)."""
+    out: list[Tok] = []
+    for slot, start, end in _candidates(text, sentence_start):
+        word = text[start:end]
+        if len(word) < 2 or word in SPOKEN_WORDS:
+            continue
+        t = Tok(start, end, word, word)
+        k = kind(text, t)
+        if k is None:
+            continue
+        if slot == "object":
+            ok = k == "gazetteer" and name_like(word)
+        else:
+            ok = k == "unlisted" or k == "gazetteer" and (
+                name_like(word) or word not in whitelist_words() and (slot == "addressed" or not word_shaped(word)))
+        if ok:
+            out.append(t)
+    return out
