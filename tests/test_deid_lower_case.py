@@ -139,3 +139,32 @@ def test_a_rare_word_after_a_determiner_of_another_sentence_is_a_name():
     # the determiner rule reads only its own sentence: "a day. colombo ..." is no "a good cadence"
     assert deidentify_text("patient: twice a day. colombo at the desk said so .")[0] == \
         "patient: twice a day. [NAME] at the desk said so ."
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a gazetteer name outside the whitelist before a verb of saying, even when used inflected ("barbers")
+    ("[patient] barber thinks it is a sprain .", "[patient] [NAME] thinks it is a sprain ."),
+    # where the person works between the subject and its verb
+    ("[patient] wunderlich from the lab called me .", "[patient] [NAME] from the lab called me ."),
+    # an Arabic or Hebrew particle joined by a hyphen
+    ("[doctor] i spoke with al-rashid about the scan .", "[doctor] i spoke with [NAME] about the scan ."),
+    ("[doctor] i spoke with ben-ami about the scan .", "[doctor] i spoke with [NAME] about the scan ."),
+])
+def test_a_subject_and_a_joined_particle_in_lower_case(text, expected):
+    assert deidentify_text(text)[0] == expected
+
+
+@pytest.mark.parametrize("text", [
+    "[patient] everyone at the office said hi .",  # a pronoun, not a name
+    "[patient] ice at the gym helps .",  # an everyday word
+    "[patient] it was a well-known fact .",  # a hyphenated word without a particle
+])
+def test_a_subject_rule_keeps_words(text):
+    assert deidentify_text(text)[0] == text
+
+
+def test_a_joined_particle_is_read_from_the_word():
+    from clinaudit.perturb.name_frequency import particle_compound
+
+    assert particle_compound("al-rashid") and particle_compound("abu-bakr")
+    assert not particle_compound("al-") and not particle_compound("well-known") and not particle_compound("al-x")

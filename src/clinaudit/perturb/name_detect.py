@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from .name_cased import (apostrophe_names, condition_name_inside, coordinated_with_a_person, inside_prose,
                          particle_chain_names, quote_start, rare_headword, speaker_at_start)
-from .name_frequency import dictionary_proper_name, lower_case_neighbour_ok, webster_proper
+from .name_frequency import dictionary_proper_name, lower_case_neighbour_ok, particle_compound, webster_proper
 from .name_slots import person_slots
 from .name_tokens import MARK as _MARK
 from .name_tokens import WORD, fold, neighbours, tokens
@@ -187,6 +187,7 @@ def _word(key: str) -> _Word:
     common = (key in common_words() or plural_of_common(key) or inflected or (not first and inflected_everyday(key))) \
         if gazetteer and len(parts) == 1 else (is_common(key) or (len(parts) > 1 and all(is_common(p) for p in parts)))
     rare = common and gazetteer and len(parts) == 1 and not inflected and (rare_as_a_word(key) or dictionary_proper_name(key))
+    common = common and not particle_compound(key)  # "al-farsi", "abu-bakr": an Arabic or Hebrew particle joined on
     return _Word(common=common and not rare, gazetteer=gazetteer, first=first, rare=rare,
                  clinical=clinical_category(key),
                  function=key in _FUNCTION_WORDS or any(p in _FUNCTION_WORDS for p in parts),

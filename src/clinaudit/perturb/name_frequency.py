@@ -27,7 +27,7 @@ from .name_writing import PARTICLES, has_diacritic
 from .vocab import (INFLECTED_MARGIN, RARE_ZIPF, SPOKEN_WORDS, VocabularyMissing, common_words, english_zipf,
                     first_names, inflections_zipf, surnames, whitelist_words)
 
-__all__ = ["webster_proper", "name_like", "word_shaped", "dictionary_proper_name", "lower_case_neighbour_ok"]
+__all__ = ["webster_proper", "name_like", "word_shaped", "particle_compound", "dictionary_proper_name", "lower_case_neighbour_ok"]
 
 
 @cache
@@ -124,3 +124,14 @@ def _after_particle(t: Tok) -> bool:
     k = t.key
     return k not in PARTICLES and k.isalpha() and len(k) >= 2 and (
         k in first_names() or k in surnames() or has_diacritic(t.text) or english_zipf(k) < RARE_ZIPF)
+
+
+#: Arabic and Hebrew particles written joined to a name by a hyphen ("al-farsi", "el-sayed", "abu-bakr", "ben-ami")
+_JOINED_PARTICLES = frozenset("al el abu ibn bin bint ben".split())
+
+
+def particle_compound(key: str) -> bool:
+    """``key`` is a particle joined by a hyphen to a word of three letters or more ("al-farsi", "ben-ami"): a name, even
+    when both parts are common words ("al", "farsi"); no English word is written so."""
+    head, sep, rest = key.partition("-")
+    return bool(sep) and head in _JOINED_PARTICLES and len(rest) >= 3 and rest.isalpha()

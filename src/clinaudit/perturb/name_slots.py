@@ -7,8 +7,10 @@ word too, or a word in no list, is a name in a slot English fills with a person.
   no list ("alright thembile ,"); "so far ," stays ("far" is an everyday word);
 * **at a sentence's start before a comma and a pronoun or auxiliary** ("andrew , what's going on", "bilal , i want
   you to ..."): the same words, or a name-like one (:func:`.name_frequency.name_like`);
-* **the subject of a verb of saying, thinking or going** at a sentence's start ("harry drove me here", "bilal thinks
-  i snore"): the same words;
+* **the subject of a verb of saying, thinking or going** at a sentence's start, where the person works or comes from
+  maybe between ("harry drove me here", "bilal thinks i snore", "moore at the pharmacy said"): a gazetteer name outside
+  the whitelist even when used inflected ("sander drove me here"; English puts no bare singular noun there), a
+  name-like word or a word in no list;
 * **after "to", "call", "ask", "tell" and no determiner, before the clause's end or a preposition** ("i talked to
   moore on the phone", "fax the results to cho .", "you can call bilal if ..."): a name-like word only: English puts
   a verb there ("to ache ."), which is used inflected, or a bare noun ("go to bed"), which is frequent; the name-like
@@ -45,6 +47,8 @@ _GOING = frozenset("""go goes going went gone drive drives driving drove driven 
     flying flew flown move moves moving moved come comes coming came travel travels traveling travelled traveled
     trip trips back way head heads heading headed get gets getting got return returned returning ride rode
     commute commuted transferred""".split())
+#: a subject, then where it works or comes from, before its verb ("moore at the pharmacy said", "cho from the lab told")
+_PLACE_BETWEEN = re.compile(r"([a-z]+)[ \t]+(?:at|from)[ \t]+(?:the|my|his|her|our|their|your)[ \t]+[a-z]+[ \t]*$")
 #: the lower-case word right before a position (spaces between)
 _BEFORE = re.compile(r"([a-z]+)[ \t]*$")
 _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'’-")
@@ -80,6 +84,12 @@ def _candidates(text: str, sentence_start: SentenceStart) -> list[tuple[str, int
             w = _word_before(text, m.start())
             if w is not None and sentence_start(text, w[0]):
                 out.append((slot, *w))
+            elif slot == "subject" and (text.find(" at ", max(0, m.start() - 40), m.start()) >= 0
+                                        or text.find(" from ", max(0, m.start() - 40), m.start()) >= 0):
+                # where the person works between: "moore at the pharmacy said"
+                p = _PLACE_BETWEEN.search(text, max(0, m.start() - 60), m.start())
+                if p is not None and _whole(text, p.start(1), p.end(1)) and sentence_start(text, p.start(1)):
+                    out.append((slot, p.start(1), p.end(1)))
     for m in _OBJECT.finditer(text):
         if _whole(text, m.start(), m.start() + len(m.group(0)) - len(m.group(0).lstrip("abcdefghijklmnopqrstuvwxyz"))) \
                 and _whole(text, m.start(1), m.end(1)):
@@ -107,7 +117,7 @@ def person_slots(text: str, sentence_start: SentenceStart, kind: Callable[[str, 
             ok = k == "gazetteer" and name_like(word)
         else:
             ok = k == "unlisted" or k == "gazetteer" and (
-                name_like(word) or word not in whitelist_words() and (slot == "addressed" or not word_shaped(word)))
+                name_like(word) or word not in whitelist_words() and (slot != "start" or not word_shaped(word)))
         if ok:
             out.append(t)
     return out
