@@ -336,3 +336,23 @@ def test_names_capitalised_in_cased_prose(text, expected):
 ])
 def test_capitalised_words_that_are_no_names_stay(text):
     assert _deid(text) == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a letter no English word has: no English word even when its folded form is one ("asa" is a whitelist word)
+    ("Patient: I talked to Åsa today.", "Patient: I talked to [NAME] today."),
+    ("Patient: Åsa drove me here.", "Patient: [NAME] drove me here."),
+    ("[patient] my neighbour åsa came by yesterday .", "[patient] my neighbour [NAME] came by yesterday ."),
+])
+def test_a_letter_no_english_word_has_makes_a_name(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: I had a café latte this morning.",  # the accents loanwords keep
+    "Patient: The jalapeño burned my mouth.",
+    "Patient: My fiancée drove me here.",
+    "Patient: I had the purée for lunch.",
+])
+def test_loanword_accents_stay(text):
+    assert _deid(text) == text

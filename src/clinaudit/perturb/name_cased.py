@@ -25,7 +25,11 @@ name detector (:mod:`.name_detect`), which passes its sentence-start test and it
   not "Everyone says", "Insurance said" (no gazetteer names);
 * **a capitalised word coordinated with a person** (:func:`coordinated_with_a_person`): right before "and I",
   "and me", "and my"/"or my" and a relative's word ("Yes, Birthe and I are married.", "Either Birthe or my son"):
-  the caller asks that it be a gazetteer name, a rare dictionary headword or a word in no list.
+  the caller asks that it be a gazetteer name, a rare dictionary headword or a word in no list;
+* **a letter no English word has** (:func:`non_english_letter`: å ø æ ß ł ř ů ě š č ž ő ș ț ğ ı ā ð þ ʻ, …; not the
+  accents of loanwords, é è ê à â ç î ï ô û ù ñ á í ó ú ä ö ü): the word is no English word even when its folded
+  form is one ("Åsa" is not "asa", a whitelist word), so it is a name in any case and place unless it is a
+  function, drug or clinical word. No real dialog of the seven files has such a letter.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from .name_tokens import Tok
 
 __all__ = ["LOWER_PARTICLES", "CAPITAL_PARTICLES", "particle_chain_names", "apostrophe_names", "inside_prose",
            "rare_headword", "condition_name_inside", "CONDITION_NAME_ZIPF", "quote_start", "speaker_at_start",
-           "coordinated_with_a_person"]
+           "coordinated_with_a_person", "non_english_letter"]
 
 #: A given name that is also a condition word is taken inside cased prose only when less frequent than this in
 #: English text (wordfreq Zipf: "shin" 3.7, "iris" 4.0; not "earth" 5.1, "life", "white": "years on Earth.")
@@ -171,3 +175,14 @@ def coordinated_with_a_person(text: str, t: Tok, relatives: frozenset[str]) -> b
         return False
     m = _WITH_A_PERSON.match(text, t.end)
     return m is not None and (m.group(1) is None or m.group(1) in relatives)
+
+
+#: Letters with a diacritic that English loanwords keep ("café", "jalapeño", "naïve", "Führer"): no sign of a name
+_LOAN_LETTERS = frozenset("éèêëàâçîïôûùñáíóúäöüÉÈÊËÀÂÇÎÏÔÛÙÑÁÍÓÚÄÖÜ")
+
+
+def non_english_letter(word: str) -> bool:
+    """``word`` has a letter that no English word is written with (a non-ASCII letter that is not one of the accents
+    loanwords keep): "Åsa", "Łucja", "Dvořák", "Faʻamausili"."""
+    return not word.isascii() and any(not c.isascii() and c not in _LOAN_LETTERS and (c.isalpha() or c in "ʻ’")
+                                      for c in word)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .name_cased import (apostrophe_names, condition_name_inside, coordinated_with_a_person, inside_prose,
-                         particle_chain_names, quote_start, rare_headword, speaker_at_start)
+                         non_english_letter, particle_chain_names, quote_start, rare_headword, speaker_at_start)
 from .name_frequency import dictionary_proper_name, lower_case_neighbour_ok, particle_compound, webster_proper
 from .name_slots import person_slots
 from .name_tokens import MARK as _MARK
@@ -207,7 +207,8 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
             continue
         w = _word(t.key)
         if not w.gazetteer and not t.text.isupper() and (unknown_word(t.key, w) or _unlisted_at_start(text, t, w)
-                                                         or _rare_inside(text, t, w)):
+                                                         or _rare_inside(text, t, w) or non_english_letter(t.text)
+                                                         and not (w.clinical or w.function or w.eponym)):  # "Åsa"
             if thing_after_determiner(text, toks_list, i):  # "the wixela", "an aircast": a thing
                 things.add(t.key)
             else:
