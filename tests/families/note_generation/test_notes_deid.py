@@ -120,12 +120,14 @@ def test_audit_replaces_names_counts_them_and_writes_no_name(tmp_path):
     got = {(r.text, r.category, r.source): (r.replacements, r.texts) for r in deid.itertuples()}
     # E1: "zebulon quixley" (one span, metadata); E2: "quixley" after "ms." (metadata wins the tie)
     assert got[("dialog", "name", "metadata")] == (2, 2)
-    # each of the 2 augmented dialogs gains "natalie" (detector): replaced before the counterfactual turn is
-    # appended, so the final variant texts have nothing left to replace
-    assert got[("augmentation", "name", "detector")] == (2, 2)
+    # each of the 2 augmented dialogs gains "natalie": replaced before the counterfactual turn is appended, so the
+    # final variant texts have nothing left to replace. The detector finds "natalie" (a gazetteer given name) and,
+    # since issue 50's lower-case slot rules, so does "a subject before a verb of saying" ("natalie says ..."); a
+    # rule wins a tie with the detector (deid._SOURCE_RANK), so the row's source is "rule" (it was "detector")
+    assert got[("augmentation", "name", "rule")] == (2, 2)
     assert not any(k[0] == "variant" for k in got)
     s = rd.manifest["summary"]["deidentification"]
-    assert s["names_by_source"] == {"detector": 2, "metadata": 2}
+    assert s["names_by_source"] == {"rule": 2, "metadata": 2}
     assert s["by_category"]["name"] == 4
     # no original name anywhere in the run directory's tables, the manifest or the requests
     for path in list((tmp_path / "run").rglob("*.csv")) + list((tmp_path / "run").rglob("*.json*")):
