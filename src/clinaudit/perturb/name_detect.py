@@ -18,7 +18,11 @@ them per source):
   "syndrome", "palsy", ... is never a name;
 * ``rule`` — a gazetteer word that is also a common word ("will", "mark", "white") counts in a
   naming context: after a title (mr, mrs, ms, miss, dr, doctor), a greeting or thanks ("hi",
-  "morning", "thank you", "bye"), or "my name is" / "this is" / "call me".
+  "morning", "thank you", "bye"), or "my name is" / "this is" / "call me" (:mod:`.name_context`).
+
+What the word lists say about a word is :func:`.name_word.word_facts`; the rules for cased prose, lower-case speech
+and words that are no name live in :mod:`.name_cased`, :mod:`.name_frequency`, :mod:`.name_slots`,
+:mod:`.name_writing` and :mod:`.not_a_name`, each with a hook here.
 """
 
 from __future__ import annotations
@@ -31,19 +35,26 @@ from functools import lru_cache
 
 from .name_cased import (apostrophe_names, condition_name_inside, coordinated_with_a_person, inside_prose,
                          non_english_letter, particle_chain_names, quote_start, rare_headword, speaker_at_start)
-from .name_frequency import dictionary_proper_name, lower_case_neighbour_ok, particle_compound, webster_proper
+from .name_frequency import lower_case_neighbour_ok, webster_proper
+from .name_context import context_spans
 from .name_slots import person_slots
 from .name_tokens import MARK as _MARK
 from .name_tokens import WORD, fold, neighbours, tokens
 from .name_tokens import Tok as _Tok
 from .name_writing import PARTICLES
-from .not_a_name import clinical_form, inflected_common, place_after_preposition, thing_after_determiner
+from .not_a_name import clinical_form, place_after_preposition, thing_after_determiner
 from .name_writing import (addressed, capital_at_start, misspelt_drug, particle_names, rare_condition_noun_at_start,
                            town_context, written_as_name)
-from .vocab import DEMOGRAPHIC_WORDS as _DEMOGRAPHIC
 from .vocab import FUNCTION_WORDS as _FUNCTION_WORDS
 from .vocab import SPOKEN_WORDS as _SPOKEN_WORDS
 from .vocab import lower_case_neighbour
+from .name_word import DETERMINERS as _DETERMINERS
+from .name_word import RELATIVES, WINDOW, after
+from .name_word import SEP_SPACE as _SEP_SPACE
+from .name_word import Word as _Word
+from .name_word import blocked as _blocked
+from .name_word import sep as _sep
+from .name_word import word_facts as _word
 from .word_known import is_prefix_of_known, known, known_exact, known_sorted, looks_like_a_word
 from .word_parts import longest, two_words
 
@@ -69,30 +80,6 @@ _EPONYM_AFTER = re.compile(
     r"catheter|monitor|position|stage|grade|tendon|tendinitis|tendonitis|gland|cream|gel|stocking|lotion|"
     r"cleanser|cleansing|ointment|tablet|capsule|spray|drop|inhaler|patch|shot|injection|pill|wash|assessment|"
     r"thickness|halo|splint)s?\b")
-#: titles written as abbreviations ("Dr.", "mrs .", "Mx") and in full ("Doctor", "mister", "Miss")
-_TITLE_ABBR = frozenset("mr mrs ms mx dr prof messrs".split())
-_TITLE_FULL = frozenset("doctor professor mister missus miss madam madame".split())
-#: what opens a greeting or sign-off addressed to a person ("hi X", "good morning X", "thank you, X")
-_GREETINGS = frozenset("hi hello hey morning afternoon evening night thanks bye goodbye welcome congratulations "
-                       "congrats dear cheers".split())
-_YOU_AFTER = frozenset("thank meet".split())  # "thank you X", "nice to meet you X"
-#: relatives, friends and carers named after a possessive ("my husband X", "her son, X,")
-RELATIVES = frozenset("""
-    husband wife spouse partner son daughter mother mom mum mother-in-law father dad father-in-law brother sister
-    brother-in-law sister-in-law aunt auntie uncle cousin niece nephew grandson granddaughter grandmother grandma
-    grandfather grandpa child kid baby boyfriend girlfriend fiance fiancé fiancee fiancée friend neighbor
-    son-in-law daughter-in-law
-    neighbour roommate caregiver carer coworker co-worker colleague boss stepson stepdaughter stepmother
-    stepfather twin
-""".split())
-_POSSESSIVES = frozenset("my his her our your their".split())
-_DETERMINERS = frozenset("the a an any other another that this your my his her our their every each some no "
-                         "family primary".split())
-_THING_NAME = frozenset("another other brand generic medical scientific technical fancy common street trade".split())
-_SEP_SPACE = re.compile(r"[ \t]+")
-_SEP_COMMA = re.compile(r"[ \t]*,?[ \t]*")
-_SEP_TITLE = re.compile(r"[ \t]*\.?[ \t]*")
-_CLAUSE_END = re.compile(r"[ \t]*(?:[.,!?;:)]|\n|$)")
 
 
 def _norm(word: str) -> str:
@@ -139,15 +126,6 @@ def _facility_after(after: str) -> bool:
     return bool(m and (m.group(1).lower() in FACILITY_WORDS or m.group(1)[0].isupper() and (m.group(2) or "").lower() in FACILITY_WORDS))
 
 
-#: How far the rules look after a word ("disease", a facility's word, a clause's end) or before it (a sentence's
-#: start): a bounded window keeps de-identification linear in the text's length.
-WINDOW = 120
-
-
-def after(text: str, pos: int) -> str:
-    """The text right after ``pos``, as far as the rules look (:data:`WINDOW`)."""
-    return text[pos:pos + WINDOW]
-
 
 def _sentence_start(text: str, pos: int) -> bool:
     window = text[max(0, pos - WINDOW):pos]
@@ -156,42 +134,6 @@ def _sentence_start(text: str, pos: int) -> bool:
         return pos <= WINDOW  # only spaces and quotes before it: the text's start, or a long run of spaces
     return before[-1] in ".!?:\n" or before.endswith("]")
 
-
-@dataclass(frozen=True)
-class _Word:
-    """What the word lists say about one word (lower case, diacritics folded, possessive dropped)."""
-
-    common: bool  # a common English or medical word
-    gazetteer: bool  # in the first-name or surname list
-    first: bool  # in the first-name list
-    clinical: str | None  # clinical-vocabulary category
-    function: bool  # a function word, greeting, title or form of address: never a name
-    demographic: bool
-    eponym: bool  # a clinical eponym (Achilles, Gleason, Lachman): never a name
-    rare: bool = False  # a dictionary headword that is rare as a word (:func:`.vocab.rare_as_a_word`): not ``common``
-
-
-@lru_cache(maxsize=200_000)
-def _word(key: str) -> _Word:
-    from .vocab import (EPONYMS, clinical_category, common_words, first_names, inflected_everyday, is_common,
-                        plural_of_common, rare_as_a_word, surnames)
-
-    parts = [p for p in re.split(r"[-']", key) if p]
-    gazetteer = key in first_names() or key in surnames() or (
-        len(parts) > 1 and all(p in first_names() or p in surnames() for p in parts))  # "marie-claude"
-    first = key in first_names()
-    # a name of the gazetteer is a common word only as it is written ("sander", "lars" are no inflected "sand",
-    # "lar"), or, when it is no given name, as an inflected form of an everyday word ("pins", "fries", "messing",
-    # "wider": issue 50's false replacements; the stem is a whitelist word, not a rare dictionary headword)
-    inflected = not first and gazetteer and inflected_common(key)  # "messing", "hotter", "burgers": no rare word
-    common = (key in common_words() or plural_of_common(key) or inflected or (not first and inflected_everyday(key))) \
-        if gazetteer and len(parts) == 1 else (is_common(key) or (len(parts) > 1 and all(is_common(p) for p in parts)))
-    rare = common and gazetteer and len(parts) == 1 and not inflected and (rare_as_a_word(key) or dictionary_proper_name(key))
-    common = common and not particle_compound(key)  # "al-farsi", "abu-bakr": an Arabic or Hebrew particle joined on
-    return _Word(common=common and not rare, gazetteer=gazetteer, first=first, rare=rare,
-                 clinical=clinical_category(key),
-                 function=key in _FUNCTION_WORDS or any(p in _FUNCTION_WORDS for p in parts),
-                 demographic=key in _DEMOGRAPHIC, eponym=key in EPONYMS)
 
 
 def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterable[tuple[int, int, str, str]]:
@@ -317,179 +259,6 @@ def no_person_at(text: str, start: int, end: int) -> bool:
     rest, word = after(text, end), text[start:end]
     return clinical_word_after(rest) or _facility_after(rest) or _not_a_person(text, _Tok(start, end, word, fold(word).lower()))
 
-
-def _sep(text: str, a: _Tok, b: _Tok) -> str:
-    return text[a.end:b.start]
-
-
-def _clause_end_after(text: str, t: _Tok) -> bool:
-    rest = after(text, t.end)
-    rest = rest[2:] if rest[:2] in ("'s", "’s") else rest
-    return bool(_CLAUSE_END.match(rest))
-
-
-def _blocked(w: _Word) -> bool:
-    """Never a name, whatever the context: function words, demographic words, drugs, specialties, eponyms."""
-    return w.function or w.demographic or w.eponym or w.clinical in ("drug", "specialty")
-
-
-def _first_ok(text: str, t: _Tok, strength: str) -> bool:
-    """Whether ``t`` is a name in a naming context of ``strength``: ``strong`` / ``intro`` (after "Dr.", "Mrs." /
-    "my name is":
-    any word that is not a function word, a drug, a specialty or an eponym), ``vocative`` (after a greeting or
-    thanks: also a common word that ends its clause, "thank you, Fang."), ``title`` (after "doctor", "miss": as
-    ``medium``, and a demographic word: "doctor white"), ``medium`` (after a relative: a word that is not a common
-    word, a gazetteer name, or a capitalised word), ``weak`` (after "I'm",
-    "this is": not a common word)."""
-    if len(t.key) < 2 or t.key == "name":
-        return False
-    w = _word(t.key)
-    if strength in ("strong", "intro"):  # "Dr. Graves", "Mrs. Park", "Mr. White": an eponym, a condition word too
-        return not (w.function or w.clinical == "specialty")  # a drug list holds names too ("hana")
-    if _blocked(w) and not (strength == "title" and w.demographic and not w.function):  # "doctor white"
-        return False
-    if w.clinical is not None and not w.gazetteer:  # a condition, facility or place word that is no name
-        return False
-    if strength == "weak":
-        return not w.common
-    if strength == "gazetteer":
-        return w.gazetteer
-    if not w.common or t.capital or (w.gazetteer and strength == "title"):
-        return True
-    if strength == "medium" and w.first:  # a relative is named by a given name ("my daughter harry drove me")
-        return True
-    # a gazetteer name that is also a common word ("hope", "park", "made"): only addressed or set off, where it
-    # ends its clause ("thank you, hope .", "my husband, Park."; not "my wife made me", "my mom fell.")
-    return strength == "vocative" and w.gazetteer and _clause_end_after(text, t)
-
-
-def _next_ok(text: str, prev: _Tok, t: _Tok, strength: str) -> bool:
-    """A further word of the name ("Dr. José García", "my name is john smith"): a word that is not a common word, a
-    surname of the gazetteer (in a strong context, or ending its clause), or capitalised after a capitalised name;
-    only spaces between them."""
-    if not _SEP_SPACE.fullmatch(_sep(text, prev, t)) or len(t.key) < 2:
-        return False
-    w = _word(t.key)
-    if _blocked(w) or (w.clinical is not None and not w.gazetteer):
-        return False
-    if not w.common:
-        return True
-    if t.capital and prev.capital:
-        return True
-    if prev.capital and not t.capital:  # cased: a lower-case word ends a capitalised name ("John Smith came.")
-        return False
-    if strength == "intro":  # "my name is john smith", "my name is [NAME] groß .", "... al-farsi ."
-        return w.gazetteer or _clause_end_after(text, t)
-    if strength == "strong":  # "Dr. José García"; not "Dr. Lee agrees."
-        return w.gazetteer or ("-" in t.key and _clause_end_after(text, t))
-    return w.gazetteer and _clause_end_after(text, t)
-
-
-def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
-    """The naming context right before ``toks[i]``: ``strong``, ``intro``, ``title``, ``gazetteer``, ``vocative``,
-    ``medium``, ``weak`` or None."""
-    if i == 0 or toks[i - 1].key not in _CONTEXT_WORDS:
-        return None
-    p = toks[i - 1]
-    sep = _sep(text, p, toks[i])
-    k = p.key
-    if k in _TITLE_ABBR and _SEP_TITLE.fullmatch(sep):
-        # without a dot, "ms" is also multiple sclerosis ("ms flare") and "mr" magnetic resonance ("mr arthrogram"):
-        # only a gazetteer name follows then
-        return "gazetteer" if k in ("ms", "mr") and "." not in sep and not toks[i].capital else "strong"
-    if k in _TITLE_FULL and _SEP_SPACE.fullmatch(sep):
-        # "any other Doctor mention", "the doctor said": a determiner makes "doctor" a noun, not a title
-        return None if i >= 2 and toks[i - 2].key in _DETERMINERS else "title"
-    if not _SEP_COMMA.fullmatch(sep):
-        return None
-    if k in _GREETINGS or (k == "you" and i >= 2 and toks[i - 2].key in _YOU_AFTER):
-        return "vocative"
-    if i >= 2 and _SEP_SPACE.fullmatch(_sep(text, toks[i - 2], p)):
-        k2 = toks[i - 2].key
-        if k == "is" and k2 == "name":  # not a thing's name: "another name is farmer's lung", "the brand name is"
-            return None if i >= 3 and toks[i - 3].key in _THING_NAME else "intro"
-        if k == "me" and k2 == "call":  # "call me Fadipe"; not "call me immediately"
-            return "medium"
-        if k in RELATIVES and k2 in _POSSESSIVES:  # "my sister, Park," may end its clause; "my mom fell." not
-            return "vocative" if "," in sep else "medium"
-        if k == "is" and k2 == "this":
-            return "weak"
-    if k in ("name's", "i'm") or (k == "am" and i >= 2 and toks[i - 2].key == "i"):
-        return "intro" if k == "name's" else "weak"
-    return None
-
-
-#: Every word after which :func:`_context` may find a naming context (the others are skipped at once; add a word
-#: here when a rule there starts to read it).
-_CONTEXT_WORDS = _TITLE_ABBR | _TITLE_FULL | _GREETINGS | RELATIVES | frozenset("you is me name's i'm am".split())
-
-_NUMBER = (r"(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|"
-           r"six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
-           r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)")
-#: What follows a patient's name in a dictated note: "john is a 61-year-old male", "donna torres , date of birth"
-_SUBJECT_AFTER = re.compile(rf"(?i)[ \t]+is[ \t]+an?[ \t]+{_NUMBER}[ \t]*-?[ \t]*(?:years?|yrs?|months?)[- ]old\b"
-                            r"|[ \t]*,?[ \t]*(?:date of birth|dob)\b")
-
-
-def _subject_spans(text: str, toks: Sequence[_Tok], found: set[str]) -> list[tuple[int, int]]:
-    """A name dictated as the subject of a note: the word (and a name word right before it) before "is a 61-year-old"
-    or ", date of birth" ("so john is a 61-year-old male", "karen nelson is a 3-year-old", "donna torres, date of
-    birth"): a word that is not a common word, a given name of the gazetteer, or capitalised."""
-    if not _SUBJECT_AFTER.search(text):
-        return []
-    import bisect
-
-    out: list[tuple[int, int]] = []
-    for m in _SUBJECT_AFTER.finditer(text):
-        i = bisect.bisect_left(toks, m.start(), key=lambda t: t.end)  # the word that ends there, if one does
-        if i == len(toks) or toks[i].end != m.start():
-            continue
-        t = toks[i]
-        w = _word(t.key)
-        if t.key in RELATIVES or _blocked(w) or len(t.key) < 2 or (w.clinical is not None and not w.gazetteer):
-            continue
-        if not (not w.common or w.first or t.capital or w.gazetteer and not w.common):
-            continue
-        out.append((t.start, t.end))
-        if not w.common:
-            found.add(t.key)
-        if i >= 1 and _SEP_SPACE.fullmatch(_sep(text, toks[i - 1], t)):
-            p = toks[i - 1]
-            wp = _word(p.key)
-            if not (_blocked(wp) or p.key in RELATIVES or wp.clinical is not None) and (not wp.common or wp.first):
-                out.append((p.start, p.end))
-    return out
-
-
-def context_spans(text: str, toks: Sequence[_Tok] | None = None) -> list[tuple[int, int]]:
-    """Names found by how they are used: after a title, in a self-introduction, in a greeting or sign-off
-    addressed to a person, after a relative ("my husband X"), with the following words of the same name; as a
-    dictated note's subject ("so john is a 61-year-old male", "donna torres, date of birth"); then every other
-    occurrence of a word so found that is not a common word ("thembile" again), or, found after a title or "my name
-    is", not an everyday word of philter-ucsf's whitelist ("dr. baker ... baker called")."""
-    from .vocab import whitelist_words
-    toks = tokens(text) if toks is None else toks
-    spans: list[tuple[int, int]] = []
-    found: set[str] = set()
-    i = 0
-    while i < len(toks):
-        strength = _context(text, toks, i)
-        if strength is None or not _first_ok(text, toks[i], strength):
-            i += 1
-            continue
-        j = i
-        while j + 1 < len(toks) and j - i < 2 and _next_ok(text, toks[j], toks[j + 1], strength):
-            j += 1
-        spans += [(t.start, t.end) for t in toks[i:j + 1]]  # one span a word: a listed name wins its words
-        for t in toks[i:j + 1]:  # a name after a title or "my name is" is one in its other mentions ("baker")
-            if not _word(t.key).common or strength in ("strong", "intro") and t.key not in whitelist_words():
-                found.add(t.key)
-        i = j + 1
-    spans += _subject_spans(text, toks, found)
-    if found:
-        taken = {s for s, _ in spans}
-        spans += [(t.start, t.end) for t in toks if t.key in found and t.start not in taken]
-    return spans
 
 
 def load_word_lists() -> None:

@@ -1,0 +1,200 @@
+"""Names found by how they are used (source ``rule`` of :mod:`.name_detect`): after a title ("Dr. José García",
+"doctor white"), in a self-introduction ("my name is john smith", "call me Fadipe"), in a greeting or sign-off
+addressed to a person ("thank you, Fang."), after a relative ("my husband X"), as a dictated note's subject ("so
+john is a 61-year-old male"), and then in the same word's other mentions."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .name_tokens import Tok as _Tok
+from .name_tokens import tokens
+from .name_word import DETERMINERS as _DETERMINERS
+from .name_word import RELATIVES, after
+from .name_word import SEP_SPACE as _SEP_SPACE
+from .name_word import blocked as _blocked
+from .name_word import sep as _sep
+from .name_word import word_facts as _word
+
+__all__ = ["context_spans"]
+
+#: titles written as abbreviations ("Dr.", "mrs .", "Mx") and in full ("Doctor", "mister", "Miss")
+_TITLE_ABBR = frozenset("mr mrs ms mx dr prof messrs".split())
+_TITLE_FULL = frozenset("doctor professor mister missus miss madam madame".split())
+#: what opens a greeting or sign-off addressed to a person ("hi X", "good morning X", "thank you, X")
+_GREETINGS = frozenset("hi hello hey morning afternoon evening night thanks bye goodbye welcome congratulations "
+                       "congrats dear cheers".split())
+_YOU_AFTER = frozenset("thank meet".split())  # "thank you X", "nice to meet you X"
+#: possessives before a relative ("my husband X"); words that make "name is" a thing's name ("the brand name is")
+_POSSESSIVES = frozenset("my his her our your their".split())
+_THING_NAME = frozenset("another other brand generic medical scientific technical fancy common street trade".split())
+_SEP_COMMA = re.compile(r"[ \t]*,?[ \t]*")
+_SEP_TITLE = re.compile(r"[ \t]*\.?[ \t]*")
+_CLAUSE_END = re.compile(r"[ \t]*(?:[.,!?;:)]|\n|$)")
+
+
+def _clause_end_after(text: str, t: _Tok) -> bool:
+    """``t`` ends its clause (a possessive "'s" may follow)."""
+    rest = after(text, t.end)
+    rest = rest[2:] if rest[:2] in ("'s", "’s") else rest
+    return bool(_CLAUSE_END.match(rest))
+
+
+def _first_ok(text: str, t: _Tok, strength: str) -> bool:
+    """Whether ``t`` is a name in a naming context of ``strength``: ``strong`` / ``intro`` (after "Dr.", "Mrs." /
+    "my name is":
+    any word that is not a function word, a drug, a specialty or an eponym), ``vocative`` (after a greeting or
+    thanks: also a common word that ends its clause, "thank you, Fang."), ``title`` (after "doctor", "miss": as
+    ``medium``, and a demographic word: "doctor white"), ``medium`` (after a relative: a word that is not a common
+    word, a gazetteer name, or a capitalised word), ``weak`` (after "I'm",
+    "this is": not a common word)."""
+    if len(t.key) < 2 or t.key == "name":
+        return False
+    w = _word(t.key)
+    if strength in ("strong", "intro"):  # "Dr. Graves", "Mrs. Park", "Mr. White": an eponym, a condition word too
+        return not (w.function or w.clinical == "specialty")  # a drug list holds names too ("hana")
+    if _blocked(w) and not (strength == "title" and w.demographic and not w.function):  # "doctor white"
+        return False
+    if w.clinical is not None and not w.gazetteer:  # a condition, facility or place word that is no name
+        return False
+    if strength == "weak":
+        return not w.common
+    if strength == "gazetteer":
+        return w.gazetteer
+    if not w.common or t.capital or (w.gazetteer and strength == "title"):
+        return True
+    if strength == "medium" and w.first:  # a relative is named by a given name ("my daughter harry drove me")
+        return True
+    # a gazetteer name that is also a common word ("hope", "park", "made"): only addressed or set off, where it
+    # ends its clause ("thank you, hope .", "my husband, Park."; not "my wife made me", "my mom fell.")
+    return strength == "vocative" and w.gazetteer and _clause_end_after(text, t)
+
+
+def _next_ok(text: str, prev: _Tok, t: _Tok, strength: str) -> bool:
+    """A further word of the name ("Dr. José García", "my name is john smith"): a word that is not a common word, a
+    surname of the gazetteer (in a strong context, or ending its clause), or capitalised after a capitalised name;
+    only spaces between them."""
+    if not _SEP_SPACE.fullmatch(_sep(text, prev, t)) or len(t.key) < 2:
+        return False
+    w = _word(t.key)
+    if _blocked(w) or (w.clinical is not None and not w.gazetteer):
+        return False
+    if not w.common:
+        return True
+    if t.capital and prev.capital:
+        return True
+    if prev.capital and not t.capital:  # cased: a lower-case word ends a capitalised name ("John Smith came.")
+        return False
+    if strength == "intro":  # "my name is john smith", "my name is [NAME] groß .", "... al-farsi ."
+        return w.gazetteer or _clause_end_after(text, t)
+    if strength == "strong":  # "Dr. José García"; not "Dr. Lee agrees."
+        return w.gazetteer or ("-" in t.key and _clause_end_after(text, t))
+    return w.gazetteer and _clause_end_after(text, t)
+
+
+def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
+    """The naming context right before ``toks[i]``: ``strong``, ``intro``, ``title``, ``gazetteer``, ``vocative``,
+    ``medium``, ``weak`` or None."""
+    if i == 0 or toks[i - 1].key not in _CONTEXT_WORDS:
+        return None
+    p = toks[i - 1]
+    sep = _sep(text, p, toks[i])
+    k = p.key
+    if k in _TITLE_ABBR and _SEP_TITLE.fullmatch(sep):
+        # without a dot, "ms" is also multiple sclerosis ("ms flare") and "mr" magnetic resonance ("mr arthrogram"):
+        # only a gazetteer name follows then
+        return "gazetteer" if k in ("ms", "mr") and "." not in sep and not toks[i].capital else "strong"
+    if k in _TITLE_FULL and _SEP_SPACE.fullmatch(sep):
+        # "any other Doctor mention", "the doctor said": a determiner makes "doctor" a noun, not a title
+        return None if i >= 2 and toks[i - 2].key in _DETERMINERS else "title"
+    if not _SEP_COMMA.fullmatch(sep):
+        return None
+    if k in _GREETINGS or (k == "you" and i >= 2 and toks[i - 2].key in _YOU_AFTER):
+        return "vocative"
+    if i >= 2 and _SEP_SPACE.fullmatch(_sep(text, toks[i - 2], p)):
+        k2 = toks[i - 2].key
+        if k == "is" and k2 == "name":  # not a thing's name: "another name is farmer's lung", "the brand name is"
+            return None if i >= 3 and toks[i - 3].key in _THING_NAME else "intro"
+        if k == "me" and k2 == "call":  # "call me Fadipe"; not "call me immediately"
+            return "medium"
+        if k in RELATIVES and k2 in _POSSESSIVES:  # "my sister, Park," may end its clause; "my mom fell." not
+            return "vocative" if "," in sep else "medium"
+        if k == "is" and k2 == "this":
+            return "weak"
+    if k in ("name's", "i'm") or (k == "am" and i >= 2 and toks[i - 2].key == "i"):
+        return "intro" if k == "name's" else "weak"
+    return None
+
+
+#: Every word after which :func:`_context` may find a naming context (the others are skipped at once; add a word
+#: here when a rule there starts to read it).
+_CONTEXT_WORDS = _TITLE_ABBR | _TITLE_FULL | _GREETINGS | RELATIVES | frozenset("you is me name's i'm am".split())
+
+_NUMBER = (r"(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|"
+           r"six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+           r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)")
+#: What follows a patient's name in a dictated note: "john is a 61-year-old male", "donna torres , date of birth"
+_SUBJECT_AFTER = re.compile(rf"(?i)[ \t]+is[ \t]+an?[ \t]+{_NUMBER}[ \t]*-?[ \t]*(?:years?|yrs?|months?)[- ]old\b"
+                            r"|[ \t]*,?[ \t]*(?:date of birth|dob)\b")
+
+
+def _subject_spans(text: str, toks: Sequence[_Tok], found: set[str]) -> list[tuple[int, int]]:
+    """A name dictated as the subject of a note: the word (and a name word right before it) before "is a 61-year-old"
+    or ", date of birth" ("so john is a 61-year-old male", "karen nelson is a 3-year-old", "donna torres, date of
+    birth"): a word that is not a common word, a given name of the gazetteer, or capitalised."""
+    if not _SUBJECT_AFTER.search(text):
+        return []
+    import bisect
+
+    out: list[tuple[int, int]] = []
+    for m in _SUBJECT_AFTER.finditer(text):
+        i = bisect.bisect_left(toks, m.start(), key=lambda t: t.end)  # the word that ends there, if one does
+        if i == len(toks) or toks[i].end != m.start():
+            continue
+        t = toks[i]
+        w = _word(t.key)
+        if t.key in RELATIVES or _blocked(w) or len(t.key) < 2 or (w.clinical is not None and not w.gazetteer):
+            continue
+        if not (not w.common or w.first or t.capital or w.gazetteer and not w.common):
+            continue
+        out.append((t.start, t.end))
+        if not w.common:
+            found.add(t.key)
+        if i >= 1 and _SEP_SPACE.fullmatch(_sep(text, toks[i - 1], t)):
+            p = toks[i - 1]
+            wp = _word(p.key)
+            if not (_blocked(wp) or p.key in RELATIVES or wp.clinical is not None) and (not wp.common or wp.first):
+                out.append((p.start, p.end))
+    return out
+
+
+def context_spans(text: str, toks: Sequence[_Tok] | None = None) -> list[tuple[int, int]]:
+    """Names found by how they are used: after a title, in a self-introduction, in a greeting or sign-off
+    addressed to a person, after a relative ("my husband X"), with the following words of the same name; as a
+    dictated note's subject ("so john is a 61-year-old male", "donna torres, date of birth"); then every other
+    occurrence of a word so found that is not a common word ("thembile" again), or, found after a title or "my name
+    is", not an everyday word of philter-ucsf's whitelist ("dr. baker ... baker called")."""
+    from .vocab import whitelist_words
+    toks = tokens(text) if toks is None else toks
+    spans: list[tuple[int, int]] = []
+    found: set[str] = set()
+    i = 0
+    while i < len(toks):
+        strength = _context(text, toks, i)
+        if strength is None or not _first_ok(text, toks[i], strength):
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(toks) and j - i < 2 and _next_ok(text, toks[j], toks[j + 1], strength):
+            j += 1
+        spans += [(t.start, t.end) for t in toks[i:j + 1]]  # one span a word: a listed name wins its words
+        for t in toks[i:j + 1]:  # a name after a title or "my name is" is one in its other mentions ("baker")
+            if not _word(t.key).common or strength in ("strong", "intro") and t.key not in whitelist_words():
+                found.add(t.key)
+        i = j + 1
+    spans += _subject_spans(text, toks, found)
+    if found:
+        taken = {s for s, _ in spans}
+        spans += [(t.start, t.end) for t in toks if t.key in found and t.start not in taken]
+    return spans

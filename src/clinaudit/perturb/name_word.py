@@ -1,0 +1,86 @@
+"""What the word lists say about one word of a dialog (:class:`Word`, read once a word and cached), and the small
+pieces every name rule shares: the relatives' and determiners' words, the separator between two words, the window
+the rules look through (:mod:`.name_detect`, :mod:`.name_context`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .name_frequency import dictionary_proper_name, particle_compound
+from .name_tokens import Tok
+from .not_a_name import inflected_common
+from .vocab import DEMOGRAPHIC_WORDS, FUNCTION_WORDS
+
+__all__ = ["Word", "word_facts", "blocked", "RELATIVES", "DETERMINERS", "SEP_SPACE", "sep", "WINDOW", "after"]
+
+#: relatives, friends and carers named after a possessive ("my husband X", "her son, X,")
+RELATIVES = frozenset("""
+    husband wife spouse partner son daughter mother mom mum mother-in-law father dad father-in-law brother sister
+    brother-in-law sister-in-law aunt auntie uncle cousin niece nephew grandson granddaughter grandmother grandma
+    grandfather grandpa child kid baby boyfriend girlfriend fiance fiancé fiancee fiancée friend neighbor
+    son-in-law daughter-in-law
+    neighbour roommate caregiver carer coworker co-worker colleague boss stepson stepdaughter stepmother
+    stepfather twin
+""".split())
+#: words that make the next word a thing or a role, not a name ("the doctor", "a venti")
+DETERMINERS = frozenset("the a an any other another that this your my his her our their every each some no "
+                        "family primary".split())
+#: only spaces between two words
+SEP_SPACE = re.compile(r"[ \t]+")
+
+#: How far the rules look after a word ("disease", a facility's word, a clause's end) or before it (a sentence's
+#: start): a bounded window keeps de-identification linear in the text's length.
+WINDOW = 120
+
+
+def after(text: str, pos: int) -> str:
+    """The text right after ``pos``, as far as the rules look (:data:`WINDOW`)."""
+    return text[pos:pos + WINDOW]
+
+
+def sep(text: str, a: Tok, b: Tok) -> str:
+    """What stands between two words of ``text``."""
+    return text[a.end:b.start]
+
+
+@dataclass(frozen=True)
+class Word:
+    """What the word lists say about one word (lower case, diacritics folded, possessive dropped)."""
+
+    common: bool  # a common English or medical word
+    gazetteer: bool  # in the first-name or surname list
+    first: bool  # in the first-name list
+    clinical: str | None  # clinical-vocabulary category
+    function: bool  # a function word, greeting, title or form of address: never a name
+    demographic: bool
+    eponym: bool  # a clinical eponym (Achilles, Gleason, Lachman): never a name
+    rare: bool = False  # a dictionary headword that is rare as a word (:func:`.vocab.rare_as_a_word`): not ``common``
+
+
+@lru_cache(maxsize=200_000)
+def word_facts(key: str) -> Word:
+    from .vocab import (EPONYMS, clinical_category, common_words, first_names, inflected_everyday, is_common,
+                        plural_of_common, rare_as_a_word, surnames)
+
+    parts = [p for p in re.split(r"[-']", key) if p]
+    gazetteer = key in first_names() or key in surnames() or (
+        len(parts) > 1 and all(p in first_names() or p in surnames() for p in parts))  # "marie-claude"
+    first = key in first_names()
+    # a name of the gazetteer is a common word only as it is written ("sander", "lars" are no inflected "sand",
+    # "lar"), or, when it is no given name, as an inflected form of an everyday word ("pins", "fries", "messing",
+    # "wider": issue 50's false replacements; the stem is a whitelist word, not a rare dictionary headword)
+    inflected = not first and gazetteer and inflected_common(key)  # "messing", "hotter", "burgers": no rare word
+    common = (key in common_words() or plural_of_common(key) or inflected or (not first and inflected_everyday(key))) \
+        if gazetteer and len(parts) == 1 else (is_common(key) or (len(parts) > 1 and all(is_common(p) for p in parts)))
+    rare = common and gazetteer and len(parts) == 1 and not inflected and (rare_as_a_word(key) or dictionary_proper_name(key))
+    common = common and not particle_compound(key)  # "al-farsi", "abu-bakr": an Arabic or Hebrew particle joined on
+    return Word(common=common and not rare, gazetteer=gazetteer, first=first, rare=rare,
+                 clinical=clinical_category(key),
+                 function=key in FUNCTION_WORDS or any(p in FUNCTION_WORDS for p in parts),
+                 demographic=key in DEMOGRAPHIC_WORDS, eponym=key in EPONYMS)
+
+def blocked(w: Word) -> bool:
+    """Never a name, whatever the context: function words, demographic words, drugs, specialties, eponyms."""
+    return w.function or w.demographic or w.eponym or w.clinical in ("drug", "specialty")
