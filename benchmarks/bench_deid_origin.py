@@ -14,7 +14,10 @@ Builds its own test from real dialogs of the shared ACI-Bench and MTS-Dialog fil
   in lower case), the names **with their diacritics** (Nguyễn, Özdemir) or **without** (Nguyen, Ozdemir);
 * every origin gets the same dialogs, turns and forms; only the names differ;
 * ``--dev2`` (or ``dev2`` in ``--halves``) adds a second development set (``deid_dev2.py``: 16 other forms and
-  new names of 52 origins, written for issue 50's cased rules), reported as the ``dev2`` half.
+  new names of 52 origins, written for issue 50's cased rules), reported as the ``dev2`` half;
+* ``--dev3`` (or ``dev3`` in ``--halves``) adds a third (``deid_dev3_names.py``: the 15 + 15 most frequent names of
+  45 countries in names-dataset 3.3.1, none of the other sets'), put into the development forms and into dev2's
+  (each dialog twice, once with each), reported as the ``dev3`` half by country beside the origin it stands for.
 
 "Removed": no part of the name (a particle such as "van", "de", "Ó" aside) is still in the output as a whole
 word (case-insensitive, NFC) more often than in the dialog before the name was put in. Reported per origin, per
@@ -28,7 +31,7 @@ keep their patient's metadata name when it is given. *before*: the code of ``--b
 before issue 50) in a subprocess from a ``git archive``; *after*: this tree.
 
     python benchmarks/bench_deid_origin.py [--quick] [--before REV] [--no-before] [--halves development,held-out,dev2|none]
-                                           [--dev2] [--no-real] [--show-words] [--show-left]
+                                           [--dev2] [--dev3] [--no-real] [--show-words] [--show-left]
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ DATA = next((d for d in (ROOT.parent / "shared" / "data", ROOT.parent.parent / "
 sys.path.insert(0, str(HERE))
 from deid_dev import DEV_FORMS  # noqa: E402
 from deid_dev2 import DEV2_FORMS, DEV2_NAMES  # noqa: E402
+from deid_dev3_names import DEV3_COUNTRIES, DEV3_NAMES  # noqa: E402
 from deid_false_kinds import classify  # noqa: E402
 from deid_heldout import HELD_OUT_FORMS  # noqa: E402
 from deid_names import ORIGINS, half  # noqa: E402
@@ -146,7 +150,7 @@ def inject(text: str, lower: bool, origin: str, index: int, forms: tuple[tuple[s
     base = "\n".join(lines)
     for j in range(FORMS_PER_DIALOG):
         who, form = forms[(index * FORMS_PER_DIALOG + j) % len(forms)]
-        g, s = given[(index + j) % 4], sur[(index + 2 * j + 1) % 4]
+        g, s = given[(index + j) % len(given)], sur[(index + 2 * j + 1) % len(sur)]
         if folded:
             g, s = fold(g), fold(s)
         if present(base, g) or present(base, s):
@@ -359,6 +363,8 @@ def main() -> None:
                     help="which halves of forms to measure (comma-separated; 'none' for the real files only)")
     ap.add_argument("--dev2", action="store_true", help="also the second development set (deid_dev2.py: its own "
                     "forms and names, 52 origins)")
+    ap.add_argument("--dev3", action="store_true", help="also the third development set (deid_dev3_names.py: "
+                    "names-dataset's most frequent names of 45 countries, in the development and dev2 forms)")
     ap.add_argument("--no-real", action="store_true", help="skip the real files")
     ap.add_argument("--show-words", action="store_true", help="print the words replaced in the real dialogs")
     ap.add_argument("--show-left", action="store_true", help="print the injected names left")
@@ -374,20 +380,28 @@ def main() -> None:
     dialogs = load_dialogs(a.quick)
     wanted = ["development"] if a.dev_only else [h for h in a.halves.split(",") if h in ("development", "held-out")]
     wanted += ["dev2"] if a.dev2 or "dev2" in a.halves.split(",") else []
-    halves = {h: {"development": DEV_FORMS, "held-out": HELD_OUT_FORMS, "dev2": DEV2_FORMS}[h] for h in wanted}
+    wanted += ["dev3"] if a.dev3 or "dev3" in a.halves.split(",") else []
+    halves = {h: {"development": DEV_FORMS, "held-out": HELD_OUT_FORMS, "dev2": DEV2_FORMS, "dev3": DEV_FORMS}[h]
+              for h in wanted}
     injected: dict[str, list[tuple[str, list[str], bool]]] = {}
     for hname, forms in halves.items():
-        for origin in DEV2_NAMES if hname == "dev2" else ORIGINS:
+        table = {"dev2": DEV2_NAMES, "dev3": DEV3_NAMES}.get(hname)
+        for origin in table or ORIGINS:
             items = []
-            for i, (_f, _id, text, lower) in enumerate(dialogs):
-                folded = (i // 2) % 2 == 1
-                for shift in range(4):  # a name already in the dialog: the next ones of the list
-                    got = inject(text, lower, origin, i + shift, forms, hname == "held-out", folded,
-                                 DEV2_NAMES[origin] if hname == "dev2" else None)
-                    if got:
-                        items.append((got[0], got[1], lower))
-                        break
-            injected[f"{hname}|{origin}"] = items
+            # dev3: each dialog once with the development forms and once with dev2's (other names the second time)
+            passes = ((forms, 0), (DEV2_FORMS, 7)) if hname == "dev3" else ((forms, 0),)
+            for pforms, offset in passes:
+                for i, (_f, _id, text, lower) in enumerate(dialogs):
+                    folded = (i // 2) % 2 == 1
+                    for shift in range(4):  # a name already in the dialog: the next ones of the list
+                        got = inject(text, lower, origin, i + offset + shift, pforms, hname == "held-out", folded,
+                                     table[origin] if table else None)
+                        if got:
+                            items.append((got[0], got[1], lower))
+                            break
+            label = f"{origin} ({DEV3_COUNTRIES[origin][0]}: {DEV3_COUNTRIES[origin][1] or '-'})" \
+                if hname == "dev3" else origin
+            injected[f"{hname}|{label}"] = items
     texts = {k: [t for t, _, _ in v] for k, v in injected.items()}
     real, names, sex = ({}, {}, {}) if a.no_real else real_files(a.quick)
     jobs = {**texts, **real, **{"meta:" + k: real[k] for k in names}}
@@ -412,8 +426,10 @@ def main() -> None:
         rev = a.before if label == "before" else "this tree"
         for hname in halves:
             part = {k: v for k, v in injected.items() if k.startswith(hname + "|")}
-            print_origins(f"{label} ({rev}), {hname} half: names of {len(DEV2_NAMES if hname == 'dev2' else ORIGINS)}"
-                          " origins put in",
+            n_origins = len({"dev2": DEV2_NAMES, "dev3": DEV3_NAMES}.get(hname, ORIGINS))
+            print_origins(f"{label} ({rev}), {hname} half: names of {n_origins} "
+                          f"{'countries (country: the origin it stands beside)' if hname == 'dev3' else 'origins'} "
+                          "put in",
                           by_origin(part, res, a.show_left and label == "after"))
         if real:
             fr = false_replacements(real, names, res, a.show_words and label == "after")
