@@ -158,3 +158,34 @@ def test_words_and_places_the_real_dialogs_had_are_not_names(text):
 ])
 def test_names_next_to_the_real_dialogs_rules_are_still_found(text, expected):
     assert _deid(text) == expected
+
+
+# ---- issue 50, fifth session: a person right after "at"/"in" or an article (benchmarks/deid_dev_prep.py)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a verb that aims a look, a gesture or a sound at someone, in any inflection, takes a person after "at"
+    ("Patient: I waved at Sipho and then I went down.", "Patient: I waved at [NAME] and then I went down."),
+    ("[patient] she was glaring at thandeka the whole time .", "[patient] she was glaring at [NAME] the whole time ."),
+    ("[patient] he nodded at nomvula and left .", "[patient] he nodded at [NAME] and left ."),
+    ("Patient: I was mad at Sipho all week.", "Patient: I was mad at [NAME] all week."),
+    ("[patient] i swore at thandeka .", "[patient] i swore at [NAME] ."),
+    # after an article, a word that says, asks, calls or thinks (maybe after where it works) is a person
+    ("[patient] a sipho from your office called me yesterday .",
+     "[patient] a [NAME] from your office called me yesterday ."),
+    ("[patient] the thandeka at the front desk said it was fine .",
+     "[patient] the [NAME] at the front desk said it was fine ."),
+])
+def test_a_person_after_at_or_an_article(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    # places after "at"/"in" after a verb that takes no person, things after an article that do no saying
+    "[patient] i was sitting at harwell when it started .",
+    "Patient: We waited at Kennaway for an hour and then drove in Ostrava.",
+    "[patient] the vantrix from the pharmacy works fine .",
+    "[patient] a trekora helps , and the zorvala is too strong .",
+])
+def test_places_and_things_stay_after_the_person_rules(text):
+    assert _deid(text) == text

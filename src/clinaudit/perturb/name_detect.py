@@ -37,6 +37,7 @@ from .name_cased import (apostrophe_names, condition_name_inside, coordinated_wi
                          non_english_letter, particle_chain_names, quote_start, rare_headword, speaker_at_start)
 from .name_frequency import lower_case_neighbour_ok, webster_proper
 from .name_context import context_spans
+from .name_prep import prep_objects
 from .name_slots import person_slots
 from .name_tokens import MARK as _MARK
 from .name_tokens import WORD, fold, neighbours, tokens
@@ -289,6 +290,7 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                   + particle_chain_names(text, toks, _sentence_start, _may_name, _name_like)
                   + apostrophe_names(text, toks, _may_name)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_slots(text, _sentence_start, _slot_kind)]
+        spans += [NameSpan(t.start, t.end, "rule") for t in prep_objects(text, _slot_kind)]  # "from jirina this"
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
     return spans
 

@@ -86,21 +86,51 @@ _SPACES = re.compile(r"[ \t]+")
 _FAMILY = frozenset("family families household house home kids children twins brothers sisters boys girls".split())
 
 
+#: After the word, a verb only a person does, maybe after where the person works ("a sipho from your office called
+#: me", "the moore at the front desk said"): the word after the article is a person, not a thing
+_PERSON_VERB_AFTER = re.compile(r"(?i)[ \t]+(?:(?:from|at|in|of)[ \t]+(?:the|your|my|our|his|her|their)[ \t]+"
+                                r"(?:[a-z]+[ \t]+){0,2})?(?:said|says|told|tells|asked|asks|called|calls|phoned|texted|"
+                                r"emailed|mentioned|mentions|suggested|suggests|thinks|thought|wants|wanted|knows|knew|"
+                                r"explained|recommended|promised|agreed|insisted|warned|wrote)\b")
+
+
 def thing_after_determiner(text: str, toks: Sequence[Tok], i: int) -> bool:
     """``toks[i]`` is a lower-case word right after an article or demonstrative, only spaces between: a thing ("the
-    wixela", "an aircast", "a goodrx coupon"), but a family's name ("the dlamini family")."""
+    wixela", "an aircast", "a goodrx coupon"), but a family's name ("the dlamini family") and a person who says,
+    asks, calls or thinks ("a sipho from your office called me")."""
     return i > 0 and not toks[i].capital and toks[i - 1].key in _ARTICLES \
         and bool(_SPACES.fullmatch(text, toks[i - 1].end, toks[i].start)) \
-        and not (i + 1 < len(toks) and toks[i + 1].key in _FAMILY)  # "the dlamini family"
+        and not (i + 1 < len(toks) and toks[i + 1].key in _FAMILY) \
+        and not _PERSON_VERB_AFTER.match(text, toks[i].end)  # "a sipho from your office called"
 
 
 _PLACE_PREP = re.compile(r"(?:^|[^\w'’])(?:([A-Za-z]+)[ \t]+)?(?i:in|at)[ \t]+(?:(?i:the)[ \t]+)?"
                          r"((?:[A-Z][\w'’\-]*[ \t]+){0,2})$")
-#: Words before "at" or "in" that take a person ("angry at Sipho", "looked at him", "confided in Thandeka")
-_PERSON_PREP = frozenset("""look looks looked looking stare stared staring glance glanced point pointed yell yells
-    yelled yelling shout shouted shouting laugh laughed laughing smile smiled smiling mad angry upset annoyed
-    furious frustrated snapped throw threw aim aimed believe believes believed confide confided confiding
-    interested trust trusted""".split())
+#: Words before "at" or "in" that take a person ("angry at Sipho", "looked at him", "confided in Thandeka"): verbs
+#: that aim a look, a gesture, a sound or a throw at someone (every inflection, :func:`_inflections`: "waved at",
+#: "glaring at", "swore at"), feelings one has at or in a person ("mad at", "disappointed in"), and trust put in one
+_AIMED_VERBS = """look stare glance gaze peek peer point aim wave wink nod smile grin beam laugh giggle chuckle smirk
+    frown glare scowl sneer yell shout scream holler swear curse bark snap snarl growl hiss whistle honk wave throw
+    toss hurl fling lunge swing swat poke jab spit grab claw nag rage rail lash confide believe trust""".split()
+_IRREGULAR = "threw thrown swore sworn flung swung spat shot".split()
+_FEELINGS = """mad angry upset annoyed furious frustrated irritated cross pissed livid disappointed interested
+    snappy rude mean nasty""".split()
+
+
+def _inflections(base: str) -> set[str]:
+    """A regular verb's forms ("wave": waves, waved, waving; "nod": nodded, nodding; "cry": cries, cried)."""
+    e = base.endswith("e")
+    out = {base, base + "s", base + ("d" if e else "ed"), (base[:-1] if e else base) + "ing"}
+    if base.endswith(("s", "sh", "ch", "x", "z")):
+        out.add(base + "es")  # "hisses", "lashes"
+    if base.endswith("y") and base[-2] not in "aeiou":
+        out |= {base[:-1] + "ies", base[:-1] + "ied"}
+    if len(base) <= 4 and base[-1] not in "aeiouwy" and base[-2] in "aeiou" and base[-3] not in "aeiou":
+        out |= {base + base[-1] + "ed", base + base[-1] + "ing"}  # "nodded", "grinning", "snapped"
+    return out
+
+
+_PERSON_PREP = frozenset().union(*(_inflections(b) for b in _AIMED_VERBS), _IRREGULAR, _FEELINGS)
 _POSSESSIVE = re.compile(r"['’]s\b")
 
 

@@ -1,0 +1,17 @@
+"""The benchmark's development set of persons after a preposition or an article (benchmarks/deid_dev_prep.py, issue
+50, fifth session): its forms put a name after "at", "in", "from", "with", "about", ..., or an article."""
+
+from __future__ import annotations
+
+import re
+
+from script_modules import load_script
+
+
+def test_prep_forms_shape():
+    prep = load_script("benchmarks/deid_dev_prep.py", "clinaudit_deid_dev_prep")
+    forms = prep.PREP_FORMS
+    assert len(forms) >= 20
+    assert all(who in ("D", "P") and ("{g}" in f or "{s}" in f) for who, f in forms)
+    after = re.compile(r"(?i)\b(?:at|in|from|with|for|by|about|beside|to|of|the|a|named|nurse,|pharmacist,)\s+\{[gs]\}")
+    assert sum(bool(after.search(f)) for _, f in forms) >= 20  # a name right after a preposition or an article
