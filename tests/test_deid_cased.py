@@ -106,6 +106,26 @@ def test_misspelt_drug_needs_one_edit_from_a_drug_name():
 
 
 @pytest.mark.parametrize("text, expected", [
+    # names in no list one edit from a drug name that English text never uses ("festim": "testim", "nadica":
+    # "nadida", "azlina": "azlin", "zenel": "zentel"): no drug written wrong, a name
+    ("Patient: Festim picked up my prescriptions on Tuesday.", "Patient: [NAME] picked up my prescriptions on Tuesday."),
+    ("Doctor: Has Nadica been helping with the dressings?", "Doctor: Has [NAME] been helping with the dressings?"),
+    ("Patient: My sister-in-law Azlina keeps the log.", "Patient: My sister-in-law [NAME] keeps the log."),
+    ("Patient: I asked Zenel about it.", "Patient: I asked [NAME] about it."),
+])
+def test_a_name_one_edit_from_a_drug_english_never_writes_is_a_name(text, expected):
+    assert _deid(text) == expected
+
+
+def test_misspelt_drug_needs_a_drug_that_english_text_uses():
+    from clinaudit.perturb.name_writing import misspelt_drug
+
+    # "detroal" (detrol, Zipf 1.2), "clantix" (chantix 1.9) of the real dialogs stay drugs
+    assert misspelt_drug("detroal") and misspelt_drug("clantix") and misspelt_drug("asprin")
+    assert not misspelt_drug("festim") and not misspelt_drug("nadica") and not misspelt_drug("azlina")
+
+
+@pytest.mark.parametrize("text, expected", [
     ("Doctor: Okay Cooper, breathe in for me.", "Doctor: Okay [NAME], breathe in for me."),
     ("Doctor: Alright Mason, you can sit up.", "Doctor: Alright [NAME], you can sit up."),
     ("Patient: Oh Cooper, stop it.", "Patient: Oh [NAME], stop it."),  # the interjection is no part of the name

@@ -111,7 +111,12 @@ def addressed(text: str, toks: Sequence[Tok], sentence_start: SentenceStart, may
 
 @cache
 def _drugs() -> frozenset[str]:
-    return frozenset(w for w, cat in clinical_terms().items() if cat == "drug" and len(w) >= 5)
+    """The drug names a misspelling is measured against: five letters or more, and used in English text (wordfreq
+    knows them: "aspirin", "chantix", "detrol"); not the drug lists' rare entries ("testim", "nadida", "olaflur"), one
+    edit from which many given names and surnames lie ("Festim", "Nadica", "Olafur": issue 50's dev3 set)."""
+    from .vocab import english_zipf
+
+    return frozenset(w for w, cat in clinical_terms().items() if cat == "drug" and len(w) >= 5 and english_zipf(w) > 0)
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -120,7 +125,7 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 @lru_cache(maxsize=20_000)
 def misspelt_drug(key: str) -> bool:
     """``key`` (lower case, five letters or more, in no word list) is one edit from a drug name of the clinical
-    vocabulary: a letter deleted, added, changed or two swapped ("asprin", "clantix", "detroal"): a drug written
+    vocabulary that English text uses (:func:`_drugs`): a letter deleted, added, changed or two swapped ("asprin", "clantix", "detroal"): a drug written
     wrong, not a person, even capitalised inside a sentence ("I take Asprin daily")."""
     if len(key) < 5 or not key.isalpha() or len(key) > 40:
         return False
