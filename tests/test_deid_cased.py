@@ -363,6 +363,9 @@ def test_capitalised_words_that_are_no_names_stay(text):
     ("Patient: I talked to Åsa today.", "Patient: I talked to [NAME] today."),
     ("Patient: Åsa drove me here.", "Patient: [NAME] drove me here."),
     ("[patient] my neighbour åsa came by yesterday .", "[patient] my neighbour [NAME] came by yesterday ."),
+    # also a gazetteer name that is a common word once folded ("girts"): the letter says it is no English word
+    ("[patient] i was sitting beside ģirts on the bus .", "[patient] i was sitting beside [NAME] on the bus ."),
+    ("Patient: I asked Ģirts about it.", "Patient: I asked [NAME] about it."),
 ])
 def test_a_letter_no_english_word_has_makes_a_name(text, expected):
     assert _deid(text) == expected
@@ -373,6 +376,7 @@ def test_a_letter_no_english_word_has_makes_a_name(text, expected):
     "Patient: The jalapeño burned my mouth.",
     "Patient: My fiancée drove me here.",
     "Patient: I had the purée for lunch.",
+    "[patient] aloe vera helps with the burn .",  # the same folded word without such a letter stays
 ])
 def test_loanword_accents_stay(text):
     assert _deid(text) == text

@@ -157,6 +157,9 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
             else:
                 unknown.append(t)  # a word no list knows and no misspelling of one: a name ("subhajit", "nomvula")
             continue
+        if w.gazetteer and non_english_letter(t.text) and not (w.function or w.demographic or w.eponym):
+            unknown.append(t)  # a gazetteer name written with a letter no English word has: "věra" (not "vera")
+            continue
         if not w.gazetteer or w.function or w.demographic or w.clinical is not None and not (
                 w.clinical == "condition" and (rare_condition_noun_at_start(text, t, _sentence_start)  # "Sander drove"
                                                or w.first and not w.eponym and (condition_name_inside(  # "seeing Shin"
