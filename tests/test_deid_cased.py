@@ -380,3 +380,33 @@ def test_a_letter_no_english_word_has_makes_a_name(text, expected):
 ])
 def test_loanword_accents_stay(text):
     assert _deid(text) == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a capitalised object of "tell", "ask", "told", "to" inside cased prose, before the clause's end or a
+    # preposition: a person, though the lists call the word common ("blessing", "comfort", "bright", "frank") or a
+    # condition word ("schmidt")
+    ("Patient: I'll tell Blessing about the results.", "Patient: I'll tell [NAME] about the results."),
+    ("Doctor: Did you ask Comfort about the stairs?", "Doctor: Did you ask [NAME] about the stairs?"),
+    ("Patient: My niece drove, so I told Bright when I got home.",
+     "Patient: My niece drove, so I told [NAME] when I got home."),
+    ("Patient: I gave the paperwork to Frank last night.", "Patient: I gave the paperwork to [NAME] last night."),
+    ("Doctor: I'll send a copy to Schmidt at the clinic.", "Doctor: I'll send a copy to [NAME] at the clinic."),
+])
+def test_a_capitalised_object_of_tell_ask_to_is_a_person(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: We drove to Fresno on Friday.",  # a verb of going before "to": a place
+    "Patient: They switched me to Lyrica last month.",  # a drug
+    "Patient: I'll tell Mom about it.",  # a relative's word
+    "Patient: I'm driving up to Fresno again.",
+    "Patient: I was sent to Mercy last year.",  # a facility's name
+    "Doctor: I'll refer you to Cardiology.",  # a specialty
+    "Patient: I went to Walmart yesterday.",
+    "Patient: I live in a small town called Fayetteville in Tennessee.",  # "called" names a thing
+    "Doctor: It is called Onychomycosis. It is nail fungus.",
+])
+def test_a_capitalised_object_that_is_no_person_stays(text):
+    assert _deid(text) == text

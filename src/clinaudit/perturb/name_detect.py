@@ -37,6 +37,7 @@ from .name_cased import (apostrophe_names, condition_name_inside, coordinated_wi
                          non_english_letter, particle_chain_names, quote_start, rare_headword, speaker_at_start)
 from .name_frequency import lower_case_neighbour_ok, webster_proper
 from .name_context import context_spans
+from .name_object import capital_objects
 from .name_prep import prep_objects
 from .name_slots import person_slots
 from .name_tokens import MARK as _MARK
@@ -294,8 +295,19 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                   + apostrophe_names(text, toks, _may_name)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_slots(text, _sentence_start, _slot_kind)]
         spans += [NameSpan(t.start, t.end, "rule") for t in prep_objects(text, _slot_kind)]  # "from jirina this"
+        spans += [NameSpan(t.start, t.end, "rule") for t in capital_objects(text, _object_may_be)]  # "tell Mercy about"
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
     return spans
+
+
+def _object_may_be(text: str, t: _Tok) -> bool:
+    """A capitalised object of "call", "ask", "to", ... (:func:`.name_object.capital_objects`) may be a person: no
+    function, demographic, drug, specialty, place or facility word, eponym, relative's or spoken word, no condition
+    word that is no gazetteer name, no drug written wrong, and a person may stand there (:func:`no_person_at`)."""
+    w = _word(t.key)
+    return not (_blocked(w) or t.key in RELATIVES or t.key in _SPOKEN_WORDS) \
+        and (w.clinical is None or w.clinical == "condition" and w.gazetteer) \
+        and (w.gazetteer or w.common or not misspelt_drug(t.key)) and not no_person_at(text, t.start, t.end)
 
 
 def _name_like(t: _Tok) -> bool:
