@@ -162,6 +162,26 @@ def _cpu(text: str) -> tuple[float, float]:
     return time.process_time() - c0, time.perf_counter() - t0
 
 
+def test_the_detector_reads_only_the_words_it_may_take(monkeypatch):
+    # issue 50, Build 3: detector_candidates skips the words name_detect._may_take rejects (decided once a distinct
+    # word); read with every word of two letters or more, the dialogs give the same finds (a test added to the
+    # detector that takes a word the filter rejects fails here)
+    from clinaudit.perturb import name_detect
+
+    texts = [_real_dialog(150_000),
+             "Patient: My wife Věra and věra's sister Åsa came. ŠÁRKA said hāna and Hāna, the hāna, Łukasz at Mercy.",
+             "[patient] i saw ģirts , thembile and THEMBILE , subhajit's wixela , the wixela , ask Birthe to call .",
+             "Doctor: Mr. White, Will and will, Mark marked it; Dvořák, Müller, müller, Jesús, Sander drove me.",
+             "[doctor] and shin , seeing Shin for it , Iris says hi , the patio , our patio , Zoë , Ærøskøbing ."]
+    def finds() -> list[list[tuple[int, int, str, str]]]:
+        return [list(name_detect.detector_candidates(t)) for t in texts]
+
+    filtered = finds()
+    monkeypatch.setattr(name_detect, "_may_take", lambda word, key: len(key) >= 2 and key != "name")
+    assert finds() == filtered
+    assert any(f for f in filtered[1:])  # the examples give finds
+
+
 @pytest.mark.slow
 def test_a_1_mb_dialog():
     load_word_lists()
