@@ -22,7 +22,7 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
-__all__ = ["NUM_WORD", "NUM", "ADDRESS_RESIDUAL", "INVISIBLE", "normalise", "pattern_spans", "lower_view", "case_sensitive", "address_spans", "first_person_age_spans", "birthday_age_spans", "find_first_person_ages"]
+__all__ = ["NUM_WORD", "NUM", "ADDRESS_RESIDUAL", "INVISIBLE", "normalise", "pattern_spans", "lower_view", "case_sensitive", "lines_holding", "scan_lines", "address_spans", "first_person_age_spans", "birthday_age_spans", "find_first_person_ages"]
 
 #: A number written in words (up to ninety-nine, "hundred").
 NUM_WORD = (
@@ -83,8 +83,8 @@ def address_spans(text: str, lower: str | None = None) -> list[tuple[int, int, b
     view = lower_view(text) if lower is None else lower
     on, (start_rx, start_bare, after_always, after_vocative, after_greeting, any_always) = (
         (text, _CASED) if view is None else (view, _ON_LOWER))
-    lines = _address_lines(on, _ADDRESS_WORD if view is None else _ADDRESS_WORD_LOWER)
-    for m in _scan(start_rx, on, lines):
+    lines = lines_holding(on, _ADDRESS_WORD if view is None else _ADDRESS_WORD_LOWER)
+    for m in scan_lines(start_rx, on, lines):
         w, post = m.group("w"), m.group("post")
         if (re.fullmatch(_VOCATIVE_ONLY, w, re.IGNORECASE) and "," not in post) or _AFTER_PLACEHOLDER.search(
                 text, max(0, m.start("w") - 40), m.start("w")):
@@ -92,18 +92,18 @@ def address_spans(text: str, lower: str | None = None) -> list[tuple[int, int, b
         # nothing follows on its line: the spaces before it go too ("[patient] ma'am" -> "[patient]")
         start, end = (m.start("w") if text[m.end("post"):m.end("post") + 1].strip() else m.start()), m.end("post")
         spans.append((start, end, text[m.start("w")].isupper()))
-    for m in _scan(start_bare, on, lines):
+    for m in scan_lines(start_bare, on, lines):
         spans.append((m.start("w"), m.end("post"), text[m.start("w")].isupper()))
-    for m in _scan(after_always, on, lines):
+    for m in scan_lines(after_always, on, lines):
         spans.append((m.start("x"), m.end("w"), False))
-    for m in _scan(after_vocative, on, lines):
+    for m in scan_lines(after_vocative, on, lines):
         spans.append((m.start("x"), m.end("w"), False))
-    for m in _scan(after_greeting, on, lines):  # "Hello, miss how" -> "Hello, how"; "Hi miss." -> "Hi."
+    for m in scan_lines(after_greeting, on, lines):  # "Hello, miss how" -> "Hello, how"; "Hi miss." -> "Hi."
         end_clause = _CLAUSE_END_RE.match(text, m.end("w"))  # not on a copy of the rest of the text
         spans.append((m.start("x"), m.end("w"), False) if end_clause else (m.start("w"), m.end("w"), False))
-    for m in _scan(any_always, on, lines):
+    for m in scan_lines(any_always, on, lines):
         spans.append((m.start(), m.end(), False))
-    for m in _scan(_TITLE_MISS, text, lines):
+    for m in scan_lines(_TITLE_MISS, text, lines):
         spans.append((m.start(), m.end(), False))
     spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
     out: list[tuple[int, int, bool]] = []
@@ -118,10 +118,11 @@ def address_spans(text: str, lower: str | None = None) -> list[tuple[int, int, b
 _ADDRESS_WORD = re.compile(r"sir|mis|ma['’]?am|madam|young", re.IGNORECASE)
 
 
-def _address_lines(on: str, word: re.Pattern[str]) -> list[tuple[int, int]]:
-    """The lines of ``on`` (start, end after the newline) that hold a piece of a form of address: the only places
-    the address patterns can match (none spans a line), read instead of the whole text (issue 50, Build 3: the
-    patterns, a look-behind first, were tried at each of the 1,000,000 positions of a 1 MB dialog)."""
+def lines_holding(on: str, word: re.Pattern[str]) -> list[tuple[int, int]]:
+    """The lines of ``on`` (start, end after the newline) that hold a match of ``word``: a piece of a form of address
+    (:func:`address_spans`) or of another pattern that spans no line, the only places that pattern can match, read
+    instead of the whole text (:func:`scan_lines`; issue 50, Build 3: the address patterns, a look-behind first,
+    were tried at each of the 1,000,000 positions of a 1 MB dialog)."""
     lines: list[tuple[int, int]] = []
     for m in word.finditer(on):
         p = m.start()
@@ -132,7 +133,7 @@ def _address_lines(on: str, word: re.Pattern[str]) -> list[tuple[int, int]]:
     return lines
 
 
-def _scan(rx: re.Pattern[str], on: str, lines: list[tuple[int, int]]) -> Iterable[re.Match[str]]:
+def scan_lines(rx: re.Pattern[str], on: str, lines: list[tuple[int, int]]) -> Iterable[re.Match[str]]:
     """``rx.finditer(on)`` on ``lines`` only (its look-behinds and "^" read the text before a line as before)."""
     for a, b in lines:
         yield from rx.finditer(on, a, b)

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from operator import attrgetter
 
+from .deid_rules import case_sensitive, lines_holding, lower_view, scan_lines
 from .name_tokens import Tok as _Tok
 from .name_tokens import tokens
 from .name_word import DETERMINERS as _DETERMINERS
@@ -137,18 +139,21 @@ _NUMBER = (r"(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety
 #: What follows a patient's name in a dictated note: "john is a 61-year-old male", "donna torres , date of birth"
 _SUBJECT_AFTER = re.compile(rf"(?i)[ \t]+is[ \t]+an?[ \t]+{_NUMBER}[ \t]*-?[ \t]*(?:years?|yrs?|months?)[- ]old\b"
                             r"|[ \t]*,?[ \t]*(?:date of birth|dob)\b")
+#: A piece of every match of :data:`_SUBJECT_AFTER` (issue 50, Build 3: only the lines with one are read)
+_SUBJECT_WORD = re.compile(r"(?i)date of birth|dob|[- ]old")
+_SUBJECT_AFTER_LOWER, _SUBJECT_WORD_LOWER = case_sensitive(_SUBJECT_AFTER), case_sensitive(_SUBJECT_WORD)
 
 
 def _subject_spans(text: str, toks: Sequence[_Tok], found: set[str]) -> list[tuple[int, int]]:
     """A name dictated as the subject of a note: the word (and a name word right before it) before "is a 61-year-old"
     or ", date of birth" ("so john is a 61-year-old male", "karen nelson is a 3-year-old", "donna torres, date of
     birth"): a word that is not a common word, a given name of the gazetteer, or capitalised."""
-    if not _SUBJECT_AFTER.search(text):
-        return []
     import bisect
 
+    view = lower_view(text)  # read on the lines that hold "dob", "date of birth" or "old" (none spans a line)
+    on, rx = (text, _SUBJECT_AFTER) if view is None else (view, _SUBJECT_AFTER_LOWER)
     out: list[tuple[int, int]] = []
-    for m in _SUBJECT_AFTER.finditer(text):
+    for m in scan_lines(rx, on, lines_holding(on, _SUBJECT_WORD if view is None else _SUBJECT_WORD_LOWER)):
         i = bisect.bisect_left(toks, m.start(), key=lambda t: t.end)  # the word that ends there, if one does
         if i == len(toks) or toks[i].end != m.start():
             continue
@@ -179,11 +184,13 @@ def context_spans(text: str, toks: Sequence[_Tok] | None = None) -> list[tuple[i
     toks = tokens(text) if toks is None else toks
     spans: list[tuple[int, int]] = []
     found: set[str] = set()
-    i = 0
-    while i < len(toks):
+    free = 0  # the first word not yet part of a name found
+    # only the words right after a word of _CONTEXT_WORDS are read (issue 50, Build 3: not every word)
+    for i in [i + 1 for i, k in enumerate(map(attrgetter("key"), toks[:-1])) if k in _CONTEXT_WORDS]:
+        if i < free:
+            continue
         strength = _context(text, toks, i)
         if strength is None or not _first_ok(text, toks[i], strength):
-            i += 1
             continue
         j = i
         while j + 1 < len(toks) and j - i < 2 and _next_ok(text, toks[j], toks[j + 1], strength):
@@ -192,7 +199,7 @@ def context_spans(text: str, toks: Sequence[_Tok] | None = None) -> list[tuple[i
         for t in toks[i:j + 1]:  # a name after a title or "my name is" is one in its other mentions ("baker")
             if not _word(t.key).common or strength in ("strong", "intro") and t.key not in whitelist_words():
                 found.add(t.key)
-        i = j + 1
+        free = j + 1
     spans += _subject_spans(text, toks, found)
     if found:
         taken = {s for s, _ in spans}
