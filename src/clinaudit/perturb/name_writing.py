@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
+from operator import attrgetter
 
 from .name_tokens import Tok
 from .vocab import (DEMOGRAPHIC_WORDS, FACILITY_WORDS, PLACE_WORDS, RARE_ZIPF, SPOKEN_WORDS, clinical_terms,
@@ -87,6 +88,7 @@ def particle_names(text: str, toks: Sequence[Tok], sentence_start: SentenceStart
 #: A comma, then a pronoun or an auxiliary that opens a request to the person addressed ("Anan, I want you to ...")
 _ADDRESS_NEXT = re.compile(r"[ \t]*,[ \t]*(?:i|you|we|let's|let|can|could|would|will|how|what|do|did|are|is|have)\b",
                            re.IGNORECASE)
+_COMMA = re.compile(",")
 #: Words that open a sentence before a name addressed ("Alright Sander, let's ...", "Okay Ama, ...")
 _OPENERS = frozenset("alright okay ok well so now right oh".split())
 
@@ -98,8 +100,10 @@ def addressed(text: str, toks: Sequence[Tok], sentence_start: SentenceStart, may
     a look"), or at a sentence's start before a comma and a pronoun or auxiliary when rare in English text
     (wordfreq's Zipf below :data:`.vocab.RARE_ZIPF`: "Anan, I want you to ..."; not "Awesome, I agree.")."""
     out: list[Tok] = []
-    for i, t in enumerate(toks):
-        if not t.capital or text[t.end:t.end + 1] != "," or t.key in SPOKEN_WORDS or not may_be_name(t):
+    commas = {m.start() for m in _COMMA.finditer(text)}  # only the words before a comma are read (not every word)
+    for i in [i for i, e in enumerate(map(attrgetter("end"), toks)) if e in commas]:
+        t = toks[i]
+        if not t.capital or t.key in SPOKEN_WORDS or not may_be_name(t):
             continue
         p = toks[i - 1] if i else None
         if p is not None and p.key in _OPENERS and text[p.end:t.start] == " " and sentence_start(text, p.start):
