@@ -181,7 +181,8 @@ def _capitalised_inside(text: str, toks: Sequence[Tok] | None = None) -> list[tu
     from .name_tokens import capitalised_tokens
 
     out = []
-    for s, e, w, _ in capitalised_tokens(text) if toks is None else [t for t in toks if t.text[:1].isupper()]:
+    for s, e, w, _ in capitalised_tokens(text, after_space=True) if toks is None else [
+            t for t in toks if t.text[:1].isupper()]:
         if s < 2 or text[s - 1] != " " or not (text[s - 2].islower() or text[s - 2] in ",;") or len(w) < 3:
             continue
         if not w.isupper() and w not in _CAP_STOP and text[e:e + 1] != "]":

@@ -89,9 +89,17 @@ _KEYS: dict[str, str] = {}
 _CAP_TOKEN = re.compile(rf"(?<![\w\[{MARK}'’\-])(?=[^\W\d_])(?=[^a-z])(?:{WORD})(?![\w\]{MARK}])")
 
 
-def capitalised_tokens(text: str) -> list[Tok]:
-    """The words of :func:`tokens` that start with a capital letter (found without tokenising the rest)."""
-    return [t for t in map(_tok, _CAP_TOKEN.finditer(text)) if t.text[:1].isupper()]
+#: ... those right after a space that follows no sentence's end, quote, bracket, capital or digit (a superset of the
+#: words after a lower-case letter, a comma or a semicolon and a space: :func:`.deid._capitalised_inside`)
+_CAP_AFTER_SPACE = re.compile(rf"(?<=[^\s.!?:\]A-Z0-9\"“(] ){_CAP_TOKEN.pattern}")
+
+
+def capitalised_tokens(text: str, after_space: bool = False) -> list[Tok]:
+    """The words of :func:`tokens` that start with a capital letter (found without tokenising the rest);
+    ``after_space``: only those after a space that follows no sentence's end, quote, bracket, capital or digit
+    (issue 50, Build 3: 2,300 of the 18,600 capitalised words of a 1 MB dialog, read without a step for the others)."""
+    return [t for t in map(_tok, (_CAP_AFTER_SPACE if after_space else _CAP_TOKEN).finditer(text))
+            if t.text[:1].isupper()]
 
 
 def neighbours(toks: Sequence[Tok], starts: Collection[int], ends: Collection[int]) -> list[int]:
