@@ -53,7 +53,7 @@ from typing import Any
 
 from ..records import Case, Variant
 from .case_filters import DEFAULT_SEX_SPECIFIC, FilterResult, count_turns, filter_min_turns, filter_sex_specific
-from .deid_rules import ADDRESS_RESIDUAL, NUM, address_spans, lower_view, normalise, pattern_spans, birthday_age_spans, find_first_person_ages, first_person_age_spans
+from .deid_rules import ADDRESS_RESIDUAL, ADDRESS_RESIDUAL_LOWER, NUM, address_spans, case_sensitive, lower_view, normalise, pattern_spans, birthday_age_spans, find_first_person_ages, first_person_age_spans
 from .name_tokens import Tok, tokens
 from .names import FIRST_NAMES, first_name_spans
 from .deid_residual import DEFAULT_RESIDUAL_KINDS, RESIDUAL_KINDS, describe_residuals, public_text, residual_identifiers
@@ -130,6 +130,7 @@ _AGE_PATTERNS: tuple[str, ...] = (
     r"\d{1,3}\s*(?:yo|y/o|y\.o\.)",
 )
 _AGE_QUESTION = re.compile(r"(?i)\bhow old\b|\bwhat is your age\b|\bdate of birth\b|\bbirthday\b")
+_AGE_QUESTION_LOWER = case_sensitive(_AGE_QUESTION)
 
 _CAP_STOP = frozenset(
     """I I'm I've I'll I'd Doctor Patient Dr Mr Mrs Ms Monday Tuesday Wednesday Thursday Friday Saturday Sunday
@@ -353,7 +354,8 @@ def _choose(text: str, names: Sequence[str], gender: bool, ages: bool, life_stag
     lower = lower_view(text) if ages or life_stage or origin or gender else None  # one lower-case copy, for the rules
     cands: list[tuple[int, int, str, str, str]] = _name_spans(text, names, detector, toks)
     if ages:  # a first-person age ("I'm 45 years old") becomes [AGE]; other explicit ages are removed
-        cands += [(s, e, "[AGE]", "age", "rule") for s, e in first_person_age_spans(text) + birthday_age_spans(text, lower)]
+        cands += [(s, e, "[AGE]", "age", "rule")
+                  for s, e in first_person_age_spans(text, lower) + birthday_age_spans(text, lower)]
         cands += _regex_spans(text, _AGE_PATTERNS, "age", lower)
     if life_stage:
         cands += _regex_spans(text, LIFE_STAGE_TERMS, "life_stage", lower)
@@ -416,6 +418,11 @@ def _remaining(text: str) -> list[dict[str, Any]]:
     rem: list[dict[str, Any]] = []
     from .name_detect import after, clinical_word_after, no_person_at
 
+    # the case-insensitive patterns read one lower-case copy case-sensitively (the same matches; issue 50, Build 3)
+    view = lower_view(text)
+    on, age_question, address = (text, _AGE_QUESTION, ADDRESS_RESIDUAL) if view is None else (
+        view, _AGE_QUESTION_LOWER, ADDRESS_RESIDUAL_LOWER)
+
     for s, e, w in _capitalised_inside(text):
         # ``known``: the vocabulary that explains the word (such items are listed but not counted as identifiers);
         # ``eponym``: a disease, sign, test or product form follows ("Addison's disease"); ``context``: the words
@@ -423,16 +430,16 @@ def _remaining(text: str) -> list[dict[str, Any]]:
         rem.append({"start": s, "end": e, "text": w, "kind": "possible_name",
                     "known": _known_word(w) or _known_word(fold_word(w)) or ("eponym" if clinical_word_after(
                         after(text, e)) else "context" if no_person_at(text, s, e) else "")})
-    for s, e in find_first_person_ages(text):
+    for s, e in find_first_person_ages(text, view):
         rem.append({"start": s, "end": e, "text": text[s:e], "kind": "first_person_age"})
-    for m in _AGE_QUESTION.finditer(text):
-        rem.append({"start": m.start(), "end": m.end(), "text": m.group(0), "kind": "age_question"})
+    for s, e in map(re.Match.span, age_question.finditer(on)):
+        rem.append({"start": s, "end": e, "text": text[s:e], "kind": "age_question"})
     from .neutralize import find_gendered_terms
 
-    for p, w in find_gendered_terms(text):
+    for p, w in find_gendered_terms(text, view):
         rem.append({"start": p, "end": p + len(w), "text": w, "kind": "gendered_term"})
-    for m in ADDRESS_RESIDUAL.finditer(text):
-        rem.append({"start": m.start(), "end": m.end(), "text": m.group(0), "kind": "gendered_term"})
+    for s, e in map(re.Match.span, address.finditer(on)):
+        rem.append({"start": s, "end": e, "text": text[s:e], "kind": "gendered_term"})
     rem.sort(key=lambda r: r["start"])
     return rem
 

@@ -22,7 +22,7 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
-__all__ = ["NUM_WORD", "NUM", "ADDRESS_RESIDUAL", "INVISIBLE", "normalise", "pattern_spans", "lower_view", "case_sensitive", "lines_holding", "scan_lines", "address_spans", "first_person_age_spans", "birthday_age_spans", "find_first_person_ages"]
+__all__ = ["NUM_WORD", "NUM", "ADDRESS_RESIDUAL", "ADDRESS_RESIDUAL_LOWER", "INVISIBLE", "normalise", "pattern_spans", "lower_view", "case_sensitive", "lines_holding", "scan_lines", "address_spans", "first_person_age_spans", "birthday_age_spans", "find_first_person_ages"]
 
 #: A number written in words (up to ninety-nine, "hundred").
 NUM_WORD = (
@@ -179,10 +179,13 @@ _FIRST_PERSON_AGE = re.compile(
 )
 
 
-def first_person_age_spans(text: str) -> list[tuple[int, int]]:
+def first_person_age_spans(text: str, lower: str | None = None) -> list[tuple[int, int]]:
     """The age in each first-person statement of age (the number, with "years old" / "years of age" when it
-    follows): ``(start, end)``, sorted."""
-    return [m.span("age") for m in _FIRST_PERSON_AGE.finditer(text)]
+    follows): ``(start, end)``, sorted (read on :func:`lower_view`, ``lower`` when the caller made it)."""
+    view = lower_view(text) if lower is None else lower
+    if view is None:
+        return [m.span("age") for m in _FIRST_PERSON_AGE.finditer(text)]
+    return [m.span("age") for m in _FIRST_PERSON_AGE_LOWER.finditer(view)]
 
 
 _ORDINAL = (
@@ -199,15 +202,25 @@ def birthday_age_spans(text: str, lower: str | None = None) -> list[tuple[int, i
     view = lower_view(text) if lower is None else lower
     if view is None:
         return [m.span("age") for m in _BIRTHDAY_AGE.finditer(text)]
-    return [m.span("age") for m in _BIRTHDAY_AGE_LOWER.finditer(view)]
+    # only the lines that hold "birthday" (the pattern spans no line; issue 50, Build 3: not the whole text)
+    return [m.span("age") for m in scan_lines(_BIRTHDAY_AGE_LOWER, view, lines_holding(view, _BIRTHDAY))]
 
 
 _BIRTHDAY_AGE_LOWER = case_sensitive(_BIRTHDAY_AGE)
+_BIRTHDAY = re.compile("birthday")
 
 
-def find_first_person_ages(text: str) -> list[tuple[int, int]]:
-    """Whole first-person age statements ("I'm forty two"): ``(start, end)``, for the residual check."""
-    return [m.span() for m in _FIRST_PERSON_AGE.finditer(text)]
+def find_first_person_ages(text: str, lower: str | None = None) -> list[tuple[int, int]]:
+    """Whole first-person age statements ("I'm forty two"): ``(start, end)``, for the residual check (read on
+    :func:`lower_view`, ``lower`` when the caller made it)."""
+    view = lower_view(text) if lower is None else lower
+    if view is None:
+        return [m.span() for m in _FIRST_PERSON_AGE.finditer(text)]
+    return [m.span() for m in _FIRST_PERSON_AGE_LOWER.finditer(view)]
+
+
+_FIRST_PERSON_AGE_LOWER = case_sensitive(_FIRST_PERSON_AGE)
+ADDRESS_RESIDUAL_LOWER = case_sensitive(ADDRESS_RESIDUAL)  # :data:`ADDRESS_RESIDUAL` on :func:`lower_view`
 
 
 # --------------------------------------------------------------------------- reading the text (issue 50)
