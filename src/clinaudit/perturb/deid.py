@@ -53,7 +53,7 @@ from typing import Any
 
 from ..records import Case, Variant
 from .case_filters import DEFAULT_SEX_SPECIFIC, FilterResult, count_turns, filter_min_turns, filter_sex_specific
-from .deid_rules import ADDRESS_RESIDUAL, ADDRESS_RESIDUAL_LOWER, NUM, address_spans, case_sensitive, lower_view, normalise, pattern_spans, birthday_age_spans, find_first_person_ages, first_person_age_spans
+from .deid_rules import ADDRESS_RESIDUAL, ADDRESS_RESIDUAL_LOWER, NUM, address_spans, case_sensitive, lower_view, normalise, pattern_set_spans, birthday_age_spans, find_first_person_ages, first_person_age_spans
 from .name_tokens import Tok, tokens
 from .names import FIRST_NAMES, first_name_spans
 from .deid_residual import DEFAULT_RESIDUAL_KINDS, RESIDUAL_KINDS, describe_residuals, public_text, residual_identifiers
@@ -229,10 +229,9 @@ SPEAKER_ROLES: frozenset[str] = frozenset("""
 _LABEL = re.compile(r"(?m)^[ \t]*(?:\[(?P<b>[^\]\n]{1,40})\]|(?P<c>[A-Za-z][A-Za-z_ \-]{0,30}?\d*)[ \t]*:)")
 
 
-def _regex_spans(text: str, patterns: Sequence[str], kind: str,
-                 lower: str | None = None) -> list[tuple[int, int, str, str, str]]:
-    return [(s, e, _life_stage_word(text[s:e]) if kind == "life_stage" else "", kind, "rule")
-            for s, e in pattern_spans(text, tuple(patterns), lower)]
+def _regex_spans(text: str, spans: Sequence[tuple[int, int]], kind: str) -> list[tuple[int, int, str, str, str]]:
+    """The matches of a set of patterns (:func:`.deid_rules.pattern_set_spans`) as replacements of ``kind``."""
+    return [(s, e, _life_stage_word(text[s:e]) if kind == "life_stage" else "", kind, "rule") for s, e in spans]
 
 
 def _life_stage_word(word: str) -> str:
@@ -353,14 +352,18 @@ def _choose(text: str, names: Sequence[str], gender: bool, ages: bool, life_stag
     toks = tokens(text) if detector else None  # one token pass for the detector, the rules and the residual check
     lower = lower_view(text) if ages or life_stage or origin or gender else None  # one lower-case copy, for the rules
     cands: list[tuple[int, int, str, str, str]] = _name_spans(text, names, detector, toks)
+    # the age, life-stage and origin patterns, their word starts found by one scan
+    sets = [(kind, patterns) for on, kind, patterns in ((ages, "age", _AGE_PATTERNS), (life_stage, "life_stage",
+            LIFE_STAGE_TERMS), (origin, "origin", ORIGIN_TERMS)) if on]
+    found = dict(zip([kind for kind, _ in sets], pattern_set_spans(text, [p for _, p in sets], lower) if sets else []))
     if ages:  # a first-person age ("I'm 45 years old") becomes [AGE]; other explicit ages are removed
         cands += [(s, e, "[AGE]", "age", "rule")
                   for s, e in first_person_age_spans(text, lower) + birthday_age_spans(text, lower)]
-        cands += _regex_spans(text, _AGE_PATTERNS, "age", lower)
+        cands += _regex_spans(text, found["age"], "age")
     if life_stage:
-        cands += _regex_spans(text, LIFE_STAGE_TERMS, "life_stage", lower)
+        cands += _regex_spans(text, found["life_stage"], "life_stage")
     if origin:
-        cands += _regex_spans(text, ORIGIN_TERMS, "origin", lower)
+        cands += _regex_spans(text, found["origin"], "origin")
     if gender:  # gendered forms of address are removed as titles are ("Yes, sir." -> "Yes.")
         cands += [(s, e, "", "address_cap" if cap else "address", "rule") for s, e, cap in address_spans(text, lower)]
         from .neutralize import gendered_candidates

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from itertools import accumulate
 
-__all__ = ["NUM_WORD", "NUM", "ADDRESS_RESIDUAL", "ADDRESS_RESIDUAL_LOWER", "INVISIBLE", "normalise", "pattern_spans", "lower_view", "case_sensitive", "lines_holding", "scan_lines", "address_spans", "first_person_age_spans", "birthday_age_spans", "find_first_person_ages"]
+__all__ = ["NUM_WORD", "NUM", "ADDRESS_RESIDUAL", "ADDRESS_RESIDUAL_LOWER", "INVISIBLE", "normalise", "pattern_spans", "pattern_set_spans", "lower_view", "case_sensitive", "lines_holding", "scan_lines", "address_spans", "first_person_age_spans", "birthday_age_spans", "find_first_person_ages"]
 
 #: A number written in words (up to ninety-nine, "hundred").
 NUM_WORD = (
@@ -280,8 +281,16 @@ def pattern_spans(text: str, patterns: tuple[str, ...], lower: str | None = None
     the word starts where some pattern may match (:func:`_compiled`); each pattern is tried there only, which keeps
     the time linear in the text (issue 50: 80 patterns scanned the whole text one after another). ``lower``:
     :func:`lower_view` of ``text`` when the caller made it."""
-    out = []
-    starts, compiled, view_starts, others = _compiled(patterns)
+    return pattern_set_spans(text, (patterns,), lower)[0]
+
+
+def pattern_set_spans(text: str, sets: Sequence[tuple[str, ...]], lower: str | None = None
+                      ) -> list[list[tuple[int, int]]]:
+    """:func:`pattern_spans` of each of ``sets`` (the age, life-stage and origin patterns), the word starts where one
+    of them may match found by one scan for all (issue 50, Build 3: one scan of a 1 MB dialog, not three); a
+    set's patterns tried at another set's word starts match nothing there (each word start is found by the patterns
+    themselves, a superset of their matches)."""
+    starts, compiled, view_starts, others = _compiled(tuple(p for ps in sets for p in ps))
     view = lower_view(text) if lower is None else lower
     if view is None or view_starts is None:
         positions: Iterable[int] = (m.start() for m in starts.finditer(text))
@@ -292,11 +301,14 @@ def pattern_spans(text: str, patterns: tuple[str, ...], lower: str | None = None
         if others is not None:
             found = sorted(set(found).union(m.start() for m in others.finditer(text)))
         positions = (p for p in found if _WORD_START.match(text, p))
+    out: list[list[tuple[int, int]]] = [[] for _ in sets]
+    bounds = list(accumulate(map(len, sets), initial=0))  # set k's patterns: compiled[bounds[k]:bounds[k + 1]]
     for pos in positions:
-        for pat in compiled:
-            mm = pat.match(text, pos)
-            if mm is not None:
-                out.append(mm.span("x") if "x" in mm.groupdict() else mm.span())
+        for k, spans in enumerate(out):
+            for pat in compiled[bounds[k]:bounds[k + 1]]:
+                mm = pat.match(text, pos)
+                if mm is not None:
+                    spans.append(mm.span("x") if "x" in mm.groupdict() else mm.span())
     return out
 
 
