@@ -65,9 +65,10 @@ def tokens(text: str) -> list[Tok]:
     if not words:
         return []
     starts = list(accumulate(map(len, parts[:-1]), initial=0))[1::2]  # where each word starts
-    possessive = [i for i, w in enumerate(words) if w[-2:] in _POSSESSIVE and len(w) > 3]
-    for i in possessive:
-        words[i] = words[i][:-2]
+    # a possessive "'s" left out, decided once a distinct word
+    possessive = {w: w[:-2] for w in set(words) if w[-2:] in _POSSESSIVE and len(w) > 3}
+    if possessive:
+        words = list(map(possessive.get, words, words))
     keys = _KEYS
     if len(keys) > 200_000:
         keys.clear()

@@ -36,15 +36,14 @@ def first_name_spans(text: str, cap_stop: Collection[str]) -> list[tuple[int, in
     # only the words of the built-in lists are looked at (issue 50, Build 3: not a Python step per word)
     parts = _FIRST_NAME.split(text)
     firsts = parts[1::3]
-    wanted = _BUILT_IN_NAMES.intersection(map(str.lower, firsts))
+    wanted = {w for w in set(firsts) if w.lower() in _BUILT_IN_NAMES}  # as written; each distinct word read once
     if not wanted:
         return []
     ends = list(accumulate(map(len, parts)))  # ends[i]: where parts[i] ends
     spans = []
-    for j, low in enumerate(map(str.lower, firsts)):
-        if low not in wanted:
-            continue
+    for j in [j for j, w in enumerate(firsts) if w in wanted]:
         first, surname, start = firsts[j], parts[3 * j + 2], ends[3 * j]
+        low = first.lower()
         if low in AMBIGUOUS_NAMES and (not first[0].isupper() or start == 0 or _after_stop(text, start)):
             continue  # every other word of ``wanted`` is one of FIRST_NAMES
         end = start + len(first) + (len(surname) if surname and surname.strip() not in cap_stop else 0)
