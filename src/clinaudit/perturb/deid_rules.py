@@ -20,10 +20,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from bisect import bisect_right
 from functools import lru_cache
 from itertools import accumulate
 
-__all__ = ["NUM_WORD", "NUM", "ADDRESS_RESIDUAL", "ADDRESS_RESIDUAL_LOWER", "INVISIBLE", "normalise", "pattern_spans", "pattern_set_spans", "lower_view", "case_sensitive", "lines_holding", "scan_lines", "address_spans", "first_person_age_spans", "birthday_age_spans", "find_first_person_ages"]
+__all__ = ["NUM_WORD", "NUM", "ADDRESS_RESIDUAL", "ADDRESS_RESIDUAL_LOWER", "INVISIBLE", "Positions", "normalise", "pattern_spans", "pattern_set_spans", "lower_view", "case_sensitive", "lines_holding", "scan_lines", "address_spans", "first_person_age_spans", "birthday_age_spans", "find_first_person_ages"]
 
 #: A number written in words (up to ninety-nine, "hundred").
 NUM_WORD = (
@@ -233,16 +234,46 @@ INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
-def normalise(text: str) -> tuple[str, list[int], list[int]] | None:
+class Positions:
+    """For each character of a normalised text, a position in the original (:func:`normalise`), kept as runs: a
+    stretch of unchanged text maps position for position, the characters of one changed cluster all to one position
+    (issue 50, Build 3: not a number a character, two lists of a million numbers for a 1 MB dialog)."""
+
+    def __init__(self) -> None:
+        self._at: list[int] = []  # where each run starts in the normalised text
+        self._to: list[int] = []  # the original position of the run's first character
+        self._step: list[int] = []  # 1: unchanged text, position for position; 0: one cluster's characters
+        self._len = 0
+
+    def add(self, to: int, n: int, step: int) -> None:
+        """``n`` more characters, the first mapped to ``to``, each next one ``step`` further."""
+        if n > 0:
+            self._at.append(self._len)
+            self._to.append(to)
+            self._step.append(step)
+            self._len += n
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __getitem__(self, i: int) -> int:
+        if i < 0:
+            i += self._len
+        if not 0 <= i < self._len:
+            raise IndexError(i)
+        k = bisect_right(self._at, i) - 1
+        return self._to[k] + (i - self._at[k]) * self._step[k]
+
+
+def normalise(text: str) -> tuple[str, Positions, Positions] | None:
     """``text`` as de-identification reads it: characters that hide inside a word (:data:`INVISIBLE`) dropped, each
     letter with its combining marks in NFKC form ("Ｎｇｕｙｅｎ" -> "Nguyen", "e" + U+0301 -> "é"); with, for each of
-    its characters, the start and end of the original characters it comes from. None when nothing changes (ASCII
-    text, the common case). Linear in the text's length."""
+    its characters, the start and end of the original characters it comes from (:class:`Positions`). None when
+    nothing changes (ASCII text, the common case). Linear in the text's length."""
     if text.isascii():
         return None
     pieces: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
+    starts, ends = Positions(), Positions()
     pos = 0
     changed = False
     for m in _NON_ASCII.finditer(text):
@@ -251,8 +282,8 @@ def normalise(text: str) -> tuple[str, list[int], list[int]] | None:
             a -= 1  # the letter before a combining mark joins its cluster
         if a > pos:
             pieces.append(text[pos:a])
-            starts.extend(range(pos, a))
-            ends.extend(range(pos + 1, a + 1))
+            starts.add(pos, a - pos, 1)
+            ends.add(pos + 1, a - pos, 1)
         i = a
         while i < b:  # one cluster: a character, its combining marks (invisible characters inside skipped)
             j = i + 1
@@ -263,15 +294,15 @@ def normalise(text: str) -> tuple[str, list[int], list[int]] | None:
             form = unicodedata.normalize("NFKC", visible) if visible else ""
             changed = changed or form != raw
             pieces.append(form)
-            starts.extend([i] * len(form))
-            ends.extend([j] * len(form))
+            starts.add(i, len(form), 0)
+            ends.add(j, len(form), 0)
             i = j
         pos = b
     if not changed:
         return None
     pieces.append(text[pos:])
-    starts.extend(range(pos, len(text)))
-    ends.extend(range(pos + 1, len(text) + 1))
+    starts.add(pos, len(text) - pos, 1)
+    ends.add(pos + 1, len(text) - pos, 1)
     return "".join(pieces), starts, ends
 
 
