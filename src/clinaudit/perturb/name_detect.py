@@ -169,17 +169,19 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
                                                or w.first and not w.eponym and (condition_name_inside(  # "seeing Shin"
                                                    text, t, _DETERMINERS, _FUNCTION_WORDS) or _speaker(text, t)))):
             continue
-        rest = after(text, t.end)
-        if _EPONYM_AFTER.match(rest) or _facility_after(rest) or _not_a_person(text, t):
-            continue
         if w.rare and not t.capital and any(j >= 0 and toks_list[j].key in _DETERMINERS and not _CLAUSE_MARK.search(
                 text, toks_list[j].end, t.start) for j in (i - 1, i - 2)):  # not "a day. muller at ..."
             continue  # a dictionary word rare in English after a determiner ("our patio", "a good cadence"): a thing
-        if thing_after_determiner(text, toks_list, i):
-            things.add(t.key)  # "a venti", "the alfredo sauce": a thing, in lower case here and elsewhere
-            continue
-        if not w.common or (t.capital and not _sentence_start(text, t.start)) or written_as_name(text, t, _sentence_start) \
-                or _speaker(text, t):
+        thing = thing_after_determiner(text, toks_list, i)  # "a venti", "the alfredo sauce": a thing
+        if not thing and not (not w.common or (t.capital and not _sentence_start(text, t.start))
+                              or written_as_name(text, t, _sentence_start) or _speaker(text, t)):
+            continue  # neither a thing nor a name: its neighbours are not read (issue 50, Build 3)
+        rest = after(text, t.end)
+        if _EPONYM_AFTER.match(rest) or _facility_after(rest) or _not_a_person(text, t):
+            continue  # no person here (an eponym's disease, a facility, a place, ...): neither a thing nor a name
+        if thing:
+            things.add(t.key)  # a thing, in lower case here and elsewhere
+        else:
             found.append((t, "detector"))
     for t in unknown:  # source "residual": what the residual check calls a possible name, found in any case
         rest = after(text, t.end)
