@@ -199,3 +199,21 @@ def test_a_preposition_object_rule_keeps_a_word_english_text_uses():
     # "covid" is in no word list but wordfreq knows it well (Zipf 3.86): the real dialogs had "with covid"
     assert deidentify_text("[patient] i was sick with covid last year .")[0] == \
         "[patient] i was sick with covid last year ."
+
+
+@pytest.mark.parametrize("text, expected", [
+    # issue 50, fifth session (perturb/name_elision.py): a surname with an elided particle in lower case
+    ("[patient] i've been seeing d'arcangelo for my back .", "[patient] i've been seeing [NAME] for my back ."),
+    ("[patient] n'dour says i should rest .", "[patient] [NAME] says i should rest ."),
+    ("[doctor] o'hanlon will call you tomorrow .", "[doctor] [NAME] will call you tomorrow ."),
+])
+def test_a_surname_with_an_elided_particle_in_lower_case(text, expected):
+    assert deidentify_text(text, gender=False)[0] == expected
+
+
+@pytest.mark.parametrize("text", [
+    "[patient] it started at ten o'clock last night .",  # the rest is a common word
+    "[patient] d'you know what i mean ?",
+])
+def test_an_elided_particle_rule_keeps_words(text):
+    assert deidentify_text(text, gender=False)[0] == text

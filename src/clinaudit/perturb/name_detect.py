@@ -40,6 +40,7 @@ from .name_cased import (apostrophe_names, condition_name_inside, coordinated_wi
 from .name_frequency import lower_case_neighbour_ok, webster_proper
 from .name_context import context_spans
 from .name_object import capital_objects
+from .name_elision import elided_particle_names
 from .name_prep import prep_objects
 from .name_slots import person_slots
 from .name_tokens import MARK as _MARK
@@ -330,6 +331,7 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         spans += [NameSpan(t.start, t.end, "rule") for t in person_slots(text, _sentence_start, _slot_kind)]
         spans += [NameSpan(t.start, t.end, "rule") for t in prep_objects(text, _slot_kind)]  # "from jirina this"
         spans += [NameSpan(t.start, t.end, "rule") for t in capital_objects(text, _object_may_be)]  # "tell Mercy about"
+        spans += [NameSpan(t.start, t.end, "rule") for t in elided_particle_names(text)]  # "d'amico says"
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
     return spans
 

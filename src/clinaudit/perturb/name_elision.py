@@ -1,0 +1,34 @@
+"""A surname written with an elided particle in lower-case speech (issue 50, fifth session): "d'amico", "o'brien",
+"n'diaye", "l'heureux". In cased text the capital after the apostrophe names it (:func:`.name_cased.apostrophe_names`);
+in lower case nothing did, since the detector reads no word with an apostrophe inside as a word in no list. English
+writes "d'", "l'", "n'", "o'" before a word only in "o'clock" and the spoken "d'you": the rest of the word is then a
+common English word ("clock", "you"), which a surname's rest is not, or is a name-like gazetteer name
+(:func:`.name_frequency.name_like`: "brien", "neil")."""
+
+from __future__ import annotations
+
+import re
+
+from .name_frequency import name_like
+from .name_tokens import Tok
+from .name_word import word_facts
+
+__all__ = ["elided_particle_names"]
+
+_ELIDED = re.compile(r"(?<![\w'’\-])[dlno]['’]([a-z]{3,})(?![\w'’\-])")
+
+
+def elided_particle_names(text: str) -> list[Tok]:
+    """The lower-case words "d'", "l'", "n'" or "o'" + a rest of three letters or more that is no common word, or is a
+    name-like gazetteer name: "d'amico", "o'brien"; not "o'clock", "d'you"."""
+    if "'" not in text and "’" not in text:
+        return []
+    out = []
+    for m in _ELIDED.finditer(text):
+        rest = m.group(1)
+        w = word_facts(rest)
+        if w.function or w.clinical is not None and not w.gazetteer:
+            continue
+        if not w.common or name_like(rest):
+            out.append(Tok(m.start(), m.end(), m.group(0), m.group(0).replace("’", "'")))
+    return out
