@@ -217,3 +217,24 @@ def test_a_surname_with_an_elided_particle_in_lower_case(text, expected):
 ])
 def test_an_elided_particle_rule_keeps_words(text):
     assert deidentify_text(text, gender=False)[0] == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a rare word in no list (one edit from a word, so not taken anywhere) as the object of "ask", "told", "to"
+    ("[doctor] could you ask bledar to drop off the forms ?", "[doctor] could you ask [NAME] to drop off the forms ?"),
+    ("[patient] i already told rudina about the rash .", "[patient] i already told [NAME] about the rash ."),
+    ("[patient] i gave my old inhaler to verica last week .", "[patient] i gave my old inhaler to [NAME] last week ."),
+])
+def test_a_rare_unlisted_object_of_ask_tell_to_is_a_name_in_lower_case(text, expected):
+    assert deidentify_text(text)[0] == expected
+
+
+@pytest.mark.parametrize("text", [
+    "[patient] we drove to fresno on friday .",  # a verb of going before "to"
+    "[patient] they switched me to xarelto last month .",  # a drug
+    "[patient] i had to go to walgreens again .",
+    "[doctor] too much aldosterone , which we call hyperaldosterone .",  # "we call": naming a thing
+    "[patient] they moved me to wixela . the wixela is easier .",  # the dialog's "the wixela": a thing
+])
+def test_a_lower_case_object_that_is_no_person_stays(text):
+    assert deidentify_text(text)[0] == text

@@ -39,7 +39,7 @@ from .name_cased import (apostrophe_names, condition_name_inside, coordinated_wi
                          non_english_letter, particle_chain_names, quote_start, rare_headword, speaker_at_start)
 from .name_frequency import lower_case_neighbour_ok, webster_proper
 from .name_context import context_spans
-from .name_object import capital_objects
+from .name_object import capital_objects, lower_objects
 from .name_elision import elided_particle_names
 from .name_prep import prep_objects
 from .name_slots import person_slots
@@ -330,7 +330,8 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                   + apostrophe_names(text, toks, _may_name)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_slots(text, _sentence_start, _slot_kind)]
         spans += [NameSpan(t.start, t.end, "rule") for t in prep_objects(text, _slot_kind)]  # "from jirina this"
-        spans += [NameSpan(t.start, t.end, "rule") for t in capital_objects(text, _object_may_be)]  # "tell Mercy about"
+        spans += [NameSpan(t.start, t.end, "rule") for t in capital_objects(text, _object_may_be)]  # "ask Frank to"
+        spans += [NameSpan(t.start, t.end, "rule") for t in lower_objects(text, _slot_kind)]  # "ask serghei to"
         spans += [NameSpan(t.start, t.end, "rule") for t in elided_particle_names(text)]  # "d'amico says"
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
     return spans

@@ -11,7 +11,8 @@ eponym, a relative's word, a condition word that is no gazetteer name: "switched
 Mercy"), a word where no person stands (a town), a word after a verb of going ("we drove to Fresno"), a word
 followed by another capitalised word ("to Sierra Pacific"). Not after "called", which names a thing as often ("a
 town called Fayetteville", "It is called Onychomycosis": the two words it took in the 1,668 real dialogs). The
-lower-case slot (:mod:`.name_slots`) is unchanged.
+lower-case slot (:mod:`.name_slots`) takes a gazetteer name there; :func:`lower_objects` adds a rare word in no
+list in lower-case speech ("please ask serghei to bring").
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Callable
 
 from .name_tokens import Tok, fold
 
-__all__ = ["capital_objects"]
+__all__ = ["capital_objects", "lower_objects"]
 
 #: a verb or "to", one space, a capitalised word, then the clause's end or a preposition
 _OBJECT = re.compile(r"(?<![\w'’\-])(?:to|call|ask|tell|told|asked)[ \t]+([^\W\d_]+)"
@@ -51,3 +52,45 @@ def capital_objects(text: str, may_be_person: Callable[[str, Tok], bool]) -> lis
         if len(t.key) >= 2 and may_be_person(text, t):
             out.append(t)
     return out
+
+
+#: in lower-case speech: "call", "ask", "tell", "told", "asked" or "to", one space, a lower-case word, then the
+#: clause's end or a preposition ("please ask serghei to bring", "i talked to presnel on the phone")
+_LOWER_OBJECT = re.compile(r"(?<![\w'’\-])(?:to|call|ask|tell|told|asked)[ \t]+([a-z]+)(?=[ \t]*(?:[.,!?;:]|\n|$)|"
+                           r"[ \t]+(?:on|at|in|if|about|and|for|to|yesterday|today|again|when|that|this|last|next)\b)")
+
+
+def lower_objects(text: str, kind: Callable[[str, Tok], str | None]) -> list[Tok]:
+    """In lower-case speech, a word in no list (``kind`` says ``"unlisted"``: no common, clinical or gazetteer word,
+    no drug written wrong) that English text seldom uses (Zipf below :data:`.vocab.RARE_ZIPF`) as the object of
+    "call", "ask", "tell", "told", "asked" or "to" (not after a verb of going, nor "we call", "they call"), before
+    the clause's end or a preposition, unless the dialog writes it after a determiner elsewhere ("the wixela"): a
+    person ("please ask serghei to bring", "you can call presnel if"). The lower-case slot of
+    :mod:`.name_slots` takes a gazetteer name there; a word in no list that looks like a word
+    (:func:`.word_known.looks_like_a_word`: "serghei", "presnel", "colea") was left."""
+    from .vocab import RARE_ZIPF, english_zipf
+
+    out: list[Tok] = []
+    things: set[str] | None = None
+    for m in _LOWER_OBJECT.finditer(text):
+        word = m.group(1)
+        if len(word) < 3 or english_zipf(word) >= RARE_ZIPF:
+            continue
+        b = _BEFORE.search(text, max(0, m.start() - 30), m.start())
+        before = b.group(1).lower() if b is not None else ""
+        if m.group(0)[:2] == "to" and before in _GOING or m.group(0)[:4] == "call" and before in _NAMING:
+            continue  # "drove to fresno"; "which we call hyperaldosterone ."
+        if things is None:  # read once a dialog, and only when a candidate is there: linear
+            things = set(_THING.findall(text))
+        if word in things:  # "switched to wixela" where the dialog says "the wixela": a thing
+            continue
+        t = Tok(m.start(1), m.end(1), word, word)
+        if kind(text, t) == "unlisted":
+            out.append(t)
+    return out
+
+
+#: before "call", who names a thing ("which we call ...", "what they call ...")
+_NAMING = frozenset("we they people doctors".split())
+#: a word after a determiner: a thing in this dialog ("the wixela", "your nebulizer")
+_THING = re.compile(r"(?<![\w'’\-])(?:the|a|an|your|my|his|her|their|our|this|that)[ \t]+([a-z]+)")
