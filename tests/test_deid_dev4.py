@@ -1,0 +1,52 @@
+"""The benchmark's fourth development set (benchmarks/deid_dev4.py, issue 50, sixth session): names set apart by
+how they are written (the ʻokina, háček, macrons, feminine surname forms), none of deid_names.py's (either half),
+deid_dev2.py's or deid_dev3_names.py's (compared without printing them), 12 given names and 12 surnames an origin."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import pytest
+from script_modules import load_script
+
+
+@pytest.fixture(scope="module")
+def dev4():
+    return load_script("benchmarks/deid_dev4.py", "clinaudit_deid_dev4")
+
+
+_PARTICLES = frozenset("o mc mac de da di del la le van von den der dos das ben bin ibn nic ni al el te".split())
+
+
+def _parts(name: str) -> set[str]:
+    s = name.lower().translate(str.maketrans({"ł": "l", "ı": "i", "ß": "ss", "ø": "o", "đ": "d"}))
+    folded = "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c))
+    return {p for p in re.split(r"[\s\-'’ʻ]+", folded) if len(p) >= 2} - _PARTICLES
+
+
+def test_dev4_names_are_new(dev4):
+    new = {p for given, sur in dev4.DEV4_NAMES.values() for n in given + sur for p in _parts(n)}
+    for path, attr in (("deid_names.py", "ORIGINS"), ("deid_dev2.py", "DEV2_NAMES"),
+                       ("deid_dev3_names.py", "DEV3_NAMES")):
+        table = getattr(load_script(f"benchmarks/{path}", "clinaudit_" + path[:-3]), attr)
+        old = {p for given, sur in table.values() for n in given + sur for p in _parts(n)}
+        assert not old & new, f"{len(old & new)} name parts shared with {path}"  # not printed: the held-out names
+
+
+def test_dev4_shape(dev4):
+    assert len(dev4.DEV4_NAMES) == 15
+    assert all(len(g) == 12 and len(s) == 12 for g, s in dev4.DEV4_NAMES.values())
+    forms = dev4.DEV4_FORMS
+    assert len(forms) >= 20
+    assert all(who in ("D", "P") and re.search(r"\{[gsGS]\}", f) for who, f in forms)
+    assert sum("{G}" in f or "{S}" in f for _, f in forms) >= 2  # a name in capitals, as a form writes it
+    okina = [n for given, sur in dev4.DEV4_NAMES.values() for n in given + sur if re.search(r"\wʻ\w|\w['’]\w", n)]
+    assert len(okina) >= 8  # the ʻokina (or an apostrophe for it) inside a word
+
+
+def test_dev4_forms_are_new(dev4):
+    old = set()
+    for path, attr in (("deid_dev.py", "DEV_FORMS"), ("deid_dev2.py", "DEV2_FORMS"), ("deid_dev_prep.py", "PREP_FORMS")):
+        old |= {f for _, f in getattr(load_script(f"benchmarks/{path}", "clinaudit_" + path[:-3]), attr)}
+    assert not old & {f for _, f in dev4.DEV4_FORMS}
