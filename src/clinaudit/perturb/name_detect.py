@@ -40,6 +40,7 @@ from .name_cased import (apostrophe_names, condition_name_inside, coordinated_wi
 from .name_frequency import lower_case_neighbour_ok, webster_proper
 from .name_context import context_spans
 from .name_object import capital_objects, lower_objects
+from .name_neighbour_words import cased_word_name, lower_word_name
 from .name_elision import elided_particle_names
 from .name_prep import prep_objects
 from .name_slots import person_slots
@@ -405,12 +406,13 @@ def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpa
             # in lower case: "[tyler] moore", "[sander] de vries" (a particle, which ICD-10-CM also writes), not "patella"
             particle = t.key in PARTICLES and not t.capital and lower_case_neighbour_ok(text, toks, i, True)
             lower = particle or lower_case_neighbour(t.key) or w.clinical is None and lower_case_neighbour_ok(
-                text, toks, i, w.common or w.gazetteer or w.function)
+                text, toks, i, w.common or w.gazetteer or w.function) or not t.capital and lower_word_name(t.key)
             # a lower-case word only beside a lower-case name (lower-case speech), not beside a capitalised one
             if not (t.capital or lower and not (nxt and toks[i + 1].capital or prev and toks[i - 1].capital)):
                 continue
             if not (nxt or prev) or len(t.key) < 2 or not particle and (_blocked(w) or (
-                    w.clinical is not None and not w.gazetteer) or t.key in _SPOKEN_WORDS):  # "Oh [Harry]"
+                    w.clinical is not None and not w.gazetteer) or t.key in _SPOKEN_WORDS) \
+                    and not cased_word_name(text, toks, i, bool(prev), bool(nxt), w):  # "Oh [Harry]"; "with Per [Hansen]"
                 continue
             if not prev and _sentence_start(text, t.start) and not (w.gazetteer or not w.common and len(t.key) >= 3):
                 continue  # a sentence's first word before a name: a gazetteer name or a word in no list ("Jiřina [Dvořáková]")

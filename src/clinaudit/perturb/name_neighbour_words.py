@@ -1,0 +1,85 @@
+"""Given names and surnames that are also words, right next to another part of a name found (issue 50, sixth
+session; the third development set's "Sunday", "Per", "Ali", "Young Jae"). The neighbour rule of
+:func:`.name_detect._capital_neighbours` takes a word beside a name found unless the word lists call it never a name
+(a function, demographic or drug word) or, in lower case, an everyday word; many names are such words in some
+language: "ali", "mohamed", "sri", "tal", "blessing", "patience", "ho", "bo" (philter-ucsf's whitelist), "Per",
+"Sunday", "Young", "Brown", "White", "Macula", "Arvin". Beside a name they are its part:
+
+* lower case: a gazetteer name that English text uses less than Zipf 4.5 (:data:`NEIGHBOUR_ZIPF`), no spoken
+  form, even when the whitelist holds it ("my neighbour [fatima] ali", "is sri [wahyuni] your doctor");
+  not "will", "may", "mark", "hope", "young", "smith" (used too often as words to be taken on a neighbour alone);
+* cased text, inside a sentence: a capitalised word between two parts of a name ("[Kim] Young [Jae]"); a
+  demographic word that is a gazetteer surname after a name ("[Fatima] Brown", "[Adaeze] White"), not before a
+  person's noun ("[Mary] White woman"); a drug word that is a gazetteer name ("[Arvin] Santos", "[Rahul] Saha", not
+  "[Mary] Tylenol"); before a name, a common or condition word capitalised where English writes it in lower case
+  ("with Per [Hansen]", "Macula [Pierre]") and a day's name unless a time word stands before it ("with Sunday
+  [Okafor]", not "On Sunday [Hansen] came"). Never a function word but a day's, "Young" or "Old"; never a specialty,
+  an eponym, a relative's word or a spoken form.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .name_tokens import Tok
+from .name_word import RELATIVES, Word
+
+__all__ = ["NEIGHBOUR_ZIPF", "lower_word_name", "cased_word_name"]
+
+#: In lower case, a gazetteer name beside a name found is its part when English text uses it less than this
+#: ("ali" 4.31, "blessing" 4.06, "sri" 4.12, "mohamed" 3.57; not "smith" 4.89, "mark" 5.05, "will" 6.45)
+NEIGHBOUR_ZIPF = 4.5
+
+_DAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+#: function words that are also names, taken beside a name in cased text ("Kim Young Jae", "Sunday Okafor")
+_NAME_FUNCTION = _DAYS | {"young", "old"}
+#: before a day's name: a time, not a person ("on Sunday", "last Sunday", "every Sunday")
+_TIME_BEFORE = frozenset("""on last next this every since until till by from before after of that each one a the
+    since through thru or and""".split())
+#: after a demographic word: it describes a person ("a White woman"), it is no surname
+_PERSON_NOUN = frozenset("""man men woman women male males female females people person persons patient patients boy
+    boys girl girls guy guys gentleman lady ladies adult adults child children kid kids family community american
+    americans""".split())
+#: before a capitalised word: a thing's or a place's name follows ("a Yellow Jacket Wasp", "to Healing Waters")
+_THING_BEFORE = frozenset("""a an the this that these those my your his her our their its some any every no to at in
+    into from of by near for per our""".split())
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
+_WORD_AFTER = re.compile(r"^[ \t]+([A-Za-z]+)")
+
+
+def lower_word_name(key: str) -> bool:
+    """In lower case, ``key`` beside a name found is its part: a one-word gazetteer name English text uses less than
+    :data:`NEIGHBOUR_ZIPF` (whitelist or not), no spoken form."""
+    from .vocab import SPOKEN_WORDS, clinical_category, english_zipf, first_names
+
+    return key.isalpha() and len(key) >= 2 and key in first_names() and key not in SPOKEN_WORDS \
+        and english_zipf(key) < NEIGHBOUR_ZIPF and clinical_category(key) is None
+
+
+def cased_word_name(text: str, toks: Sequence[Tok], i: int, prev: bool, nxt: bool, w: Word) -> bool:
+    """In cased text, the capitalised ``toks[i]`` (``w``: what the lists say of it), inside a sentence, right after
+    (``prev``) and/or before (``nxt``) a name found, is the name's part though the lists call it a word that is never
+    a name (the module's docstring)."""
+    from .vocab import SPOKEN_WORDS
+
+    t = toks[i]
+    if not (t.capital and t.text[1:].islower()) or t.key in RELATIVES or t.key in SPOKEN_WORDS or w.eponym \
+            or w.clinical == "specialty" or (w.function and t.key not in _NAME_FUNCTION):
+        return False
+    if prev and nxt:  # "[Kim] Young [Jae]"
+        return True
+    if w.clinical == "drug":  # "[Arvin] Santos", "[Rahul] Saha"; not "gave [Mary] Tylenol"
+        return w.gazetteer
+    b = _WORD_BEFORE.search(text, max(0, t.start - 30), t.start)
+    before = b.group(1) if b is not None else ""  # the word right before, only spaces between
+    if t.key in _DAYS:  # "with Sunday [Okafor]"; not "On Sunday [Hansen] came", "[Okafor] Sunday"
+        return nxt and not prev and before.islower() and before not in _TIME_BEFORE
+    if w.demographic or w.function:  # "[Fatima] Brown", "[Adaeze] White"; not "[Mary] White woman"
+        a = _WORD_AFTER.match(text[t.end:t.end + 30])
+        return prev and w.gazetteer and (a is None or a.group(1).lower() not in _PERSON_NOUN)
+    # a common or condition word capitalised inside a sentence before a name, after a lower-case word that puts no
+    # thing or place there: "with Per [Hansen]", "spoke with Macula [Pierre]"; not "a Yellow Jacket [Wasp]", "went to
+    # Healing [Waters]", "a Codman [Hakim] shunt"
+    return nxt and not prev and (w.common or w.clinical is not None) and before.islower() \
+        and before not in _THING_BEFORE

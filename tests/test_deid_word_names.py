@@ -1,0 +1,72 @@
+"""Given names and surnames that are also words, beside another part of the name (issue 50, sixth session:
+:mod:`clinaudit.perturb.name_neighbour_words`). Hand-written examples (names of many origins that are words in
+English or in the word lists: Ali, Mohamed, Sri, Tal, Blessing, Patience, Ho, Joy, Precious, Dewi; Per, Sunday,
+Young, Brown, White, Macula, Arvin), not the by-origin benchmark's forms; and the same words used as words."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from clinaudit.perturb.deid import deidentify_text
+
+
+def _left(text: str, words: str) -> list[str]:
+    out = deidentify_text(text)[0]
+    return [w for w in words.split() if re.search(rf"(?i)(?<![\w'-]){w}(?![\w])", out)]
+
+
+@pytest.mark.parametrize("text, name", [
+    ("patient: my neighbour fatima ali came by with soup .", "fatima ali"),
+    ("doctor: is sri wahyuni your primary doctor ?", "sri wahyuni"),
+    ("patient: me and blessing okonkwo both caught it at work .", "blessing okonkwo"),
+    ("patient: mohamed abdullahi told me to stop the pills .", "mohamed abdullahi"),
+    ("doctor: i spoke with tal mizrahi from the lab this morning .", "tal mizrahi"),
+    ("patient: i stay with patience mensah on weekends .", "patience mensah"),
+    ("patient: hassan mohamed drove me here .", "hassan mohamed"),
+    ("patient: ho thi lan called me yesterday .", "ho thi"),
+    ("patient: i came with nguyen ho and my son .", "nguyen ho"),
+    ("patient: precious ndlovu said i should rest .", "precious ndlovu"),
+    ("doctor: is dewi lestari your nurse ?", "dewi lestari"),
+])
+def test_a_lower_case_given_name_that_is_a_word_beside_a_name(text, name):
+    assert _left(text, name) == []
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Patient: Me and Fatima Brown both caught it at work.", "Fatima Brown"),
+    ("Patient: My neighbour Adaeze White came by.", "Adaeze White"),
+    ("Patient: I stay with Per Hansen on weekends.", "Per Hansen"),
+    ("Patient: I came in with Sunday Okafor and my son.", "Sunday Okafor"),
+    ("Doctor: I'll ask Kim Young Jae to call you back.", "Kim Young Jae"),
+    ("Patient: Dr. Lee Young Ho saw me.", "Lee Young Ho"),
+    ("Doctor: I spoke with Macula Pierre from the lab.", "Macula Pierre"),
+    ("Patient: Is Arvin Santos your primary doctor?", "Arvin Santos"),
+    ("Patient: My friend Lars Echo Nilsson came.", "Lars Echo Nilsson"),
+])
+def test_a_cased_name_part_the_lists_call_never_a_name_beside_a_name(text, name):
+    assert _left(text, name) == []
+
+
+@pytest.mark.parametrize("text, words", [
+    # the same words as words, lower case and cased
+    ("patient: i had a bright red rash on sunday .", "bright sunday"),
+    ("patient: i take it twice per day .", "per"),
+    ("patient: it was only my joke .", "joke"),
+    ("doctor: we did an echo of the heart last week .", "echo"),
+    ("patient: there was frank blood in the stool and my urine was brown .", "frank brown"),
+    ("doctor: he has a fast heart beat for a young man .", "beat young"),
+    ("patient: i pray for patience and some joy and mercy .", "patience joy mercy"),
+    ("Patient: I had a bright rash on Sunday and brown urine.", "bright Sunday brown"),
+    ("Doctor: We will get an Echo and check the macula next week.", "Echo macula"),
+    # beside a name, still words: a time before a day, a drug, a person's noun, a thing's or place's name
+    ("Patient: On Sunday Hansen came by with soup.", "Sunday"),
+    ("Doctor: I gave Mary Tylenol for the pain.", "Tylenol"),
+    ("Patient: We drove to Healing Rivers for the weekend.", "Healing"),
+    ("Patient: I bought a Yellow Harvey grill.", "Yellow"),
+    ("patient: we went down to columbus georgia last spring .", "georgia"),
+    ("patient: the color of , like , cherry cola .", "cherry"),
+])
+def test_the_same_words_used_as_words_stay(text, words):
+    assert _left(text, words) == words.split()
