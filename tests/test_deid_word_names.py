@@ -70,3 +70,28 @@ def test_a_cased_name_part_the_lists_call_never_a_name_beside_a_name(text, name)
 ])
 def test_the_same_words_used_as_words_stay(text, words):
     assert _left(text, words) == words.split()
+
+
+@pytest.mark.parametrize("text, name", [
+    ("patient: blessing drove me here .", "blessing"),
+    ("patient: ali thinks i snore .", "ali"),
+    ("patient: precious said i should rest more .", "precious"),
+    ("patient: tal at the pharmacy said it was fine .", "tal"),
+    ("patient: mohamed mentioned the dizziness to me .", "mohamed"),
+    ("doctor: ali , i want you to keep a food diary .", "ali"),
+    ("doctor: sri , can you lie back for me ?", "sri"),
+    ("doctor: alright mohamed , let's take a look .", "mohamed"),
+    ("doctor: okay blessing , we'll start with your knee .", "blessing"),
+])
+def test_a_lower_case_given_name_that_is_a_word_where_a_person_stands(text, name):
+    assert _left(text, name) == []
+
+
+@pytest.mark.parametrize("text, words", [
+    ("patient: patience helps with the pain .", "patience"),
+    ("patient: you have to give us a call sooner and we will see .", "sooner"),
+    ("doctor: are you able to flex and extend the knee ?", "flex"),
+    ("doctor: okay so , let's take a look .", "so"),
+])
+def test_a_word_where_a_person_may_stand_stays(text, words):
+    assert _left(text, words) == words.split()

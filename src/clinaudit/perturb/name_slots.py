@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable
 
 from .name_frequency import name_like, word_shaped
+from .name_neighbour_words import lower_word_name
 from .name_tokens import Tok
 from .vocab import SPOKEN_WORDS, whitelist_words
 
@@ -42,6 +43,10 @@ _SUBJECT = re.compile(rf" {_VERBS}")
 #: bilal if i don't pick up", "fax the results to cho .")
 _OBJECT = re.compile(r"(?:to|call|ask|tell|told|asked|called)[ \t]+([a-z]+)(?=[ \t]*(?:[.,!?;:]|\n|$)|[ \t]+"
                      r"(?:on|at|in|if|about|and|for|to|yesterday|today|again|when)\b)")
+#: a verb only a person does after its subject (where the person works or comes from maybe between): "drove",
+#: "thinks", "said" ("blessing drove me here", "ali at the desk said"; not "joy came back", "patience helps")
+_PERSON_VERB = re.compile(r"(?:[ \t]+(?:at|from)[ \t]+[a-z]+[ \t]+[a-z]+)?[ \t]+(?:said|says|told|tells|thinks|thought|"
+                          r"drove|drives|wants|wanted|knows|knew|mentioned|mentions|suggested|suggests|asked|asks)\b")
 #: Before "to", a verb of going: a place follows, not a person ("we drove to columbus and ...", "a trip to rome")
 _GOING = frozenset("""go goes going went gone drive drives driving drove driven walk walks walking walked fly flies
     flying flew flown move moves moving moved come comes coming came travel travels traveling travelled traveled
@@ -117,7 +122,10 @@ def person_slots(text: str, sentence_start: SentenceStart, kind: Callable[[str, 
             ok = k == "gazetteer" and name_like(word)
         else:
             ok = k == "unlisted" or k == "gazetteer" and (
-                name_like(word) or word not in whitelist_words() and (slot != "start" or not word_shaped(word)))
+                name_like(word) or word not in whitelist_words() and (slot != "start" or not word_shaped(word))
+                or lower_word_name(word) and (slot != "subject" or _PERSON_VERB.match(text, end) is not None))
+            # a given name that is a word: "blessing drove me here", "ali , i want you", "alright sri ,"; as a subject
+            # only of a verb no thing does ("joy came back", "patience helps" stay)
         if ok:
             out.append(t)
     return out
