@@ -42,6 +42,7 @@ from .name_context import context_spans
 from .name_object import capital_objects, lower_objects
 from .name_neighbour_words import cased_word_name, lower_word_name
 from .name_elision import elided_particle_names
+from .name_letters import capital_names, okina_names, open_syllables
 from .name_prep import prep_objects
 from .name_slots import person_slots
 from .name_tokens import MARK as _MARK
@@ -286,7 +287,8 @@ def _unknown(key: str) -> bool:
     w = _word(key)
     if w.common or w.gazetteer or w.clinical is not None or w.function or w.demographic or w.eponym:
         return False
-    return not looks_like_a_word(key) and not clinical_form(key)  # "radicularopathy"
+    # "radicularopathy" looks like a word; "pesamino", "timoci" of open syllables only are names (:mod:`.name_letters`)
+    return (open_syllables(key) or not looks_like_a_word(key)) and not clinical_form(key)
 
 
 def clinical_word_after(after: str) -> bool:
@@ -334,6 +336,8 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         spans += [NameSpan(t.start, t.end, "rule") for t in capital_objects(text, _object_may_be)]  # "ask Frank to"
         spans += [NameSpan(t.start, t.end, "rule") for t in lower_objects(text, _slot_kind)]  # "ask serghei to"
         spans += [NameSpan(t.start, t.end, "rule") for t in elided_particle_names(text)]  # "d'amico says"
+        spans += [NameSpan(t.start, t.end, "rule") for t in capital_names(text) + okina_names(text)  # "NOVÁKOVÁ"
+                  if not no_person_at(text, t.start, t.end)]
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
     return spans
 

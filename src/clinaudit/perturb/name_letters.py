@@ -1,0 +1,105 @@
+"""What a word's letters say of it, whatever stands around it (issue 50, sixth session): names written in capitals
+as a form writes them, the ʻokina as a letter inside a word, and words of open syllables only that no list holds.
+
+* **Capitals** (:func:`capital_names`): a cased dialog writes a name in capitals where it copies a form or a card
+  ("The form says DVOŘÁKOVÁ, JIŘINA"); the detector reads no all-capital word (an acronym: "MRI", "COPD"). An
+  all-capital word of four letters or more, with two vowels or more, in a line that has lower-case letters, whose
+  lower-case form is in no list of common or clinical words and is no function or demographic word, is a name when
+  it is a gazetteer name, has a letter English lacks (a diacritic, the ʻokina) or is in no list at all.
+* **The ʻokina** (:func:`okina_names`): a glottal stop written inside a word between two vowels, as the ʻokina
+  (U+02BB), a turned comma (U+2018) or an apostrophe (straight or curly) — "Faʻamoe", "Mata'afa", "So’oaemalelagi"
+  — in any case; English writes an apostrophe between two vowels only in "ma'am" and the poetic "ne'er", "o'er",
+  "e'er".
+* **Open syllables** (:func:`open_syllables`): a word in no list that is a run of open syllables (a consonant at
+  most, then one to three vowels, to its end: "pesamino", "timoci", "horomona", "masoe") is a name even where one
+  letter's change or a longer word's start makes it look like a word of the lists, unless it is a frequent word cut
+  short or run together ("overa"): Polynesian and Fijian names are written so, English words of five letters or
+  more almost never (those that are — "banana", "potato", "video" — are in the lists).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .name_tokens import MARK, WORD, Tok, fold
+
+__all__ = ["capital_names", "okina_names", "open_syllables"]
+
+_CAPS = re.compile(rf"(?<![\w\[{MARK}'’\-])(?=[^\W\d_a-z])(?:{WORD})(?![\w\]{MARK}])")
+_VOWELS = re.compile(r"[aeiouy]")
+#: A glottal stop between two vowels inside a word: the ʻokina, a turned comma, an apostrophe.
+_OKINA = re.compile(r"(?i)[aeiouāēīōū][ʻ‘'’][aeiouāēīōū]")
+_ENGLISH_APOSTROPHE = frozenset({"ma'am", "ne'er", "o'er", "e'er", "ma'ams"})
+_OPEN = re.compile(r"(?:[bcdfghklmnpqrstvwz]?[aeiou]{1,3})+")
+
+
+def _letter_english_lacks(word: str) -> bool:
+    return "ʻ" in word or any(not c.isascii() and c.isalpha() for c in word)
+
+
+def capital_names(text: str) -> list[Tok]:
+    """The all-capital words of cased lines that are names (module docstring): "DVOŘÁKOVÁ", "RAVUVU"; not "MRI",
+    "COPD", "VERY"."""
+    from .name_word import word_facts
+
+    out = []
+    for m in _CAPS.finditer(text):
+        word = m.group(0)
+        if not word.isupper() or len(word) < 4:
+            continue
+        key = fold(word).lower().replace("’", "'")
+        if len(_VOWELS.findall(key)) < 2:
+            continue
+        line_start, line_end = text.rfind("\n", 0, m.start()) + 1, text.find("\n", m.end())
+        line = text[line_start:line_end if line_end >= 0 else len(text)]
+        if not any(c.islower() for c in line):
+            continue  # a line in capitals: shouting or a heading, not a name copied into prose
+        parts = [p for p in re.split(r"['’ʻ\-]", key) if p]
+        facts = [word_facts(p) for p in parts]
+        if any(w.common or w.clinical is not None or w.function or w.demographic or w.eponym for w in facts):
+            continue
+        if any(w.gazetteer for w in facts) or _letter_english_lacks(word) or _unlisted(key):
+            out.append(Tok(m.start(), m.end(), word, key))
+    return out
+
+
+def _unlisted(key: str) -> bool:
+    from .name_word import word_facts
+
+    w = word_facts(key)
+    return key.isalpha() and not (w.common or w.gazetteer or w.clinical is not None or w.function or w.demographic
+                                  or w.eponym)
+
+
+def okina_names(text: str) -> list[Tok]:
+    """Words with a glottal stop between two vowels (module docstring): "Faʻamoe", "mata'afa", "so’oaemalelagi"; not
+    "ma'am", "o'er"."""
+    if not any(c in text for c in "ʻ‘'’"):
+        return []
+    from .name_tokens import tokens
+
+    out = []
+    for t in tokens(text):
+        if len(t.text) >= 4 and _OKINA.search(t.text) and t.key.replace("’", "'") not in _ENGLISH_APOSTROPHE:
+            out.append(t)
+    for m in re.finditer(r"(?<![\w'’\-])[^\W\d_]*[aeiouāēīōū]‘[aeiouāēīōū][^\W\d_]*", text, re.I):
+        out.append(Tok(m.start(), m.end(), m.group(0), fold(m.group(0)).lower()))  # the tokens split at "‘"
+    return out
+
+
+@lru_cache(maxsize=50_000)
+def open_syllables(key: str) -> bool:
+    """``key`` (lower case, folded) is five letters or more of open syllables only, three vowels or more, ending in
+    "a", "i", "o", "u" or two vowels (not the silent "e" of English: "regade", "etoside" are words written wrong), and
+    no frequent word with a letter or two more ("overa": "over" + "a") nor two frequent words run together."""
+    if len(key) < 5 or not key.isascii() or not _OPEN.fullmatch(key) or len(re.findall(r"[aeiou]", key)) < 3:
+        return False
+    if key[-1] == "e" and (key[-2] not in "aeiou" or key[-2] == "e"):  # nor "adobee"
+        return False
+    from .vocab import english_zipf, is_common
+
+    if english_zipf(key[:-1]) >= 4.0 or english_zipf(key[:-2]) >= 4.0:
+        return False
+    return not any(is_common(key[:i]) and is_common(key[i:]) and english_zipf(key[:i]) >= 3.5
+                   and english_zipf(key[i:]) >= 3.5 for i in range(3, len(key) - 2))

@@ -1,0 +1,68 @@
+"""Names told by their letters (issue 50, sixth session, perturb/name_letters.py): a name in capitals copied from a
+form, the ʻokina (or an apostrophe for it) between two vowels, a lower-case word of open syllables only. Hand-written
+examples (none of the by-origin benchmark's names or forms)."""
+
+from __future__ import annotations
+
+import pytest
+
+from clinaudit.perturb.deid import deidentify_text
+from clinaudit.perturb.name_letters import open_syllables
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Patient: The card says BLAŽKOVÁ, not my married name.", "Patient: The card says [NAME], not my married name."),
+    ("Doctor: I have it as TUIMAVAVE, Losi, is that right?", "Doctor: I have it as [NAME], [NAME], is that right?"),
+    ("Patient: It is written KAʻAHANUI on my bracelet.", "Patient: It is written [NAME] on my bracelet."),
+    ("Doctor: So it is HALATOA on the referral?", "Doctor: So it is [NAME] on the referral?"),
+])
+def test_a_name_in_capitals_in_cased_prose(text, expected):
+    assert deidentify_text(text, gender=False)[0] == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: The MRI and the COPD clinic said the same.",
+    "Patient: It was VERY painful, I mean REALLY painful.",
+    "Doctor: We will check your CBC and NSAID use.",
+    "PATIENT: I WANT TO GO HOME TODAY.",  # a line in capitals
+    "Doctor: Your HEENT exam was fine.",
+])
+def test_capitals_that_are_no_name_stay(text):
+    assert deidentify_text(text, gender=False)[0] == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("[patient] i asked le'ota about the pills .", "[patient] i asked [NAME] about the pills ."),
+    ("[patient] tell sa'ulu i said hi .", "[patient] tell [NAME] i said hi ."),
+    ("[doctor] is mau’ava coming with you ?", "[doctor] is [NAME] coming with you ?"),  # found before too
+])
+def test_a_glottal_stop_between_vowels_is_a_name(text, expected):
+    assert deidentify_text(text, gender=False)[0] == expected
+
+
+@pytest.mark.parametrize("text", [
+    "[patient] yes ma'am , it was ten o'clock .",
+    "[patient] i don't know , she'll call , we've tried .",
+    "[patient] o'er the hills , as the song goes .",
+])
+def test_apostrophes_of_english_stay(text):
+    assert deidentify_text(text, gender=False)[0] == text
+
+
+def test_open_syllables():
+    for name in ("tupuivao", "sekonaia", "loimata", "halapua", "ratunavo"):
+        assert open_syllables(name), name
+    for word in ("overa",  # "over" + a letter
+                 "regade", "etoside",  # a silent e: English written wrong
+                 "adobee", "pizzeria", "strata", "hip"):
+        assert not open_syllables(word), word
+
+
+@pytest.mark.parametrize("text, expected", [
+    # each one letter from a word of the lists or a longer one's start: "looks like a word" kept them before
+    ("[patient] falani picks up my refills .", "[patient] [NAME] picks up my refills ."),
+    ("[doctor] has sikota seen the rash ?", "[doctor] has [NAME] seen the rash ?"),
+    ("[patient] i go to church with kolopa .", "[patient] i go to church with [NAME] ."),
+])
+def test_open_syllable_names_in_lower_case(text, expected):
+    assert deidentify_text(text, gender=False)[0] == expected
