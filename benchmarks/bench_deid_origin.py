@@ -19,7 +19,8 @@ Builds its own test from real dialogs of the shared ACI-Bench and MTS-Dialog fil
   45 countries in names-dataset 3.3.1, none of the other sets'), put into the development forms and into dev2's
   (each dialog twice, once with each), reported as the ``dev3`` half by country beside the origin it stands for;
 * ``--prep`` (or ``prep`` in ``--halves``) adds persons named after a preposition or an article
-  (``deid_dev_prep.py``: 26 forms, dev2's names), reported as the ``prep`` half;
+  (``deid_dev_prep.py``: 26 forms, dev2's names), reported as the ``prep`` half; ``--prep2`` the same kind of
+  position in other wordings (``deid_dev_prep2.py``: 18 forms, dev2's names), the ``prep2`` half;
 * ``--dev4`` (or ``dev4`` in ``--halves``) adds names set apart by how they are written (``deid_dev4.py``: 24 forms
   and names of 15 origins, the ʻokina, háček, macrons, feminine forms; ``{G}``/``{S}`` put a name in upper case),
   reported as the ``dev4`` half.
@@ -36,7 +37,8 @@ keep their patient's metadata name when it is given. *before*: the code of ``--b
 before issue 50) in a subprocess from a ``git archive``; *after*: this tree.
 
     python benchmarks/bench_deid_origin.py [--quick] [--before REV] [--no-before] [--halves development,held-out,dev2|none]
-                                           [--dev2] [--dev3] [--prep] [--dev4] [--no-real] [--show-words] [--show-left]
+                                           [--dev2] [--dev3] [--prep] [--prep2] [--dev4] [--no-real] [--show-words]
+                                           [--show-left]
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ from deid_dev2 import DEV2_FORMS, DEV2_NAMES  # noqa: E402
 from deid_dev3_names import DEV3_COUNTRIES, DEV3_NAMES  # noqa: E402
 from deid_dev4 import DEV4_FORMS, DEV4_NAMES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
+from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
 from deid_false_kinds import classify  # noqa: E402
 from deid_heldout import HELD_OUT_FORMS  # noqa: E402
 from deid_names import ORIGINS, half  # noqa: E402
@@ -376,6 +379,8 @@ def main() -> None:
                     "(deid_dev_prep.py: its own forms, dev2's names)")
     ap.add_argument("--dev4", action="store_true", help="also names set apart by how they are written "
                     "(deid_dev4.py: its own forms and names, 15 origins)")
+    ap.add_argument("--prep2", action="store_true", help="also persons after a preposition, an article or in a "
+                    "list in other wordings (deid_dev_prep2.py: its own forms, dev2's names)")
     ap.add_argument("--no-real", action="store_true", help="skip the real files")
     ap.add_argument("--show-words", action="store_true", help="print the words replaced in the real dialogs")
     ap.add_argument("--show-left", action="store_true", help="print the injected names left")
@@ -394,11 +399,13 @@ def main() -> None:
     wanted += ["dev3"] if a.dev3 or "dev3" in a.halves.split(",") else []
     wanted += ["prep"] if a.prep or "prep" in a.halves.split(",") else []
     wanted += ["dev4"] if a.dev4 or "dev4" in a.halves.split(",") else []
+    wanted += ["prep2"] if a.prep2 or "prep2" in a.halves.split(",") else []
     halves = {h: {"development": DEV_FORMS, "held-out": HELD_OUT_FORMS, "dev2": DEV2_FORMS, "dev3": DEV_FORMS,
-                  "prep": PREP_FORMS, "dev4": DEV4_FORMS}[h] for h in wanted}
+                  "prep": PREP_FORMS, "dev4": DEV4_FORMS, "prep2": PREP2_FORMS}[h] for h in wanted}
     injected: dict[str, list[tuple[str, list[str], bool]]] = {}
     for hname, forms in halves.items():
-        table = {"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES}.get(hname)
+        table = {"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES,
+                 "prep2": DEV2_NAMES}.get(hname)
         for origin in table or ORIGINS:
             items = []
             # dev3: each dialog once with the development forms and once with dev2's (other names the second time)
@@ -439,7 +446,8 @@ def main() -> None:
         rev = a.before if label == "before" else "this tree"
         for hname in halves:
             part = {k: v for k, v in injected.items() if k.startswith(hname + "|")}
-            n_origins = len({"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES}.get(hname, ORIGINS))
+            n_origins = len({"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES,
+                             "prep2": DEV2_NAMES}.get(hname, ORIGINS))
             print_origins(f"{label} ({rev}), {hname} half: names of {n_origins} "
                           f"{'countries (country: the origin it stands beside)' if hname == 'dev3' else 'origins'} "
                           "put in",

@@ -49,7 +49,7 @@ from .name_tokens import MARK as _MARK
 from .name_tokens import WORD, fold, neighbours, tokens
 from .name_tokens import Tok as _Tok
 from .name_writing import PARTICLES
-from .not_a_name import clinical_form, place_after_preposition, thing_after_determiner
+from .not_a_name import clinical_form, person_after_determiner, place_after_preposition, thing_after_determiner
 from .name_writing import (addressed, capital_at_start, misspelt_drug, particle_names, rare_condition_noun_at_start,
                            town_context, written_as_name)
 from .vocab import FUNCTION_WORDS as _FUNCTION_WORDS
@@ -173,7 +173,8 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
                                                    text, t, _DETERMINERS, _FUNCTION_WORDS) or _speaker(text, t)))):
             continue
         if w.rare and not t.capital and any(j >= 0 and toks_list[j].key in _DETERMINERS and not _CLAUSE_MARK.search(
-                text, toks_list[j].end, t.start) for j in (i - 1, i - 2)):  # not "a day. muller at ..."
+                text, toks_list[j].end, t.start) for j in (i - 1, i - 2)) \
+                and not person_after_determiner(text, t.end, t.key):  # not "a day. muller at ...", "a phoebe who called"
             continue  # a dictionary word rare in English after a determiner ("our patio", "a good cadence"): a thing
         thing = thing_after_determiner(text, toks_list, i)  # "a venti", "the alfredo sauce": a thing
         if not thing and not (not w.common or (t.capital and not _sentence_start(text, t.start))

@@ -9,22 +9,52 @@ oystein on the bus", "i'm worried about massawe , he has not eaten". Only a word
 ``"unlisted"``: no common, clinical or gazetteer word, no drug written wrong) that English text seldom uses
 (wordfreq Zipf below :data:`.vocab.RARE_ZIPF`: not "covid" 3.86, "zoom"), in lower case: English puts a noun there
 ("with gauze .", "for pain ."), which the word lists know.
+
+The same words are read in the other places lower-case speech puts a person (issue 50, sixth session:
+``benchmarks/deid_dev_prep2.py``): after "than", "like", "besides", "between", "into", "at" after a verb aimed at
+someone or a feeling ("waved at oystein and", "mad at razvan all week": :data:`.not_a_name.PERSON_AT`); after an
+article before what only a person does or a relative clause only a person heads
+(:func:`.not_a_name.person_after_determiner`: "the jirina who came with you", "a razvan from your office called");
+beside a relative in a list ("my son and oystein take turns", "between jirina and my sister"); set off by commas
+after a role ("the nurse , jirina , said"); after a person "named" or "called" so ("a friend named oystein").
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from .name_tokens import Tok, fold
+from .name_word import RELATIVES
+from .not_a_name import PERSON_AT, person_after_determiner
 from .vocab import RARE_ZIPF, english_zipf
 
 __all__ = ["prep_objects"]
 
+#: the clause's end or a word that opens its next part
+_CLAUSE_NEXT = (r"(?=[ \t]*(?:[.,!?;:]|\n|$)|[ \t]+(?:when|and|or|on|at|in|if|about|for|to|this|today|yesterday|last|"
+                r"too|again|all|since|because|while|after|before|but|so|who|over|every|now|did|does|knows|said|says)\b)")
 _PREP_OBJECT = re.compile(
-    r"(?<![\w'’\-])(?:from|with|for|by|about|beside|behind|near|without|next[ \t]+to|close[ \t]+to|in[ \t]+front[ \t]+of)"
-    r"[ \t]+([a-z]+)(?=[ \t]*(?:[.,!?;:]|\n|$)|[ \t]+(?:when|and|or|on|at|in|if|about|for|to|this|today|yesterday|last|"
-    r"too|again|all|since|because|while|after|before|but|so|who|over|every)\b)")
+    r"(?<![\w'’\-])(?:from|with|for|by|about|beside|besides|behind|near|without|than|like|between|into|next[ \t]+to|"
+    r"close[ \t]+to|in[ \t]+front[ \t]+of)[ \t]+([a-z]+)" + _CLAUSE_NEXT)
+#: "at" after a verb aimed at someone or a feeling ("waved at oystein and", "mad at razvan all week")
+_AT_OBJECT = re.compile(r"(?<![\w'’\-])([a-z]+)[ \t]+at[ \t]+([a-z]+)" + _CLAUSE_NEXT)
+#: after an article, before a word that may open what only a person does or a relative clause only a person heads
+#: (:func:`.not_a_name.person_after_determiner` decides)
+_ARTICLE_OBJECT = re.compile(r"(?<![\w'’\-])(?:the|a|an)[ \t]+([a-z]+)(?=[ \t]+(?:who|whom|whose|that|i|you|we|he|"
+                             r"she|they|from|at|in|of)\b)")
+_POSSESSIVE = r"(?:my|his|her|our|their|your)[ \t]+"
+_RELATIVE = "|".join(sorted(RELATIVES, key=len, reverse=True))
+#: beside a relative in a list: "my son and oystein", "jirina and my sister", "between jirina and my mom"
+_WITH_RELATIVE = re.compile(rf"(?<![\w'’\-]){_POSSESSIVE}(?:{_RELATIVE})[ \t]+(?:and|or)[ \t]+([a-z]+)\b(?![’'\-])|"
+                            rf"(?<![\w'’\-])([a-z]+)[ \t]+(?:and|or)[ \t]+{_POSSESSIVE}(?:{_RELATIVE})\b")
+_ROLES = ("nurse|pharmacist|doctor|therapist|receptionist|technician|tech|aide|surgeon|dentist|counselor|counsellor|"
+          "manager|secretary|assistant|coach|teacher|landlord|landlady|driver|" + _RELATIVE)
+#: set off by commas after a role: "the nurse , jirina , said"; after a person named so: "a friend named oystein"
+_APPOSED = re.compile(rf"(?<![\w'’\-])(?:(?:the|a|an|my|his|her|our|their|your)[ \t]+(?:{_ROLES}|guy|lady|man|woman|girl|"
+                      rf"boy|person)|someone|somebody)[ \t]*(?:,[ \t]*|[ \t]+(?:named|called)[ \t]+)([a-z]+)"
+                      rf"(?=[ \t]*[,.!?;:]|[ \t]+[a-z])")
 
 
 def prep_objects(text: str, kind: Callable[[str, Tok], str | None]) -> list[Tok]:
@@ -33,10 +63,39 @@ def prep_objects(text: str, kind: Callable[[str, Tok], str | None]) -> list[Tok]
     word in no list; None where no person stands)."""
     out: list[Tok] = []
     for m in _PREP_OBJECT.finditer(text):
-        word = m.group(1)
-        if len(word) < 3 or english_zipf(word) >= RARE_ZIPF:  # "with covid ."
-            continue
-        t = Tok(m.start(1), m.end(1), word, fold(word))
-        if kind(text, t) == "unlisted":
-            out.append(t)
+        _take(text, m.start(1), m.end(1), kind, out)
+    for m in _AT_OBJECT.finditer(text):
+        if m.group(1) in PERSON_AT:  # "waved at oystein and"; not "stayed at kennesaw ."
+            _take(text, m.start(2), m.end(2), kind, out)
+    for m in _ARTICLE_OBJECT.finditer(text):
+        if person_after_determiner(text, m.end(1), m.group(1)):  # "the jirina who came"
+            _take(text, m.start(1), m.end(1), kind, out)
+    for m in _WITH_RELATIVE.finditer(text):
+        g = 1 if m.group(1) else 2
+        _take(text, m.start(g), m.end(g), kind, out)
+    for m in _APPOSED.finditer(text):
+        _take(text, m.start(1), m.end(1), kind, out)
     return out
+
+
+def _take(text: str, start: int, end: int, kind: Callable[[str, Tok], str | None], out: list[Tok]) -> None:
+    """Add ``text[start:end]`` to ``out`` when it is a word in no list English text seldom uses ("with covid ." no)
+    that the dialog writes after a determiner nowhere but where a person follows (:func:`_things`: "inhalers like
+    wixela or alvesco" where the dialog says "the wixela that you're not taking")."""
+    word = text[start:end]
+    if len(word) < 3 or english_zipf(word) >= RARE_ZIPF or word in _things(text):
+        return
+    t = Tok(start, end, word, fold(word))
+    if kind(text, t) == "unlisted":
+        out.append(t)
+
+
+#: a word after a determiner ("the wixela", "your nebulizer")
+_THING = re.compile(r"(?<![\w'’\-])(?:the|a|an|your|my|his|her|their|our|this|that)[ \t]+([a-z]+)")
+
+
+@lru_cache(maxsize=4)
+def _things(text: str) -> frozenset[str]:
+    """The words ``text`` writes after a determiner, but before what only a person does or a relative clause only a
+    person heads ("the jirina who came"): things in this dialog (read once a text, when a candidate is there)."""
+    return frozenset(m.group(1) for m in _THING.finditer(text) if not person_after_determiner(text, m.end(1), m.group(1)))

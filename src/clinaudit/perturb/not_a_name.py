@@ -18,9 +18,10 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from .name_tokens import Tok
+from .name_tokens import Tok, fold
 
-__all__ = ["clinical_form", "inflected_common", "thing_after_determiner", "place_after_preposition"]
+__all__ = ["clinical_form", "inflected_common", "thing_after_determiner", "person_after_determiner", "PERSON_AT",
+           "place_after_preposition"]
 
 #: Endings of clinical words (conditions, procedures, drug classes) that no name of eight letters or more of
 #: philter-ucsf's first-name or surname lists has ("-itis", "-emia", "-uria", "-osis" do: "adomaitis", "euphemia",
@@ -94,14 +95,50 @@ _PERSON_VERB_AFTER = re.compile(r"(?i)[ \t]+(?:(?:from|at|in|of)[ \t]+(?:the|you
                                 r"explained|recommended|promised|agreed|insisted|warned|wrote)\b")
 
 
+#: After the word, a relative clause only a person heads: "who", "whom", "whose" (not "who is", "who's": "a peloton
+#: who is your favorite instructor" asks), or a person's pronoun and a verb one says of a person one knows ("the
+#: hamish that you met", "the peterson i work with", "the okafor we grew up with")
+_PERSON_CLAUSE_AFTER = re.compile(
+    r"(?i)[ \t]+(?:(?:who|whom)\b(?![ \t]*(?:is|are|['’]s)\b)|whose\b|(?:that[ \t]+)?(?:i|you|we|he|she|they)"
+    r"[ \t]+(?:(?:was|were|am|are|have|had|just|also|already|used[ \t]+to)[ \t]+)?(?:met|meet|work|worked|working|"
+    r"live|lived|living|know|knew|dated|dating|babysit|babysat|grew[ \t]+up|went[ \t]+to[ \t]+school)\b)")
+#: After the word, a relative clause of mention ("the isla i told you about", "the lupe that i mentioned", "the
+#: wixela you mentioned"): a thing as often as a person, so the dialog's other mentions decide
+#: (:func:`_subject_elsewhere`)
+_MENTION_CLAUSE_AFTER = re.compile(
+    r"(?i)[ \t]+(?:that[ \t]+)?(?:i|you|we|he|she|they)[ \t]+(?:(?:was|were|am|are|have|had|just|also|already)"
+    r"[ \t]+)?(?:told[ \t]+you[ \t]+about|telling[ \t]+you[ \t]+about|mentioned|talked[ \t]+about|"
+    r"talking[ \t]+about|spoke[ \t]+about)\b")
+#: A word that opens a clause (a turn's or a sentence's start, after a comma, "and", "but", "so") before a
+#: lower-case word: the subject of a verb ("isla never misses a day", ", isla drives me")
+_CLAUSE_OPENER = re.compile(r"(?:^|\n|\]|[:.,!?;][ \t]*|\b(?:and|but|so|because)[ \t]+)[ \t]*([^\W\d_A-Z][\w\-]*)[ \t]+[a-z]")
+
+
+@lru_cache(maxsize=4)
+def _clause_openers(text: str) -> frozenset[str]:
+    """The lower-case words that open a clause of ``text`` before another word (read once a text)."""
+    return frozenset(fold(w).lower() for w in _CLAUSE_OPENER.findall(text))
+
+
+def person_after_determiner(text: str, end: int, key: str = "") -> bool:
+    """What follows a word after an article (at ``end``; ``key``: the word) says it is a person: a verb only a
+    person does ("a sipho from your office called me"), a relative clause only a person heads ("the hamish who came
+    with you", "the peterson i work with"), or a relative clause of mention when the dialog also writes the word
+    bare as a clause's subject ("the isla i told you about is the one who drives me , isla never misses a day")."""
+    if _PERSON_VERB_AFTER.match(text, end) or _PERSON_CLAUSE_AFTER.match(text, end):
+        return True
+    return bool(key) and _MENTION_CLAUSE_AFTER.match(text, end) is not None and key in _clause_openers(text)
+
+
 def thing_after_determiner(text: str, toks: Sequence[Tok], i: int) -> bool:
     """``toks[i]`` is a lower-case word right after an article or demonstrative, only spaces between: a thing ("the
     wixela", "an aircast", "a goodrx coupon"), but a family's name ("the dlamini family") and a person who says,
-    asks, calls or thinks ("a sipho from your office called me")."""
+    asks, calls or thinks or whom a relative clause names (:func:`person_after_determiner`: "a sipho from your office
+    called me", "the isla i told you about")."""
     return i > 0 and not toks[i].capital and toks[i - 1].key in _ARTICLES \
         and bool(_SPACES.fullmatch(text, toks[i - 1].end, toks[i].start)) \
         and not (i + 1 < len(toks) and toks[i + 1].key in _FAMILY) \
-        and not _PERSON_VERB_AFTER.match(text, toks[i].end)  # "a sipho from your office called"
+        and not person_after_determiner(text, toks[i].end, toks[i].key)  # "a sipho from your office called"
 
 
 _PLACE_PREP = re.compile(r"(?:^|[^\w'’])(?:([A-Za-z]+)[ \t]+)?(?i:in|at)[ \t]+(?:(?i:the)[ \t]+)?"
@@ -131,6 +168,8 @@ def _inflections(base: str) -> set[str]:
 
 
 _PERSON_PREP = frozenset().union(*(_inflections(b) for b in _AIMED_VERBS), _IRREGULAR, _FEELINGS)
+#: the words before "at" that take a person (public: :mod:`.name_prep` reads a person there)
+PERSON_AT = _PERSON_PREP
 _POSSESSIVE = re.compile(r"['’]s\b")
 
 

@@ -1,0 +1,78 @@
+"""Persons in lower-case speech after an article before a relative clause only a person heads, after prepositions
+and in lists (issue 50, sixth session: ``benchmarks/deid_dev_prep.py`` and ``deid_dev_prep2.py``). Hand-written
+examples (not the by-origin benchmark's held-out forms or names)."""
+
+from __future__ import annotations
+
+import pytest
+
+from clinaudit.perturb.deid import deidentify_text
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a relative clause only a person heads: "who", "whose", a pronoun and a verb of knowing a person
+    ("patient: the mckenna i told you about , mckenna drives me on tuesdays .",
+     "patient: the [NAME] i told you about , [NAME] drives me on tuesdays ."),
+    ("doctor: is that the tamsin who brought you in last month ?",
+     "doctor: is that the [NAME] who brought you in last month ?"),
+    ("patient: the dunstan that you met at the desk is my landlord .",
+     "patient: the [NAME] that you met at the desk is my landlord ."),
+    ("patient: a rutendo whose mom works here said it was fine .",
+     "patient: a [NAME] whose mom works here said it was fine ."),
+    ("patient: the okafor we were talking about , okafor is my neighbour .",
+     "patient: the [NAME] we were talking about , [NAME] is my neighbour ."),
+    ("patient: the saoirse i work with gave me some of that cream .",
+     "patient: the [NAME] i work with gave me some of that cream ."),
+    ("patient: the lupe that i mentioned last week , lupe has the same cough .",
+     "patient: the [NAME] that i mentioned last week , [NAME] has the same cough ."),
+])
+def test_a_person_after_an_article_before_a_relative_clause_only_a_person_heads(text, expected):
+    assert deidentify_text(text)[0] == expected
+
+
+@pytest.mark.parametrize("text", [
+    "doctor: and that is the wixela that you're not taking .",  # a thing one takes, recommends, uses
+    "patient: i looked at the eucrisa that you recommended in my notes .",
+    "doctor: okay alright well i have a peloton who is your favorite instructor",  # "who is": a question
+    "patient: the cream i told you about did not help .",  # a common word
+    "patient: the nurse who came in this morning was nice .",
+    "patient: i ordered the alfredo you mentioned and the stomach ache started .",  # mentioned: no other mention
+    "patient: the wixela i told you about is cheaper . i switched to wixela in may .",  # no subject elsewhere
+])
+def test_a_thing_after_an_article_stays(text):
+    assert deidentify_text(text)[0] == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a word in no list that looks like a word ("mircea", "costel", "cosmin": one edit from a word) where a person
+    # stands in lower-case speech
+    ("patient: my brother is older than mircea now .", "patient: my brother is older than [NAME] now ."),
+    ("patient: it sounds just like costel when it rings .", "patient: it sounds just like [NAME] when it rings ."),
+    ("patient: i was glaring at cosmin and then i got dizzy .",
+     "patient: i was glaring at [NAME] and then i got dizzy ."),
+    ("doctor: was that the mircea who drove you here ?", "doctor: was that the [NAME] who drove you here ?"),
+    ("patient: a costel from the pharmacy called me .", "patient: a [NAME] from the pharmacy called me ."),
+    ("patient: my partner and cosmin take turns with the pills .",
+     "patient: my partner and [NAME] take turns with the pills ."),
+    ("patient: i sat between mircea and my daughter .", "patient: i sat between [NAME] and my daughter ."),
+    ("patient: the therapist , costel , gave me these exercises .",
+     "patient: the therapist , [NAME] , gave me these exercises ."),
+    ("patient: a person named cosmin at work had the same rash .",
+     "patient: a person named [NAME] at work had the same rash ."),
+    ("patient: someone called mircea left a message .", "patient: someone called [NAME] left a message ."),
+])
+def test_a_word_in_no_list_where_a_person_stands_in_lower_case(text, expected):
+    assert deidentify_text(text)[0] == expected
+
+
+@pytest.mark.parametrize("text", [
+    # the dialog writes the word after a determiner elsewhere: a thing
+    "doctor: and that is the wixela that you're not taking . we treat people with inhalers like wixela or alvesco .",
+    "doctor: you can put the wixela off to the side . we can get you something lower than wixela .",
+    "patient: we stayed at kennesaw .",  # "at" after no verb aimed at someone: a place
+    "patient: it feels like pins and needles when i wake up .",  # words the lists know
+    "patient: my son and i both had the flu .",
+    "patient: a drug called xyzal helped a bit .",  # a thing named so
+])
+def test_a_person_position_keeps_things(text):
+    assert deidentify_text(text)[0] == text
