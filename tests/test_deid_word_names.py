@@ -95,3 +95,56 @@ def test_a_lower_case_given_name_that_is_a_word_where_a_person_stands(text, name
 ])
 def test_a_word_where_a_person_may_stand_stays(text, words):
     assert _left(text, words) == words.split()
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Patient: Per thinks I snore.", "Per"),
+    ("Patient: Sunday drove me here this morning.", "Sunday"),
+    ("Patient: Brown at the front desk said it was fine.", "Brown"),
+    ("Patient: Bright thinks I should come in.", "Bright"),
+    ("Doctor: How is Per doing these days?", "Per"),
+    ("Doctor: Does Joke know about the new dose?", "Joke"),
+    ("Doctor: Will Comfort call you back?", "Comfort"),
+    ("Doctor: Did Blessing tell you about it?", "Blessing"),
+    ("Doctor: How's Goodluck doing?", "Goodluck"),
+    ("Doctor: Can Macula drive you home?", "Macula"),
+    ("doctor: how is ali doing these days ?", "ali"),
+    ("doctor: did blessing tell you about the dose ?", "blessing"),
+    ("doctor: does omar know about the results ?", "omar"),
+])
+def test_a_name_that_is_a_word_beside_a_verb_only_a_person_does(text, name):
+    assert _left(text, name) == []
+
+
+@pytest.mark.parametrize("text, words", [
+    ("Doctor: Did Mom say anything about it?", "Mom"),
+    ("Doctor: How is Cardiology doing with the referral?", "Cardiology"),
+    ("Doctor: Did Tylenol help at all?", "Tylenol"),
+    ("Patient: Insurance told me it was not covered. Will Billing call me?", "Insurance Billing"),
+    ("Doctor: How is your knee doing? Did the echo show anything?", "knee echo"),
+    ("doctor: how is everything doing ? how is work doing ?", "everything work"),
+    ("Patient: Frank blood came out and my heart beat fast on Sunday.", "Frank beat Sunday"),
+])
+def test_a_word_beside_such_a_verb_stays_a_word(text, words):
+    assert _left(text, words) == words.split()
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Doctor: And do you exercise? Ahmed, I want you to keep a food diary.", "Ahmed"),
+    ("Doctor: That's good. Precious, can you lie back for me?", "Precious"),
+    ("Doctor: Omar, how have you been sleeping?", "Omar"),
+    ("Doctor: Alright Bright, let's take a look.", "Bright"),
+    ("Doctor: Okay Godswill, we'll start with your knee.", "Godswill"),
+])
+def test_a_cased_name_that_is_a_word_addressed(text, name):
+    assert _left(text, name) == []
+
+
+@pytest.mark.parametrize("text, words", [
+    ("Doctor: Okay Mom, let's go over the results.", "Mom"),
+    ("Patient: Understood, I will do that.", "Understood"),
+    ("Patient: Honestly, I forgot to take it.", "Honestly"),
+    ("Doctor: Perfect, we can stop there.", "Perfect"),
+])
+def test_a_cased_word_before_a_comma_stays(text, words):
+    assert _left(text, words) == words.split()

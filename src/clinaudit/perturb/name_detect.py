@@ -37,10 +37,11 @@ from operator import attrgetter
 
 from .name_cased import (apostrophe_names, condition_name_inside, coordinated_with_a_person, inside_prose,
                          non_english_letter, particle_chain_names, quote_start, rare_headword, speaker_at_start)
-from .name_frequency import lower_case_neighbour_ok, webster_proper
+from .name_frequency import lower_case_neighbour_ok, name_like, webster_proper
 from .name_context import context_spans
 from .name_object import capital_objects, lower_objects
-from .name_neighbour_words import cased_word_name, lower_word_name
+from .name_neighbour_words import NAME_FUNCTION, cased_word_name, lower_word_name
+from .name_person_verbs import person_verb_names
 from .name_elision import elided_particle_names
 from .name_letters import capital_names, okina_names, open_syllables
 from .name_prep import prep_objects
@@ -329,7 +330,8 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         spans += det + [NameSpan(s, e, "rule") for s, e in context_spans(text, toks) if (s, e) not in seen]
         spans += [NameSpan(t.start, t.end, "rule") for t in particle_names(text, toks, _sentence_start, _may_name)
                   + addressed(text, toks, lambda s, p: _sentence_start(s, p) or quote_start(s, p),
-                              lambda t: _may_name(t, gazetteer=True) or _may_name(t) and rare_headword(t.key))
+                              lambda t: _may_name(t, gazetteer=True) or _may_name(t) and rare_headword(t.key),
+                              lambda t: _may_name(t) and t.key not in RELATIVES)
                   + particle_chain_names(text, toks, _sentence_start, _may_name, _name_like)
                   + apostrophe_names(text, toks, _may_name)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_slots(text, _sentence_start, _slot_kind)]
@@ -339,6 +341,8 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         spans += [NameSpan(t.start, t.end, "rule") for t in elided_particle_names(text)]  # "d'amico says"
         spans += [NameSpan(t.start, t.end, "rule") for t in capital_names(text) + okina_names(text)  # "NOVÁKOVÁ"
                   if not no_person_at(text, t.start, t.end)]
+        spans += [NameSpan(t.start, t.end, "rule") for t in person_verb_names(  # "Per thinks", "how is ali doing"
+            text, _sentence_start, _person_verb_may_be, _lower_person_verb_may_be) if (t.start, t.end) not in seen]
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
     return spans
 
@@ -351,6 +355,32 @@ def _object_may_be(text: str, t: _Tok) -> bool:
     return not (_blocked(w) or t.key in RELATIVES or t.key in _SPOKEN_WORDS) \
         and (w.clinical is None or w.clinical == "condition" and w.gazetteer) \
         and (w.gazetteer or w.common or not misspelt_drug(t.key)) and not no_person_at(text, t.start, t.end)
+
+
+def _person_verb_may_be(text: str, t: _Tok) -> str | None:
+    """A capitalised word beside a verb only a person does (:func:`.name_person_verbs.person_verb_names`) may be a
+    person: no relative's or spoken word, specialty or eponym, no function word but a day's name, no drug or
+    demographic word that is no gazetteer name, and a person may stand there (:func:`no_person_at`). ``"name"``: a
+    gazetteer name or a word in no list; ``"word"``: a common or clinical word no gazetteer holds ("Per", "Echo")."""
+    w = _word(t.key)
+    if t.key in RELATIVES or t.key in _SPOKEN_WORDS or w.eponym or w.clinical == "specialty" \
+            or w.function and t.key not in NAME_FUNCTION or (w.clinical == "drug" or w.demographic) and not w.gazetteer:
+        return None
+    if len(t.key) < 2 or no_person_at(text, t.start, t.end):
+        return None
+    return "name" if w.gazetteer or not (w.common or w.clinical or w.function) else "word"
+
+
+def _lower_person_verb_may_be(text: str, t: _Tok) -> bool:
+    """The lower-case word of such a question ("how is ali doing") may be a person: a word in no list, or a gazetteer
+    name that is name-like, outside philter-ucsf's whitelist or a rare given name (:func:`.name_neighbour_words.lower_word_name`)."""
+    from .vocab import whitelist_words
+
+    if t.key in RELATIVES or t.key in _SPOKEN_WORDS:
+        return False
+    k = _slot_kind(text, t)
+    return k == "unlisted" or k == "gazetteer" and (
+        name_like(t.key) or t.key not in whitelist_words() or lower_word_name(t.key))
 
 
 def _name_like(t: _Tok) -> bool:

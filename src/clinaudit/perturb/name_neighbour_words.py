@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from .name_tokens import Tok
 from .name_word import RELATIVES, Word
 
-__all__ = ["NEIGHBOUR_ZIPF", "lower_word_name", "cased_word_name"]
+__all__ = ["NEIGHBOUR_ZIPF", "NAME_FUNCTION", "lower_word_name", "cased_word_name"]
 
 #: In lower case, a gazetteer name beside a name found is its part when English text uses it less than this
 #: ("ali" 4.31, "blessing" 4.06, "sri" 4.12, "mohamed" 3.57; not "smith" 4.89, "mark" 5.05, "will" 6.45)
@@ -33,7 +33,7 @@ NEIGHBOUR_ZIPF = 4.5
 
 _DAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 #: function words that are also names, taken beside a name in cased text ("Kim Young Jae", "Sunday Okafor")
-_NAME_FUNCTION = _DAYS | {"young", "old"}
+NAME_FUNCTION = _DAYS | {"young", "old"}
 #: before a day's name: a time, not a person ("on Sunday", "last Sunday", "every Sunday")
 _TIME_BEFORE = frozenset("""on last next this every since until till by from before after of that each one a the
     since through thru or and""".split())
@@ -65,7 +65,7 @@ def cased_word_name(text: str, toks: Sequence[Tok], i: int, prev: bool, nxt: boo
 
     t = toks[i]
     if not (t.capital and t.text[1:].islower()) or t.key in RELATIVES or t.key in SPOKEN_WORDS or w.eponym \
-            or w.clinical == "specialty" or (w.function and t.key not in _NAME_FUNCTION):
+            or w.clinical == "specialty" or (w.function and t.key not in NAME_FUNCTION):
         return False
     if prev and nxt:  # "[Kim] Young [Jae]"
         return True

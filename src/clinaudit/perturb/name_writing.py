@@ -93,22 +93,33 @@ _COMMA = re.compile(",")
 _OPENERS = frozenset("alright okay ok well so now right oh".split())
 
 
-def addressed(text: str, toks: Sequence[Tok], sentence_start: SentenceStart, may_be_name: Callable[[Tok], bool]
-              ) -> list[Tok]:
+def addressed(text: str, toks: Sequence[Tok], sentence_start: SentenceStart, may_be_name: Callable[[Tok], bool],
+              word_name: Callable[[Tok], bool] = lambda t: False) -> list[Tok]:
     """Capitalised words addressed in cased text, that ``may_be_name`` and are no spoken form: right after a
     sentence-opening "alright", "okay", "well", "so", ... (one space) and before a comma ("Alright Sander, let's take
     a look"), or at a sentence's start before a comma and a pronoun or auxiliary when rare in English text
-    (wordfreq's Zipf below :data:`.vocab.RARE_ZIPF`: "Anan, I want you to ..."; not "Awesome, I agree.")."""
+    (wordfreq's Zipf below :data:`.vocab.RARE_ZIPF`: "Anan, I want you to ..."; not "Awesome, I agree."). Since
+    issue 50's sixth session also a name that is a word (``word_name``: a word that may be a name, no relative's):
+    after the opener any ("Alright Bright, let's"), at a sentence's start a given name of the gazetteer rarer than
+    :data:`.name_neighbour_words.NEIGHBOUR_ZIPF` ("Ahmed, I want you to", "Precious, you need to rest")."""
+    from .name_neighbour_words import NEIGHBOUR_ZIPF
+    from .vocab import first_names
+
     out: list[Tok] = []
     commas = {m.start() for m in _COMMA.finditer(text)}  # only the words before a comma are read (not every word)
     for i in [i for i, e in enumerate(map(attrgetter("end"), toks)) if e in commas]:
         t = toks[i]
-        if not t.capital or t.key in SPOKEN_WORDS or not may_be_name(t):
+        if not t.capital or t.key in SPOKEN_WORDS:
+            continue
+        name, word = may_be_name(t), word_name(t)
+        if not (name or word):
             continue
         p = toks[i - 1] if i else None
         if p is not None and p.key in _OPENERS and text[p.end:t.start] == " " and sentence_start(text, p.start):
             out.append(t)
-        elif _ADDRESS_NEXT.match(text, t.end) and english_zipf(t.key) < RARE_ZIPF and sentence_start(text, t.start):
+        elif _ADDRESS_NEXT.match(text, t.end) and sentence_start(text, t.start) and (
+                name and english_zipf(t.key) < RARE_ZIPF
+                or word and t.key in first_names() and english_zipf(t.key) < NEIGHBOUR_ZIPF):
             out.append(t)
     return out
 

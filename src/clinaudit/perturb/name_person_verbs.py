@@ -1,0 +1,72 @@
+"""A name the word lists call a word, where only a person stands: next to a verb no thing does (issue 50, sixth
+session; the third development set's "Per thinks I snore", "Sunday drove me here", "How is Per doing these days?",
+"Did Joke tell you ...?"). Used by the name detector (:mod:`.name_detect`), which passes in what a word may be.
+
+* **the subject of a verb of saying, thinking or driving** at a sentence's start, where the person works or comes
+  from maybe between: "Per thinks I snore", "Sunday drove me here", "Brown at the front desk said" (cased text, a
+  capitalised word; a common word that no gazetteer holds only before a verb of thinking or driving: "Insurance
+  said" is an office; the lower-case subject slot is :mod:`.name_slots`'s);
+* **a question about what a person said, knows or did**: "Did X tell you", "Does X know", "Will X call", "Can X
+  drive you home" and "How is X doing", "How's X doing" (cased: a capitalised word, a common word no gazetteer
+  holds only before "know", "think", "drive", "doing": "Will Insurance call you" is an office; lower case: a
+  gazetteer name that may be one, :func:`.name_neighbour_words.lower_word_name`, or a word in no list).
+
+Not taken: what the caller rules out (a function word but a day's name, a relative's or spoken word, a specialty,
+an eponym, a drug or demographic word that is no gazetteer name: "Did Mom say", "How is Cardiology doing", "Did
+Tylenol help" is no such verb); a word where no person stands.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .name_tokens import Tok, fold
+
+__all__ = ["person_verb_names"]
+
+_SAY = (r"(?:said|says|told|tells|thinks|thought|drove|drives|wants|wanted|knows|knew|mentioned|mentions|suggested|"
+        r"suggests|asked|asks)")
+#: a capitalised subject of a verb only a person does ("Per thinks", "Echo at the front desk said")
+_SUBJECT = re.compile(rf"(?<![\w'’\-])([A-Z][a-z]+)(?:[ \t]+(?:at|from)[ \t]+(?:the|my|his|her|our|their|your)"
+                      rf"[ \t]+[a-z]+(?:[ \t]+[a-z]+)?)?[ \t]+({_SAY})\b")
+#: what an organisation does not do: a common word before it is a person ("Per thinks", "Sunday drove"; an office
+#: says, tells, wants and asks: "Insurance said it was not covered")
+_THINK = frozenset("thinks thought drove drives knows knew".split())
+#: "Did X tell you", "Will X call", "How is X doing", "How's X doing"
+_QUESTION = re.compile(r"(?<![\w'’\-])(?:(?:[Dd]id|[Dd]oes|[Hh]as|[Ww]ill|[Ww]ould|[Cc]an|[Cc]ould|[Ss]hould)[ \t]+"
+                       r"([A-Za-z]+)[ \t]+(tell|say|mention|know|think|call|ask|drive|bring|pick)\b|"
+                       r"[Hh]ow(?:[ \t]+is|[ \t]+was|['’]s)[ \t]+([A-Za-z]+)[ \t]+(doing|holding|feeling)\b)")
+#: in a question, what an office does not do ("Does Per know", "How is Per doing"; not "Will Insurance call you")
+_QUESTION_THINK = frozenset("know think drive doing holding feeling".split())
+
+SentenceStart = Callable[[str, int], bool]
+
+
+def person_verb_names(text: str, sentence_start: SentenceStart, cased_ok: Callable[[str, Tok], str | None],
+                      lower_ok: Callable[[str, Tok], bool]) -> list[Tok]:
+    """The words of ``text`` in the module's slots: a capitalised word (``"Per"``, not ``"PER"``) that
+    ``cased_ok(text, t)`` allows (``"name"``; ``"word"``: a common word no gazetteer holds, the subject only of a
+    verb of thinking or driving, :data:`_THINK`), or in a question a lower-case word that ``lower_ok(text, t)``
+    allows."""
+    out: list[Tok] = []
+    for m in _SUBJECT.finditer(text):
+        word = m.group(1)
+        if sentence_start(text, m.start(1)):
+            t = Tok(m.start(1), m.end(1), word, fold(word).lower())
+            k = cased_ok(text, t)
+            if k == "name" or k == "word" and m.group(2) in _THINK:
+                out.append(t)
+    for m in _QUESTION.finditer(text):
+        g = 1 if m.group(1) is not None else 3
+        word = m.group(g)
+        t = Tok(m.start(g), m.end(g), word, fold(word).lower())
+        if len(word) < 2:
+            continue
+        if word[0].isupper() and word[1:].islower():
+            k = cased_ok(text, t)
+            if k == "name" or k == "word" and m.group(g + 1) in _QUESTION_THINK:
+                out.append(t)
+        elif word.islower() and lower_ok(text, t):
+            out.append(t)
+    return out
