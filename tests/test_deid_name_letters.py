@@ -66,3 +66,11 @@ def test_open_syllables():
 ])
 def test_open_syllable_names_in_lower_case(text, expected):
     assert deidentify_text(text, gender=False)[0] == expected
+
+
+def test_open_syllables_after_a_short_frequent_word():
+    # "men" + "ai": a frequent word of three letters and two more is no English word ("over" + "a" is one cut off)
+    assert open_syllables("menai")
+    assert deidentify_text("[patient] menai picks me up on fridays .", gender=False)[0] == \
+        "[patient] [NAME] picks me up on fridays ."
+

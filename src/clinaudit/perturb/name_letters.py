@@ -99,7 +99,7 @@ def open_syllables(key: str) -> bool:
         return False
     from .vocab import english_zipf, is_common
 
-    if english_zipf(key[:-1]) >= 4.0 or english_zipf(key[:-2]) >= 4.0:
+    if english_zipf(key[:-1]) >= 4.0 or len(key) >= 6 and english_zipf(key[:-2]) >= 4.0:  # not "del" + "ai"
         return False
     return not any(is_common(key[:i]) and is_common(key[i:]) and english_zipf(key[:i]) >= 3.5
                    and english_zipf(key[i:]) >= 3.5 for i in range(3, len(key) - 2))
