@@ -74,3 +74,22 @@ def test_open_syllables_after_a_short_frequent_word():
     assert deidentify_text("[patient] menai picks me up on fridays .", gender=False)[0] == \
         "[patient] [NAME] picks me up on fridays ."
 
+
+
+@pytest.mark.parametrize("text, expected", [
+    # issue 50, sixth session (name_writing.capital_at_start): a possessive between the name and the lower-case word
+    ("Patient: Urban's kids had it first.", "Patient: [NAME]'s kids had it first."),
+    ("Patient: Toman's wife drove me.", "Patient: [NAME]'s wife drove me."),
+])
+def test_a_possessive_name_at_a_sentence_start(text, expected):
+    assert deidentify_text(text, gender=False)[0] == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: Today's pain is worse.",
+    "Patient: Will's fine, he's my son.",  # an everyday word: not by this rule
+    "Doctor: Parkinson's disease runs in the family?",
+    "Patient: Nobody's home during the day.",
+])
+def test_a_possessive_word_at_a_sentence_start_stays(text):
+    assert deidentify_text(text, gender=False)[0] == text

@@ -23,7 +23,7 @@ PARTICLES = frozenset("van von de der den da di du del della dos das ter ten al 
 #: After a capitalised word at a sentence's start, a lower-case word that makes it no subject but an imperative or an
 #: exclamation with its object ("Guess what", "Lucky you", "Bless you"): pronouns and determiners.
 _OBJECTS = frozenset("you me him her us them it what that this the a an my your his our their so too".split())
-_LOWER_NEXT = re.compile(r"[ \t]+([a-z]+)")
+_LOWER_NEXT = re.compile(r"(?:['’]s)?[ \t]+([a-z]+)")  # after a possessive too ("Benes's kids are sick")
 
 SentenceStart = Callable[[str, int], bool]
 
@@ -48,8 +48,9 @@ def written_as_name(text: str, t: Tok, sentence_start: SentenceStart) -> bool:
 
 
 def capital_at_start(text: str, t: Tok, sentence_start: SentenceStart) -> bool:
-    """``t`` is capitalised at a sentence's start in cased prose: a space and a lower-case word follow that is no
-    pronoun or determiner ("Smit at", "Hamisi drove"; not "Guess what", "Lucky you")."""
+    """``t`` is capitalised at a sentence's start in cased prose: a space and a lower-case word follow (a possessive
+    "'s" maybe between: "Benes's kids") that is no pronoun or determiner ("Smit at", "Hamisi drove"; not "Guess
+    what", "Lucky you")."""
     if not t.capital:
         return False
     m = _LOWER_NEXT.match(text, t.end)
