@@ -76,3 +76,37 @@ def test_a_word_in_no_list_where_a_person_stands_in_lower_case(text, expected):
 ])
 def test_a_person_position_keeps_things(text):
     assert deidentify_text(text)[0] == text
+
+
+@pytest.mark.parametrize("text, names", [
+    # a name the word lists call a word, taken once in a naming context: its other lower-case mentions too
+    ("patient: my grandson tanner drove me here . tanner waited in the car .", 2),
+    ("doctor: hi mason , how are you doing ?\npatient: okay . and this is about the rash that mason saw .", 2),
+    ("doctor: hello mr. fletcher .\ndoctor: so i see fletcher was here in may for the knee .", 2),
+    # a given name beside a surname, both words of the lists, in lower case
+    ("patient: the letter was signed by tanner fletcher .", 1),
+    ("patient: i was with penny cooper on friday when it started .", 1),
+    ("patient: it started at dale archer's barbecue .", 1),
+])
+def test_a_name_that_is_a_word_by_its_other_mentions_or_its_surname(text, names):
+    out = deidentify_text(text)[0]
+    assert out.count("[NAME]") == names, out
+    assert not any(w in out.split() for w in ("tanner", "mason", "fletcher", "penny", "cooper", "dale", "archer"))
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("patient: my son mason is a mason and builds walls .", "is a mason and"),  # after an article: the word
+    ("doctor: hi will , how are you ?\npatient: i will be fine .", "i will be"),  # a word English uses often
+    ("Doctor: Hi Chase.\nPatient: I chase my dog around all day.", "I chase my"),  # lower case in cased text
+    ("patient: i use the diary sheets and a halo vest .", "the diary sheets and a halo vest"),
+    ("doctor: we will put you in a bremer halo vest for now .", "a bremer halo vest"),
+    ("patient: i had cinnamon rolls for breakfast .", "cinnamon rolls"),
+    ("patient: the porter wheeled me to the ward .", "the porter wheeled"),
+])
+def test_a_word_that_is_a_name_elsewhere_stays_where_it_is_a_word(text, kept):
+    assert kept in deidentify_text(text)[0]
+
+
+def test_a_word_in_no_list_taken_once_is_taken_where_the_dialog_writes_it_again():
+    out = deidentify_text("patient: the mircea i work with gave me this cream , mircea swears by it .")[0]
+    assert out == "patient: the [NAME] i work with gave me this cream , [NAME] swears by it ."

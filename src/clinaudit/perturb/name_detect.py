@@ -45,6 +45,7 @@ from .name_person_verbs import person_verb_names
 from .name_elision import elided_particle_names
 from .name_letters import capital_names, okina_names, open_syllables
 from .name_prep import prep_objects
+from .name_mentions import given_and_surname, other_mentions
 from .name_slots import person_slots
 from .name_tokens import MARK as _MARK
 from .name_tokens import WORD, fold, neighbours, tokens
@@ -343,7 +344,10 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                   if not no_person_at(text, t.start, t.end)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_verb_names(  # "Per thinks", "how is ali doing"
             text, _sentence_start, _person_verb_may_be, _lower_person_verb_may_be) if (t.start, t.end) not in seen]
+        spans += [NameSpan(t.start, t.end, "rule") for t in given_and_surname(text, toks, no_person_at)]  # "by tanner fletcher"
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
+        spans += [NameSpan(t.start, t.end, "rule")  # "my grandson [tanner] ... tanner waited": the dialog's other mentions
+                  for t in other_mentions(text, toks, [(sp.start, sp.end) for sp in spans], no_person_at)]
     return spans
 
 

@@ -171,14 +171,17 @@ _PERSON_PREP = frozenset().union(*(_inflections(b) for b in _AIMED_VERBS), _IRRE
 #: the words before "at" that take a person (public: :mod:`.name_prep` reads a person there)
 PERSON_AT = _PERSON_PREP
 _POSSESSIVE = re.compile(r"['’]s\b")
+#: the next word a possessive (a given name before its surname's: "at dale archer's"), not "it's", "that's", ...
+_NEXT_POSSESSIVE = re.compile(r"(?i)[ \t]+(?!(?:it|that|there|who|what|he|she|here|where|how|let|one|this)['’]s\b)"
+                              r"[^\W\d_][\w\-]*['’]s\b")
 
 
 def place_after_preposition(text: str, t: Tok) -> bool:
     """``t`` stands right after "in" or "at" ("at dewey beach", "in kennesaw", "at the Hilton"), or is a capitalised
     word of a place's name so introduced ("at Taco Bell", "in Las Cruces"): a place, not a person; not before a
-    possessive ("at Smith's", "in Jamal's room") nor after a word that takes a person ("angry at Sipho", "confided
+    possessive ("at Smith's", "in Jamal's room", "at dale archer's") nor after a word that takes a person ("angry at Sipho", "confided
     in Thandeka")."""
-    if _POSSESSIVE.match(text, t.end):
-        return False
+    if _POSSESSIVE.match(text, t.end) or _NEXT_POSSESSIVE.match(text, t.end):
+        return False  # "at smith's", "at dale archer's barbecue"
     m = _PLACE_PREP.search(text, max(0, t.start - 60), t.start)
     return m is not None and (m.group(1) or "").lower() not in _PERSON_PREP and (not m.group(2) or t.capital)

@@ -1,0 +1,109 @@
+"""A name the word lists call a word, in lower-case speech, decided by the dialog (issue 50, sixth session: US
+given names and surnames such as "hunter", "crawford", "baxter", "tanner", "mason" that are English words).
+
+In lower case nothing in the word says whether "tanner" is a person; the dialog may:
+
+* :func:`other_mentions` — a word taken once as a name in a lower-case dialog (a naming context: "my grandson
+  tanner", "hi mason ,", "mr. fletcher") is the same person where the dialog writes it again in lower case ("tanner
+  waited in the car"), but not after a determiner or a possessive ("a mason", "my tanner"), nor where no person
+  stands (:func:`.name_detect.no_person_at`); so is a word in no list that looks like a word, rare in English
+  ("the jirina i work with ..., jirina swears by it");
+* :func:`given_and_surname` — a given name of the gazetteer right before a surname of it, both words the lists call
+  common ("signed by tanner fletcher", "with penny cooper on friday"), not after a determiner or a possessive, nor
+  one word after it ("a halo vest", "a bremer halo vest"), nor before a plural of a common word ("cinnamon rolls",
+  "diary sheets").
+
+Only words English text uses less than Zipf :data:`MAX_ZIPF` (not "will" 6.45, "mark" 5.05, "hope"), no function,
+demographic or clinical word, no relative's or spoken word. Used by :mod:`.name_detect` (source ``rule``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .name_tokens import Tok
+from .name_word import DETERMINERS, RELATIVES, SEP_SPACE
+
+__all__ = ["MAX_ZIPF", "other_mentions", "given_and_surname"]
+
+#: How common in English text a word may be to be a name by the dialog ("hunter" 4.37, "carter" 4.35; not "grace"
+#: 4.56, "will", "mark", "hope")
+MAX_ZIPF = 4.5
+
+
+def word_name(key: str) -> bool:
+    """A gazetteer name English text uses less than :data:`MAX_ZIPF`, no function, demographic or clinical word,
+    no relative's or spoken word."""
+    from .name_word import word_facts
+    from .vocab import SPOKEN_WORDS, english_zipf
+
+    w = word_facts(key)
+    return len(key) >= 3 and key.isalpha() and w.gazetteer and not (w.function or w.demographic or w.eponym) \
+        and w.clinical is None and key not in RELATIVES and key not in SPOKEN_WORDS and english_zipf(key) < MAX_ZIPF
+
+
+#: before a word, what makes it a thing ("a mason", "my tanner", "some penny"); not "that" or "this", which also
+#: open a clause ("the rash that mason saw")
+_BEFORE_THING = (DETERMINERS - {"that", "this"}) | frozenset("my his her our their your its".split())
+
+
+def _unlisted_rare(key: str) -> bool:
+    """A word in no list that English text seldom uses (a name that looks like a word: "jirina", "razvan")."""
+    from .name_word import word_facts
+    from .vocab import RARE_ZIPF, english_zipf
+
+    w = word_facts(key)
+    return len(key) >= 3 and key.isalpha() and not (w.common or w.gazetteer or w.function or w.demographic
+                                                    or w.eponym or w.clinical) and english_zipf(key) < RARE_ZIPF
+
+
+def _after_determiner(toks: Sequence[Tok], i: int) -> bool:
+    return i > 0 and toks[i - 1].key in _BEFORE_THING
+
+
+def _plural(key: str) -> bool:
+    """A plural of a common word that is no given name or a very common word ("sheets", "rolls": "roll" 4.75; not
+    "rogers": "roger" is a name, 3.9)."""
+    from .name_word import word_facts
+    from .vocab import english_zipf, first_names
+
+    stem = key[:-1]
+    return key.endswith("s") and not key.endswith("ss") and word_facts(stem).common and english_zipf(stem) >= 3.5 \
+        and (stem not in first_names() or english_zipf(stem) >= MAX_ZIPF)
+
+
+def other_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int]],
+                   no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
+    """The lower-case words of ``toks`` that a span of ``found`` takes elsewhere as a whole lower-case word the
+    lists call common (the module's docstring), not where a determiner or a possessive stands before them or no
+    person stands (``no_person_at``)."""
+    spans = set(found)
+    keys = {t.key for t in toks if (t.start, t.end) in spans and not t.capital and t.text.islower()
+            and (word_name(t.key) or _unlisted_rare(t.key))}
+    if not keys:
+        return []
+    return [t for i, t in enumerate(toks) if t.key in keys and (t.start, t.end) not in spans and t.text.islower()
+            and not _after_determiner(toks, i) and not no_person_at(text, t.start, t.end)]
+
+
+def given_and_surname(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
+    """The two words of a gazetteer given name right before a gazetteer surname in lower case, both words the lists
+    call common (the module's docstring)."""
+    from .name_word import word_facts
+    from .vocab import first_names, surnames
+
+    given, sur = first_names(), surnames()
+    out: list[Tok] = []
+    for i in range(len(toks) - 1):
+        a, b = toks[i], toks[i + 1]
+        if not (a.key in given and b.key in sur and a.text.islower() and b.text.islower()
+                and word_facts(a.key).common and word_facts(b.key).common):
+            continue
+        if not SEP_SPACE.fullmatch(text, a.end, b.start) or _after_determiner(toks, i) or _plural(b.key) \
+                or i > 1 and toks[i - 2].key in _BEFORE_THING and SEP_SPACE.fullmatch(text, toks[i - 2].end,
+                                                                                      toks[i - 1].start):
+            continue  # "a halo vest", "a bremer halo vest", "cinnamon rolls"
+        if word_name(a.key) and word_name(b.key) and not (no_person_at(text, a.start, a.end)
+                                                          or no_person_at(text, b.start, b.end)):
+            out += [a, b]
+    return out
