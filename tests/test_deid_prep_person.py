@@ -110,3 +110,14 @@ def test_a_word_that_is_a_name_elsewhere_stays_where_it_is_a_word(text, kept):
 def test_a_word_in_no_list_taken_once_is_taken_where_the_dialog_writes_it_again():
     out = deidentify_text("patient: the mircea i work with gave me this cream , mircea swears by it .")[0]
     assert out == "patient: the [NAME] i work with gave me this cream , [NAME] swears by it ."
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("patient: the mircea family across the street had it too .",
+     "patient: the [NAME] family across the street had it too ."),
+    ("patient: i babysit the costel kids on weekends .", "patient: i babysit the [NAME] kids on weekends ."),
+    ("patient: we are a big family and the same family doctor sees us all .",
+     "patient: we are a big family and the same family doctor sees us all ."),
+])
+def test_a_family_name_in_no_list_before_a_family_word(text, expected):
+    assert deidentify_text(text)[0] == expected

@@ -15,7 +15,8 @@ The same words are read in the other places lower-case speech puts a person (iss
 someone or a feeling ("waved at oystein and", "mad at razvan all week": :data:`.not_a_name.PERSON_AT`); after an
 article before what only a person does or a relative clause only a person heads
 (:func:`.not_a_name.person_after_determiner`: "the jirina who came with you", "a razvan from your office called");
-beside a relative in a list ("my son and oystein take turns", "between jirina and my sister"); set off by commas
+before a family's word ("the daguerre family"); beside a relative in a list ("my son and oystein take turns",
+"between jirina and my sister"); set off by commas
 after a role ("the nurse , jirina , said"); after a person "named" or "called" so ("a friend named oystein").
 """
 
@@ -44,6 +45,9 @@ _AT_OBJECT = re.compile(r"(?<![\w'’\-])([a-z]+)[ \t]+at[ \t]+([a-z]+)" + _CLAU
 #: (:func:`.not_a_name.person_after_determiner` decides)
 _ARTICLE_OBJECT = re.compile(r"(?<![\w'’\-])(?:the|a|an)[ \t]+([a-z]+)(?=[ \t]+(?:who|whom|whose|that|i|you|we|he|"
                              r"she|they|from|at|in|of)\b)")
+#: after an article, before a family's word: a family's name ("the daguerre family", "the massawe kids")
+_FAMILY_NAME = re.compile(r"(?<![\w'’\-])(?:the|a)[ \t]+([a-z]+)(?=[ \t]+(?:family|families|household|kids|children|"
+                          r"twins|brothers|sisters|boys|girls)\b)")
 _POSSESSIVE = r"(?:my|his|her|our|their|your)[ \t]+"
 _RELATIVE = "|".join(sorted(RELATIVES, key=len, reverse=True))
 #: beside a relative in a list: "my son and oystein", "jirina and my sister", "between jirina and my mom"
@@ -70,6 +74,8 @@ def prep_objects(text: str, kind: Callable[[str, Tok], str | None]) -> list[Tok]
     for m in _ARTICLE_OBJECT.finditer(text):
         if person_after_determiner(text, m.end(1), m.group(1)):  # "the jirina who came"
             _take(text, m.start(1), m.end(1), kind, out)
+    for m in _FAMILY_NAME.finditer(text):  # "the daguerre family next door"
+        _take(text, m.start(1), m.end(1), kind, out)
     for m in _WITH_RELATIVE.finditer(text):
         g = 1 if m.group(1) else 2
         _take(text, m.start(g), m.end(g), kind, out)
@@ -98,4 +104,5 @@ _THING = re.compile(r"(?<![\w'’\-])(?:the|a|an|your|my|his|her|their|our|this|
 def _things(text: str) -> frozenset[str]:
     """The words ``text`` writes after a determiner, but before what only a person does or a relative clause only a
     person heads ("the jirina who came"): things in this dialog (read once a text, when a candidate is there)."""
-    return frozenset(m.group(1) for m in _THING.finditer(text) if not person_after_determiner(text, m.end(1), m.group(1)))
+    return frozenset(m.group(1) for m in _THING.finditer(text) if not person_after_determiner(text, m.end(1), m.group(1))
+                     and not _FAMILY_NAME.match(text, m.start()))
