@@ -148,3 +148,33 @@ def test_a_cased_name_that_is_a_word_addressed(text, name):
 ])
 def test_a_cased_word_before_a_comma_stays(text, words):
     assert _left(text, words) == words.split()
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Patient: I talked to Costa on the phone last week.", "Costa"),
+    ("Doctor: According to Brown, the cast can come off soon.", "Brown"),
+    ("Doctor: We will fax the results to Brown.", "Brown"),
+    ("Doctor: I gave the forms to Precious yesterday.", "Precious"),
+    ("Patient: It was Per who noticed the swelling first.", "Per"),
+    ("Patient: I think it was Hope who called.", "Hope"),
+    ("Patient: I came in with Beat and my son.", "Beat"),
+    ("Patient: Comfort or her husband will pick me up.", "Comfort"),
+    ("patient: i talked to blessing on the phone last week .", "blessing"),
+    ("patient: i spoke to omar about it yesterday .", "omar"),
+])
+def test_a_name_that_is_a_word_told_given_to_or_named_with_who(text, name):
+    assert _left(text, name) == []
+
+
+@pytest.mark.parametrize("text, words", [
+    ("Doctor: We moved it to Sunday.", "Sunday"),
+    ("Doctor: I sent a referral to Cardiology.", "Cardiology"),
+    ("Patient: Everyone who knows me says so.", "Everyone"),
+    ("Patient: Tylenol and I do not get along.", "Tylenol"),
+    ("Patient: I got into poison ivy and my son did too.", "ivy"),
+    ("patient: i have a little calendar and i put checks on it .", "calendar"),
+    ("patient: i have a peloton who is your favorite instructor ?", "peloton"),
+    ("patient: the one who noticed was my son .", "one"),
+])
+def test_a_word_told_or_named_with_who_stays(text, words):
+    assert _left(text, words) == words.split()

@@ -41,7 +41,7 @@ from .name_frequency import lower_case_neighbour_ok, name_like, webster_proper
 from .name_context import context_spans
 from .name_object import capital_objects, lower_objects
 from .name_neighbour_words import NAME_FUNCTION, cased_word_name, lower_word_name
-from .name_person_verbs import person_verb_names
+from .name_person_verbs import person_context_names, person_verb_names
 from .name_elision import elided_particle_names
 from .name_letters import capital_names, okina_names, open_syllables
 from .name_prep import prep_objects
@@ -345,6 +345,9 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         spans += [NameSpan(t.start, t.end, "rule") for t in person_verb_names(  # "Per thinks", "how is ali doing"
             text, _sentence_start, _person_verb_may_be, _lower_person_verb_may_be) if (t.start, t.end) not in seen]
         spans += [NameSpan(t.start, t.end, "rule") for t in given_and_surname(text, toks, no_person_at)]  # "by tanner fletcher"
+        spans += [NameSpan(t.start, t.end, "rule") for t in person_context_names(  # "talked to Costa", "Per who"
+            text, lambda s, t: None if _word(t.key).clinical == "facility" else _person_verb_may_be(s, t),
+            _lower_person_verb_may_be, RELATIVES) if (t.start, t.end) not in seen]  # not "sent to Mercy"
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
         spans += [NameSpan(t.start, t.end, "rule")  # "my grandson [tanner] ... tanner waited": the dialog's other mentions
                   for t in other_mentions(text, toks, [(sp.start, sp.end) for sp in spans], no_person_at)]

@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from .name_tokens import Tok, fold
 
-__all__ = ["person_verb_names"]
+__all__ = ["person_verb_names", "person_context_names"]
 
 _SAY = (r"(?:said|says|told|tells|thinks|thought|drove|drives|wants|wanted|knows|knew|mentioned|mentions|suggested|"
         r"suggests|asked|asks)")
@@ -66,6 +66,47 @@ def person_verb_names(text: str, sentence_start: SentenceStart, cased_ok: Callab
         if word[0].isupper() and word[1:].islower():
             k = cased_ok(text, t)
             if k == "name" or k == "word" and m.group(g + 1) in _QUESTION_THINK:
+                out.append(t)
+        elif word.islower() and lower_ok(text, t):
+            out.append(t)
+    return out
+
+
+#: a verb of telling, or of sending or giving and what is sent (one to three words), "to", then the word before the
+#: clause's end or a preposition: the one told or given to is a person ("I talked to Costa on the phone", "fax the
+#: results to Brown .", "according to Brown ,"; not "I was sent to Mercy")
+_TOLD_TO = re.compile(r"(?<![\w'’\-])(?:(?:[Ss]ent|[Ss]end|[Ff]axed|[Ff]ax|[Gg]ave|[Gg]ive)(?:[ \t]+[a-z]+){1,3}?|"
+                      r"[Tt]alk|[Tt]alked|[Tt]alking|[Ss]poke|[Ss]peak|[Ss]peaking|[Ss]poken|[Mm]entioned|[Ee]xplained|"
+                      r"[Ww]rote|[Aa]ccording|[Ll]istened|[Ll]isten|[Rr]eached[ \t]+out|[Mm]arried)"
+                      r"[ \t]+to[ \t]+([A-Za-z]+)"
+                      r"(?=[ \t]*(?:[.,!?;:]|\n|$)|[ \t]+(?:on|at|in|if|about|and|for|yesterday|today|again|when|last|"
+                      r"this|next)\b)")
+#: in cased text, a capitalised word right before "who", or before "and my son", "or her husband": a person ("It
+#: was Per who noticed", "I came in with Beat and my son"; in lower case "a peloton who", "my calendar and i")
+_WHO = re.compile(r"(?<![\w'’\-])([A-Z][a-z]+)[ \t]+who\b")
+_WITH_A_PERSON = re.compile(r"(?<![\w'’\-])([A-Z][a-z]+)[ \t]+(?:and|or)[ \t]+(?:my|his|her|our|their|your)"
+                            r"[ \t]+([a-z\-]+)\b")
+_DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+
+
+def person_context_names(text: str, cased_ok: Callable[[str, Tok], str | None], lower_ok: Callable[[str, Tok], bool],
+                         relatives: frozenset[str]) -> list[Tok]:
+    """The words of ``text`` that stand where a person is told, given to, or named with "who" or with a relative
+    (:data:`_TOLD_TO`, :data:`_WHO`, :data:`_WITH_A_PERSON`): a capitalised word ``cased_ok`` allows, no day's name
+    ("talked to Costa on the phone", "It was Per who", "with Beat and my son"; not "moved it to Sunday"), or after a
+    verb of telling a lower-case word ``lower_ok`` allows ("i talked to omar on the phone")."""
+    out: list[Tok] = []
+    found = [(m, 1) for m in _TOLD_TO.finditer(text)] + [(m, 1) for m in _WHO.finditer(text)]
+    found += [(m, 1) for m in _WITH_A_PERSON.finditer(text) if m.group(2) in relatives]
+    for m, g in found:
+        word = m.group(g)
+        if len(word) < 2:
+            continue
+        t = Tok(m.start(g), m.end(g), word, fold(word).lower())
+        if t.key in _DAY_NAMES:
+            continue
+        if word[0].isupper() and word[1:].islower():
+            if m.start(g) > 0 and cased_ok(text, t) is not None:
                 out.append(t)
         elif word.islower() and lower_ok(text, t):
             out.append(t)
