@@ -121,3 +121,13 @@ def test_a_word_in_no_list_taken_once_is_taken_where_the_dialog_writes_it_again(
 ])
 def test_a_family_name_in_no_list_before_a_family_word(text, expected):
     assert deidentify_text(text)[0] == expected
+
+
+@pytest.mark.parametrize("text, gone", [
+    # surnames in no list that look like a word ("wetering", "akker", "broeke"), after their particles
+    ("patient: i'm worried about van de wetering , nobody has seen them in days .", "wetering"),
+    ("patient: did you get the letter from van den akker or from the clinic ?", "akker"),
+    ("patient: i was sitting next to ter broeke when it started .", "broeke"),  # not "ten": "ten klometers"
+])
+def test_a_surname_after_its_particles_after_a_preposition(text, gone):
+    assert gone not in deidentify_text(text)[0].split()

@@ -12,7 +12,8 @@ oystein on the bus", "i'm worried about massawe , he has not eaten". Only a word
 
 The same words are read in the other places lower-case speech puts a person (issue 50, sixth session:
 ``benchmarks/deid_dev_prep2.py``): after "than", "like", "besides", "between", "into", "at" after a verb aimed at
-someone or a feeling ("waved at oystein and", "mad at razvan all week": :data:`.not_a_name.PERSON_AT`); after an
+someone or a feeling ("waved at oystein and", "mad at razvan all week": :data:`.not_a_name.PERSON_AT`), also after
+a surname's particles ("worried about ó briain ,", "from van leeuwen or"); after an
 article before what only a person does or a relative clause only a person heads
 (:func:`.not_a_name.person_after_determiner`: "the jirina who came with you", "a razvan from your office called");
 before a family's word ("the daguerre family"); beside a relative in a list ("my son and oystein take turns",
@@ -38,7 +39,8 @@ _CLAUSE_NEXT = (r"(?=[ \t]*(?:[.,!?;:]|\n|$)|[ \t]+(?:when|and|or|on|at|in|if|ab
                 r"too|again|all|since|because|while|after|before|but|so|who|over|every|now|did|does|knows|said|says)\b)")
 _PREP_OBJECT = re.compile(
     r"(?<![\w'’\-])(?:from|with|for|by|about|beside|besides|behind|near|without|than|like|between|into|next[ \t]+to|"
-    r"close[ \t]+to|in[ \t]+front[ \t]+of)[ \t]+([a-z]+)" + _CLAUSE_NEXT)
+    r"close[ \t]+to|in[ \t]+front[ \t]+of)[ \t]+(?:(?:van|von|der|den|de|da|di|del|della|la|le|du|"
+    r"dos|das|ter|ó|o|ní|ni|nic|mac|al|el|bin|ben)[ \t]+){0,2}([a-z]+)" + _CLAUSE_NEXT)
 #: "at" after a verb aimed at someone or a feeling ("waved at oystein and", "mad at razvan all week")
 _AT_OBJECT = re.compile(r"(?<![\w'’\-])([a-z]+)[ \t]+at[ \t]+([a-z]+)" + _CLAUSE_NEXT)
 #: after an article, before a word that may open what only a person does or a relative clause only a person heads
