@@ -178,3 +178,21 @@ def test_a_name_that_is_a_word_told_given_to_or_named_with_who(text, name):
 ])
 def test_a_word_told_or_named_with_who_stays(text, words):
     assert _left(text, words) == words.split()
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Patient: I've been seeing Schmidt for physical therapy.", "Schmidt"),
+    ("Patient: I saw Bright for my knee last year.", "Bright"),
+    ("patient: i've been seeing omar for my back .", "omar"),
+])
+def test_the_one_seen_for_a_treatment(text, name):
+    assert _left(text, name) == []
+
+
+@pytest.mark.parametrize("text, words", [
+    ("Patient: I saw Cardiology for my heart.", "Cardiology"),
+    ("patient: i've been seeing spots for a week .", "spots"),
+    ("Doctor: I will see you for a follow up.", "you"),
+])
+def test_what_is_seen_for_a_while_stays(text, words):
+    assert _left(text, words) == words.split()

@@ -86,6 +86,8 @@ _TOLD_TO = re.compile(r"(?<![\w'’\-])(?:(?:[Ss]ent|[Ss]end|[Ff]axed|[Ff]ax|[Gg
 _WHO = re.compile(r"(?<![\w'’\-])([A-Z][a-z]+)[ \t]+who\b")
 _WITH_A_PERSON = re.compile(r"(?<![\w'’\-])([A-Z][a-z]+)[ \t]+(?:and|or)[ \t]+(?:my|his|her|our|their|your)"
                             r"[ \t]+([a-z\-]+)\b")
+#: the one seen for a treatment: a clinician ("I've been seeing Schmidt for physical therapy", "saw moore for my knee")
+_SEEING_FOR = re.compile(r"(?<![\w'’\-])(?:[Ss]eeing|[Ss]ee|[Ss]aw|[Ss]een)[ \t]+([A-Za-z]+)[ \t]+for\b")
 _DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 
 
@@ -97,6 +99,7 @@ def person_context_names(text: str, cased_ok: Callable[[str, Tok], str | None], 
     verb of telling a lower-case word ``lower_ok`` allows ("i talked to omar on the phone")."""
     out: list[Tok] = []
     found = [(m, 1) for m in _TOLD_TO.finditer(text)] + [(m, 1) for m in _WHO.finditer(text)]
+    found += [(m, 1) for m in _SEEING_FOR.finditer(text)]
     found += [(m, 1) for m in _WITH_A_PERSON.finditer(text) if m.group(2) in relatives]
     for m, g in found:
         word = m.group(g)
