@@ -24,12 +24,10 @@ from collections.abc import Sequence
 
 from .name_tokens import Tok
 from .name_word import RELATIVES, Word
+from .vocab import NEIGHBOUR_ZIPF
 
 __all__ = ["NEIGHBOUR_ZIPF", "NAME_FUNCTION", "lower_word_name", "cased_word_name"]
 
-#: In lower case, a gazetteer name beside a name found is its part when English text uses it less than this
-#: ("ali" 4.31, "blessing" 4.06, "sri" 4.12, "mohamed" 3.57; not "smith" 4.89, "mark" 5.05, "will" 6.45)
-NEIGHBOUR_ZIPF = 4.5
 
 _DAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 #: function words that are also names, taken beside a name in cased text ("Kim Young Jae", "Sunday Okafor")

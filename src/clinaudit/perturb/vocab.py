@@ -253,6 +253,10 @@ def inflections_zipf(word: str) -> float:
 #: (wordfreq's Zipf frequency; issue 50): chosen on the by-origin benchmark's development half and the real dialogs'
 #: false replacements together (3.0, 3.5, 4.0, 4.3 measured; docs/deidentification.md).
 RARE_ZIPF = 3.5
+#: In lower case, a gazetteer name beside a name found is its part when English text uses it less than this
+#: ("ali" 4.31, "blessing" 4.06, "sri" 4.12, "mohamed" 3.57; not "smith" 4.89, "mark" 5.05, "will" 6.45;
+#: :mod:`.name_neighbour_words`)
+NEIGHBOUR_ZIPF = 4.5
 #: ... and its most common inflection is more than this rarer than itself ("jog" 3.30 / "jogging" 3.38 is a word;
 #: "chen" 3.96 / "chens" 1.39 is not).
 INFLECTED_MARGIN = 0.75
