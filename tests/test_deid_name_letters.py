@@ -26,6 +26,10 @@ def test_a_name_in_capitals_in_cased_prose(text, expected):
     "Doctor: We will check your CBC and NSAID use.",
     "PATIENT: I WANT TO GO HOME TODAY.",  # a line in capitals
     "Doctor: Your HEENT exam was fine.",
+    # a chemotherapy regimen's acronym in no list (the quick demo's patient message: "my third cycle of FOLFOX"
+    # was replaced before the open-syllable condition)
+    "Patient: I finished my third cycle of FOLFOX on Monday.",
+    "Doctor: We could switch to FOLFIRI or CAPOX, or FOLFIRINOX later.",
 ])
 def test_capitals_that_are_no_name_stay(text):
     assert deidentify_text(text, gender=False)[0] == text

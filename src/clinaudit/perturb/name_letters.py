@@ -5,7 +5,9 @@ as a form writes them, the ʻokina as a letter inside a word, and words of open 
   ("The form says DVOŘÁKOVÁ, JIŘINA"); the detector reads no all-capital word (an acronym: "MRI", "COPD"). An
   all-capital word of four letters or more, with two vowels or more, in a line that has lower-case letters, whose
   lower-case form is in no list of common or clinical words and is no function or demographic word, is a name when
-  it is a gazetteer name, has a letter English lacks (a diacritic, the ʻokina) or is in no list at all.
+  it is a gazetteer name, has a letter English lacks (a diacritic, the ʻokina) or is in no list at all and made of
+  open syllables only ("RAVUVU", "TUIMAVAVE"): a clinical acronym in no list ("FOLFOX", "CAPOX", "FOLFIRINOX") is
+  not, nor a deaccented name in capitals ("DVORAKOVA": kept, a known gap).
 * **The ʻokina** (:func:`okina_names`): a glottal stop written inside a word between two vowels, as the ʻokina
   (U+02BB), a turned comma (U+2018) or an apostrophe (straight or curly) — "Faʻamoe", "Mata'afa", "So’oaemalelagi"
   — in any case; English writes an apostrophe between two vowels only in "ma'am" and the poetic "ne'er", "o'er",
@@ -65,7 +67,7 @@ def capital_names(text: str) -> list[Tok]:
         facts = [word_facts(p) for p in parts]
         if any(w.common or w.clinical is not None or w.function or w.demographic or w.eponym for w in facts):
             continue
-        if any(w.gazetteer for w in facts) or _letter_english_lacks(word) or _unlisted(key):
+        if any(w.gazetteer for w in facts) or _letter_english_lacks(word) or _unlisted(key) and _OPEN.fullmatch(key):
             out.append(Tok(m.start(), m.end(), word, key))
     return out
 
