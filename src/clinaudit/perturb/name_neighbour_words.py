@@ -24,14 +24,13 @@ from collections.abc import Sequence
 
 from .name_tokens import Tok
 from .name_word import RELATIVES, Word
-from .vocab import NEIGHBOUR_ZIPF
+from .vocab import DAY_NAMES, NEIGHBOUR_ZIPF
 
 __all__ = ["NEIGHBOUR_ZIPF", "NAME_FUNCTION", "lower_word_name", "cased_word_name"]
 
 
-_DAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 #: function words that are also names, taken beside a name in cased text ("Kim Young Jae", "Sunday Okafor")
-NAME_FUNCTION = _DAYS | {"young", "old"}
+NAME_FUNCTION = DAY_NAMES | {"young", "old"}
 #: before a day's name: a time, not a person ("on Sunday", "last Sunday", "every Sunday")
 _TIME_BEFORE = frozenset("""on last next this every since until till by from before after of that each one a the
     since through thru or and""".split())
@@ -71,7 +70,7 @@ def cased_word_name(text: str, toks: Sequence[Tok], i: int, prev: bool, nxt: boo
         return w.gazetteer
     b = _WORD_BEFORE.search(text, max(0, t.start - 30), t.start)
     before = b.group(1) if b is not None else ""  # the word right before, only spaces between
-    if t.key in _DAYS:  # "with Sunday [Okafor]"; not "On Sunday [Hansen] came", "[Okafor] Sunday"
+    if t.key in DAY_NAMES:  # "with Sunday [Okafor]"; not "On Sunday [Hansen] came", "[Okafor] Sunday"
         return nxt and not prev and before.islower() and before not in _TIME_BEFORE
     if w.demographic or w.function:  # "[Fatima] Brown", "[Adaeze] White"; not "[Mary] White woman"
         a = _WORD_AFTER.match(text[t.end:t.end + 30])

@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable
 
 from .name_tokens import Tok, fold
+from .vocab import DAY_NAMES
 
 __all__ = ["person_verb_names", "person_context_names"]
 
@@ -88,7 +89,6 @@ _WITH_A_PERSON = re.compile(r"(?<![\w'’\-])([A-Z][a-z]+)[ \t]+(?:and|or)[ \t]+
                             r"[ \t]+([a-z\-]+)\b")
 #: the one seen for a treatment: a clinician ("I've been seeing Schmidt for physical therapy", "saw moore for my knee")
 _SEEING_FOR = re.compile(r"(?<![\w'’\-])(?:[Ss]eeing|[Ss]ee|[Ss]aw|[Ss]een)[ \t]+([A-Za-z]+)[ \t]+for\b")
-_DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 
 
 def person_context_names(text: str, cased_ok: Callable[[str, Tok], str | None], lower_ok: Callable[[str, Tok], bool],
@@ -106,7 +106,7 @@ def person_context_names(text: str, cased_ok: Callable[[str, Tok], str | None], 
         if len(word) < 2:
             continue
         t = Tok(m.start(g), m.end(g), word, fold(word).lower())
-        if t.key in _DAY_NAMES:
+        if t.key in DAY_NAMES:
             continue
         if word[0].isupper() and word[1:].islower():
             if m.start(g) > 0 and cased_ok(text, t) is not None:

@@ -253,6 +253,8 @@ def inflections_zipf(word: str) -> float:
 #: (wordfreq's Zipf frequency; issue 50): chosen on the by-origin benchmark's development half and the real dialogs'
 #: false replacements together (3.0, 3.5, 4.0, 4.3 measured; docs/deidentification.md).
 RARE_ZIPF = 3.5
+#: The days of the week (a day's name is a time, or a given name: "Sunday Okafor")
+DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 #: In lower case, a gazetteer name beside a name found is its part when English text uses it less than this
 #: ("ali" 4.31, "blessing" 4.06, "sri" 4.12, "mohamed" 3.57; not "smith" 4.89, "mark" 5.05, "will" 6.45;
 #: :mod:`.name_neighbour_words`)
