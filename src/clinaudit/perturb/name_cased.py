@@ -39,6 +39,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from .name_tokens import Tok
+from .text_scan import CAPITAL_START
 
 __all__ = ["LOWER_PARTICLES", "CAPITAL_PARTICLES", "particle_chain_names", "apostrophe_names", "inside_prose",
            "rare_headword", "condition_name_inside", "CONDITION_NAME_ZIPF", "quote_start", "speaker_at_start",
@@ -58,7 +59,7 @@ _L = "|".join(LOWER_PARTICLES)
 _C = "|".join(CAPITAL_PARTICLES)
 #: a capitalised particle and lower-case ones, or two or three lower-case ones, then one space and a capital
 _CHAIN = re.compile(rf"(?<![\w'’\-])(?:(?P<cap>{_C})(?: (?:{_L})){{0,2}}|(?:{_L})(?: (?:{_L})){{1,2}}) (?=[^\W\d_])")
-_APOSTROPHE = re.compile(r"(?<![\w'’\-])[A-Z][a-z]?['’][A-Z][a-z]{2,}(?![\w'’\-])")
+_APOSTROPHE = re.compile(rf"{CAPITAL_START}[a-z]?['’][A-Z][a-z]{{2,}}(?![\w'’\-])")
 
 SentenceStart = Callable[[str, int], bool]
 

@@ -313,7 +313,7 @@ def load_word_lists() -> None:
     from .vocab import clinical_terms, common_words, english_zipf, first_names, surnames
 
     clinical_terms(), common_words(), first_names(), surnames(), known_sorted(), two_words("xxxx", known, ())
-    english_zipf("the"), webster_proper("the")
+    english_zipf("the"), webster_proper("the"), misspelt_drug("xxxxx")  # the drugs a misspelling is measured against
     longest(known_exact())
 
 

@@ -12,10 +12,13 @@ import re
 from .name_frequency import name_like
 from .name_tokens import Tok
 from .name_word import word_facts
+from .text_scan import anchored_finditer
 
 __all__ = ["elided_particle_names"]
 
 _ELIDED = re.compile(r"(?<![\w'’\-])[dlno]['’]([a-z]{3,})(?![\w'’\-])")
+#: what every match of :data:`_ELIDED` starts with
+_ELIDED_START = tuple(c + a for c in "dlno" for a in "'’")
 
 
 def elided_particle_names(text: str) -> list[Tok]:
@@ -24,7 +27,7 @@ def elided_particle_names(text: str) -> list[Tok]:
     if "'" not in text and "’" not in text:
         return []
     out = []
-    for m in _ELIDED.finditer(text):
+    for m in anchored_finditer(_ELIDED, text, _ELIDED_START):
         rest = m.group(1)
         w = word_facts(rest)
         if w.function or w.clinical is not None and not w.gazetteer:

@@ -27,16 +27,18 @@ from collections.abc import Sequence
 from functools import lru_cache
 from operator import itemgetter
 
-from .name_tokens import MARK, WORD, Tok, fold
+from .name_tokens import LETTER, MARK, Tok, fold
+from .text_scan import places
 
 __all__ = ["capital_names", "okina_names", "open_syllables"]
 
-_CAPS = re.compile(rf"(?<![\w\[{MARK}'’\-])(?=[^\W\d_a-z])(?:{WORD})(?![\w\]{MARK}])")
+#: A word (:data:`.name_tokens.WORD`) whose first letter is no "a"-"z": the same matches as
+#: ``(?<![\w\[{MARK}'’\-])(?=[^\W\d_a-z])(?:{WORD})(?![\w\]{MARK}])``, the first letter written before its
+#: look-behind, so that the engine searches for such letters (issue 50, seventh session: 3 times faster)
+_CAPS = re.compile(rf"[^\W\d_a-z](?<![\w\[{MARK}'’\-].)[{MARK}]*(?:{LETTER})*(?:['’\-](?:{LETTER})+)*(?![\w\]{MARK}])")
 _VOWELS = re.compile(r"[aeiouy]")
 #: A glottal stop between two vowels inside a word: the ʻokina, a turned comma, an apostrophe.
 _OKINA = re.compile(r"(?i)[aeiouāēīōū][ʻ‘'’][aeiouāēīōū]")
-#: where the text has one (overlapping places too)
-_OKINA_AT = re.compile(rf"(?=(?:{_OKINA.pattern[4:]}))", re.I)
 _start = itemgetter(0)  # a Tok's start
 _ENGLISH_APOSTROPHE = frozenset({"ma'am", "ne'er", "o'er", "e'er", "ma'ams"})
 _OPEN = re.compile(r"(?:[bcdfghklmnpqrstvwz]?[aeiou]{1,3})+")
@@ -86,7 +88,7 @@ def okina_names(text: str, toks: Sequence[Tok] | None = None) -> list[Tok]:
     where the text has such a stop are read (a 1 MB dialog has 190,000 words and about 60 such places)."""
     if not any(c in text for c in "ʻ‘'’"):
         return []
-    at = [m.start() for m in _OKINA_AT.finditer(text)]
+    at = [i - 1 for c in "ʻ‘'’" for i in places(text, c) if i and _OKINA.match(text, i - 1)]  # (unsorted)
     out = []
     if at:
         from .name_tokens import tokens
@@ -96,7 +98,7 @@ def okina_names(text: str, toks: Sequence[Tok] | None = None) -> list[Tok]:
             t = toks[i]
             if len(t.text) >= 4 and _OKINA.search(t.text) and t.key.replace("’", "'") not in _ENGLISH_APOSTROPHE:
                 out.append(t)
-    for m in re.finditer(r"(?<![\w'’\-])[^\W\d_]*[aeiouāēīōū]‘[aeiouāēīōū][^\W\d_]*", text, re.I):
+    for m in re.finditer(r"(?<![\w'’\-])[^\W\d_]*[aeiouāēīōū]‘[aeiouāēīōū][^\W\d_]*", text, re.I) if "‘" in text else ():
         out.append(Tok(m.start(), m.end(), m.group(0), fold(m.group(0)).lower()))  # the tokens split at "‘"
     return out
 

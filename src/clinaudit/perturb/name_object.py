@@ -18,9 +18,11 @@ list in lower-case speech ("please ask serghei to bring").
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, KeysView
 
+from .name_prep import after_determiner
 from .name_tokens import Tok, fold
+from .text_scan import anchored_finditer
 
 __all__ = ["capital_objects", "lower_objects"]
 
@@ -34,13 +36,15 @@ _GOING = frozenset("""go goes going went gone drive drives driving drove driven 
     trip trips back way head heads heading headed get gets getting got return returned returning ride rode
     commute commuted transferred due close next up down over""".split())
 _BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
+#: what every match of :data:`_OBJECT` and :data:`_LOWER_OBJECT` starts with ("asked" with "ask")
+_OBJECT_START = ("to", "call", "ask", "tell", "told")
 
 
 def capital_objects(text: str, may_be_person: Callable[[str, Tok], bool]) -> list[Tok]:
     """The capitalised words of ``text`` in the object slot of the module's docstring that ``may_be_person(text,
     t)`` allows."""
     out: list[Tok] = []
-    for m in _OBJECT.finditer(text):
+    for m in anchored_finditer(_OBJECT, text, _OBJECT_START):
         word = m.group(1)
         if not (word[0].isupper() and word[1:].islower()):  # "Brown", "Černá"; not "CVS", "to me"
             continue
@@ -71,8 +75,8 @@ def lower_objects(text: str, kind: Callable[[str, Tok], str | None]) -> list[Tok
     from .vocab import RARE_ZIPF, english_zipf
 
     out: list[Tok] = []
-    things: set[str] | None = None
-    for m in _LOWER_OBJECT.finditer(text):
+    things: KeysView[str] | None = None
+    for m in anchored_finditer(_LOWER_OBJECT, text, _OBJECT_START):
         word = m.group(1)
         if len(word) < 3 or english_zipf(word) >= RARE_ZIPF:
             continue
@@ -80,8 +84,8 @@ def lower_objects(text: str, kind: Callable[[str, Tok], str | None]) -> list[Tok
         before = b.group(1).lower() if b is not None else ""
         if m.group(0)[:2] == "to" and before in _GOING or m.group(0)[:4] == "call" and before in _NAMING:
             continue  # "drove to fresno"; "which we call hyperaldosterone ."
-        if things is None:  # read once a dialog, and only when a candidate is there: linear
-            things = set(_THING.findall(text))
+        if things is None:  # read once a dialog, and only when a candidate is there: linear (shared with name_prep)
+            things = after_determiner(text).keys()
         if word in things:  # "switched to wixela" where the dialog says "the wixela": a thing
             continue
         t = Tok(m.start(1), m.end(1), word, word)
@@ -92,5 +96,3 @@ def lower_objects(text: str, kind: Callable[[str, Tok], str | None]) -> list[Tok
 
 #: before "call", who names a thing ("which we call ...", "what they call ...")
 _NAMING = frozenset("we they people doctors".split())
-#: a word after a determiner: a thing in this dialog ("the wixela", "your nebulizer")
-_THING = re.compile(r"(?<![\w'’\-])(?:the|a|an|your|my|his|her|their|our|this|that)[ \t]+([a-z]+)")

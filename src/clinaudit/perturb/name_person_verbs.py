@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable
 
 from .name_tokens import Tok, fold
+from .text_scan import CAPITAL_START, anchored_finditer
 from .vocab import DAY_NAMES
 
 __all__ = ["person_verb_names", "person_context_names"]
@@ -29,7 +30,7 @@ __all__ = ["person_verb_names", "person_context_names"]
 _SAY = (r"(?:said|says|told|tells|thinks|thought|drove|drives|wants|wanted|knows|knew|mentioned|mentions|suggested|"
         r"suggests|asked|asks)")
 #: a capitalised subject of a verb only a person does ("Per thinks", "Echo at the front desk said")
-_SUBJECT = re.compile(rf"(?<![\w'’\-])([A-Z][a-z]+)(?:[ \t]+(?:at|from)[ \t]+(?:the|my|his|her|our|their|your)"
+_SUBJECT = re.compile(rf"({CAPITAL_START}[a-z]+)(?:[ \t]+(?:at|from)[ \t]+(?:the|my|his|her|our|their|your)"
                       rf"[ \t]+[a-z]+(?:[ \t]+[a-z]+)?)?[ \t]+({_SAY})\b")
 #: what an organisation does not do: a common word before it is a person ("Per thinks", "Sunday drove"; an office
 #: says, tells, wants and asks: "Insurance said it was not covered")
@@ -40,6 +41,16 @@ _QUESTION = re.compile(r"(?<![\w'’\-])(?:(?:[Dd]id|[Dd]oes|[Hh]as|[Ww]ill|[Ww]
                        r"[Hh]ow(?:[ \t]+is|[ \t]+was|['’]s)[ \t]+([A-Za-z]+)[ \t]+(doing|holding|feeling)\b)")
 #: in a question, what an office does not do ("Does Per know", "How is Per doing"; not "Will Insurance call you")
 _QUESTION_THINK = frozenset("know think drive doing holding feeling".split())
+
+
+def _both_cases(words: str) -> tuple[str, ...]:
+    """Each word in lower case and capitalised: the literals a scan's every match starts with
+    (:func:`.text_scan.anchored_finditer`)."""
+    return tuple(w for word in words.split() for w in (word, word.capitalize()))
+
+
+#: what every match of :data:`_QUESTION` starts with
+_QUESTION_START = _both_cases("did does has will would can could should how")
 
 SentenceStart = Callable[[str, int], bool]
 
@@ -58,7 +69,7 @@ def person_verb_names(text: str, sentence_start: SentenceStart, cased_ok: Callab
             k = cased_ok(text, t)
             if k == "name" or k == "word" and m.group(2) in _THINK:
                 out.append(t)
-    for m in _QUESTION.finditer(text):
+    for m in anchored_finditer(_QUESTION, text, _QUESTION_START):
         g = 1 if m.group(1) is not None else 3
         word = m.group(g)
         t = Tok(m.start(g), m.end(g), word, fold(word).lower())
@@ -84,11 +95,14 @@ _TOLD_TO = re.compile(r"(?<![\w'’\-])(?:(?:[Ss]ent|[Ss]end|[Ff]axed|[Ff]ax|[Gg
                       r"this|next)\b)")
 #: in cased text, a capitalised word right before "who", or before "and my son", "or her husband": a person ("It
 #: was Per who noticed", "I came in with Beat and my son"; in lower case "a peloton who", "my calendar and i")
-_WHO = re.compile(r"(?<![\w'’\-])([A-Z][a-z]+)[ \t]+who\b")
-_WITH_A_PERSON = re.compile(r"(?<![\w'’\-])([A-Z][a-z]+)[ \t]+(?:and|or)[ \t]+(?:my|his|her|our|their|your)"
+_WHO = re.compile(rf"({CAPITAL_START}[a-z]+)[ \t]+who\b")
+_WITH_A_PERSON = re.compile(rf"({CAPITAL_START}[a-z]+)[ \t]+(?:and|or)[ \t]+(?:my|his|her|our|their|your)"
                             r"[ \t]+([a-z\-]+)\b")
 #: the one seen for a treatment: a clinician ("I've been seeing Schmidt for physical therapy", "saw moore for my knee")
 _SEEING_FOR = re.compile(r"(?<![\w'’\-])(?:[Ss]eeing|[Ss]ee|[Ss]aw|[Ss]een)[ \t]+([A-Za-z]+)[ \t]+for\b")
+#: what every match of :data:`_TOLD_TO` and :data:`_SEEING_FOR` starts with
+_TOLD_TO_START = _both_cases("sen fax gav giv talk spo spea mentioned explained wrote according listen reached married")
+_SEEING_START = _both_cases("see saw")
 
 
 def person_context_names(text: str, cased_ok: Callable[[str, Tok], str | None], lower_ok: Callable[[str, Tok], bool],
@@ -98,8 +112,8 @@ def person_context_names(text: str, cased_ok: Callable[[str, Tok], str | None], 
     ("talked to Costa on the phone", "It was Per who", "with Beat and my son"; not "moved it to Sunday"), or after a
     verb of telling a lower-case word ``lower_ok`` allows ("i talked to omar on the phone")."""
     out: list[Tok] = []
-    found = [(m, 1) for m in _TOLD_TO.finditer(text)] + [(m, 1) for m in _WHO.finditer(text)]
-    found += [(m, 1) for m in _SEEING_FOR.finditer(text)]
+    found = [(m, 1) for m in anchored_finditer(_TOLD_TO, text, _TOLD_TO_START)] + [(m, 1) for m in _WHO.finditer(text)]
+    found += [(m, 1) for m in anchored_finditer(_SEEING_FOR, text, _SEEING_START)]
     found += [(m, 1) for m in _WITH_A_PERSON.finditer(text) if m.group(2) in relatives]
     for m, g in found:
         word = m.group(g)

@@ -32,7 +32,7 @@ from .name_word import RELATIVES
 from .not_a_name import PERSON_AT, person_after_determiner
 from .vocab import RARE_ZIPF, english_zipf
 
-__all__ = ["prep_objects"]
+__all__ = ["prep_objects", "after_determiner"]
 
 #: the clause's end or a word that opens its next part
 _CLAUSE_NEXT = (r"(?=[ \t]*(?:[.,!?;:]|\n|$)|[ \t]+(?:when|and|or|on|at|in|if|about|for|to|this|today|yesterday|last|"
@@ -88,10 +88,10 @@ def prep_objects(text: str, kind: Callable[[str, Tok], str | None]) -> list[Tok]
 
 def _take(text: str, start: int, end: int, kind: Callable[[str, Tok], str | None], out: list[Tok]) -> None:
     """Add ``text[start:end]`` to ``out`` when it is a word in no list English text seldom uses ("with covid ." no)
-    that the dialog writes after a determiner nowhere but where a person follows (:func:`_things`: "inhalers like
+    that the dialog writes after a determiner nowhere but where a person follows (:func:`_thing`: "inhalers like
     wixela or alvesco" where the dialog says "the wixela that you're not taking")."""
     word = text[start:end]
-    if len(word) < 3 or english_zipf(word) >= RARE_ZIPF or word in _things(text):
+    if len(word) < 3 or english_zipf(word) >= RARE_ZIPF or _thing(text, word):
         return
     t = Tok(start, end, word, fold(word))
     if kind(text, t) == "unlisted":
@@ -103,8 +103,19 @@ _THING = re.compile(r"(?<![\w'’\-])(?:the|a|an|your|my|his|her|their|our|this|
 
 
 @lru_cache(maxsize=4)
-def _things(text: str) -> frozenset[str]:
-    """The words ``text`` writes after a determiner, but before what only a person does or a relative clause only a
-    person heads ("the jirina who came"): things in this dialog (read once a text, when a candidate is there)."""
-    return frozenset(m.group(1) for m in _THING.finditer(text) if not person_after_determiner(text, m.end(1), m.group(1))
-                     and not _FAMILY_NAME.match(text, m.start()))
+def after_determiner(text: str) -> dict[str, list[tuple[int, int]]]:
+    """Where ``text`` writes each word after a determiner (:data:`_THING`): the match's start and the word's end
+    (read once a text, when a candidate is there; :func:`.name_object.lower_objects` reads its words too)."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for m in _THING.finditer(text):
+        out.setdefault(m.group(1), []).append((m.start(), m.end(1)))
+    return out
+
+
+def _thing(text: str, word: str) -> bool:
+    """``text`` writes ``word`` after a determiner, but not before what only a person does or a relative clause only
+    a person heads ("the jirina who came") nor before a family's word: a thing in this dialog. Only the places of
+    the word asked about are read (issue 50, seventh session: the 14,000 determiners of a 1 MB dialog were read
+    for the few words asked about)."""
+    return any(not person_after_determiner(text, end, word) and not _FAMILY_NAME.match(text, start)
+               for start, end in after_determiner(text).get(word, ()))

@@ -13,11 +13,12 @@ from itertools import accumulate, repeat
 from operator import add, attrgetter
 from typing import NamedTuple
 
-__all__ = ["MARK", "WORD", "Tok", "tokens", "capitalised_tokens", "fold", "neighbours"]
+__all__ = ["MARK", "LETTER", "WORD", "Tok", "tokens", "capitalised_tokens", "fold", "neighbours"]
 
 #: Combining marks; a letter (any script) with its combining marks ("ọ̀" is "ọ" and a combining grave accent).
 MARK = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
 _LETTER = rf"[^\W\d_][{MARK}]*"
+LETTER = _LETTER
 #: A name-shaped word: Unicode letters, joined by apostrophes or hyphens ("Nguyễn", "O'Brien", "Al-Masri"); a whole
 #: word only (never the start of "Nguyễn" nor "Guest" of "Guest_family"), never the NAME of a "[NAME]".
 WORD = rf"(?:{_LETTER})+(?:['’\-](?:{_LETTER})+)*"

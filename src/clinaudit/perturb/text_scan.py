@@ -1,0 +1,59 @@
+"""Whole-text regex scans the regex engine searches fast (issue 50, seventh session: the 1 MB dialog back under 2 s).
+
+A pattern that begins with a look-behind (``(?<![\\w'’\\-])``: a word's start) or with an alternation of character
+classes (``[Dd]id|[Dd]oes``) defeats the engine's search for the pattern's first character or literal: it tries
+the whole pattern at each of the text's million positions (20-70 ms a scan of a 1 MB dialog). Two ways out, each
+giving the very matches of ``pattern.finditer(text)``:
+
+* :data:`CAPITAL_START`: a capital letter at a word's start, the look-behind written after the letter, so the
+  engine searches for the capital letters first (``_WHO``'s scan 3.5 times faster);
+* :func:`anchored_finditer`: when every match starts with one of a few literal words, ``str.find`` finds those
+  and the pattern is tried only there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+__all__ = ["CAPITAL_START", "anchored_finditer", "matches_from", "places"]
+
+#: A capital letter that starts a word (no letter, digit, "_", apostrophe or hyphen before it): the same as
+#: ``(?<![\w'’\-])[A-Z]``, but the pattern then begins with a character class the engine searches for.
+CAPITAL_START = r"[A-Z](?<![\w'’\-][A-Z])"
+
+
+def matches_from(pattern: re.Pattern[str], text: str, starts: Iterable[int]) -> Iterator[re.Match[str]]:
+    """The matches of ``pattern.finditer(text)`` when every one of them starts at one of ``starts`` (ascending
+    positions; more are harmless): the pattern is tried at each, skipping those inside the last match, as
+    ``finditer`` does. ``pattern`` never matches the empty string."""
+    end = 0
+    match = pattern.match
+    for s in starts:
+        if s < end:
+            continue
+        m = match(text, s)
+        if m is not None:
+            end = m.end()
+            yield m
+
+
+def anchored_finditer(pattern: re.Pattern[str], text: str, literals: Iterable[str]) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)`` for a pattern whose every match starts with one of ``literals`` (written as they
+    stand in the text, each case a literal of its own: ``("Did", "did")``): the literals are found by
+    ``str.find``, the pattern tried only there (:func:`matches_from`)."""
+    found: set[int] = set()
+    for lit in literals:
+        found.update(places(text, lit))
+    return matches_from(pattern, text, sorted(found))
+
+
+def places(text: str, literal: str) -> list[int]:
+    """Every position where ``literal`` stands in ``text`` (overlapping places too), found by ``str.find``."""
+    out = []
+    find = text.find
+    i = find(literal)
+    while i >= 0:
+        out.append(i)
+        i = find(literal, i + 1)
+    return out
