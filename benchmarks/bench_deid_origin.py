@@ -27,6 +27,9 @@ Builds its own test from real dialogs of the shared ACI-Bench and MTS-Dialog fil
 * ``--dev5`` (or ``dev5`` in ``--halves``) adds everyday forms no other set has (``deid_dev5.py``: 50 forms, dev2's
   names: a person as the object of an ordinary verb, a vocative at the end, after "this is"/"i'm", after
   "per"/"via"/"cc", in a time phrase, in run-on speech), reported as the ``dev5`` half.
+* ``--dev6`` (or ``dev6`` in ``--halves``) adds names that are short or English words, and names written once with
+  their diacritics and again without (``deid_dev6.py``: 24 forms and names of 11 origins; ``{gf}``/``{sf}`` put the
+  name without its diacritics, ``{GF}``/``{SF}`` so in upper case), reported as the ``dev6`` half.
 
 "Removed": no part of the name (a particle such as "van", "de", "Ó" aside) is still in the output as a whole
 word (case-insensitive, NFC) more often than in the dialog before the name was put in. Reported per origin, per
@@ -40,7 +43,8 @@ keep their patient's metadata name when it is given. *before*: the code of ``--b
 before issue 50) in a subprocess from a ``git archive``; *after*: this tree.
 
     python benchmarks/bench_deid_origin.py [--quick] [--before REV] [--no-before] [--halves development,held-out,dev2|none]
-                                           [--dev2] [--dev3] [--prep] [--prep2] [--dev4] [--dev5] [--no-real] [--show-words]
+                                           [--dev2] [--dev3] [--prep] [--prep2] [--dev4] [--dev5] [--dev6]
+                                           [--no-real] [--show-words]
                                            [--show-left]
 """
 
@@ -69,6 +73,7 @@ from deid_dev2 import DEV2_FORMS, DEV2_NAMES  # noqa: E402
 from deid_dev3_names import DEV3_COUNTRIES, DEV3_NAMES  # noqa: E402
 from deid_dev4 import DEV4_FORMS, DEV4_NAMES  # noqa: E402
 from deid_dev5 import DEV5_FORMS  # noqa: E402
+from deid_dev6 import DEV6_FORMS, DEV6_NAMES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
 from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
 from deid_false_kinds import classify  # noqa: E402
@@ -167,10 +172,13 @@ def inject(text: str, lower: bool, origin: str, index: int, forms: tuple[tuple[s
         g, s = given[(index + j) % len(given)], sur[(index + 2 * j + 1) % len(sur)]
         if folded:
             g, s = fold(g), fold(s)
-        if present(base, g) or present(base, s):
+        gf, sf = fold(g), fold(s)  # dev6: the name again without its diacritics
+        if present(base, g) or present(base, s) or present(base, gf) or present(base, sf):
             return None
-        sentence = _style(form.format(g=g, s=s, G=g.upper(), S=s.upper()), lower)
+        sentence = _style(form.format(g=g, s=s, G=g.upper(), S=s.upper(), gf=gf, sf=sf, GF=gf.upper(), SF=sf.upper()),
+                          lower)
         names += [g] * (form.count("{g}") + form.count("{G}")) + [s] * (form.count("{s}") + form.count("{S}"))
+        names += [gf] * (form.count("{gf}") + form.count("{GF}")) + [sf] * (form.count("{sf}") + form.count("{SF}"))
         pool = doc if who == "D" else pat
         i = pool[(index + j * 5) % len(pool)]
         m = _LABEL.match(lines[i])
@@ -383,6 +391,8 @@ def main() -> None:
                     "(deid_dev_prep.py: its own forms, dev2's names)")
     ap.add_argument("--dev4", action="store_true", help="also names set apart by how they are written "
                     "(deid_dev4.py: its own forms and names, 15 origins)")
+    ap.add_argument("--dev6", action="store_true", help="also names that are short or English words, and names "
+                    "written with and without diacritics (deid_dev6.py: its own forms and names, 11 origins)")
     ap.add_argument("--prep2", action="store_true", help="also persons after a preposition, an article or in a "
                     "list in other wordings (deid_dev_prep2.py: its own forms, dev2's names)")
     ap.add_argument("--dev5", action="store_true", help="also everyday forms no other set has (deid_dev5.py: its "
@@ -407,13 +417,14 @@ def main() -> None:
     wanted += ["dev4"] if a.dev4 or "dev4" in a.halves.split(",") else []
     wanted += ["prep2"] if a.prep2 or "prep2" in a.halves.split(",") else []
     wanted += ["dev5"] if a.dev5 or "dev5" in a.halves.split(",") else []
+    wanted += ["dev6"] if a.dev6 or "dev6" in a.halves.split(",") else []
     halves = {h: {"development": DEV_FORMS, "held-out": HELD_OUT_FORMS, "dev2": DEV2_FORMS, "dev3": DEV_FORMS,
                   "prep": PREP_FORMS, "dev4": DEV4_FORMS, "prep2": PREP2_FORMS,
-                  "dev5": DEV5_FORMS}[h] for h in wanted}
+                  "dev5": DEV5_FORMS, "dev6": DEV6_FORMS}[h] for h in wanted}
     injected: dict[str, list[tuple[str, list[str], bool]]] = {}
     for hname, forms in halves.items():
         table = {"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES,
-                 "prep2": DEV2_NAMES, "dev5": DEV2_NAMES}.get(hname)
+                 "prep2": DEV2_NAMES, "dev5": DEV2_NAMES, "dev6": DEV6_NAMES}.get(hname)
         for origin in table or ORIGINS:
             items = []
             # dev3: each dialog once with the development forms and once with dev2's (other names the second time)
@@ -455,7 +466,7 @@ def main() -> None:
         for hname in halves:
             part = {k: v for k, v in injected.items() if k.startswith(hname + "|")}
             n_origins = len({"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES,
-                             "prep2": DEV2_NAMES, "dev5": DEV2_NAMES}.get(hname, ORIGINS))
+                             "prep2": DEV2_NAMES, "dev5": DEV2_NAMES, "dev6": DEV6_NAMES}.get(hname, ORIGINS))
             print_origins(f"{label} ({rev}), {hname} half: names of {n_origins} "
                           f"{'countries (country: the origin it stands beside)' if hname == 'dev3' else 'origins'} "
                           "put in",
