@@ -56,7 +56,7 @@ from .name_writing import (addressed, capital_at_start, misspelt_drug, particle_
                            town_context, written_as_name)
 from .vocab import FUNCTION_WORDS as _FUNCTION_WORDS
 from .vocab import SPOKEN_WORDS as _SPOKEN_WORDS
-from .vocab import lower_case_neighbour
+from .vocab import lower_case_neighbour, written_acronym
 from .name_word import DETERMINERS as _DETERMINERS
 from .name_word import RELATIVES, WINDOW, after
 from .name_word import SEP_SPACE as _SEP_SPACE
@@ -194,7 +194,7 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
         if not (_EPONYM_AFTER.match(rest) or _facility_after(rest) or _not_a_person(text, t)):
             found.append((t, "residual"))
     for t, source in found:  # a lower-case word the dialog writes after an article elsewhere is a thing ("wixela")
-        if t.capital or t.key not in things:
+        if (t.capital or t.key not in things) and not written_acronym(t.text):
             yield t.start, t.end, t.text, source
 
 
@@ -211,7 +211,7 @@ def _may_take(word: str, key: str) -> bool:
     (issue 50, Build 3): the word tests of :func:`detector_candidates`, which must stay in step with it (a test
     added there that takes a word this rejects needs its word's part here; ``tests/test_deid_generalise.py`` compares
     the detector with and without this filter)."""
-    if len(key) < 2 or key == "name":
+    if len(key) < 2 or key == "name" or written_acronym(word):  # "HFrEF", "FOLFOX": a clinical acronym
         return False
     w = _word(key)
     if w.gazetteer:  # written with a letter no English word has ("věra"), or no function or demographic word nor a
@@ -303,7 +303,7 @@ def clinical_word_after(after: str) -> bool:
 def no_person_at(text: str, start: int, end: int) -> bool:
     """``text[start:end]`` is no person here (:func:`clinical_word_after`, :func:`_not_a_person`: "Cheyenne, Wyoming")."""
     rest, word = after(text, end), text[start:end]
-    return clinical_word_after(rest) or _facility_after(rest) or _not_a_person(text, _Tok(start, end, word, fold(word).lower()))
+    return written_acronym(word) or clinical_word_after(rest) or _facility_after(rest) or _not_a_person(text, _Tok(start, end, word, fold(word).lower()))
 
 
 

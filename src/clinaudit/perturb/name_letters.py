@@ -29,6 +29,7 @@ from operator import itemgetter
 
 from .name_tokens import LETTER, MARK, Tok, fold
 from .text_scan import places
+from .vocab import written_acronym
 
 __all__ = ["capital_names", "okina_names", "open_syllables"]
 
@@ -56,7 +57,7 @@ def capital_names(text: str) -> list[Tok]:
     out = []
     for m in _CAPS.finditer(text):
         word = m.group(0)
-        if not word.isupper() or len(word) < 4:
+        if not word.isupper() or len(word) < 4 or written_acronym(word):  # "FOLFOX", "R-CHOP", "NYHA"
             continue
         key = fold(word).lower().replace("’", "'")
         if len(_VOWELS.findall(key)) < 2:

@@ -40,7 +40,8 @@ __all__ = ["EPONYMS", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PL
            "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS",
            "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday", "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS",
            "english_zipf", "inflections_zipf", "rare_as_a_word", "plural_of_common", "lower_case_neighbour", "RARE_ZIPF", "INFLECTED_MARGIN",
-           "condition_noun"]
+           "condition_noun", "CLINICAL_ACRONYMS", "clinical_acronym",
+           "written_acronym"]
 
 #: Medical specialties and their practitioners (besides the -ology/-ologist/-iatrist suffix rule).
 SPECIALTY_WORDS: frozenset[str] = frozenset("""
@@ -146,6 +147,31 @@ EPONYMS: frozenset[str] = frozenset("""
 CLINICAL_SHORT: frozenset[str] = frozenset("""
     polio metro metrogel metro-gel persa persa-gel persagel peed peeing pee synvisc ultracet aldex acticoat
     hydrocode ziac flonase proair spica tarry castor balm tequila
+""".split())
+
+#: Clinical acronyms and chemotherapy regimens as clinicians write them, in capitals (issue 50, seventh session): no
+#: installed list holds them (philter-ucsf's whitelist and ICD-10-CM have a few, lower case), and a rule that reads
+#: an all-capital word must never take one ("my third cycle of FOLFOX" lost its regimen to [NAME] once). Keys lower
+#: case, without hyphens or slashes ("R-CHOP" -> "rchop"); :func:`clinical_acronym` reads a word so,
+#: :func:`written_acronym` a word written as one. Keys that are gazetteer names ("tia", "uri", "chop") are left out.
+CLINICAL_ACRONYMS: frozenset[str] = frozenset("""
+    folfox folfox4 folfox6 mfolfox6 folfiri folfirinox mfolfirinox folfoxiri capox capeox xelox xeliri irox
+    ecf ecx eox dcf rchop choep rchoep cvp rcvp epoch repoch abvd beacopp escbeacopp avd bvd mopp ice
+    dhap eshap gdp gemox br vrd rvd krd kcd dvd drd vmp cybord mpt vad hypercvad bep vip
+    mvac ddmvac gemcis gemcarbo carbotaxol tc tch tchp ac act ddac fec cmf ec caf tac
+    copd chf hfref hfpef ckd esrd aki cad pad pvd dvt pe mi stemi nstemi acs afib aflutter svt psvt vt vf wpw
+    hocm lvh avnrt cva sah ich osa gerd ibs ibd uc nash nafld masld pbc psc hcc rcc nsclc sclc dcis
+    idc ilc aml cll cml mds mgus dlbcl itp ttp hus dic pcos bph uti cap copd cf ild ipf ra sle oa
+    ptsd adhd ocd gad mdd als ms gbs cidp sma dmd hiv aids hcv hbv hpv hsv cmv ebv rsv mrsa mssa vre esbl cdiff
+    tb ltbi t1dm t2dm iddm niddm dka hhs hld htn pots copd ecog nyha kps gcs nihss mmse moca phq gad7 phq9
+    chads chads2 chadsvasc cha2ds2vasc hasbled meld curb65 perc sofa qsofa sirs tnm
+    bmi bsa egfr gfr hba1c ldl hdl bnp ntprobnp esr crp anca rf ccp tsh psa afp lft lfts cbc
+    bmp cmp inr ptt abg vbg ua ekg ecg eeg emg ncs tte tee mri mra ct cta pet spect dexa kub cxr us
+    cabg tavr savr pci ptca ercp egd eus picc tpn npo dnr dni polst icd crt crtd lvad ecmo iabp
+    cpap bipap turp leep ivf icsi orif acl mcl pcl tka tkr thr vats apr bso
+    nsaid nsaids ssri ssris snri snris maoi tca ace acei ppi doac noac lmwh ufh tpa mtx hctz asa
+    tnf ivig gcsf epo hrt ocp iud nrt sglt2 glp1 dpp4 prn bid tid qid qd qhs po iv im sc subq
+    icu ccu sicu nicu picu pacu ed er or ent ob gyn obgyn gi pt ot slp snf ltac hme dme prn
 """.split())
 
 _SPECIALTY_SUFFIX = re.compile(r"(?:olog(?:y|ist|ists|ic|ical)|iatr(?:y|ist|ists|ic|ics)|ician|icians)$")
@@ -409,6 +435,19 @@ def clinical_terms() -> dict[str, str]:
 def is_specialty(word: str) -> bool:
     w = word.lower()
     return w in SPECIALTY_WORDS or bool(_SPECIALTY_SUFFIX.search(w))
+
+
+def clinical_acronym(word: str) -> bool:
+    """``word`` (any case, hyphens or slashes inside: "R-CHOP", "FOLFOX", "CHA2DS2-VASc") is a clinical acronym or
+    regimen of :data:`CLINICAL_ACRONYMS`."""
+    return re.sub(r"[-/]", "", word.lower()) in CLINICAL_ACRONYMS
+
+
+def written_acronym(word: str) -> bool:
+    """``word`` is written as a clinical acronym: four letters or more, two capitals or more and in
+    :data:`CLINICAL_ACRONYMS` ("HFrEF", "FOLFOX", "R-CHOP"; not "nstemi", "Copd"; not "ED" or "IM": a word of two or
+    three letters in capitals is a name's part as often, and no rule takes one for a name by its letters)."""
+    return len(word) >= 4 and sum(c.isupper() for c in word) >= 2 and clinical_acronym(word)
 
 
 def clinical_category(word: str) -> str | None:
