@@ -51,7 +51,8 @@ from .name_tokens import MARK as _MARK
 from .name_tokens import WORD, fold, neighbours, tokens
 from .name_tokens import Tok as _Tok
 from .name_writing import PARTICLES
-from .not_a_name import clinical_form, person_after_determiner, place_after_preposition, thing_after_determiner
+from .not_a_name import (clinical_form, person_after_determiner, person_verb_after, place_after_preposition,
+                         thing_after_determiner)
 from .name_writing import (addressed, capital_at_start, misspelt_drug, particle_names, rare_condition_noun_at_start,
                            town_context, written_as_name)
 from .vocab import FUNCTION_WORDS as _FUNCTION_WORDS
@@ -270,7 +271,8 @@ def _not_a_person(text: str, t: _Tok) -> bool:
     if nxt_key.removesuffix("'s") in EPONYMS or prev_key.removesuffix("'s") in EPONYMS:
         return True
     wp = _word(prev_key)  # a drug's product name: "Medrol Dosepak" (the drug list holds names too: "hana")
-    if nxt_key in PLACE_GENERIC and not text[t.end:t.end + 1] == "-" or wp.clinical == "drug" and not wp.gazetteer:
+    if nxt_key in PLACE_GENERIC and not text[t.end:t.end + 1] == "-" or wp.clinical == "drug" and not wp.gazetteer \
+            and (t.capital or not person_verb_after(text, t.end)):  # not "your metformin | zungu says i should"
         return True
     return t.key in PLACE_BEFORE and nxt_key in PLACE_WORDS or town_context(text, t.start, t.end) \
         or place_after_preposition(text, t)

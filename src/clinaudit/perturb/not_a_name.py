@@ -21,7 +21,7 @@ from functools import lru_cache
 from .name_tokens import Tok, fold
 
 __all__ = ["clinical_form", "inflected_common", "thing_after_determiner", "person_after_determiner", "PERSON_AT",
-           "place_after_preposition"]
+           "place_after_preposition", "person_verb_after"]
 
 #: Endings of clinical words (conditions, procedures, drug classes) that no name of eight letters or more of
 #: philter-ucsf's first-name or surname lists has ("-itis", "-emia", "-uria", "-osis" do: "adomaitis", "euphemia",
@@ -92,7 +92,19 @@ _FAMILY = frozenset("family families household house home kids children twins br
 _PERSON_VERB_AFTER = re.compile(r"(?i)[ \t]+(?:(?:from|at|in|of)[ \t]+(?:the|your|my|our|his|her|their)[ \t]+"
                                 r"(?:[a-z]+[ \t]+){0,2})?(?:said|says|told|tells|asked|asks|called|calls|phoned|texted|"
                                 r"emailed|mentioned|mentions|suggested|suggests|thinks|thought|wants|wanted|knows|knew|"
-                                r"explained|recommended|promised|agreed|insisted|warned|wrote)\b")
+                                r"explained|recommended|promised|agreed|insisted|warned|wrote|drove|drives)\b")
+#: After the word, a verb that neither a thing nor a place or an organisation does (an office says, tells, asks:
+#: "my doctor at kaiser said"): "... as i came in | nokuthula drove me here", "those | sneha thinks i snore"
+_PERSON_ONLY_AFTER = re.compile(r"[ \t]+(?:thinks|thought|drove|drives|knows|knew)\b")
+
+
+def person_verb_after(text: str, end: int, organisation: bool = True) -> bool:
+    """Right after a lower-case word (at ``end``) stands a verb only a person does, so the word opens a clause as its
+    subject whatever stands before it: in speech written without punctuation a clause may open after an article, a
+    drug or "in" that ends the one before ("are you taking your metformin | weisshaupt says i should ...", "one of
+    those | jorn drove me here"). ``organisation``: also a verb an office does ("said", "told", "called"), which
+    :func:`place_after_preposition` does not take ("my doctor at kaiser said")."""
+    return (_PERSON_VERB_AFTER if organisation else _PERSON_ONLY_AFTER).match(text, end) is not None
 
 
 #: After the word, a relative clause only a person heads: "who", "whom", "whose" (not "who is", "who's": "a peloton
@@ -183,5 +195,7 @@ def place_after_preposition(text: str, t: Tok) -> bool:
     in Thandeka")."""
     if _POSSESSIVE.match(text, t.end) or _NEXT_POSSESSIVE.match(text, t.end):
         return False  # "at smith's", "at dale archer's barbecue"
+    if not t.capital and _PERSON_ONLY_AFTER.match(text, t.end):
+        return False  # a clause run on after "in": "as fast as i came in | nokuthula drove me here"
     m = _PLACE_PREP.search(text, max(0, t.start - 60), t.start)
     return m is not None and (m.group(1) or "").lower() not in _PERSON_PREP and (not m.group(2) or t.capital)

@@ -1,0 +1,46 @@
+"""A person who opens a clause run on in lower-case speech (issue 50, seventh session: ``benchmarks/deid_dev5.py``
+and a sweep of the benchmark's lower-case dialogs). Speech written without punctuation runs one clause into the next,
+so a word that opens the next clause may stand right after an article, a drug or "in" that ends the one before; a
+verb only a person does right after it says it is the clause's subject, a person (``not_a_name.person_verb_after``).
+Hand-written examples (not the by-origin benchmark's held-out forms or names)."""
+
+from __future__ import annotations
+
+import pytest
+
+from clinaudit.perturb.deid import deidentify_text
+
+
+@pytest.mark.parametrize("text, expected", [
+    # after an article or a demonstrative that ends the clause before
+    ("[patient] did you ever get one of those tendai drove me here today .",
+     "[patient] did you ever get one of those [NAME] drove me here today ."),
+    ("[patient] i can show you the ones we bought the other day at the store , okay let me find these mbali thinks "
+     "they help .",
+     "[patient] i can show you the ones we bought the other day at the store , okay let me find these [NAME] thinks "
+     "they help ."),
+    # after a drug that ends the clause before
+    ("[doctor] and are you still on the lisinopril wanjiru says you stopped it .",
+     "[doctor] and are you still on the lisinopril [NAME] says you stopped it ."),
+    ("[patient] i'm taking the farxiga and the atorvastatin kgosi told me to ask you about the cramps",
+     "[patient] i'm taking the farxiga and the atorvastatin [NAME] told me to ask you about the cramps"),
+    # after "in" or "at" that ends the clause before, only before a verb no office does
+    ("[patient] it was right when i came in thandiwe drove me over from work .",
+     "[patient] it was right when i came in [NAME] drove me over from work ."),
+    ("[patient] i sleep better when i stay in nkechi knows how bad it gets .",
+     "[patient] i sleep better when i stay in [NAME] knows how bad it gets ."),
+])
+def test_a_person_who_opens_a_clause_run_on_after_an_article_a_drug_or_in(text, expected):
+    assert deidentify_text(text)[0] == expected
+
+
+@pytest.mark.parametrize("text", [
+    "[patient] my doctor at kaiser said it was fine to stop .",  # an office says: a place after "at"
+    "[patient] the urgent care in tacoma said it was a sprain .",
+    "[patient] my cardiologist in wilmington told me to come here .",
+    "[patient] i take the lisinopril daily and the metformin twice",
+    "[patient] i was staying in tacoma for a week .",
+    "[doctor] the cream works better than the vanicream does .",
+])
+def test_no_person_where_an_office_or_a_thing_stands(text):
+    assert deidentify_text(text)[0] == text
