@@ -42,3 +42,20 @@ def test_anchored_scans_find_what_finditer_finds(text):
 
 def test_places_overlap():
     assert places("aaaa", "aa") == [0, 1, 2] and places("abc", "x") == []
+
+
+def test_words_after_a_determiner_as_the_scan_finds_them():
+    # name_prep.after_determiner reads only a word's places; _THING.finditer's matches are the reference ("the that
+    # wixela": the scan's first match takes "that" as its word, so "that wixela" is none)
+    from clinaudit.perturb.name_prep import _THING, after_determiner
+
+    rnd = random.Random(7)
+    pieces = ["the", "a", "an", "that", "my", "wixela", "x", "-", "'", "é", "athe", "\n", "_", "2"]
+    texts = ["the that wixela", "the the the wixela", "a an the wixela x", "my wixela-x the wixela's"]
+    texts += ["".join(rnd.choice(pieces) + rnd.choice(["", " ", "  ", "\t"]) for _ in range(20)) for _ in range(300)]
+    for text in texts:
+        found: dict[str, list[tuple[int, int]]] = {}
+        for m in _THING.finditer(text):
+            found.setdefault(m.group(1), []).append((m.start(), m.end(1)))
+        for word in set(found) | {"wixela", "x", "the", "that"}:
+            assert after_determiner(text, word) == tuple(found.get(word, ())), (text, word)

@@ -338,7 +338,7 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                   + particle_chain_names(text, toks, _sentence_start, _may_name, _name_like)
                   + apostrophe_names(text, toks, _may_name)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_slots(text, _sentence_start, _slot_kind)]
-        spans += [NameSpan(t.start, t.end, "rule") for t in prep_objects(text, _slot_kind)]  # "from jirina this"
+        spans += [NameSpan(t.start, t.end, "rule") for t in prep_objects(text, _slot_kind, toks, _unlisted_word)]  # "from jirina"
         spans += [NameSpan(t.start, t.end, "rule") for t in capital_objects(text, _object_may_be)]  # "ask Frank to"
         spans += [NameSpan(t.start, t.end, "rule") for t in lower_objects(text, _slot_kind)]  # "ask serghei to"
         spans += [NameSpan(t.start, t.end, "rule") for t in elided_particle_names(text)]  # "d'amico says"
@@ -415,6 +415,13 @@ def _slot_kind(text: str, t: _Tok) -> str | None:
         known_word = w.common or w.clinical is not None or misspelt_drug(t.key)  # "asprin helps"
         kind = None if known_word or not t.key.isalpha() or len(t.key) < 3 else "unlisted"
     return None if kind is None or no_person_at(text, t.start, t.end) else kind
+
+
+def _unlisted_word(key: str) -> bool:
+    """The word test of :func:`_slot_kind`'s ``"unlisted"`` (true of every word it calls so, wherever it stands)."""
+    w = _word(key)
+    return not (_blocked(w) or w.gazetteer or w.common or w.clinical is not None) and key.isalpha() and len(key) >= 3 \
+        and not misspelt_drug(key)
 
 
 def _may_name(t: _Tok, gazetteer: bool = False) -> bool:

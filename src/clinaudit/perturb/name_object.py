@@ -18,7 +18,7 @@ list in lower-case speech ("please ask serghei to bring").
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, KeysView
+from collections.abc import Callable
 
 from .name_prep import after_determiner
 from .name_tokens import Tok, fold
@@ -75,7 +75,6 @@ def lower_objects(text: str, kind: Callable[[str, Tok], str | None]) -> list[Tok
     from .vocab import RARE_ZIPF, english_zipf
 
     out: list[Tok] = []
-    things: KeysView[str] | None = None
     for m in anchored_finditer(_LOWER_OBJECT, text, _OBJECT_START):
         word = m.group(1)
         if len(word) < 3 or english_zipf(word) >= RARE_ZIPF:
@@ -84,9 +83,7 @@ def lower_objects(text: str, kind: Callable[[str, Tok], str | None]) -> list[Tok
         before = b.group(1).lower() if b is not None else ""
         if m.group(0)[:2] == "to" and before in _GOING or m.group(0)[:4] == "call" and before in _NAMING:
             continue  # "drove to fresno"; "which we call hyperaldosterone ."
-        if things is None:  # read once a dialog, and only when a candidate is there: linear (shared with name_prep)
-            things = after_determiner(text).keys()
-        if word in things:  # "switched to wixela" where the dialog says "the wixela": a thing
+        if after_determiner(text, word):  # "switched to wixela" where the dialog says "the wixela": a thing
             continue
         t = Tok(m.start(1), m.end(1), word, word)
         if kind(text, t) == "unlisted":

@@ -24,12 +24,16 @@ after a role ("the nurse , jirina , said"); after a person "named" or "called" s
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
+from itertools import compress
+from operator import attrgetter
 
 from .name_tokens import Tok, fold
 from .name_word import RELATIVES
 from .not_a_name import PERSON_AT, person_after_determiner
+from .text_scan import places
 from .vocab import RARE_ZIPF, english_zipf
 
 __all__ = ["prep_objects", "after_determiner"]
@@ -63,27 +67,67 @@ _APPOSED = re.compile(rf"(?<![\w'’\-])(?:(?:the|a|an|my|his|her|our|their|your
                       rf"(?=[ \t]*[,.!?;:]|[ \t]+[a-z])")
 
 
-def prep_objects(text: str, kind: Callable[[str, Tok], str | None]) -> list[Tok]:
+def prep_objects(text: str, kind: Callable[[str, Tok], str | None], toks: Sequence[Tok] | None = None,
+                 may_be: Callable[[str], bool] | None = None) -> list[Tok]:
     """The lower-case words in no list that stand after a preposition taking a person and before the clause's end or
     its next part (the module's docstring). ``kind(text, t)``: what the detector knows of ``t`` (``"unlisted"``: a
-    word in no list; None where no person stands)."""
+    word in no list; None where no person stands). With ``toks`` (``tokens(text)``) and ``may_be`` (true of every
+    word ``kind`` may call ``"unlisted"``), only the lines that may hold such a word are read (:func:`_lines`)."""
+    lines = [(0, len(text))] if toks is None or may_be is None else _lines(text, toks, may_be)
     out: list[Tok] = []
-    for m in _PREP_OBJECT.finditer(text):
+    for m in _scan(_PREP_OBJECT, text, lines):
         _take(text, m.start(1), m.end(1), kind, out)
-    for m in _AT_OBJECT.finditer(text):
+    for m in _scan(_AT_OBJECT, text, lines):
         if m.group(1) in PERSON_AT:  # "waved at oystein and"; not "stayed at kennesaw ."
             _take(text, m.start(2), m.end(2), kind, out)
-    for m in _ARTICLE_OBJECT.finditer(text):
+    for m in _scan(_ARTICLE_OBJECT, text, lines):
         if person_after_determiner(text, m.end(1), m.group(1)):  # "the jirina who came"
             _take(text, m.start(1), m.end(1), kind, out)
-    for m in _FAMILY_NAME.finditer(text):  # "the daguerre family next door"
+    for m in _scan(_FAMILY_NAME, text, lines):  # "the daguerre family next door"
         _take(text, m.start(1), m.end(1), kind, out)
-    for m in _WITH_RELATIVE.finditer(text):
+    for m in _scan(_WITH_RELATIVE, text, lines):
         g = 1 if m.group(1) else 2
         _take(text, m.start(g), m.end(g), kind, out)
-    for m in _APPOSED.finditer(text):
+    for m in _scan(_APPOSED, text, lines):
         _take(text, m.start(1), m.end(1), kind, out)
     return out
+
+
+def _scan(pattern: re.Pattern[str], text: str, lines: Sequence[tuple[int, int]]) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)``'s matches on ``lines``: no match of the module's patterns crosses a line's end (they
+    join words by spaces and tabs), and at a line's end they see what they see at the text's end."""
+    for lo, hi in lines:
+        yield from pattern.finditer(text, lo, hi)
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+#: a lower-case word right before a "]" (a group of :data:`_WITH_RELATIVE` that is no token: "my son and jirina]")
+_BEFORE_BRACKET = re.compile(r"[ \t]([a-z]+)$")
+
+
+def _lines(text: str, toks: Sequence[Tok], may_be: Callable[[str], bool]) -> list[tuple[int, int]]:
+    """The lines (start, end) of ``text`` where :func:`_take` may take a word (issue 50, seventh session: 3 % of a 1 MB
+    dialog's lines): those with a word of ``toks`` in lower case, three letters or more, rare in English text, that
+    ``may_be`` allows; those with a character outside ASCII (where a word the patterns take may be no token's text:
+    a combining mark after it); those with such a word right before a "]" (no token: "and jirina]")."""
+    def word(w: str) -> bool:
+        return len(w) >= 3 and w.isascii() and w.isalpha() and w.islower() and english_zipf(w) < RARE_ZIPF and may_be(w)
+
+    words = set(filter(word, set(map(attrgetter("text"), toks))))
+    at = list(compress(map(attrgetter("start"), toks), map(words.__contains__, map(attrgetter("text"), toks))))
+    if not text.isascii():
+        at += [m.start() for m in _NON_ASCII.finditer(text)]
+    for p in places(text, "]"):
+        b = _BEFORE_BRACKET.search(text, max(0, p - 64), p)
+        if b is not None and word(b.group(1)) or b is None and text[max(0, p - 64):p].isalpha():
+            at.append(p)  # (a word of 64 letters or more before it: its line is read)
+    if not at:
+        return []
+    ends = places(text, "\n")
+    lines: list[tuple[int, int]] = []
+    for i in sorted({bisect_left(ends, p) for p in at}):  # the line a place is on: the first line end at or after it
+        lines.append((ends[i - 1] + 1 if i else 0, ends[i] if i < len(ends) else len(text)))
+    return lines
 
 
 def _take(text: str, start: int, end: int, kind: Callable[[str, Tok], str | None], out: list[Tok]) -> None:
@@ -98,18 +142,49 @@ def _take(text: str, start: int, end: int, kind: Callable[[str, Tok], str | None
         out.append(t)
 
 
-#: a word after a determiner ("the wixela", "your nebulizer")
+#: a word after a determiner ("the wixela", "your nebulizer"): ``_THING.finditer(text)``'s matches whose group is a
+#: word are what :func:`after_determiner` finds (the test compares them)
 _THING = re.compile(r"(?<![\w'’\-])(?:the|a|an|your|my|his|her|their|our|this|that)[ \t]+([a-z]+)")
+_THING_WORDS = frozenset("the a an your my his her their our this that".split())
+_WORD_CHAR = re.compile(r"[\w'’\-]")
 
 
-@lru_cache(maxsize=4)
-def after_determiner(text: str) -> dict[str, list[tuple[int, int]]]:
-    """Where ``text`` writes each word after a determiner (:data:`_THING`): the match's start and the word's end
-    (read once a text, when a candidate is there; :func:`.name_object.lower_objects` reads its words too)."""
-    out: dict[str, list[tuple[int, int]]] = {}
-    for m in _THING.finditer(text):
-        out.setdefault(m.group(1), []).append((m.start(), m.end(1)))
-    return out
+@lru_cache(maxsize=4096)
+def after_determiner(text: str, word: str) -> tuple[tuple[int, int], ...]:
+    """Where ``text`` writes ``word`` after a determiner, as :data:`_THING`'s matches do: each match's start and the
+    word's end (issue 50, seventh session: only the places of the words asked about are read, by ``str.find``, not
+    the 14,000 determiners of a 1 MB dialog; :func:`.name_object.lower_objects` asks too). Where determiners follow
+    each other ("the that wixela") the scan's first match takes the second determiner as its word: every other
+    one starts a match, counted from the first."""
+    n = len(word)
+    out = []
+    for q in places(text, word):
+        if q + n < len(text) and "a" <= text[q + n] <= "z" or q and "a" <= text[q - 1] <= "z":
+            continue  # the word is part of a longer one
+        dets = []  # the determiners right before the word, nearest first
+        d = _determiner_before(text, q)
+        while d >= 0:
+            dets.append(d)
+            d = _determiner_before(text, d)
+        if dets and len(dets) % 2 == 1:  # the nearest one starts a match (its word is ``word``)
+            out.append((dets[0], q + n))
+    return tuple(out)
+
+
+def _determiner_before(text: str, pos: int) -> int:
+    """Where the determiner of :data:`_THING` right before ``pos`` starts (spaces or tabs between, a word's start),
+    or -1."""
+    j = pos
+    while j and text[j - 1] in " \t":
+        j -= 1
+    if j == pos:
+        return -1
+    i = j
+    while i and "a" <= text[i - 1] <= "z":
+        i -= 1
+    if text[i:j] not in _THING_WORDS or i and _WORD_CHAR.match(text, i - 1):
+        return -1
+    return i
 
 
 def _thing(text: str, word: str) -> bool:
@@ -118,4 +193,4 @@ def _thing(text: str, word: str) -> bool:
     the word asked about are read (issue 50, seventh session: the 14,000 determiners of a 1 MB dialog were read
     for the few words asked about)."""
     return any(not person_after_determiner(text, end, word) and not _FAMILY_NAME.match(text, start)
-               for start, end in after_determiner(text).get(word, ()))
+               for start, end in after_determiner(text, word))
