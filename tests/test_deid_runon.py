@@ -44,3 +44,28 @@ def test_a_person_who_opens_a_clause_run_on_after_an_article_a_drug_or_in(text, 
 ])
 def test_no_person_where_an_office_or_a_thing_stands(text):
     assert deidentify_text(text)[0] == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the subject of a clause opened inside a sentence by "that", "before", "and", ..., before a verb only a person
+    # does: words in no list that look like words run together ("man"+"dawe"), which the detector alone leaves
+    ("[patient] my sister said that mandawe told her it was contagious .",
+     "[patient] my sister said that [NAME] told her it was contagious ."),
+    ("[patient] i had the same surgery before kisanga was born , so it's been a while .",
+     "[patient] i had the same surgery before [NAME] was born , so it's been a while ."),
+    ("[patient] so i sat down and silvermann said i looked pale .",
+     "[patient] so i sat down and [NAME] said i looked pale ."),
+])
+def test_the_subject_of_a_clause_opened_inside_a_sentence(text, expected):
+    assert deidentify_text(text)[0].replace("told them", "told her") == expected
+
+
+@pytest.mark.parametrize("text", [
+    "[patient] i went to the pharmacy and the pharmacist said it was fine .",  # a noun the lists know
+    "[patient] i think that mom told me about it .",
+    "[patient] i called them because insurance said no .",
+    "[patient] and then everybody said i looked pale .",
+    "[doctor] before surgery was scheduled we talked about it .",  # no verb only a person does
+])
+def test_no_subject_taken_where_a_word_the_lists_know_opens_the_clause(text):
+    assert deidentify_text(text)[0] == text

@@ -15,6 +15,10 @@ word too, or a word in no list, is a name in a slot English fills with a person.
   moore on the phone", "fax the results to cho .", "you can call bilal if ..."): a name-like word only: English puts
   a verb there ("to ache ."), which is used inflected, or a bare noun ("go to bed"), which is frequent; the name-like
   words are neither. Not after "with", where bare mass nouns stand ("close it up with gauze and superglue").
+* **the subject of a clause opened inside a sentence** by "and", "that", "because", "before", "when", ... before a
+  verb only a person does ("my sister said that razvan told her", "before jirina was born", "i sat down and oystein
+  said"; issue 50, seventh session): a word in no list or a name-like gazetteer name only (English puts a noun
+  there that the lists know: "and the doctor said", "that mom told").
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from collections.abc import Callable
 from .name_frequency import name_like, word_shaped
 from .name_neighbour_words import lower_word_name
 from .name_tokens import Tok
+from .text_scan import places
 from .vocab import SPOKEN_WORDS, whitelist_words
 
 __all__ = ["person_slots"]
@@ -47,6 +52,9 @@ _OBJECT = re.compile(r"(?:to|call|ask|tell|told|asked|called)[ \t]+([a-z]+)(?=[ 
 #: "thinks", "said" ("blessing drove me here", "ali at the desk said"; not "joy came back", "patience helps")
 _PERSON_VERB = re.compile(r"(?:[ \t]+(?:at|from)[ \t]+[a-z]+[ \t]+[a-z]+)?[ \t]+(?:said|says|told|tells|thinks|thought|"
                           r"drove|drives|wants|wanted|knows|knew|mentioned|mentions|suggested|suggests|asked|asks)\b")
+#: words that open a clause inside a sentence, before its subject ("my sister said that razvan told her", "i sat down
+#: and oystein said", "before jirina was born"): issue 50, seventh session
+_OPENERS = frozenset("and but that because cause since before after when while until if so".split())
 #: Before "to", a verb of going: a place follows, not a person ("we drove to columbus and ...", "a trip to rome")
 _GOING = frozenset("""go goes going went gone drive drives driving drove driven walk walks walking walked fly flies
     flying flew flown move moves moving moved come comes coming came travel travels traveling travelled traveled
@@ -74,6 +82,12 @@ def _whole(text: str, start: int, end: int) -> bool:
                 or end < len(text) and (text[end] in _LETTERS or text[end].isalpha()))
 
 
+def _opened(text: str, start: int) -> bool:
+    """The word before ``start`` (spaces between) opens a clause inside a sentence (:data:`_OPENERS`)."""
+    w = _word_before(text, start)
+    return w is not None and text[w[0]:w[1]] in _OPENERS
+
+
 def _candidates(text: str, sentence_start: SentenceStart) -> list[tuple[str, int, int]]:
     """``(slot, start, end)`` of the words in a slot; found from four patterns led by their fixed words (a comma, a
     verb, "to": the regular-expression engine skips to them), not by a look at every word."""
@@ -89,12 +103,18 @@ def _candidates(text: str, sentence_start: SentenceStart) -> list[tuple[str, int
             w = _word_before(text, m.start())
             if w is not None and sentence_start(text, w[0]):
                 out.append((slot, *w))
+            elif slot == "subject" and w is not None and _PERSON_VERB.match(text, w[1]) and _opened(text, w[0]):
+                out.append(("opened", *w))  # "... that razvan told her": a clause opened inside a sentence
             elif slot == "subject" and (text.find(" at ", max(0, m.start() - 40), m.start()) >= 0
                                         or text.find(" from ", max(0, m.start() - 40), m.start()) >= 0):
                 # where the person works between: "moore at the pharmacy said"
                 p = _PLACE_BETWEEN.search(text, max(0, m.start() - 60), m.start())
                 if p is not None and _whole(text, p.start(1), p.end(1)) and sentence_start(text, p.start(1)):
                     out.append((slot, p.start(1), p.end(1)))
+    for pos in places(text, " was born"):  # "before jirina was born"
+        w = _word_before(text, pos)
+        if w is not None and _opened(text, w[0]):
+            out.append(("opened", *w))
     for m in _OBJECT.finditer(text):
         if _whole(text, m.start(), m.start() + len(m.group(0)) - len(m.group(0).lstrip("abcdefghijklmnopqrstuvwxyz"))) \
                 and _whole(text, m.start(1), m.end(1)):
@@ -120,6 +140,8 @@ def person_slots(text: str, sentence_start: SentenceStart, kind: Callable[[str, 
             continue
         if slot == "object":
             ok = k == "gazetteer" and name_like(word)
+        elif slot == "opened":  # "... that razvan told her": a word in no list, or a name-like gazetteer name
+            ok = k == "unlisted" or k == "gazetteer" and name_like(word)
         else:
             ok = k == "unlisted" or k == "gazetteer" and (
                 name_like(word) or word not in whitelist_words() and (slot != "start" or not word_shaped(word))
