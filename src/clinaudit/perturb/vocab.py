@@ -281,6 +281,15 @@ def inflections_zipf(word: str) -> float:
 RARE_ZIPF = 3.5
 #: The days of the week (a day's name is a time, or a given name: "Sunday Okafor")
 DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+#: relatives, friends and carers named after a possessive ("my husband X", "her son, X,")
+RELATIVES: frozenset[str] = frozenset("""
+    husband wife spouse partner son daughter mother mom mum mother-in-law father dad father-in-law brother sister
+    brother-in-law sister-in-law aunt auntie uncle cousin niece nephew grandson granddaughter grandmother grandma
+    grandfather grandpa child kid baby boyfriend girlfriend fiance fiancé fiancee fiancée friend neighbor
+    son-in-law daughter-in-law
+    neighbour roommate caregiver carer coworker co-worker colleague boss stepson stepdaughter stepmother
+    stepfather twin
+""".split())
 #: In lower case, a gazetteer name beside a name found is its part when English text uses it less than this
 #: ("ali" 4.31, "blessing" 4.06, "sri" 4.12, "mohamed" 3.57; not "smith" 4.89, "mark" 5.05, "will" 6.45;
 #: :mod:`.name_neighbour_words`)
