@@ -45,6 +45,7 @@ from .name_person_verbs import person_context_names, person_verb_names
 from .name_elision import elided_particle_names
 from .name_letters import capital_names, okina_names, open_syllables
 from .name_prep import prep_objects
+from .name_deaccented import deaccented_mentions
 from .name_mentions import given_and_surname, other_mentions
 from .name_slots import person_slots
 from .name_tokens import MARK as _MARK
@@ -351,6 +352,8 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
             text, lambda s, t: None if _word(t.key).clinical == "facility" else _person_verb_may_be(s, t),
             _lower_person_verb_may_be, RELATIVES) if (t.start, t.end) not in seen]  # not "sent to Mercy"
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
+        spans += [NameSpan(t.start, t.end, "rule")  # "[Jitka Bednář] ... Bednar works nights": without its diacritics
+                  for t in deaccented_mentions(text, toks, [(sp.start, sp.end) for sp in spans], no_person_at)]
         spans += [NameSpan(t.start, t.end, "rule")  # "my grandson [tanner] ... tanner waited": the dialog's other mentions
                   for t in other_mentions(text, toks, [(sp.start, sp.end) for sp in spans], no_person_at)]
     return spans

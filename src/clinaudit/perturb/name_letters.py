@@ -7,7 +7,9 @@ as a form writes them, the ʻokina as a letter inside a word, and words of open 
   lower-case form is in no list of common or clinical words and is no function or demographic word, is a name when
   it is a gazetteer name, has a letter English lacks (a diacritic, the ʻokina) or is in no list at all and made of
   open syllables only ("RAVUVU", "TUIMAVAVE"): a clinical acronym in no list ("FOLFOX", "CAPOX", "FOLFIRINOX") is
-  not, nor a deaccented name in capitals ("DVORAKOVA": kept, a known gap).
+  not, nor a deaccented name in capitals alone ("DVORAKOVA": kept, a known gap). As a form writes a name, surname,
+  comma, given name (:func:`_form_pairs`, seventh session), two all-capital words are a name where both may be one
+  ("BEDNAR, JITKA", "FOX, DAWN"; not "PAIN, FEVER", "COPD, CHF", "STOP, WAIT"), or one when the other is taken.
 * **The ʻokina** (:func:`okina_names`): a glottal stop written inside a word between two vowels, as the ʻokina
   (U+02BB), a turned comma (U+2018) or an apostrophe (straight or curly) — "Faʻamoe", "Mata'afa", "So’oaemalelagi"
   — in any case; English writes an apostrophe between two vowels only in "ma'am" and the poetic "ne'er", "o'er",
@@ -54,24 +56,63 @@ def capital_names(text: str) -> list[Tok]:
     "COPD", "VERY"."""
     from .name_word import word_facts
 
-    out = []
+    out: list[Tok] = []
+    caps: list[Tok] = []  # every all-capital word of 2 letters or more in a cased line: the pairs' words
     for m in _CAPS.finditer(text):
         word = m.group(0)
-        if not word.isupper() or len(word) < 4 or written_acronym(word):  # "FOLFOX", "R-CHOP", "NYHA"
+        if not word.isupper() or len(word) < 2 or written_acronym(word):  # "FOLFOX", "R-CHOP", "NYHA"
             continue
         key = fold(word).lower().replace("’", "'")
-        if len(_VOWELS.findall(key)) < 2:
-            continue
         line_start, line_end = text.rfind("\n", 0, m.start()) + 1, text.find("\n", m.end())
         line = text[line_start:line_end if line_end >= 0 else len(text)]
         if not any(c.islower() for c in line):
             continue  # a line in capitals: shouting or a heading, not a name copied into prose
+        caps.append(Tok(m.start(), m.end(), word, key))
+        if len(word) < 4 or len(_VOWELS.findall(key)) < 2:
+            continue
         parts = [p for p in re.split(r"['’ʻ\-]", key) if p]
         facts = [word_facts(p) for p in parts]
         if any(w.common or w.clinical is not None or w.function or w.demographic or w.eponym for w in facts):
             continue
         if any(w.gazetteer for w in facts) or _letter_english_lacks(word) or _unlisted(key) and _OPEN.fullmatch(key):
-            out.append(Tok(m.start(), m.end(), word, key))
+            out.append(caps[-1])
+    return out + _form_pairs(text, caps, {t.start for t in out})
+
+
+def _form_pairs(text: str, caps: Sequence[Tok], taken: set[int]) -> list[Tok]:
+    """A name as a form writes it, surname, comma, given name, both in capitals ("BEDNAR, JITKA", "FOX, DAWN"): a
+    gazetteer surname, then a gazetteer given name ("STONE, JADE", even where the lists call both words: "FOX, DAWN");
+    else no two common words ("WAIT, STOP"), a gazetteer name and a gazetteer name or a word in no list; or one of
+    them taken already and the other a gazetteer name or a word in no list. Never a function, demographic or clinical
+    word (a condition word only when no common word, "BEDNAR", but for a surname before a given name: not "PAIN"),
+    an eponym, a clinical acronym, and a vowel in each (:func:`capital_names`)."""
+    from .name_word import word_facts
+    from .vocab import clinical_acronym, first_names, surnames
+
+    def may(t: Tok, word: bool = False) -> bool:  # word: a condition word that is also a common word may be one
+        w = word_facts(t.key)
+        return t.key.isalpha() and bool(_VOWELS.search(t.key)) and not clinical_acronym(t.text) \
+            and not (w.function or w.demographic or w.eponym) \
+            and (w.clinical is None or w.clinical == "condition" and (word or not w.common))
+
+    out = []
+    for a, b in zip(caps, caps[1:], strict=False):
+        if text[a.end:b.start] not in (", ", ",  ", ","):
+            continue
+        if a.start in taken or b.start in taken:
+            other = b if a.start in taken else a
+            ok = other.start not in taken and may(other) and (word_facts(other.key).gazetteer or _unlisted(other.key))
+            out += [other] if ok else []
+        elif may(a, True) and may(b, True):
+            wa, wb = word_facts(a.key), word_facts(b.key)
+            if a.key in surnames() and b.key in first_names():  # a surname, then a given name: "FOX, DAWN", "STONE, JADE"
+                ok = True
+            elif wa.common and wb.common or not (may(a) and may(b)):  # not "WAIT, STOP", "PAIN, FEVER"
+                ok = False
+            else:  # a gazetteer name and a gazetteer name or a word in no list ("BEDNAR, JITKA")
+                ok = (wa.gazetteer or wb.gazetteer) and (wa.gazetteer or _unlisted(a.key)) \
+                    and (wb.gazetteer or _unlisted(b.key))
+            out += [a, b] if ok else []
     return out
 
 

@@ -1,0 +1,44 @@
+"""A name written once with its diacritics and again without them in one dialog (issue 50, seventh session).
+
+People and forms drop a name's diacritics: a dialog names "Jitka Bednářová" and later "Bednarova", or "Jiří" and
+"jiri". The word without them may be a word of the lists ("cerna" and "bednar" are in the drug or condition lists,
+"vera" is a word), so no list decides; the dialog does. A word of :data:`.name_tokens.Tok` whose key (lower case,
+diacritics folded) is the key of a word written with a letter English lacks (:func:`.name_cased.non_english_letter`)
+that a rule took for a name elsewhere in the dialog is the same name, in any case ("Bednar", "bednar", "BEDNAR"),
+unless it is written as a clinical acronym or no person stands there (``no_person_at``: "Cerna disease"). Used by
+:mod:`.name_detect` (source ``rule``).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
+from operator import attrgetter
+
+from .name_cased import non_english_letter
+from .name_tokens import Tok
+from .vocab import written_acronym
+
+__all__ = ["deaccented_mentions"]
+
+
+def deaccented_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int]],
+                        no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
+    """The words of ``toks`` written without diacritics whose key is that of a word with a letter English lacks
+    inside a span of ``found`` (the module's docstring): "Bednar" after "[Jitka Bednář]"."""
+    if text.isascii() or not found:
+        return []
+    starts = list(map(attrgetter("start"), toks))
+    keys: set[str] = set()
+    taken: set[int] = set()
+    for s, e in found:
+        i = bisect_left(starts, s)
+        while i < len(toks) and toks[i].end <= e:
+            taken.add(i)
+            if non_english_letter(toks[i].text) and len(toks[i].key) >= 3:
+                keys.add(toks[i].key)
+            i += 1
+    if not keys:
+        return []
+    return [t for i, t in enumerate(toks) if t.key in keys and i not in taken and t.text.isascii()
+            and not written_acronym(t.text) and not no_person_at(text, t.start, t.end)]
