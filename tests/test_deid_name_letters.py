@@ -122,3 +122,22 @@ def test_okina_names_read_only_the_words_that_hold_a_stop():
     assert name_letters.okina_names(text) == expected
     assert name_letters.okina_names(text, tokens(text)) == expected
     assert name_letters.okina_names("no stop here, don't") == []
+
+
+@pytest.mark.parametrize("text, gone", [
+    ("[patient] bo-ra drove me here today .", "bo-ra"),
+    ("[doctor] is ji-ho your son ?", "ji-ho"),
+    ("Patient: My daughter Seo-yeon and Min-jun came along.", "Min-jun"),
+    ("[patient] i asked ha-eun to call .", "ha-eun"),
+])
+def test_korean_given_names_of_hyphenated_syllables(text, gone):
+    from clinaudit.perturb.deid import deidentify_text
+
+    assert gone not in deidentify_text(text)[0]
+
+
+def test_no_korean_name_in_english_hyphenated_words():
+    from clinaudit.perturb.deid import deidentify_text
+
+    text = "[patient] bye-bye , to-do , no-go , co-op , re-do , yo-yo , so-so , i-i , t-shirt , x-ray , in-law ."
+    assert deidentify_text(text)[0] == text

@@ -43,8 +43,10 @@ from .name_object import capital_objects, lower_objects
 from .name_neighbour_words import NAME_FUNCTION, cased_word_name, lower_word_name
 from .name_person_verbs import person_context_names, person_verb_names
 from .name_elision import elided_particle_names
-from .name_letters import capital_names, okina_names, open_syllables
+from .name_letters import capital_names, okina_names, open_syllables, syllable_names
 from .name_prep import prep_objects
+from .name_coordinated import coordinated_names
+from .name_roles import ROLE_TITLES, relative_names, role_names
 from .name_deaccented import deaccented_mentions
 from .name_mentions import given_and_surname, other_mentions
 from .name_slots import person_slots
@@ -339,6 +341,9 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                   + particle_chain_names(text, toks, _sentence_start, _may_name, _name_like)
                   + apostrophe_names(text, toks, _may_name)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_slots(text, _sentence_start, _slot_kind)]
+        spans += [NameSpan(t.start, t.end, "rule") for t in coordinated_names(text, _slot_kind)]  # "me and dean"
+        spans += [NameSpan(t.start, t.end, "rule") for t in syllable_names(toks)  # "ji-ho", "Bo-ra"
+                  if not no_person_at(text, t.start, t.end)]
         spans += [NameSpan(t.start, t.end, "rule") for t in prep_objects(text, _slot_kind, toks, _unlisted_word)]  # "from jirina"
         spans += [NameSpan(t.start, t.end, "rule") for t in capital_objects(text, _object_may_be)]  # "ask Frank to"
         spans += [NameSpan(t.start, t.end, "rule") for t in lower_objects(text, _slot_kind)]  # "ask serghei to"
@@ -351,6 +356,8 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         spans += [NameSpan(t.start, t.end, "rule") for t in person_context_names(  # "talked to Costa", "Per who"
             text, lambda s, t: None if _word(t.key).clinical == "facility" else _person_verb_may_be(s, t),
             _lower_person_verb_may_be, RELATIVES) if (t.start, t.end) not in seen]  # not "sent to Mercy"
+        spans += [NameSpan(t.start, t.end, "rule")  # "Officer [Street]", "coach [fox] had", "my coworker [fox] covered"
+                  for t in role_names(text, toks, no_person_at) + relative_names(text, toks, no_person_at)]
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
         spans += [NameSpan(t.start, t.end, "rule")  # "[Jitka Bednář] ... Bednar works nights": without its diacritics
                   for t in deaccented_mentions(text, toks, [(sp.start, sp.end) for sp in spans], no_person_at)]
@@ -452,7 +459,7 @@ def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpa
                 continue
             last = i
             t = toks[i]
-            if t.start in starts or t.key in RELATIVES:  # "My neighbour [Åsa]": a relative is no name's part
+            if t.start in starts or t.key in RELATIVES or t.key in ROLE_TITLES:  # "My neighbour [Åsa]", "Coach [Fox]"
                 continue
             nxt = i + 1 < len(toks) and toks[i + 1].start in starts and _SEP_SPACE.fullmatch(_sep(text, t, toks[i + 1]))
             prev = i > 0 and toks[i - 1].end in ends and _SEP_SPACE.fullmatch(_sep(text, toks[i - 1], t))

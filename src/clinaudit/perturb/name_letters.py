@@ -27,13 +27,14 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
-from operator import itemgetter
+from itertools import compress, repeat
+from operator import attrgetter, contains, itemgetter
 
 from .name_tokens import LETTER, MARK, Tok, fold
 from .text_scan import places
 from .vocab import written_acronym
 
-__all__ = ["capital_names", "okina_names", "open_syllables"]
+__all__ = ["capital_names", "okina_names", "open_syllables", "syllable_names"]
 
 #: A word (:data:`.name_tokens.WORD`) whose first letter is no "a"-"z": the same matches as
 #: ``(?<![\w\[{MARK}'’\-])(?=[^\W\d_a-z])(?:{WORD})(?![\w\]{MARK}])``, the first letter written before its
@@ -160,3 +161,35 @@ def open_syllables(key: str) -> bool:
         return False
     return not any(is_common(key[:i]) and is_common(key[i:]) and english_zipf(key[:i]) >= 3.5
                    and english_zipf(key[i:]) >= 3.5 for i in range(3, len(key) - 2))
+
+
+#: a syllable of romanised Korean (Revised Romanisation and McCune-Reischauer as people write their names): an onset,
+#: a glide, a vowel, a coda ("ji", "ho", "bo", "ra", "min", "jun", "seo", "yeon", "eun", "hye", "jin")
+_SYLLABLE = r"(?:kk|tt|pp|ss|jj|ch|[gkndrmbsjhtpcy])?[wy]?(?:ae|eo|eu|oe|ui|ee|oo|a|e|i|o|u)(?:ng|n|k|l|m|p)?"
+_SYLLABLES = re.compile(rf"{_SYLLABLE}(?:-{_SYLLABLE}){{1,2}}")
+
+
+def syllable_names(toks: Sequence[Tok]) -> list[Tok]:
+    """Given names of two or three romanised Korean syllables joined by hyphens, in any case ("ji-ho", "Bo-ra",
+    "min-jun", "seo-yeon"; issue 50, seventh session): English joins such short parts only in reduplications
+    ("bye-bye", "yo-yo", "so-so", "i-i" of a stutter) and compounds of function or frequent words ("to-do", "no-go",
+    "co-op", "re-do"), which are left: a part that is a function word, an English prefix, or two parts both at Zipf
+    4.5 or more (a list may hold the word: "bo-ra" is in the whitelist; no real dialog writes such a word but "i-i"
+    and "bye-bye")."""
+    from .name_word import word_facts
+    from .vocab import english_zipf
+
+    out = []
+    for t in compress(toks, map(contains, map(attrgetter("key"), toks), repeat("-"))):
+        key = t.key
+        if not _SYLLABLES.fullmatch(key):
+            continue
+        parts = key.split("-")
+        if len(set(parts)) < len(parts) or parts[0] in _PREFIXES or any(word_facts(p).function for p in parts) \
+                or sum(english_zipf(p) >= 4.5 for p in parts) >= 2:
+            continue
+        out.append(t)
+    return out
+
+
+_PREFIXES = frozenset("re co de pre un non ex bi mid anti semi sub post pro".split())

@@ -1,0 +1,105 @@
+"""A person named after a role, a job or a relative, without a title of address (issue 50, seventh session): names
+the lists hold as words ("Fox", "Street", "Long", "Lamb") or as a condition or drug word ("Bednar", "Pap") are
+found where the words before them say a person stands.
+
+* :func:`role_names` — a role used as a title: "Coach", "Officer", "Nurse", "Pastor", "Sergeant", "Judge", ... (
+  :data:`ROLE_TITLES`). In cased text, written with a capital right before a capitalised word (one space): that word
+  is a name when it is a gazetteer name (even one the lists call a word, a condition or a drug: "Coach Fox", "Nurse
+  Lamb", "Sergeant Bednar") or a word no list calls common, not "Nurse Navigator", "Officer Training" (nor, so,
+  "Officer Street"), and the role stays a word (not taken beside the name); in lower case, with no determiner or possessive before the role ("the nurse", "my coach" are roles), a
+  gazetteer name English text uses less than Zipf :data:`ROLE_ZIPF` ("nurse come in", "nurse check you", "nurse set
+  up" stay: verbs, all frequent) before a verb of :data:`_AFTER`, "who", "from", "at" or the clause's end ("coach fox
+  had us running laps", "officer lamb found me").
+* :func:`relative_names` — in lower case, after a possessive and a relative, friend or co-worker
+  (:data:`.name_word.RELATIVES`, also "landlord"), such a name before a verb of :data:`_AFTER` or a past tense in
+  "-ed" ("my coworker fox covered my shifts", "my neighbour lamb drove me"; not "my mom fell down": "fell" before no
+  verb; "my son mark said" is taken as before).
+
+Never a function, demographic, drug (unless a gazetteer name), specialty or facility word, an eponym, a relative's
+or a spoken word, a clinical acronym, nor where no person stands (``no_person_at``). Used by :mod:`.name_detect`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from itertools import compress
+from operator import attrgetter
+
+from .name_tokens import Tok
+from .name_word import RELATIVES, blocked, word_facts
+
+__all__ = ["ROLE_TITLES", "ROLE_ZIPF", "role_names", "relative_names"]
+
+#: roles used as a title before a name
+ROLE_TITLES = frozenset("""coach officer nurse pastor reverend deacon rabbi imam sergeant sarge captain judge
+    detective chaplain trooper deputy sheriff""".split())
+#: how common in English text a lower-case word after a role may be ("fox" 4.66, "stone" 4.8; not "come", "check")
+ROLE_ZIPF = 5.0
+_POSSESSIVE = frozenset("my his her our their your the a an that this".split())
+#: what follows a person named after a role in lower case: a verb a person does, "who", where the person works
+_AFTER = frozenset("""had has was is said says told tells found finds called calls came comes helped helps gave
+    gives took takes checked checks drove drives thinks thought knows knew wants wanted asked asks brought brings
+    made makes prayed prays ran runs works worked lives lived used would will could can did does who from at
+    always never still also just""".split())
+_NEXT = re.compile(r"[ \t]*([a-z]+|[.,!?;:]|\n|$)")
+_ROLE_OR_RELATIVE = ROLE_TITLES | RELATIVES | {"landlord", "landlady"}
+
+
+def _word_may_be(key: str, cased: bool) -> bool:
+    w = word_facts(key)
+    if blocked(w) and not (w.clinical == "drug" and w.gazetteer and not (w.function or w.demographic or w.eponym)):
+        return False
+    if w.clinical not in (None, "condition", "drug") or key in RELATIVES or key in ROLE_TITLES or len(key) < 2:
+        return False
+    if cased:  # a gazetteer name or a word no list calls common: not "Nurse Navigator", "Officer Training"
+        return key.isalpha() and (w.gazetteer or not w.common)
+    from .vocab import SPOKEN_WORDS, english_zipf
+
+    return w.gazetteer and key.isalpha() and key not in SPOKEN_WORDS and english_zipf(key) < ROLE_ZIPF \
+        and not key.endswith(("ed", "ly", "ing"))
+
+
+def _next_ok(text: str, t: Tok, past: bool) -> bool:
+    """A verb of :data:`_AFTER` follows, or (``past``: after a relative) a past tense in "-ed", or (after a role) the
+    clause's end."""
+    m = _NEXT.match(text, t.end)
+    if m is None:
+        return False
+    nxt = m.group(1)
+    return nxt in _AFTER or (past and len(nxt) > 4 and nxt.endswith("ed") if past else not nxt.isalpha())
+
+
+def role_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
+    """The words right after a role used as a title (the module's docstring): "Officer [Street]", "coach [fox] had"."""
+    out: list[Tok] = []
+    for i in compress(range(len(toks) - 1), map(ROLE_TITLES.__contains__, map(attrgetter("key"), toks))):
+        role, t = toks[i], toks[i + 1]
+        if not re.fullmatch(r"[ \t]", text[role.end:t.start]) or t.text.isupper() and len(t.text) > 1:
+            continue
+        if role.capital and t.capital and not role.text.isupper():
+            ok = _word_may_be(t.key, cased=True)
+        elif role.text.islower() and t.text.islower():
+            ok = (i == 0 or toks[i - 1].key not in _POSSESSIVE) and _word_may_be(t.key, cased=False) \
+                and _next_ok(text, t, past=False)
+        else:
+            ok = False
+        if ok and not no_person_at(text, t.start, t.end):
+            out.append(t)
+    return out
+
+
+def relative_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
+    """In lower case, the word after a possessive and a relative before a person's verb (the module's docstring):
+    "my coworker [fox] covered my shifts"."""
+    out: list[Tok] = []
+    keys = map(attrgetter("key"), toks)
+    for i in compress(range(1, len(toks) - 1), map(_ROLE_OR_RELATIVE.__contains__, list(keys)[1:])):
+        own, rel, t = toks[i - 1], toks[i], toks[i + 1]
+        if own.key not in ("my", "his", "her", "our", "their", "your") or not t.text.islower() or not rel.text.islower():
+            continue
+        if not (re.fullmatch(r"[ \t]", text[own.end:rel.start]) and re.fullmatch(r"[ \t]", text[rel.end:t.start])):
+            continue
+        if _word_may_be(t.key, cased=False) and _next_ok(text, t, past=True) and not no_person_at(text, t.start, t.end):
+            out.append(t)
+    return out
