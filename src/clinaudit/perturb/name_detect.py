@@ -344,7 +344,7 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         spans += [NameSpan(t.start, t.end, "rule") for t in coordinated_names(text, _slot_kind)]  # "me and dean"
         spans += [NameSpan(t.start, t.end, "rule") for t in syllable_names(toks)  # "ji-ho", "Bo-ra"
                   if not no_person_at(text, t.start, t.end)]
-        spans += [NameSpan(t.start, t.end, "rule") for t in prep_objects(text, _slot_kind, toks, _unlisted_word)]  # "from jirina"
+        spans += [NameSpan(t.start, t.end, "rule") for t in prep_objects(text, _slot_kind, toks, _slot_unlisted)]  # "from jirina"
         spans += [NameSpan(t.start, t.end, "rule") for t in capital_objects(text, _object_may_be)]  # "ask Frank to"
         spans += [NameSpan(t.start, t.end, "rule") for t in lower_objects(text, _slot_kind)]  # "ask serghei to"
         spans += [NameSpan(t.start, t.end, "rule") for t in elided_particle_names(text)]  # "d'amico says"
@@ -427,7 +427,7 @@ def _slot_kind(text: str, t: _Tok) -> str | None:
     return None if kind is None or no_person_at(text, t.start, t.end) else kind
 
 
-def _unlisted_word(key: str) -> bool:
+def _slot_unlisted(key: str) -> bool:
     """The word test of :func:`_slot_kind`'s ``"unlisted"`` (true of every word it calls so, wherever it stands)."""
     w = _word(key)
     return not (_blocked(w) or w.gazetteer or w.common or w.clinical is not None) and key.isalpha() and len(key) >= 3 \

@@ -55,7 +55,7 @@ def _letter_english_lacks(word: str) -> bool:
 def capital_names(text: str) -> list[Tok]:
     """The all-capital words of cased lines that are names (module docstring): "DVOŘÁKOVÁ", "RAVUVU"; not "MRI",
     "COPD", "VERY"."""
-    from .name_word import word_facts
+    from .name_word import unlisted_word, word_facts
 
     out: list[Tok] = []
     caps: list[Tok] = []  # every all-capital word of 2 letters or more in a cased line: the pairs' words
@@ -75,7 +75,7 @@ def capital_names(text: str) -> list[Tok]:
         facts = [word_facts(p) for p in parts]
         if any(w.common or w.clinical is not None or w.function or w.demographic or w.eponym for w in facts):
             continue
-        if any(w.gazetteer for w in facts) or _letter_english_lacks(word) or _unlisted(key) and _OPEN.fullmatch(key):
+        if any(w.gazetteer for w in facts) or _letter_english_lacks(word) or unlisted_word(key) and _OPEN.fullmatch(key):
             out.append(caps[-1])
     return out + _form_pairs(text, caps, {t.start for t in out})
 
@@ -87,7 +87,7 @@ def _form_pairs(text: str, caps: Sequence[Tok], taken: set[int]) -> list[Tok]:
     them taken already and the other a gazetteer name or a word in no list. Never a function, demographic or clinical
     word (a condition word only when no common word, "BEDNAR", but for a surname before a given name: not "PAIN"),
     an eponym, a clinical acronym, and a vowel in each (:func:`capital_names`)."""
-    from .name_word import word_facts
+    from .name_word import unlisted_word, word_facts
     from .vocab import clinical_acronym, first_names, surnames
 
     def may(t: Tok, word: bool = False) -> bool:  # word: a condition word that is also a common word may be one
@@ -102,7 +102,7 @@ def _form_pairs(text: str, caps: Sequence[Tok], taken: set[int]) -> list[Tok]:
             continue
         if a.start in taken or b.start in taken:
             other = b if a.start in taken else a
-            ok = other.start not in taken and may(other) and (word_facts(other.key).gazetteer or _unlisted(other.key))
+            ok = other.start not in taken and may(other) and (word_facts(other.key).gazetteer or unlisted_word(other.key))
             out += [other] if ok else []
         elif may(a, True) and may(b, True):
             wa, wb = word_facts(a.key), word_facts(b.key)
@@ -111,18 +111,12 @@ def _form_pairs(text: str, caps: Sequence[Tok], taken: set[int]) -> list[Tok]:
             elif wa.common and wb.common or not (may(a) and may(b)):  # not "WAIT, STOP", "PAIN, FEVER"
                 ok = False
             else:  # a gazetteer name and a gazetteer name or a word in no list ("BEDNAR, JITKA")
-                ok = (wa.gazetteer or wb.gazetteer) and (wa.gazetteer or _unlisted(a.key)) \
-                    and (wb.gazetteer or _unlisted(b.key))
+                ok = (wa.gazetteer or wb.gazetteer) and (wa.gazetteer or unlisted_word(a.key)) \
+                    and (wb.gazetteer or unlisted_word(b.key))
             out += [a, b] if ok else []
     return out
 
 
-def _unlisted(key: str) -> bool:
-    from .name_word import word_facts
-
-    w = word_facts(key)
-    return key.isalpha() and not (w.common or w.gazetteer or w.clinical is not None or w.function or w.demographic
-                                  or w.eponym)
 
 
 def okina_names(text: str, toks: Sequence[Tok] | None = None) -> list[Tok]:

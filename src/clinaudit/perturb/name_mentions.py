@@ -13,7 +13,7 @@ In lower case nothing in the word says whether "tanner" is a person; the dialog 
   one word after it ("a halo vest", "a bremer halo vest"), nor before a plural of a common word ("cinnamon rolls",
   "diary sheets").
 
-Only words English text uses less than Zipf :data:`MAX_ZIPF` (not "will" 6.45, "mark" 5.05, "hope"), no function,
+Only words English text uses less than Zipf :data:`.vocab.WORD_NAME_ZIPF` (not "will" 6.45, "mark" 5.05, "hope"), no function,
 demographic or clinical word, no relative's or spoken word. Used by :mod:`.name_detect` (source ``rule``).
 """
 
@@ -22,39 +22,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .name_tokens import Tok
-from .name_word import DETERMINERS, RELATIVES, SEP_SPACE
+from .name_word import DETERMINERS, SEP_SPACE, unlisted_word, word_name, word_facts
+from .vocab import WORD_NAME_ZIPF, english_zipf, first_names, surnames
 
-__all__ = ["MAX_ZIPF", "other_mentions", "given_and_surname"]
-
-#: How common in English text a word may be to be a name by the dialog ("hunter" 4.37, "carter" 4.35; not "grace"
-#: 4.56, "will", "mark", "hope")
-MAX_ZIPF = 4.5
-
-
-def word_name(key: str) -> bool:
-    """A gazetteer name English text uses less than :data:`MAX_ZIPF`, no function, demographic or clinical word,
-    no relative's or spoken word."""
-    from .name_word import word_facts
-    from .vocab import SPOKEN_WORDS, english_zipf
-
-    w = word_facts(key)
-    return len(key) >= 3 and key.isalpha() and w.gazetteer and not (w.function or w.demographic or w.eponym) \
-        and w.clinical is None and key not in RELATIVES and key not in SPOKEN_WORDS and english_zipf(key) < MAX_ZIPF
-
+__all__ = ["other_mentions", "given_and_surname"]
 
 #: before a word, what makes it a thing ("a mason", "my tanner", "some penny"); not "that" or "this", which also
-#: open a clause ("the rash that mason saw")
+#: open a clause ("the rash that mason saw"). Not one set with name_prep's determiners before a thing (the, a, an,
+#: possessives, "this", "that": the dialog's things, a veto on a word in no list) nor name_neighbour_words'
+#: _THING_BEFORE (also prepositions: before a capitalised word): they differ in "that", "this", "any", "every",
+#: "other", ..., each rule was measured with its own, and one set would change outputs (issue 50, seventh session)
 _BEFORE_THING = (DETERMINERS - {"that", "this"}) | frozenset("my his her our their your its".split())
-
-
-def _unlisted_rare(key: str) -> bool:
-    """A word in no list that English text seldom uses (a name that looks like a word: "jirina", "razvan")."""
-    from .name_word import word_facts
-    from .vocab import RARE_ZIPF, english_zipf
-
-    w = word_facts(key)
-    return len(key) >= 3 and key.isalpha() and not (w.common or w.gazetteer or w.function or w.demographic
-                                                    or w.eponym or w.clinical) and english_zipf(key) < RARE_ZIPF
 
 
 def _after_determiner(toks: Sequence[Tok], i: int) -> bool:
@@ -64,12 +42,9 @@ def _after_determiner(toks: Sequence[Tok], i: int) -> bool:
 def _plural(key: str) -> bool:
     """A plural of a common word that is no given name or a very common word ("sheets", "rolls": "roll" 4.75; not
     "rogers": "roger" is a name, 3.9)."""
-    from .name_word import word_facts
-    from .vocab import english_zipf, first_names
-
     stem = key[:-1]
     return key.endswith("s") and not key.endswith("ss") and word_facts(stem).common and english_zipf(stem) >= 3.5 \
-        and (stem not in first_names() or english_zipf(stem) >= MAX_ZIPF)
+        and (stem not in first_names() or english_zipf(stem) >= WORD_NAME_ZIPF)
 
 
 def other_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int]],
@@ -79,7 +54,7 @@ def other_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, in
     person stands (``no_person_at``)."""
     spans = set(found)
     keys = {t.key for t in toks if (t.start, t.end) in spans and not t.capital and t.text.islower()
-            and (word_name(t.key) or _unlisted_rare(t.key))}
+            and (word_name(t.key) or unlisted_word(t.key, rare=True))}
     if not keys:
         return []
     return [t for i, t in enumerate(toks) if t.key in keys and (t.start, t.end) not in spans and t.text.islower()
@@ -89,9 +64,6 @@ def other_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, in
 def given_and_surname(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
     """The two words of a gazetteer given name right before a gazetteer surname in lower case, both words the lists
     call common (the module's docstring)."""
-    from .name_word import word_facts
-    from .vocab import first_names, surnames
-
     given, sur = first_names(), surnames()
     out: list[Tok] = []
     for i in range(len(toks) - 1):

@@ -5,7 +5,7 @@ session; the third development set's "Sunday", "Per", "Ali", "Young Jae"). The n
 language: "ali", "mohamed", "sri", "tal", "blessing", "patience", "ho", "bo" (philter-ucsf's whitelist), "Per",
 "Sunday", "Young", "Brown", "White", "Macula", "Arvin". Beside a name they are its part:
 
-* lower case: a gazetteer name that English text uses less than Zipf 4.5 (:data:`NEIGHBOUR_ZIPF`), no spoken
+* lower case: a given name that English text uses less than Zipf 4.5 (:data:`.vocab.WORD_NAME_ZIPF`), no spoken
   form, even when the whitelist holds it ("my neighbour [fatima] ali", "is sri [wahyuni] your doctor");
   not "will", "may", "mark", "hope", "young", "smith" (used too often as words to be taken on a neighbour alone);
 * cased text, inside a sentence: a capitalised word between two parts of a name ("[Kim] Young [Jae]"); a
@@ -23,10 +23,10 @@ import re
 from collections.abc import Sequence
 
 from .name_tokens import Tok
-from .name_word import RELATIVES, Word
-from .vocab import DAY_NAMES, NEIGHBOUR_ZIPF
+from .name_word import RELATIVES, Word, word_name
+from .vocab import DAY_NAMES
 
-__all__ = ["NEIGHBOUR_ZIPF", "NAME_FUNCTION", "lower_word_name", "cased_word_name"]
+__all__ = ["NAME_FUNCTION", "lower_word_name", "cased_word_name"]
 
 
 #: function words that are also names, taken beside a name in cased text ("Kim Young Jae", "Sunday Okafor")
@@ -38,7 +38,8 @@ _TIME_BEFORE = frozenset("""on last next this every since until till by from bef
 _PERSON_NOUN = frozenset("""man men woman women male males female females people person persons patient patients boy
     boys girl girls guy guys gentleman lady ladies adult adults child children kid kids family community american
     americans""".split())
-#: before a capitalised word: a thing's or a place's name follows ("a Yellow Jacket Wasp", "to Healing Waters")
+#: before a capitalised word: a thing's or a place's name follows ("a Yellow Jacket Wasp", "to Healing Waters"); the
+#: determiners with prepositions, unlike the determiner sets of name_mentions and name_prep (see name_mentions)
 _THING_BEFORE = frozenset("""a an the this that these those my your his her our their its some any every no to at in
     into from of by near for per our""".split())
 _WORD_BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
@@ -46,12 +47,9 @@ _WORD_AFTER = re.compile(r"^[ \t]+([A-Za-z]+)")
 
 
 def lower_word_name(key: str) -> bool:
-    """In lower case, ``key`` beside a name found is its part: a one-word gazetteer name English text uses less than
-    :data:`NEIGHBOUR_ZIPF` (whitelist or not), no spoken form."""
-    from .vocab import SPOKEN_WORDS, clinical_category, english_zipf, first_names
-
-    return key.isalpha() and len(key) >= 2 and key in first_names() and key not in SPOKEN_WORDS \
-        and english_zipf(key) < NEIGHBOUR_ZIPF and clinical_category(key) is None
+    """In lower case, ``key`` beside a name found is its part: a one-word given name English text uses less than
+    :data:`.vocab.WORD_NAME_ZIPF` (whitelist or not), no clinical word nor spoken form (:func:`.name_word.word_name`)."""
+    return word_name(key, given=True)
 
 
 def cased_word_name(text: str, toks: Sequence[Tok], i: int, prev: bool, nxt: bool, w: Word) -> bool:

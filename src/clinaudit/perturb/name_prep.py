@@ -143,7 +143,8 @@ def _take(text: str, start: int, end: int, kind: Callable[[str, Tok], str | None
 
 
 #: a word after a determiner ("the wixela", "your nebulizer"): ``_THING.finditer(text)``'s matches whose group is a
-#: word are what :func:`after_determiner` finds (the test compares them)
+#: word are what :func:`after_determiner` finds (the test compares them). "this" and "that" too, unlike
+#: name_mentions' determiners before a thing (each rule measured with its own: see name_mentions' _BEFORE_THING)
 _THING = re.compile(r"(?<![\w'’\-])(?:the|a|an|your|my|his|her|their|our|this|that)[ \t]+([a-z]+)")
 _THING_WORDS = frozenset("the a an your my his her their our this that".split())
 _WORD_CHAR = re.compile(r"[\w'’\-]")

@@ -11,9 +11,9 @@ from functools import lru_cache
 from .name_frequency import dictionary_proper_name, particle_compound
 from .name_tokens import Tok
 from .not_a_name import inflected_common
-from .vocab import DEMOGRAPHIC_WORDS, FUNCTION_WORDS, RELATIVES
+from .vocab import DEMOGRAPHIC_WORDS, FUNCTION_WORDS, RARE_ZIPF, RELATIVES, SPOKEN_WORDS, WORD_NAME_ZIPF, english_zipf
 
-__all__ = ["Word", "word_facts", "blocked", "RELATIVES", "DETERMINERS", "SEP_SPACE", "sep", "WINDOW", "after"]
+__all__ = ["Word", "word_facts", "blocked", "word_name", "unlisted_word", "RELATIVES", "DETERMINERS", "SEP_SPACE", "sep", "WINDOW", "after"]
 
 #: words that make the next word a thing or a role, not a name ("the doctor", "a venti")
 DETERMINERS = frozenset("the a an any other another that this your my his her our their every each some no "
@@ -75,3 +75,29 @@ def word_facts(key: str) -> Word:
 def blocked(w: Word) -> bool:
     """Never a name, whatever the context: function words, demographic words, drugs, specialties, eponyms."""
     return w.function or w.demographic or w.eponym or w.clinical in ("drug", "specialty")
+
+
+def word_name(key: str, given: bool = False) -> bool:
+    """A one-word gazetteer name that is also a word, a name in lower case where the dialog says so: letters only, no
+    clinical word nor spoken form, rarer in English text than :data:`.vocab.WORD_NAME_ZIPF`. ``given=False``
+    (:mod:`.name_mentions`: taken elsewhere in the dialog, before a surname): a given name or a surname of three
+    letters or more, no function, demographic or relative's word nor an eponym; ``given=True``
+    (:func:`.name_neighbour_words.lower_word_name`: beside a name found, "[fatima] ali"): a given name of two letters
+    or more, whatever else the lists call it."""
+    if not key.isalpha() or key in SPOKEN_WORDS:
+        return False
+    w = word_facts(key)
+    if w.clinical is not None or english_zipf(key) >= WORD_NAME_ZIPF:
+        return False
+    if given:
+        return len(key) >= 2 and w.first
+    return len(key) >= 3 and w.gazetteer and not (w.function or w.demographic or w.eponym) and key not in RELATIVES
+
+
+def unlisted_word(key: str, rare: bool = False) -> bool:
+    """Letters in no word list: no common, gazetteer, clinical, function or demographic word, no eponym
+    (:func:`.name_letters.capital_names`); ``rare``: also three letters or more, rarer in English text than
+    :data:`.vocab.RARE_ZIPF` (a name that looks like a word: "jirina", "razvan"; :mod:`.name_mentions`)."""
+    w = word_facts(key)
+    return key.isalpha() and not (w.common or w.gazetteer or w.clinical is not None or w.function or w.demographic
+                                  or w.eponym) and (not rare or len(key) >= 3 and english_zipf(key) < RARE_ZIPF)

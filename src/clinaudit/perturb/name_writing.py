@@ -102,8 +102,8 @@ def addressed(text: str, toks: Sequence[Tok], sentence_start: SentenceStart, may
     (wordfreq's Zipf below :data:`.vocab.RARE_ZIPF`: "Anan, I want you to ..."; not "Awesome, I agree."). Since
     issue 50's sixth session also a name that is a word (``word_name``: a word that may be a name, no relative's):
     after the opener any ("Alright Bright, let's"), at a sentence's start a given name of the gazetteer rarer than
-    :data:`.vocab.NEIGHBOUR_ZIPF` ("Ahmed, I want you to", "Precious, you need to rest")."""
-    from .vocab import NEIGHBOUR_ZIPF, first_names
+    :data:`.vocab.WORD_NAME_ZIPF` ("Ahmed, I want you to", "Precious, you need to rest")."""
+    from .vocab import WORD_NAME_ZIPF, first_names
 
     out: list[Tok] = []
     commas = {m.start() for m in _COMMA.finditer(text)}  # only the words before a comma are read (not every word)
@@ -119,7 +119,7 @@ def addressed(text: str, toks: Sequence[Tok], sentence_start: SentenceStart, may
             out.append(t)
         elif _ADDRESS_NEXT.match(text, t.end) and sentence_start(text, t.start) and (
                 name and english_zipf(t.key) < RARE_ZIPF
-                or word and t.key in first_names() and english_zipf(t.key) < NEIGHBOUR_ZIPF):
+                or word and t.key in first_names() and english_zipf(t.key) < WORD_NAME_ZIPF):
             out.append(t)
     return out
 

@@ -290,10 +290,12 @@ RELATIVES: frozenset[str] = frozenset("""
     neighbour roommate caregiver carer coworker co-worker colleague boss stepson stepdaughter stepmother
     stepfather twin
 """.split())
-#: In lower case, a gazetteer name beside a name found is its part when English text uses it less than this
-#: ("ali" 4.31, "blessing" 4.06, "sri" 4.12, "mohamed" 3.57; not "smith" 4.89, "mark" 5.05, "will" 6.45;
-#: :mod:`.name_neighbour_words`)
-NEIGHBOUR_ZIPF = 4.5
+#: How common in English text a gazetteer name the lists call a word may be and still be a name where the dialog
+#: says so (issue 50, sixth session; one threshold since the seventh): in lower case beside a name found ("ali" 4.31,
+#: "blessing" 4.06, "sri" 4.12, "mohamed" 3.57; not "smith" 4.89, "mark" 5.05, "will" 6.45:
+#: :mod:`.name_neighbour_words`), taken elsewhere in the dialog or before a surname ("hunter" 4.37, "carter" 4.35;
+#: not "grace" 4.56, "hope": :mod:`.name_mentions`), addressed at a sentence's start (:func:`.name_writing.addressed`)
+WORD_NAME_ZIPF = 4.5
 #: ... and its most common inflection is more than this rarer than itself ("jog" 3.30 / "jogging" 3.38 is a word;
 #: "chen" 3.96 / "chens" 1.39 is not).
 INFLECTED_MARGIN = 0.75
