@@ -19,7 +19,10 @@ demographic or clinical word, no relative's or spoken word. Used by :mod:`.name_
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
+from itertools import compress
+from operator import and_, attrgetter
 
 from .name_tokens import Tok
 from .name_word import DETERMINERS, SEP_SPACE, unlisted_word, word_name, word_facts
@@ -53,11 +56,15 @@ def other_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, in
     lists call common (the module's docstring), not where a determiner or a possessive stands before them or no
     person stands (``no_person_at``)."""
     spans = set(found)
-    keys = {t.key for t in toks if (t.start, t.end) in spans and not t.capital and t.text.islower()
+    starts = list(map(attrgetter("start"), toks))  # the words a span takes, found by bisection (not a look at each)
+    taken = [toks[i] for s, e in spans if (i := bisect_left(starts, s)) < len(toks) and starts[i] == s
+             and toks[i].end == e]
+    keys = {t.key for t in taken if not t.capital and t.text.islower()
             and (word_name(t.key) or unlisted_word(t.key, rare=True))}
     if not keys:
         return []
-    return [t for i, t in enumerate(toks) if t.key in keys and (t.start, t.end) not in spans and t.text.islower()
+    at = compress(range(len(toks)), map(keys.__contains__, map(attrgetter("key"), toks)))  # only the words of keys
+    return [t for i in at if ((t := toks[i]).start, t.end) not in spans and t.text.islower()
             and not _after_determiner(toks, i) and not no_person_at(text, t.start, t.end)]
 
 
@@ -66,7 +73,9 @@ def given_and_surname(text: str, toks: Sequence[Tok], no_person_at: Callable[[st
     call common (the module's docstring)."""
     given, sur = first_names(), surnames()
     out: list[Tok] = []
-    for i in range(len(toks) - 1):
+    keys = list(map(attrgetter("key"), toks))
+    # only the given names right before a surname are read (issue 50, seventh session: not every pair of words)
+    for i in compress(range(len(toks) - 1), map(and_, map(given.__contains__, keys[:-1]), map(sur.__contains__, keys[1:]))):
         a, b = toks[i], toks[i + 1]
         if not (a.key in given and b.key in sur and a.text.islower() and b.text.islower()
                 and word_facts(a.key).common and word_facts(b.key).common):
