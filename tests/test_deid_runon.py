@@ -69,3 +69,23 @@ def test_the_subject_of_a_clause_opened_inside_a_sentence(text, expected):
 ])
 def test_no_subject_taken_where_a_word_the_lists_know_opens_the_clause(text):
     assert deidentify_text(text)[0] == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "and i" and what two persons do together after the word: the word and the speaker are the clause's subject
+    ("[patient] did you end up getting one of those thandeka and i both caught it at work .",
+     "[patient] did you end up getting one of those [NAME] and i both caught it at work ."),
+    ("[doctor] and are you taking your metformin tendai and i went over your numbers",
+     "[doctor] and are you taking your metformin [NAME] and i went over your numbers"),
+])
+def test_a_person_and_i_run_on_after_an_article_or_a_drug(text, expected):
+    assert deidentify_text(text)[0] == expected
+
+
+@pytest.mark.parametrize("text", [
+    "[patient] the wixela and i do not get along .",  # no verb of two persons together
+    "[patient] i was in tacoma and i went to the er .",  # after "in": a place
+    "[patient] the dog and i went for a walk .",
+])
+def test_no_person_and_i_where_a_thing_or_a_place_stands(text):
+    assert deidentify_text(text)[0] == text

@@ -94,6 +94,10 @@ _PERSON_VERB_AFTER = re.compile(r"(?i)[ \t]+(?:(?:from|at|in|of)[ \t]+(?:the|you
                                 r"(?:[a-z]+[ \t]+){0,2})?(?:said|says|told|tells|asked|asks|called|calls|phoned|texted|"
                                 r"emailed|mentioned|mentions|suggested|suggests|thinks|thought|wants|wanted|knows|knew|"
                                 r"explained|recommended|promised|agreed|insisted|warned|wrote|drove|drives)\b")
+#: After the word, "and i" and what two persons do together ("those | jorn and i both caught it", "your metformin |
+#: sneha and i went"): the word and the speaker are the subject; issue 50, seventh session
+_AND_I_AFTER = re.compile(r"[ \t]+and[ \t]+i[ \t]+(?:both|went|were|have|had|got|did|used|live|lived|work|worked|"
+                          r"always|never|just|also|talked|spoke|met|grew|drove|walked|caught|share|shared)\b")
 #: After the word, a verb that neither a thing nor a place or an organisation does (an office says, tells, asks:
 #: "my doctor at kaiser said"): "... as i came in | nokuthula drove me here", "those | sneha thinks i snore"
 _PERSON_ONLY_AFTER = re.compile(r"[ \t]+(?:thinks|thought|drove|drives|knows|knew)\b")
@@ -105,6 +109,8 @@ def person_verb_after(text: str, end: int, organisation: bool = True) -> bool:
     drug or "in" that ends the one before ("are you taking your metformin | weisshaupt says i should ...", "one of
     those | jorn drove me here"). ``organisation``: also a verb an office does ("said", "told", "called"), which
     :func:`place_after_preposition` does not take ("my doctor at kaiser said")."""
+    if organisation and _AND_I_AFTER.match(text, end):
+        return True  # "your metformin | sneha and i went"
     return (_PERSON_VERB_AFTER if organisation else _PERSON_ONLY_AFTER).match(text, end) is not None
 
 
@@ -150,7 +156,7 @@ def person_after_determiner(text: str, end: int, key: str = "") -> bool:
     with you", "the peterson i work with"), or a relative clause of mention when the dialog also writes the word
     bare as a clause's subject ("the isla i told you about is the one who drives me , isla never misses a day") or
     the sentence goes on about a person ("the whitfield you mentioned , is that your landlord ?", ", she ...")."""
-    if _PERSON_VERB_AFTER.match(text, end) or _PERSON_CLAUSE_AFTER.match(text, end):
+    if _PERSON_VERB_AFTER.match(text, end) or _PERSON_CLAUSE_AFTER.match(text, end) or _AND_I_AFTER.match(text, end):
         return True
     m = _MENTION_CLAUSE_AFTER.match(text, end)
     return m is not None and (_PERSON_ASKED_AFTER.match(text, m.end()) is not None
