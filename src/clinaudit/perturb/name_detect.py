@@ -419,7 +419,7 @@ def _slot_kind(text: str, t: _Tok) -> str | None:
     if _blocked(w):
         return None
     if w.gazetteer:
-        ok = w.clinical is None or w.clinical == "condition" and t.key not in whitelist_words()
+        ok = w.clinical is None or w.clinical == "condition" and t.key not in whitelist_words() or w.person_drug
         kind = "gazetteer" if ok else None
     else:
         known_word = w.common or w.clinical is not None or misspelt_drug(t.key)  # "asprin helps"

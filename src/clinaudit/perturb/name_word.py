@@ -48,6 +48,9 @@ class Word:
     demographic: bool
     eponym: bool  # a clinical eponym (Achilles, Gleason, Lachman): never a name
     rare: bool = False  # a dictionary headword that is rare as a word (:func:`.vocab.rare_as_a_word`): not ``common``
+    #: a drug word of the lists that is also a gazetteer name English text seldom uses (Zipf < 3.3): "hana",
+    #: "cerna" (issue 50, seventh session); a name where a naming context or a person's place says so, never found bare
+    person_drug: bool = False
 
 
 @lru_cache(maxsize=200_000)
@@ -70,11 +73,25 @@ def word_facts(key: str) -> Word:
     return Word(common=common and not rare, gazetteer=gazetteer, first=first, rare=rare,
                  clinical=clinical_category(key),
                  function=key in FUNCTION_WORDS or any(p in FUNCTION_WORDS for p in parts),
-                 demographic=key in DEMOGRAPHIC_WORDS, eponym=key in EPONYMS)
+                 demographic=key in DEMOGRAPHIC_WORDS, eponym=key in EPONYMS, person_drug=_person_drug(key, gazetteer))
+
+
+def _person_drug(key: str, gazetteer: bool) -> bool:
+    from .vocab import CLINICAL_SHORT, EPONYMS, clinical_category
+
+    return gazetteer and clinical_category(key) == "drug" and key not in CLINICAL_SHORT and key not in EPONYMS \
+        and english_zipf(key) < PERSON_DRUG_ZIPF
+
+
+#: how common in English text a drug word may be to be a person's name in a naming context ("hana" 3.21; not
+#: "metro" 4.2, "marijuana" 4.2, "ecstasy" 3.5)
+PERSON_DRUG_ZIPF = 3.3
 
 def blocked(w: Word) -> bool:
-    """Never a name, whatever the context: function words, demographic words, drugs, specialties, eponyms."""
-    return w.function or w.demographic or w.eponym or w.clinical in ("drug", "specialty")
+    """Never a name, whatever the context: function words, demographic words, drugs (but a gazetteer name English
+    seldom writes: ``Word.person_drug``, "Hana", "Cerna"), specialties, eponyms."""
+    return w.function or w.demographic or w.eponym or w.clinical == "specialty" \
+        or w.clinical == "drug" and not w.person_drug
 
 
 def word_name(key: str, given: bool = False) -> bool:
