@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
+from itertools import compress
 from operator import attrgetter
 
 from .name_cased import non_english_letter
@@ -40,5 +41,6 @@ def deaccented_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[in
             i += 1
     if not keys:
         return []
-    return [t for i, t in enumerate(toks) if t.key in keys and i not in taken and t.text.isascii()
+    at = compress(range(len(toks)), map(keys.__contains__, map(attrgetter("key"), toks)))  # only the words of keys
+    return [t for i in at if i not in taken and (t := toks[i]).text.isascii()
             and not written_acronym(t.text) and not no_person_at(text, t.start, t.end)]
