@@ -145,10 +145,14 @@ _FOLDED_PARTICLES = frozenset(fold(p).lower() for p in PARTICLES)
 
 
 def present(text: str, name: str) -> int:
-    """How often ``name`` (any of its parts but particles) is in ``text`` as a whole word (case-insensitive)."""
+    """How often ``name`` (any of its parts but particles) is in ``text`` as a whole word (case-insensitive). A
+    possessive ("sipho's", "Sipho’s") is the name, still there: before the seventh session of issue 50 the
+    look-ahead took any apostrophe and a letter as part of a longer word, so a name left in a possessive counted as
+    removed."""
     text = unicodedata.normalize("NFC", text)
     return max((len(re.findall(rf"(?i)(?<![\w\u0300-\u036f'’-]){re.escape(unicodedata.normalize('NFC', p))}"
-                               rf"(?![\w\u0300-\u036f]|['’-]\w)", text)) for p in _parts(name)), default=0)
+                               rf"(?![\w\u0300-\u036f]|-\w|['’](?!s(?![\w\u0300-\u036f]))\w)", text))
+                for p in _parts(name)), default=0)
 
 
 def inject(text: str, lower: bool, origin: str, index: int, forms: tuple[tuple[str, str], ...], held_out: bool,

@@ -1,0 +1,30 @@
+"""The by-origin benchmark's count of names left (benchmarks/bench_deid_origin.present): a name left in the text
+counts, in every way it can stand, and a longer word that only starts with it does not."""
+
+from __future__ import annotations
+
+import pytest
+from script_modules import load_script
+
+
+@pytest.fixture(scope="module")
+def present():
+    return load_script("benchmarks/bench_deid_origin.py", "clinaudit_bench_deid_origin").present
+
+
+@pytest.mark.parametrize(("text", "name", "n"), [
+    ("we took sipho to the er .", "Sipho Dlamini", 1),
+    ("at sipho's house", "Sipho Dlamini", 1),             # a possessive: the name is still there
+    ("At Sipho’s house, Sipho said", "Sipho Dlamini", 2),  # curly apostrophe, and case
+    ("dlamini's office called", "Sipho Dlamini", 1),
+    ("sipho' ok", "Sipho Dlamini", 1),
+    ("Hana's and hana", "Hana Novak", 2),
+    ("[NAME]'s house", "Sipho Dlamini", 0),
+    ("siphos and siphon", "Sipho Dlamini", 0),             # longer words
+    ("sipho-like, sipho'n", "Sipho Dlamini", 0),            # a hyphen or an apostrophe inside a longer word
+    ("o'dlamini", "Sipho Dlamini", 0),                     # a letter and an apostrophe before
+    ("sipho's", "Sipho Dlamini", 1),
+    ("siphoʼs sipho'st", "Sipho Dlamini", 0),              # not an apostrophe the look-ahead reads; 'st is a word
+])
+def test_present_counts_names_left(present, text, name, n):
+    assert present(text, name) == n
