@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
+import unicodedata
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 
@@ -18,3 +21,18 @@ def load_script(relpath: str, name: str) -> ModuleType:
     sys.modules[name] = mod
     spec.loader.exec_module(mod)
     return mod
+
+
+_PARTICLES = frozenset("o mc mac de da di del la le van von den der dos das ben bin ibn nic ni al el te".split())
+
+
+def name_parts(name: str) -> set[str]:
+    """A name's parts as the development sets compare them: lower case, diacritics folded, particles left out."""
+    s = name.lower().translate(str.maketrans({"ł": "l", "ı": "i", "ß": "ss", "ø": "o", "đ": "d"}))
+    folded = "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c))
+    return {p for p in re.split(r"[\s\-'’ʻ]+", folded) if len(p) >= 2} - _PARTICLES
+
+
+def table_parts(table: Mapping[str, tuple[Sequence[str], Sequence[str]]]) -> set[str]:
+    """Every name part of a benchmark's origin -> (given names, surnames) table."""
+    return {p for given, sur in table.values() for n in [*given, *sur] for p in name_parts(n)}
