@@ -190,7 +190,8 @@ def test_a_1_mb_dialog():
     print(f"1 MB of real dialogs: {cpu:.2f} s CPU, {wall:.2f} s wall, load {os.getloadavg()[0]:.1f}")
     # issue 50: 22.6 s (load 9); the target is 2 s. Measured on the shared 2-core container (docs/deidentification.md):
     # 3.5-4.1 s CPU before issue 50's Build 3 speed work, 2.2-2.3 s after it at load 3-4, but 2.2-3.7 s in this test
-    # at load 2-3 (other sessions' load inflates CPU time too): the 2 s are not reached; the limit holds with margin
+    # at load 2-3 (other sessions' load inflates CPU time too); on 2026-12-03's machine, idle, 9d27650 2.66-2.68 s and
+    # the seventh session's code 1.77-1.86 s (the 2 s met there). The limit holds with margin for a loaded CI machine
     assert cpu < 6, (cpu, wall)
 
 
