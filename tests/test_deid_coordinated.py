@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from clinaudit.perturb.deid import deidentify_text
+from clinaudit.perturb.name_coordinated import coordinated_names
 
 
 def _dialog(line: str) -> str:
@@ -38,3 +41,13 @@ def test_a_person_beside_a_pronoun_or_asked_after(line, gone):
 ])
 def test_no_person_beside_a_pronoun(line):
     assert deidentify_text(_dialog(line))[0] == _dialog(line)
+
+
+@pytest.mark.parametrize("end", [" . ", " ", " , "])
+def test_questions_without_a_question_mark_take_linear_time(end):
+    # each "is X your ..." looked for its sentence's end up to the text's end: 1 MB of such questions with no
+    # question mark took 1 s (4 x per doubling), and with no end character at all it would take minutes
+    text = ("so is dean your son" + end) * (1_000_000 // (19 + len(end)))
+    c0 = time.process_time()
+    assert coordinated_names(text, lambda t, tok: "unlisted") == []
+    assert time.process_time() - c0 < 0.5
