@@ -421,14 +421,14 @@ def _slot_kind(text: str, t: _Tok) -> str | None:
     if w.gazetteer:
         ok = w.clinical is None or w.clinical == "condition" and t.key not in whitelist_words() or w.person_drug
         kind = "gazetteer" if ok else None
-    else:
-        known_word = w.common or w.clinical is not None or misspelt_drug(t.key)  # "asprin helps"
-        kind = None if known_word or not t.key.isalpha() or len(t.key) < 3 else "unlisted"
+    else:  # a word in no list, no drug written wrong ("asprin helps")
+        kind = "unlisted" if _slot_unlisted(t.key) else None
     return None if kind is None or no_person_at(text, t.start, t.end) else kind
 
 
 def _slot_unlisted(key: str) -> bool:
-    """The word test of :func:`_slot_kind`'s ``"unlisted"`` (true of every word it calls so, wherever it stands)."""
+    """The word test of :func:`_slot_kind`'s ``"unlisted"`` (true of every word it calls so, wherever it stands; the
+    one test both use, so that :func:`.name_prep.prep_objects`' line filter stays in step with it)."""
     w = _word(key)
     return not (_blocked(w) or w.gazetteer or w.common or w.clinical is not None) and key.isalpha() and len(key) >= 3 \
         and not misspelt_drug(key)
