@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
-from itertools import compress
 from operator import attrgetter
 
 from .name_cased import non_english_letter
-from .name_tokens import Tok
+from .name_tokens import Tok, key_indices
 from .vocab import written_acronym
 
 __all__ = ["deaccented_mentions"]
@@ -41,6 +40,6 @@ def deaccented_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[in
             i += 1
     if not keys:
         return []
-    at = compress(range(len(toks)), map(keys.__contains__, map(attrgetter("key"), toks)))  # only the words of keys
+    at = key_indices(toks, keys)  # only the words of keys
     return [t for i in at if i not in taken and (t := toks[i]).text.isascii()
             and not written_acronym(t.text) and not no_person_at(text, t.start, t.end)]

@@ -30,9 +30,10 @@ from functools import lru_cache
 from itertools import compress, repeat
 from operator import attrgetter, contains, itemgetter
 
-from .name_tokens import LETTER, MARK, Tok, fold
+from .name_tokens import LETTER, MARK, Tok, fold, tokens
+from .name_word import unlisted_word, word_facts
 from .text_scan import places
-from .vocab import written_acronym
+from .vocab import clinical_acronym, english_zipf, first_names, is_common, surnames, written_acronym
 
 __all__ = ["capital_names", "okina_names", "open_syllables", "syllable_names"]
 
@@ -55,8 +56,6 @@ def _letter_english_lacks(word: str) -> bool:
 def capital_names(text: str) -> list[Tok]:
     """The all-capital words of cased lines that are names (module docstring): "DVOŘÁKOVÁ", "RAVUVU"; not "MRI",
     "COPD", "VERY"."""
-    from .name_word import unlisted_word, word_facts
-
     out: list[Tok] = []
     caps: list[Tok] = []  # every all-capital word of 2 letters or more in a cased line: the pairs' words
     for m in _CAPS.finditer(text):
@@ -87,9 +86,6 @@ def _form_pairs(text: str, caps: Sequence[Tok], taken: set[int]) -> list[Tok]:
     them taken already and the other a gazetteer name or a word in no list. Never a function, demographic or clinical
     word (a condition word only when no common word, "BEDNAR", but for a surname before a given name: not "PAIN"),
     an eponym, a clinical acronym, and a vowel in each (:func:`capital_names`)."""
-    from .name_word import unlisted_word, word_facts
-    from .vocab import clinical_acronym, first_names, surnames
-
     def may(t: Tok, word: bool = False) -> bool:  # word: a condition word that is also a common word may be one
         w = word_facts(t.key)
         return t.key.isalpha() and bool(_VOWELS.search(t.key)) and not clinical_acronym(t.text) \
@@ -128,8 +124,6 @@ def okina_names(text: str, toks: Sequence[Tok] | None = None) -> list[Tok]:
     at = [i - 1 for c in "ʻ‘'’" for i in places(text, c) if i and _OKINA.match(text, i - 1)]  # (unsorted)
     out = []
     if at:
-        from .name_tokens import tokens
-
         toks = tokens(text) if toks is None else toks
         for i in sorted({i for p in at if (i := bisect_right(toks, p, key=_start) - 1) >= 0}):  # the word a place is in
             t = toks[i]
@@ -149,8 +143,6 @@ def open_syllables(key: str) -> bool:
         return False
     if key[-1] == "e" and (key[-2] not in "aeiou" or key[-2] == "e"):  # nor "adobee"
         return False
-    from .vocab import english_zipf, is_common
-
     if english_zipf(key[:-1]) >= 4.0 or len(key) >= 6 and english_zipf(key[:-2]) >= 4.0:  # not "del" + "ai"
         return False
     return not any(is_common(key[:i]) and is_common(key[i:]) and english_zipf(key[:i]) >= 3.5
@@ -170,9 +162,6 @@ def syllable_names(toks: Sequence[Tok]) -> list[Tok]:
     "co-op", "re-do"), which are left: a part that is a function word, an English prefix, or two parts both at Zipf
     4.5 or more (a list may hold the word: "bo-ra" is in the whitelist; no real dialog writes such a word but "i-i"
     and "bye-bye")."""
-    from .name_word import word_facts
-    from .vocab import english_zipf
-
     out = []
     for t in compress(toks, map(contains, map(attrgetter("key"), toks), repeat("-"))):
         key = t.key

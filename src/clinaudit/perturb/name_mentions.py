@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import and_, attrgetter
 
-from .name_tokens import Tok
+from .name_tokens import Tok, key_indices
 from .name_word import DETERMINERS, SEP_SPACE, unlisted_word, word_name, word_facts
 from .vocab import WORD_NAME_ZIPF, english_zipf, first_names, surnames
 
@@ -63,7 +63,7 @@ def other_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, in
             and (word_name(t.key) or unlisted_word(t.key, rare=True))}
     if not keys:
         return []
-    at = compress(range(len(toks)), map(keys.__contains__, map(attrgetter("key"), toks)))  # only the words of keys
+    at = key_indices(toks, keys)  # only the words of keys
     return [t for i in at if ((t := toks[i]).start, t.end) not in spans and t.text.islower()
             and not _after_determiner(toks, i) and not no_person_at(text, t.start, t.end)]
 

@@ -28,6 +28,7 @@ from operator import attrgetter
 
 from .name_tokens import Tok
 from .name_word import RELATIVES, blocked, word_facts
+from .vocab import SPOKEN_WORDS, english_zipf
 
 __all__ = ["ROLE_TITLES", "ROLE_ZIPF", "role_names", "relative_names"]
 
@@ -54,8 +55,6 @@ def _word_may_be(key: str, cased: bool) -> bool:
         return False
     if cased:  # a gazetteer name or a word no list calls common: not "Nurse Navigator", "Officer Training"
         return key.isalpha() and (w.gazetteer or not w.common)
-    from .vocab import SPOKEN_WORDS, english_zipf
-
     return w.gazetteer and key.isalpha() and key not in SPOKEN_WORDS and english_zipf(key) < ROLE_ZIPF \
         and not key.endswith(("ed", "ly", "ing"))
 

@@ -8,8 +8,8 @@ import re
 import unicodedata
 from functools import lru_cache
 from bisect import bisect_left
-from collections.abc import Collection, Sequence
-from itertools import accumulate, repeat
+from collections.abc import Collection, Iterator, Sequence
+from itertools import accumulate, compress, repeat
 from operator import add, attrgetter
 from typing import NamedTuple
 
@@ -118,3 +118,9 @@ def neighbours(toks: Sequence[Tok], starts: Collection[int], ends: Collection[in
         if i + 1 < len(toks) and tok_ends[i] == p:
             out.append(i + 1)
     return out
+
+
+def key_indices(toks: Sequence[Tok], keys: Collection[str]) -> Iterator[int]:
+    """The indices of the words of ``toks`` whose key is one of ``keys``, in text order (read without a step in Python
+    for the others)."""
+    return compress(range(len(toks)), map(keys.__contains__, map(attrgetter("key"), toks)))

@@ -11,7 +11,9 @@ from functools import lru_cache
 from .name_frequency import dictionary_proper_name, particle_compound
 from .name_tokens import Tok
 from .not_a_name import inflected_common
-from .vocab import DEMOGRAPHIC_WORDS, FUNCTION_WORDS, RARE_ZIPF, RELATIVES, SPOKEN_WORDS, WORD_NAME_ZIPF, english_zipf
+from .vocab import (CLINICAL_SHORT, DEMOGRAPHIC_WORDS, EPONYMS, FUNCTION_WORDS, RARE_ZIPF, RELATIVES, SPOKEN_WORDS,
+                    WORD_NAME_ZIPF, clinical_category, common_words, english_zipf, first_names, inflected_everyday,
+                    is_common, plural_of_common, rare_as_a_word, surnames)
 
 __all__ = ["Word", "word_facts", "blocked", "word_name", "unlisted_word", "RELATIVES", "DETERMINERS", "SEP_SPACE", "sep", "WINDOW", "after"]
 
@@ -55,9 +57,6 @@ class Word:
 
 @lru_cache(maxsize=200_000)
 def word_facts(key: str) -> Word:
-    from .vocab import (EPONYMS, clinical_category, common_words, first_names, inflected_everyday, is_common,
-                        plural_of_common, rare_as_a_word, surnames)
-
     parts = [p for p in re.split(r"[-']", key) if p]
     gazetteer = key in first_names() or key in surnames() or (
         len(parts) > 1 and all(p in first_names() or p in surnames() for p in parts))  # "marie-claude"
@@ -70,16 +69,16 @@ def word_facts(key: str) -> Word:
         if gazetteer and len(parts) == 1 else (is_common(key) or (len(parts) > 1 and all(is_common(p) for p in parts)))
     rare = common and gazetteer and len(parts) == 1 and not inflected and (rare_as_a_word(key) or dictionary_proper_name(key))
     common = common and not particle_compound(key)  # "al-farsi", "abu-bakr": an Arabic or Hebrew particle joined on
-    return Word(common=common and not rare, gazetteer=gazetteer, first=first, rare=rare,
-                 clinical=clinical_category(key),
+    clinical, eponym = clinical_category(key), key in EPONYMS
+    return Word(common=common and not rare, gazetteer=gazetteer, first=first, rare=rare, clinical=clinical,
                  function=key in FUNCTION_WORDS or any(p in FUNCTION_WORDS for p in parts),
-                 demographic=key in DEMOGRAPHIC_WORDS, eponym=key in EPONYMS, person_drug=_person_drug(key, gazetteer))
+                 demographic=key in DEMOGRAPHIC_WORDS, eponym=eponym,
+                 person_drug=_person_drug(key, gazetteer, clinical, eponym))
 
 
-def _person_drug(key: str, gazetteer: bool) -> bool:
-    from .vocab import CLINICAL_SHORT, EPONYMS, clinical_category
-
-    return gazetteer and clinical_category(key) == "drug" and key not in CLINICAL_SHORT and key not in EPONYMS \
+def _person_drug(key: str, gazetteer: bool, clinical: str | None, eponym: bool) -> bool:
+    """``Word.person_drug``, from what :func:`word_facts` has found of ``key`` (its clinical category, an eponym)."""
+    return gazetteer and clinical == "drug" and key not in CLINICAL_SHORT and not eponym \
         and english_zipf(key) < PERSON_DRUG_ZIPF
 
 

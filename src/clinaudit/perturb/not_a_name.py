@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from .name_tokens import Tok, fold
-from .vocab import RELATIVES
+from .vocab import RELATIVES, common_words, english_zipf, first_names
 
 __all__ = ["clinical_form", "inflected_common", "thing_after_determiner", "person_after_determiner", "PERSON_AT",
            "place_after_preposition", "person_verb_after"]
@@ -56,8 +56,6 @@ def inflected_common(key: str) -> bool:
     a dictionary word English text uses often, or a comparative with a doubled consonant of a very common word:
     "messing" (mess), "welding", "hotter" (hot), "redder" (red), "burgers" (burger, a surname too); not "visser"
     (vis), "pinter", "beyer" (no "-er" of a noun), "nunes" (no "-es" after a vowel), "mercier" (no "-ier")."""
-    from .vocab import common_words, english_zipf, first_names
-
     words, given = common_words(), first_names()
     if english_zipf(key) < _FORM_ZIPF:
         return False  # a form English text does not use ("rashed", "shaked"): a name
