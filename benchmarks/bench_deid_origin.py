@@ -412,7 +412,8 @@ def main() -> None:
     if not (DATA / "aci-bench").exists() or not (DATA / "mts-dialog").exists():
         print(f"data not found under {DATA}: skipped")
         return
-    sys.path.insert(0, str(ROOT / "src"))
+    sys.path.insert(0, str(ROOT / "src"))  # this tree's code, whatever PYTHONPATH says: run the tree's own copy
+    print(f"after: the code of {ROOT / 'src'}", flush=True)
     dialogs = load_dialogs(a.quick)
     wanted = ["development"] if a.dev_only else [h for h in a.halves.split(",") if h in ("development", "held-out")]
     wanted += ["dev2"] if a.dev2 or "dev2" in a.halves.split(",") else []
