@@ -30,6 +30,9 @@ Builds its own test from real dialogs of the shared ACI-Bench and MTS-Dialog fil
 * ``--dev6`` (or ``dev6`` in ``--halves``) adds names that are short or English words, and names written once with
   their diacritics and again without (``deid_dev6.py``: 24 forms and names of 11 origins; ``{gf}``/``{sf}`` put the
   name without its diacritics, ``{GF}``/``{SF}`` so in upper case), reported as the ``dev6`` half.
+* ``--dev9`` (or ``dev9`` in ``--halves``) adds names that are English words where the dialog says they are names
+  (``deid_dev9.py``: 28 forms, names of 8 origins), and in the same dialogs the same words used as words: each of
+  those replaced is a false replacement, counted beside the ``dev9`` half's names.
 
 "Removed": no part of the name (a particle such as "van", "de", "Ó" aside) is still in the output as a whole
 word (case-insensitive, NFC) more often than in the dialog before the name was put in. Reported per origin, per
@@ -43,7 +46,7 @@ keep their patient's metadata name when it is given. *before*: the code of ``--b
 before issue 50) in a subprocess from a ``git archive``; *after*: this tree.
 
     python benchmarks/bench_deid_origin.py [--quick] [--before REV] [--no-before] [--halves development,held-out,dev2|none]
-                                           [--dev2] [--dev3] [--prep] [--prep2] [--dev4] [--dev5] [--dev6]
+                                           [--dev2] [--dev3] [--prep] [--prep2] [--dev4] [--dev5] [--dev6] [--dev9]
                                            [--no-real] [--show-words]
                                            [--show-left]
 """
@@ -74,6 +77,7 @@ from deid_dev3_names import DEV3_COUNTRIES, DEV3_NAMES  # noqa: E402
 from deid_dev4 import DEV4_FORMS, DEV4_NAMES  # noqa: E402
 from deid_dev5 import DEV5_FORMS  # noqa: E402
 from deid_dev6 import DEV6_FORMS, DEV6_NAMES  # noqa: E402
+from deid_dev9 import DEV9_FORMS, DEV9_NAMES, word_uses_for  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
 from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
 from deid_false_kinds import classify  # noqa: E402
@@ -190,6 +194,37 @@ def inject(text: str, lower: bool, origin: str, index: int, forms: tuple[tuple[s
         head, body = lines[i][: m.end()], lines[i][m.end():].strip()
         lines[i] = f"{head} {sentence} {body}" if j % 2 == 0 else f"{head} {body} {sentence}"
     return "\n".join(lines), names
+
+
+def inject_word_uses(text: str, lower: bool, index: int, avoid: set[str]) -> tuple[str, list[tuple[int, int]]]:
+    """dev9: two sentences that use name-like words as words (``deid_dev9.word_uses_for``) put at the end of a doctor's
+    or a patient's turn; the text and each sentence's span in it."""
+    lines = text.split("\n")
+    turns = _turns(text)
+    doc = [i for i in turns if "doctor" in _speaker(lines[i])]
+    pat = [i for i in turns if "patient" in _speaker(lines[i])]
+    sentences = []
+    for j, (who, form) in enumerate(word_uses_for(index, avoid)):
+        sentence = _style(form, lower)
+        pool = doc if who == "D" else pat
+        i = pool[(index + 3 + j * 7) % len(pool)]
+        lines[i] = f"{lines[i].rstrip()} {sentence}"
+        sentences.append(sentence)
+    out = "\n".join(lines)
+    starts = [out.find(sentence) for sentence in sentences]
+    return out, [(s, s + len(sentence)) for s, sentence in zip(starts, sentences, strict=True) if s >= 0]
+
+
+def word_uses_replaced(part: dict[str, list[tuple[int, int]]], res: dict) -> tuple[int, int, Counter[str]]:
+    """dev9: the words-as-words sentences put in, and the words replaced as names inside them."""
+    n, words = 0, Counter()
+    for key, spans_per_row in part.items():
+        for spans, r in zip(spans_per_row, res[key]["rows"], strict=True):
+            n += len(spans)
+            for w, (s, e) in zip(r["replaced"], r["spans"], strict=True):
+                if any(a <= s and e <= b for a, b in spans):
+                    words[_key(w)] += 1
+    return n, sum(words.values()), words
 
 
 # ---------------------------------------------------------------- one code version (runs in either tree)
@@ -397,6 +432,8 @@ def main() -> None:
                     "(deid_dev4.py: its own forms and names, 15 origins)")
     ap.add_argument("--dev6", action="store_true", help="also names that are short or English words, and names "
                     "written with and without diacritics (deid_dev6.py: its own forms and names, 11 origins)")
+    ap.add_argument("--dev9", action="store_true", help="also names that are English words where the dialog says "
+                    "they are names, beside the same words used as words (deid_dev9.py: its own forms and names)")
     ap.add_argument("--prep2", action="store_true", help="also persons after a preposition, an article or in a "
                     "list in other wordings (deid_dev_prep2.py: its own forms, dev2's names)")
     ap.add_argument("--dev5", action="store_true", help="also everyday forms no other set has (deid_dev5.py: its "
@@ -423,13 +460,16 @@ def main() -> None:
     wanted += ["prep2"] if a.prep2 or "prep2" in a.halves.split(",") else []
     wanted += ["dev5"] if a.dev5 or "dev5" in a.halves.split(",") else []
     wanted += ["dev6"] if a.dev6 or "dev6" in a.halves.split(",") else []
+    wanted += ["dev9"] if a.dev9 or "dev9" in a.halves.split(",") else []
     halves = {h: {"development": DEV_FORMS, "held-out": HELD_OUT_FORMS, "dev2": DEV2_FORMS, "dev3": DEV_FORMS,
                   "prep": PREP_FORMS, "dev4": DEV4_FORMS, "prep2": PREP2_FORMS,
-                  "dev5": DEV5_FORMS, "dev6": DEV6_FORMS}[h] for h in wanted}
+                  "dev5": DEV5_FORMS, "dev6": DEV6_FORMS, "dev9": DEV9_FORMS}[h] for h in wanted}
     injected: dict[str, list[tuple[str, list[str], bool]]] = {}
+    word_spans: dict[str, list[list[tuple[int, int]]]] = {}  # dev9: the words-as-words sentences
     for hname, forms in halves.items():
         table = {"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES,
-                 "prep2": DEV2_NAMES, "dev5": DEV2_NAMES, "dev6": DEV6_NAMES}.get(hname)
+                 "prep2": DEV2_NAMES, "dev5": DEV2_NAMES, "dev6": DEV6_NAMES,
+                 "dev9": DEV9_NAMES}.get(hname)
         for origin in table or ORIGINS:
             items = []
             # dev3: each dialog once with the development forms and once with dev2's (other names the second time)
@@ -440,6 +480,11 @@ def main() -> None:
                     for shift in range(4):  # a name already in the dialog: the next ones of the list
                         got = inject(text, lower, origin, i + offset + shift, pforms, hname == "held-out", folded,
                                      table[origin] if table else None)
+                        if got and hname == "dev9":
+                            avoid = {p.lower() for n in got[1] for p in _parts(n)}
+                            text9, spans9 = inject_word_uses(got[0], lower, i, avoid)
+                            got = (text9, got[1])
+                            word_spans.setdefault(f"{hname}|{origin}", []).append(spans9)
                         if got:
                             items.append((got[0], got[1], lower))
                             break
@@ -471,11 +516,17 @@ def main() -> None:
         for hname in halves:
             part = {k: v for k, v in injected.items() if k.startswith(hname + "|")}
             n_origins = len({"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES,
-                             "prep2": DEV2_NAMES, "dev5": DEV2_NAMES, "dev6": DEV6_NAMES}.get(hname, ORIGINS))
+                             "prep2": DEV2_NAMES, "dev5": DEV2_NAMES, "dev6": DEV6_NAMES,
+                 "dev9": DEV9_NAMES}.get(hname, ORIGINS))
             print_origins(f"{label} ({rev}), {hname} half: names of {n_origins} "
                           f"{'countries (country: the origin it stands beside)' if hname == 'dev3' else 'origins'} "
                           "put in",
                           by_origin(part, res, a.show_left and label == "after"))
+            if hname == "dev9":
+                n_uses, n_rep, rep_words = word_uses_replaced(
+                    {k: v for k, v in word_spans.items() if k.startswith("dev9|")}, res)
+                print(f"dev9 words used as words: {n_uses} sentences put in, {n_rep} words replaced as names in them"
+                      + (f" ({', '.join(f'{w} {c}' for w, c in rep_words.most_common(40))})" if n_rep else ""))
         if real:
             fr = false_replacements(real, names, res, a.show_words and label == "after")
             d = fr["dialogs"]

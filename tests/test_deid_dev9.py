@@ -1,0 +1,59 @@
+"""The benchmark's ninth development set (benchmarks/deid_dev9.py, issue 50, eighth session): names that are English
+words where the dialog says they are names, beside the same words used as words; none of deid_names.py's (either
+half), deid_dev2.py's, deid_dev3_names.py's, deid_dev4.py's or deid_dev6.py's names (compared without printing them)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from script_modules import load_script, name_parts, table_parts
+
+
+@pytest.fixture(scope="module")
+def dev9():
+    return load_script("benchmarks/deid_dev9.py", "clinaudit_deid_dev9")
+
+
+def test_dev9_names_are_new(dev9):
+    new = table_parts(dev9.DEV9_NAMES)
+    for path, attr in (("deid_names.py", "ORIGINS"), ("deid_dev2.py", "DEV2_NAMES"),
+                       ("deid_dev3_names.py", "DEV3_NAMES"), ("deid_dev4.py", "DEV4_NAMES"),
+                       ("deid_dev6.py", "DEV6_NAMES")):
+        table = getattr(load_script(f"benchmarks/{path}", "clinaudit_" + path[:-3]), attr)
+        shared = len(table_parts(table) & new)
+        assert shared == 0, f"{shared} name parts shared with {path}"  # a count, not the sets: the held-out names
+
+
+def test_dev9_shape(dev9):
+    assert len(dev9.DEV9_NAMES) == 8
+    assert all(len(g) == 6 and len(s) == 6 for g, s in dev9.DEV9_NAMES.values())
+    forms = dev9.DEV9_FORMS
+    assert len(forms) >= 24 and len(set(forms)) == len(forms)
+    assert all(who in ("D", "P") and re.search(r"\{[gs]\}", f) for who, f in forms)
+    # the forms hold no word of a name (the benchmark would count it as a name left)
+    parts = table_parts(dev9.DEV9_NAMES)
+    assert not sorted({w for _, f in forms for w in re.findall(r"[a-z]+", f.lower())} & parts)
+    uses = dev9.DEV9_WORD_USES
+    assert len(uses) >= 40 and len(set(uses)) == len(uses)
+    assert not any("{" in s for _, s in uses)
+    used = {w for _, s in uses for w in re.findall(r"[a-z]+", s.lower())}
+    assert len(used & parts) >= 30  # the names' own words, used as words
+
+
+def test_dev9_word_uses_avoid_the_dialogs_names(dev9):
+    for i in range(50):
+        avoid = {"per", "floor", "hope"}
+        got = dev9.word_uses_for(i, avoid)
+        assert len(got) == 2 and got[0] != got[1]
+        assert not any(set(re.findall(r"[a-z]+", s.lower())) & avoid for _, s in got)
+    assert name_parts("Per") == {"per"}
+
+
+def test_dev9_forms_are_new(dev9):
+    old = set()
+    for path, attr in (("deid_dev.py", "DEV_FORMS"), ("deid_dev2.py", "DEV2_FORMS"), ("deid_dev_prep.py", "PREP_FORMS"),
+                       ("deid_dev_prep2.py", "PREP2_FORMS"), ("deid_dev4.py", "DEV4_FORMS"),
+                       ("deid_dev5.py", "DEV5_FORMS"), ("deid_dev6.py", "DEV6_FORMS")):
+        old |= {f for _, f in getattr(load_script(f"benchmarks/{path}", "clinaudit_" + path[:-3]), attr)}
+    assert not old & {f for _, f in dev9.DEV9_FORMS}
