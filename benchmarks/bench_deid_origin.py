@@ -33,6 +33,9 @@ Builds its own test from real dialogs of the shared ACI-Bench and MTS-Dialog fil
 * ``--dev9`` (or ``dev9`` in ``--halves``) adds names that are English words where the dialog says they are names
   (``deid_dev9.py``: 28 forms, names of 8 origins), and in the same dialogs the same words used as words: each of
   those replaced is a false replacement, counted beside the ``dev9`` half's names.
+* ``--dev8`` (or ``dev8`` in ``--halves``) adds many more names of 11 origins the held-out half still loses, of every
+  kind (``deid_dev8.py``: 32 forms; the ʻokina, very long and very short names, names that are English words),
+  reported as the ``dev8`` half.
 
 "Removed": no part of the name (a particle such as "van", "de", "Ó" aside) is still in the output as a whole
 word (case-insensitive, NFC) more often than in the dialog before the name was put in. Reported per origin, per
@@ -47,6 +50,7 @@ before issue 50) in a subprocess from a ``git archive``; *after*: this tree.
 
     python benchmarks/bench_deid_origin.py [--quick] [--before REV] [--no-before] [--halves development,held-out,dev2|none]
                                            [--dev2] [--dev3] [--prep] [--prep2] [--dev4] [--dev5] [--dev6] [--dev9]
+                                           [--dev8]
                                            [--no-real] [--show-words]
                                            [--show-left]
 """
@@ -77,6 +81,7 @@ from deid_dev3_names import DEV3_COUNTRIES, DEV3_NAMES  # noqa: E402
 from deid_dev4 import DEV4_FORMS, DEV4_NAMES  # noqa: E402
 from deid_dev5 import DEV5_FORMS  # noqa: E402
 from deid_dev6 import DEV6_FORMS, DEV6_NAMES  # noqa: E402
+from deid_dev8 import DEV8_FORMS, DEV8_NAMES  # noqa: E402
 from deid_dev9 import DEV9_FORMS, DEV9_NAMES, word_uses_for  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
 from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
@@ -434,6 +439,8 @@ def main() -> None:
                     "written with and without diacritics (deid_dev6.py: its own forms and names, 11 origins)")
     ap.add_argument("--dev9", action="store_true", help="also names that are English words where the dialog says "
                     "they are names, beside the same words used as words (deid_dev9.py: its own forms and names)")
+    ap.add_argument("--dev8", action="store_true", help="also many more names of 11 origins the held-out half loses, "
+                    "of every kind (deid_dev8.py: its own forms and names)")
     ap.add_argument("--prep2", action="store_true", help="also persons after a preposition, an article or in a "
                     "list in other wordings (deid_dev_prep2.py: its own forms, dev2's names)")
     ap.add_argument("--dev5", action="store_true", help="also everyday forms no other set has (deid_dev5.py: its "
@@ -460,15 +467,16 @@ def main() -> None:
     wanted += ["prep2"] if a.prep2 or "prep2" in a.halves.split(",") else []
     wanted += ["dev5"] if a.dev5 or "dev5" in a.halves.split(",") else []
     wanted += ["dev6"] if a.dev6 or "dev6" in a.halves.split(",") else []
+    wanted += ["dev8"] if a.dev8 or "dev8" in a.halves.split(",") else []
     wanted += ["dev9"] if a.dev9 or "dev9" in a.halves.split(",") else []
     halves = {h: {"development": DEV_FORMS, "held-out": HELD_OUT_FORMS, "dev2": DEV2_FORMS, "dev3": DEV_FORMS,
                   "prep": PREP_FORMS, "dev4": DEV4_FORMS, "prep2": PREP2_FORMS,
-                  "dev5": DEV5_FORMS, "dev6": DEV6_FORMS, "dev9": DEV9_FORMS}[h] for h in wanted}
+                  "dev5": DEV5_FORMS, "dev6": DEV6_FORMS, "dev8": DEV8_FORMS, "dev9": DEV9_FORMS}[h] for h in wanted}
     injected: dict[str, list[tuple[str, list[str], bool]]] = {}
     word_spans: dict[str, list[list[tuple[int, int]]]] = {}  # dev9: the words-as-words sentences
     for hname, forms in halves.items():
         table = {"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES,
-                 "prep2": DEV2_NAMES, "dev5": DEV2_NAMES, "dev6": DEV6_NAMES,
+                 "prep2": DEV2_NAMES, "dev5": DEV2_NAMES, "dev6": DEV6_NAMES, "dev8": DEV8_NAMES,
                  "dev9": DEV9_NAMES}.get(hname)
         for origin in table or ORIGINS:
             items = []
@@ -517,7 +525,7 @@ def main() -> None:
             part = {k: v for k, v in injected.items() if k.startswith(hname + "|")}
             n_origins = len({"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES,
                              "prep2": DEV2_NAMES, "dev5": DEV2_NAMES, "dev6": DEV6_NAMES,
-                 "dev9": DEV9_NAMES}.get(hname, ORIGINS))
+                             "dev8": DEV8_NAMES, "dev9": DEV9_NAMES}.get(hname, ORIGINS))
             print_origins(f"{label} ({rev}), {hname} half: names of {n_origins} "
                           f"{'countries (country: the origin it stands beside)' if hname == 'dev3' else 'origins'} "
                           "put in",

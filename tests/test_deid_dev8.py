@@ -1,0 +1,58 @@
+"""The benchmark's eighth development set (benchmarks/deid_dev8.py, issue 50, eighth session): many more names of the
+origins the held-out half still loses, of every kind; none of deid_names.py's (either half), deid_dev2.py's,
+deid_dev3_names.py's, deid_dev4.py's, deid_dev6.py's or deid_dev9.py's (compared without printing them)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from script_modules import load_script, name_parts, table_parts
+
+
+@pytest.fixture(scope="module")
+def dev8():
+    return load_script("benchmarks/deid_dev8.py", "clinaudit_deid_dev8")
+
+
+def test_dev8_names_are_new(dev8):
+    new = table_parts(dev8.DEV8_NAMES)
+    for path, attr in (("deid_names.py", "ORIGINS"), ("deid_dev2.py", "DEV2_NAMES"),
+                       ("deid_dev3_names.py", "DEV3_NAMES"), ("deid_dev4.py", "DEV4_NAMES"),
+                       ("deid_dev6.py", "DEV6_NAMES"), ("deid_dev9.py", "DEV9_NAMES")):
+        table = getattr(load_script(f"benchmarks/{path}", "clinaudit_" + path[:-3]), attr)
+        old = table_parts(table)
+        assert not old & new, f"{len(old & new)} name parts shared with {path}"  # not printed: the held-out names
+
+
+def test_dev8_shape(dev8):
+    names = dev8.DEV8_NAMES
+    assert len(names) == 11
+    assert all(len(g) >= 25 and len(s) >= 25 for g, s in names.values())
+    every = [n for given, sur in names.values() for n in given + sur]
+    parts = [p for n in every for p in name_parts(n)]
+    assert len(parts) == len(set(parts))  # no part in two names of this set
+    forms = dev8.DEV8_FORMS
+    assert 24 <= len(forms) <= 40
+    assert all(who in ("D", "P") and re.search(r"\{[gsGS]f?\}|\{[GS]F\}", f) for who, f in forms)
+    assert sum(bool(re.search(r"\{[gsGS][fF]\}", f)) for _, f in forms) >= 4  # a name again without its diacritics
+    # the kinds the set is for
+    assert sum(bool(re.search(r"\w['’ʻ]\w", n)) for n in every) >= 20  # an ʻokina or apostrophe inside the name
+    assert any("ʻ" in n for n in every) and any("'" in n for n in every)
+    assert sum(len(n) <= 4 for n in every) >= 40  # short names
+    assert sum(len(n) >= 11 for n in every) >= 10  # very long names
+    assert sum("-" in n for n in every) >= 8  # hyphenated (Korean, Haitian)
+    korean = names["Korean"][0]
+    assert {"joined", "hyphen", "apart"} <= {"hyphen" if "-" in n else "apart" if " " in n else "joined"
+                                             for n in korean}
+    assert any(re.search(r"[čďěňřšťůž]", n) for n in names["Czech"][1])
+    assert any(n.endswith(("ová", "ná")) for n in names["Czech"][1])
+
+
+def test_dev8_forms_are_new(dev8):
+    old = set()
+    for path, attr in (("deid_dev.py", "DEV_FORMS"), ("deid_dev2.py", "DEV2_FORMS"), ("deid_dev_prep.py", "PREP_FORMS"),
+                       ("deid_dev_prep2.py", "PREP2_FORMS"), ("deid_dev4.py", "DEV4_FORMS"),
+                       ("deid_dev5.py", "DEV5_FORMS"), ("deid_dev6.py", "DEV6_FORMS")):
+        old |= {f for _, f in getattr(load_script(f"benchmarks/{path}", "clinaudit_" + path[:-3]), attr)}
+    assert not old & {f for _, f in dev8.DEV8_FORMS}
