@@ -33,6 +33,10 @@ Builds its own test from real dialogs of the shared ACI-Bench and MTS-Dialog fil
 * ``--dev9`` (or ``dev9`` in ``--halves``) adds names that are English words where the dialog says they are names
   (``deid_dev9.py``: 28 forms, names of 8 origins), and in the same dialogs the same words used as words: each of
   those replaced is a false replacement, counted beside the ``dev9`` half's names.
+* ``--dev7`` (or ``dev7`` in ``--halves``) adds forms taken from real speech (``deid_dev7.py``: ~250 sentences of the
+  shared dialogs that host no form here, ACI-Bench train and taskC test2, MTS-Dialog's training file, built at run
+  time, a name put where the sentence refers to a person; dev2's names), reported as the ``dev7`` half; the dialogs
+  are run as many times as it takes to put every form in once.
 * ``--dev8`` (or ``dev8`` in ``--halves``) adds many more names of 11 origins the held-out half still loses, of every
   kind (``deid_dev8.py``: 32 forms; the ʻokina, very long and very short names, names that are English words),
   reported as the ``dev8`` half.
@@ -49,8 +53,8 @@ keep their patient's metadata name when it is given. *before*: the code of ``--b
 before issue 50) in a subprocess from a ``git archive``; *after*: this tree.
 
     python benchmarks/bench_deid_origin.py [--quick] [--before REV] [--no-before] [--halves development,held-out,dev2|none]
-                                           [--dev2] [--dev3] [--prep] [--prep2] [--dev4] [--dev5] [--dev6] [--dev9]
-                                           [--dev8]
+                                           [--dev2] [--dev3] [--prep] [--prep2] [--dev4] [--dev5] [--dev6] [--dev7]
+                                           [--dev8] [--dev9]
                                            [--no-real] [--show-words]
                                            [--show-left]
 """
@@ -81,6 +85,7 @@ from deid_dev3_names import DEV3_COUNTRIES, DEV3_NAMES  # noqa: E402
 from deid_dev4 import DEV4_FORMS, DEV4_NAMES  # noqa: E402
 from deid_dev5 import DEV5_FORMS  # noqa: E402
 from deid_dev6 import DEV6_FORMS, DEV6_NAMES  # noqa: E402
+from deid_dev7 import build as dev7_forms  # noqa: E402
 from deid_dev8 import DEV8_FORMS, DEV8_NAMES  # noqa: E402
 from deid_dev9 import DEV9_FORMS, DEV9_NAMES, word_uses_for  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
@@ -165,10 +170,11 @@ def present(text: str, name: str) -> int:
 
 
 def inject(text: str, lower: bool, origin: str, index: int, forms: tuple[tuple[str, str], ...], held_out: bool,
-           folded: bool, names: tuple[list[str], list[str]] | None = None) -> tuple[str, list[str]] | None:
+           folded: bool, names: tuple[list[str], list[str]] | None = None,
+           used: list[tuple[str, list[str]]] | None = None) -> tuple[str, list[str]] | None:
     """The dialog with three forms of ``forms`` put in (each with another person of this origin's half, or of
     ``names``: the second development set's); the name occurrences put in (as written). None when the dialog lacks a
-    doctor or patient turn."""
+    doctor or patient turn. ``used``, when given, gets each form put in with its names (for ``--show-left``)."""
     given, sur = names or half(origin, held_out)
     lines = text.split("\n")
     if lower:
@@ -192,6 +198,9 @@ def inject(text: str, lower: bool, origin: str, index: int, forms: tuple[tuple[s
                           lower)
         names += [g] * (form.count("{g}") + form.count("{G}")) + [s] * (form.count("{s}") + form.count("{S}"))
         names += [gf] * (form.count("{gf}") + form.count("{GF}")) + [sf] * (form.count("{sf}") + form.count("{SF}"))
+        if used is not None:
+            used.append((form, [n for n, slot in ((g, "{g}"), (s, "{s}"), (gf, "{gf}"), (sf, "{sf}"))
+                                if slot in form.lower()]))
         pool = doc if who == "D" else pat
         i = pool[(index + j * 5) % len(pool)]
         m = _LABEL.match(lines[i])
@@ -269,15 +278,21 @@ def before_run(rev: str, texts: dict[str, list[str]], names: dict[str, list[list
 # ---------------------------------------------------------------- measures
 
 
-def by_origin(injected: dict[str, list[tuple[str, list[str], bool]]], res: dict, show_left: bool) -> dict:
-    """origin -> {"cased": [names, left], "lower": [...]}"""
+def by_origin(injected: dict[str, list[tuple[str, list[str], bool]]], res: dict, show_left: bool,
+              used: dict[str, list[list[tuple[str, list[str]]]]] | None = None) -> dict:
+    """origin -> {"cased": [names, left], "lower": [...]}; with ``used`` (the forms put in each dialog) and
+    ``show_left``, also the forms that lose a name of the most origins."""
     table: dict[str, dict[str, list[int]]] = {}
     left_words: Counter[str] = Counter()
+    form_losers: dict[tuple[str, str], set[str]] = defaultdict(set)
     for key, items in injected.items():
         origin = key.split("|")[1]
         cell = table.setdefault(origin, {"cased": [0, 0], "lower": [0, 0]})
-        for (_t, names, lower), r in zip(items, res[key]["rows"], strict=True):
+        for n_item, ((_t, names, lower), r) in enumerate(zip(items, res[key]["rows"], strict=True)):
             style = "lower" if lower else "cased"
+            for form, form_names in (used or {}).get(key, [[]] * len(items))[n_item]:
+                if any(present(r["text"], n) for n in form_names):  # (not in the dialog before: inject)
+                    form_losers[style, form].add(origin)
             for n in set(names):
                 k = names.count(n)
                 miss = min(k, present(r["text"], n))
@@ -287,6 +302,8 @@ def by_origin(injected: dict[str, list[tuple[str, list[str], bool]]], res: dict,
                     left_words[f"{origin}:{n}"] += miss
     if show_left:
         print("  names left:", ", ".join(f"{w} {n}" for w, n in left_words.most_common(80)))
+        for (style, form), origins in sorted(form_losers.items(), key=lambda x: (-len(x[1]), x[0]))[:40]:
+            print(f"  form losing a name of {len(origins)} origins ({style}): {form}")
     return table
 
 
@@ -445,6 +462,8 @@ def main() -> None:
                     "list in other wordings (deid_dev_prep2.py: its own forms, dev2's names)")
     ap.add_argument("--dev5", action="store_true", help="also everyday forms no other set has (deid_dev5.py: its "
                     "own forms, dev2's names)")
+    ap.add_argument("--dev7", action="store_true", help="also forms taken from real speech (deid_dev7.py: "
+                    "sentences of the shared dialogs that host no form, built at run time; dev2's names)")
     ap.add_argument("--no-real", action="store_true", help="skip the real files")
     ap.add_argument("--show-words", action="store_true", help="print the words replaced in the real dialogs")
     ap.add_argument("--show-left", action="store_true", help="print the injected names left")
@@ -467,27 +486,34 @@ def main() -> None:
     wanted += ["prep2"] if a.prep2 or "prep2" in a.halves.split(",") else []
     wanted += ["dev5"] if a.dev5 or "dev5" in a.halves.split(",") else []
     wanted += ["dev6"] if a.dev6 or "dev6" in a.halves.split(",") else []
+    wanted += ["dev7"] if a.dev7 or "dev7" in a.halves.split(",") else []
     wanted += ["dev8"] if a.dev8 or "dev8" in a.halves.split(",") else []
     wanted += ["dev9"] if a.dev9 or "dev9" in a.halves.split(",") else []
     halves = {h: {"development": DEV_FORMS, "held-out": HELD_OUT_FORMS, "dev2": DEV2_FORMS, "dev3": DEV_FORMS,
-                  "prep": PREP_FORMS, "dev4": DEV4_FORMS, "prep2": PREP2_FORMS,
-                  "dev5": DEV5_FORMS, "dev6": DEV6_FORMS, "dev8": DEV8_FORMS, "dev9": DEV9_FORMS}[h] for h in wanted}
+                  "prep": PREP_FORMS, "dev4": DEV4_FORMS, "prep2": PREP2_FORMS, "dev5": DEV5_FORMS,
+                  "dev6": DEV6_FORMS, "dev8": DEV8_FORMS, "dev9": DEV9_FORMS}[h] if h != "dev7" else dev7_forms(DATA)
+              for h in wanted}
     injected: dict[str, list[tuple[str, list[str], bool]]] = {}
+    forms_used: dict[str, list[list[tuple[str, list[str]]]]] = {}
     word_spans: dict[str, list[list[tuple[int, int]]]] = {}  # dev9: the words-as-words sentences
     for hname, forms in halves.items():
         table = {"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES,
-                 "prep2": DEV2_NAMES, "dev5": DEV2_NAMES, "dev6": DEV6_NAMES, "dev8": DEV8_NAMES,
+                 "prep2": DEV2_NAMES, "dev5": DEV2_NAMES, "dev6": DEV6_NAMES, "dev7": DEV2_NAMES, "dev8": DEV8_NAMES,
                  "dev9": DEV9_NAMES}.get(hname)
         for origin in table or ORIGINS:
-            items = []
+            items, used = [], []
             # dev3: each dialog once with the development forms and once with dev2's (other names the second time)
             passes = ((forms, 0), (DEV2_FORMS, 7)) if hname == "dev3" else ((forms, 0),)
+            if hname == "dev7":  # every form once: as many runs of the dialogs as that takes
+                per_run = FORMS_PER_DIALOG * len(dialogs)
+                passes = tuple((forms, p * len(dialogs)) for p in range(-(-len(forms) // per_run)))
             for pforms, offset in passes:
                 for i, (_f, _id, text, lower) in enumerate(dialogs):
                     folded = (i // 2) % 2 == 1
                     for shift in range(4):  # a name already in the dialog: the next ones of the list
+                        forms_in: list[tuple[str, list[str]]] = []
                         got = inject(text, lower, origin, i + offset + shift, pforms, hname == "held-out", folded,
-                                     table[origin] if table else None)
+                                     table[origin] if table else None, forms_in)
                         if got and hname == "dev9":
                             avoid = {p.lower() for n in got[1] for p in _parts(n)}
                             text9, spans9 = inject_word_uses(got[0], lower, i, avoid)
@@ -495,10 +521,13 @@ def main() -> None:
                             word_spans.setdefault(f"{hname}|{origin}", []).append(spans9)
                         if got:
                             items.append((got[0], got[1], lower))
+                            used.append(forms_in)
                             break
             label = f"{origin} ({DEV3_COUNTRIES[origin][0]}: {DEV3_COUNTRIES[origin][1] or '-'})" \
                 if hname == "dev3" else origin
             injected[f"{hname}|{label}"] = items
+            if hname != "held-out":
+                forms_used[f"{hname}|{label}"] = used
     texts = {k: [t for t, _, _ in v] for k, v in injected.items()}
     real, names, sex = ({}, {}, {}) if a.no_real else real_files(a.quick)
     jobs = {**texts, **real, **{"meta:" + k: real[k] for k in names}}
@@ -525,11 +554,11 @@ def main() -> None:
             part = {k: v for k, v in injected.items() if k.startswith(hname + "|")}
             n_origins = len({"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES,
                              "prep2": DEV2_NAMES, "dev5": DEV2_NAMES, "dev6": DEV6_NAMES,
-                             "dev8": DEV8_NAMES, "dev9": DEV9_NAMES}.get(hname, ORIGINS))
+                             "dev7": DEV2_NAMES, "dev8": DEV8_NAMES, "dev9": DEV9_NAMES}.get(hname, ORIGINS))
             print_origins(f"{label} ({rev}), {hname} half: names of {n_origins} "
                           f"{'countries (country: the origin it stands beside)' if hname == 'dev3' else 'origins'} "
                           "put in",
-                          by_origin(part, res, a.show_left and label == "after"))
+                          by_origin(part, res, a.show_left and label == "after", forms_used))
             if hname == "dev9":
                 n_uses, n_rep, rep_words = word_uses_replaced(
                     {k: v for k, v in word_spans.items() if k.startswith("dev9|")}, res)
