@@ -189,7 +189,9 @@ def test_a_word_in_no_list_after_a_preposition_that_takes_a_person(text, expecte
     "[patient] i take it for pain and for sleep .",
     "[patient] i got it from walgreens and from cvs .",
     "[patient] i came with my friend today .",
-    "[doctor] korvina wrap is what we use for sprains .",  # not after a preposition
+    # not after a preposition (the eighth session: "korvina", one letter from the whitelist's "korving" that English
+    # never writes, is a name wherever it stands; "miravan" still looks like a word)
+    "[doctor] miravan wrap is what we use for sprains .",
 ])
 def test_a_preposition_object_rule_keeps_words(text):
     assert deidentify_text(text)[0] == text

@@ -47,6 +47,13 @@ _OKINA = re.compile(r"(?i)[aeiouāēīōū][ʻ‘'’][aeiouāēīōū]")
 _start = itemgetter(0)  # a Tok's start
 _ENGLISH_APOSTROPHE = frozenset({"ma'am", "ne'er", "o'er", "e'er", "ma'ams"})
 _OPEN = re.compile(r"(?:[bcdfghklmnpqrstvwz]?[aeiou]{1,3})+")
+#: Open syllables as the Nguni and Sotho languages write them (Zulu, Xhosa, Ndebele, Swazi; issue 50, eighth session):
+#: a syllabic "m" before a consonant ("mthunzi", "msweli", "mbeki"), a prenasalised onset ("nt", "mb", "ngq"), a
+#: digraph or a click ("hl", "dl", "tsh", "gq", "xh", "ny"), a glide ("kw", "zw"), then one or two vowels, to the
+#: word's end ("NTOKOZO", "DLADLA", "NGQONDO", "MSWELI"): English begins no syllable so
+_BANTU_OPEN = re.compile(r"(?:(?:m(?=[bcdfghjklnpqrstvxz]))?(?:ntsh|tsh|ngq|ngc|ngx|nkq|ndl|nhl|nts|mb|mp|mf|mv|nd|nt|"
+                         r"nj|nz|ns|nc|nq|nx|ng|nk|nh|th|sh|hl|dl|ts|kh|ph|bh|ch|gc|gq|gx|xh|ny|tl|dz|"
+                         r"[bcdfghjklmnpqrstvxyz])?[wy]?[aeiou]{1,2})+")
 
 
 def _letter_english_lacks(word: str) -> bool:
@@ -74,7 +81,8 @@ def capital_names(text: str) -> list[Tok]:
         facts = [word_facts(p) for p in parts]
         if any(w.common or w.clinical is not None or w.function or w.demographic or w.eponym for w in facts):
             continue
-        if any(w.gazetteer for w in facts) or _letter_english_lacks(word) or unlisted_word(key) and _OPEN.fullmatch(key):
+        if any(w.gazetteer for w in facts) or _letter_english_lacks(word) or unlisted_word(key) and (
+                _OPEN.fullmatch(key) or _BANTU_OPEN.fullmatch(key)):
             out.append(caps[-1])
     return out + _form_pairs(text, caps, {t.start for t in out})
 
@@ -94,7 +102,12 @@ def _form_pairs(text: str, caps: Sequence[Tok], taken: set[int]) -> list[Tok]:
 
     out = []
     for a, b in zip(caps, caps[1:], strict=False):
-        if text[a.end:b.start] not in (", ", ",  ", ","):
+        between = text[a.end:b.start]
+        if between == " " and (a.start in taken) != (b.start in taken):  # "MSWELI NTOKOZO", "[DUVAL] WISLY" on a card
+            other = b if a.start in taken else a
+            out += [other] if _beside_capital_name(other) and may(other) else []
+            continue
+        if between not in (", ", ",  ", ","):
             continue
         if a.start in taken or b.start in taken:
             other = b if a.start in taken else a
@@ -113,6 +126,20 @@ def _form_pairs(text: str, caps: Sequence[Tok], taken: set[int]) -> list[Tok]:
     return out
 
 
+
+
+#: An all-capital word right beside a name taken in capitals is its other part when English text writes it less
+#: often than this ("WISLY" 0, "SONO" 2.6; not "HAPPY", "WELL", "PAIN": issue 50, eighth session)
+_BESIDE_CAPITAL_ZIPF = 3.0
+
+
+def _beside_capital_name(t: Tok) -> bool:
+    """An all-capital word of four letters or more and two vowels (as :func:`capital_names` reads), a gazetteer name,
+    a word in no list, or a word English text seldom writes (:data:`_BESIDE_CAPITAL_ZIPF`), no clinical acronym."""
+    if len(t.key) < 4 or len(_VOWELS.findall(t.key)) < 2 or clinical_acronym(t.text):
+        return False
+    w = word_facts(t.key)
+    return w.gazetteer or unlisted_word(t.key) or english_zipf(t.key) < _BESIDE_CAPITAL_ZIPF
 
 
 def okina_names(text: str, toks: Sequence[Tok] | None = None) -> list[Tok]:
