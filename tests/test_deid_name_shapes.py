@@ -68,3 +68,25 @@ def test_capitals_that_are_no_names_stay(text):
 def test_a_common_word_beside_a_name_in_capitals_stays():
     assert _deid("Patient: The form says JOHNSON PAIN CLINIC.") == "Patient: The form says [NAME] PAIN CLINIC."
     assert _deid("Patient: JANE SMITH DOB 1/2/1960.") == "Patient: [NAME] DOB 1/2/1960."
+
+
+@pytest.mark.parametrize("text, expected", [
+    # beside a name found in lower case, a word only the whitelist holds that English text seldom writes
+    ("[patient] we stayed at tolu okonjo's place while the heat was out .",
+     "[patient] we stayed at [NAME]'s place while the heat was out ."),
+    ("[patient] my neighbour puna kealamaka drove me here .", "[patient] my neighbour [NAME] drove me here ."),
+])
+def test_a_rare_whitelist_word_beside_a_name_in_lower_case(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "[doctor] on palpation there is tenderness .",  # no name beside it
+    "[patient] i take tolu syrup for the cough .",
+])
+def test_rare_whitelist_words_alone_stay(text):
+    assert _deid(text) == text
+
+
+def test_a_rare_whitelist_word_beside_a_name_in_capitals_stays():
+    assert _deid("Patient: JANE SMITH DOB 1/2/1960.") == "Patient: [NAME] DOB 1/2/1960."

@@ -40,7 +40,7 @@ from .name_cased import (apostrophe_names, condition_name_inside, coordinated_wi
 from .name_frequency import lower_case_neighbour_ok, name_like, webster_proper
 from .name_context import context_spans
 from .name_object import capital_objects, lower_objects
-from .name_neighbour_words import NAME_FUNCTION, cased_word_name, lower_word_name
+from .name_neighbour_words import NAME_FUNCTION, cased_word_name, lower_rare_word, lower_word_name
 from .name_person_verbs import person_context_names, person_verb_names
 from .name_elision import elided_particle_names
 from .name_letters import capital_names, okina_names, open_syllables, syllable_names
@@ -467,7 +467,8 @@ def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpa
             # in lower case: "[tyler] moore", "[sander] de vries" (a particle, which ICD-10-CM also writes), not "patella"
             particle = t.key in PARTICLES and not t.capital and lower_case_neighbour_ok(text, toks, i, True)
             lower = particle or lower_case_neighbour(t.key) or w.clinical is None and lower_case_neighbour_ok(
-                text, toks, i, w.common or w.gazetteer or w.function) or not t.capital and lower_word_name(t.key)
+                text, toks, i, w.common or w.gazetteer or w.function) or not t.capital and (
+                lower_word_name(t.key) or t.text.islower() and lower_rare_word(t.key, w))
             # a lower-case word only beside a lower-case name (lower-case speech), not beside a capitalised one
             if not (t.capital or lower and not (nxt and toks[i + 1].capital or prev and toks[i - 1].capital)):
                 continue

@@ -26,7 +26,7 @@ from .name_tokens import Tok
 from .name_word import RELATIVES, Word, word_name
 from .vocab import DAY_NAMES
 
-__all__ = ["NAME_FUNCTION", "lower_word_name", "cased_word_name"]
+__all__ = ["NAME_FUNCTION", "lower_word_name", "lower_rare_word", "cased_word_name"]
 
 
 #: function words that are also names, taken beside a name in cased text ("Kim Young Jae", "Sunday Okafor")
@@ -50,6 +50,23 @@ def lower_word_name(key: str) -> bool:
     """In lower case, ``key`` beside a name found is its part: a one-word given name English text uses less than
     :data:`.vocab.WORD_NAME_ZIPF` (whitelist or not), no clinical word nor spoken form (:func:`.name_word.word_name`)."""
     return word_name(key, given=True)
+
+
+#: In lower case, a word the whitelist holds that English text writes less often than this is a name's part right
+#: beside a name found ("we stayed at [eti] leota's", "my neighbour [nav] dhillon", "[ibe] okafor": short names of
+#: many origins that philter-ucsf's whitelist lists as abbreviations or foreign words; issue 50, eighth session)
+RARE_NEIGHBOUR_ZIPF = 3.0
+
+
+def lower_rare_word(key: str, w: Word) -> bool:
+    """In lower case, ``key`` (``w``: what the lists say of it) beside a name found is its part: a word of letters
+    that no gazetteer holds, rarer in English text than :data:`RARE_NEIGHBOUR_ZIPF`, no clinical, function,
+    demographic, relative's or spoken word."""
+    from .vocab import SPOKEN_WORDS, english_zipf
+
+    return key.isalpha() and len(key) >= 2 and not (w.gazetteer or w.clinical is not None or w.function
+                                                     or w.demographic or w.eponym) \
+        and key not in RELATIVES and key not in SPOKEN_WORDS and english_zipf(key) < RARE_NEIGHBOUR_ZIPF
 
 
 def cased_word_name(text: str, toks: Sequence[Tok], i: int, prev: bool, nxt: bool, w: Word) -> bool:
