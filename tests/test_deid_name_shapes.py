@@ -90,3 +90,24 @@ def test_rare_whitelist_words_alone_stay(text):
 
 def test_a_rare_whitelist_word_beside_a_name_in_capitals_stays():
     assert _deid("Patient: JANE SMITH DOB 1/2/1960.") == "Patient: [NAME] DOB 1/2/1960."
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a glottal stop written as an apostrophe before a name's first vowel (Tongan, Hawaiian)
+    ("[patient] 'ikani drove me here this morning .", "[patient] [NAME] drove me here this morning ."),
+    ("Patient: My aunt ’Ulukalala takes me to dialysis.", "Patient: My aunt [NAME] takes me to dialysis."),
+    ("[patient] we stayed at 'ikani's place .", "[patient] we stayed at [NAME]'s place ."),
+])
+def test_a_name_that_begins_with_an_apostrophe(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "[patient] they said 'ouch' and left .",  # a quoted word
+    "[patient] i've had it 'til now , 'cause of the 'ole thing .",  # elisions, a dropped "h"
+    "[doctor] we call it 'afib' for short .",
+    "[patient] i told 'em about the 'ospital bill .",
+    "Patient: They said 'I am fine' and went home.",
+])
+def test_apostrophes_before_words_stay(text):
+    assert _deid(text) == text

@@ -158,6 +158,36 @@ def okina_names(text: str, toks: Sequence[Tok] | None = None) -> list[Tok]:
                 out.append(t)
     for m in re.finditer(r"(?<![\w'’\-])[^\W\d_]*[aeiouāēīōū]‘[aeiouāēīōū][^\W\d_]*", text, re.I) if "‘" in text else ():
         out.append(Tok(m.start(), m.end(), m.group(0), fold(m.group(0)).lower()))  # the tokens split at "‘"
+    return out + _leading_stops(text)
+
+
+#: a word after an apostrophe: the glottal stop a name begins with ("'Aho", "’ofa"), or the start of a quotation
+_LEADING = re.compile(r"['’]([aeiouāēīōūAEIOUĀĒĪŌŪ][^\W\d_]{2,})")
+#: English words an apostrophe starts for a dropped letter ("'em", "'ow"; a dropped "h": :func:`_leading_stops`)
+_ELISIONS = frozenset("em ow oo ey at".split())
+
+
+def _leading_stops(text: str) -> list[Tok]:
+    """A word written with a glottal stop before its first vowel as an apostrophe, straight or curly (Tongan and
+    Hawaiian names: "'Aho", "’alisi", "'ofa"; the ʻokina itself is a letter the tokens keep): the words of
+    :func:`.name_tokens.tokens` leave the apostrophe's word out. A name when the apostrophe opens the word (after
+    no letter), no closing apostrophe follows it (not a quoted word: "'ouch'"), and the word is in no list or a
+    gazetteer name no list calls common, no English elision ("'em", "'ere"); issue 50, eighth session."""
+    out = []
+    for c in "'’":
+        for i in places(text, c):
+            if i and (text[i - 1].isalnum() or text[i - 1] in "'’ʻ"):
+                continue
+            m = _LEADING.match(text, i)
+            if m is None or text[m.end():m.end() + 1] in ("'", "’") and not text[m.end() + 1:m.end() + 2].isalpha():
+                continue
+            key = fold(m.group(1)).lower()
+            w = word_facts(key)
+            if key in _ELISIONS or is_common("h" + key) or w.common or w.clinical is not None or w.function \
+                    or w.demographic or w.eponym:  # "'ole" for "whole", "'ospital"
+                continue
+            if w.gazetteer or unlisted_word(key):
+                out.append(Tok(i, m.end(), m.group(0), "'" + key))
     return out
 
 
