@@ -49,6 +49,8 @@ from .name_coordinated import coordinated_names
 from .name_roles import ROLE_TITLES, relative_names, role_names
 from .name_deaccented import deaccented_mentions
 from .name_mentions import given_and_surname, other_mentions
+from .name_initials import middle_initial_names
+from .name_possessive import possessive_names
 from .name_slots import person_slots
 from .name_tokens import MARK as _MARK
 from .name_tokens import WORD, fold, neighbours, tokens
@@ -352,7 +354,10 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                   if not no_person_at(text, t.start, t.end)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_verb_names(  # "Per thinks", "how is ali doing"
             text, _sentence_start, _person_verb_may_be, _lower_person_verb_may_be) if (t.start, t.end) not in seen]
-        spans += [NameSpan(t.start, t.end, "rule") for t in given_and_surname(text, toks, no_person_at)]  # "by tanner fletcher"
+        spans += [NameSpan(t.start, t.end, "rule")  # "by tanner fletcher", "fern moss drives me"
+                  for t in given_and_surname(text, toks, no_person_at)]
+        spans += [NameSpan(t.start, t.end, "rule") for t in middle_initial_names(text, toks, no_person_at)]  # "fern r . moss"
+        spans += [NameSpan(t.start, t.end, "rule") for t in possessive_names(text, toks, no_person_at)]  # "fern's inhaler"
         spans += [NameSpan(t.start, t.end, "rule") for t in person_context_names(  # "talked to Costa", "Per who"
             text, lambda s, t: None if _word(t.key).clinical == "facility" else _person_verb_may_be(s, t),
             _lower_person_verb_may_be, RELATIVES) if (t.start, t.end) not in seen]  # not "sent to Mercy"

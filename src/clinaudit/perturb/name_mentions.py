@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import and_, attrgetter
 
+from .name_pairs import person_pair
 from .name_tokens import Tok, key_indices
 from .name_word import DETERMINERS, SEP_SPACE, unlisted_word, word_name, word_facts
 from .vocab import WORD_NAME_ZIPF, english_zipf, first_names, surnames
@@ -70,21 +71,26 @@ def other_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, in
 
 def given_and_surname(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
     """The two words of a gazetteer given name right before a gazetteer surname in lower case, both words the lists
-    call common (the module's docstring)."""
+    call common (the module's docstring), or both before what only a person does (:func:`.name_pairs.person_pair`:
+    "fern moss drives me")."""
     given, sur = first_names(), surnames()
     out: list[Tok] = []
     keys = list(map(attrgetter("key"), toks))
     # only the given names right before a surname are read (issue 50, seventh session: not every pair of words)
     for i in compress(range(len(toks) - 1), map(and_, map(given.__contains__, keys[:-1]), map(sur.__contains__, keys[1:]))):
-        a, b = toks[i], toks[i + 1]
-        if not (a.key in given and b.key in sur and a.text.islower() and b.text.islower()
-                and word_facts(a.key).common and word_facts(b.key).common):
-            continue
-        if not SEP_SPACE.fullmatch(text, a.end, b.start) or _after_determiner(toks, i) or _plural(b.key) \
-                or i > 1 and toks[i - 2].key in _BEFORE_THING and SEP_SPACE.fullmatch(text, toks[i - 2].end,
-                                                                                      toks[i - 1].start):
-            continue  # "a halo vest", "a bremer halo vest", "cinnamon rolls"
-        if word_name(a.key) and word_name(b.key) and not (no_person_at(text, a.start, a.end)
-                                                          or no_person_at(text, b.start, b.end)):
-            out += [a, b]
+        if _common_pair(text, toks, i, no_person_at) or person_pair(text, toks, i, no_person_at):
+            out += [toks[i], toks[i + 1]]
     return out
+
+
+def _common_pair(text: str, toks: Sequence[Tok], i: int, no_person_at: Callable[[str, int, int], bool]) -> bool:
+    """``toks[i]``, ``toks[i + 1]``: a given name and a surname, both words the lists call common, rare in English."""
+    a, b = toks[i], toks[i + 1]
+    if not (a.text.islower() and b.text.islower() and word_facts(a.key).common and word_facts(b.key).common):
+        return False
+    if not SEP_SPACE.fullmatch(text, a.end, b.start) or _after_determiner(toks, i) or _plural(b.key) \
+            or i > 1 and toks[i - 2].key in _BEFORE_THING and SEP_SPACE.fullmatch(text, toks[i - 2].end,
+                                                                                  toks[i - 1].start):
+        return False  # "a halo vest", "a bremer halo vest", "cinnamon rolls"
+    return word_name(a.key) and word_name(b.key) and not (no_person_at(text, a.start, a.end)
+                                                          or no_person_at(text, b.start, b.end))

@@ -28,7 +28,7 @@ from operator import attrgetter
 
 from .name_tokens import Tok
 from .name_word import RELATIVES, blocked, word_facts
-from .vocab import SPOKEN_WORDS, english_zipf
+from .vocab import SPOKEN_WORDS, WORD_NAME_ZIPF, english_zipf, surnames
 
 __all__ = ["ROLE_TITLES", "ROLE_ZIPF", "role_names", "relative_names"]
 
@@ -43,6 +43,9 @@ _AFTER = frozenset("""had has was is said says told tells found finds called cal
     gives took takes checked checks drove drives thinks thought knows knew wants wanted asked asks brought brings
     made makes prayed prays ran runs works worked lives lived used would will could can did does who from at
     always never still also just""".split())
+#: a relative's word used as a title in lower case, before a name and a person's verb ("aunt fern raised me")
+_KIN_TITLES = frozenset("aunt auntie uncle grandma grandpa granny nana cousin".split())
+_TITLES = ROLE_TITLES | _KIN_TITLES
 _NEXT = re.compile(r"[ \t]*([a-z]+|[.,!?;:]|\n|$)")
 _ROLE_OR_RELATIVE = ROLE_TITLES | RELATIVES | {"landlord", "landlady"}
 
@@ -72,15 +75,17 @@ def _next_ok(text: str, t: Tok, past: bool) -> bool:
 def role_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
     """The words right after a role used as a title (the module's docstring): "Officer [Street]", "coach [fox] had"."""
     out: list[Tok] = []
-    for i in compress(range(len(toks) - 1), map(ROLE_TITLES.__contains__, map(attrgetter("key"), toks))):
+    for i in compress(range(len(toks) - 1), map(_TITLES.__contains__, map(attrgetter("key"), toks))):
         role, t = toks[i], toks[i + 1]
+        if role.key not in ROLE_TITLES and not role.text.islower():
+            continue  # "Aunt Fern": a title of the naming contexts'; "aunt fern raised me" here
         if not re.fullmatch(r"[ \t]", text[role.end:t.start]) or t.text.isupper() and len(t.text) > 1:
             continue
         if role.capital and t.capital and not role.text.isupper():
             ok = _word_may_be(t.key, cased=True)
         elif role.text.islower() and t.text.islower():
             ok = (i == 0 or toks[i - 1].key not in _POSSESSIVE) and _word_may_be(t.key, cased=False) \
-                and _next_ok(text, t, past=False)
+                and (_next_ok(text, t, past=False) or _next_ok(text, t, past=True))  # "coach moss benched me"
         else:
             ok = False
         if ok and not no_person_at(text, t.start, t.end):
@@ -90,15 +95,90 @@ def role_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int,
 
 def relative_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
     """In lower case, the word after a possessive and a relative before a person's verb (the module's docstring):
-    "my coworker [fox] covered my shifts"."""
+    "my coworker [fox] covered my shifts", with a surname ("my sister [fern] [moss] came"); after "the" and a role or a job ("the nurse [moss] took my blood"), a word
+    between ("my best friend [wren] said", "the night nurse [moss] took"); after a comma, such a name set off by a
+    comma or ending the sentence ("my partner , [fern] [moss] .", "our foster son , [fern] , has")."""
     out: list[Tok] = []
     keys = map(attrgetter("key"), toks)
     for i in compress(range(1, len(toks) - 1), map(_ROLE_OR_RELATIVE.__contains__, list(keys)[1:])):
-        own, rel, t = toks[i - 1], toks[i], toks[i + 1]
-        if own.key not in ("my", "his", "her", "our", "their", "your") or not t.text.islower() or not rel.text.islower():
+        rel, t = toks[i], toks[i + 1]
+        own = _owner(text, toks, i)
+        if own is None or not rel.text.islower() or own.key == "the" and rel.key not in _JOBS:
             continue
-        if not (re.fullmatch(r"[ \t]", text[own.end:rel.start]) and re.fullmatch(r"[ \t]", text[rel.end:t.start])):
-            continue
-        if _word_may_be(t.key, cased=False) and _next_ok(text, t, past=True) and not no_person_at(text, t.start, t.end):
-            out.append(t)
+        gap = text[rel.end:t.start]
+        if re.fullmatch(r"[ \t]", gap):
+            if not (t.text.islower() and (_word_may_be(t.key, cased=False) or own.key in _OWNERS and _rare_word(t.key))) \
+                    or no_person_at(text, t.start, t.end):
+                continue
+            if _verb_after(text, t, own.key):
+                out.append(t)
+            elif i + 2 < len(toks) and _surname_after(text, toks, i + 1) and _verb_after(text, toks[i + 2], own.key) \
+                    and not no_person_at(text, toks[i + 2].start, toks[i + 2].end):
+                out += [t, toks[i + 2]]  # "my sister [fern] [moss] came"
+        elif re.fullmatch(r"[ \t]*,[ \t]*", gap):
+            out += _set_off(text, toks, i + 1, no_person_at)
     return out
+
+
+#: roles and jobs a person is named after with "the" before them ("the nurse moss took", "the therapist , moss ,")
+_JOBS = ROLE_TITLES | frozenset("therapist counselor counsellor caseworker physio trainer aide teacher".split())
+_OWNERS = frozenset("my his her our their your".split())
+_ROLE_OR_RELATIVE = _ROLE_OR_RELATIVE | _JOBS
+
+
+def _owner(text: str, toks: Sequence[Tok], i: int) -> Tok | None:
+    """The possessive (or "the") right before the relative or role ``toks[i]``, or one word before it when a
+    lower-case word stands between ("my best friend", "our foster son", "the night nurse"); spaces only."""
+    for j in (i - 1, i - 2):
+        if j < 0 or not re.fullmatch(r"[ \t]", text[toks[j].end:toks[j + 1].start]):
+            return None
+        own = toks[j]
+        if own.key in _OWNERS or own.key == "the":
+            return own if own.text.islower() else None
+        if j != i - 1 or not own.text.isalpha() or not own.text.islower() or own.key in RELATIVES | _JOBS:
+            return None
+    return None
+
+
+def _verb_after(text: str, t: Tok, owner: str) -> bool:
+    """After a possessive and a relative, a verb of :data:`_AFTER` or a past tense in "-ed"; after "the" and a job, a
+    verb of :data:`_AFTER` only ("the nurse moss took", not "the coach bus crashed")."""
+    if owner != "the":
+        return _next_ok(text, t, past=True)
+    m = _NEXT.match(text, t.end)
+    return m is not None and m.group(1) in _AFTER
+
+
+def _rare_word(key: str) -> bool:
+    """A word no gazetteer holds that English text uses less than Zipf :data:`.vocab.WORD_NAME_ZIPF` ("peg", "gerd"),
+    no function, demographic, drug, specialty or spoken word, no clinical word but a condition's, no "-ed", "-ly",
+    "-ing" or "-s" form ("grandma suffers from"): after "my" and a relative, before a person's verb, a name ("my daughter [peg] made me")."""
+    w = word_facts(key)
+    return key.isalpha() and len(key) >= 3 and not blocked(w) and w.clinical in (None, "condition") \
+        and key not in SPOKEN_WORDS and key not in RELATIVES and english_zipf(key) < WORD_NAME_ZIPF \
+        and not key.endswith(("ed", "ly", "ing", "s"))
+
+
+def _surname_after(text: str, toks: Sequence[Tok], k: int) -> bool:
+    """The word after ``toks[k]`` (one space between) is a lower-case gazetteer surname :func:`_word_may_be` allows."""
+    t = toks[k + 1]
+    return re.fullmatch(r"[ \t]", text[toks[k].end:t.start]) is not None and t.text.islower() \
+        and t.key in surnames() and _word_may_be(t.key, cased=False)
+
+
+def _set_off(text: str, toks: Sequence[Tok], k: int, no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
+    """After a relative and a comma: one or two lower-case names (the second a surname) set off by a comma or ending
+    the sentence ("[fern] ,", "[fern] [moss] ."), each a gazetteer name :func:`_word_may_be` allows."""
+    if k >= len(toks):
+        return []
+    names = [toks[k]]
+    if k + 1 < len(toks) and re.fullmatch(r"[ \t]", text[toks[k].end:toks[k + 1].start]):
+        names.append(toks[k + 1])
+    end = re.compile(r"[ \t]*(?:[,.!?;]|\n|$)")
+    while names and not end.match(text, names[-1].end):
+        names.pop()
+    if not names or not all(t.text.islower() and _word_may_be(t.key, cased=False) for t in names):
+        return []
+    if len(names) == 2 and names[1].key not in surnames():
+        return []
+    return [] if any(no_person_at(text, t.start, t.end) for t in names) else names

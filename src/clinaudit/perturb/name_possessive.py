@@ -1,0 +1,66 @@
+"""A lower-case given name that is an English word, in a possessive before a noun (issue 50, eighth session): "i left
+fern's inhaler in the car", "it's autumn's birthday". The word alone says nothing in lower case ("fern", "autumn");
+a possessive "'s" before a noun says something belongs to it, which a person does and a fern does not.
+
+Taken: a gazetteer given name English text uses less than Zipf :data:`.vocab.WORD_NAME_ZIPF`, no clinical, function,
+demographic, spoken or relative's word (:func:`.name_word.word_name` with ``given=True``), written in lower case
+right before "'s" and a lower-case common word that is no function word nor a form in "-ing", "-ed", "-ly" ("autumn's
+coming", "heather's been" are "is"/"has"); not after a determiner or a possessive ("the sorrel's leaves"), not before a
+body part or a complaint named after a trade ("farmer's lung", "a runner's knee", "writer's cramp"), nor where no
+person stands (``no_person_at``: "baker's cyst"; but "fern's inhaler" is hers, not a product's form). Used by :mod:`.name_detect` (source ``rule``).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
+from operator import attrgetter
+
+from .name_tokens import Tok
+from .name_word import DETERMINERS, RELATIVES, word_facts, word_name
+from .text_scan import places
+from .vocab import first_names
+
+__all__ = ["possessive_names"]
+
+_OWNERS = DETERMINERS | frozenset("my his her our their your its".split())
+_NEXT = re.compile(r"['’]s[ \t]+([a-z]+)\b")
+#: what a trade's complaint is named after ("farmer's lung", "runner's knee", "smoker's cough")
+_BODY = frozenset("""lung lungs ear ears elbow elbows knee knees thumb thumbs foot feet toe toes cough cramp itch
+    shoulder shoulders hand hands wrist nodes node hip back neck eye eyes""".split())
+
+
+#: what a person has that also names a product's form after a brand ("metro cream", "Advair inhaler": no person there,
+#: :func:`.name_detect.no_person_at`); after a given name and "'s" it is the person's ("fern's inhaler")
+_THEIRS = frozenset("inhaler inhalers pills pill cream tablets shot patch".split())
+
+
+def possessive_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
+    """The given names of ``toks`` in a possessive before a noun (the module's docstring)."""
+    if not toks:
+        return []
+    given = first_names()
+    out: list[Tok] = []
+    # only the places of "'s" are read, not every word
+    for p in sorted(set(places(text, "'s ")) | set(places(text, "’s "))):
+        if text[text.rfind(" ", max(0, p - 40), p) + 1:p] not in given:
+            continue  # "it's", "that's", "let's": the word before is no given name (read before the words are)
+        i = bisect_left(toks, p, key=attrgetter("end"))
+        if i >= len(toks) or toks[i].end != p:
+            continue
+        t = toks[i]
+        if t.key not in given or not t.text.islower() or t.key in RELATIVES or not word_name(t.key, given=True):
+            continue  # "it's", "that's", "let's": no given name
+        if i > 0 and toks[i - 1].key in _OWNERS:
+            continue
+        m = _NEXT.match(text, p)
+        if m is None:
+            continue
+        nxt = m.group(1)
+        w = word_facts(nxt)
+        if not w.common or w.function or nxt.endswith(("ing", "ed", "ly")) or nxt in _BODY:
+            continue
+        if nxt in _THEIRS or not no_person_at(text, t.start, t.end):  # "fern's inhaler": hers, no product's form
+            out.append(t)
+    return out
