@@ -111,3 +111,23 @@ def test_a_name_that_begins_with_an_apostrophe(text, expected):
 ])
 def test_apostrophes_before_words_stay(text):
     assert _deid(text) == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    # Korean given names of hyphenated syllables, one of which English writes as a function word
+    ("[patient] every sunday ye-in cooks for the whole family .",
+     "[patient] every sunday [NAME] cooks for the whole family ."),
+    ("[doctor] would a-yeong be able to stay with you ?", "[doctor] would [NAME] be able to stay with you ?"),
+    ("Patient: I went with So-ri to the clinic.", "Patient: I went with [NAME] to the clinic."),
+])
+def test_a_korean_name_with_a_function_word_syllable(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "[patient] it was a so-long kind of day , a to-do list , uh-oh , a-ha , no-go .",
+    "[patient] we did the be-in thing , the yo-yo , so-so .",
+    "[patient] i am on-call and my in-law is a go-to person .",
+])
+def test_english_hyphenated_words_stay(text):
+    assert _deid(text) == text

@@ -216,8 +216,9 @@ def syllable_names(toks: Sequence[Tok]) -> list[Tok]:
     """Given names of two or three romanised Korean syllables joined by hyphens, in any case ("ji-ho", "Bo-ra",
     "min-jun", "seo-yeon"; issue 50, seventh session): English joins such short parts only in reduplications
     ("bye-bye", "yo-yo", "so-so", "i-i" of a stutter) and compounds of function or frequent words ("to-do", "no-go",
-    "co-op", "re-do"), which are left: a part that is a function word, an English prefix, or two parts both at Zipf
-    4.5 or more (a list may hold the word: "bo-ra" is in the whitelist; no real dialog writes such a word but "i-i"
+    "co-op", "re-do", "so-long"), which are left: two parts that are function words, a function word beside a part
+    at Zipf 4.5 or more (one beside a rarer syllable is a name: "ga-in", "so-ra", "soon-ja"; eighth session), an
+    English prefix, or two parts both at Zipf 4.5 or more (a list may hold the word: "bo-ra" is in the whitelist; no real dialog writes such a word but "i-i"
     and "bye-bye")."""
     out = []
     for t in compress(toks, map(contains, map(attrgetter("key"), toks), repeat("-"))):
@@ -225,9 +226,10 @@ def syllable_names(toks: Sequence[Tok]) -> list[Tok]:
         if not _SYLLABLES.fullmatch(key):
             continue
         parts = key.split("-")
-        if len(set(parts)) < len(parts) or parts[0] in _PREFIXES or any(word_facts(p).function for p in parts) \
-                or sum(english_zipf(p) >= 4.5 for p in parts) >= 2:
-            continue
+        function = [p for p in parts if word_facts(p).function]
+        if len(set(parts)) < len(parts) or parts[0] in _PREFIXES or sum(english_zipf(p) >= 4.5 for p in parts) >= 2 \
+                or len(function) >= 2 or function and any(english_zipf(p) >= 4.5 for p in parts if p not in function):
+            continue  # one function word beside a syllable English seldom writes: "ga-in", "so-ra", "soon-ja"
         out.append(t)
     return out
 
