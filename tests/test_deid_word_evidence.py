@@ -101,3 +101,21 @@ def test_a_given_name_and_surname_before_a_person_verb(text, gone):
 ])
 def test_no_pair_without_a_person_verb(text):
     assert _out(text) == text
+
+
+@pytest.mark.parametrize("text, gone", [
+    ("[patient] fern texted me that the pharmacy closes early .", "fern"),
+    ("[patient] clover phoned me last night to see how i was .", "clover"),
+    ("[patient] olive emailed the forms to my work .", "olive"),
+])
+def test_the_subject_of_a_message(text, gone):
+    out = _out(text)
+    assert f"{gone} " not in out, out
+
+
+@pytest.mark.parametrize("text", [
+    "[patient] the pharmacy texted me that it was ready .",
+    "[patient] my insurance emailed me a card .",
+])
+def test_no_subject_of_a_message(text):
+    assert "[NAME]" not in _out(text)

@@ -7,7 +7,8 @@ word too, or a word in no list, is a name in a slot English fills with a person.
   no list ("alright thembile ,"); "so far ," stays ("far" is an everyday word);
 * **at a sentence's start before a comma and a pronoun or auxiliary** ("andrew , what's going on", "bilal , i want
   you to ..."): the same words, or a name-like one (:func:`.name_frequency.name_like`);
-* **the subject of a verb of saying, thinking or going** at a sentence's start, where the person works or comes from
+* **the subject of a verb of saying, thinking, going or messaging** ("texted", "phoned", "emailed": issue 50, eighth
+  session) at a sentence's start, where the person works or comes from
   maybe between ("harry drove me here", "bilal thinks i snore", "moore at the pharmacy said"): a gazetteer name outside
   the whitelist even when used inflected ("sander drove me here"; English puts no bare singular noun there), a
   name-like word or a word in no list;
@@ -37,7 +38,7 @@ __all__ = ["person_slots"]
 _PRONOUN = r"(?:i|you|we|let's|let|can|could|would|will|how|what|what's|do|did|are|is|have)\b"
 _VERBS = (r"(?:said|says|told|tells|thinks|thought|drove|drives|wants|wanted|called|calls|asked|asks|came|comes|brought|"
           r"brings|took|takes|gave|gives|knows|knew|feels|felt|mentioned|mentions|suggested|suggests|helped|helps|went|"
-          r"goes|lives|lived|works|worked)\b")
+          r"goes|lives|lived|works|worked|texted|texts|phoned|emailed|messaged)\b")
 #: after a sentence-opening "alright", "okay", ... and before a comma ("alright harry , let's take a look")
 _ADDRESSED = re.compile(r"(?:alright|okay|ok|well|so|now|oh)[ \t]+([a-z]+)[ \t]*,")
 #: a comma and a pronoun or an auxiliary that opens a request to the person addressed ("bilal , i want you to")
