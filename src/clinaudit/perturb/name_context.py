@@ -136,8 +136,9 @@ _CONTEXT_WORDS = _TITLE_ABBR | _TITLE_FULL | _GREETINGS | RELATIVES | frozenset(
 _NUMBER = (r"(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|"
            r"six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
            r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)")
-#: What follows a patient's name in a dictated note: "john is a 61-year-old male", "donna torres , date of birth"
-_SUBJECT_AFTER = re.compile(rf"(?i)[ \t]+is[ \t]+an?[ \t]+{_NUMBER}[ \t]*-?[ \t]*(?:years?|yrs?|months?)[- ]old\b"
+#: What follows a patient's name in a dictated note: "john is a 61-year-old male", "donna torres , date of birth";
+#: also "was" and the contraction ("so crawford's a 59 year old", issue 50, eighth session: real dictation)
+_SUBJECT_AFTER = re.compile(rf"(?i)(?:[ \t]+(?:is|was)|['’]s)[ \t]+an?[ \t]+{_NUMBER}[ \t]*-?[ \t]*(?:years?|yrs?|months?)[- ]old\b"
                             r"|[ \t]*,?[ \t]*(?:date of birth|dob)\b")
 #: A piece of every match of :data:`_SUBJECT_AFTER` (issue 50, Build 3: only the lines with one are read)
 _SUBJECT_WORD = re.compile(r"(?i)date of birth|dob|[- ]old")

@@ -44,7 +44,8 @@ from .name_neighbour_words import NAME_FUNCTION, cased_word_name, lower_rare_wor
 from .name_person_verbs import person_context_names, person_verb_names
 from .name_elision import elided_particle_names
 from .name_letters import capital_names, okina_names, open_syllables, syllable_names
-from .name_prep import prep_objects
+from .name_prep import prep_objects, rare_lines, thing_in_dialog
+from .name_rare_slots import HEADWORD_ZIPF, rare_slot_names
 from .name_coordinated import coordinated_names
 from .name_roles import ROLE_TITLES, relative_names, role_names
 from .name_deaccented import deaccented_mentions
@@ -62,7 +63,7 @@ from .name_writing import (addressed, capital_at_start, misspelt_drug, particle_
                            town_context, written_as_name)
 from .vocab import FUNCTION_WORDS as _FUNCTION_WORDS
 from .vocab import SPOKEN_WORDS as _SPOKEN_WORDS
-from .vocab import lower_case_neighbour, written_acronym
+from .vocab import english_zipf, lower_case_neighbour, written_acronym
 from .name_word import DETERMINERS as _DETERMINERS
 from .name_word import RELATIVES, WINDOW, after
 from .name_word import SEP_SPACE as _SEP_SPACE
@@ -317,7 +318,7 @@ def no_person_at(text: str, start: int, end: int) -> bool:
 def load_word_lists() -> None:
     """Read every word list the detector uses, once per process (later calls cost nothing; without it the first
     dialog that needs one pays for it)."""
-    from .vocab import clinical_terms, common_words, english_zipf, first_names, surnames
+    from .vocab import clinical_terms, common_words, first_names, surnames
 
     clinical_terms(), common_words(), first_names(), surnames(), known_sorted(), two_words("xxxx", known, ())
     english_zipf("the"), webster_proper("the"), misspelt_drug("xxxxx")  # the drugs a misspelling is measured against
@@ -346,7 +347,10 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         spans += [NameSpan(t.start, t.end, "rule") for t in coordinated_names(text, _slot_kind)]  # "me and dean"
         spans += [NameSpan(t.start, t.end, "rule") for t in syllable_names(toks)  # "ji-ho", "Bo-ra"
                   if not no_person_at(text, t.start, t.end)]
-        spans += [NameSpan(t.start, t.end, "rule") for t in prep_objects(text, _slot_kind, toks, _slot_unlisted)]  # "from jirina"
+        lines, rare = rare_lines(text, toks, _rare_slot_word)  # the lines with a rare word (both rules read only them)
+        spans += [NameSpan(t.start, t.end, "rule") for t in prep_objects(text, _slot_kind, toks, _slot_unlisted, lines)]  # "from jirina"
+        spans += [NameSpan(t.start, t.end, "rule")  # "jirina is usually here", "okay , razvan .": eighth session
+                  for t in rare_slot_names(text, toks, lines, rare, _sentence_start, _rare_slot_kind)]
         spans += [NameSpan(t.start, t.end, "rule") for t in capital_objects(text, _object_may_be)]  # "ask Frank to"
         spans += [NameSpan(t.start, t.end, "rule") for t in lower_objects(text, _slot_kind)]  # "ask serghei to"
         spans += [NameSpan(t.start, t.end, "rule") for t in elided_particle_names(text)]  # "d'amico says"
@@ -437,6 +441,24 @@ def _slot_unlisted(key: str) -> bool:
     w = _word(key)
     return not (_blocked(w) or w.gazetteer or w.common or w.clinical is not None) and key.isalpha() and len(key) >= 3 \
         and not misspelt_drug(key)
+
+
+def _rare_slot_word(key: str) -> bool:
+    """The word test of :func:`.name_rare_slots.rare_slot_names` (eighth session): a word in no list
+    (:func:`_slot_unlisted`), or a common word only as a dictionary headword rarer in English than
+    :data:`HEADWORD_ZIPF` (:func:`_rare_common`: "birthe" 1.3; not "gotcha" 3.4), no relative's or spoken word. True
+    of every word :func:`_slot_unlisted` takes (the lines' filter both rules share)."""
+    return _slot_unlisted(key) or key not in RELATIVES and key not in _SPOKEN_WORDS and _rare_common(key, _word(key)) \
+        and english_zipf(key) < HEADWORD_ZIPF
+
+
+def _rare_slot_kind(text: str, t: _Tok) -> str | None:
+    """What :func:`.name_rare_slots.rare_slot_names` needs to know of a word of :func:`_rare_slot_word`: ``"unlisted"``
+    or ``"headword"``; None where no person stands (:func:`no_person_at`) or the dialog writes the word after a
+    determiner as a thing ("the wixela": :func:`.name_prep.thing_in_dialog`)."""
+    if not _rare_slot_word(t.key) or no_person_at(text, t.start, t.end) or thing_in_dialog(text, t.text):
+        return None
+    return "unlisted" if _slot_unlisted(t.key) else "headword"
 
 
 def _may_name(t: _Tok, gazetteer: bool = False) -> bool:

@@ -36,7 +36,7 @@ from .not_a_name import PERSON_AT, person_after_determiner
 from .text_scan import places
 from .vocab import RARE_ZIPF, english_zipf
 
-__all__ = ["prep_objects", "after_determiner"]
+__all__ = ["prep_objects", "after_determiner", "rare_lines", "thing_in_dialog"]
 
 #: the clause's end or a word that opens its next part
 _CLAUSE_NEXT = (r"(?=[ \t]*(?:[.,!?;:]|\n|$)|[ \t]+(?:when|and|or|on|at|in|if|about|for|to|this|today|yesterday|last|"
@@ -68,12 +68,15 @@ _APPOSED = re.compile(rf"(?<![\w'’\-])(?:(?:the|a|an|my|his|her|our|their|your
 
 
 def prep_objects(text: str, kind: Callable[[str, Tok], str | None], toks: Sequence[Tok] | None = None,
-                 may_be: Callable[[str], bool] | None = None) -> list[Tok]:
+                 may_be: Callable[[str], bool] | None = None,
+                 lines: Sequence[tuple[int, int]] | None = None) -> list[Tok]:
     """The lower-case words in no list that stand after a preposition taking a person and before the clause's end or
     its next part (the module's docstring). ``kind(text, t)``: what the detector knows of ``t`` (``"unlisted"``: a
     word in no list; None where no person stands). With ``toks`` (``tokens(text)``) and ``may_be`` (true of every
-    word ``kind`` may call ``"unlisted"``), only the lines that may hold such a word are read (:func:`_lines`)."""
-    lines = [(0, len(text))] if toks is None or may_be is None else _lines(text, toks, may_be)
+    word ``kind`` may call ``"unlisted"``), only the lines that may hold such a word are read (:func:`rare_lines`);
+    ``lines``: those lines already found (by :func:`rare_lines` with a ``may_be`` true of every such word)."""
+    if lines is None:
+        lines = [(0, len(text))] if toks is None or may_be is None else rare_lines(text, toks, may_be)[0]
     out: list[Tok] = []
     for m in _scan(_PREP_OBJECT, text, lines):
         _take(text, m.start(1), m.end(1), kind, out)
@@ -105,11 +108,13 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _BEFORE_BRACKET = re.compile(r"[ \t]([a-z]+)$")
 
 
-def _lines(text: str, toks: Sequence[Tok], may_be: Callable[[str], bool]) -> list[tuple[int, int]]:
+def rare_lines(text: str, toks: Sequence[Tok], may_be: Callable[[str], bool]) -> tuple[list[tuple[int, int]],
+                                                                                   frozenset[str]]:
     """The lines (start, end) of ``text`` where :func:`_take` may take a word (issue 50, seventh session: 3 % of a 1 MB
     dialog's lines): those with a word of ``toks`` in lower case, three letters or more, rare in English text, that
     ``may_be`` allows; those with a character outside ASCII (where a word the patterns take may be no token's text:
-    a combining mark after it); those with such a word right before a "]" (no token: "and jirina]")."""
+    a combining mark after it); those with such a word right before a "]" (no token: "and jirina]"). Also the words
+    of ``toks`` so found (:mod:`.name_rare_slots` reads them; eighth session)."""
     def word(w: str) -> bool:
         return len(w) >= 3 and w.isascii() and w.isalpha() and w.islower() and english_zipf(w) < RARE_ZIPF and may_be(w)
 
@@ -122,12 +127,12 @@ def _lines(text: str, toks: Sequence[Tok], may_be: Callable[[str], bool]) -> lis
         if b is not None and word(b.group(1)) or b is None and text[max(0, p - 64):p].isalpha():
             at.append(p)  # (a word of 64 letters or more before it: its line is read)
     if not at:
-        return []
+        return [], frozenset(words)
     ends = places(text, "\n")
     lines: list[tuple[int, int]] = []
     for i in sorted({bisect_left(ends, p) for p in at}):  # the line a place is on: the first line end at or after it
         lines.append((ends[i - 1] + 1 if i else 0, ends[i] if i < len(ends) else len(text)))
-    return lines
+    return lines, frozenset(words)
 
 
 def _take(text: str, start: int, end: int, kind: Callable[[str, Tok], str | None], out: list[Tok]) -> None:
@@ -186,6 +191,11 @@ def _determiner_before(text: str, pos: int) -> int:
     if text[i:j] not in _THING_WORDS or i and _WORD_CHAR.match(text, i - 1):
         return -1
     return i
+
+
+def thing_in_dialog(text: str, word: str) -> bool:
+    """:func:`_thing` (for :mod:`.name_rare_slots`' words: eighth session)."""
+    return _thing(text, word)
 
 
 def _thing(text: str, word: str) -> bool:
