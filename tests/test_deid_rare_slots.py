@@ -69,3 +69,20 @@ def test_a_dictated_subject_before_a_contracted_is(sentence, name):
 
 def test_a_relative_before_a_contracted_is_stays():
     assert "[NAME]" not in _out("my wife's a 60 year old teacher .")
+
+
+@pytest.mark.parametrize("sentence, name", [
+    ("hey norn how are you today ?", "norn"),  # a rare dictionary headword after a greeting (name_context)
+    ("good morning norn how are you doing this morning", "norn"),
+])
+def test_a_rare_headword_after_a_greeting(sentence, name):
+    assert name not in _out(sentence).split(), _out(sentence)
+
+
+@pytest.mark.parametrize("sentence, word", [
+    ("thanks gotcha .", "gotcha"),  # an everyday spoken word (Zipf 3.4)
+    ("hey guys how are you", "guys"),
+    ("hi there how are you", "there"),
+])
+def test_not_an_everyday_word_after_a_greeting(sentence, word):
+    assert word in _out(sentence).split(), _out(sentence)

@@ -17,7 +17,11 @@ from .name_word import RELATIVES, after
 from .name_word import SEP_SPACE as _SEP_SPACE
 from .name_word import blocked as _blocked
 from .name_word import sep as _sep
+from .name_word import Word
 from .name_word import word_facts as _word
+from .name_cased import rare_headword
+from .name_rare_slots import HEADWORD_ZIPF
+from .vocab import english_zipf
 
 __all__ = ["context_spans"]
 
@@ -68,9 +72,20 @@ def _first_ok(text: str, t: _Tok, strength: str) -> bool:
         return True
     if strength == "medium" and w.first:  # a relative is named by a given name ("my daughter harry drove me")
         return True
+    if strength == "vocative" and _rare_headword(t.key, w):  # "hey birthe how are you" (eighth session)
+        return True
     # a gazetteer name that is also a common word ("hope", "park", "made"): only addressed or set off, where it
     # ends its clause ("thank you, hope .", "my husband, Park."; not "my wife made me", "my mom fell.")
     return strength == "vocative" and w.gazetteer and _clause_end_after(text, t)
+
+
+def _rare_headword(key: str, w: Word) -> bool:
+    """A common word only as a rare dictionary headword (:func:`.name_cased.rare_headword`), no function,
+    demographic, relative's word or eponym, and a gazetteer name or rarer in English than
+    :data:`.name_rare_slots.HEADWORD_ZIPF` ("birthe", "thais"; issue 50, eighth session: real greetings, "hey birthe
+    how are you today", "hi thais what brings you in")."""
+    return w.common and not (w.function or w.demographic or w.eponym) and key not in RELATIVES \
+        and rare_headword(key) and (w.gazetteer or english_zipf(key) < HEADWORD_ZIPF)
 
 
 def _next_ok(text: str, prev: _Tok, t: _Tok, strength: str) -> bool:
