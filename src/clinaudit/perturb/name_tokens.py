@@ -9,7 +9,7 @@ import unicodedata
 from functools import lru_cache
 from bisect import bisect_left
 from collections.abc import Collection, Iterator, Sequence
-from itertools import accumulate, compress, repeat
+from itertools import accumulate, compress, repeat, starmap
 from operator import add, attrgetter
 from typing import NamedTuple
 
@@ -50,11 +50,11 @@ class Tok(NamedTuple):
         return self.text[:1].isupper() and not self.text.isupper()
 
 
-def _tok(m: re.Match[str]) -> Tok:
-    w = m.group(0)
+def _tok(w: str, start: int) -> Tok:
+    """The word ``w`` written at ``start``, a possessive "'s" left out."""
     if len(w) > 3 and w[-2:] in ("'s", "’s"):
         w = w[:-2]
-    return Tok(m.start(), m.start() + len(w), w, fold(w).lower())
+    return Tok(start, start + len(w), w, fold(w).lower())
 
 
 def tokens(text: str) -> list[Tok]:
@@ -92,16 +92,19 @@ _CAP_TOKEN = re.compile(rf"(?<![\w\[{MARK}'’\-])(?=[^\W\d_])(?=[^a-z])(?:{WORD
 
 
 #: ... those right after a space that follows no sentence's end, quote, bracket, capital or digit (a superset of the
-#: words after a lower-case letter, a comma or a semicolon and a space: :func:`.deid._capitalised_inside`)
-_CAP_AFTER_SPACE = re.compile(rf"(?<=[^\s.!?:\]A-Z0-9\"“(] ){_CAP_TOKEN.pattern}")
+#: words after a lower-case letter, a comma or a semicolon and a space: :func:`.deid._capitalised_inside`): group 1,
+#: the space matched first and the look-behind written after it, so that ``re`` searches for the spaces (issue 50,
+#: eighth session: the scan of a 1 MB dialog 1.8 times faster than with the pattern begun by the look-behind)
+_CAP_AFTER_SPACE = re.compile(rf" (?<=[^\s.!?:\]A-Z0-9\"“(] )({_CAP_TOKEN.pattern})")
 
 
 def capitalised_tokens(text: str, after_space: bool = False) -> list[Tok]:
     """The words of :func:`tokens` that start with a capital letter (found without tokenising the rest);
     ``after_space``: only those after a space that follows no sentence's end, quote, bracket, capital or digit
     (issue 50, Build 3: 2,300 of the 18,600 capitalised words of a 1 MB dialog, read without a step for the others)."""
-    return [t for t in map(_tok, (_CAP_AFTER_SPACE if after_space else _CAP_TOKEN).finditer(text))
-            if t.text[:1].isupper()]
+    found = ((m.group(1), m.start(1)) for m in _CAP_AFTER_SPACE.finditer(text)) if after_space else (
+        (m.group(0), m.start()) for m in _CAP_TOKEN.finditer(text))
+    return [t for t in starmap(_tok, found) if t.text[:1].isupper()]
 
 
 def neighbours(toks: Sequence[Tok], starts: Collection[int], ends: Collection[int]) -> list[int]:
