@@ -53,3 +53,20 @@ def test_capitalised_words_after_a_space_as_before() -> None:
     assert [t.text for t in name_tokens.capitalised_tokens(_DIALOG, after_space=True)] == [
         m.group(0).removesuffix("'s").removesuffix("’s") if len(m.group(0)) > 3 else m.group(0)
         for m in _OLD_CAP_AFTER_SPACE.finditer(_DIALOG) if m.group(0)[:1].isupper()]
+
+
+_OLD_COMPOUND_ANY = re.compile("|".join(f"(?:{p})" for p, _ in neutralize._COMPOUNDS), re.IGNORECASE)
+
+
+def test_the_first_compound_pronoun_found_as_before() -> None:
+    old_lower = case_sensitive(_OLD_COMPOUND_ANY)
+    rnd = random.Random(8)
+    pieces = ["s/he", "he", "she", "his", "her", "him", "himself", "herself", "/", " or ", " and/or ", " ", "x", "-",
+              "He", "HER", "_", "s"]
+    texts = [_DIALOG, "he or she", "xhe or she; his/her", "himself / herself", "S/He", "her or him"] + [
+        "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 8))) for _ in range(4000)]
+    for s in texts:
+        for new, old, on in ((neutralize._COMPOUND_ANY, _OLD_COMPOUND_ANY, s),
+                             (neutralize._COMPOUND_ANY_LOWER, old_lower, s.lower())):
+            a, b = new.search(on), old.search(on)
+            assert (a and a.start()) == (b and b.start()), s

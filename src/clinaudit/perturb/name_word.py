@@ -55,9 +55,12 @@ class Word:
     person_drug: bool = False
 
 
+_PARTS = re.compile(r"[-']")
+
+
 @lru_cache(maxsize=200_000)
 def word_facts(key: str) -> Word:
-    parts = [p for p in re.split(r"[-']", key) if p]
+    parts = [p for p in _PARTS.split(key) if p]
     gazetteer = key in first_names() or key in surnames() or (
         len(parts) > 1 and all(p in first_names() or p in surnames() for p in parts))  # "marie-claude"
     first = key in first_names()

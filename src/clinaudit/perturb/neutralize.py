@@ -191,7 +191,12 @@ _EHR_GENDER_LOWER, _WORD_LOWER = case_sensitive(_EHR_GENDER_RE), case_sensitive(
 _COMPOUND_LOWER = [(case_sensitive(p), r) for p, r in _COMPOUND_RE]
 # where the first of them may match: their alternation, one scan instead of five (issue 50, Build 3); no pattern
 # matches before the alternation's first match, none anywhere when it has none
-_COMPOUND_ANY = re.compile("|".join(f"(?:{p})" for p, _ in _COMPOUNDS), re.IGNORECASE)
+# (each "\\b" before an "s" or "h" written as a look-behind after it, the branches grouped by that letter: the pattern
+# begins with the letters re searches for; issue 50, eighth session; only where the first match starts is read)
+_AND_OR = r"\s*(?:/|or|and/or)\s*"
+_COMPOUND_ANY = re.compile(rf"s(?<!\ws)(?:/he\b|he{_AND_OR}(?:he|she)\b)|h(?<!\wh)(?:e{_AND_OR}(?:he|she)\b"
+                           rf"|(?:is|er){_AND_OR}(?:his|her)\b|(?:im|er){_AND_OR}(?:him|her)\b"
+                           rf"|(?:imself|erself){_AND_OR}(?:himself|herself)\b)", re.IGNORECASE)
 _COMPOUND_ANY_LOWER = case_sensitive(_COMPOUND_ANY)
 
 
