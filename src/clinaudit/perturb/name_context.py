@@ -17,7 +17,7 @@ from .name_word import RELATIVES, after
 from .name_word import SEP_SPACE as _SEP_SPACE
 from .name_word import blocked as _blocked
 from .name_word import sep as _sep
-from .name_word import Word
+from .name_word import Word, address_word_name
 from .name_word import word_facts as _word
 from .name_cased import rare_headword
 from .name_rare_slots import HEADWORD_ZIPF
@@ -58,8 +58,11 @@ def _first_ok(text: str, t: _Tok, strength: str) -> bool:
     if len(t.key) < 2 or t.key == "name":
         return False
     w = _word(t.key)
-    if strength in ("strong", "intro"):  # "Dr. Graves", "Mrs. Park", "Mr. White": an eponym, a condition word too
-        return not (w.function or w.clinical == "specialty")  # a drug list holds names too ("hana")
+    # "Dr. Graves", "Mrs. Park", "Mr. White": an eponym, a condition word too; capitalised after a title, a word of
+    # address or feeling the gazetteer holds ("Mrs. Love", "Mr. Happy"; not "Dr. Then": .name_word.address_word_name)
+    if strength in ("strong", "intro"):
+        return not (w.function and not (strength == "strong" and t.capital and address_word_name(t.key, w))
+                    or w.clinical == "specialty")  # a drug list holds names too ("hana")
     if _blocked(w) and not (strength == "title" and w.demographic and not w.function):  # "doctor white"
         return False
     if w.clinical is not None and not w.gazetteer:  # a condition, facility or place word that is no name

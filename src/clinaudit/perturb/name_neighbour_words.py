@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 
 from .name_tokens import Tok
-from .name_word import RELATIVES, Word, word_name
+from .name_word import RELATIVES, Word, address_word_name, word_name
 from .vocab import DAY_NAMES
 
 __all__ = ["NAME_FUNCTION", "lower_word_name", "lower_rare_word", "cased_word_name"]
@@ -77,8 +77,9 @@ def cased_word_name(text: str, toks: Sequence[Tok], i: int, prev: bool, nxt: boo
 
     t = toks[i]
     if not (t.capital and t.text[1:].islower()) or t.key in RELATIVES or t.key in SPOKEN_WORDS or w.eponym \
-            or w.clinical == "specialty" or (w.function and t.key not in NAME_FUNCTION):
-        return False
+            or w.clinical == "specialty" or (w.function and t.key not in NAME_FUNCTION
+                                             and not (nxt and not prev and address_word_name(t.key, w, beside=True))):
+        return False  # a function word but "Happy [Sandhu]", "Honey [Kaur]" (a given name of address or feeling)
     if prev and nxt:  # "[Kim] Young [Jae]"
         return True
     if w.clinical == "drug":  # "[Arvin] Santos", "[Rahul] Saha"; not "gave [Mary] Tylenol"
@@ -87,6 +88,8 @@ def cased_word_name(text: str, toks: Sequence[Tok], i: int, prev: bool, nxt: boo
     before = b.group(1) if b is not None else ""  # the word right before, only spaces between
     if t.key in DAY_NAMES:  # "with Sunday [Okafor]"; not "On Sunday [Hansen] came", "[Okafor] Sunday"
         return nxt and not prev and before.islower() and before not in _TIME_BEFORE
+    if w.function and nxt and not prev and address_word_name(t.key, w, beside=True):
+        return before.lower() not in _THING_BEFORE  # "Happy [Sandhu] drives me", "with Honey [Kaur]"; not "the Happy [Kelly]"
     if w.demographic or w.function:  # "[Fatima] Brown", "[Adaeze] White"; not "[Mary] White woman"
         a = _WORD_AFTER.match(text[t.end:t.end + 30])
         return prev and w.gazetteer and (a is None or a.group(1).lower() not in _PERSON_NOUN)
