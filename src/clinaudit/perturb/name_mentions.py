@@ -26,7 +26,7 @@ from operator import and_, attrgetter
 
 from .name_pairs import person_pair
 from .name_tokens import Tok, key_indices
-from .name_word import DETERMINERS, SEP_SPACE, unlisted_word, word_name, word_facts
+from .name_word import OWNERS, SEP_SPACE, unlisted_word, word_name, word_facts
 from .vocab import WORD_NAME_ZIPF, english_zipf, first_names, surnames
 
 __all__ = ["other_mentions", "given_and_surname"]
@@ -36,7 +36,7 @@ __all__ = ["other_mentions", "given_and_surname"]
 #: possessives, "this", "that": the dialog's things, a veto on a word in no list) nor name_neighbour_words'
 #: _THING_BEFORE (also prepositions: before a capitalised word): they differ in "that", "this", "any", "every",
 #: "other", ..., each rule was measured with its own, and one set would change outputs (issue 50, seventh session)
-_BEFORE_THING = (DETERMINERS - {"that", "this"}) | frozenset("my his her our their your its".split())
+_BEFORE_THING = OWNERS - {"that", "this"}
 
 
 def _after_determiner(toks: Sequence[Tok], i: int) -> bool:

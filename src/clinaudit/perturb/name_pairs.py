@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+
+from .name_roles import ROLE_ZIPF
 from .name_tokens import Tok
-from .name_word import DETERMINERS, RELATIVES, SEP_SPACE, blocked, word_facts
+from .name_word import OWNERS, RELATIVES, SEP_SPACE, blocked, word_facts
 from .vocab import SPOKEN_WORDS, english_zipf
 
 __all__ = ["person_pair"]
 
-#: a person's name is here no rarer than this in English (as :data:`.name_roles.ROLE_ZIPF`: "fox" 4.66)
-_ZIPF = 5.0
-_OWNERS = DETERMINERS | frozenset("my his her our their your its".split())
 #: what only a person does, right after the name (where the person comes from or works maybe between), or a relative
 #: set off by commas ("clay frost , my neighbor , found me")
 _AFTER = re.compile(r"(?:[ \t]+(?:from|at)[ \t]+(?:the[ \t]+)?[a-z]+)?[ \t]+(?:said|says|told|tells|thinks|thought|"
@@ -38,7 +37,7 @@ def _part_may_be(key: str) -> bool:
     if not key.isalpha() or len(key) < 2 or key in SPOKEN_WORDS or key in RELATIVES:
         return False
     w = word_facts(key)
-    return w.gazetteer and not blocked(w) and w.clinical in (None, "condition") and english_zipf(key) < _ZIPF
+    return w.gazetteer and not blocked(w) and w.clinical in (None, "condition") and english_zipf(key) < ROLE_ZIPF
 
 
 def person_pair(text: str, toks: Sequence[Tok], i: int, no_person_at: Callable[[str, int, int], bool]) -> bool:
@@ -50,6 +49,6 @@ def person_pair(text: str, toks: Sequence[Tok], i: int, no_person_at: Callable[[
         return False
     if not (a.text.islower() and b.text.islower() and SEP_SPACE.fullmatch(text, a.end, b.start)):
         return False
-    if i > 0 and toks[i - 1].key in _OWNERS or not (_part_may_be(a.key) and _part_may_be(b.key)):
+    if i > 0 and toks[i - 1].key in OWNERS or not (_part_may_be(a.key) and _part_may_be(b.key)):
         return False
     return not (no_person_at(text, a.start, a.end) or no_person_at(text, b.start, b.end))

@@ -18,13 +18,12 @@ from collections.abc import Callable, Sequence
 from operator import attrgetter
 
 from .name_tokens import Tok
-from .name_word import DETERMINERS, RELATIVES, word_facts, word_name
+from .name_word import OWNERS, RELATIVES, word_facts, word_name
 from .text_scan import places
 from .vocab import first_names
 
 __all__ = ["possessive_names"]
 
-_OWNERS = DETERMINERS | frozenset("my his her our their your its".split())
 _NEXT = re.compile(r"['’]s[ \t]+([a-z]+)\b")
 #: what a trade's complaint is named after ("farmer's lung", "runner's knee", "smoker's cough")
 _BODY = frozenset("""lung lungs ear ears elbow elbows knee knees thumb thumbs foot feet toe toes cough cramp itch
@@ -52,7 +51,7 @@ def possessive_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str
         t = toks[i]
         if t.key not in given or not t.text.islower() or t.key in RELATIVES or not word_name(t.key, given=True):
             continue  # "it's", "that's", "let's": no given name
-        if i > 0 and toks[i - 1].key in _OWNERS:
+        if i > 0 and toks[i - 1].key in OWNERS:
             continue
         m = _NEXT.match(text, p)
         if m is None:

@@ -15,11 +15,14 @@ from .vocab import (CLINICAL_SHORT, DEMOGRAPHIC_WORDS, EPONYMS, FUNCTION_WORDS, 
                     WORD_NAME_ZIPF, clinical_category, common_words, english_zipf, first_names, inflected_everyday,
                     is_common, plural_of_common, rare_as_a_word, surnames)
 
-__all__ = ["Word", "word_facts", "blocked", "address_word_name", "word_name", "unlisted_word", "RELATIVES", "DETERMINERS", "SEP_SPACE", "sep", "WINDOW", "after"]
+__all__ = ["Word", "word_facts", "blocked", "address_word_name", "word_name", "unlisted_word", "RELATIVES", "DETERMINERS", "OWNERS", "SEP_SPACE", "sep", "WINDOW", "after"]
 
 #: words that make the next word a thing or a role, not a name ("the doctor", "a venti")
 DETERMINERS = frozenset("the a an any other another that this your my his her our their every each some no "
                         "family primary".split())
+#: a determiner or a possessive before a word: it is owned or pointed at, a thing or a role ("the sorrel's leaves",
+#: "my long term"), not a name standing alone
+OWNERS = DETERMINERS | frozenset("my his her our their your its".split())
 #: only spaces between two words
 SEP_SPACE = re.compile(r"[ \t]+")
 
