@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from .name_tokens import Tok
 from .name_word import RELATIVES, Word, address_word_name, word_name
-from .vocab import DAY_NAMES
+from .vocab import DAY_NAMES, SPOKEN_WORDS, english_zipf
 
 __all__ = ["NAME_FUNCTION", "lower_word_name", "lower_rare_word", "cased_word_name"]
 
@@ -62,8 +62,6 @@ def lower_rare_word(key: str, w: Word) -> bool:
     """In lower case, ``key`` (``w``: what the lists say of it) beside a name found is its part: a word of letters
     that no gazetteer holds, rarer in English text than :data:`RARE_NEIGHBOUR_ZIPF`, no clinical, function,
     demographic, relative's or spoken word."""
-    from .vocab import SPOKEN_WORDS, english_zipf
-
     return key.isalpha() and len(key) >= 2 and not (w.gazetteer or w.clinical is not None or w.function
                                                      or w.demographic or w.eponym) \
         and key not in RELATIVES and key not in SPOKEN_WORDS and english_zipf(key) < RARE_NEIGHBOUR_ZIPF
@@ -73,12 +71,11 @@ def cased_word_name(text: str, toks: Sequence[Tok], i: int, prev: bool, nxt: boo
     """In cased text, the capitalised ``toks[i]`` (``w``: what the lists say of it), inside a sentence, right after
     (``prev``) and/or before (``nxt``) a name found, is the name's part though the lists call it a word that is never
     a name (the module's docstring)."""
-    from .vocab import SPOKEN_WORDS
-
     t = toks[i]
+    # a given name of address or feeling before a name found: "Happy [Sandhu]", "Honey [Kaur]"
+    addressed = w.function and nxt and not prev and address_word_name(t.key, w, beside=True)
     if not (t.capital and t.text[1:].islower()) or t.key in RELATIVES or t.key in SPOKEN_WORDS or w.eponym \
-            or w.clinical == "specialty" or (w.function and t.key not in NAME_FUNCTION
-                                             and not (nxt and not prev and address_word_name(t.key, w, beside=True))):
+            or w.clinical == "specialty" or (w.function and t.key not in NAME_FUNCTION and not addressed):
         return False  # a function word but "Happy [Sandhu]", "Honey [Kaur]" (a given name of address or feeling)
     if prev and nxt:  # "[Kim] Young [Jae]"
         return True
@@ -88,7 +85,7 @@ def cased_word_name(text: str, toks: Sequence[Tok], i: int, prev: bool, nxt: boo
     before = b.group(1) if b is not None else ""  # the word right before, only spaces between
     if t.key in DAY_NAMES:  # "with Sunday [Okafor]"; not "On Sunday [Hansen] came", "[Okafor] Sunday"
         return nxt and not prev and before.islower() and before not in _TIME_BEFORE
-    if w.function and nxt and not prev and address_word_name(t.key, w, beside=True):
+    if addressed:
         return before.lower() not in _THING_BEFORE  # "Happy [Sandhu] drives me", "with Honey [Kaur]"; not "the Happy [Kelly]"
     if w.demographic or w.function:  # "[Fatima] Brown", "[Adaeze] White"; not "[Mary] White woman"
         a = _WORD_AFTER.match(text[t.end:t.end + 30])
