@@ -32,7 +32,8 @@ Builds its own test from real dialogs of the shared ACI-Bench and MTS-Dialog fil
   name without its diacritics, ``{GF}``/``{SF}`` so in upper case), reported as the ``dev6`` half.
 * ``--dev9`` (or ``dev9`` in ``--halves``) adds names that are English words where the dialog says they are names
   (``deid_dev9.py``: 28 forms, names of 8 origins), and in the same dialogs the same words used as words: each of
-  those replaced is a false replacement, counted beside the ``dev9`` half's names.
+  those replaced is a false replacement, counted beside the ``dev9`` half's names. ``--dev12``: the same for UK and
+  Irish names (``deid_dev12.py``: word names, clinical words, Irish particles; 24 forms of UK and Irish speech).
 * ``--dev7`` (or ``dev7`` in ``--halves``) adds forms taken from real speech (``deid_dev7.py``: ~250 sentences of the
   shared dialogs that host no form here, ACI-Bench train and taskC test2, MTS-Dialog's training file, built at run
   time, a name put where the sentence refers to a person; dev2's names), reported as the ``dev7`` half; the dialogs
@@ -54,7 +55,7 @@ before issue 50) in a subprocess from a ``git archive``; *after*: this tree.
 
     python benchmarks/bench_deid_origin.py [--quick] [--before REV] [--no-before] [--halves development,held-out,dev2|none]
                                            [--dev2] [--dev3] [--prep] [--prep2] [--dev4] [--dev5] [--dev6] [--dev7]
-                                           [--dev8] [--dev9]
+                                           [--dev8] [--dev9] [--dev12]
                                            [--no-real] [--show-words]
                                            [--show-left]
 """
@@ -88,6 +89,7 @@ from deid_dev6 import DEV6_FORMS, DEV6_NAMES  # noqa: E402
 from deid_dev7 import build as dev7_forms  # noqa: E402
 from deid_dev8 import DEV8_FORMS, DEV8_NAMES  # noqa: E402
 from deid_dev9 import DEV9_FORMS, DEV9_NAMES, word_uses_for  # noqa: E402
+from deid_dev12 import DEV12_FORMS, DEV12_NAMES, word_uses_for as dev12_word_uses  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
 from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
 from deid_false_kinds import classify  # noqa: E402
@@ -210,15 +212,16 @@ def inject(text: str, lower: bool, origin: str, index: int, forms: tuple[tuple[s
     return "\n".join(lines), names
 
 
-def inject_word_uses(text: str, lower: bool, index: int, avoid: set[str]) -> tuple[str, list[tuple[int, int]]]:
-    """dev9: two sentences that use name-like words as words (``deid_dev9.word_uses_for``) put at the end of a doctor's
-    or a patient's turn; the text and each sentence's span in it."""
+def inject_word_uses(text: str, lower: bool, index: int, avoid: set[str],
+                     uses=word_uses_for) -> tuple[str, list[tuple[int, int]]]:
+    """dev9, dev12: two sentences that use name-like words as words (``uses``: ``deid_dev9.word_uses_for``) put at
+    the end of a doctor's or a patient's turn; the text and each sentence's span in it."""
     lines = text.split("\n")
     turns = _turns(text)
     doc = [i for i in turns if "doctor" in _speaker(lines[i])]
     pat = [i for i in turns if "patient" in _speaker(lines[i])]
     sentences = []
-    for j, (who, form) in enumerate(word_uses_for(index, avoid)):
+    for j, (who, form) in enumerate(uses(index, avoid)):
         sentence = _style(form, lower)
         pool = doc if who == "D" else pat
         i = pool[(index + 3 + j * 7) % len(pool)]
@@ -456,6 +459,8 @@ def main() -> None:
                     "written with and without diacritics (deid_dev6.py: its own forms and names, 11 origins)")
     ap.add_argument("--dev9", action="store_true", help="also names that are English words where the dialog says "
                     "they are names, beside the same words used as words (deid_dev9.py: its own forms and names)")
+    ap.add_argument("--dev12", action="store_true", help="also UK and Irish names that are words, clinical words or "
+                    "Irish names with a particle, beside the same words as words (deid_dev12.py)")
     ap.add_argument("--dev8", action="store_true", help="also many more names of 11 origins the held-out half loses, "
                     "of every kind (deid_dev8.py: its own forms and names)")
     ap.add_argument("--prep2", action="store_true", help="also persons after a preposition, an article or in a "
@@ -489,9 +494,10 @@ def main() -> None:
     wanted += ["dev7"] if a.dev7 or "dev7" in a.halves.split(",") else []
     wanted += ["dev8"] if a.dev8 or "dev8" in a.halves.split(",") else []
     wanted += ["dev9"] if a.dev9 or "dev9" in a.halves.split(",") else []
+    wanted += ["dev12"] if a.dev12 or "dev12" in a.halves.split(",") else []
     halves = {h: {"development": DEV_FORMS, "held-out": HELD_OUT_FORMS, "dev2": DEV2_FORMS, "dev3": DEV_FORMS,
                   "prep": PREP_FORMS, "dev4": DEV4_FORMS, "prep2": PREP2_FORMS, "dev5": DEV5_FORMS,
-                  "dev6": DEV6_FORMS, "dev8": DEV8_FORMS, "dev9": DEV9_FORMS}[h] if h != "dev7" else dev7_forms(DATA)
+                  "dev6": DEV6_FORMS, "dev8": DEV8_FORMS, "dev9": DEV9_FORMS, "dev12": DEV12_FORMS}[h] if h != "dev7" else dev7_forms(DATA)
               for h in wanted}
     injected: dict[str, list[tuple[str, list[str], bool]]] = {}
     forms_used: dict[str, list[list[tuple[str, list[str]]]]] = {}
@@ -499,7 +505,7 @@ def main() -> None:
     for hname, forms in halves.items():
         table = {"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES,
                  "prep2": DEV2_NAMES, "dev5": DEV2_NAMES, "dev6": DEV6_NAMES, "dev7": DEV2_NAMES, "dev8": DEV8_NAMES,
-                 "dev9": DEV9_NAMES}.get(hname)
+                 "dev9": DEV9_NAMES, "dev12": DEV12_NAMES}.get(hname)
         for origin in table or ORIGINS:
             items, used = [], []
             # dev3: each dialog once with the development forms and once with dev2's (other names the second time)
@@ -514,9 +520,10 @@ def main() -> None:
                         forms_in: list[tuple[str, list[str]]] = []
                         got = inject(text, lower, origin, i + offset + shift, pforms, hname == "held-out", folded,
                                      table[origin] if table else None, forms_in)
-                        if got and hname == "dev9":
+                        if got and hname in ("dev9", "dev12"):
                             avoid = {p.lower() for n in got[1] for p in _parts(n)}
-                            text9, spans9 = inject_word_uses(got[0], lower, i, avoid)
+                            text9, spans9 = inject_word_uses(got[0], lower, i, avoid,
+                                                             dev12_word_uses if hname == "dev12" else word_uses_for)
                             got = (text9, got[1])
                             word_spans.setdefault(f"{hname}|{origin}", []).append(spans9)
                         if got:
@@ -554,15 +561,16 @@ def main() -> None:
             part = {k: v for k, v in injected.items() if k.startswith(hname + "|")}
             n_origins = len({"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES,
                              "prep2": DEV2_NAMES, "dev5": DEV2_NAMES, "dev6": DEV6_NAMES,
-                             "dev7": DEV2_NAMES, "dev8": DEV8_NAMES, "dev9": DEV9_NAMES}.get(hname, ORIGINS))
+                             "dev7": DEV2_NAMES, "dev8": DEV8_NAMES, "dev9": DEV9_NAMES,
+                             "dev12": DEV12_NAMES}.get(hname, ORIGINS))
             print_origins(f"{label} ({rev}), {hname} half: names of {n_origins} "
                           f"{'countries (country: the origin it stands beside)' if hname == 'dev3' else 'origins'} "
                           "put in",
                           by_origin(part, res, a.show_left and label == "after", forms_used))
-            if hname == "dev9":
+            if hname in ("dev9", "dev12"):
                 n_uses, n_rep, rep_words = word_uses_replaced(
-                    {k: v for k, v in word_spans.items() if k.startswith("dev9|")}, res)
-                print(f"dev9 words used as words: {n_uses} sentences put in, {n_rep} words replaced as names in them"
+                    {k: v for k, v in word_spans.items() if k.startswith(hname + "|")}, res)
+                print(f"{hname} words used as words: {n_uses} sentences put in, {n_rep} words replaced as names in them"
                       + (f" ({', '.join(f'{w} {c}' for w, c in rep_words.most_common(40))})" if n_rep else ""))
         if real:
             fr = false_replacements(real, names, res, a.show_words and label == "after")

@@ -1,0 +1,58 @@
+"""The benchmark's twelfth development set (benchmarks/deid_dev12.py, issue 50, ninth session): UK and Irish names that
+are English words, clinical words or Irish-language names, beside the same words used as words; none of
+deid_names.py's (either half) or another development set's names (compared without printing them)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from script_modules import load_script, table_parts
+
+
+@pytest.fixture(scope="module")
+def dev12():
+    return load_script("benchmarks/deid_dev12.py", "clinaudit_deid_dev12")
+
+
+def test_dev12_names_are_new(dev12):
+    new = table_parts(dev12.DEV12_NAMES)
+    for path, attr in (("deid_names.py", "ORIGINS"), ("deid_dev2.py", "DEV2_NAMES"),
+                       ("deid_dev3_names.py", "DEV3_NAMES"), ("deid_dev4.py", "DEV4_NAMES"),
+                       ("deid_dev6.py", "DEV6_NAMES"), ("deid_dev8.py", "DEV8_NAMES"),
+                       ("deid_dev9.py", "DEV9_NAMES")):
+        table = getattr(load_script(f"benchmarks/{path}", "clinaudit_" + path[:-3]), attr)
+        shared = len(table_parts(table) & new)
+        assert shared == 0, f"{shared} name parts shared with {path}"  # a count, not the sets: the held-out names
+
+
+def test_dev12_shape(dev12):
+    assert set(dev12.DEV12_NAMES) == {"UK", "Irish"}
+    assert all(len(g) == 12 and len(s) == 12 for g, s in dev12.DEV12_NAMES.values())
+    forms = dev12.DEV12_FORMS
+    assert len(forms) >= 24 and len(set(forms)) == len(forms)
+    assert all(who in ("D", "P") and re.search(r"\{[gs]\}", f) for who, f in forms)
+    parts = table_parts(dev12.DEV12_NAMES)
+    assert not {w for _, f in forms for w in re.findall(r"[a-z]+", f.lower())} & parts
+    uses = dev12.DEV12_WORD_USES
+    assert len(uses) >= 40 and len(set(uses)) == len(uses)
+    used = {w for _, s in uses for w in re.findall(r"[a-z]+", s.lower())}
+    assert len(used & parts) >= 25  # the names' own words, used as words
+
+
+def test_dev12_word_uses_avoid_the_dialogs_names(dev12):
+    for i in range(50):
+        avoid = {"head", "kidney", "sweet"}
+        got = dev12.word_uses_for(i, avoid)
+        assert len(got) == 2 and got[0] != got[1]
+        assert not any(set(re.findall(r"[a-z]+", s.lower())) & avoid for _, s in got)
+
+
+def test_dev12_forms_are_new(dev12):
+    old = set()
+    for path, attr in (("deid_dev.py", "DEV_FORMS"), ("deid_dev2.py", "DEV2_FORMS"), ("deid_dev_prep.py", "PREP_FORMS"),
+                       ("deid_dev_prep2.py", "PREP2_FORMS"), ("deid_dev4.py", "DEV4_FORMS"),
+                       ("deid_dev5.py", "DEV5_FORMS"), ("deid_dev6.py", "DEV6_FORMS"), ("deid_dev8.py", "DEV8_FORMS"),
+                       ("deid_dev9.py", "DEV9_FORMS")):
+        old |= {f for _, f in getattr(load_script(f"benchmarks/{path}", "clinaudit_" + path[:-3]), attr)}
+    assert not old & {f for _, f in dev12.DEV12_FORMS}
