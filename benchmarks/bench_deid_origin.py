@@ -40,7 +40,7 @@ Builds its own test from real dialogs of the shared ACI-Bench and MTS-Dialog fil
   are run as many times as it takes to put every form in once.
 * ``--dev8`` (or ``dev8`` in ``--halves``) adds many more names of 11 origins the held-out half still loses, of every
   kind (``deid_dev8.py``: 32 forms; the ʻokina, very long and very short names, names that are English words),
-  reported as the ``dev8`` half.
+  reported as the ``dev8`` half; ``--dev11`` more of Samoan, Tongan, Haitian, Korean, Punjabi (``deid_dev11.py``).
 
 "Removed": no part of the name (a particle such as "van", "de", "Ó" aside) is still in the output as a whole
 word (case-insensitive, NFC) more often than in the dialog before the name was put in. Reported per origin, per
@@ -55,7 +55,7 @@ before issue 50) in a subprocess from a ``git archive``; *after*: this tree.
 
     python benchmarks/bench_deid_origin.py [--quick] [--before REV] [--no-before] [--halves development,held-out,dev2|none]
                                            [--dev2] [--dev3] [--prep] [--prep2] [--dev4] [--dev5] [--dev6] [--dev7]
-                                           [--dev8] [--dev9] [--dev12]
+                                           [--dev8] [--dev9] [--dev11] [--dev12]
                                            [--no-real] [--show-words]
                                            [--show-left]
 """
@@ -81,6 +81,7 @@ DATA = next((d for d in (ROOT.parent / "shared" / "data", ROOT.parent.parent / "
             ROOT.parent / "shared" / "data")  # a clone next to shared/, or a worktree one level deeper
 sys.path.insert(0, str(HERE))
 from deid_dev import DEV_FORMS  # noqa: E402
+from deid_dev11 import DEV11_FORMS, DEV11_NAMES  # noqa: E402
 from deid_dev2 import DEV2_FORMS, DEV2_NAMES  # noqa: E402
 from deid_dev3_names import DEV3_COUNTRIES, DEV3_NAMES  # noqa: E402
 from deid_dev4 import DEV4_FORMS, DEV4_NAMES  # noqa: E402
@@ -97,6 +98,10 @@ from deid_heldout import HELD_OUT_FORMS  # noqa: E402
 from deid_names import ORIGINS, half  # noqa: E402
 
 BEFORE = "cd90499"  # main before issue 50
+#: each set's own names (origin -> given names, surnames); the development and held-out halves use deid_names.py's
+NAME_TABLES = {"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES, "prep2": DEV2_NAMES,
+               "dev5": DEV2_NAMES, "dev6": DEV6_NAMES, "dev7": DEV2_NAMES, "dev8": DEV8_NAMES, "dev9": DEV9_NAMES,
+               "dev11": DEV11_NAMES, "dev12": DEV12_NAMES}
 ACI = ["train", "valid", "clinicalnlp_taskB_test1", "clinicalnlp_taskC_test2"]
 MTS = ["MTS-Dialog-TrainingSet", "MTS-Dialog-ValidationSet", "MTS-Dialog-TestSet-1-MEDIQA-Chat-2023"]
 #: clinical eponyms and the words issue 38 found replaced on main
@@ -463,6 +468,8 @@ def main() -> None:
                     "Irish names with a particle, beside the same words as words (deid_dev12.py)")
     ap.add_argument("--dev8", action="store_true", help="also many more names of 11 origins the held-out half loses, "
                     "of every kind (deid_dev8.py: its own forms and names)")
+    ap.add_argument("--dev11", action="store_true", help="also more names of the origins the held-out half loses "
+                    "most, of every kind (deid_dev11.py: its own forms and names)")
     ap.add_argument("--prep2", action="store_true", help="also persons after a preposition, an article or in a "
                     "list in other wordings (deid_dev_prep2.py: its own forms, dev2's names)")
     ap.add_argument("--dev5", action="store_true", help="also everyday forms no other set has (deid_dev5.py: its "
@@ -494,18 +501,18 @@ def main() -> None:
     wanted += ["dev7"] if a.dev7 or "dev7" in a.halves.split(",") else []
     wanted += ["dev8"] if a.dev8 or "dev8" in a.halves.split(",") else []
     wanted += ["dev9"] if a.dev9 or "dev9" in a.halves.split(",") else []
+    wanted += ["dev11"] if a.dev11 or "dev11" in a.halves.split(",") else []
     wanted += ["dev12"] if a.dev12 or "dev12" in a.halves.split(",") else []
     halves = {h: {"development": DEV_FORMS, "held-out": HELD_OUT_FORMS, "dev2": DEV2_FORMS, "dev3": DEV_FORMS,
                   "prep": PREP_FORMS, "dev4": DEV4_FORMS, "prep2": PREP2_FORMS, "dev5": DEV5_FORMS,
-                  "dev6": DEV6_FORMS, "dev8": DEV8_FORMS, "dev9": DEV9_FORMS, "dev12": DEV12_FORMS}[h] if h != "dev7" else dev7_forms(DATA)
+                  "dev6": DEV6_FORMS, "dev8": DEV8_FORMS, "dev9": DEV9_FORMS, "dev11": DEV11_FORMS,
+                  "dev12": DEV12_FORMS}[h] if h != "dev7" else dev7_forms(DATA)
               for h in wanted}
     injected: dict[str, list[tuple[str, list[str], bool]]] = {}
     forms_used: dict[str, list[list[tuple[str, list[str]]]]] = {}
     word_spans: dict[str, list[list[tuple[int, int]]]] = {}  # dev9: the words-as-words sentences
     for hname, forms in halves.items():
-        table = {"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES,
-                 "prep2": DEV2_NAMES, "dev5": DEV2_NAMES, "dev6": DEV6_NAMES, "dev7": DEV2_NAMES, "dev8": DEV8_NAMES,
-                 "dev9": DEV9_NAMES, "dev12": DEV12_NAMES}.get(hname)
+        table = NAME_TABLES.get(hname)
         for origin in table or ORIGINS:
             items, used = [], []
             # dev3: each dialog once with the development forms and once with dev2's (other names the second time)
@@ -559,10 +566,7 @@ def main() -> None:
         rev = a.before if label == "before" else "this tree"
         for hname in halves:
             part = {k: v for k, v in injected.items() if k.startswith(hname + "|")}
-            n_origins = len({"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES,
-                             "prep2": DEV2_NAMES, "dev5": DEV2_NAMES, "dev6": DEV6_NAMES,
-                             "dev7": DEV2_NAMES, "dev8": DEV8_NAMES, "dev9": DEV9_NAMES,
-                             "dev12": DEV12_NAMES}.get(hname, ORIGINS))
+            n_origins = len(NAME_TABLES.get(hname, ORIGINS))
             print_origins(f"{label} ({rev}), {hname} half: names of {n_origins} "
                           f"{'countries (country: the origin it stands beside)' if hname == 'dev3' else 'origins'} "
                           "put in",
