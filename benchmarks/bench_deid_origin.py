@@ -37,7 +37,8 @@ Builds its own test from real dialogs of the shared ACI-Bench and MTS-Dialog fil
 * ``--dev7`` (or ``dev7`` in ``--halves``) adds forms taken from real speech (``deid_dev7.py``: ~250 sentences of the
   shared dialogs that host no form here, ACI-Bench train and taskC test2, MTS-Dialog's training file, built at run
   time, a name put where the sentence refers to a person; dev2's names), reported as the ``dev7`` half; the dialogs
-  are run as many times as it takes to put every form in once.
+  are run as many times as it takes to put every form in once (``--dev10``: what stands right beside a name and how
+  text is laid out, ``deid_dev10.py``: 175 forms, dev2's names, each put in about twice; the ``dev10`` half).
 * ``--dev8`` (or ``dev8`` in ``--halves``) adds many more names of 11 origins the held-out half still loses, of every
   kind (``deid_dev8.py``: 32 forms; the ʻokina, very long and very short names, names that are English words),
   reported as the ``dev8`` half; ``--dev11`` more of Samoan, Tongan, Haitian, Korean, Punjabi (``deid_dev11.py``).
@@ -55,7 +56,7 @@ before issue 50) in a subprocess from a ``git archive``; *after*: this tree.
 
     python benchmarks/bench_deid_origin.py [--quick] [--before REV] [--no-before] [--halves development,held-out,dev2|none]
                                            [--dev2] [--dev3] [--prep] [--prep2] [--dev4] [--dev5] [--dev6] [--dev7]
-                                           [--dev8] [--dev9] [--dev11] [--dev12]
+                                           [--dev8] [--dev9] [--dev10] [--dev11] [--dev12]
                                            [--no-real] [--show-words]
                                            [--show-left]
 """
@@ -89,6 +90,7 @@ from deid_dev5 import DEV5_FORMS  # noqa: E402
 from deid_dev6 import DEV6_FORMS, DEV6_NAMES  # noqa: E402
 from deid_dev7 import build as dev7_forms  # noqa: E402
 from deid_dev8 import DEV8_FORMS, DEV8_NAMES  # noqa: E402
+from deid_dev10 import DEV10_FORMS, DEV10_REPEAT  # noqa: E402
 from deid_dev9 import DEV9_FORMS, DEV9_NAMES, word_uses_for  # noqa: E402
 from deid_dev12 import DEV12_FORMS, DEV12_NAMES, word_uses_for as dev12_word_uses  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
@@ -101,7 +103,7 @@ BEFORE = "cd90499"  # main before issue 50
 #: each set's own names (origin -> given names, surnames); the development and held-out halves use deid_names.py's
 NAME_TABLES = {"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES, "prep2": DEV2_NAMES,
                "dev5": DEV2_NAMES, "dev6": DEV6_NAMES, "dev7": DEV2_NAMES, "dev8": DEV8_NAMES, "dev9": DEV9_NAMES,
-               "dev11": DEV11_NAMES, "dev12": DEV12_NAMES}
+               "dev10": DEV2_NAMES, "dev11": DEV11_NAMES, "dev12": DEV12_NAMES}
 ACI = ["train", "valid", "clinicalnlp_taskB_test1", "clinicalnlp_taskC_test2"]
 MTS = ["MTS-Dialog-TrainingSet", "MTS-Dialog-ValidationSet", "MTS-Dialog-TestSet-1-MEDIQA-Chat-2023"]
 #: clinical eponyms and the words issue 38 found replaced on main
@@ -199,14 +201,22 @@ def inject(text: str, lower: bool, origin: str, index: int, forms: tuple[tuple[s
         if folded:
             g, s = fold(g), fold(s)
         gf, sf = fold(g), fold(s)  # dev6: the name again without its diacritics
-        if present(base, g) or present(base, s) or present(base, gf) or present(base, sf):
+        # dev10: the origin's other given names ({g2}, {g3}), checked only where the form has them
+        more = [fold(x) if folded else x for x in (given[(index + j + k) % len(given)] for k in (1, 2))]
+        if present(base, g) or present(base, s) or present(base, gf) or present(base, sf) or any(
+                present(base, x) for x, slot in zip(more, ("{g2}", "{g3}"), strict=True) if slot in form):
             return None
-        sentence = _style(form.format(g=g, s=s, G=g.upper(), S=s.upper(), gf=gf, sf=sf, GF=gf.upper(), SF=sf.upper()),
-                          lower)
-        names += [g] * (form.count("{g}") + form.count("{G}")) + [s] * (form.count("{s}") + form.count("{S}"))
+        # dev10: {GC}/{SC} stay in capitals in lower case too (a word-character stand-in through _style)
+        sentence = _style(form.format(g=g, s=s, G=g.upper(), S=s.upper(), gf=gf, sf=sf, GF=gf.upper(), SF=sf.upper(),
+                                      g2=more[0], g3=more[1], GC="qqgcqq", SC="qqscqq"), lower)
+        sentence = sentence.replace("qqgcqq", g.upper()).replace("qqscqq", s.upper())
+        names += [g] * (form.count("{g}") + form.count("{G}") + form.count("{GC}"))
+        names += [s] * (form.count("{s}") + form.count("{S}") + form.count("{SC}"))
+        names += [more[0]] * form.count("{g2}") + [more[1]] * form.count("{g3}")
         names += [gf] * (form.count("{gf}") + form.count("{GF}")) + [sf] * (form.count("{sf}") + form.count("{SF}"))
         if used is not None:
-            used.append((form, [n for n, slot in ((g, "{g}"), (s, "{s}"), (gf, "{gf}"), (sf, "{sf}"))
+            used.append((form, [n for n, slot in ((g, "{g}"), (s, "{s}"), (gf, "{gf}"), (sf, "{sf}"), (more[0], "{g2}"),
+                                                  (more[1], "{g3}"), (g, "{gc}"), (s, "{sc}"))
                                 if slot in form.lower()]))
         pool = doc if who == "D" else pat
         i = pool[(index + j * 5) % len(pool)]
@@ -472,6 +482,7 @@ def main() -> None:
                     "most, of every kind (deid_dev11.py: its own forms and names)")
     ap.add_argument("--prep2", action="store_true", help="also persons after a preposition, an article or in a "
                     "list in other wordings (deid_dev_prep2.py: its own forms, dev2's names)")
+    ap.add_argument("--dev10", action="store_true", help="also what stands beside a name (deid_dev10.py)")
     ap.add_argument("--dev5", action="store_true", help="also everyday forms no other set has (deid_dev5.py: its "
                     "own forms, dev2's names)")
     ap.add_argument("--dev7", action="store_true", help="also forms taken from real speech (deid_dev7.py: "
@@ -491,21 +502,11 @@ def main() -> None:
     print(f"after: the code of {ROOT / 'src'}", flush=True)
     dialogs = load_dialogs(a.quick)
     wanted = ["development"] if a.dev_only else [h for h in a.halves.split(",") if h in ("development", "held-out")]
-    wanted += ["dev2"] if a.dev2 or "dev2" in a.halves.split(",") else []
-    wanted += ["dev3"] if a.dev3 or "dev3" in a.halves.split(",") else []
-    wanted += ["prep"] if a.prep or "prep" in a.halves.split(",") else []
-    wanted += ["dev4"] if a.dev4 or "dev4" in a.halves.split(",") else []
-    wanted += ["prep2"] if a.prep2 or "prep2" in a.halves.split(",") else []
-    wanted += ["dev5"] if a.dev5 or "dev5" in a.halves.split(",") else []
-    wanted += ["dev6"] if a.dev6 or "dev6" in a.halves.split(",") else []
-    wanted += ["dev7"] if a.dev7 or "dev7" in a.halves.split(",") else []
-    wanted += ["dev8"] if a.dev8 or "dev8" in a.halves.split(",") else []
-    wanted += ["dev9"] if a.dev9 or "dev9" in a.halves.split(",") else []
-    wanted += ["dev11"] if a.dev11 or "dev11" in a.halves.split(",") else []
-    wanted += ["dev12"] if a.dev12 or "dev12" in a.halves.split(",") else []
+    wanted += [h for h in ("dev2", "dev3", "prep", "dev4", "prep2", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10",
+                           "dev11", "dev12") if getattr(a, h) or h in a.halves.split(",")]  # the other sets, in order
     halves = {h: {"development": DEV_FORMS, "held-out": HELD_OUT_FORMS, "dev2": DEV2_FORMS, "dev3": DEV_FORMS,
                   "prep": PREP_FORMS, "dev4": DEV4_FORMS, "prep2": PREP2_FORMS, "dev5": DEV5_FORMS,
-                  "dev6": DEV6_FORMS, "dev8": DEV8_FORMS, "dev9": DEV9_FORMS, "dev11": DEV11_FORMS,
+                  "dev6": DEV6_FORMS, "dev8": DEV8_FORMS, "dev9": DEV9_FORMS, "dev10": DEV10_FORMS, "dev11": DEV11_FORMS,
                   "dev12": DEV12_FORMS}[h] if h != "dev7" else dev7_forms(DATA)
               for h in wanted}
     injected: dict[str, list[tuple[str, list[str], bool]]] = {}
@@ -517,9 +518,9 @@ def main() -> None:
             items, used = [], []
             # dev3: each dialog once with the development forms and once with dev2's (other names the second time)
             passes = ((forms, 0), (DEV2_FORMS, 7)) if hname == "dev3" else ((forms, 0),)
-            if hname == "dev7":  # every form once: as many runs of the dialogs as that takes
-                per_run = FORMS_PER_DIALOG * len(dialogs)
-                passes = tuple((forms, p * len(dialogs)) for p in range(-(-len(forms) // per_run)))
+            if hname in ("dev7", "dev10"):  # every form once (dev10: twice): as many runs of the dialogs as it takes
+                times = (DEV10_REPEAT if hname == "dev10" else 1) * len(forms)
+                passes = tuple((forms, p * len(dialogs)) for p in range(-(-times // (FORMS_PER_DIALOG * len(dialogs)))))
             for pforms, offset in passes:
                 for i, (_f, _id, text, lower) in enumerate(dialogs):
                     folded = (i // 2) % 2 == 1
