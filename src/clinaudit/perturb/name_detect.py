@@ -43,7 +43,7 @@ from .name_object import capital_objects, lower_objects
 from .name_neighbour_words import NAME_FUNCTION, cased_word_name, lower_rare_word, lower_word_name
 from .name_person_verbs import person_context_names, person_verb_names
 from .name_elision import elided_particle_names
-from .name_letters import capital_names, okina_names, open_syllables, syllable_names
+from .name_letters import capital_names, okina_names, open_syllables, polynesian_word, syllable_names
 from .name_prep import prep_objects, rare_lines, thing_in_dialog
 from .name_rare_slots import HEADWORD_ZIPF, rare_slot_names
 from .name_coordinated import coordinated_names
@@ -65,6 +65,7 @@ from .vocab import FUNCTION_WORDS as _FUNCTION_WORDS
 from .vocab import SPOKEN_WORDS as _SPOKEN_WORDS
 from .vocab import english_zipf, lower_case_neighbour, written_acronym
 from .name_word import DETERMINERS as _DETERMINERS
+from .name_word import OWNERS as _OWNERS
 from .name_word import RELATIVES, WINDOW, after
 from .name_word import SEP_SPACE as _SEP_SPACE
 from .name_word import Word as _Word
@@ -166,7 +167,8 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
         t = toks_list[i]
         w = _word(t.key)
         if not w.gazetteer and not t.text.isupper() and (unknown_word(t.key, w) or _unlisted_at_start(text, t, w)
-                                                         or _rare_inside(text, t, w) or non_english_letter(t.text)
+                                                         or _rare_inside(text, t, w) or _polynesian_inside(text, t, w)
+                                                         or non_english_letter(t.text)
                                                          and not (w.clinical or w.function or w.eponym)):  # "Åsa"
             if thing_after_determiner(text, toks_list, i):  # "the wixela", "an aircast": a thing
                 things.add(t.key)
@@ -226,6 +228,7 @@ def _may_take(word: str, key: str) -> bool:
         return non_english_letter(word) and not (w.function or w.demographic or w.eponym) \
             or not (w.function or w.demographic) and w.clinical in (None, "condition")
     return not word.isupper() and (unknown_word(key, w) or _unlisted(key, w) or _rare_common(key, w)
+                                   or _polynesian(key, w)
                                    or non_english_letter(word) and not (w.clinical or w.function or w.eponym))
 
 
@@ -259,6 +262,28 @@ def _rare_common(key: str, w: _Word) -> bool:
     """A common word, no clinical, function, demographic word or eponym, only as a rare dictionary headword:
     :func:`_rare_inside`'s word test."""
     return w.common and not (w.clinical or w.function or w.demographic or w.eponym) and rare_headword(key)
+
+
+def _polynesian(key: str, w: _Word) -> bool:
+    """A word as the Polynesian languages write one, rare in English (:func:`.name_letters.polynesian_word`), no
+    clinical, function, demographic word or eponym: :func:`_polynesian_inside`'s word test."""
+    return not (w.clinical or w.function or w.demographic or w.eponym) and polynesian_word(key)
+
+
+def _polynesian_inside(text: str, t: _Tok, w: _Word) -> bool:
+    """Capitalised (only its first letter) inside a sentence of cased text, a word as the Polynesian languages write
+    one that English seldom writes, even one the lists hold ("Father Peseta", "who's Apia?", "Me, Apia, and the kids";
+    issue 50, ninth session); not after a determiner, a possessive or a preposition of place ("the Kimono", "flew to
+    Upolu": a thing or a place)."""
+    if not (t.capital and t.text[1:].islower() and _polynesian(t.key, w)) or _sentence_start(text, t.start):
+        return False
+    b = _WORD_BEFORE.search(text, max(0, t.start - 30), t.start)
+    return b is None or b.group(1).lower() not in _THING_OR_PLACE_BEFORE
+
+
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
+#: before a capitalised word: a thing's or a place's name follows, not a person's ("the Kimono", "flew to Upolu")
+_THING_OR_PLACE_BEFORE = _OWNERS | frozenset("to at in into from near on of around through via".split())
 
 
 def _not_a_person(text: str, t: _Tok) -> bool:
@@ -503,7 +528,8 @@ def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpa
                     w.clinical is not None and not w.gazetteer) or t.key in _SPOKEN_WORDS) \
                     and not cased_word_name(text, toks, i, bool(prev), bool(nxt), w):  # "Oh [Harry]"; "with Per [Hansen]"
                 continue
-            if not prev and _sentence_start(text, t.start) and not (w.gazetteer or not w.common and len(t.key) >= 3):
+            if not prev and _sentence_start(text, t.start) and not (w.gazetteer or not w.common and len(t.key) >= 3
+                                                                    or t.capital and _polynesian(t.key, w)):
                 continue  # a sentence's first word before a name: a gazetteer name or a word in no list ("Jiřina [Dvořáková]")
             out.append(t)
             starts.add(t.start)

@@ -35,7 +35,7 @@ from .name_word import unlisted_word, word_facts
 from .text_scan import places
 from .vocab import clinical_acronym, english_zipf, first_names, is_common, surnames, written_acronym
 
-__all__ = ["capital_names", "okina_names", "open_syllables", "syllable_names"]
+__all__ = ["capital_names", "okina_names", "open_syllables", "polynesian_word", "syllable_names"]
 
 #: A word (:data:`.name_tokens.WORD`) whose first letter is no "a"-"z": the same matches as
 #: ``(?<![\w\[{MARK}'’\-])(?=[^\W\d_a-z])(?:{WORD})(?![\w\]{MARK}])``, the first letter written before its
@@ -204,6 +204,25 @@ def open_syllables(key: str) -> bool:
         return False
     return not any(is_common(key[:i]) and is_common(key[i:]) and english_zipf(key[:i]) >= 3.5
                    and english_zipf(key[i:]) >= 3.5 for i in range(3, len(key) - 2))
+
+
+#: A word as the Polynesian languages write it (Samoan, Tongan, Hawaiian, Māori; issue 50, ninth session): the five
+#: vowels and f, g, h, k, l, m, n, p, r, s, t, v, w ("ng", "wh"), every consonant before a vowel ("apia", "upolu",
+#: "peseta", "solosolo", "malae"); no b, c, d, j, q, x, y, z and no closed syllable, as in most English words
+_POLYNESIAN = re.compile(r"(?:(?:ng|wh|[fghklmnprstvw])?[aeiou]{1,3})+")
+#: how common in English text such a word may be to be a name where cased writing capitalises it (the whitelist holds
+#: "peseta" 1.81, "upolu" 1.73; GCIDE "apia" 2.21; not "banana" 4.6, "manila" 3.4, "tomato" 4.3)
+POLYNESIAN_ZIPF = 3.0
+
+
+@lru_cache(maxsize=50_000)
+def polynesian_word(key: str) -> bool:
+    """``key`` (lower case, folded) is four letters or more as the Polynesian languages write a word
+    (:data:`_POLYNESIAN`), two vowels or more, rarer in English text than :data:`POLYNESIAN_ZIPF`, whatever the
+    word lists say of it (philter-ucsf's whitelist holds place names: "upolu", "apia"): a name where cased writing
+    capitalises it inside a sentence or before a name found (:mod:`.name_detect`)."""
+    return len(key) >= 4 and key.isascii() and _POLYNESIAN.fullmatch(key) is not None \
+        and len(re.findall(r"[aeiou]", key)) >= 2 and english_zipf(key) < POLYNESIAN_ZIPF
 
 
 #: a syllable of romanised Korean (Revised Romanisation and McCune-Reischauer as people write their names): an onset,

@@ -1,0 +1,53 @@
+"""Names of the origins the held-out half still loses, from the eleventh development set's losses
+(benchmarks/deid_dev11.py, issue 50, ninth session), each rule with hand-written examples (not the set's names):
+a word as the Polynesian languages write one, rare in English, capitalised in cased text where a person stands, is a
+name even where the word lists hold it (:func:`clinaudit.perturb.name_letters.polynesian_word`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from clinaudit.perturb.deid import deidentify_text
+from clinaudit.perturb.name_letters import polynesian_word
+
+
+def _deid(text: str) -> str:
+    return deidentify_text(text)[0]
+
+
+@pytest.mark.parametrize("word", ["totara", "manuka", "pakeha", "mahimahi", "malama", "tapa", "wahine"])
+def test_polynesian_words(word):
+    assert polynesian_word(word)
+
+
+@pytest.mark.parametrize("word", [
+    "banana", "tomato", "manila", "lima", "sake",  # English writes them often (Zipf 3 or more)
+    "kimchi", "tempo", "salsa", "ankle", "fiji",  # a closed syllable, a letter Polynesian lacks, or frequent
+    "ama", "poi",  # under four letters
+])
+def test_no_polynesian_words(word):
+    assert not polynesian_word(word)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Patient: Father Totara from our church came by.", "Patient: Father [NAME] from our church came by."),
+    ("Doctor: And who's Manuka? Your sister?", "Doctor: And who's [NAME]? Your sister?"),
+    ("Patient: Me, Pakeha, and the kids all had the flu.", "Patient: Me, [NAME], and the kids all had the flu."),
+    ("Patient: Yeah, Malama was the one who drove.", "Patient: Yeah, [NAME] was the one who drove."),
+    # a sentence's first word right before a name found
+    ("Patient: Totara Faleafa is my emergency contact.", "Patient: [NAME] is my emergency contact."),
+])
+def test_a_polynesian_word_capitalised_where_a_person_stands_is_a_name(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: We flew to Upolu last year.",  # a place after a preposition of place
+    "Patient: I grew up in Apia and moved here.",
+    "Patient: The Kimono was too tight.",  # a thing after a determiner
+    "Patient: Totara is a tree, the wood is red.",  # a sentence's first word alone: capitalised anyway
+    "Patient: we had totara and manuka trees at home.",  # lower case: unchanged
+    "Doctor: Bananas and Tomato soup are fine.",  # English writes these often
+])
+def test_such_words_stay_words(text):
+    assert _deid(text) == text
