@@ -28,13 +28,13 @@ from .vocab import DAY_NAMES
 __all__ = ["person_verb_names", "person_context_names"]
 
 _SAY = (r"(?:said|says|told|tells|thinks|thought|drove|drives|wants|wanted|knows|knew|mentioned|mentions|suggested|"
-        r"suggests|asked|asks)")
+        r"suggests|asked|asks|reckons|reckoned|rang)")
 #: a capitalised subject of a verb only a person does ("Per thinks", "Echo at the front desk said")
 _SUBJECT = re.compile(rf"({CAPITAL_START}[a-z]+)(?:[ \t]+(?:at|from)[ \t]+(?:the|my|his|her|our|their|your)"
                       rf"[ \t]+[a-z]+(?:[ \t]+[a-z]+)?)?[ \t]+({_SAY})\b")
 #: what an organisation does not do: a common word before it is a person ("Per thinks", "Sunday drove"; an office
 #: says, tells, wants and asks: "Insurance said it was not covered")
-_THINK = frozenset("thinks thought drove drives knows knew".split())
+_THINK = frozenset("thinks thought drove drives knows knew reckons reckoned".split())
 #: "Did X tell you", "Will X call", "How is X doing", "How's X doing"
 _QUESTION = re.compile(r"(?<![\w'’\-])(?:(?:[Dd]id|[Dd]oes|[Hh]as|[Ww]ill|[Ww]ould|[Cc]an|[Cc]ould|[Ss]hould)[ \t]+"
                        r"([A-Za-z]+)[ \t]+(tell|say|mention|know|think|call|ask|drive|bring|pick)\b|"

@@ -8,6 +8,12 @@ right before "'s" and a lower-case common word that is no function word nor a fo
 coming", "heather's been" are "is"/"has"); not after a determiner or a possessive ("the sorrel's leaves"), not before a
 body part or a complaint named after a trade ("farmer's lung", "a runner's knee", "writer's cramp"), nor where no
 person stands (``no_person_at``: "baker's cyst"; but "fern's inhaler" is hers, not a product's form). Used by :mod:`.name_detect` (source ``rule``).
+
+Also (issue 50, ninth session) before what a person has that also names a product's form (:data:`_THEIRS`: "inhaler",
+"cream", "pills"), which the eponym check read as a brand's product: a word in no list in either case ("peadar's
+cream", "Sadhbh's inhaler": :func:`.name_word.unlisted_word`, three letters or more), and in cased text a
+capitalised gazetteer given name whatever its frequency ("I borrowed Nuala's cream", "Penny's inhaler"), no clinical,
+function, demographic, spoken or relative's word nor an eponym; never after a determiner or possessive.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from collections.abc import Callable, Sequence
 from operator import attrgetter
 
 from .name_tokens import Tok
-from .name_word import OWNERS, RELATIVES, word_facts, word_name
+from .name_word import OWNERS, RELATIVES, blocked, unlisted_word, word_facts, word_name
 from .text_scan import places
 from .vocab import first_names
 
@@ -43,19 +49,20 @@ def possessive_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str
     out: list[Tok] = []
     # only the places of "'s" are read, not every word
     for p in sorted(set(places(text, "'s ")) | set(places(text, "’s "))):
-        if text[text.rfind(" ", max(0, p - 40), p) + 1:p] not in given:
+        before = text[text.rfind(" ", max(0, p - 40), p) + 1:p]
+        m = _NEXT.match(text, p)
+        theirs = m is not None and m.group(1) in _THEIRS
+        if before not in given and not theirs:
             continue  # "it's", "that's", "let's": the word before is no given name (read before the words are)
         i = bisect_left(toks, p, key=attrgetter("end"))
-        if i >= len(toks) or toks[i].end != p:
+        if m is None or i >= len(toks) or toks[i].end != p or i > 0 and toks[i - 1].key in OWNERS:
             continue
         t = toks[i]
+        if theirs and _theirs_name(t, given):
+            out.append(t)  # "peadar's cream", "I borrowed Nuala's cream"
+            continue
         if t.key not in given or not t.text.islower() or t.key in RELATIVES or not word_name(t.key, given=True):
             continue  # "it's", "that's", "let's": no given name
-        if i > 0 and toks[i - 1].key in OWNERS:
-            continue
-        m = _NEXT.match(text, p)
-        if m is None:
-            continue
         nxt = m.group(1)
         w = word_facts(nxt)
         if not w.common or w.function or nxt.endswith(("ing", "ed", "ly")) or nxt in _BODY:
@@ -63,3 +70,15 @@ def possessive_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str
         if nxt in _THEIRS or not no_person_at(text, t.start, t.end):  # "fern's inhaler": hers, no product's form
             out.append(t)
     return out
+
+
+
+def _theirs_name(t: Tok, given: frozenset[str] | set[str]) -> bool:
+    """Before "'s" and a person's thing (:data:`_THEIRS`): a word in no list of three letters or more, or in cased
+    text a capitalised gazetteer given name that is no clinical, function, demographic, spoken or relative's word nor
+    an eponym."""
+    if len(t.key) >= 3 and unlisted_word(t.key) and (t.text.islower() or t.text[1:].islower()):
+        return True
+    w = word_facts(t.key)
+    return t.text[:1].isupper() and t.text[1:].islower() and t.key in given and t.key not in RELATIVES \
+        and not (blocked(w) or w.clinical is not None or w.eponym)

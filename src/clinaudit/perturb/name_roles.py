@@ -106,7 +106,10 @@ def relative_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, 
         if own is None or not rel.text.islower() or own.key == "the" and rel.key not in _JOBS:
             continue
         gap = text[rel.end:t.start]
-        if re.fullmatch(r"[ \t]", gap):
+        if not own.text.islower():  # cased: "The physio, Bone, says" (:func:`_set_off`)
+            if re.fullmatch(r"[ \t]*,[ \t]*", gap):
+                out += _set_off(text, toks, i + 1, no_person_at, job=rel.key in _JOBS)
+        elif re.fullmatch(r"[ \t]", gap):
             if not (t.text.islower() and (_word_may_be(t.key, cased=False) or own.key in _OWNERS and _rare_word(t.key))) \
                     or no_person_at(text, t.start, t.end):
                 continue
@@ -134,7 +137,7 @@ def _owner(text: str, toks: Sequence[Tok], i: int) -> Tok | None:
             return None
         own = toks[j]
         if own.key in _OWNERS or own.key == "the":
-            return own if own.text.islower() else None
+            return own if own.text.islower() or own.text.istitle() else None
         if j != i - 1 or not own.text.isalpha() or not own.text.islower() or own.key in RELATIVES | _JOBS:
             return None
     return None
@@ -166,9 +169,13 @@ def _surname_after(text: str, toks: Sequence[Tok], k: int) -> bool:
         and t.key in surnames() and _word_may_be(t.key, cased=False)
 
 
-def _set_off(text: str, toks: Sequence[Tok], k: int, no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
+def _set_off(text: str, toks: Sequence[Tok], k: int, no_person_at: Callable[[str, int, int], bool],
+             job: bool = False) -> list[Tok]:
     """After a relative and a comma: one or two lower-case names (the second a surname) set off by a comma or ending
-    the sentence ("[fern] ,", "[fern] [moss] ."), each a gazetteer name :func:`_word_may_be` allows."""
+    the sentence ("[fern] ,", "[fern] [moss] ."), each a gazetteer name :func:`_word_may_be` allows. In cased text
+    (issue 50, ninth session; "The physio, [Bone], says", "My granny, [Pearl] [Rock], had"): one or two capitalised
+    words, each no function, demographic, drug, specialty, relative's, role's or spoken word nor an eponym, no
+    clinical word but, after a job (``job``), a condition's ("Kidney"); the word set off names the person."""
     if k >= len(toks):
         return []
     names = [toks[k]]
@@ -177,8 +184,19 @@ def _set_off(text: str, toks: Sequence[Tok], k: int, no_person_at: Callable[[str
     end = re.compile(r"[ \t]*(?:[,.!?;]|\n|$)")
     while names and not end.match(text, names[-1].end):
         names.pop()
+    if names and all(t.text.istitle() and t.text.isalpha() for t in names):
+        return [] if not all(_capital_may_be(t.key, job) for t in names) \
+            or any(no_person_at(text, t.start, t.end) for t in names) else names
     if not names or not all(t.text.islower() and _word_may_be(t.key, cased=False) for t in names):
         return []
     if len(names) == 2 and names[1].key not in surnames():
         return []
     return [] if any(no_person_at(text, t.start, t.end) for t in names) else names
+
+
+def _capital_may_be(key: str, job: bool) -> bool:
+    """A capitalised word set off by commas after a role or relative may name the person (:func:`_set_off`)."""
+    w = word_facts(key)
+    if blocked(w) and not w.person_drug or key in RELATIVES or key in _JOBS or key in SPOKEN_WORDS or len(key) < 2:
+        return False
+    return w.clinical is None or w.gazetteer and w.clinical in ("condition", "drug") or job and w.clinical == "condition"

@@ -38,7 +38,7 @@ __all__ = ["person_slots"]
 _PRONOUN = r"(?:i|you|we|let's|let|can|could|would|will|how|what|what's|do|did|are|is|have)\b"
 _VERBS = (r"(?:said|says|told|tells|thinks|thought|drove|drives|wants|wanted|called|calls|asked|asks|came|comes|brought|"
           r"brings|took|takes|gave|gives|knows|knew|feels|felt|mentioned|mentions|suggested|suggests|helped|helps|went|"
-          r"goes|lives|lived|works|worked|texted|texts|phoned|emailed|messaged)\b")
+          r"goes|lives|lived|works|worked|texted|texts|phoned|emailed|messaged|reckons|reckoned|rang)\b")
 #: after a sentence-opening "alright", "okay", ... and before a comma ("alright harry , let's take a look")
 _ADDRESSED = re.compile(r"(?:alright|okay|ok|well|so|now|oh)[ \t]+([a-z]+)[ \t]*,")
 #: a comma and a pronoun or an auxiliary that opens a request to the person addressed ("bilal , i want you to")
