@@ -1,7 +1,8 @@
 """Names of the origins the held-out half still loses, from the eleventh development set's losses
 (benchmarks/deid_dev11.py, issue 50, ninth session), each rule with hand-written examples (not the set's names):
 a word as the Polynesian languages write one, rare in English, capitalised in cased text where a person stands, is a
-name even where the word lists hold it (:func:`clinaudit.perturb.name_letters.polynesian_word`)."""
+name even where the word lists hold it (:func:`clinaudit.perturb.name_letters.polynesian_word`); where only GCIDE's
+headwords hold it and English seldom writes it, it is a name as a word in no list is, in lower case too."""
 
 from __future__ import annotations
 
@@ -45,9 +46,28 @@ def test_a_polynesian_word_capitalised_where_a_person_stands_is_a_name(text, exp
     "Patient: We flew to Upolu last year.",  # a place after a preposition of place
     "Patient: I grew up in Apia and moved here.",
     "Patient: The Kimono was too tight.",  # a thing after a determiner
-    "Patient: Totara is a tree, the wood is red.",  # a sentence's first word alone: capitalised anyway
-    "Patient: we had totara and manuka trees at home.",  # lower case: unchanged
+    "Patient: Manuka is a tree, the honey is good.",  # a sentence's first word alone: capitalised anyway
+    "Patient: we had manuka and pakeha friends at home.",  # lower case: philter-ucsf's whitelist words
     "Doctor: Bananas and Tomato soup are fine.",  # English writes these often
 ])
 def test_such_words_stay_words(text):
+    assert _deid(text) == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("[patient] my daughter palolo brought me in today .", "[patient] my daughter [NAME] brought me in today ."),
+    ("[patient] makomako drove me here this morning .", "[patient] [NAME] drove me here this morning ."),
+    ("[doctor] okay kokama , take a deep breath .", "[doctor] okay [NAME] , take a deep breath ."),
+])
+def test_a_rare_headword_written_as_polynesian_is_a_name_in_lower_case(text, expected):
+    # only GCIDE's headwords, English text writes them less than Zipf 2.5: as a word in no list
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "[patient] i drink tisane at night and a legatee called about the will .",  # a silent "e" of English
+    "[patient] i put manuka honey on it and paid in peseta .",  # philter-ucsf's whitelist holds them
+    "[patient] we had a banana and some salami .",  # English writes them often
+])
+def test_other_rare_headwords_stay_words_in_lower_case(text):
     assert _deid(text) == text

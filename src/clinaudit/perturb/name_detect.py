@@ -321,10 +321,20 @@ def _unknown(key: str) -> bool:
     if len(key) < 3 or not key.isalpha() and not re.fullmatch(r"[a-z]+(?:-[a-z]+)+", key):
         return False
     w = _word(key)
-    if w.common or w.gazetteer or w.clinical is not None or w.function or w.demographic or w.eponym:
+    if w.gazetteer or w.clinical is not None or w.function or w.demographic or w.eponym:
         return False
+    if w.common:  # only GCIDE's headword, rare in English, as the Polynesian languages write a word: "apia"
+        return _headword_only(key) and polynesian_word(key) and english_zipf(key) < HEADWORD_ZIPF \
+            and not re.search(r"(?:[^aeiou]|e)e$", key)  # not "tisane", "legatee": the silent "e" of English
     # "radicularopathy" looks like a word; "pesamino", "timoci" of open syllables only are names (:mod:`.name_letters`)
     return (open_syllables(key) or not looks_like_a_word(key)) and not clinical_form(key)
+
+
+def _headword_only(key: str) -> bool:
+    """A common word only as a GCIDE headword: no word of philter-ucsf's whitelist nor a spoken form."""
+    from .vocab import whitelist_words
+
+    return key not in whitelist_words() and key not in _SPOKEN_WORDS
 
 
 def clinical_word_after(after: str) -> bool:

@@ -220,7 +220,9 @@ def polynesian_word(key: str) -> bool:
     """``key`` (lower case, folded) is four letters or more as the Polynesian languages write a word
     (:data:`_POLYNESIAN`), two vowels or more, rarer in English text than :data:`POLYNESIAN_ZIPF`, whatever the
     word lists say of it (philter-ucsf's whitelist holds place names: "upolu", "apia"): a name where cased writing
-    capitalises it inside a sentence or before a name found (:mod:`.name_detect`)."""
+    capitalises it inside a sentence or before a name found; one only GCIDE's headwords hold, rarer than Zipf 2.5 and
+    with no silent "e" at its end ("apia", "palolo"; not "tisane"), is taken as a word in no list, in any case
+    (:mod:`.name_detect`)."""
     return len(key) >= 4 and key.isascii() and _POLYNESIAN.fullmatch(key) is not None \
         and len(re.findall(r"[aeiou]", key)) >= 2 and english_zipf(key) < POLYNESIAN_ZIPF
 
