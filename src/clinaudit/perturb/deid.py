@@ -54,6 +54,7 @@ from typing import Any
 from ..records import Case, Variant
 from .case_filters import DEFAULT_SEX_SPECIFIC, FilterResult, count_turns, filter_min_turns, filter_sex_specific
 from .deid_rules import ADDRESS_RESIDUAL, ADDRESS_RESIDUAL_LOWER, NUM, address_spans, case_sensitive, lower_view, normalise, pattern_set_spans, birthday_age_spans, find_first_person_ages, first_person_age_spans
+from .name_brackets import bracket_name_spans
 from .name_tokens import Tok, tokens
 from .names import FIRST_NAMES, first_name_spans
 from .deid_residual import DEFAULT_RESIDUAL_KINDS, RESIDUAL_KINDS, describe_residuals, public_text, residual_identifiers
@@ -372,6 +373,7 @@ def _choose(text: str, names: Sequence[str], gender: bool, ages: bool, life_stag
             cands.append((s, e, rep, "gender" if not swallow else "gender_adj", "rule"))
     if detector:
         cands += _residual_spans(text, toks) + _speaker_name_spans(text)
+        cands += [(s, e, "[NAME]", "name", "rule") for s, e in bracket_name_spans(text)]  # "[maria] hi"
     labels = _label_spans(text)
     if labels:  # speaker labels are never changed (sorted, apart: the label that starts last before a span's end)
         label_starts = [s for s, _ in labels]

@@ -7,7 +7,9 @@ as a form writes them, the ʻokina as a letter inside a word, and words of open 
   lower-case form is in no list of common or clinical words and is no function or demographic word, is a name when
   it is a gazetteer name, has a letter English lacks (a diacritic, the ʻokina) or is in no list at all and made of
   open syllables only ("RAVUVU", "TUIMAVAVE"): a clinical acronym in no list ("FOLFOX", "CAPOX", "FOLFIRINOX") is
-  not, nor a deaccented name in capitals alone ("DVORAKOVA": kept, a known gap). As a form writes a name, surname,
+  not, nor a deaccented name in capitals alone ("DVORAKOVA": kept, a known gap). In a lower-case line (no capitalised
+  word: "the note from HAKKINEN came back", ninth session) a word in no list is one whatever its syllables: lower-case
+  text writes its acronyms in lower case too, so a word put in capitals there is a name copied in. As a form writes a name, surname,
   comma, given name (:func:`_form_pairs`, seventh session), two all-capital words are a name where both may be one
   ("BEDNAR, JITKA", "FOX, DAWN"; not "PAIN, FEVER", "COPD, CHF", "STOP, WAIT"), or one when the other is taken.
 * **The ʻokina** (:func:`okina_names`): a glottal stop written inside a word between two vowels, as the ʻokina
@@ -42,6 +44,9 @@ __all__ = ["capital_names", "okina_names", "open_syllables", "polynesian_word", 
 #: look-behind, so that the engine searches for such letters (issue 50, seventh session: 3 times faster)
 _CAPS = re.compile(rf"[^\W\d_a-z](?<![\w\[{MARK}'’\-].)[{MARK}]*(?:{LETTER})*(?:['’\-](?:{LETTER})+)*(?![\w\]{MARK}])")
 _VOWELS = re.compile(r"[aeiouy]")
+#: a capitalised word (a capital, then a lower-case letter): a line without one is lower-case text, where an acronym
+#: is written in lower case too ("mri", "copd" in ACI-Bench's transcripts) and a word in capitals stands apart
+_CAPITALISED = re.compile(r"[A-Z][a-z]")
 #: A glottal stop between two vowels inside a word: the ʻokina, a turned comma, an apostrophe.
 _OKINA = re.compile(r"(?i)[aeiouāēīōū][ʻ‘'’][aeiouāēīōū]")
 _start = itemgetter(0)  # a Tok's start
@@ -82,7 +87,7 @@ def capital_names(text: str) -> list[Tok]:
         if any(w.common or w.clinical is not None or w.function or w.demographic or w.eponym for w in facts):
             continue
         if any(w.gazetteer for w in facts) or _letter_english_lacks(word) or unlisted_word(key) and (
-                _OPEN.fullmatch(key) or _BANTU_OPEN.fullmatch(key)):
+                _OPEN.fullmatch(key) or _BANTU_OPEN.fullmatch(key) or not _CAPITALISED.search(line)):
             out.append(caps[-1])
     return out + _form_pairs(text, caps, {t.start for t in out})
 

@@ -201,16 +201,18 @@ def _inflections(base: str) -> set[str]:
 _PERSON_PREP = frozenset().union(*(_inflections(b) for b in _AIMED_VERBS), _IRREGULAR, _FEELINGS)
 #: the words before "at" that take a person (public: :mod:`.name_prep` reads a person there)
 PERSON_AT = _PERSON_PREP
-_POSSESSIVE = re.compile(r"['’]s\b")
-#: the next word a possessive (a given name before its surname's: "at dale archer's"), not "it's", "that's", ...
-_NEXT_POSSESSIVE = re.compile(r"(?i)[ \t]+(?!(?:it|that|there|who|what|he|she|here|where|how|let|one|this)['’]s\b)"
-                              r"[^\W\d_][\w\-]*['’]s\b")
+#: a possessive "'s", also written apart the way ACI-Bench's transcripts write it ("at jyrki 's house")
+_POSSESSIVE = re.compile(r"[ \t]?['’]s\b")
+#: the next word a possessive (a given name before its surname's: "at dale archer's", "at dale archer 's"), not
+#: "it's", "that's", ...
+_NEXT_POSSESSIVE = re.compile(r"(?i)[ \t]+(?!(?:it|that|there|who|what|he|she|here|where|how|let|one|this)[ \t]?['’]s\b)"
+                              r"[^\W\d_][\w\-]*[ \t]?['’]s\b")
 
 
 def place_after_preposition(text: str, t: Tok) -> bool:
     """``t`` stands right after "in" or "at" ("at dewey beach", "in kennesaw", "at the Hilton"), or is a capitalised
     word of a place's name so introduced ("at Taco Bell", "in Las Cruces"): a place, not a person; not before a
-    possessive ("at Smith's", "in Jamal's room", "at dale archer's") nor after a word that takes a person ("angry at Sipho", "confided
+    possessive ("at Smith's", "in Jamal's room", "at dale archer's", ACI's "at jyrki 's house") nor after a word that takes a person ("angry at Sipho", "confided
     in Thandeka")."""
     if _POSSESSIVE.match(text, t.end) or _NEXT_POSSESSIVE.match(text, t.end):
         return False  # "at smith's", "at dale archer's barbecue"
