@@ -49,13 +49,14 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import compress
 from typing import Any
 
 from ..records import Case, Variant
 from .case_filters import DEFAULT_SEX_SPECIFIC, FilterResult, count_turns, filter_min_turns, filter_sex_specific
 from .deid_rules import ADDRESS_RESIDUAL, ADDRESS_RESIDUAL_LOWER, NUM, address_spans, case_sensitive, lower_view, normalise, pattern_set_spans, birthday_age_spans, find_first_person_ages, first_person_age_spans
 from .name_brackets import bracket_name_spans
-from .name_tokens import Tok, tokens
+from .name_tokens import Tok, texts_of, tokens
 from .names import FIRST_NAMES, first_name_spans
 from .deid_residual import DEFAULT_RESIDUAL_KINDS, RESIDUAL_KINDS, describe_residuals, public_text, residual_identifiers
 from .registry import register_transform
@@ -183,8 +184,13 @@ def _capitalised_inside(text: str, toks: Sequence[Tok] | None = None) -> list[tu
     from .name_tokens import capitalised_tokens
 
     out = []
-    for s, e, w, _ in capitalised_tokens(text, after_space=True) if toks is None else [
-            t for t in toks if t.text[:1].isupper()]:
+    if toks is None:
+        capitalised = capitalised_tokens(text, after_space=True)
+    else:  # the capitalised words, each distinct word read once
+        texts = texts_of(toks)
+        caps = {w for w in set(texts) if w[:1].isupper()}
+        capitalised = list(compress(toks, map(caps.__contains__, texts)))
+    for s, e, w, _ in capitalised:
         if s < 2 or text[s - 1] != " " or not (text[s - 2].islower() or text[s - 2] in ",;") or len(w) < 3:
             continue
         if not w.isupper() and w not in _CAP_STOP and text[e:e + 1] != "]":

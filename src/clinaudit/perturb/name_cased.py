@@ -38,7 +38,7 @@ import bisect
 import re
 from collections.abc import Callable, Sequence
 
-from .name_tokens import Tok
+from .name_tokens import Tok, starts_of
 from .text_scan import CAPITAL_START
 
 __all__ = ["LOWER_PARTICLES", "CAPITAL_PARTICLES", "particle_chain_names", "apostrophe_names", "inside_prose",
@@ -73,7 +73,7 @@ def particle_chain_names(text: str, toks: Sequence[Tok], sentence_start: Sentenc
     starts: list[int] = []
     out: list[Tok] = []
     for m in _CHAIN.finditer(text):
-        starts = starts or [t.start for t in toks]  # read once, and only when a chain is there
+        starts = starts or starts_of(toks)  # read once, and only when a chain is there
         j = bisect.bisect_left(starts, m.end())  # the word after the chain
         i = bisect.bisect_left(starts, m.start())  # the chain's first particle
         if j >= len(toks) or starts[j] != m.end() or i >= len(toks) or starts[i] != m.start():
@@ -98,7 +98,7 @@ def apostrophe_names(text: str, toks: Sequence[Tok], may_be_name: Callable[[Tok]
     starts: list[int] = []
     out = []
     for m in _APOSTROPHE.finditer(text):
-        starts = starts or [t.start for t in toks]
+        starts = starts or starts_of(toks)
         j = bisect.bisect_left(starts, m.start())
         if j < len(toks) and starts[j] == m.start() and may_be_name(toks[j]):
             out.append(toks[j])

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from operator import attrgetter
+from itertools import compress
 
 from .deid_rules import case_sensitive, lines_holding, lower_view, scan_lines
 from .name_tokens import Tok as _Tok
-from .name_tokens import tokens
+from .name_tokens import key_indices, keys_of, tokens
 from .name_word import DETERMINERS as _DETERMINERS
 from .name_word import RELATIVES, after
 from .name_word import SEP_SPACE as _SEP_SPACE
@@ -205,7 +205,7 @@ def context_spans(text: str, toks: Sequence[_Tok] | None = None) -> list[tuple[i
     found: set[str] = set()
     free = 0  # the first word not yet part of a name found
     # only the words right after a word of _CONTEXT_WORDS are read (issue 50, Build 3: not every word)
-    for i in [i + 1 for i, k in enumerate(map(attrgetter("key"), toks[:-1])) if k in _CONTEXT_WORDS]:
+    for i in [i + 1 for i in compress(range(len(toks) - 1), map(_CONTEXT_WORDS.__contains__, keys_of(toks)))]:
         if i < free:
             continue
         strength = _context(text, toks, i)
@@ -222,5 +222,5 @@ def context_spans(text: str, toks: Sequence[_Tok] | None = None) -> list[tuple[i
     spans += _subject_spans(text, toks, found)
     if found:
         taken = {s for s, _ in spans}
-        spans += [(t.start, t.end) for t in toks if t.key in found and t.start not in taken]
+        spans += [(t.start, t.end) for i in key_indices(toks, found) if (t := toks[i]).start not in taken]
     return spans

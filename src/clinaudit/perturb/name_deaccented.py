@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
-from operator import attrgetter
 
 from .name_cased import non_english_letter
-from .name_tokens import Tok, key_indices
+from .name_tokens import Tok, key_indices, starts_of
 from .vocab import written_acronym
 
 __all__ = ["deaccented_mentions"]
@@ -28,7 +27,7 @@ def deaccented_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[in
     inside a span of ``found`` (the module's docstring): "Bednar" after "[Jitka Bednář]"."""
     if text.isascii() or not found:
         return []
-    starts = list(map(attrgetter("start"), toks))
+    starts = starts_of(toks)
     keys: set[str] = set()
     taken: set[int] = set()
     for s, e in found:

@@ -33,7 +33,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
-from operator import attrgetter
 
 from .name_cased import (apostrophe_names, condition_name_inside, coordinated_with_a_person, inside_prose,
                          non_english_letter, particle_chain_names, quote_start, rare_headword, speaker_at_start)
@@ -54,7 +53,7 @@ from .name_initials import middle_initial_names
 from .name_possessive import possessive_names
 from .name_slots import person_slots
 from .name_tokens import MARK as _MARK
-from .name_tokens import WORD, fold, neighbours, tokens
+from .name_tokens import WORD, fold, keys_of, neighbours, texts_of, tokens
 from .name_tokens import Tok as _Tok
 from .name_writing import PARTICLES
 from .not_a_name import (clinical_form, person_after_determiner, person_verb_after, place_after_preposition,
@@ -162,7 +161,7 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
     things: set[str] = set()
     toks_list = tokens(text) if toks is None else toks
     # only the words it may take are read (:func:`_may_take`, once a distinct word): 8,300 of the 1 MB dialog's 174,000
-    may_take = map(_may_take, map(attrgetter("text"), toks_list), map(attrgetter("key"), toks_list))
+    may_take = map(_may_take, texts_of(toks_list), keys_of(toks_list))
     for i in compress(range(len(toks_list)), may_take):
         t = toks_list[i]
         w = _word(t.key)

@@ -30,9 +30,9 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import compress, repeat
-from operator import attrgetter, contains, itemgetter
+from operator import contains, itemgetter
 
-from .name_tokens import LETTER, MARK, Tok, fold, tokens
+from .name_tokens import LETTER, MARK, Tok, fold, keys_of, tokens
 from .name_word import unlisted_word, word_facts
 from .text_scan import places
 from .vocab import clinical_acronym, english_zipf, first_names, is_common, surnames, written_acronym
@@ -247,7 +247,7 @@ def syllable_names(toks: Sequence[Tok]) -> list[Tok]:
     English prefix, or two parts both at Zipf 4.5 or more (a list may hold the word: "bo-ra" is in the whitelist; no real dialog writes such a word but "i-i"
     and "bye-bye")."""
     out = []
-    for t in compress(toks, map(contains, map(attrgetter("key"), toks), repeat("-"))):
+    for t in compress(toks, map(contains, keys_of(toks), repeat("-"))):
         key = t.key
         if not _SYLLABLES.fullmatch(key):
             continue

@@ -22,10 +22,10 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from itertools import compress
-from operator import and_, attrgetter
+from operator import and_
 
 from .name_pairs import person_pair
-from .name_tokens import Tok, key_indices
+from .name_tokens import Tok, key_indices, keys_of, starts_of
 from .name_word import OWNERS, SEP_SPACE, unlisted_word, word_name, word_facts
 from .vocab import WORD_NAME_ZIPF, english_zipf, first_names, surnames
 
@@ -57,7 +57,7 @@ def other_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, in
     lists call common (the module's docstring), not where a determiner or a possessive stands before them or no
     person stands (``no_person_at``)."""
     spans = set(found)
-    starts = list(map(attrgetter("start"), toks))  # the words a span takes, found by bisection (not a look at each)
+    starts = starts_of(toks)  # the words a span takes, found by bisection (not a look at each)
     taken = [toks[i] for s, e in spans if (i := bisect_left(starts, s)) < len(toks) and starts[i] == s
              and toks[i].end == e]
     keys = {t.key for t in taken if not t.capital and t.text.islower()
@@ -75,7 +75,7 @@ def given_and_surname(text: str, toks: Sequence[Tok], no_person_at: Callable[[st
     "fern moss drives me")."""
     given, sur = first_names(), surnames()
     out: list[Tok] = []
-    keys = list(map(attrgetter("key"), toks))
+    keys = keys_of(toks)
     # only the given names right before a surname are read (issue 50, seventh session: not every pair of words)
     for i in compress(range(len(toks) - 1), map(and_, map(given.__contains__, keys[:-1]), map(sur.__contains__, keys[1:]))):
         if _common_pair(text, toks, i, no_person_at) or person_pair(text, toks, i, no_person_at):

@@ -24,9 +24,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from itertools import compress
-from operator import attrgetter
 
-from .name_tokens import Tok
+from .name_tokens import Tok, keys_of
 from .name_word import RELATIVES, blocked, word_facts
 from .vocab import SPOKEN_WORDS, WORD_NAME_ZIPF, english_zipf, surnames
 
@@ -75,7 +74,7 @@ def _next_ok(text: str, t: Tok, past: bool) -> bool:
 def role_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
     """The words right after a role used as a title (the module's docstring): "Officer [Street]", "coach [fox] had"."""
     out: list[Tok] = []
-    for i in compress(range(len(toks) - 1), map(_TITLES.__contains__, map(attrgetter("key"), toks))):
+    for i in compress(range(len(toks) - 1), map(_TITLES.__contains__, keys_of(toks))):
         role, t = toks[i], toks[i + 1]
         if role.key not in ROLE_TITLES and not role.text.islower():
             continue  # "Aunt Fern": a title of the naming contexts'; "aunt fern raised me" here
@@ -99,8 +98,7 @@ def relative_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, 
     between ("my best friend [wren] said", "the night nurse [moss] took"); after a comma, such a name set off by a
     comma or ending the sentence ("my partner , [fern] [moss] .", "our foster son , [fern] , has")."""
     out: list[Tok] = []
-    keys = map(attrgetter("key"), toks)
-    for i in compress(range(1, len(toks) - 1), map(_ROLE_OR_RELATIVE.__contains__, list(keys)[1:])):
+    for i in compress(range(1, len(toks) - 1), map(_ROLE_OR_RELATIVE.__contains__, keys_of(toks)[1:])):
         rel, t = toks[i], toks[i + 1]
         own = _owner(text, toks, i)
         if own is None or not rel.text.islower() or own.key == "the" and rel.key not in _JOBS:

@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
-from operator import attrgetter
+from itertools import compress
 
-from .name_tokens import Tok
+from .name_tokens import Tok, ends_of
 from .vocab import (DEMOGRAPHIC_WORDS, FACILITY_WORDS, PLACE_WORDS, RARE_ZIPF, SPOKEN_WORDS, clinical_terms,
                     condition_noun, english_zipf, is_specialty, whitelist_words)
 
@@ -107,7 +107,7 @@ def addressed(text: str, toks: Sequence[Tok], sentence_start: SentenceStart, may
 
     out: list[Tok] = []
     commas = {m.start() for m in _COMMA.finditer(text)}  # only the words before a comma are read (not every word)
-    for i in [i for i, e in enumerate(map(attrgetter("end"), toks)) if e in commas]:
+    for i in compress(range(len(toks)), map(commas.__contains__, ends_of(toks))):
         t = toks[i]
         if not t.capital or t.key in SPOKEN_WORDS:
             continue
