@@ -54,12 +54,13 @@ from typing import Any
 
 from ..records import Case, Variant
 from .case_filters import DEFAULT_SEX_SPECIFIC, FilterResult, count_turns, filter_min_turns, filter_sex_specific
-from .deid_rules import ADDRESS_RESIDUAL, ADDRESS_RESIDUAL_LOWER, NUM, address_spans, case_sensitive, lower_view, normalise, pattern_set_spans, birthday_age_spans, find_first_person_ages, first_person_age_spans
+from .deid_rules import ADDRESS_RESIDUAL, ADDRESS_RESIDUAL_LOWER, NUM, address_spans, lower_view, normalise, pattern_set_spans, birthday_age_spans, find_first_person_ages, first_person_age_spans
 from .name_brackets import bracket_name_spans
 from .name_tokens import Tok, texts_of, tokens
 from .names import FIRST_NAMES, first_name_spans
 from .deid_residual import DEFAULT_RESIDUAL_KINDS, RESIDUAL_KINDS, describe_residuals, public_text, residual_identifiers
 from .registry import register_transform
+from .text_scan import letter_first
 
 __all__ = [
     "DEFAULT_SEX_SPECIFIC",
@@ -132,7 +133,9 @@ _AGE_PATTERNS: tuple[str, ...] = (
     r"\d{1,3}\s*(?:yo|y/o|y\.o\.)",
 )
 _AGE_QUESTION = re.compile(r"(?i)\bhow old\b|\bwhat is your age\b|\bdate of birth\b|\bbirthday\b")
-_AGE_QUESTION_LOWER = case_sensitive(_AGE_QUESTION)
+#: :data:`_AGE_QUESTION` on :func:`.deid_rules.lower_view` (its letters first: :func:`.text_scan.letter_first`)
+_AGE_QUESTION_LOWER = re.compile(letter_first([r"how old\b", r"what is your age\b", r"date of birth\b", r"birthday\b"],
+                                              r"\w"))
 
 _CAP_STOP = frozenset(
     """I I'm I've I'll I'd Doctor Patient Dr Mr Mrs Ms Monday Tuesday Wednesday Thursday Friday Saturday Sunday
@@ -164,7 +167,7 @@ def _name_spans(text: str, names: Sequence[str], detector: bool = True,
 
     spans = [(n.start, n.end, "[NAME]", "name", n.source)
              for n in find_names(text, [n for n in names if n and str(n).strip()], detector=detector, toks=toks)]
-    return spans + first_name_spans(text, _CAP_STOP) if detector else spans
+    return spans + first_name_spans(text, _CAP_STOP, toks) if detector else spans
 
 
 def _residual_spans(text: str, toks: Sequence[Tok] | None = None) -> list[tuple[int, int, str, str, str]]:

@@ -24,6 +24,8 @@ from bisect import bisect_right
 from functools import lru_cache
 from itertools import accumulate
 
+from .text_scan import letter_first
+
 __all__ = ["NUM_WORD", "NUM", "ADDRESS_RESIDUAL", "ADDRESS_RESIDUAL_LOWER", "INVISIBLE", "Positions", "normalise", "pattern_spans", "pattern_set_spans", "lower_view", "case_sensitive", "lines_holding", "scan_lines", "address_spans", "first_person_age_spans", "birthday_age_spans", "find_first_person_ages"]
 
 #: A number written in words (up to ninety-nine, "hundred").
@@ -38,7 +40,9 @@ NUM = rf"(?:\d{{1,3}}|{NUM_WORD})"
 # --------------------------------------------------------------------------- forms of address
 
 #: Words that are forms of address wherever they stand: sir, ma'am / ma’am / maam, madam / madame, mister, missus.
-_ALWAYS = r"(?:sir|ma['’]?am|madame?|mister|missus)"
+_ALWAYS_WORDS = ("sir", "ma['’]?am", "madame?", "mister", "missus")
+_ALWAYS = f"(?:{'|'.join(_ALWAYS_WORDS)})"
+_NOT_BEFORE_ADDRESS = r"\w'-"
 # Address only in a vocative position (they are also ordinary words: "I miss work", "a young man").
 _VOCATIVE_ONLY = r"(?:miss|young man|young lady)"
 _WORD_END = r"(?![\w'’-])"
@@ -65,7 +69,7 @@ _ANY_ALWAYS = re.compile(rf"(?i)(?<![\w'’-]){_ALWAYS}{_WORD_END}")
 #: The residual check's pattern for those words (deid.find_residual_identifiers: reported as ``gendered_term``);
 #: a straight apostrophe or hyphen next to the word makes it part of another word, a curly one does not
 #: ("sir’s" is reported, though :func:`address_spans` leaves it in place).
-ADDRESS_RESIDUAL = re.compile(rf"(?i)(?<![\w'-]){_ALWAYS}(?![\w'-])")
+ADDRESS_RESIDUAL = re.compile(rf"(?i)(?<![{_NOT_BEFORE_ADDRESS}]){_ALWAYS}(?![\w'-])")
 _TITLE_MISS = re.compile(r"(?<![\w'’-])Miss(?=[ \t]+(?:[A-Z]|\[NAME\]))")
 
 
@@ -221,8 +225,10 @@ def find_first_person_ages(text: str, lower: str | None = None) -> list[tuple[in
     return [m.span() for m in _FIRST_PERSON_AGE_LOWER.finditer(view)]
 
 
-_FIRST_PERSON_AGE_LOWER = case_sensitive(_FIRST_PERSON_AGE)
-ADDRESS_RESIDUAL_LOWER = case_sensitive(ADDRESS_RESIDUAL)  # :data:`ADDRESS_RESIDUAL` on :func:`lower_view`
+# "\bi" written "i(?<!\wi)": the pattern begins with the letter, which the engine searches for (issue 50, ninth session)
+_FIRST_PERSON_AGE_LOWER = case_sensitive(re.compile(_FIRST_PERSON_AGE.pattern.replace(r"\bi", r"i(?<!\wi)")))
+#: :data:`ADDRESS_RESIDUAL` on :func:`lower_view` (its letters first: :func:`.text_scan.letter_first`)
+ADDRESS_RESIDUAL_LOWER = re.compile(rf"{letter_first(_ALWAYS_WORDS, _NOT_BEFORE_ADDRESS)}(?![\w'-])")
 
 
 # --------------------------------------------------------------------------- reading the text (issue 50)

@@ -62,7 +62,7 @@ from .name_writing import (addressed, capital_at_start, misspelt_drug, particle_
                            town_context, written_as_name)
 from .vocab import FUNCTION_WORDS as _FUNCTION_WORDS
 from .vocab import SPOKEN_WORDS as _SPOKEN_WORDS
-from .vocab import english_zipf, lower_case_neighbour, written_acronym
+from .vocab import EPONYMS, PLACE_BEFORE, PLACE_GENERIC, PLACE_WORDS, english_zipf, lower_case_neighbour, written_acronym
 from .name_word import DETERMINERS as _DETERMINERS
 from .name_word import OWNERS as _OWNERS
 from .name_word import RELATIVES, WINDOW, after
@@ -285,12 +285,11 @@ _WORD_BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
 _THING_OR_PLACE_BEFORE = _OWNERS | frozenset("to at in into from near on of around through via".split())
 
 
+@lru_cache(maxsize=8192)  # a word is asked about by several rules (issue 50, ninth session: 2,930 asks, 2,053 words)
 def _not_a_person(text: str, t: _Tok) -> bool:
     """A word cut off in speech ("noth- nothing"), an eponym's other part ("Charcot Marie tooth": next to a word of
     :data:`.vocab.EPONYMS`), a place's or an organisation's name ("Temple Street", "North Carolina"), a word after a
     drug ("Medrol Dosepak"), a town (:func:`.name_writing.town_context`: "Cheyenne, Wyoming"): not a person."""
-    from .vocab import EPONYMS, PLACE_BEFORE, PLACE_GENERIC, PLACE_WORDS
-
     nxt = text[t.end:t.end + 2]
     if nxt[:1] == "-" and nxt[1:2] in (" ", "\t", "") and len(t.key) >= 2 and is_prefix_of_known(t.key, cut=True):
         return True
@@ -342,6 +341,7 @@ def clinical_word_after(after: str) -> bool:
     return bool(_EPONYM_AFTER.match(after))
 
 
+@lru_cache(maxsize=8192)  # asked by several rules about the same word (issue 50, ninth session)
 def no_person_at(text: str, start: int, end: int) -> bool:
     """``text[start:end]`` is no person here (:func:`clinical_word_after`, :func:`_not_a_person`: "Cheyenne, Wyoming")."""
     rest, word = after(text, end), text[start:end]

@@ -123,8 +123,8 @@ def rare_lines(text: str, toks: Sequence[Tok], may_be: Callable[[str], bool]) ->
     if not text.isascii():
         at += [m.start() for m in _NON_ASCII.finditer(text)]
     for p in places(text, "]"):
-        b = _BEFORE_BRACKET.search(text, max(0, p - 64), p)
-        if b is not None and word(b.group(1)) or b is None and text[max(0, p - 64):p].isalpha():
+        b = _before_bracket(text, p)
+        if b is not None and word(b) or b is None and text[max(0, p - 64):p].isalpha():
             at.append(p)  # (a word of 64 letters or more before it: its line is read)
     if not at:
         return [], frozenset(words)
@@ -133,6 +133,18 @@ def rare_lines(text: str, toks: Sequence[Tok], may_be: Callable[[str], bool]) ->
     for i in sorted({bisect_left(ends, p) for p in at}):  # the line a place is on: the first line end at or after it
         lines.append((ends[i - 1] + 1 if i else 0, ends[i] if i < len(ends) else len(text)))
     return lines, frozenset(words)
+
+
+def _before_bracket(text: str, p: int) -> str | None:
+    """The group of ``_BEFORE_BRACKET.search(text, max(0, p - 64), p)``, read back from ``p`` (issue 50, ninth
+    session: not a search of the 64 characters before each "]" of a dialog): the lower-case letters right before
+    ``p`` (or before a newline right before ``p``: the pattern's "$") when a space or a tab stands before them inside
+    those 64 characters."""
+    end = p - 1 if p and text[p - 1] == "\n" else p
+    q = end
+    while q and "a" <= text[q - 1] <= "z":
+        q -= 1
+    return text[q:end] if q < end and q - 1 >= max(0, p - 64) and text[q - 1] in " \t" else None
 
 
 def _take(text: str, start: int, end: int, kind: Callable[[str, Tok], str | None], out: list[Tok]) -> None:

@@ -458,7 +458,7 @@ def written_acronym(word: str) -> bool:
     """``word`` is written as a clinical acronym: four letters or more, two capitals or more and in
     :data:`CLINICAL_ACRONYMS` ("HFrEF", "FOLFOX", "R-CHOP"; not "nstemi", "Copd"; not "ED" or "IM": a word of two or
     three letters in capitals is a name's part as often, and no rule takes one for a name by its letters)."""
-    return len(word) >= 4 and sum(c.isupper() for c in word) >= 2 and clinical_acronym(word)
+    return len(word) >= 4 and not word.islower() and sum(map(str.isupper, word)) >= 2 and clinical_acronym(word)
 
 
 def clinical_category(word: str) -> str | None:
