@@ -78,3 +78,21 @@ def test_a_capitalised_name_set_off_after_a_role_or_a_relative(text, gone):
 ])
 def test_a_capitalised_word_set_off_after_a_relative_keeps_words(text):
     assert _out(text) == text
+
+
+@pytest.mark.parametrize("text, gone", [
+    ("[patient] my flatmate hazel found me on the kitchen floor .", "hazel"),
+    ("[patient] my mam hazel drove me in this morning .", "hazel"),
+    ("Patient: My granny, Nuala Quill, had the very same thing.", "Quill"),
+])
+def test_a_uk_or_irish_relatives_word(text, gone):
+    assert gone not in _out(text)
+
+
+@pytest.mark.parametrize("text", [
+    "[patient] my granny had the same thing when she was young .",
+    "[patient] my mam always said to keep warm .",
+    "[patient] my flatmate cooks most nights .",
+])
+def test_a_uk_or_irish_relatives_word_keeps_words(text):
+    assert _out(text) == text

@@ -289,6 +289,7 @@ RELATIVES: frozenset[str] = frozenset("""
     son-in-law daughter-in-law
     neighbour roommate caregiver carer coworker co-worker colleague boss stepson stepdaughter stepmother
     stepfather twin
+    mam mammy mummy mommy daddy grandad granddad granny gran flatmate housemate
 """.split())
 #: How common in English text a gazetteer name the lists call a word may be and still be a name where the dialog
 #: says so (issue 50, sixth session; one threshold since the seventh): in lower case beside a name found ("ali" 4.31,
