@@ -454,6 +454,24 @@ def metadata_kept(real: dict[str, list[str]], names: dict[str, list[list[str]]],
     return c
 
 
+#: the other sets' flags (in --help's order) and what each adds
+SET_HELP = {
+    "dev2": "also the second development set (deid_dev2.py: its own forms and names, 52 origins)",
+    "dev3": "also names-dataset's most frequent names of 45 countries in the development and dev2 forms (deid_dev3)",
+    "prep": "also persons after a preposition or an article (deid_dev_prep.py: its own forms, dev2's names)",
+    "dev4": "also names set apart by how they are written (deid_dev4.py: its own forms and names, 15 origins)",
+    "dev6": "also short or English-word names, with and without diacritics (deid_dev6.py: 11 origins)",
+    "dev9": "also English-word names the dialog says are names, beside the same words as words (deid_dev9.py)",
+    "dev12": "also UK and Irish names that are words or have a particle, beside words as words (deid_dev12.py)",
+    "dev8": "also many more names of 11 origins the held-out half loses, of every kind (deid_dev8.py)",
+    "dev11": "also more names of the 5 origins the held-out half loses most, of every kind (deid_dev11.py)",
+    "prep2": "also persons after a preposition, an article or in a list, other wordings (deid_dev_prep2.py)",
+    "dev10": "also what stands beside a name (deid_dev10.py)",
+    "dev5": "also everyday forms no other set has (deid_dev5.py: its own forms, dev2's names)",
+    "dev7": "also forms taken from real speech (deid_dev7.py: sentences of shared dialogs that host no form)",
+}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
@@ -462,31 +480,8 @@ def main() -> None:
     ap.add_argument("--dev-only", action="store_true", help="the development half only (while writing rules)")
     ap.add_argument("--halves", default="development,held-out",
                     help="which halves of forms to measure (comma-separated; 'none' for the real files only)")
-    ap.add_argument("--dev2", action="store_true", help="also the second development set (deid_dev2.py: its own "
-                    "forms and names, 52 origins)")
-    ap.add_argument("--dev3", action="store_true", help="also the third development set (deid_dev3_names.py: "
-                    "names-dataset's most frequent names of 45 countries, in the development and dev2 forms)")
-    ap.add_argument("--prep", action="store_true", help="also persons after a preposition or an article "
-                    "(deid_dev_prep.py: its own forms, dev2's names)")
-    ap.add_argument("--dev4", action="store_true", help="also names set apart by how they are written "
-                    "(deid_dev4.py: its own forms and names, 15 origins)")
-    ap.add_argument("--dev6", action="store_true", help="also names that are short or English words, and names "
-                    "written with and without diacritics (deid_dev6.py: its own forms and names, 11 origins)")
-    ap.add_argument("--dev9", action="store_true", help="also names that are English words where the dialog says "
-                    "they are names, beside the same words used as words (deid_dev9.py: its own forms and names)")
-    ap.add_argument("--dev12", action="store_true", help="also UK and Irish names that are words, clinical words or "
-                    "Irish names with a particle, beside the same words as words (deid_dev12.py)")
-    ap.add_argument("--dev8", action="store_true", help="also many more names of 11 origins the held-out half loses, "
-                    "of every kind (deid_dev8.py: its own forms and names)")
-    ap.add_argument("--dev11", action="store_true", help="also more names of the origins the held-out half loses "
-                    "most, of every kind (deid_dev11.py: its own forms and names)")
-    ap.add_argument("--prep2", action="store_true", help="also persons after a preposition, an article or in a "
-                    "list in other wordings (deid_dev_prep2.py: its own forms, dev2's names)")
-    ap.add_argument("--dev10", action="store_true", help="also what stands beside a name (deid_dev10.py)")
-    ap.add_argument("--dev5", action="store_true", help="also everyday forms no other set has (deid_dev5.py: its "
-                    "own forms, dev2's names)")
-    ap.add_argument("--dev7", action="store_true", help="also forms taken from real speech (deid_dev7.py: "
-                    "sentences of the shared dialogs that host no form, built at run time; dev2's names)")
+    for flag, text in SET_HELP.items():  # the other sets
+        ap.add_argument(f"--{flag}", action="store_true", help=text)
     ap.add_argument("--no-real", action="store_true", help="skip the real files")
     ap.add_argument("--show-words", action="store_true", help="print the words replaced in the real dialogs")
     ap.add_argument("--show-left", action="store_true", help="print the injected names left")
