@@ -7,6 +7,7 @@ misspelling of one, a word cut short, two known words run together, a contractio
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from functools import lru_cache
 
 from .word_parts import longest, two_words
@@ -83,14 +84,12 @@ def _clinical_sorted() -> tuple[str, ...]:
 def _unseen_short(word: str) -> bool:
     """A word of :data:`SHORT_MISSPELT` letters or fewer that English text never writes, whose first five letters
     begin no clinical term: its misspelt word must be one people write (:data:`SHORT_MISSPELT_ZIPF`)."""
-    import bisect
-
     from .vocab import english_zipf
 
     if len(word) > SHORT_MISSPELT or english_zipf(word) > 0:
         return False
     terms, stem = _clinical_sorted(), word[:5]
-    i = bisect.bisect_left(terms, stem)
+    i = bisect_left(terms, stem)
     return not (i < len(terms) and terms[i].startswith(stem))
 
 
