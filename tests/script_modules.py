@@ -50,3 +50,15 @@ def parts_shared(table: Mapping[str, tuple[Sequence[str], Sequence[str]]], *scri
     new = table_parts(table)
     return {s: len(table_parts(getattr(load_script(f"benchmarks/{s}", "clinaudit_" + s[:-3]), NAME_TABLES[s])) & new)
             for s in scripts}
+
+
+#: each benchmark form list's script and the attribute holding its (who, form) pairs
+FORM_LISTS = {"deid_dev.py": "DEV_FORMS", "deid_dev2.py": "DEV2_FORMS", "deid_dev_prep.py": "PREP_FORMS",
+              "deid_dev_prep2.py": "PREP2_FORMS", "deid_dev4.py": "DEV4_FORMS", "deid_dev5.py": "DEV5_FORMS",
+              "deid_dev6.py": "DEV6_FORMS", "deid_dev8.py": "DEV8_FORMS", "deid_dev9.py": "DEV9_FORMS"}
+
+
+def forms_of(*scripts: str) -> set[str]:
+    """Every form of ``scripts``' form lists (benchmarks/, :data:`FORM_LISTS`), the speaker left out."""
+    return {f for s in scripts
+            for _, f in getattr(load_script(f"benchmarks/{s}", "clinaudit_" + s[:-3]), FORM_LISTS[s])}

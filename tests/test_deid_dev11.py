@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from script_modules import load_script, name_parts, parts_shared
+from script_modules import forms_of, load_script, name_parts, parts_shared
 
 
 @pytest.fixture(scope="module")
@@ -44,10 +44,6 @@ def test_dev11_shape(dev11):
 
 
 def test_dev11_forms_are_new(dev11):
-    old = set()
-    for path, attr in (("deid_dev.py", "DEV_FORMS"), ("deid_dev2.py", "DEV2_FORMS"), ("deid_dev_prep.py", "PREP_FORMS"),
-                       ("deid_dev_prep2.py", "PREP2_FORMS"), ("deid_dev4.py", "DEV4_FORMS"),
-                       ("deid_dev5.py", "DEV5_FORMS"), ("deid_dev6.py", "DEV6_FORMS"), ("deid_dev8.py", "DEV8_FORMS"),
-                       ("deid_dev9.py", "DEV9_FORMS")):
-        old |= {f for _, f in getattr(load_script(f"benchmarks/{path}", "clinaudit_" + path[:-3]), attr)}
-    assert not old & {f for _, f in dev11.DEV11_FORMS}
+    assert not forms_of("deid_dev.py", "deid_dev2.py", "deid_dev_prep.py", "deid_dev_prep2.py", "deid_dev4.py",
+                        "deid_dev5.py", "deid_dev6.py", "deid_dev8.py",
+                        "deid_dev9.py") & {f for _, f in dev11.DEV11_FORMS}
