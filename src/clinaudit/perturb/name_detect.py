@@ -62,7 +62,8 @@ from .name_writing import (addressed, capital_at_start, misspelt_drug, particle_
                            town_context, written_as_name)
 from .vocab import FUNCTION_WORDS as _FUNCTION_WORDS
 from .vocab import SPOKEN_WORDS as _SPOKEN_WORDS
-from .vocab import EPONYMS, PLACE_BEFORE, PLACE_GENERIC, PLACE_WORDS, english_zipf, lower_case_neighbour, written_acronym
+from .vocab import EPONYMS, FACILITY_WORDS, PLACE_BEFORE, PLACE_GENERIC, PLACE_WORDS, clinical_terms, common_words
+from .vocab import english_zipf, first_names, lower_case_neighbour, surnames, whitelist_words, written_acronym
 from .name_word import DETERMINERS as _DETERMINERS
 from .name_word import OWNERS as _OWNERS
 from .name_word import RELATIVES, WINDOW, after
@@ -136,8 +137,6 @@ def known_name_spans(text: str, names: Iterable[str]) -> list[NameSpan]:
 
 def _facility_after(after: str) -> bool:
     """Before a facility's word, or a capital and one ("the Mercy clinic", "Purdy Correctional Institute"): no person."""
-    from .vocab import FACILITY_WORDS
-
     m = re.match(r"\s+([A-Za-z]+)(?:[ \t]+([A-Z][a-z]+))?", after)
     return bool(m and (m.group(1).lower() in FACILITY_WORDS or m.group(1)[0].isupper() and (m.group(2) or "").lower() in FACILITY_WORDS))
 
@@ -330,8 +329,6 @@ def _unknown(key: str) -> bool:
 
 def _headword_only(key: str) -> bool:
     """A common word only as a GCIDE headword: no word of philter-ucsf's whitelist nor a spoken form."""
-    from .vocab import whitelist_words
-
     return key not in whitelist_words() and key not in _SPOKEN_WORDS
 
 
@@ -352,8 +349,6 @@ def no_person_at(text: str, start: int, end: int) -> bool:
 def load_word_lists() -> None:
     """Read every word list the detector uses, once per process (later calls cost nothing; without it the first
     dialog that needs one pays for it)."""
-    from .vocab import clinical_terms, common_words, first_names, surnames
-
     clinical_terms(), common_words(), first_names(), surnames(), known_sorted(), two_words("xxxx", known, ())
     english_zipf("the"), webster_proper("the"), misspelt_drug("xxxxx")  # the drugs a misspelling is measured against
     longest(known_exact())
@@ -436,8 +431,6 @@ def _person_verb_may_be(text: str, t: _Tok) -> str | None:
 def _lower_person_verb_may_be(text: str, t: _Tok) -> bool:
     """The lower-case word of such a question ("how is ali doing") may be a person: a word in no list, or a gazetteer
     name that is name-like, outside philter-ucsf's whitelist or a rare given name (:func:`.name_neighbour_words.lower_word_name`)."""
-    from .vocab import whitelist_words
-
     if t.key in RELATIVES or t.key in _SPOKEN_WORDS:
         return False
     k = _slot_kind(text, t)
@@ -456,8 +449,6 @@ def _slot_kind(text: str, t: _Tok) -> str | None:
     demographic, drug or specialty word; a clinical word only when an ICD-10-CM noun outside philter-ucsf's whitelist:
     "yaw", "sander"), a word in no list and no drug written wrong, or neither (None: also where no person stands,
     :func:`no_person_at`: "we live in columbus")."""
-    from .vocab import whitelist_words
-
     w = _word(t.key)
     if _blocked(w):
         return None

@@ -72,7 +72,6 @@ def possessive_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str
     return out
 
 
-
 def _theirs_name(t: Tok, given: frozenset[str] | set[str]) -> bool:
     """Before "'s" and a person's thing (:data:`_THEIRS`): a word in no list of three letters or more, or in cased
     text a capitalised gazetteer given name that is no clinical, function, demographic, spoken or relative's word nor
