@@ -82,28 +82,17 @@ DATA = next((d for d in (ROOT.parent / "shared" / "data", ROOT.parent.parent / "
             ROOT.parent / "shared" / "data")  # a clone next to shared/, or a worktree one level deeper
 sys.path.insert(0, str(HERE))
 from deid_dev import DEV_FORMS  # noqa: E402
-from deid_dev11 import DEV11_FORMS, DEV11_NAMES  # noqa: E402
-from deid_dev2 import DEV2_FORMS, DEV2_NAMES  # noqa: E402
-from deid_dev3_names import DEV3_COUNTRIES, DEV3_NAMES  # noqa: E402
-from deid_dev4 import DEV4_FORMS, DEV4_NAMES  # noqa: E402
-from deid_dev5 import DEV5_FORMS  # noqa: E402
-from deid_dev6 import DEV6_FORMS, DEV6_NAMES  # noqa: E402
+from deid_dev2 import DEV2_FORMS  # noqa: E402
+from deid_dev3_names import DEV3_COUNTRIES  # noqa: E402
 from deid_dev7 import build as dev7_forms  # noqa: E402
-from deid_dev8 import DEV8_FORMS, DEV8_NAMES  # noqa: E402
-from deid_dev10 import DEV10_FORMS, DEV10_REPEAT  # noqa: E402
-from deid_dev9 import DEV9_FORMS, DEV9_NAMES, word_uses_for  # noqa: E402
-from deid_dev12 import DEV12_FORMS, DEV12_NAMES, word_uses_for as dev12_word_uses  # noqa: E402
-from deid_dev_prep import PREP_FORMS  # noqa: E402
-from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
 from deid_false_kinds import classify  # noqa: E402
 from deid_heldout import HELD_OUT_FORMS  # noqa: E402
 from deid_names import ORIGINS, half  # noqa: E402
+from deid_sets import SETS, WordUses  # noqa: E402
 
 BEFORE = "cd90499"  # main before issue 50
 #: each set's own names (origin -> given names, surnames); the development and held-out halves use deid_names.py's
-NAME_TABLES = {"dev2": DEV2_NAMES, "dev3": DEV3_NAMES, "prep": DEV2_NAMES, "dev4": DEV4_NAMES, "prep2": DEV2_NAMES,
-               "dev5": DEV2_NAMES, "dev6": DEV6_NAMES, "dev7": DEV2_NAMES, "dev8": DEV8_NAMES, "dev9": DEV9_NAMES,
-               "dev10": DEV2_NAMES, "dev11": DEV11_NAMES, "dev12": DEV12_NAMES}
+NAME_TABLES = {k: v.names for k, v in SETS.items() if v.names is not None}
 ACI = ["train", "valid", "clinicalnlp_taskB_test1", "clinicalnlp_taskC_test2"]
 MTS = ["MTS-Dialog-TrainingSet", "MTS-Dialog-ValidationSet", "MTS-Dialog-TestSet-1-MEDIQA-Chat-2023"]
 #: clinical eponyms and the words issue 38 found replaced on main
@@ -228,8 +217,8 @@ def inject(text: str, lower: bool, origin: str, index: int, forms: tuple[tuple[s
 
 
 def inject_word_uses(text: str, lower: bool, index: int, avoid: set[str],
-                     uses=word_uses_for) -> tuple[str, list[tuple[int, int]]]:
-    """dev9, dev12: two sentences that use name-like words as words (``uses``: ``deid_dev9.word_uses_for``) put at
+                     uses: WordUses) -> tuple[str, list[tuple[int, int]]]:
+    """dev9, dev12: two sentences that use name-like words as words (``uses``: the set's ``word_uses``) put at
     the end of a doctor's or a patient's turn; the text and each sentence's span in it."""
     lines = text.split("\n")
     turns = _turns(text)
@@ -455,23 +444,6 @@ def metadata_kept(real: dict[str, list[str]], names: dict[str, list[list[str]]],
 
 
 #: the other sets' flags (in --help's order) and what each adds
-SET_HELP = {
-    "dev2": "also the second development set (deid_dev2.py: its own forms and names, 52 origins)",
-    "dev3": "also names-dataset's most frequent names of 45 countries in the development and dev2 forms (deid_dev3)",
-    "prep": "also persons after a preposition or an article (deid_dev_prep.py: its own forms, dev2's names)",
-    "dev4": "also names set apart by how they are written (deid_dev4.py: its own forms and names, 15 origins)",
-    "dev6": "also short or English-word names, with and without diacritics (deid_dev6.py: 11 origins)",
-    "dev9": "also English-word names the dialog says are names, beside the same words as words (deid_dev9.py)",
-    "dev12": "also UK and Irish names that are words or have a particle, beside words as words (deid_dev12.py)",
-    "dev8": "also many more names of 11 origins the held-out half loses, of every kind (deid_dev8.py)",
-    "dev11": "also more names of the 5 origins the held-out half loses most, of every kind (deid_dev11.py)",
-    "prep2": "also persons after a preposition, an article or in a list, other wordings (deid_dev_prep2.py)",
-    "dev10": "also what stands beside a name (deid_dev10.py)",
-    "dev5": "also everyday forms no other set has (deid_dev5.py: its own forms, dev2's names)",
-    "dev7": "also forms taken from real speech (deid_dev7.py: sentences of shared dialogs that host no form)",
-}
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
@@ -480,8 +452,8 @@ def main() -> None:
     ap.add_argument("--dev-only", action="store_true", help="the development half only (while writing rules)")
     ap.add_argument("--halves", default="development,held-out",
                     help="which halves of forms to measure (comma-separated; 'none' for the real files only)")
-    for flag, text in SET_HELP.items():  # the other sets
-        ap.add_argument(f"--{flag}", action="store_true", help=text)
+    for flag, row in SETS.items():  # the other sets
+        ap.add_argument(f"--{flag}", action="store_true", help=row.help)
     ap.add_argument("--no-real", action="store_true", help="skip the real files")
     ap.add_argument("--show-words", action="store_true", help="print the words replaced in the real dialogs")
     ap.add_argument("--show-left", action="store_true", help="print the injected names left")
@@ -497,13 +469,9 @@ def main() -> None:
     print(f"after: the code of {ROOT / 'src'}", flush=True)
     dialogs = load_dialogs(a.quick)
     wanted = ["development"] if a.dev_only else [h for h in a.halves.split(",") if h in ("development", "held-out")]
-    wanted += [h for h in ("dev2", "dev3", "prep", "dev4", "prep2", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10",
-                           "dev11", "dev12") if getattr(a, h) or h in a.halves.split(",")]  # the other sets, in order
-    halves = {h: {"development": DEV_FORMS, "held-out": HELD_OUT_FORMS, "dev2": DEV2_FORMS, "dev3": DEV_FORMS,
-                  "prep": PREP_FORMS, "dev4": DEV4_FORMS, "prep2": PREP2_FORMS, "dev5": DEV5_FORMS,
-                  "dev6": DEV6_FORMS, "dev8": DEV8_FORMS, "dev9": DEV9_FORMS, "dev10": DEV10_FORMS, "dev11": DEV11_FORMS,
-                  "dev12": DEV12_FORMS}[h] if h != "dev7" else dev7_forms(DATA)
-              for h in wanted}
+    wanted += [h for h in SETS if getattr(a, h) or h in a.halves.split(",")]  # the other sets, in order
+    halves = {h: {"development": DEV_FORMS, "held-out": HELD_OUT_FORMS}[h] if h not in SETS
+              else dev7_forms(DATA) if h == "dev7" else SETS[h].forms for h in wanted}
     injected: dict[str, list[tuple[str, list[str], bool]]] = {}
     forms_used: dict[str, list[list[tuple[str, list[str]]]]] = {}
     word_spans: dict[str, list[list[tuple[int, int]]]] = {}  # dev9: the words-as-words sentences
@@ -513,8 +481,8 @@ def main() -> None:
             items, used = [], []
             # dev3: each dialog once with the development forms and once with dev2's (other names the second time)
             passes = ((forms, 0), (DEV2_FORMS, 7)) if hname == "dev3" else ((forms, 0),)
-            if hname in ("dev7", "dev10"):  # every form once (dev10: twice): as many runs of the dialogs as it takes
-                times = (DEV10_REPEAT if hname == "dev10" else 1) * len(forms)
+            if hname in SETS and SETS[hname].repeat:  # every form once (dev10: twice): as many runs as it takes
+                times = SETS[hname].repeat * len(forms)
                 passes = tuple((forms, p * len(dialogs)) for p in range(-(-times // (FORMS_PER_DIALOG * len(dialogs)))))
             for pforms, offset in passes:
                 for i, (_f, _id, text, lower) in enumerate(dialogs):
@@ -523,10 +491,11 @@ def main() -> None:
                         forms_in: list[tuple[str, list[str]]] = []
                         got = inject(text, lower, origin, i + offset + shift, pforms, hname == "held-out", folded,
                                      table[origin] if table else None, forms_in)
-                        if got and hname in ("dev9", "dev12"):
+                        uses = SETS[hname].word_uses if hname in SETS else None
+                        if got and uses:
                             avoid = {p.lower() for n in got[1] for p in _parts(n)}
                             text9, spans9 = inject_word_uses(got[0], lower, i, avoid,
-                                                             dev12_word_uses if hname == "dev12" else word_uses_for)
+                                                             uses)
                             got = (text9, got[1])
                             word_spans.setdefault(f"{hname}|{origin}", []).append(spans9)
                         if got:
@@ -567,7 +536,7 @@ def main() -> None:
                           f"{'countries (country: the origin it stands beside)' if hname == 'dev3' else 'origins'} "
                           "put in",
                           by_origin(part, res, a.show_left and label == "after", forms_used))
-            if hname in ("dev9", "dev12"):
+            if hname in SETS and SETS[hname].word_uses:
                 n_uses, n_rep, rep_words = word_uses_replaced(
                     {k: v for k, v in word_spans.items() if k.startswith(hname + "|")}, res)
                 print(f"{hname} words used as words: {n_uses} sentences put in, {n_rep} words replaced as names in them"

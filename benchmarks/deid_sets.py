@@ -1,0 +1,65 @@
+"""The development sets of ``bench_deid_origin.py``, one row a set: its flag, its forms, its names, the words it
+puts in as words, how often each form goes in, and its ``--help`` line. A new set is one module and one row here.
+
+``names`` is ``None`` for the sets that use ``deid_names.py``'s names (the development and held-out halves, by
+position); ``forms`` is ``None`` for dev7, whose forms are built at run time from the shared dialogs
+(``deid_dev7.build``). Rows are in the order the benchmark prints the sets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from deid_dev import DEV_FORMS
+from deid_dev2 import DEV2_FORMS, DEV2_NAMES
+from deid_dev3_names import DEV3_NAMES
+from deid_dev4 import DEV4_FORMS, DEV4_NAMES
+from deid_dev5 import DEV5_FORMS
+from deid_dev6 import DEV6_FORMS, DEV6_NAMES
+from deid_dev8 import DEV8_FORMS, DEV8_NAMES
+from deid_dev9 import DEV9_FORMS, DEV9_NAMES, word_uses_for as dev9_word_uses
+from deid_dev10 import DEV10_FORMS, DEV10_REPEAT
+from deid_dev11 import DEV11_FORMS, DEV11_NAMES
+from deid_dev12 import DEV12_FORMS, DEV12_NAMES, word_uses_for as dev12_word_uses
+from deid_dev_prep import PREP_FORMS
+from deid_dev_prep2 import PREP2_FORMS
+
+Forms = tuple[tuple[str, str], ...]
+WordUses = Callable[[int, set[str]], list[tuple[str, str]]]
+
+
+class DevSet(NamedTuple):
+    forms: Forms | None  # None: built at run time (dev7)
+    names: dict | None  # origin -> (given names, surnames); None: deid_names.py's
+    help: str
+    word_uses: WordUses | None = None  # sentences using the names' words as words, two a dialog
+    repeat: int = 0  # each form put in this many times (0: three forms a dialog, once through the dialogs)
+
+
+SETS: dict[str, DevSet] = {
+    "dev2": DevSet(DEV2_FORMS, DEV2_NAMES, "also the second development set (deid_dev2.py: its own forms and names, "
+                   "52 origins)"),
+    "dev3": DevSet(DEV_FORMS, DEV3_NAMES, "also names-dataset's most frequent names of 45 countries in the development "
+                   "and dev2 forms (deid_dev3)"),
+    "prep": DevSet(PREP_FORMS, DEV2_NAMES, "also persons after a preposition or an article (deid_dev_prep.py: its own "
+                   "forms, dev2's names)"),
+    "dev4": DevSet(DEV4_FORMS, DEV4_NAMES, "also names set apart by how they are written (deid_dev4.py: its own forms "
+                   "and names, 15 origins)"),
+    "prep2": DevSet(PREP2_FORMS, DEV2_NAMES, "also persons after a preposition, an article or in a list, other "
+                    "wordings (deid_dev_prep2.py)"),
+    "dev5": DevSet(DEV5_FORMS, DEV2_NAMES, "also everyday forms no other set has (deid_dev5.py: its own forms, dev2's "
+                   "names)"),
+    "dev6": DevSet(DEV6_FORMS, DEV6_NAMES, "also short or English-word names, with and without diacritics "
+                   "(deid_dev6.py: 11 origins)"),
+    "dev7": DevSet(None, DEV2_NAMES, "also forms taken from real speech (deid_dev7.py: sentences of shared dialogs "
+                   "that host no form)", repeat=1),
+    "dev8": DevSet(DEV8_FORMS, DEV8_NAMES, "also many more names of 11 origins the held-out half loses, of every kind "
+                   "(deid_dev8.py)"),
+    "dev9": DevSet(DEV9_FORMS, DEV9_NAMES, "also English-word names the dialog says are names, beside the same words "
+                   "as words (deid_dev9.py)", dev9_word_uses),
+    "dev10": DevSet(DEV10_FORMS, DEV2_NAMES, "also what stands beside a name (deid_dev10.py)", repeat=DEV10_REPEAT),
+    "dev11": DevSet(DEV11_FORMS, DEV11_NAMES, "also more names of the 5 origins the held-out half loses most, of "
+                    "every kind (deid_dev11.py)"),
+    "dev12": DevSet(DEV12_FORMS, DEV12_NAMES, "also UK and Irish names that are words or have a particle, beside words "
+                    "as words (deid_dev12.py)", dev12_word_uses),
+}
