@@ -41,7 +41,8 @@ Builds its own test from real dialogs of the shared ACI-Bench and MTS-Dialog fil
   text is laid out, ``deid_dev10.py``: 175 forms, dev2's names, each put in about twice; the ``dev10`` half).
 * ``--dev8`` (or ``dev8`` in ``--halves``) adds many more names of 11 origins the held-out half still loses, of every
   kind (``deid_dev8.py``: 32 forms; the ʻokina, very long and very short names, names that are English words),
-  reported as the ``dev8`` half; ``--dev11`` more of Samoan, Tongan, Haitian, Korean, Punjabi (``deid_dev11.py``).
+  reported as the ``dev8`` half; ``--dev11`` more of Samoan, Tongan, Haitian, Korean, Punjabi (``deid_dev11.py``);
+  ``--dev14`` more lower-case names of Samoan, Haitian, Korean, Punjabi (``deid_dev14.py``).
 
 "Removed": no part of the name (a particle such as "van", "de", "Ó" aside) is still in the output as a whole
 word (case-insensitive, NFC) more often than in the dialog before the name was put in. Reported per origin, per
@@ -56,7 +57,7 @@ before issue 50) in a subprocess from a ``git archive``; *after*: this tree.
 
     python benchmarks/bench_deid_origin.py [--quick] [--before REV] [--no-before] [--halves development,held-out,dev2|none]
                                            [--dev2] [--dev3] [--prep] [--prep2] [--dev4] [--dev5] [--dev6] [--dev7]
-                                           [--dev8] [--dev9] [--dev10] [--dev11] [--dev12]
+                                           [--dev8] [--dev9] [--dev10] [--dev11] [--dev12] [--dev14]
                                            [--no-real] [--show-words]
                                            [--show-left]
 """
