@@ -28,9 +28,9 @@ alone, "Mister" and "Coach" before a surname). ``python benchmarks/bench_deid_or
 --no-before --no-real`` reports it per origin as the ``dev14`` half. Same layout as ``deid_dev11.py``; ``{g}`` given
 name, ``{s}`` surname.
 
-On main a0139a2 (b37c55c and a benchmark set), before any rule of this session (45 dialogs, 3 forms each; 56 cased and 83 lower-case names an
-origin): cased 97.3 % (Samoan 94.6, Haitian 98.2, Korean 100.0, Punjabi 96.4), lower case 94.9 % (Samoan 94.0,
-Haitian 94.0, Korean 94.0, Punjabi 97.6).
+On main a0139a2 (b37c55c and a benchmark set), before any rule of this session (45 dialogs, 3 forms each; 56 cased
+and 83 lower-case names an origin): cased 97.3 % (Samoan 94.6, Haitian 98.2, Korean 100.0, Punjabi 96.4), lower case
+94.9 % (Samoan 94.0, Haitian 94.0, Korean 94.0, Punjabi 97.6).
 """
 
 from __future__ import annotations

@@ -35,6 +35,9 @@ _YOU_AFTER = frozenset("thank meet".split())  # "thank you X", "nice to meet you
 #: possessives before a relative ("my husband X"); words that make "name is" a thing's name ("the brand name is")
 _POSSESSIVES = frozenset("my his her our your their".split())
 _THING_NAME = frozenset("another other brand generic medical scientific technical fancy common street trade".split())
+#: the kinds of a person's name before "name" and the name itself, a form read out ("first name kettlie", "last name,
+#: jolibois"): a weak context, a word in no list (issue 50, tenth session)
+_NAME_KINDS = frozenset("first last middle maiden given family married".split())
 _SEP_COMMA = re.compile(r"[ \t]*,?[ \t]*")
 _SEP_TITLE = re.compile(r"[ \t]*\.?[ \t]*")
 _CLAUSE_END = re.compile(r"[ \t]*(?:[.,!?;:)]|\n|$)")
@@ -54,7 +57,7 @@ def _first_ok(text: str, t: _Tok, strength: str) -> bool:
     thanks: also a common word that ends its clause, "thank you, Fang."), ``title`` (after "doctor", "miss": as
     ``medium``, and a demographic word: "doctor white"), ``medium`` (after a relative: a word that is not a common
     word, a gazetteer name, or a capitalised word), ``weak`` (after "I'm",
-    "this is": not a common word)."""
+    "this is", "first name": not a common word)."""
     if len(t.key) < 2 or t.key == "name":
         return False
     w = _word(t.key)
@@ -142,6 +145,8 @@ def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
             return "vocative" if "," in sep else "medium"
         if k == "is" and k2 == "this":
             return "weak"
+        if k == "name" and k2 in _NAME_KINDS:  # "last name is jolibois , first name kettlie" (tenth session)
+            return "weak"
     if k in ("name's", "i'm") or (k == "am" and i >= 2 and toks[i - 2].key == "i"):
         return "intro" if k == "name's" else "weak"
     return None
@@ -149,12 +154,13 @@ def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
 
 #: Every word after which :func:`_context` may find a naming context (the others are skipped at once; add a word
 #: here when a rule there starts to read it).
-_CONTEXT_WORDS = _TITLE_ABBR | _TITLE_FULL | _GREETINGS | RELATIVES | frozenset("you is me name's i'm am".split())
+_CONTEXT_WORDS = _TITLE_ABBR | _TITLE_FULL | _GREETINGS | RELATIVES | frozenset("you is me name's i'm am name".split())
 
 #: the frequent words of _CONTEXT_WORDS that give a context only after one of a few words ("my name is", "this is",
 #: "thank you", "meet you", "call me", "i am"; :func:`_context`): the others are passed over without asking it
 #: (issue 50, ninth session: most of the 18,000 words read in a 1 MB dialog)
-_ONLY_AFTER = {"is": frozenset(("name", "this")), "you": _YOU_AFTER, "me": frozenset(("call",)), "am": frozenset(("i",))}
+_ONLY_AFTER = {"is": frozenset(("name", "this")), "you": _YOU_AFTER, "me": frozenset(("call",)), "am": frozenset(("i",)),
+               "name": _NAME_KINDS}
 
 _NUMBER = (r"(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|"
            r"six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"

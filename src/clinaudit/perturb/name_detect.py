@@ -42,6 +42,7 @@ from .name_object import capital_objects, lower_objects
 from .name_neighbour_words import NAME_FUNCTION, cased_word_name, lower_rare_word, lower_word_name
 from .name_person_verbs import person_context_names, person_verb_names
 from .name_elision import elided_particle_names
+from .name_korean import korean_surname_beside
 from .name_letters import capital_names, okina_names, open_syllables, polynesian_word, syllable_names
 from .name_prep import prep_objects, rare_lines, thing_in_dialog
 from .name_rare_slots import HEADWORD_ZIPF, rare_slot_names
@@ -520,7 +521,9 @@ def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpa
             particle = t.key in PARTICLES and not t.capital and lower_case_neighbour_ok(text, toks, i, True)
             lower = particle or lower_case_neighbour(t.key) or w.clinical is None and lower_case_neighbour_ok(
                 text, toks, i, w.common or w.gazetteer or w.function) or not t.capital and (
-                lower_word_name(t.key) or t.text.islower() and lower_rare_word(t.key, w))
+                lower_word_name(t.key) or t.text.islower() and lower_rare_word(t.key, w) or any(
+                    korean_surname_beside(t.key, toks[j].key, text, t.end) for j, by in ((i - 1, prev), (i + 1, nxt))
+                    if by))  # "[ji-ho] gu", "han [minseo]"
             # a lower-case word only beside a lower-case name (lower-case speech), not beside a capitalised one
             if not (t.capital or lower and not (nxt and toks[i + 1].capital or prev and toks[i - 1].capital)):
                 continue

@@ -37,7 +37,7 @@ from .name_word import unlisted_word, word_facts
 from .text_scan import places
 from .vocab import clinical_acronym, english_zipf, first_names, is_common, surnames, written_acronym
 
-__all__ = ["capital_names", "okina_names", "open_syllables", "polynesian_word", "syllable_names"]
+__all__ = ["SYLLABLE", "capital_names", "okina_names", "open_syllables", "polynesian_word", "syllable_names"]
 
 #: A word (:data:`.name_tokens.WORD`) whose first letter is no "a"-"z": the same matches as
 #: ``(?<![\w\[{MARK}'’\-])(?=[^\W\d_a-z])(?:{WORD})(?![\w\]{MARK}])``, the first letter written before its
@@ -234,8 +234,8 @@ def polynesian_word(key: str) -> bool:
 
 #: a syllable of romanised Korean (Revised Romanisation and McCune-Reischauer as people write their names): an onset,
 #: a glide, a vowel, a coda ("ji", "ho", "bo", "ra", "min", "jun", "seo", "yeon", "eun", "hye", "jin")
-_SYLLABLE = r"(?:kk|tt|pp|ss|jj|ch|[gkndrmbsjhtpcy])?[wy]?(?:ae|eo|eu|oe|ui|ee|oo|a|e|i|o|u)(?:ng|n|k|l|m|p)?"
-_SYLLABLES = re.compile(rf"{_SYLLABLE}(?:-{_SYLLABLE}){{1,2}}")
+SYLLABLE = r"(?:kk|tt|pp|ss|jj|ch|[gkndrmbsjhtpcy])?[wy]?(?:ae|eo|eu|oe|ui|ee|oo|a|e|i|o|u)(?:ng|n|k|l|m|p)?"
+_SYLLABLES = re.compile(rf"{SYLLABLE}(?:-{SYLLABLE}){{1,2}}")
 
 
 def syllable_names(toks: Sequence[Tok]) -> list[Tok]:

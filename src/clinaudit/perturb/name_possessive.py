@@ -10,7 +10,7 @@ body part or a complaint named after a trade ("farmer's lung", "a runner's knee"
 person stands (``no_person_at``: "baker's cyst"; but "fern's inhaler" is hers, not a product's form). Used by :mod:`.name_detect` (source ``rule``).
 
 Also (issue 50, ninth session) before what a person has that also names a product's form (:data:`_THEIRS`: "inhaler",
-"cream", "pills"), which the eponym check read as a brand's product: a word in no list in either case ("peadar's
+"cream", "pills"; tenth session: and a person's occasions and home, :data:`_OCCASIONS`, "wedding", "house"), which the eponym check read as a brand's product: a word in no list in either case ("peadar's
 cream", "Sadhbh's inhaler": :func:`.name_word.unlisted_word`, three letters or more), and in cased text a
 capitalised gazetteer given name whatever its frequency ("I borrowed Nuala's cream", "Penny's inhaler"), no clinical,
 function, demographic, spoken or relative's word nor an eponym; never after a determiner or possessive.
@@ -39,6 +39,10 @@ _BODY = frozenset("""lung lungs ear ears elbow elbows knee knees thumb thumbs fo
 #: what a person has that also names a product's form after a brand ("metro cream", "Advair inhaler": no person there,
 #: :func:`.name_detect.no_person_at`); after a given name and "'s" it is the person's ("fern's inhaler")
 _THEIRS = frozenset("inhaler inhalers pills pill cream tablets shot patch".split())
+#: a person's occasions and home, which a thing has not ("kettlie's wedding", "wislet's place"): a word in no list
+#: before "'s" and one of them is a person, as before :data:`_THEIRS` (issue 50, tenth session: dev14's Haitian names
+#: that look like a word written wrong, "kettlie" of "kettle")
+_OCCASIONS = frozenset("wedding birthday funeral graduation baptism christening quinceanera house apartment".split())
 
 
 def possessive_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
@@ -51,7 +55,7 @@ def possessive_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str
     for p in sorted(set(places(text, "'s ")) | set(places(text, "’s "))):
         before = text[text.rfind(" ", max(0, p - 40), p) + 1:p]
         m = _NEXT.match(text, p)
-        theirs = m is not None and m.group(1) in _THEIRS
+        theirs = m is not None and (m.group(1) in _THEIRS or m.group(1) in _OCCASIONS)
         if before not in given and not theirs:
             continue  # "it's", "that's", "let's": the word before is no given name (read before the words are)
         i = bisect_left(toks, p, key=attrgetter("end"))

@@ -1,0 +1,58 @@
+"""A Korean surname beside a Korean given name found, in lower case (issue 50, tenth session).
+
+Korean surnames are one syllable, and in lower case many of them are English words or letters the word lists know
+("gu", "han", "ko", "hong", "jo", "goh", "lim", "nah", "pang"): beside a name found, the detector reads such a word
+only when it is name-like (a rare gazetteer name), so "ji-ho gu" and "gu minseo" lost their surname in every
+development set (dev6, dev8, dev11, dev14). A word right beside a given name found is its surname when:
+
+* the name found is written as a Korean given name: two or three syllables of the Korean inventory
+  (:data:`.name_letters.SYLLABLE`), hyphenated or run together, with a sound English writes seldom (a vowel "eo",
+  "eu", "ae", "oe", a "j", a glide after a consonant "hy", "gy", "ky", "my", "by", "py", "hw", "gw", "kw", a syllable
+  "yu", "yo", "ye", "ya", "yeo", a coda "ng" before another syllable): "ji-ho", "minseo", "dohyun", "seo-yeon";
+  not "linda", "santo", "mango";
+* the word is one syllable as Korean surnames are written (:data:`_ONE`), of two to four letters that English
+  text writes less than :data:`SURNAME_ZIPF` ("gu" 3.4, "han" 3.9, "hong" 3.5; not "go", "can", "ran", "him", "song",
+  "moon"), and not before "up", "out", "off", "back", "down", "over", "along" (a verb's particle: "ji-ho hung up");
+
+:mod:`.name_detect` (``_capital_neighbours``) keeps its own guards: no function, demographic, drug, spoken or
+clinical word ("chin", "son", "um"), nor a word in no list at a sentence's start.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .name_letters import SYLLABLE
+from .vocab import english_zipf
+
+__all__ = ["SURNAME_ZIPF", "korean_given_shape", "korean_surname_beside"]
+
+#: how common in English text a one-syllable word beside a Korean given name may be to be its surname
+SURNAME_ZIPF = 4.0
+#: one syllable as Korean surnames are written in English: the inventory, also with "w", "l", "wh" before the vowel
+#: and an "h" after it, as Korean Americans write ("woo", "lim", "goh", "ahn", "uhm", "kahng")
+_ONE = re.compile(r"(?:kk|tt|pp|ss|jj|ch|wh|[gkndrlmbsjhtpcyw])?[wy]?(?:ae|eo|eu|oe|ui|ee|oo|a|e|i|o|u)h?(?:ng|n|k|l|m|p)?")
+_GIVEN = re.compile(rf"{SYLLABLE}-?{SYLLABLE}(?:-?{SYLLABLE})?")
+#: what English writes seldom and romanised Korean often (module docstring)
+_KOREAN_SOUND = re.compile(r"eo|eu|ae|oe|j|[hgkmbp]y|[hgk]w|(?:^|[^aeiou])y[aeiou]|ng[^aeiouy]")
+#: a verb's particle after the word: "hung up", "ran out" (the word is a verb, not a surname)
+_PARTICLE_AFTER = re.compile(r"[ \t]+(?:up|out|off|back|down|over|away|along|around|in|on)\b")
+
+
+@lru_cache(maxsize=20_000)
+def korean_given_shape(key: str) -> bool:
+    """``key`` (lower case, folded) is written as a Korean given name (module docstring): "ji-ho", "minseo"."""
+    return key.isascii() and _GIVEN.fullmatch(key) is not None and _KOREAN_SOUND.search(key) is not None
+
+
+def korean_surname_beside(key: str, name_key: str, text: str, end: int) -> bool:
+    """``key`` (a lower-case word right beside the name ``name_key`` found, ending at ``end`` of ``text``) is its
+    Korean surname (module docstring): "gu" beside "ji-ho", "han" beside "minseo"."""
+    return 2 <= len(key) <= 4 and korean_given_shape(name_key) and _surname_shape(key) \
+        and not _PARTICLE_AFTER.match(text, end)
+
+
+@lru_cache(maxsize=20_000)
+def _surname_shape(key: str) -> bool:
+    return _ONE.fullmatch(key) is not None and english_zipf(key) < SURNAME_ZIPF
