@@ -56,7 +56,7 @@ from ..records import Case, Variant
 from .case_filters import DEFAULT_SEX_SPECIFIC, FilterResult, count_turns, filter_min_turns, filter_sex_specific
 from .deid_rules import ADDRESS_RESIDUAL, ADDRESS_RESIDUAL_LOWER, NUM, address_spans, lower_view, normalise, pattern_set_spans, birthday_age_spans, find_first_person_ages, first_person_age_spans
 from .name_brackets import bracket_name_spans
-from .name_tokens import Tok, texts_of, tokens
+from .name_tokens import Tok, distinct_texts, texts_of, tokens
 from .names import FIRST_NAMES, first_name_spans
 from .deid_residual import DEFAULT_RESIDUAL_KINDS, RESIDUAL_KINDS, describe_residuals, public_text, residual_identifiers
 from .registry import register_transform
@@ -191,7 +191,7 @@ def _capitalised_inside(text: str, toks: Sequence[Tok] | None = None) -> list[tu
         capitalised = capitalised_tokens(text, after_space=True)
     else:  # the capitalised words, each distinct word read once
         texts = texts_of(toks)
-        caps = {w for w in set(texts) if w[:1].isupper()}
+        caps = {w for w in distinct_texts(toks) if w[:1].isupper()}
         capitalised = list(compress(toks, map(caps.__contains__, texts)))
     for s, e, w, _ in capitalised:
         if s < 2 or text[s - 1] != " " or not (text[s - 2].islower() or text[s - 2] in ",;") or len(w) < 3:

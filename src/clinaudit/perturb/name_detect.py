@@ -46,6 +46,7 @@ from .name_korean import korean_surname_beside
 from .name_letters import capital_names, okina_names, open_syllables, polynesian_word, syllable_names
 from .name_prep import prep_objects, rare_lines, thing_in_dialog
 from .name_rare_slots import HEADWORD_ZIPF, rare_slot_names
+from .name_bare_person import bare_person_names
 from .name_coordinated import coordinated_names
 from .name_roles import ROLE_TITLES, relative_names, role_names
 from .name_deaccented import deaccented_mentions
@@ -375,6 +376,8 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                   + apostrophe_names(text, toks, _may_name)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_slots(text, _sentence_start, _slot_kind)]
         spans += [NameSpan(t.start, t.end, "rule") for t in coordinated_names(text, _slot_kind)]  # "me and dean"
+        spans += [NameSpan(t.start, t.end, "rule") for t in bare_person_names(  # "tell penny i"
+            text, toks, _slot_kind, _slot_unlisted)]
         spans += [NameSpan(t.start, t.end, "rule") for t in syllable_names(toks)  # "ji-ho", "Bo-ra"
                   if not no_person_at(text, t.start, t.end)]
         lines, rare = rare_lines(text, toks, _rare_slot_word)  # the lines with a rare word (both rules read only them)

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from itertools import compress
 
-from .name_tokens import Tok, fold, starts_of, texts_of
+from .name_tokens import Tok, distinct_texts, fold, starts_of, texts_of
 from .name_word import RELATIVES
 from .not_a_name import PERSON_AT, person_after_determiner
 from .text_scan import places
@@ -118,7 +118,7 @@ def rare_lines(text: str, toks: Sequence[Tok], may_be: Callable[[str], bool]) ->
         return len(w) >= 3 and w.isascii() and w.isalpha() and w.islower() and english_zipf(w) < RARE_ZIPF and may_be(w)
 
     texts = texts_of(toks)
-    words = set(filter(word, set(texts)))
+    words = set(filter(word, distinct_texts(toks)))
     at = list(compress(starts_of(toks), map(words.__contains__, texts)))
     if not text.isascii():
         at += [m.start() for m in _NON_ASCII.finditer(text)]

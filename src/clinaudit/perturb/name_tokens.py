@@ -13,7 +13,7 @@ from itertools import accumulate, compress, repeat, starmap
 from operator import add, attrgetter
 from typing import NamedTuple
 
-__all__ = ["MARK", "LETTER", "WORD", "Tok", "Toks", "tokens", "starts_of", "ends_of", "texts_of", "keys_of", "capitalised_tokens", "fold", "neighbours"]
+__all__ = ["MARK", "LETTER", "WORD", "Tok", "Toks", "tokens", "starts_of", "ends_of", "texts_of", "keys_of", "distinct_texts", "capitalised_tokens", "fold", "neighbours"]
 
 #: Combining marks; a letter (any script) with its combining marks ("ọ̀" is "ọ" and a combining grave accent).
 MARK = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
@@ -65,16 +65,22 @@ class Toks(list[Tok]):
     text and key in text order (read-only; the rules read a column without a step per word: issue 50, ninth session,
     the columns were built again by each rule, 15 times for a 1 MB dialog). A slice is a plain list."""
 
-    __slots__ = ("starts", "ends", "texts", "keys")
+    __slots__ = ("starts", "ends", "texts", "keys", "distinct")
     starts: list[int]
     ends: list[int]
     texts: list[str]
     keys: list[str]
+    distinct: set[str]  # the distinct words as written (issue 50, tenth session: built once, not by each rule)
 
 
 def starts_of(toks: Sequence[Tok]) -> list[int]:
     """Where each word of ``toks`` starts (read-only: :class:`Toks`' column when ``toks`` is one)."""
     return toks.starts if isinstance(toks, Toks) else list(map(attrgetter("start"), toks))
+
+
+def distinct_texts(toks: Sequence[Tok]) -> set[str]:
+    """The distinct words of ``toks`` as written (read-only: :class:`Toks`' own set when ``toks`` is one)."""
+    return toks.distinct if isinstance(toks, Toks) else set(texts_of(toks))
 
 
 def ends_of(toks: Sequence[Tok]) -> list[int]:
@@ -106,11 +112,12 @@ def tokens(text: str) -> Toks:
     keys = _KEYS
     if len(keys) > 200_000:
         keys.clear()
-    for w in set(words).difference(keys):
+    distinct = set(words)
+    for w in distinct.difference(keys):
         keys[w] = fold(w).lower()
     ends, word_keys = list(map(add, starts, map(len, words))), list(map(keys.__getitem__, words))
     out = Toks(map(_new_tok, repeat(Tok), zip(starts, ends, words, word_keys)))
-    out.starts, out.ends, out.texts, out.keys = starts, ends, words, word_keys
+    out.starts, out.ends, out.texts, out.keys, out.distinct = starts, ends, words, word_keys, distinct
     return out
 
 

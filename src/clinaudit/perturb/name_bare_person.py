@@ -1,0 +1,147 @@
+"""A word standing bare where English grammar puts a person (issue 50, tenth session): in lower-case speech a given
+name that is also a word ("penny", "hazel", "blossom") carries no capital, and a count noun in English needs a
+determiner ("the", "my", "a") in these slots, a mass noun ("salt", "rice", "patience") makes no sense in them. So,
+in lower case only, a word without a determiner is a person:
+
+* **the subject of a modal question before what only a person does**: "would penny be able to collect it ?",
+  "will blossom be picking you up after ?", "could hazel drive you ?" (not "will blossom be out by then ?", "would
+  cotton be alright ?": no person's verb);
+* **the one told, asked, texted or rung before a clause or its end**: "tell penny i was asking for her", "could
+  you ask blossom to bring in ...", "i'll text blossom when i'm done", "ring saffron at the surgery" (not "i can
+  tell salt from sugar", "ask for ...", a note's "auto text uri .": "text" a verb only after a pronoun, a modal or
+  "to");
+* **"where's X" before where a person lives or stays**: "where's hazel living now ?", "where's blossom staying
+  these days" (not "where's blossom coming from ?", "where's patience gone");
+* **"it was X who"**: "it was penny who found me";
+* **said to, after "thanks", "cheers", "ta", "okay", "right"**: "thanks for waiting , penny .", "cheers , saffron
+  , see you next week", "okay , right , dolly ." (not a word of address: "cheers , legend .", "thanks , love .",
+  "ta , pet .");
+* **wanted to do what a person does**: "do you want penny to come in with you ?" (not "do you want cotton to cover
+  it");
+* **"our X" before a person's verb** (the Irish and Northern English "our kid"): "our blossom reckons i should get
+  it checked", "our hazel said" (not "our kettle has limescale").
+
+The word: lower case, a gazetteer given name English text uses less than Zipf 4.5 and no clinical word
+(:func:`.name_neighbour_words.lower_word_name`: not "miles", "pearl", "hope"), or a word in no list (``kind(text,
+t) == "unlisted"``); told, asked, rung or followed by "who" also a gazetteer surname that is such a word
+(:func:`.name_word.word_name`); never a word of address, a month or a day, a relative's or spoken word, nor where
+the detector says no person stands (``kind`` None). Words first: only the places of the text's words that may be
+such a name and whose word before opens a frame are read (not a scan of the text a frame: about 10 ms a 1 MB dialog).
+Used by :mod:`.name_detect` (source ``rule``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from itertools import compress
+
+from .name_neighbour_words import lower_word_name
+from .name_tokens import Tok, distinct_texts, ends_of, starts_of, texts_of
+from .name_word import word_facts, word_name
+from .vocab import (DAY_NAMES, RELATIVES, SPOKEN_WORDS, WORD_NAME_ZIPF, common_words, english_zipf, first_names,
+                    surnames)
+
+__all__ = ["bare_person_names"]
+
+#: a word's start: no letter, digit, "_", apostrophe or hyphen before it
+_AT = r"(?<![\w'’\-])"
+#: what only a person does after a modal and its subject ("would penny be able to", "will blossom be picking")
+_DOES = (r"(?:be[ \t]+(?:able|picking|coming[ \t]+(?:in|with|along|over|round)|driving|bringing|collecting|staying|"
+         r"visiting|taking[ \t]+you)|mind|drive|pick|collect|sign|ring|text|phone|visit|come[ \t]+(?:in|with|along|"
+         r"over|round))(?![\w'’\-])")
+#: each frame: what stands right before the word (to the word), what right after it, whether a surname may stand there
+_FRAMES: tuple[tuple[re.Pattern[str], re.Pattern[str], bool], ...] = tuple(
+    (re.compile(before + r"[ \t]+$"), re.compile(after), surname) for before, after, surname in (
+        (_AT + r"(?:would|could|will|can|should|might)", r"[ \t]+" + _DOES, False),
+        (_AT + r"(?:(?:[a-z]+['’]ll|i|you|we|he|she|they|will|can|could|would|to|please|just)[ \t]+text|tell|ask|ring|phone|"
+         r"told|asked|texted|rang|phoned)",
+         r"[ \t]+(?:i|i'm|i'll|i've|i'd|we|she|he|they|you|to|if|whether|when|that|how|not|about|at)(?![\w'’\-])|"
+         r"[ \t]*(?:[.!?]|$)", True),
+        (_AT + r"where(?:[ \t]*['’]s|[ \t]+is)",
+         r"[ \t]+(?:living|staying|working|got[ \t]+to|off[ \t]+to|these[ \t]+days)(?![\w'’\-])", False),
+        (_AT + r"(?:it[ \t]+was|it[ \t]*['’]s|was[ \t]+it)", r"[ \t]+who(?![\w'’\-])", True),
+        (_AT + r"want(?:s|ed)?", r"[ \t]+to[ \t]+(?:come|sit|stay|drive|pick|collect|bring|sign|call|ring|know|join|"
+         r"visit)(?![\w'’\-])", False),
+        (_AT + r"(?:our|your)", r"[ \t]+(?:said|says|told|tells|thinks|thought|reckons|reckoned|rang|texted|phoned|"
+         r"knows|knew|mentioned|suggested|minds|drove|drives)(?![\w'’\-])", False),
+    ))
+#: said to: "thanks for waiting , penny .", "cheers , saffron , see you", "okay , right , dolly ." (spaces, not "$":
+#: the comma ends the frame before the word)
+_SAID_TO = (re.compile(_AT + r"(?:thanks|thank[ \t]+you|cheers|ta|okay|ok|alright|right)(?:[ \t]*,[ \t]*(?:right|"
+                       r"okay|ok|then))?(?:[ \t]+for(?:[ \t]+[a-z']+){1,3})?[ \t]*,[ \t]*$"),
+            re.compile(r"[ \t]*(?:[.!?]|,|$)"))
+#: how far before a word a frame is read
+_BEFORE = 48
+#: words of address and endearment that are also given names: said to, a word ("cheers , legend .", "thanks , ace")
+ADDRESS_WORDS = frozenset("""legend ace star angel love lovey hun hon honey sweetie sweetheart darling dear babe baby
+    buddy bud pal chief boss mate champ chuck duck pet petal flower poppet treasure sunshine doll kiddo kid son sonny
+    lad lass sir madam miss doc doctor nurse guys folks everyone everybody all then again too bye""".split())
+_MONTHS = frozenset("""january february march april may june july august september october november
+    december""".split())
+
+
+#: the word right before a frame's word (a token: "where's" and "it 's" are "where" and "it" there); or a comma
+_TRIGGERS = frozenset("""would could will can should might tell ask text ring phone told asked texted rang phoned
+    where it was want wants wanted our your""".split())
+
+
+def _frame(text: str, s: int, e: int, word: str) -> bool | None:
+    """Whether a frame holds the word at ``s:e``: None when none does, else whether a surname may stand there."""
+    lo = max(0, s - _BEFORE)
+    surname: bool | None = None
+    for before, after, may_be_surname in _FRAMES:
+        if after.match(text, e) and before.search(text, lo, s):
+            surname = surname or may_be_surname
+    return surname
+
+
+def _said_to(text: str, s: int, e: int, word: str) -> bool:
+    """The word at ``s:e`` is said to after "thanks", "cheers", "okay", "right" (:data:`_SAID_TO`)."""
+    return word not in ADDRESS_WORDS and _SAID_TO[1].match(text, e) is not None \
+        and _SAID_TO[0].search(text, max(0, s - _BEFORE), s) is not None
+
+
+@lru_cache(maxsize=100_000)
+def _may_be(word: str) -> bool:
+    """``word`` may be a name here: lower-case letters, two or more, no relative's, spoken, day's or month's word; a
+    gazetteer name rarer in English text than :data:`.vocab.WORD_NAME_ZIPF` and no clinical word, or in no gazetteer
+    (the caller asks whether it is in no list)."""
+    if len(word) < 2 or not word.isalpha() or not word.islower() or word in RELATIVES or word in SPOKEN_WORDS \
+            or word in DAY_NAMES or word in _MONTHS:
+        return False
+    w = word_facts(word)
+    return not w.gazetteer or w.clinical is None and english_zipf(word) < WORD_NAME_ZIPF
+
+
+def bare_person_names(text: str, toks: Sequence[Tok], kind: Callable[[str, Tok], str | None],
+                      unlisted: Callable[[str], bool]) -> list[Tok]:
+    """The lower-case words that stand bare where a person stands (the module's docstring). ``toks``: the text's
+    words; ``kind``: what the detector knows of a word where it stands (:func:`.name_slots.person_slots`'s);
+    ``unlisted(word)``: a word in no list (true of every word ``kind`` calls ``"unlisted"``). Words first: the
+    gazetteer's and no list's words by set operations, then only their places whose word before opens a frame."""
+    texts = texts_of(toks)
+    distinct = distinct_texts(toks)
+    named = distinct & first_names() | distinct & surnames()
+    words = {w for w in named if _may_be(w)}
+    words.update(w for w in distinct - common_words() - named if _may_be(w) and unlisted(w))
+    if not words:
+        return []
+    starts, ends = starts_of(toks), ends_of(toks)
+    out: list[Tok] = []
+    for i in compress(range(len(texts)), map(words.__contains__, texts)):
+        if not i:
+            continue
+        s, e, word = starts[i], ends[i], texts[i]
+        if texts[i - 1] in _TRIGGERS:
+            surname = _frame(text, s, e, word)
+        else:
+            surname = False if "," in text[ends[i - 1]:s] and _said_to(text, s, e, word) else None
+        if surname is None:
+            continue
+        t = Tok(s, e, word, word)
+        k = kind(text, t)
+        if k == "unlisted" or k == "gazetteer" and (lower_word_name(word) or surname and word_name(word)):
+            out.append(t)
+    return out

@@ -1,0 +1,71 @@
+"""A given name that is a word, standing bare where English grammar puts a person, in lower case (issue 50, tenth
+session, :mod:`clinaudit.perturb.name_bare_person`): the subject of a modal question before what a person does,
+the one told, asked, texted or rung, "where's X living", "it was X who", said to after "thanks" or "cheers",
+wanted to come, "our X reckons". Hand-written examples, each frame with its positives and its negatives (the same
+words as words in the same frames, words of address)."""
+
+from __future__ import annotations
+
+import pytest
+
+from clinaudit.perturb.deid import deidentify_text
+
+
+def _out(text: str) -> str:
+    return deidentify_text(text)[0]
+
+
+@pytest.mark.parametrize("text, gone", [
+    ("[doctor] would penny be able to collect the prescription for you ?", "penny"),
+    ("[doctor] will blossom be picking you up after ?", "blossom"),
+    ("[doctor] could saffron drive you home today ?", "saffron"),
+    ("[patient] tell penny i was asking for her .", "penny"),
+    ("[doctor] could you ask blossom to bring in all your inhalers ?", "blossom"),
+    ("[patient] i'll text marigold when i'm done here .", "marigold"),
+    ("[patient] i rang dolly about it .", "dolly"),
+    ("[patient] where's hazel living now , is she still nearby ?", "hazel"),
+    ("[patient] where's birdie staying these days ?", "birdie"),
+    ("[patient] it was penny who found me on the kitchen floor .", "penny"),
+    ("[doctor] thanks for waiting , hazel . come on through .", "hazel"),
+    ("[patient] cheers , saffron , see you next week .", "saffron"),
+    ("[doctor] okay , right , dolly . let's have a look at that knee .", "dolly"),
+    ("[doctor] do you want penny to come in with you for the results ?", "penny"),
+    ("[patient] our blossom reckons i should get it checked .", "blossom"),
+    ("[patient] i'll ring shearer at the surgery tomorrow .", "shearer"),
+])
+def test_a_bare_name_where_a_person_stands(text, gone):
+    out = _out(text)
+    assert f" {gone} " not in out and "[NAME]" in out, out
+
+
+@pytest.mark.parametrize("text", [
+    "[doctor] will blossom be out by then , do you think ?",
+    "[doctor] would cotton be alright against the skin ?",
+    "[doctor] would you be able to come in on monday ?",
+    "[patient] i can tell salt from sugar with my eyes shut .",
+    "[doctor] tell me more about the pain .",
+    "[patient] ask for the nurse if it gets worse .",
+    "[patient] i'll ring ahead at the surgery .",
+    "[doctor] where's blossom coming from , the trees outside ?",
+    "[patient] where's patience gone , i've none left .",
+    "[patient] where's home for you these days ?",
+    "[patient] it was honey that soothed it .",
+    "[patient] thanks , ace , that's great news .",
+    "[patient] thanks for waiting , love .",
+    "[doctor] okay , right , fine .",
+    "[patient] thanks for the blossom , it's lovely .",
+    "[doctor] do you want cotton to cover it or a plaster ?",
+    "[doctor] do you want it to heal faster ?",
+    "[patient] our kettle has limescale all through it .",
+    "[patient] our insurance said it was not covered .",
+    "[doctor] will sleep be a problem with these tablets ?",
+    "[patient] tell june i said hello .",
+    "[doctor] physical exam , auto text uri .",
+])
+def test_the_same_frames_with_words_stay(text):
+    assert _out(text) == text
+
+
+def test_only_lower_case_and_whole_words():
+    # "bring" is no "ring"; a capitalised line is the cased rules' (unchanged here)
+    assert _out("[patient] i'll bring hazel nuts when i come .") == "[patient] i'll bring hazel nuts when i come ."
