@@ -21,6 +21,7 @@ from deid_dev9 import DEV9_FORMS, DEV9_NAMES, word_uses_for as dev9_word_uses
 from deid_dev10 import DEV10_FORMS, DEV10_REPEAT
 from deid_dev11 import DEV11_FORMS, DEV11_NAMES
 from deid_dev12 import DEV12_FORMS, DEV12_NAMES, word_uses_for as dev12_word_uses
+from deid_dev13 import DEV13_FORMS, DEV13_REPEAT
 from deid_dev14 import DEV14_FORMS, DEV14_NAMES
 from deid_dev15 import DEV15_FORMS, DEV15_NAMES, word_uses_for as dev15_word_uses
 from deid_dev_prep import PREP_FORMS
@@ -64,6 +65,8 @@ SETS: dict[str, DevSet] = {
                     "every kind (deid_dev11.py)"),
     "dev12": DevSet(DEV12_FORMS, DEV12_NAMES, "also UK and Irish names that are words or have a particle, beside words "
                     "as words (deid_dev12.py)", dev12_word_uses),
+    "dev13": DevSet(DEV13_FORMS, DEV2_NAMES, "also plain forms of clinic speech that may lose any origin's name "
+                    "(deid_dev13.py)", repeat=DEV13_REPEAT),
     "dev14": DevSet(DEV14_FORMS, DEV14_NAMES, "also more lower-case names of Samoan, Haitian, Korean, Punjabi, of the "
                     "kinds the sets keep most (deid_dev14.py)"),
     "dev15": DevSet(DEV15_FORMS, DEV15_NAMES, "also UK, Irish, US and Australian names that are words where the grammar "

@@ -57,7 +57,7 @@ def parts_shared(table: Mapping[str, tuple[Sequence[str], Sequence[str]]], *scri
 FORM_LISTS = {"deid_dev.py": "DEV_FORMS", "deid_dev2.py": "DEV2_FORMS", "deid_dev_prep.py": "PREP_FORMS",
               "deid_dev_prep2.py": "PREP2_FORMS", "deid_dev4.py": "DEV4_FORMS", "deid_dev5.py": "DEV5_FORMS",
               "deid_dev6.py": "DEV6_FORMS", "deid_dev8.py": "DEV8_FORMS", "deid_dev9.py": "DEV9_FORMS",
-              "deid_dev11.py": "DEV11_FORMS", "deid_dev12.py": "DEV12_FORMS"}
+              "deid_dev10.py": "DEV10_FORMS", "deid_dev11.py": "DEV11_FORMS", "deid_dev12.py": "DEV12_FORMS"}
 
 
 def forms_of(*scripts: str) -> set[str]:
