@@ -20,15 +20,19 @@ origin's other given names), and every form is put in for every origin (``DEV13_
 reports it per origin as the ``dev13`` half. The benchmark writes lower-case dialogs the ACI-Bench way (lower case,
 a space before . , ? !).
 
-On main b37c55c, before any rule (192 forms, each put in about twice per origin and style): cased 90.6 % of 9,152
-names (lowest Czech 84.7, highest Irish 93.8; 39 of 52 origins at exactly 90.9 %), lower case 93.6 % of 13,051 (lowest
-US 74.5, Danish 80.1, Indonesian 83.7, highest 97.2; 27 origins at exactly 95.2 %: 12 of 251 names lost whatever the
+On main b37c55c, before any rule (196 forms, each put in about twice per origin and style): cased 89.2 % of 8,840
+names (lowest Danish 83.5, highest 93.5; 38 of 52 origins at exactly 89.4 %), lower case 92.6 % of 13,311 (lowest US
+73.8, Danish 80.5, Indonesian 82.8, highest 96.9; 27 origins at exactly 94.1 %: 15 of 256 names lost whatever the
 origin). The forms that lose a name of half the origins or more in lower case (origins of 52): "at {g} and {g2}'s"
 and its kin (51; "at {g} or {g2}'s" 50, "at {g}, {g2} and {g3}'s", "in {g} and {g2}'s spare room", "at {g} and her
-husband's place", "at {s} and {g}'s": all lost in cased text too), "loop in {s}" 50, "fill in {s}", "bring in {s}",
-"I saw it in {g}, she had ..." 52, "she's a {s}, like her dad" 44, "a {s} thing" 42, and the facilities named for a
-person ("{s} pharmacy", "the {s} clinic", "{s} home health", "at {s} house", "at {s} and sons": 50-52, cased 49-52; a
-word before a facility's generic word is kept by design, docs/deidentification.md)."""
+husband's place", "at {s} and {g}'s": lost in cased text too), a person set off as a relative after a preposition of
+place ("I live near {g}, my cousin.", "at {g}, my cousin's", "in {g}, my aunt's place", "at {s}, her friend's": 50-52
+in cased text too), "loop in {s}" 50, "fill in {s}", "bring in {s}", "I saw it in {g}, she had ..." 52, a person
+after an article ("there's a {g} at my work" 52, "the {s} boy" 50, "a {s} thing" 50, "she's a {s}" 44), and the
+facilities named for a person ("{s} pharmacy", "the {s} clinic", "{s} home health", "at {s} house", "at {s} and
+sons": 50-52, cased 49-52; a word before a facility's generic word is kept by design, docs/deidentification.md).
+The first commit of this set (192 forms, without the four relatives set off by a comma) measured cased 90.6 %,
+lower 93.6 % (27 origins at exactly 95.2 %)."""
 
 from __future__ import annotations
 
@@ -245,4 +249,9 @@ DEV13_FORMS: tuple[tuple[str, str], ...] = (
     ("P", "The {s} boy, the oldest one, had it first."),
     ("P", "There's a {g} at my work too."),
     ("P", "It's the {g} from my church who drives me."),
+    # a person set off by a comma as a relative, after a preposition of place (tenth session, second commit)
+    ("P", "I live near {g}, my cousin."),
+    ("P", "I was at {g}, my cousin's, when it started."),
+    ("P", "We stayed in {g}, my aunt's place, for a week."),
+    ("P", "She was over at {s}, her friend's."),
 )
