@@ -58,6 +58,7 @@ from .name_tokens import MARK as _MARK
 from .name_tokens import WORD, fold, keys_of, neighbours, texts_of, tokens
 from .name_tokens import Tok as _Tok
 from .name_writing import PARTICLES
+from .name_place_persons import relative_apposed
 from .not_a_name import (clinical_form, person_after_determiner, person_verb_after, place_after_preposition,
                          thing_after_determiner)
 from .name_writing import (addressed, capital_at_start, misspelt_drug, particle_names, rare_condition_noun_at_start,
@@ -304,8 +305,9 @@ def _not_a_person(text: str, t: _Tok) -> bool:
     if nxt_key in PLACE_GENERIC and not text[t.end:t.end + 1] == "-" or wp.clinical == "drug" and not wp.gazetteer \
             and (t.capital or not person_verb_after(text, t.end)):  # not "your metformin | zungu says i should"
         return True
-    return t.key in PLACE_BEFORE and nxt_key in PLACE_WORDS or town_context(text, t.start, t.end) \
-        or place_after_preposition(text, t)
+    return t.key in PLACE_BEFORE and nxt_key in PLACE_WORDS or (town_context(text, t.start, t.end)
+                                                               or place_after_preposition(text, t)) \
+        and not relative_apposed(text, t.end)  # "i live near jyrki , my cousin ."
 
 
 def unknown_word(key: str, w: _Word | None = None) -> bool:

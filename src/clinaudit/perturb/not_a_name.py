@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from .name_place_persons import PERSON_IN_VERBS, shared_possessive
 from .name_tokens import Tok, fold
 from .vocab import RELATIVES, common_words, english_zipf, first_names
 
@@ -172,7 +173,8 @@ def thing_after_determiner(text: str, toks: Sequence[Tok], i: int) -> bool:
         and not person_after_determiner(text, toks[i].end, toks[i].key)  # "a sipho from your office called"
 
 
-_PLACE_PREP = re.compile(r"(?:^|[^\w'’])(?:([A-Za-z]+)[ \t]+)?(?i:in|at)[ \t]+(?:(?i:the)[ \t]+)?"
+#: the word before "in" or "at" (1), "in" (2), "the" (3), the capitalised words of a place's name before ``t`` (4)
+_PLACE_PREP = re.compile(r"(?:^|[^\w'’])(?:([A-Za-z]+)[ \t]+)?(?i:(in)|at)[ \t]+(?:((?i:the))[ \t]+)?"
                          r"((?:[A-Z][\w'’\-]*[ \t]+){0,2})$")
 #: Words before "at" or "in" that take a person ("angry at Sipho", "looked at him", "confided in Thandeka"): verbs
 #: that aim a look, a gesture, a sound or a throw at someone (every inflection, :func:`_inflections`: "waved at",
@@ -212,11 +214,19 @@ _NEXT_POSSESSIVE = re.compile(r"(?i)[ \t]+(?!(?:it|that|there|who|what|he|she|he
 def place_after_preposition(text: str, t: Tok) -> bool:
     """``t`` stands right after "in" or "at" ("at dewey beach", "in kennesaw", "at the Hilton"), or is a capitalised
     word of a place's name so introduced ("at Taco Bell", "in Las Cruces"): a place, not a person; not before a
-    possessive ("at Smith's", "in Jamal's room", "at dale archer's", ACI's "at jyrki 's house") nor after a word that takes a person ("angry at Sipho", "confided
-    in Thandeka")."""
+    possessive ("at Smith's", "in Jamal's room", "at dale archer's", ACI's "at jyrki 's house") nor before more
+    persons and the last one's possessive ("at maria and jyrki's", "in Maria and her husband's room"), nor after
+    a word that takes a person ("angry at Sipho", "confided in Thandeka", "loop in okafor")."""
     if _POSSESSIVE.match(text, t.end) or _NEXT_POSSESSIVE.match(text, t.end):
         return False  # "at smith's", "at dale archer's barbecue"
+    if shared_possessive(text, t.end):
+        return False  # "at maria and jyrki's", "in maria and her husband's spare room"
     if not t.capital and _PERSON_ONLY_AFTER.match(text, t.end):
         return False  # a clause run on after "in": "as fast as i came in | nokuthula drove me here"
     m = _PLACE_PREP.search(text, max(0, t.start - 60), t.start)
-    return m is not None and (m.group(1) or "").lower() not in _PERSON_PREP and (not m.group(2) or t.capital)
+    if m is None:
+        return False
+    before = (m.group(1) or "").lower()
+    if before in _PERSON_PREP or m.group(2) and not m.group(3) and before in PERSON_IN_VERBS:
+        return False  # "angry at Sipho", "loop in okafor"
+    return not m.group(4) or t.capital
