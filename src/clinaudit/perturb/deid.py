@@ -60,7 +60,7 @@ from .name_tokens import Tok, distinct_texts, texts_of, tokens
 from .names import FIRST_NAMES, first_name_spans
 from .deid_residual import DEFAULT_RESIDUAL_KINDS, RESIDUAL_KINDS, describe_residuals, public_text, residual_identifiers
 from .registry import register_transform
-from .text_scan import letter_first
+from .text_scan import letter_first, matches_from, places
 
 __all__ = [
     "DEFAULT_SEX_SPECIFIC",
@@ -207,10 +207,18 @@ def fold_word(word: str) -> str:
     return fold(word)
 
 
-def _label_spans(text: str) -> list[tuple[int, int]]:
+def _label_spans(text: str, labels: list[re.Match[str]] | None = None) -> list[tuple[int, int]]:
     """Speaker labels at line starts ("[doctor]", "Guest_family:", "Doctor_2:"): never changed. A label counts when
-    each of its words is a role (:data:`SPEAKER_ROLES`); "John: hi" is no role, so its name is replaced."""
-    return [m.span() for m in _LABEL.finditer(text) if _role_label(m.group("b") or m.group("c") or "")]
+    each of its words is a role (:data:`SPEAKER_ROLES`); "John: hi" is no role, so its name is replaced. ``labels``:
+    :func:`_label_matches` of ``text`` when the caller read them."""
+    return [m.span() for m in (_label_matches(text) if labels is None else labels)
+            if _role_label(m.group("b") or m.group("c") or "")]
+
+
+def _label_matches(text: str) -> list[re.Match[str]]:
+    """``_LABEL.finditer(text)``: the pattern tried at the lines' starts only, where its matches start (issue 50, tenth
+    session: not at each of a 1 MB dialog's million positions; read once for both label rules)."""
+    return list(matches_from(_LABEL, text, [0] + [p + 1 for p in places(text, "\n")]))
 
 
 @lru_cache(maxsize=4096)  # a label's words (of a match's group "b" or "c"): a dialog repeats a few labels
@@ -219,10 +227,11 @@ def _role_label(label: str) -> bool:
     return bool(words) and all(w in SPEAKER_ROLES for w in words)
 
 
-def _speaker_name_spans(text: str) -> list[tuple[int, int, str, str, str]]:
-    """A speaker label that is one capitalised word and no role ("Zanele: I feel fine.") is the speaker's name."""
+def _speaker_name_spans(text: str, labels: list[re.Match[str]]) -> list[tuple[int, int, str, str, str]]:
+    """A speaker label that is one capitalised word and no role ("Zanele: I feel fine.") is the speaker's name
+    (``labels``: :func:`_label_matches`)."""
     out = []
-    for m in _LABEL.finditer(text):
+    for m in labels:
         c = m.group("c")
         if c and not _role_label(c) and re.fullmatch(r"[A-Z][a-z'-]+", c.strip()) and not _known_word(c.strip()):
             out.append((m.start("c"), m.start("c") + len(c.strip()), "[NAME]", "name", "rule"))
@@ -380,10 +389,11 @@ def _choose(text: str, names: Sequence[str], gender: bool, ages: bool, life_stag
 
         for s, e, rep, swallow in gendered_candidates(text, lower):
             cands.append((s, e, rep, "gender" if not swallow else "gender_adj", "rule"))
+    label_matches = _label_matches(text)
     if detector:
-        cands += _residual_spans(text, toks) + _speaker_name_spans(text)
+        cands += _residual_spans(text, toks) + _speaker_name_spans(text, label_matches)
         cands += [(s, e, "[NAME]", "name", "rule") for s, e in bracket_name_spans(text)]  # "[maria] hi"
-    labels = _label_spans(text)
+    labels = _label_spans(text, label_matches)
     if labels:  # speaker labels are never changed (sorted, apart: the label that starts last before a span's end)
         label_starts = [s for s, _ in labels]
 

@@ -38,8 +38,8 @@ import bisect
 import re
 from collections.abc import Callable, Sequence
 
-from .name_tokens import Tok, starts_of
-from .text_scan import CAPITAL_START
+from .name_tokens import MARK, Tok, fold, key_indices, starts_of
+from .text_scan import CAPITAL_START, matches_from, places
 
 __all__ = ["LOWER_PARTICLES", "CAPITAL_PARTICLES", "particle_chain_names", "apostrophe_names", "inside_prose",
            "rare_headword", "condition_name_inside", "CONDITION_NAME_ZIPF", "quote_start", "speaker_at_start",
@@ -72,7 +72,7 @@ def particle_chain_names(text: str, toks: Sequence[Tok], sentence_start: Sentenc
     particle)."""
     starts: list[int] = []
     out: list[Tok] = []
-    for m in _CHAIN.finditer(text):
+    for m in matches_from(_CHAIN, text, _chain_starts(text, toks)):
         starts = starts or starts_of(toks)  # read once, and only when a chain is there
         j = bisect.bisect_left(starts, m.end())  # the word after the chain
         i = bisect.bisect_left(starts, m.start())  # the chain's first particle
@@ -91,6 +91,20 @@ def particle_chain_names(text: str, toks: Sequence[Tok], sentence_start: Sentenc
             continue
         out += list(toks[i:j + 1])
     return out
+
+
+def _chain_starts(text: str, toks: Sequence[Tok]) -> list[int]:
+    """Every place where a match of :data:`_CHAIN` may start, in text order (issue 50, tenth session: its look-behind
+    was tried at each of a 1 MB dialog's million positions): a word whose key is a particle's, and the places after a
+    "[" or a combining mark, where a chain's first particle is no word of :func:`.name_tokens.tokens` (its
+    look-behind)."""
+    at = [toks[i].start for i in key_indices(toks, _PARTICLE_KEYS)]
+    odd = [p + 1 for p in places(text, "[")] + [m.end() for m in _MARK_CHAR.finditer(text)]
+    return sorted(set(at).union(odd)) if odd else at
+
+
+_PARTICLE_KEYS = frozenset(fold(p).lower() for p in LOWER_PARTICLES + CAPITAL_PARTICLES)
+_MARK_CHAR = re.compile(f"[{MARK}]")
 
 
 def apostrophe_names(text: str, toks: Sequence[Tok], may_be_name: Callable[[Tok], bool]) -> list[Tok]:

@@ -389,7 +389,7 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         spans += [NameSpan(t.start, t.end, "rule") for t in capital_objects(text, _object_may_be)]  # "ask Frank to"
         spans += [NameSpan(t.start, t.end, "rule") for t in lower_objects(text, _slot_kind)]  # "ask serghei to"
         spans += [NameSpan(t.start, t.end, "rule") for t in elided_particle_names(text)]  # "d'amico says"
-        spans += [NameSpan(t.start, t.end, "rule") for t in capital_names(text) + okina_names(text, toks)  # "NOVÁKOVÁ"
+        spans += [NameSpan(t.start, t.end, "rule") for t in capital_names(text, toks) + okina_names(text, toks)  # "NOVÁKOVÁ"
                   if not no_person_at(text, t.start, t.end)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_verb_names(  # "Per thinks", "how is ali doing"
             text, _sentence_start, _person_verb_may_be, _lower_person_verb_may_be) if (t.start, t.end) not in seen]

@@ -102,7 +102,7 @@ def tokens(text: str) -> Toks:
     """The name-shaped words of ``text`` (:data:`WORD`), a possessive "'s" left out. Built without a Python step per
     word (issue 50, Build 3: a 1 MB dialog has 190,000 words): the words and the text between them by one
     ``re.split``, their positions by summing lengths, each distinct word's key looked up once."""
-    parts = _USPLIT.split(text)
+    parts = (_USPLIT if _MARK_CHAR.search(text) else _PLAIN_SPLIT).split(text)
     words = parts[1::2]
     starts = list(accumulate(map(len, parts[:-1]), initial=0))[1::2]  # where each word starts
     # a possessive "'s" left out, decided once a distinct word
@@ -122,6 +122,11 @@ def tokens(text: str) -> Toks:
 
 
 _USPLIT = re.compile(f"({_UTOKEN.pattern})")
+#: :data:`_USPLIT` for a text without a combining mark: the same words, a run of letters not read as runs of runs
+#: (issue 50, tenth session: a long word before "]", which the form with marks tries in exponentially many ways, read
+#: in linear time)
+_PLAIN_SPLIT = re.compile(r"((?<![\w\['’\-])[^\W\d_]+(?:['’\-][^\W\d_]+)*(?![\w\]]))")
+_MARK_CHAR = re.compile(f"[{MARK}]")
 _POSSESSIVE = ("'s", "’s")
 _new_tok = tuple.__new__
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 from itertools import compress
 
-from .name_tokens import Tok, ends_of
+from .name_tokens import Tok, ends_of, key_indices
 from .vocab import (DEMOGRAPHIC_WORDS, FACILITY_WORDS, PLACE_WORDS, RARE_ZIPF, SPOKEN_WORDS, clinical_terms,
                     condition_noun, english_zipf, is_specialty, whitelist_words)
 
@@ -73,9 +73,11 @@ def particle_names(text: str, toks: Sequence[Tok], sentence_start: SentenceStart
     "de Vries at the pharmacy", "Lotte van Dijk"), whatever the lists say of the word ("vries" is in philter-ucsf's
     whitelist)."""
     out: list[Tok] = []
-    for i in range(len(toks) - 1):
+    for i in key_indices(toks, PARTICLES):  # only the particles are read (issue 50, tenth session)
+        if i + 1 == len(toks):
+            break
         p, t = toks[i], toks[i + 1]
-        if p.key not in PARTICLES or not p.text.islower() or not t.capital or len(t.key) < 2:
+        if not p.text.islower() or not t.capital or len(t.key) < 2:
             continue
         if text[p.end:t.start] != " ":
             continue
