@@ -52,3 +52,21 @@ def test_the_word_after_is_a_particle():
     assert not korean_surname_beside("hum", "ji-ho", "hum along to the radio", 3)
     assert not korean_surname_beside("dim", "ji-ho", "dim down the lights", 3)
     assert korean_surname_beside("gu", "ji-ho", "gu drove me", 2)
+
+
+@pytest.mark.parametrize("text, gone", [
+    ("[patient] my friend ch'angsu drove me here .", "ch'angsu"),
+    ("[patient] it's kim , ch'unhui kim , on the card .", "ch'unhui"),
+    ("[patient] k'wangil from work covers my shifts .", "k'wangil"),
+])
+def test_mccune_reischauer_apostrophe(text, gone):
+    assert gone not in _deid(text)
+
+
+@pytest.mark.parametrize("text, stays", [
+    ("[patient] i do t'ai chi on tuesdays .", "t'ai"),  # too short
+    ("[patient] one or t'other , doesn't matter .", "t'other"),
+    ("[patient] i can't remember .", "can't"),
+])
+def test_apostrophe_words_stay(text, stays):
+    assert stays in _deid(text)

@@ -42,7 +42,7 @@ from .name_object import capital_objects, lower_objects
 from .name_neighbour_words import NAME_FUNCTION, cased_word_name, lower_rare_word, lower_word_name
 from .name_person_verbs import person_context_names, person_verb_names
 from .name_elision import elided_particle_names
-from .name_korean import korean_surname_beside
+from .name_korean import aspirated_romanisation, korean_surname_beside
 from .name_letters import capital_names, okina_names, open_syllables, polynesian_word, syllable_names
 from .name_prep import prep_objects, rare_lines, thing_in_dialog
 from .name_rare_slots import HEADWORD_ZIPF, rare_slot_names
@@ -320,7 +320,7 @@ def unknown_word(key: str, w: _Word | None = None) -> bool:
 @lru_cache(maxsize=200_000)
 def _unknown(key: str) -> bool:
     if len(key) < 3 or not key.isalpha() and not re.fullmatch(r"[a-z]+(?:-[a-z]+)+", key):
-        return False
+        return aspirated_romanisation(key)  # "ch'olsu", "ch'oe": McCune-Reischauer (tenth session)
     w = _word(key)
     if w.gazetteer or w.clinical is not None or w.function or w.demographic or w.eponym:
         return False

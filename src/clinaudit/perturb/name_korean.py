@@ -1,4 +1,5 @@
-"""A Korean surname beside a Korean given name found, in lower case (issue 50, tenth session).
+"""A Korean surname beside a Korean given name found, in lower case; a name in McCune-Reischauer's apostrophe (issue
+50, tenth session).
 
 Korean surnames are one syllable, and in lower case many of them are English words or letters the word lists know
 ("gu", "han", "ko", "hong", "jo", "goh", "lim", "nah", "pang"): beside a name found, the detector reads such a word
@@ -16,6 +17,10 @@ development set (dev6, dev8, dev11, dev14). A word right beside a given name fou
 
 :mod:`.name_detect` (``_capital_neighbours``) keeps its own guards: no function, demographic, drug, spoken or
 clinical word ("chin", "son", "um"), nor a word in no list at a sentence's start.
+
+A word with McCune-Reischauer's apostrophe after an aspirated consonant ("ch'olsu", "ch'oe": :func:`aspirated_romanisation`)
+is a word in no list, a name wherever it stands (:func:`.name_detect.unknown_word`): the lists split it at the
+apostrophe and read neither part.
 """
 
 from __future__ import annotations
@@ -24,9 +29,9 @@ import re
 from functools import lru_cache
 
 from .name_letters import SYLLABLE
-from .vocab import english_zipf
+from .vocab import FUNCTION_WORDS, clinical_category, english_zipf, is_common
 
-__all__ = ["SURNAME_ZIPF", "korean_given_shape", "korean_surname_beside"]
+__all__ = ["SURNAME_ZIPF", "aspirated_romanisation", "korean_given_shape", "korean_surname_beside"]
 
 #: how common in English text a one-syllable word beside a Korean given name may be to be its surname
 SURNAME_ZIPF = 4.0
@@ -56,3 +61,18 @@ def korean_surname_beside(key: str, name_key: str, text: str, end: int) -> bool:
 @lru_cache(maxsize=20_000)
 def _surname_shape(key: str) -> bool:
     return _ONE.fullmatch(key) is not None and english_zipf(key) < SURNAME_ZIPF
+
+
+#: McCune-Reischauer's aspirated consonant, an apostrophe after "ch", "k", "t" or "p" before a vowel ("ch'olsu",
+#: "ch'oe", "p'yong"); English writes it only in "t'other" and Wade-Giles' "t'ai"
+_ASPIRATED = re.compile(r"(?:ch|[ktp])'[aeiouwy][a-z]*(?:-[a-z]+)?")
+
+
+def aspirated_romanisation(key: str) -> bool:
+    """``key`` (lower case, folded; a word the detector's lists cannot read, for its apostrophe) is a Korean name
+    written in McCune-Reischauer (:data:`_ASPIRATED`), five letters or more, whose letters without the apostrophe are
+    no common, clinical or function word: "ch'olsu", "ch'oe"; not "t'ai", "t'other"."""
+    if len(key) < 5 or _ASPIRATED.fullmatch(key) is None or key == "t'other":
+        return False
+    bare = key.replace("'", "")
+    return not (is_common(bare) or clinical_category(bare) is not None or bare in FUNCTION_WORDS)
