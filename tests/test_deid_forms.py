@@ -1,6 +1,8 @@
 """Forms of lower-case clinic speech that lost any origin's name (issue 50, tenth session; benchmarks/deid_dev13.py):
 a name after "at" or "in" before more persons and the last one's possessive ("at maria and jyrki's"), a person
-after "loop in", "bring in" (perturb/not_a_name.py). Hand-written examples (none of the by-origin benchmark's names or forms)."""
+after "loop in", "bring in", set off as a relative (perturb/name_place_persons.py), a family's child ("the
+wendeline boy", perturb/not_a_name.py, perturb/name_prep.py). Hand-written examples (none of the by-origin
+benchmark's names or forms)."""
 
 from __future__ import annotations
 
@@ -82,4 +84,24 @@ def test_a_person_set_off_as_a_relative(text, expected):
     "Patient: We stopped at Costco, my wife's favorite store.",
 ])
 def test_a_place_before_a_relative(text):
+    assert deidentify_text(text, gender=False)[0] == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("[patient] the wendeline boy , the oldest one , had it first .",
+     "[patient] the [NAME] boy , the oldest one , had it first ."),
+    ("[patient] the kasimira girl next door has it too .", "[patient] the [NAME] girl next door has it too ."),
+    ("Patient: The Torvik kid had it first.", "Patient: The [NAME] kid had it first."),
+])
+def test_a_family_s_child(text, expected):
+    assert deidentify_text(text, gender=False)[0] == expected
+
+
+@pytest.mark.parametrize("text", [
+    "[patient] the new kid at school had it .",
+    "[patient] the little boy next door had it too .",
+    "[patient] the birthday girl got sick first .",
+    "[doctor] the baby girl is doing well .",
+])
+def test_a_child_after_a_word(text):
     assert deidentify_text(text, gender=False)[0] == text

@@ -52,7 +52,7 @@ _ARTICLE_OBJECT = re.compile(r"(?<![\w'’\-])(?:the|a|an)[ \t]+([a-z]+)(?=[ \t]
                              r"she|they|from|at|in|of)\b)")
 #: after an article, before a family's word: a family's name ("the daguerre family", "the massawe kids")
 _FAMILY_NAME = re.compile(r"(?<![\w'’\-])(?:the|a)[ \t]+([a-z]+)(?=[ \t]+(?:family|families|household|kids|children|"
-                          r"twins|brothers|sisters|boys|girls)\b)")
+                          r"twins|brothers|sisters|boys|girls|boy|girl|kid)\b)")
 _POSSESSIVE = r"(?:my|his|her|our|their|your)[ \t]+"
 _RELATIVE = "|".join(sorted(RELATIVES, key=len, reverse=True))
 #: beside a relative in a list: "my son and oystein", "jirina and my sister", "between jirina and my mom"

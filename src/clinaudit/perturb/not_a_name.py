@@ -84,7 +84,8 @@ def inflected_common(key: str) -> bool:
 _ARTICLES = frozenset("the a an some those these".split())
 _SPACES = re.compile(r"[ \t]+")
 #: After an article, a family's name: "the dlamini family", "the nguyen kids"
-_FAMILY = frozenset("family families household house home kids children twins brothers sisters boys girls".split())
+_FAMILY = frozenset("family families household house home kids children twins brothers sisters boys girls boy girl "
+                    "kid".split())
 
 
 #: After the word, a verb only a person does, maybe after where the person works ("a sipho from your office called
