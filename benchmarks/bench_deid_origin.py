@@ -89,7 +89,7 @@ from deid_dev7 import build as dev7_forms  # noqa: E402
 from deid_false_kinds import classify  # noqa: E402
 from deid_heldout import HELD_OUT_FORMS  # noqa: E402
 from deid_names import ORIGINS, half  # noqa: E402
-from deid_sets import SETS, WordUses  # noqa: E402
+from deid_sets import SETS, Forms, word_uses_for  # noqa: E402
 
 BEFORE = "cd90499"  # main before issue 50
 #: each set's own names (origin -> given names, surnames); the development and held-out halves use deid_names.py's
@@ -218,15 +218,15 @@ def inject(text: str, lower: bool, origin: str, index: int, forms: tuple[tuple[s
 
 
 def inject_word_uses(text: str, lower: bool, index: int, avoid: set[str],
-                     uses: WordUses) -> tuple[str, list[tuple[int, int]]]:
-    """dev9, dev12: two sentences that use name-like words as words (``uses``: the set's ``word_uses``) put at
+                     uses: Forms) -> tuple[str, list[tuple[int, int]]]:
+    """dev9, dev12, dev15: two sentences that use name-like words as words (of ``uses``, the set's ``word_uses``) put at
     the end of a doctor's or a patient's turn; the text and each sentence's span in it."""
     lines = text.split("\n")
     turns = _turns(text)
     doc = [i for i in turns if "doctor" in _speaker(lines[i])]
     pat = [i for i in turns if "patient" in _speaker(lines[i])]
     sentences = []
-    for j, (who, form) in enumerate(uses(index, avoid)):
+    for j, (who, form) in enumerate(word_uses_for(uses, index, avoid)):
         sentence = _style(form, lower)
         pool = doc if who == "D" else pat
         i = pool[(index + 3 + j * 7) % len(pool)]

@@ -107,19 +107,3 @@ DEV12_NAMES: dict[str, tuple[list[str], list[str]]] = {
               ["Ó Murchú", "Ní Chonaill", "Mac Aodha", "O'Dowd", "O 'Driscoll", "Nic Dhonnchadha", "Hurley",
                "Sexton", "Quill", "Kidney", "Lawless", "Rock"]),
 }
-
-
-def word_uses_for(index: int, avoid: set[str], k: int = 2) -> list[tuple[str, str]]:
-    """``k`` sentences of :data:`DEV12_WORD_USES` for the dialog ``index``, the next ones of the list when one
-    holds a word of ``avoid`` (the lower-case parts of the names put into the same dialog)."""
-    import re
-
-    out: list[tuple[str, str]] = []
-    n = len(DEV12_WORD_USES)
-    for j in range(n):
-        who, sentence = DEV12_WORD_USES[(index * k + j) % n]
-        if not set(re.findall(r"[a-z]+", sentence.lower())) & avoid:
-            out.append((who, sentence))
-            if len(out) == k:
-                break
-    return out

@@ -94,19 +94,3 @@ DEV15_NAMES: dict[str, tuple[list[str], list[str]]] = {
     "Australian": (["Skip", "Snowy", "Digger", "Coral", "Acacia", "Tex"],
                    ["Paddock", "Shearer", "Trout", "Tucker", "Ledger", "Tallow"]),
 }
-
-
-def word_uses_for(index: int, avoid: set[str], k: int = 2) -> list[tuple[str, str]]:
-    """``k`` sentences of :data:`DEV15_WORD_USES` for the dialog ``index``, the next ones of the list when one
-    holds a word of ``avoid`` (the lower-case parts of the names put into the same dialog)."""
-    import re
-
-    out: list[tuple[str, str]] = []
-    n = len(DEV15_WORD_USES)
-    for j in range(n):
-        who, sentence = DEV15_WORD_USES[(index * k + j) % n]
-        if not set(re.findall(r"[a-z]+", sentence.lower())) & avoid:
-            out.append((who, sentence))
-            if len(out) == k:
-                break
-    return out

@@ -143,20 +143,3 @@ DEV9_NAMES: dict[str, tuple[list[str], list[str]]] = {
     "German": (["Till", "Gerd", "Wendel", "Ernst", "Klaus", "Lotte"],
                ["Brand", "Link", "Kind", "Mast", "Stark", "Winter"]),
 }
-
-
-def word_uses_for(index: int, avoid: set[str], k: int = 2) -> list[tuple[str, str]]:
-    """``k`` sentences of :data:`DEV9_WORD_USES` for the dialog ``index``, the next ones of the list when one holds
-    a word of ``avoid`` (the lower-case parts of the names put into the same dialog: the benchmark counts a name
-    part left anywhere in the dialog as a name missed)."""
-    import re
-
-    out: list[tuple[str, str]] = []
-    n = len(DEV9_WORD_USES)
-    for j in range(n):
-        who, sentence = DEV9_WORD_USES[(index * k + j) % n]
-        if not set(re.findall(r"[a-z]+", sentence.lower())) & avoid:
-            out.append((who, sentence))
-            if len(out) == k:
-                break
-    return out
