@@ -58,6 +58,7 @@ from .name_tokens import MARK as _MARK
 from .name_tokens import WORD, fold, keys_of, neighbours, texts_of, tokens
 from .name_tokens import Tok as _Tok
 from .name_writing import PARTICLES
+from .name_article_persons import seen_in
 from .name_place_persons import relative_apposed
 from .not_a_name import (clinical_form, person_after_determiner, person_verb_after, place_after_preposition,
                          thing_after_determiner)
@@ -307,7 +308,8 @@ def _not_a_person(text: str, t: _Tok) -> bool:
         return True
     return t.key in PLACE_BEFORE and nxt_key in PLACE_WORDS or (town_context(text, t.start, t.end)
                                                                or place_after_preposition(text, t)) \
-        and not relative_apposed(text, t.end)  # "i live near jyrki , my cousin ."
+        and not (relative_apposed(text, t.end)  # "i live near jyrki , my cousin ."
+                 or seen_in(text, t.start, t.end))  # "i saw it in jyrki , she had the same thing"
 
 
 def unknown_word(key: str, w: _Word | None = None) -> bool:

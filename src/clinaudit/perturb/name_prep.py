@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from itertools import compress
 
+from .name_article_persons import LOWER_FRAMES, person_after_article
 from .name_tokens import Tok, distinct_texts, fold, starts_of, texts_of
 from .name_word import RELATIVES
 from .not_a_name import PERSON_AT, person_after_determiner
@@ -87,6 +88,9 @@ def prep_objects(text: str, kind: Callable[[str, Tok], str | None], toks: Sequen
             _take(text, m.start(1), m.end(1), kind, out)
     for m in _scan(_FAMILY_NAME, text, lines):  # "the daguerre family next door"
         _take(text, m.start(1), m.end(1), kind, out)
+    for frame in LOWER_FRAMES:  # "there's a jyrki at my work", "she's a torvik , like her dad", "saw it in jyrki , she had"
+        for m in _scan(frame, text, lines):
+            _take(text, m.start(1), m.end(1), kind, out)
     for m in _scan(_WITH_RELATIVE, text, lines):
         g = 1 if m.group(1) else 2
         _take(text, m.start(g), m.end(g), kind, out)
@@ -216,4 +220,5 @@ def _thing(text: str, word: str) -> bool:
     the word asked about are read (issue 50, seventh session: the 14,000 determiners of a 1 MB dialog were read
     for the few words asked about)."""
     return any(not person_after_determiner(text, end, word) and not _FAMILY_NAME.match(text, start)
+               and not person_after_article(text, end - len(word), end)  # "there's a jyrki at my work"
                for start, end in after_determiner(text, word))
