@@ -346,14 +346,13 @@ def _deidentify(text: str, names: Sequence[str], gender: bool, ages: bool, life_
                 end += 1
             elif piece_before.endswith(" "):
                 piece_before = piece_before[:-1]
+        # no empty piece: _fix_tail reads back 40 characters, not every removal of a run ("sir sir sir ...")
+        if piece_before:
             out.append(piece_before)
-            _fix_tail(out, text[end:end + 40])
-        elif rep == "":
-            out.append(piece_before)
+        if rep == "":
             _fix_tail(out, text[end:end + 40])
         else:
-            out.append(piece_before)
-        out.append(rep)
+            out.append(rep)
         report.removed.append({"start": s, "end": end, "old": text[s:end], "new": rep,
                                "kind": {"gender_adj": "gender", "address_cap": "address"}.get(kind, kind),
                                "source": source})

@@ -35,7 +35,7 @@ from operator import contains, itemgetter
 from .name_tokens import LETTER, MARK, Tok, fold, keys_of, texts_of, tokens
 from .name_word import unlisted_word, word_facts
 from .text_scan import places
-from .vocab import clinical_acronym, english_zipf, first_names, is_common, surnames, written_acronym
+from .vocab import clinical_acronym, common_longest, english_zipf, first_names, is_common, surnames, written_acronym
 
 __all__ = ["SYLLABLE", "capital_names", "okina_names", "open_syllables", "polynesian_word", "syllable_names"]
 
@@ -70,13 +70,21 @@ def capital_names(text: str, toks: Sequence[Tok] | None = None) -> list[Tok]:
     "COPD", "VERY". ``toks``: :func:`.name_tokens.tokens` of ``text`` when the caller read them."""
     out: list[Tok] = []
     caps: list[Tok] = []  # every all-capital word of 2 letters or more in a cased line: the pairs' words
+    line_start = last = 0
+    lines: dict[int, tuple[str, bool, bool | None]] = {}  # a line's start: the line, any lower case, _CAPITALISED
     for start, end, word in _all_capital_words(text, tokens(text) if toks is None else toks):
         if len(word) < 2 or written_acronym(word):  # "FOLFOX", "R-CHOP", "NYHA"
             continue
         key = fold(word).lower().replace("’", "'")
-        line_start, line_end = text.rfind("\n", 0, start) + 1, text.find("\n", end)
-        line = text[line_start:line_end if line_end >= 0 else len(text)]
-        if not any(c.islower() for c in line):
+        # the line's start read back to the previous word only (the words come in text order): a long line once
+        line_start = max(line_start, text.rfind("\n", last, start) + 1)
+        last = start
+        if line_start not in lines:  # each line read once (a long line of capital words: linear, tenth session)
+            line_end = text.find("\n", end)
+            line = text[line_start:line_end if line_end >= 0 else len(text)]
+            lines[line_start] = (line, any(c.islower() for c in line), None)
+        cased = lines[line_start][1]
+        if not cased:
             continue  # a line in capitals: shouting or a heading, not a name copied into prose
         caps.append(Tok(start, end, word, key))
         if len(word) < 4 or len(_VOWELS.findall(key)) < 2:
@@ -86,9 +94,18 @@ def capital_names(text: str, toks: Sequence[Tok] | None = None) -> list[Tok]:
         if any(w.common or w.clinical is not None or w.function or w.demographic or w.eponym for w in facts):
             continue
         if any(w.gazetteer for w in facts) or _letter_english_lacks(word) or unlisted_word(key) and (
-                _OPEN.fullmatch(key) or _BANTU_OPEN.fullmatch(key) or not _CAPITALISED.search(line)):
+                _OPEN.fullmatch(key) or _BANTU_OPEN.fullmatch(key) or not _capitalised(lines, line_start)):
             out.append(caps[-1])
     return out + _form_pairs(text, caps, {t.start for t in out})
+
+
+def _capitalised(lines: dict[int, tuple[str, bool, bool | None]], line_start: int) -> bool:
+    """:data:`_CAPITALISED` found in the line at ``line_start`` (searched once a line)."""
+    line, cased, found = lines[line_start]
+    if found is None:
+        found = bool(_CAPITALISED.search(line))
+        lines[line_start] = (line, cased, found)
+    return found
 
 
 def _all_capital_words(text: str, toks: Sequence[Tok]) -> list[tuple[int, int, str]]:
@@ -217,8 +234,10 @@ def open_syllables(key: str) -> bool:
         return False
     if english_zipf(key[:-1]) >= 4.0 or len(key) >= 6 and english_zipf(key[:-2]) >= 4.0:  # not "del" + "ai"
         return False
+    longest = common_longest()  # no cut whose halves no common word is as long (a long word: linear, tenth session)
+    cuts = range(max(3, len(key) - longest), min(len(key) - 2, longest + 1))
     return not any(is_common(key[:i]) and is_common(key[i:]) and english_zipf(key[:i]) >= 3.5
-                   and english_zipf(key[i:]) >= 3.5 for i in range(3, len(key) - 2))
+                   and english_zipf(key[i:]) >= 3.5 for i in cuts)
 
 
 #: A word as the Polynesian languages write it (Samoan, Tongan, Hawaiian, Māori; issue 50, ninth session): the five

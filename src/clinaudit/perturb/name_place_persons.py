@@ -22,8 +22,12 @@ from .vocab import RELATIVES
 
 __all__ = ["shared_possessive", "PERSON_IN_VERBS", "relative_apposed"]
 
+#: one more person of a list after a comma (", jyrki"): the list's words, each read whole (what follows a word cut
+#: short is a letter, which neither a comma nor the list's end takes)
+_LIST_STEP = re.compile(r"[ \t]*,[ \t]*[^\W\d_][\w\-]*")
+#: the list's end: "and" and the last person in the possessive ("and jyrki's", "or her husband's")
 _SHARED_POSSESSIVE = re.compile(
-    r"(?:[ \t]*,[ \t]*[^\W\d_][\w\-]*)*[ \t]*,?[ \t]+(?:and|or|&)[ \t]+(?:(?:my|his|her|their|our|your)[ \t]+)?"
+    r"[ \t]*,?[ \t]+(?:and|or|&)[ \t]+(?:(?:my|his|her|their|our|your)[ \t]+)?"
     r"(?!(?i:it|that|there|who|what|he|she|here|where|how|let|one|this|everything|everyone|everybody|something|"
     r"someone|somebody|nothing|nobody|anyone|anybody|all|mine|yours)[ \t]?['’]s\b)"
     r"[^\W\d_][\w\-]*(?:[ \t]+[^\W\d_][\w\-]*){0,2}[ \t]?['’]s\b")
@@ -36,9 +40,41 @@ _RELATIVE_APPOSED = re.compile(
     r"(?:[ \t]?['’]s(?:[ \t]+(?:place|house|home|apartment|flat|farm|cabin))?)?[ \t]*(?:[.,!?;)]|\n|$)")
 
 
+#: the last text read and, for each position of its lists, whether the list ends in a shared possessive
+_MEMO: list[tuple[str, dict[int, bool]]] = [("", {})]
+
+
 def shared_possessive(text: str, end: int) -> bool:
-    """Right after a word (at ``end``) more persons follow, the last one in the possessive ("at maria and jyrki's")."""
-    return bool(_SHARED_POSSESSIVE.match(text, end))
+    """Right after a word (at ``end``) more persons follow, the last one in the possessive ("at maria and jyrki's").
+    A list is read once for all its words (issue 50, tenth session: "Lee, Lee, Lee, …" was read to its end from every
+    word, quadratic); the same answers as ``(?:, word)*`` before the end's pattern."""
+    if _SHARED_POSSESSIVE.match(text, end):
+        return True
+    m = _LIST_STEP.match(text, end)
+    if m is None:
+        return False  # no list: most words
+    memo_text, memo = _MEMO[0]
+    if memo_text is not text:
+        memo = {}
+        _MEMO[0] = (text, memo)
+    if end in memo:
+        return memo[end]
+    chain = [end]
+    found = False
+    while True:
+        if m.end() in memo:
+            found = memo[m.end()]
+            break
+        chain.append(m.end())
+        if _SHARED_POSSESSIVE.match(text, chain[-1]):
+            found = True
+            break
+        m = _LIST_STEP.match(text, chain[-1])
+        if m is None:
+            break
+    for pos in chain:  # an end found from a word is found from each word before it in the list
+        memo[pos] = found
+    return found
 
 
 def relative_apposed(text: str, end: int) -> bool:

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from ..errors import ClinauditError
 
-__all__ = ["EPONYMS", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS", "first_names", "surnames", "common_words",
+__all__ = ["EPONYMS", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS", "first_names", "surnames", "common_words", "common_longest",
            "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS",
            "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday", "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS",
            "english_zipf", "inflections_zipf", "rare_as_a_word", "plural_of_common", "lower_case_neighbour", "RARE_ZIPF", "INFLECTED_MARGIN",
@@ -343,12 +343,21 @@ _INFLECTIONS = (("ies", "y"), ("es", ""), ("s", ""), ("ied", "y"), ("ed", ""), (
                 ("ing", "e"), ("er", ""), ("er", "e"), ("est", ""), ("est", "e"), ("ier", "y"))
 
 
+@cache
+def common_longest() -> int:
+    """A length no word :func:`is_common` takes reaches: twice the longest common word (a British spelling loses at
+    most half its letters, "ae" -> "e"), and an inflection's letters."""
+    return 2 * max(map(len, common_words())) + 8
+
+
 def is_common(word: str) -> bool:
     """``word`` (lower case) is in :func:`common_words`, also as an inflected form ("pins", "messing") or in its
     British spelling ("neighbour", "paediatric", "organise", "centre")."""
     common = common_words()
     if word in common:
         return True
+    if len(word) > 40 and len(word) > common_longest():
+        return False  # no substitution of a long run of letters (issue 50, tenth session: linear time)
     # inflected forms of a common word ("pins", "fries", "peed", "messing", "wider")
     for suffix, repl in _INFLECTIONS:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
