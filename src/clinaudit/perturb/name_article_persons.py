@@ -19,19 +19,18 @@ from __future__ import annotations
 
 import re
 
-from .vocab import RELATIVES
+from .vocab import POSSESSIVE_PATTERN, RELATIVE_PATTERN
 
 __all__ = ["LOWER_FRAMES", "person_after_article", "seen_in"]
 
-_OWNER = r"(?:my|our|his|her|their|your)[ \t]+"
-_RELATIVE = "|".join(sorted(RELATIVES, key=len, reverse=True))
 #: (what stands before the word, what stands after it) of the frames after an article
 _ARTICLE_FRAMES = (
     (r"(?<![\w'’\-])there(?:[ \t]?['’]s|[ \t]+(?:is|was|are|were))[ \t]+(?:a|an|another)[ \t]+",
-     rf"[ \t]+(?:at|from)[ \t]+{_OWNER}(?:work|job|office|church|school|class|gym|team|unit|practice)"
+     rf"[ \t]+(?:at|from)[ \t]+{POSSESSIVE_PATTERN}(?:work|job|office|church|school|class|gym|team|unit|practice)"
      r"[ \t]+(?:too|also|as[ \t]+well|who|named)\b"),
     (r"(?<![\w'’\-])(?:she|he)(?:[ \t]?['’]s|[ \t]+(?:is|was))[ \t]+a[ \t]+",
-     rf"[ \t]*,?[ \t]*like[ \t]+{_OWNER}(?:{_RELATIVE})\b|[ \t]+on[ \t]+{_OWNER}(?:{_RELATIVE})[ \t]?['’]s[ \t]+side\b|"
+     rf"[ \t]*,?[ \t]*like[ \t]+{POSSESSIVE_PATTERN}(?:{RELATIVE_PATTERN})\b|"
+     rf"[ \t]+on[ \t]+{POSSESSIVE_PATTERN}(?:{RELATIVE_PATTERN})[ \t]?['’]s[ \t]+side\b|"
      r"[ \t]+by[ \t]+marriage\b"),
 )
 _FRAME_PARTS = tuple((re.compile(b + "$"), re.compile(a)) for b, a in _ARTICLE_FRAMES)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from .name_roles import ROLE_ZIPF
 from .name_tokens import Tok
 from .name_word import OWNERS, RELATIVES, SEP_SPACE, blocked, word_facts
-from .vocab import SPOKEN_WORDS, english_zipf
+from .vocab import POSSESSIVE_PATTERN, SPOKEN_WORDS, english_zipf
 
 __all__ = ["person_pair"]
 
@@ -30,7 +30,7 @@ __all__ = ["person_pair"]
 _AFTER = re.compile(r"(?:[ \t]+(?:from|at)[ \t]+(?:the[ \t]+)?[a-z]+)?[ \t]+(?:said|says|told|tells|thinks|thought|"
                     r"drove|drives|brought|brings|called|calls|texted|texts|visited|visits|wants|wanted|knows|knew|"
                     r"mentioned|mentions|suggested|suggests|asked|asks|helped|helps)\b"
-                    r"|[ \t]*,[ \t]*(?:my|his|her|our|their|your)[ \t]+([a-z\-]+)[ \t]*,")
+                    rf"|[ \t]*,[ \t]*{POSSESSIVE_PATTERN}([a-z\-]+)[ \t]*,")
 
 
 def _part_may_be(key: str) -> bool:

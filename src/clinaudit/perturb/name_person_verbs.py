@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from .name_tokens import Tok, fold
 from .text_scan import CAPITAL_START, anchored_finditer
-from .vocab import DAY_NAMES
+from .vocab import DAY_NAMES, POSSESSIVE_PATTERN
 
 __all__ = ["person_verb_names", "person_context_names"]
 
@@ -96,8 +96,8 @@ _TOLD_TO = re.compile(r"(?<![\w'’\-])(?:(?:[Ss]ent|[Ss]end|[Ff]axed|[Ff]ax|[Gg
 #: in cased text, a capitalised word right before "who", or before "and my son", "or her husband": a person ("It
 #: was Per who noticed", "I came in with Beat and my son"; in lower case "a peloton who", "my calendar and i")
 _WHO = re.compile(rf"({CAPITAL_START}[a-z]+)[ \t]+who\b")
-_WITH_A_PERSON = re.compile(rf"({CAPITAL_START}[a-z]+)[ \t]+(?:and|or)[ \t]+(?:my|his|her|our|their|your)"
-                            r"[ \t]+([a-z\-]+)\b")
+_WITH_A_PERSON = re.compile(rf"({CAPITAL_START}[a-z]+)[ \t]+(?:and|or)[ \t]+{POSSESSIVE_PATTERN}"
+                            r"([a-z\-]+)\b")
 #: the one seen for a treatment: a clinician ("I've been seeing Schmidt for physical therapy", "saw moore for my knee")
 _SEEING_FOR = re.compile(r"(?<![\w'’\-])(?:[Ss]eeing|[Ss]ee|[Ss]aw|[Ss]een)[ \t]+([A-Za-z]+)[ \t]+for\b")
 #: what every match of :data:`_TOLD_TO` and :data:`_SEEING_FOR` starts with

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from .vocab import RELATIVES
+from .vocab import POSSESSIVE_PATTERN, RELATIVE_PATTERN
 
 __all__ = ["shared_possessive", "PERSON_IN_VERBS", "relative_apposed"]
 
@@ -36,7 +36,7 @@ _SHARED_POSSESSIVE = re.compile(
 PERSON_IN_VERBS = frozenset("loop loops looped looping bring brings bringing brought".split())
 
 _RELATIVE_APPOSED = re.compile(
-    rf"[ \t]*,[ \t]*(?:my|his|her|our|their|your)[ \t]+(?:{'|'.join(sorted(RELATIVES, key=len, reverse=True))})"
+    rf"[ \t]*,[ \t]*{POSSESSIVE_PATTERN}(?:{RELATIVE_PATTERN})"
     r"(?:[ \t]?['’]s(?:[ \t]+(?:place|house|home|apartment|flat|farm|cabin))?)?[ \t]*(?:[.,!?;)]|\n|$)")
 
 

@@ -31,10 +31,9 @@ from itertools import compress
 
 from .name_article_persons import LOWER_FRAMES, person_after_article
 from .name_tokens import Tok, distinct_texts, fold, starts_of, texts_of
-from .name_word import RELATIVES
 from .not_a_name import PERSON_AT, person_after_determiner
 from .text_scan import places
-from .vocab import RARE_ZIPF, english_zipf
+from .vocab import POSSESSIVE_PATTERN, RARE_ZIPF, RELATIVE_PATTERN, english_zipf
 
 __all__ = ["prep_objects", "after_determiner", "rare_lines", "thing_in_dialog"]
 
@@ -54,13 +53,12 @@ _ARTICLE_OBJECT = re.compile(r"(?<![\w'’\-])(?:the|a|an)[ \t]+([a-z]+)(?=[ \t]
 #: after an article, before a family's word: a family's name ("the daguerre family", "the massawe kids")
 _FAMILY_NAME = re.compile(r"(?<![\w'’\-])(?:the|a)[ \t]+([a-z]+)(?=[ \t]+(?:family|families|household|kids|children|"
                           r"twins|brothers|sisters|boys|girls|boy|girl|kid)\b)")
-_POSSESSIVE = r"(?:my|his|her|our|their|your)[ \t]+"
-_RELATIVE = "|".join(sorted(RELATIVES, key=len, reverse=True))
 #: beside a relative in a list: "my son and oystein", "jirina and my sister", "between jirina and my mom"
-_WITH_RELATIVE = re.compile(rf"(?<![\w'’\-]){_POSSESSIVE}(?:{_RELATIVE})[ \t]+(?:and|or)[ \t]+([a-z]+)\b(?![’'\-])|"
-                            rf"(?<![\w'’\-])([a-z]+)[ \t]+(?:and|or)[ \t]+{_POSSESSIVE}(?:{_RELATIVE})\b")
+_WITH_RELATIVE = re.compile(
+    rf"(?<![\w'’\-]){POSSESSIVE_PATTERN}(?:{RELATIVE_PATTERN})[ \t]+(?:and|or)[ \t]+([a-z]+)\b(?![’'\-])|"
+    rf"(?<![\w'’\-])([a-z]+)[ \t]+(?:and|or)[ \t]+{POSSESSIVE_PATTERN}(?:{RELATIVE_PATTERN})\b")
 _ROLES = ("nurse|pharmacist|doctor|therapist|receptionist|technician|tech|aide|surgeon|dentist|counselor|counsellor|"
-          "manager|secretary|assistant|coach|teacher|landlord|landlady|driver|" + _RELATIVE)
+          "manager|secretary|assistant|coach|teacher|landlord|landlady|driver|" + RELATIVE_PATTERN)
 #: set off by commas after a role: "the nurse , jirina , said"; after a person named so: "a friend named oystein"
 _APPOSED = re.compile(rf"(?<![\w'’\-])(?:(?:the|a|an|my|his|her|our|their|your)[ \t]+(?:{_ROLES}|guy|lady|man|woman|girl|"
                       rf"boy|person)|someone|somebody)[ \t]*(?:,[ \t]*|[ \t]+(?:named|called)[ \t]+)([a-z]+)"

@@ -291,6 +291,10 @@ RELATIVES: frozenset[str] = frozenset("""
     stepfather twin
     mam mammy mummy mommy daddy grandad granddad granny gran flatmate housemate
 """.split())
+#: :data:`RELATIVES` as a pattern's alternation, longest first ("granddaughter" before "daughter")
+RELATIVE_PATTERN = "|".join(sorted(RELATIVES, key=len, reverse=True))
+#: a possessive determiner and the blanks after it, in lower case ("my ", "their ")
+POSSESSIVE_PATTERN = r"(?:my|his|her|our|their|your)[ \t]+"
 #: How common in English text a gazetteer name the lists call a word may be and still be a name where the dialog
 #: says so (issue 50, sixth session; one threshold since the seventh): in lower case beside a name found ("ali" 4.31,
 #: "blessing" 4.06, "sri" 4.12, "mohamed" 3.57; not "smith" 4.89, "mark" 5.05, "will" 6.45:
