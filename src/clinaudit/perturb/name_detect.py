@@ -55,7 +55,7 @@ from .name_initials import middle_initial_names
 from .name_possessive import possessive_names
 from .name_slots import person_slots
 from .name_tokens import MARK as _MARK
-from .name_tokens import WORD, fold, keys_of, neighbours, texts_of, tokens
+from .name_tokens import WORD, Toks, fold, keys_of, neighbours, texts_of, tokens
 from .name_tokens import Tok as _Tok
 from .name_writing import PARTICLES
 from .name_article_persons import seen_in
@@ -164,7 +164,11 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
     things: set[str] = set()
     toks_list = tokens(text) if toks is None else toks
     # only the words it may take are read (:func:`_may_take`, once a distinct word): 8,300 of the 1 MB dialog's 174,000
-    may_take = map(_may_take, texts_of(toks_list), keys_of(toks_list))
+    if isinstance(toks_list, Toks):  # asked once a distinct word as written, whose key is fold(word).lower()
+        taken = {w for w in toks_list.distinct if _may_take(w, fold(w).lower())}  # (eleventh session: not once a
+        may_take: Iterable[bool] = map(taken.__contains__, toks_list.texts)  # word through the cache, 174,000 asks)
+    else:
+        may_take = map(_may_take, texts_of(toks_list), keys_of(toks_list))
     for i in compress(range(len(toks_list)), may_take):
         t = toks_list[i]
         w = _word(t.key)

@@ -10,7 +10,9 @@ giving the very matches of ``pattern.finditer(text)``:
 * :func:`anchored_finditer`: when every match starts with one of a few literal words, ``str.find`` finds those
   and the pattern is tried only there;
 * :func:`letter_first`: alternatives at a word's start, each written with its first letter before the look-behind
-  (the pattern then begins with the letters the engine searches for; issue 50, ninth session).
+  (the pattern then begins with the letters the engine searches for; issue 50, ninth session);
+* :func:`by_first_letter`: a long alternation inside a look-ahead, grouped by the alternatives' first letters, so
+  that the engine reads one letter to skip a group, not each alternative (issue 50, eleventh session).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-__all__ = ["CAPITAL_START", "anchored_finditer", "letter_first", "matches_from", "places"]
+__all__ = ["CAPITAL_START", "anchored_finditer", "by_first_letter", "letter_first", "matches_from", "places"]
 
 #: A capital letter that starts a word (no letter, digit, "_", apostrophe or hyphen before it): the same as
 #: ``(?<![\w'’\-])[A-Z]``, but the pattern then begins with a character class the engine searches for.
@@ -32,6 +34,50 @@ def letter_first(alternatives: Iterable[str], not_before: str) -> str:
     engine searches for, not with a look-behind it tries at every position (``\\bhow old`` is
     ``letter_first(["how old"], r"\\w")``)."""
     return "(?:" + "|".join(f"{a[0]}(?<![{not_before}]{a[0]}){a[1:]}" for a in alternatives) + ")"
+
+
+def by_first_letter(alternatives: Iterable[str]) -> str:
+    """``(?:a)|(?:b)|...`` for ``alternatives`` (patterns), written so that it matches where one of them does, but
+    grouped by first letter: those that begin with a lower-case letter written as itself (not quantified, no "|" at
+    their top level) as ``r(?:(?:etired)|(?:etiree))``, the others as they are, after them. The order of the
+    alternatives changes, so only where any of them matches is kept: for a look-ahead, ``(?=...)``, not for the text a
+    match takes (issue 50, eleventh session: the age, life-stage and origin patterns' word starts on a 1 MB dialog,
+    100 alternatives tried at each of 190,000 word starts, 1.6 times faster)."""
+    groups: dict[str, list[str]] = {}
+    others = []
+    for a in alternatives:
+        if a[:1].isalpha() and a[:1].islower() and a[1:2] not in ("?", "*", "+", "{") and not _top_level_bar(a):
+            groups.setdefault(a[0], []).append(a[1:])
+        else:
+            others.append(a)
+    return "|".join([f"{c}(?:{'|'.join(f'(?:{r})' for r in rests)})" for c, rests in sorted(groups.items())]
+                    + [f"(?:{a})" for a in others])
+
+
+def _top_level_bar(pattern: str) -> bool:
+    """``pattern`` has a "|" outside any group and character class ("a|bc": its first letter is no letter of all)."""
+    depth, i, in_class = 0, 0, False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+            if pattern[i + 1:i + 2] == "^":
+                i += 1
+            if pattern[i + 1:i + 2] == "]":  # "[]a]", "[^]a]": a "]" first is a member
+                i += 1
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            return True
+        i += 1
+    return False
 
 
 def matches_from(pattern: re.Pattern[str], text: str, starts: Iterable[int]) -> Iterator[re.Match[str]]:
