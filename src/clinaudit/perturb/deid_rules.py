@@ -23,8 +23,9 @@ from collections.abc import Iterable, Sequence
 from bisect import bisect_right
 from functools import lru_cache
 from itertools import accumulate
+from typing import cast
 
-from .text_scan import by_first_letter, letter_first
+from .text_scan import by_first_letter, letter_first, remembered
 
 __all__ = ["NUM_WORD", "NUM", "ADDRESS_RESIDUAL", "ADDRESS_RESIDUAL_LOWER", "INVISIBLE", "Positions", "normalise", "pattern_spans", "pattern_set_spans", "lower_view", "case_sensitive", "lines_holding", "scan_lines", "address_spans", "first_person_age_spans", "birthday_age_spans", "find_first_person_ages"]
 
@@ -327,10 +328,11 @@ def pattern_set_spans(text: str, sets: Sequence[tuple[str, ...]], lower: str | N
     of them may match found by one scan for all (issue 50, Build 3: one scan of a 1 MB dialog, not three); a
     set's patterns tried at another set's word starts match nothing there (each word start is found by the patterns
     themselves, a superset of their matches)."""
-    starts, compiled, view_starts, others = _compiled(tuple(p for ps in sets for p in ps))
+    patterns = tuple(p for ps in sets for p in ps)
+    compiled, view_starts, others = _compiled(patterns)
     view = lower_view(text) if lower is None else lower
     if view is None or view_starts is None:
-        positions: Iterable[int] = (m.start() for m in starts.finditer(text))
+        positions: Iterable[int] = (m.start() for m in _any_case_starts(patterns).finditer(text))
     else:
         # the word starts read case-sensitively on the lower-case view (issue 50, Build 3: the case-insensitive
         # alternation of 60 words tried at each of the 190,000 words of a 1 MB dialog was six times slower)
@@ -357,32 +359,46 @@ _CASE_EXTRA = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s"})
 
 def lower_view(text: str) -> str | None:
     """``text`` in lower case, position for position (:func:`pattern_spans` finds where its patterns may match
-    there); None when lower-casing changes a length (never in practice: "İ" is mapped to "i" first)."""
+    there); None when lower-casing changes a length (never in practice: "İ" is mapped to "i" first). Made once a
+    text (:func:`.text_scan.remembered`: the rules asked for it again; issue 50, eleventh session)."""
+    answers = remembered(text)
+    if "lower_view" not in answers:
+        answers["lower_view"] = _lower_view(text)
+    return cast("str | None", answers["lower_view"])
+
+
+def _lower_view(text: str) -> str | None:
     if not text.isascii() and ("\u0130" in text or "\u0131" in text or "\u017f" in text):
         text = text.translate(_CASE_EXTRA)
     low = text.lower()
     return low if len(low) == len(text) else None
 
 
+def _alternation(patterns: Iterable[str]) -> str:
+    return "|".join(f"(?:{p.replace('(?P<x>', '(?:')})" for p in patterns)
+
+
 @lru_cache(maxsize=16)
-def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], list[re.Pattern[str]], re.Pattern[str] | None,
-                                                  re.Pattern[str] | None]:
+def _any_case_starts(patterns: tuple[str, ...]) -> re.Pattern[str]:
     """One pattern whose (empty) matches are the word starts where any of ``patterns`` may match (case-insensitive,
-    group names dropped; one scan in the regex engine, not a call per word), and each pattern compiled
-    (case-insensitive unless it has an ``x`` group: "from Mexico" must be capitalised); then the same word starts
-    found faster (issue 50, Build 3): the patterns written in lower case read case-sensitively on :func:`lower_view`
-    (a class ``[A-Z]`` read as ``[A-Za-z]``: a superset of the word starts), the others case-insensitively on the
-    text (None when there are none)."""
+    group names dropped; one scan in the regex engine, not a call per word): for a text without a lower-case view
+    (compiled only then: issue 50, eleventh session)."""
+    return re.compile(rf"(?<![\w-])(?=\w)(?=(?:{_alternation(patterns)}))", re.IGNORECASE)
 
-    def alternation(ps: Iterable[str]) -> str:
-        return "|".join(f"(?:{p.replace('(?P<x>', '(?:')})" for p in ps)
 
-    starts = re.compile(rf"(?<![\w-])(?=\w)(?=(?:{alternation(patterns)}))", re.IGNORECASE)
+@lru_cache(maxsize=16)
+def _compiled(patterns: tuple[str, ...]) -> tuple[list[re.Pattern[str]], re.Pattern[str] | None,
+                                                  re.Pattern[str] | None]:
+    """Each of ``patterns`` compiled (case-insensitive unless it has an ``x`` group: "from Mexico" must be
+    capitalised); then the word starts where one may match (:func:`_any_case_starts`'s) found faster (issue 50,
+    Build 3): the patterns written in lower case read case-sensitively on :func:`lower_view` (a class ``[A-Z]`` read
+    as ``[A-Za-z]``: a superset of the word starts), the others case-insensitively on the text (None when there are
+    none)."""
     compiled = [re.compile(rf"(?:{p})(?![\w])", re.IGNORECASE if "(?P<x>" not in p else 0) for p in patterns]
     lower = [p for p in patterns if not re.search(r"[A-Z]", re.sub(r"\\.|\[A-Z\]|\(\?P<\w+>", "", p))]
     rest = [p for p in patterns if p not in lower]
     # grouped by first letter (:func:`.text_scan.by_first_letter`; issue 50, eleventh session: 1.6 times faster)
     in_view = by_first_letter(p.replace("(?P<x>", "(?:").replace("[A-Z]", "[A-Za-z]") for p in lower)
     view_starts = re.compile(rf"(?<![\w-])(?=\w)(?=(?:{in_view}))")
-    others = re.compile(rf"(?<![\w-])(?=\w)(?=(?:{alternation(rest)}))", re.IGNORECASE) if rest else None
-    return starts, compiled, view_starts if lower else None, others
+    others = re.compile(rf"(?<![\w-])(?=\w)(?=(?:{_alternation(rest)}))", re.IGNORECASE) if rest else None
+    return compiled, view_starts if lower else None, others

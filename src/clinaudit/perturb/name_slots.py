@@ -30,21 +30,23 @@ from collections.abc import Callable
 from .name_frequency import name_like, word_shaped
 from .name_neighbour_words import lower_word_name
 from .name_tokens import Tok
-from .text_scan import places
+from .text_scan import by_first_letter, places
 from .vocab import SPOKEN_WORDS, whitelist_words
 
 __all__ = ["person_slots"]
 
 _PRONOUN = r"(?:i|you|we|let's|let|can|could|would|will|how|what|what's|do|did|are|is|have)\b"
-_VERBS = (r"(?:said|says|told|tells|thinks|thought|drove|drives|wants|wanted|called|calls|asked|asks|came|comes|brought|"
-          r"brings|took|takes|gave|gives|knows|knew|feels|felt|mentioned|mentions|suggested|suggests|helped|helps|went|"
-          r"goes|lives|lived|works|worked|texted|texts|phoned|emailed|messaged|reckons|reckoned|rang)\b")
+_VERBS = """said says told tells thinks thought drove drives wants wanted called calls asked asks came comes brought
+    brings took takes gave gives knows knew feels felt mentioned mentions suggested suggests helped helps went goes lives
+    lived works worked texted texts phoned emailed messaged reckons reckoned rang""".split()
 #: after a sentence-opening "alright", "okay", ... and before a comma ("alright harry , let's take a look")
 _ADDRESSED = re.compile(r"(?:alright|okay|ok|well|so|now|oh)[ \t]+([a-z]+)[ \t]*,")
 #: a comma and a pronoun or an auxiliary that opens a request to the person addressed ("bilal , i want you to")
 _START = re.compile(rf",[ \t]*{_PRONOUN}")
 #: a verb of saying, thinking or going after its subject ("harry drove me here", "bilal thinks i snore")
-_SUBJECT = re.compile(rf" {_VERBS}")
+#: (grouped by first letter, :func:`.text_scan.by_first_letter`: each verb is a whole word before "\b", so at most
+#: one of them matches at a place whatever their order; issue 50, eleventh session: the scan twice as fast)
+_SUBJECT = re.compile(rf" (?:{by_first_letter(_VERBS)})\b")
 #: after "to", "call", "ask", "tell", before the clause's end or a preposition ("talked to moore on the phone", "call
 #: bilal if i don't pick up", "fax the results to cho .")
 _OBJECT = re.compile(r"(?:to|call|ask|tell|told|asked|called)[ \t]+([a-z]+)(?=[ \t]*(?:[.,!?;:]|\n|$)|[ \t]+"

@@ -128,10 +128,8 @@ def tokens(text: str) -> Toks:
 _USPLIT = re.compile(f"({_UTOKEN.pattern})")
 #: :data:`_USPLIT` for a text without a combining mark: the same words, a run of letters not read as runs of runs
 #: (issue 50, tenth session: a long word before "]", which the form with marks tries in exponentially many ways, read
-#: in linear time). Written with its first letter before the look-behind (:data:`.text_scan.CAPITAL_START`'s way) and
-#: each run of letters possessive (eleventh session: the split of a 1 MB dialog 1.7 times faster): the same words, as
-#: a run of letters given back ends before a letter, where the look-ahead fails anyway
-_PLAIN_SPLIT = re.compile(r"([^\W\d_](?<![\w\['’\-][^\W\d_])[^\W\d_]*+(?:['’\-][^\W\d_]++)*(?![\w\]]))")
+#: in linear time)
+_PLAIN_SPLIT = re.compile(r"((?<![\w\['’\-])[^\W\d_]+(?:['’\-][^\W\d_]+)*(?![\w\]]))")
 _MARK_CHAR = re.compile(f"[{MARK}]")
 _POSSESSIVE = ("'s", "’s")
 _new_tok = tuple.__new__

@@ -18,9 +18,10 @@ giving the very matches of ``pattern.finditer(text)``:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from typing import cast
 
-__all__ = ["CAPITAL_START", "anchored_finditer", "by_first_letter", "letter_first", "matches_from", "places"]
+__all__ = ["CAPITAL_START", "anchored_finditer", "by_first_letter", "letter_first", "matches_from", "places", "remembered"]
 
 #: A capital letter that starts a word (no letter, digit, "_", apostrophe or hyphen before it): the same as
 #: ``(?<![\w'’\-])[A-Z]``, but the pattern then begins with a character class the engine searches for.
@@ -105,12 +106,36 @@ def anchored_finditer(pattern: re.Pattern[str], text: str, literals: Iterable[st
     return matches_from(pattern, text, sorted(found))
 
 
-def places(text: str, literal: str) -> list[int]:
-    """Every position where ``literal`` stands in ``text`` (overlapping places too), found by ``str.find``."""
-    out = []
-    find = text.find
-    i = find(literal)
-    while i >= 0:
-        out.append(i)
-        i = find(literal, i + 1)
-    return out
+def places(text: str, literal: str) -> Sequence[int]:
+    """Every position where ``literal`` stands in ``text`` (overlapping places too), ascending, found by ``str.find``;
+    kept for the last texts read (:func:`remembered`: a 1 MB dialog's line ends were found three times, "to", "tell",
+    "ask", ... twice; issue 50, eleventh session)."""
+    answers = remembered(text)
+    key = ("places", literal)
+    found = cast("tuple[int, ...] | None", answers.get(key))
+    if found is None:
+        out = []
+        find = text.find
+        i = find(literal)
+        while i >= 0:
+            out.append(i)
+            i = find(literal, i + 1)
+        found = answers[key] = tuple(out)
+    return found
+
+
+#: the last texts asked about (the very string objects) and what was found in each (:func:`remembered`)
+_RECENT: list[tuple[str, dict[object, object]]] = []
+
+
+def remembered(text: str) -> dict[object, object]:
+    """Answers about ``text`` (this very string object: an identity test, not a comparison of a million characters)
+    that several rules ask for, kept while it is one of the last three texts asked about (issue 50, eleventh
+    session); a text's answers never change (a ``str`` is immutable), each must be immutable too."""
+    for t, answers in _RECENT:
+        if t is text:
+            return answers
+    answers = {}
+    _RECENT.insert(0, (text, answers))
+    del _RECENT[3:]
+    return answers
