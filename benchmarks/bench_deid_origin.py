@@ -157,13 +157,14 @@ def _parts(name: str) -> list[str]:
 _FOLDED_PARTICLES = frozenset(fold(p).lower() for p in PARTICLES)
 
 
-def present(text: str, name: str) -> int:
+def present(text: str, name: str, plurals: bool = False) -> int:
     """How often ``name`` (any of its parts but particles) is in ``text`` as a whole word (case-insensitive). A
     possessive ("sipho's", "Sipho’s") is the name, still there: before the seventh session of issue 50 the
     look-ahead took any apostrophe and a letter as part of a longer word, so a name left in a possessive counted as
-    removed."""
+    removed. With ``plurals`` (dev16) the name with "s" or "es" after it is the name too ("the kowalczyks")."""
     text = unicodedata.normalize("NFC", text)
-    return max((len(re.findall(rf"(?i)(?<![\w\u0300-\u036f'’-]){re.escape(unicodedata.normalize('NFC', p))}"
+    tail = "(?:e?s)?" if plurals else ""
+    return max((len(re.findall(rf"(?i)(?<![\w\u0300-\u036f'’-]){re.escape(unicodedata.normalize('NFC', p))}{tail}"
                                rf"(?![\w\u0300-\u036f]|-\w|['’](?!s(?![\w\u0300-\u036f]))\w)", text))
                 for p in _parts(name)), default=0)
 
@@ -295,15 +296,16 @@ def by_origin(injected: dict[str, list[tuple[str, list[str], bool]]], res: dict,
     form_losers: dict[tuple[str, str], set[str]] = defaultdict(set)
     for key, items in injected.items():
         origin = key.split("|")[1]
+        plurals = key.split("|")[0] in SETS and SETS[key.split("|")[0]].plurals
         cell = table.setdefault(origin, {"cased": [0, 0], "lower": [0, 0]})
         for n_item, ((_t, names, lower), r) in enumerate(zip(items, res[key]["rows"], strict=True)):
             style = "lower" if lower else "cased"
             for form, form_names in (used or {}).get(key, [[]] * len(items))[n_item]:
-                if any(present(r["text"], n) for n in form_names):  # (not in the dialog before: inject)
+                if any(present(r["text"], n, plurals) for n in form_names):  # (not in the dialog before: inject)
                     form_losers[style, form].add(origin)
             for n in set(names):
                 k = names.count(n)
-                miss = min(k, present(r["text"], n))
+                miss = min(k, present(r["text"], n, plurals))
                 cell[style][0] += k
                 cell[style][1] += miss
                 if miss:

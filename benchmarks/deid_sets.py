@@ -27,6 +27,7 @@ from deid_dev12 import DEV12_FORMS, DEV12_NAMES, DEV12_WORD_USES  # noqa: E402
 from deid_dev13 import DEV13_FORMS, DEV13_REPEAT  # noqa: E402
 from deid_dev14 import DEV14_FORMS, DEV14_NAMES  # noqa: E402
 from deid_dev15 import DEV15_FORMS, DEV15_NAMES, DEV15_WORD_USES  # noqa: E402
+from deid_dev16 import DEV16_FORMS, DEV16_REPEAT, DEV16_WORD_USES  # noqa: E402
 from deid_dev17 import DEV17_FORMS, DEV17_REPEAT  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
 from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
@@ -55,6 +56,7 @@ class DevSet(NamedTuple):
     help: str
     word_uses: Forms | None = None  # sentences using the names' words as words, two a dialog (word_uses_for)
     repeat: int = 0  # each form put in this many times (0: three forms a dialog, once through the dialogs)
+    plurals: bool = False  # a name with "s"/"es" after it ("the kowalczyks") is the name, left (dev16)
 
 
 SETS: dict[str, DevSet] = {
@@ -89,6 +91,8 @@ SETS: dict[str, DevSet] = {
                     "kinds the sets keep most (deid_dev14.py)"),
     "dev15": DevSet(DEV15_FORMS, DEV15_NAMES, "also UK, Irish, US and Australian names that are words where the grammar "
                     "puts a person, beside the same words as words in the same frames (deid_dev15.py)", DEV15_WORD_USES),
+    "dev16": DevSet(DEV16_FORMS, DEV2_NAMES, "also a person after an article or a determiner, beside things in the same "
+                    "places (deid_dev16.py)", DEV16_WORD_USES, repeat=DEV16_REPEAT, plurals=True),
     "dev17": DevSet(DEV17_FORMS, DEV2_NAMES, "also plain forms of clinic conversation written blind, a name in every "
                     "place but after an article (deid_dev17.py)", repeat=DEV17_REPEAT),
 }
