@@ -59,6 +59,7 @@ from .name_tokens import WORD, Toks, fold, keys_of, neighbours, texts_of, tokens
 from .name_tokens import Tok as _Tok
 from .name_writing import PARTICLES
 from .name_article_persons import seen_in
+from .name_determiner_persons import PLURAL_BEFORE, owner_of_a_thing, strong_plural, strong_word
 from .name_place_persons import relative_apposed
 from .not_a_name import (clinical_form, person_after_determiner, person_verb_after, place_after_preposition,
                          thing_after_determiner)
@@ -172,11 +173,15 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
     for i in compress(range(len(toks_list)), may_take):
         t = toks_list[i]
         w = _word(t.key)
+        if i > 0 and toks_list[i - 1].key in PLURAL_BEFORE and not t.capital and strong_plural(t.text, t.key):
+            unknown.append(t)  # a strong name's plural after a determiner: "the kowalczyks" (eleventh session)
+            continue
         if not w.gazetteer and not t.text.isupper() and (unknown_word(t.key, w) or _unlisted_at_start(text, t, w)
                                                          or _rare_inside(text, t, w) or _polynesian_inside(text, t, w)
                                                          or non_english_letter(t.text)
                                                          and not (w.clinical or w.function or w.eponym)):  # "Åsa"
-            if thing_after_determiner(text, toks_list, i):  # "the wixela", "an aircast": a thing
+            if thing_after_determiner(text, toks_list, i) \
+                    and not _strong_after_article(text, toks_list, i):  # "the wixela": a thing; not "the kjær way"
                 things.add(t.key)
             else:
                 unknown.append(t)  # a word no list knows and no misspelling of one: a name ("subhajit", "nomvula")
@@ -193,7 +198,8 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
                 text, toks_list[j].end, t.start) for j in (i - 1, i - 2)) \
                 and not person_after_determiner(text, t.end, t.key):  # not "a day. muller at ...", "a phoebe who called"
             continue  # a dictionary word rare in English after a determiner ("our patio", "a good cadence"): a thing
-        thing = thing_after_determiner(text, toks_list, i)  # "a venti", "the alfredo sauce": a thing
+        thing = thing_after_determiner(text, toks_list, i) \
+            and not _strong_after_article(text, toks_list, i)  # "a venti", "the alfredo sauce"; not "the kowalczyk way"
         if not thing and not (not w.common or (t.capital and not _sentence_start(text, t.start))
                               or written_as_name(text, t, _sentence_start) or _speaker(text, t)):
             continue  # neither a thing nor a name: its neighbours are not read (issue 50, Build 3)
@@ -211,6 +217,13 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
     for t, source in found:  # a lower-case word the dialog writes after an article elsewhere is a thing ("wixela")
         if (t.capital or t.key not in things) and not written_acronym(t.text):
             yield t.start, t.end, t.text, source
+
+
+def _strong_after_article(text: str, toks: Sequence[_Tok], i: int) -> bool:
+    """A strong name (:func:`.name_determiner_persons.strong_word`), a name after an article too ("the kjær way",
+    "the kowalczyk way"), but before a possessive after "a" ("a yankie's fan")."""
+    t = toks[i]
+    return not t.capital and strong_word(t.text, t.key) and not owner_of_a_thing(text, toks[i - 1].key, t.end)
 
 
 _CLAUSE_MARK = re.compile(r"[.!?,;:]")
