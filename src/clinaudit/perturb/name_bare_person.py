@@ -36,6 +36,7 @@ import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import compress
+from typing import NamedTuple
 
 from .name_neighbour_words import lower_word_name
 from .name_tokens import Tok, distinct_texts, ends_of, starts_of, texts_of
@@ -43,7 +44,7 @@ from .name_word import word_facts, word_name
 from .vocab import (DAY_NAMES, RELATIVES, SPOKEN_WORDS, WORD_NAME_ZIPF, common_words, english_zipf, first_names,
                     surnames)
 
-__all__ = ["bare_person_names"]
+__all__ = ["ADDRESS_WORDS", "BareWords", "bare_person_names", "bare_word_places", "may_be_name"]
 
 #: a word's start: no letter, digit, "_", apostrophe or hyphen before it
 _AT = r"(?<![\w'’\-])"
@@ -115,23 +116,56 @@ def _may_be(word: str) -> bool:
     return not w.gazetteer or w.clinical is None and english_zipf(word) < WORD_NAME_ZIPF
 
 
+class BareWords(NamedTuple):
+    """The words of a text the bare-word rules read, and their places (:func:`bare_word_places`)."""
+    person: set[str]  # this module's (:func:`_may_be`, or in no list)
+    clause: set[str]  # the gazetteer words of :mod:`.name_clause_subject` and :mod:`.name_bare_object`
+    places: list[int]  # the places of the words of either set, in text order
+
+
+def bare_word_places(toks: Sequence[Tok], unlisted: Callable[[str], bool]) -> BareWords:
+    """The words of ``toks`` this module and :mod:`.name_clause_subject`, :mod:`.name_bare_object` may take, and their
+    places: one scan of the words for the three rules (issue 50, eleventh session: :mod:`.name_detect` reads it once a
+    text and hands it to each; the two new rules cost a set operation each, not a scan)."""
+    distinct = distinct_texts(toks)
+    named = distinct & first_names() | distinct & surnames()
+    unlisted_words = {w for w in distinct - common_words() - named if len(w) >= 2 and w.isalpha() and w.islower()
+                      and w not in RELATIVES and w not in SPOKEN_WORDS and unlisted(w)}
+    person = {w for w in named if _may_be(w)} | {w for w in unlisted_words if _may_be(w)}
+    clause = {w for w in named if may_be_name(w)}
+    found = person | clause
+    texts = texts_of(toks)
+    places = list(compress(range(len(texts)), map(found.__contains__, texts))) if found else []
+    return BareWords(person, clause, places)
+
+
+@lru_cache(maxsize=100_000)
+def may_be_name(word: str) -> bool:
+    """``word`` may be a name of :mod:`.name_clause_subject` and :mod:`.name_bare_object`: three letters or more,
+    lower case, no relative's, spoken, day's, month's word or word of address; a gazetteer name
+    :func:`.name_word.word_name` takes (a given name or a surname)."""
+    if len(word) < 3 or not word.isalpha() or not word.islower() or word in RELATIVES or word in SPOKEN_WORDS \
+            or word in DAY_NAMES or word in _MONTHS or word in ADDRESS_WORDS:
+        return False
+    return word_name(word) or word_name(word, given=True)
+
+
 def bare_person_names(text: str, toks: Sequence[Tok], kind: Callable[[str, Tok], str | None],
-                      unlisted: Callable[[str], bool]) -> list[Tok]:
+                      unlisted: Callable[[str], bool], bare: BareWords | None = None) -> list[Tok]:
     """The lower-case words that stand bare where a person stands (the module's docstring). ``toks``: the text's
     words; ``kind``: what the detector knows of a word where it stands (:func:`.name_slots.person_slots`'s);
     ``unlisted(word)``: a word in no list (true of every word ``kind`` calls ``"unlisted"``). Words first: the
-    gazetteer's and no list's words by set operations, then only their places whose word before opens a frame."""
-    texts = texts_of(toks)
-    distinct = distinct_texts(toks)
-    named = distinct & first_names() | distinct & surnames()
-    words = {w for w in named if _may_be(w)}
-    words.update(w for w in distinct - common_words() - named if _may_be(w) and unlisted(w))
+    gazetteer's and no list's words by set operations, then only their places whose word before opens a frame
+    (``bare``: :func:`bare_word_places`, read once for three rules; read here when not given)."""
+    bare = bare or bare_word_places(toks, unlisted)
+    words = bare.person
     if not words:
         return []
+    texts = texts_of(toks)
     starts, ends = starts_of(toks), ends_of(toks)
     out: list[Tok] = []
-    for i in compress(range(len(texts)), map(words.__contains__, texts)):
-        if not i:
+    for i in bare.places:
+        if not i or texts[i] not in words:
             continue
         s, e, word = starts[i], ends[i], texts[i]
         if texts[i - 1] in _TRIGGERS:

@@ -46,7 +46,9 @@ from .name_korean import aspirated_romanisation, korean_surname_beside
 from .name_letters import capital_names, okina_names, open_syllables, polynesian_word, syllable_names
 from .name_prep import prep_objects, rare_lines, thing_in_dialog
 from .name_rare_slots import HEADWORD_ZIPF, rare_slot_names
-from .name_bare_person import bare_person_names
+from .name_bare_object import bare_object_names
+from .name_bare_person import bare_person_names, bare_word_places
+from .name_clause_subject import PERSON_VERBS, clause_subject_names
 from .name_coordinated import coordinated_names
 from .name_roles import ROLE_TITLES, relative_names, role_names
 from .name_deaccented import deaccented_mentions
@@ -397,8 +399,11 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                   + apostrophe_names(text, toks, _may_name)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_slots(text, _sentence_start, _slot_kind)]
         spans += [NameSpan(t.start, t.end, "rule") for t in coordinated_names(text, _slot_kind)]  # "me and dean"
+        bare = bare_word_places(toks, _slot_unlisted)  # one scan for the three bare-word rules
         spans += [NameSpan(t.start, t.end, "rule") for t in bare_person_names(  # "tell penny i"
-            text, toks, _slot_kind, _slot_unlisted)]
+            text, toks, _slot_kind, _slot_unlisted, bare)]
+        spans += [NameSpan(t.start, t.end, "rule") for t in clause_subject_names(  # "but penny said", "i called penny"
+            text, toks, _slot_kind, _slot_unlisted, bare) + bare_object_names(text, toks, _slot_kind, _slot_unlisted, bare)]
         spans += [NameSpan(t.start, t.end, "rule") for t in syllable_names(toks)  # "ji-ho", "Bo-ra"
                   if not no_person_at(text, t.start, t.end)]
         lines, rare = rare_lines(text, toks, _rare_slot_word)  # the lines with a rare word (both rules read only them)
@@ -540,6 +545,8 @@ def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpa
                 continue
             nxt = i + 1 < len(toks) and toks[i + 1].start in starts and _SEP_SPACE.fullmatch(_sep(text, t, toks[i + 1]))
             prev = i > 0 and toks[i - 1].end in ends and _SEP_SPACE.fullmatch(_sep(text, toks[i - 1], t))
+            if prev and not nxt and t.key in PERSON_VERBS and t.text.islower():
+                continue  # "[holly] rang the ward", "[dawn] reckons": the verb, not a surname
             w = _word(t.key)
             # in lower case: "[tyler] moore", "[sander] de vries" (a particle, which ICD-10-CM also writes), not "patella"
             particle = t.key in PARTICLES and not t.capital and lower_case_neighbour_ok(text, toks, i, True)
