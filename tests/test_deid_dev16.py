@@ -28,6 +28,7 @@ def test_dev16_forms_are_new():
     others = {f.lower() for f in forms_of(*FORM_LISTS)}
     others |= {f.lower() for _, f in load_script("benchmarks/deid_dev13.py", "clinaudit_deid_dev13").DEV13_FORMS}
     others |= {f.lower() for _, f in load_script("benchmarks/deid_dev15.py", "clinaudit_deid_dev15").DEV15_FORMS}
+    others |= {f.lower() for _, f in load_script("benchmarks/deid_dev17.py", "clinaudit_deid_dev17").DEV17_FORMS}
     assert not {f.lower() for _, f in _dev16().DEV16_FORMS} & others
 
 
