@@ -32,6 +32,24 @@ def _out(text: str) -> str:
     ("[doctor] do you want penny to come in with you for the results ?", "penny"),
     ("[patient] our blossom reckons i should get it checked .", "blossom"),
     ("[patient] i'll ring shearer at the surgery tomorrow .", "shearer"),
+    # said to after a sign-off (issue 50, eleventh session): dev17's forms it was written from, then a transfer check
+    # of 15 sign-offs written after it and run once, the 11 it gets right (main 2; missed: "take care of yourself ,
+    # dawn", "thanks very much , clay", "take care now , basil", "nice seeing you , dawn")
+    ("[doctor] take care , penny .", "penny"),
+    ("[doctor] thank you so much , hunter .", "hunter"),
+    ("[doctor] good to see you again , baxter .", "baxter"),
+    ("[doctor] welcome back , penny .", "penny"),
+    ("[doctor] great to see you , wade .", "wade"),
+    ("[patient] see you soon , basil .", "basil"),
+    ("[doctor] bye bye , holly .", "holly"),
+    ("[doctor] nice to see you again , sandy .", "sandy"),
+    ("[patient] thank you very much , ivy , bye .", "ivy"),
+    ("[doctor] welcome back , dawn , how was the trip ?", "dawn"),
+    ("[doctor] goodbye , wade , and good luck .", "wade"),
+    ("[patient] see you tomorrow , clay .", "clay"),
+    ("[doctor] lovely to see you again , holly .", "holly"),
+    ("[doctor] okay , see you then , sandy .", "sandy"),
+    ("[patient] bye for now , ivy .", "ivy"),
 ])
 def test_a_bare_name_where_a_person_stands(text, gone):
     out = _out(text)
@@ -61,6 +79,17 @@ def test_a_bare_name_where_a_person_stands(text, gone):
     "[doctor] will sleep be a problem with these tablets ?",
     "[patient] tell june i said hello .",
     "[doctor] physical exam , auto text uri .",
+    # after a sign-off: words of address and clauses (issue 50, eleventh session)
+    "[doctor] take care , love .",
+    "[doctor] see you next time , then .",
+    "[doctor] welcome back , everyone .",
+    "[doctor] good to see you again , doctor .",
+    "[patient] bye , now .",
+    "[doctor] take care , dear .",
+    "[patient] thank you so much , rose .",
+    "[patient] see you later , mate .",
+    "[doctor] welcome back , it's been a while .",
+    "[doctor] take care , and call if it gets worse .",
 ])
 def test_the_same_frames_with_words_stay(text):
     assert _out(text) == text

@@ -70,7 +70,11 @@ _FRAMES: tuple[tuple[re.Pattern[str], re.Pattern[str], bool], ...] = tuple(
     ))
 #: said to: "thanks for waiting , penny .", "cheers , saffron , see you", "okay , right , dolly ." (spaces, not "$":
 #: the comma ends the frame before the word)
-_SAID_TO = (re.compile(_AT + r"(?:thanks|thank[ \t]+you|cheers|ta|okay|ok|alright|right)(?:[ \t]*,[ \t]*(?:right|"
+_SAID_TO = (re.compile(_AT + r"(?:thanks|thank[ \t]+you(?:[ \t]+(?:so|very)[ \t]+much)?|cheers|ta|okay|ok|alright|right|"
+                       # a sign-off (issue 50, eleventh session): "take care , penny .", "welcome back , hunter ."
+                       r"take[ \t]+care|see[ \t]+you(?:[ \t]+(?:soon|later|then|tomorrow|next[ \t]+time))?|"
+                       r"(?:good|nice|lovely|great)[ \t]+to[ \t]+see[ \t]+you(?:[ \t]+again)?|welcome[ \t]+back|"
+                       r"bye(?:[ \t]+now)?|goodbye)(?:[ \t]*,[ \t]*(?:right|"
                        r"okay|ok|then))?(?:[ \t]+for(?:[ \t]+[a-z']+){1,3})?[ \t]*,[ \t]*$"),
             re.compile(r"[ \t]*(?:[.!?]|,|$)"))
 #: how far before a word a frame is read
