@@ -115,10 +115,10 @@ def test_transfer_a_strong_name_is_removed(form, name):
     assert name not in out and "[NAME]" in out
 
 
-@pytest.mark.parametrize("k, form", list(enumerate(_TRANSFER)))
-@pytest.mark.parametrize("brand", _TRANSFER_BRANDS)
+@pytest.mark.parametrize("k, form, brand", [
+    pytest.param(k, form, brand, marks=pytest.mark.xfail(strict=True, reason="replaced on main ca26486 already, by "
+                                                          "older rules")) if (k, brand) in _MAIN_REPLACES
+    else (k, form, brand) for k, form in enumerate(_TRANSFER) for brand in _TRANSFER_BRANDS])
 def test_transfer_a_brand_stays(k, form, brand):
-    if (k, brand) in _MAIN_REPLACES:
-        pytest.skip("replaced on main ca26486 already, by older rules")
     text = form.format(x=brand)
     assert deidentify_text(text, gender=False)[0] == text
