@@ -68,7 +68,8 @@ def bare_object_names(text: str, toks: Sequence[Tok], kind: Callable[[str, Tok],
     texts, starts, ends = texts_of(toks), starts_of(toks), ends_of(toks)
     out: list[Tok] = []
     # the verb and who says it first: "i called [penny]", "please send [baxter]"
-    for i in (j for j in bare.places if j >= 2 and texts[j - 1] in _VERBS and texts[j - 2] in _SAYER):
+    for i in (j for j in bare.places if j >= 2 and texts[j] in bare.clause and texts[j - 1] in _VERBS
+              and texts[j - 2] in _SAYER):  # this module's words only, not name_bare_person's
         if texts[i] in ADDRESS_WORDS or text[ends[i - 1]:starts[i]].strip() or text[ends[i - 2]:starts[i - 1]].strip():
             continue
         verb, e = texts[i - 1], ends[i]
@@ -77,7 +78,6 @@ def bare_object_names(text: str, toks: Sequence[Tok], kind: Callable[[str, Tok],
         if not ok:
             continue
         t = Tok(starts[i], e, texts[i], texts[i])
-        k = kind(text, t)
-        if k == "gazetteer" and texts[i] in bare.clause:
+        if kind(text, t) == "gazetteer":
             out.append(t)
     return out

@@ -40,9 +40,9 @@ PERSON_VERBS = _VERBS = frozenset("""said says told tells thinks thought reckons
     worries reckon""".split())
 #: quotatives: a person's speech follows after a comma ("penny goes , you need", "penny was all , ...")
 _QUOTE = re.compile(r"[ \t]+(?:goes|went|was[ \t]+(?:like|all)|is[ \t]+(?:like|all))[ \t]*,")
-#: the words that may follow the name in these slots: a verb, an adverb, a quotative's first word (read first)
 #: adverbs that may stand between the subject and its verb ("penny usually says", "hunter never told me")
 _ADVERBS = frozenset("usually always never just also even still actually really already apparently probably".split())
+#: the words that may follow the name in these slots: a verb, an adverb, a quotative's first word (read first)
 _FOLLOW = _VERBS | _ADVERBS | {"goes", "went", "was", "is"}
 #: words after which a clause starts (its subject next): conjunctions, fillers, sentence adverbs, verbs reporting a
 #: clause and the "me" of "told me"
@@ -80,7 +80,7 @@ def clause_subject_names(text: str, toks: Sequence[Tok], kind: Callable[[str, To
     n = len(texts)
     out: list[Tok] = []
     for i in places:
-        if i + 1 >= n or texts[i + 1] not in _FOLLOW:
+        if texts[i] not in named or i + 1 >= n or texts[i + 1] not in _FOLLOW:  # not only name_bare_person's word
             continue
         verb = _verb_after(texts, text, ends, starts, i)
         if verb is None:
@@ -92,7 +92,6 @@ def clause_subject_names(text: str, toks: Sequence[Tok], kind: Callable[[str, To
         if not (opened or broken):
             continue
         t = Tok(s, e, word, word)
-        k = kind(text, t)
-        if k == "gazetteer" and word in named:
+        if kind(text, t) == "gazetteer":
             out.append(t)
     return out
