@@ -446,6 +446,13 @@ def metadata_kept(real: dict[str, list[str]], names: dict[str, list[list[str]]],
     return c
 
 
+def kept_line(c: Counter) -> str:
+    """:func:`metadata_kept`'s counts as words, every gender with its kept count (0 when none kept): "female 0 of 84,
+    male 1 of 77"."""
+    groups = sorted(k[: -len(" dialogs")] for k in c if k.endswith(" dialogs"))
+    return ", ".join(f"{g} {c.get(g + ' kept', 0)} of {c[g + ' dialogs']}" for g in groups)
+
+
 #: the other sets' flags (in --help's order) and what each adds
 def main() -> None:
     ap = argparse.ArgumentParser()
@@ -560,7 +567,7 @@ def main() -> None:
                   f"({other})")
             mk = metadata_kept(real, names, sex, res)
             print(f"{label}: ACI-Bench dialogs that keep their patient's metadata name (metadata given): "
-                  f"{dict(sorted(mk.items()))}")
+                  f"{kept_line(mk)}")
 
 
 if __name__ == "__main__":

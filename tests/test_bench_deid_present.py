@@ -28,3 +28,11 @@ def present():
 ])
 def test_present_counts_names_left(present, text, name, n):
     assert present(text, name) == n
+
+
+def test_kept_line_names_every_group_with_its_count():
+    kept_line = load_script("benchmarks/bench_deid_origin.py", "clinaudit_bench_deid_origin").kept_line
+    from collections import Counter
+    c = Counter({"female dialogs": 84, "male dialogs": 77, "male kept": 1, "unknown dialogs": 1})
+    assert kept_line(c) == "female 0 of 84, male 1 of 77, unknown 0 of 1"
+    assert kept_line(Counter()) == ""
