@@ -29,6 +29,7 @@ from deid_dev14 import DEV14_FORMS, DEV14_NAMES  # noqa: E402
 from deid_dev15 import DEV15_FORMS, DEV15_NAMES, DEV15_WORD_USES  # noqa: E402
 from deid_dev16 import DEV16_FORMS, DEV16_REPEAT, DEV16_WORD_USES  # noqa: E402
 from deid_dev17 import DEV17_FORMS, DEV17_REPEAT  # noqa: E402
+from deid_dev19 import DEV19_FORMS, DEV19_NAMES, DEV19_REPEAT, DEV19_WORD_USES  # noqa: E402
 from deid_dev20 import DEV20_FORMS, DEV20_NAMES, DEV20_WORD_USES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
 from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
@@ -96,6 +97,9 @@ SETS: dict[str, DevSet] = {
                     "places (deid_dev16.py)", DEV16_WORD_USES, repeat=DEV16_REPEAT, plurals=True),
     "dev17": DevSet(DEV17_FORMS, DEV2_NAMES, "also plain forms of clinic conversation written blind, a name in every "
                     "place but after an article (deid_dev17.py)", repeat=DEV17_REPEAT),
+    "dev19": DevSet(DEV19_FORMS, DEV19_NAMES, "also names that are words in the places no rule read: after a "
+                    "preposition, answering who, let/have/get, a list with me, a progressive subject, a hand-over "
+                    "(deid_dev19.py)", DEV19_WORD_USES, repeat=DEV19_REPEAT),
     "dev20": DevSet(DEV20_FORMS, DEV20_NAMES, "also names that are everyday words (Zipf 4.5 or more) where only a "
                     "person can stand, beside the same words as words (deid_dev20.py)", DEV20_WORD_USES),
 }
