@@ -29,6 +29,7 @@ from deid_dev14 import DEV14_FORMS, DEV14_NAMES  # noqa: E402
 from deid_dev15 import DEV15_FORMS, DEV15_NAMES, DEV15_WORD_USES  # noqa: E402
 from deid_dev16 import DEV16_FORMS, DEV16_REPEAT, DEV16_WORD_USES  # noqa: E402
 from deid_dev17 import DEV17_FORMS, DEV17_REPEAT  # noqa: E402
+from deid_dev18 import DEV18_NAMES, DEV18_WORD_USES  # noqa: E402
 from deid_dev19 import DEV19_FORMS, DEV19_NAMES, DEV19_REPEAT, DEV19_WORD_USES  # noqa: E402
 from deid_dev20 import DEV20_FORMS, DEV20_NAMES, DEV20_WORD_USES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
@@ -97,6 +98,9 @@ SETS: dict[str, DevSet] = {
                     "places (deid_dev16.py)", DEV16_WORD_USES, repeat=DEV16_REPEAT, plurals=True),
     "dev17": DevSet(DEV17_FORMS, DEV2_NAMES, "also plain forms of clinic conversation written blind, a name in every "
                     "place but after an article (deid_dev17.py)", repeat=DEV17_REPEAT),
+    "dev18": DevSet(DEV17_FORMS, DEV18_NAMES, "also names the lists call words only through a dictionary's headword, in "
+                    "dev17's forms, beside words of that kind as words (deid_dev18.py)", DEV18_WORD_USES,
+                    repeat=DEV17_REPEAT),
     "dev19": DevSet(DEV19_FORMS, DEV19_NAMES, "also names that are words in the places no rule read: after a "
                     "preposition, answering who, let/have/get, a list with me, a progressive subject, a hand-over "
                     "(deid_dev19.py)", DEV19_WORD_USES, repeat=DEV19_REPEAT),
