@@ -391,7 +391,8 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         toks = tokens(text) if toks is None else toks
         det = [NameSpan(s, e, src) for s, e, _, src in detector_candidates(text, toks)]
         seen = {(d.start, d.end) for d in det}
-        spans += det + [NameSpan(s, e, "rule") for s, e in context_spans(text, toks) if (s, e) not in seen]
+        named = context_spans(text, toks)  # a title, a self-introduction, a greeting, a relative
+        spans += det + [NameSpan(s, e, "rule") for s, e in named if (s, e) not in seen]
         spans += [NameSpan(t.start, t.end, "rule") for t in particle_names(text, toks, _sentence_start, _may_name)
                   + addressed(text, toks, lambda s, p: _sentence_start(s, p) or quote_start(s, p),
                               lambda t: _may_name(t, gazetteer=True) or _may_name(t) and rare_headword(t.key),
@@ -434,7 +435,17 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                   for t in deaccented_mentions(text, toks, [(sp.start, sp.end) for sp in spans], no_person_at)]
         spans += [NameSpan(t.start, t.end, "rule")  # "my grandson [tanner] ... tanner waited": the dialog's other mentions
                   for t in other_mentions(text, toks, [(sp.start, sp.end) for sp in spans], no_person_at)]
+        if any(_caps_headword(text[sp.start:sp.end]) for sp in spans):  # "the TROY trial"; not "Dr. ERIC"
+            named_at = set(named)
+            spans = [sp for sp in spans if sp.source == "metadata" or (sp.start, sp.end) in named_at
+                     or not _caps_headword(text[sp.start:sp.end])]
     return spans
+
+
+def _caps_headword(word: str) -> bool:
+    """A given name only a dictionary's headword calls a word (``Word.headword``), written in capitals: an acronym
+    ("the TROY trial", "searched ERIC"; twelfth session)."""
+    return len(word) > 1 and word.isupper() and _word(word.lower()).headword
 
 
 def _object_may_be(text: str, t: _Tok) -> bool:

@@ -27,20 +27,32 @@ from .name_writing import PARTICLES, has_diacritic
 from .vocab import (INFLECTED_MARGIN, RARE_ZIPF, SPOKEN_WORDS, VocabularyMissing, common_words, english_zipf,
                     first_names, inflections_zipf, surnames, whitelist_words)
 
-__all__ = ["webster_proper", "name_like", "word_shaped", "particle_compound", "dictionary_proper_name", "lower_case_neighbour_ok"]
+__all__ = ["webster_proper", "webster_capitalised", "name_like", "word_shaped", "particle_compound", "dictionary_proper_name", "lower_case_neighbour_ok"]
 
 
 @cache
-def _webster_proper() -> frozenset[str]:
-    """The words (lower case) that Webster's Second International lists only capitalised: proper nouns."""
+def _web2() -> frozenset[str]:
+    """Webster's Second International's words, their case kept (english-words' ``web2`` list)."""
     spec = find_spec("english_words")
     if spec is None or not spec.submodule_search_locations:
         raise VocabularyMissing("de-identification needs the package english-words (word lists); install it with "
                                 "`pip install english-words` (pinned in requirements/runtime.txt)")
     path = Path(next(iter(spec.submodule_search_locations))) / "data" / "web2.pickle"
     with path.open("rb") as fh:
-        web2 = pickle.load(fh)  # the package's own shipped word set
+        return frozenset(pickle.load(fh))  # the package's own shipped word set
+
+
+@cache
+def _webster_proper() -> frozenset[str]:
+    """The words (lower case) that Webster's Second International lists only capitalised: proper nouns."""
+    web2 = _web2()
     return frozenset(w.lower() for w in web2 if w[:1].isupper() and w.lower() not in web2)
+
+
+def webster_capitalised(key: str) -> bool:
+    """Webster's Second International lists ``key`` (lower case) capitalised, also beside a lower-case entry
+    ("Ted" and "ted", "Perry" and "perry": its vocabulary of given names)."""
+    return key[:1].upper() + key[1:] in _web2()
 
 
 def webster_proper(key: str) -> bool:

@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .name_frequency import dictionary_proper_name, particle_compound
+from .name_headword import headword_only_name
 from .name_tokens import Tok
 from .not_a_name import inflected_common
 from .vocab import (CLINICAL_SHORT, DEMOGRAPHIC_WORDS, EPONYMS, FUNCTION_WORDS, RARE_ZIPF, RELATIVES, SPOKEN_WORDS,
@@ -56,6 +57,9 @@ class Word(NamedTuple):
     #: a drug word of the lists that is also a gazetteer name English text seldom uses (Zipf < 3.3): "hana",
     #: "cerna" (issue 50, seventh session); a name where a naming context or a person's place says so, never found bare
     person_drug: bool = False
+    #: ``rare`` only as a given name that a dictionary's headword alone calls a word (:mod:`.name_headword`: "eric",
+    #: "laura"); written in capitals it is read as a word (an acronym: "the TROY trial", "searched ERIC")
+    headword: bool = False
 
 
 _PARTS = re.compile(r"[-']")
@@ -74,12 +78,14 @@ def word_facts(key: str) -> Word:
     common = (key in common_words() or plural_of_common(key) or inflected or (not first and inflected_everyday(key))) \
         if gazetteer and len(parts) == 1 else (is_common(key) or (len(parts) > 1 and all(is_common(p) for p in parts)))
     rare = common and gazetteer and len(parts) == 1 and not inflected and (rare_as_a_word(key) or dictionary_proper_name(key))
+    headword = common and gazetteer and len(parts) == 1 and not inflected and not rare and headword_only_name(key)
+    rare = rare or headword
     common = common and not particle_compound(key)  # "al-farsi", "abu-bakr": an Arabic or Hebrew particle joined on
     clinical, eponym = clinical_category(key), key in EPONYMS
     return Word(common=common and not rare, gazetteer=gazetteer, first=first, rare=rare, clinical=clinical,
                  function=key in FUNCTION_WORDS or any(p in FUNCTION_WORDS for p in parts),
                  demographic=key in DEMOGRAPHIC_WORDS, eponym=eponym,
-                 person_drug=_person_drug(key, gazetteer, clinical, eponym))
+                 person_drug=_person_drug(key, gazetteer, clinical, eponym), headword=headword)
 
 
 def _person_drug(key: str, gazetteer: bool, clinical: str | None, eponym: bool) -> bool:

@@ -39,7 +39,7 @@ from ..errors import ClinauditError
 __all__ = ["EPONYMS", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS", "first_names", "surnames", "common_words", "common_longest",
            "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS",
            "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday", "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS",
-           "english_zipf", "inflections_zipf", "rare_as_a_word", "plural_of_common", "lower_case_neighbour", "RARE_ZIPF", "INFLECTED_MARGIN",
+           "english_zipf", "inflections_zipf", "rare_as_a_word", "y_adjective", "plural_of_common", "lower_case_neighbour", "RARE_ZIPF", "INFLECTED_MARGIN",
            "condition_noun", "CLINICAL_ACRONYMS", "clinical_acronym",
            "written_acronym"]
 
@@ -332,10 +332,14 @@ def rare_as_a_word(key: str) -> bool:
     zipf = english_zipf(key)
     if zipf >= RARE_ZIPF or inflections_zipf(key) >= zipf - INFLECTED_MARGIN:
         return False
+    return not y_adjective(key)
+
+
+def y_adjective(key: str) -> bool:
+    """An adjective in "-y" of a common word ("wavy", "pinky", "icy"), or its comparative ("cozier")."""
     words = common_words()
-    # an adjective of a common word ("wavy", "pinky", "icy"), its comparative ("cozier")
     stem = key[:-1] if key.endswith("y") else key[:-3] + "y" if key.endswith("ier") else ""
-    return not (stem and (stem in words or stem + "e" in words or stem.endswith("y") and stem[:-1] in words))
+    return bool(stem) and (stem in words or stem + "e" in words or stem.endswith("y") and stem[:-1] in words)
 
 
 _BRITISH = ((re.compile(r"our(?=s?$|ed$|ing$|ite|able|hood)"), "or"), (re.compile(r"is(?=e$|es$|ed$|ing$|ation)"), "iz"),
