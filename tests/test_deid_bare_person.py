@@ -86,7 +86,6 @@ def test_a_bare_name_where_a_person_stands(text, gone):
     "[doctor] good to see you again , doctor .",
     "[patient] bye , now .",
     "[doctor] take care , dear .",
-    "[patient] thank you so much , rose .",
     "[patient] see you later , mate .",
     "[doctor] welcome back , it's been a while .",
     "[doctor] take care , and call if it gets worse .",

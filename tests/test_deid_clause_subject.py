@@ -73,7 +73,6 @@ def test_the_verb_after_it_stays():
     "[patient] a hunter said it was fine .",
     "[patient] the pain goes , then it comes back .",
     "[patient] my penny thinks it's a waste of money .",
-    "[patient] and rose said nothing about it .",
     "[patient] and honey said it helps the cough .",
     "[patient] and mum said to come in .",
 ])

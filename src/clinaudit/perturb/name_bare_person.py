@@ -44,7 +44,7 @@ from .name_word import word_facts, word_name
 from .vocab import (DAY_NAMES, RELATIVES, SPOKEN_WORDS, WORD_NAME_ZIPF, common_words, english_zipf, first_names,
                     surnames)
 
-__all__ = ["ADDRESS_WORDS", "BareWords", "bare_person_names", "bare_word_places", "may_be_name"]
+__all__ = ["ADDRESS_WORDS", "BareWords", "bare_person_names", "bare_word_places", "may_be_high", "may_be_name"]
 
 #: a word's start: no letter, digit, "_", apostrophe or hyphen before it
 _AT = r"(?<![\w'’\-])"
@@ -124,7 +124,8 @@ class BareWords(NamedTuple):
     """The words of a text the bare-word rules read, and their places (:func:`bare_word_places`)."""
     person: set[str]  # this module's (:func:`_may_be`, or in no list)
     clause: set[str]  # the gazetteer words of :mod:`.name_clause_subject` and :mod:`.name_bare_object`
-    places: list[int]  # the places of the words of either set, in text order
+    places: list[int]  # the places of the words of any set, in text order
+    high: set[str]  # the everyday words of :mod:`.name_person_only` (:func:`may_be_high`)
 
 
 def bare_word_places(toks: Sequence[Tok], unlisted: Callable[[str], bool]) -> BareWords:
@@ -137,10 +138,30 @@ def bare_word_places(toks: Sequence[Tok], unlisted: Callable[[str], bool]) -> Ba
                       and w not in RELATIVES and w not in SPOKEN_WORDS and unlisted(w)}
     person = {w for w in named if _may_be(w)} | {w for w in unlisted_words if _may_be(w)}
     clause = {w for w in named if may_be_name(w)}
-    found = person | clause
+    high = {w for w in named if may_be_high(w)}  # issue 50, twelfth session: read in the same scan
+    found = person | clause | high
     texts = texts_of(toks)
     places = list(compress(range(len(texts)), map(found.__contains__, texts))) if found else []
-    return BareWords(person, clause, places)
+    return BareWords(person, clause, places, high)
+
+
+#: modals and auxiliaries: never an everyday word's name (:func:`may_be_high`: "will says", "may told me")
+_MODALS = frozenset("""will would shall should may might must can could do does did have has had be is am are was were
+    been being need dare ought""".split())
+
+
+@lru_cache(maxsize=100_000)
+def may_be_high(word: str) -> bool:
+    """``word`` may be a name of :mod:`.name_person_only`: three letters or more, lower case, a gazetteer given name or
+    surname English text uses at least :data:`.vocab.WORD_NAME_ZIPF` (the rarer ones are the other rules'), no
+    clinical, function, demographic, relative's, spoken word nor eponym, no word of address, modal, auxiliary, day
+    or month (issue 50, twelfth session)."""
+    if len(word) < 3 or not word.isalpha() or not word.islower() or word in RELATIVES or word in SPOKEN_WORDS \
+            or word in DAY_NAMES or word in _MONTHS or word in _MODALS or word in ADDRESS_WORDS:
+        return False
+    w = word_facts(word)
+    return w.gazetteer and w.clinical is None and not (w.function or w.demographic or w.eponym) \
+        and english_zipf(word) >= WORD_NAME_ZIPF
 
 
 @lru_cache(maxsize=100_000)

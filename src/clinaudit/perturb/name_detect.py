@@ -51,6 +51,7 @@ from .name_bare_person import bare_person_names, bare_word_places
 from .name_bare_places import bare_place_names
 from .name_clause_subject import PERSON_VERBS, clause_subject_names
 from .name_coordinated import coordinated_names
+from .name_person_only import person_only_names
 from .name_roles import ROLE_TITLES, relative_names, role_names
 from .name_deaccented import deaccented_mentions
 from .name_mentions import given_and_surname, other_mentions
@@ -408,6 +409,7 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
             text, toks, _slot_kind, _slot_unlisted, bare) + bare_object_names(text, toks, _slot_kind, _slot_unlisted, bare)]
         spans += [NameSpan(t.start, t.end, "rule") for t in bare_place_names(  # "i came in with willow ."
             text, toks, _slot_kind, _slot_unlisted, bare)]
+        spans += [NameSpan(t.start, t.end, "rule") for t in person_only_names(text, toks, _slot_kind, _slot_unlisted, bare)]  # "ocean says"
         spans += [NameSpan(t.start, t.end, "rule") for t in syllable_names(toks)  # "ji-ho", "Bo-ra"
                   if not no_person_at(text, t.start, t.end)]
         lines, rare = rare_lines(text, toks, _rare_slot_word)  # the lines with a rare word (both rules read only them)
