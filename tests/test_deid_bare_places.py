@@ -94,6 +94,7 @@ def test_transfer_miss():
     "[patient] nothing works except tiger balm .",
     "[doctor] who gave you that ? tiger balm , you mean ?",
     "[patient] me , tiger balm and a hot bath , that's my evenings .",
+    "[patient] me , pepper and salt , that's all i season with .",  # dev18's, taken by the first version
     "[patient] willow is coming down in the wind , the old tree .",
     "[patient] i guess willow has the same pollen as birch .",
     "[doctor] over to trinity for the night , the long stay patients .",

@@ -17,9 +17,9 @@ there, or the words around it say which it is; so, in lower case, such a word is
   balm ,");
 * **"let X know", "have X call you", "get X to drop in"** (not "i can't get lavender to grow", "get goo to come off",
   "we have willow growing");
-* **in a list with "me" or "you"**: "me , willow and my son", "just me and kitty in the house", "so it's you , kitty
+* **in a list with "me" or "you"** before another person: "me , willow and my son", "just me and kitty in the house", "so it's you , kitty
   and the baby", and at a clause's start before "and i" ("kitty and i both had the jab"; not "me , tiger balm and a
-  hot bath", "me and lavender oil");
+  hot bath", "me , pepper and salt", "me and lavender oil");
 * **the subject of a progressive or a copula only a person is** at a clause's start: "willow is picking up my
   prescription", "kitty's driving me home", "willow was with me when", "kitty was the one who" (not "goo is coming
   out of the drain", "willow is coming down", "lavender is growing");
@@ -83,7 +83,9 @@ _HAVE_DO = re.compile(r"[ \t]+(?:call|ring|phone|text|email|come|pop|drop|bring|
                       r"this|your|my)" + _W)
 _GET_TO = re.compile(r"[ \t]+to[ \t]+(?:call|ring|phone|text|email|come[ \t]+(?:in|over|round|with|by|and)|pop|drop|"
                      r"bring|look|check|sign|pick|collect|give|send|see|sort|fill|drive|help|take|talk|speak)" + _W)
-_AND = re.compile(r"[ \t]+and" + _W)
+#: what follows "me , X and": another person ("me , holly and my son"; not "me , pepper and salt")
+_AND = re.compile(r"[ \t]+and[ \t]+(?:my|i|me|her|his|our|their|the[ \t]+(?:kids|baby|boys|girls|two|three|rest|dog|dogs))"
+                  + _W)
 _AND_I = re.compile(r"[ \t]+and[ \t]+(?:i|me)" + _W)
 _WITH_ME_AFTER = re.compile(r"[ \t]+(?:in|at|all|both|are|were|went|have|had|now|live|lived|do|did|got)" + _W)
 #: what only a person is doing or is, after the subject at a clause's start
