@@ -238,15 +238,18 @@ def inject_word_uses(text: str, lower: bool, index: int, avoid: set[str],
     return out, [(s, s + len(sentence)) for s, sentence in zip(starts, sentences, strict=True) if s >= 0]
 
 
-def word_uses_replaced(part: dict[str, list[tuple[int, int]]], res: dict) -> tuple[int, int, Counter[str]]:
-    """dev9: the words-as-words sentences put in, and the words replaced as names inside them."""
+def word_uses_replaced(part: dict[str, list[tuple[int, int]]], res: dict,
+                       persons: frozenset[str] = frozenset()) -> tuple[int, int, Counter[str]]:
+    """dev9: the words-as-words sentences put in, and the words replaced as names inside them (``persons``: the
+    words that are persons' names in those sentences, dev24's "I gave Oskar rice", not counted)."""
     n, words = 0, Counter()
     for key, spans_per_row in part.items():
         for spans, r in zip(spans_per_row, res[key]["rows"], strict=True):
             n += len(spans)
             for w, (s, e) in zip(r["replaced"], r["spans"], strict=True):
-                if any(a <= s and e <= b for a, b in spans):
-                    words[_key(w)] += 1
+                word = " ".join(p for p in _key(w).split() if p not in persons)
+                if word and any(a <= s and e <= b for a, b in spans):
+                    words[word] += 1
     return n, sum(words.values()), words
 
 
@@ -548,7 +551,7 @@ def main() -> None:
                           by_origin(part, res, a.show_left and label == "after", forms_used))
             if hname in SETS and SETS[hname].word_uses:
                 n_uses, n_rep, rep_words = word_uses_replaced(
-                    {k: v for k, v in word_spans.items() if k.startswith(hname + "|")}, res)
+                    {k: v for k, v in word_spans.items() if k.startswith(hname + "|")}, res, SETS[hname].persons)
                 print(f"{hname} words used as words: {n_uses} sentences put in, {n_rep} words replaced as names in them"
                       + (f" ({', '.join(f'{w} {c}' for w, c in rep_words.most_common(40))})" if n_rep else ""))
         if real:

@@ -33,6 +33,7 @@ from deid_dev18 import DEV18_NAMES, DEV18_WORD_USES  # noqa: E402
 from deid_dev19 import DEV19_FORMS, DEV19_NAMES, DEV19_REPEAT, DEV19_WORD_USES  # noqa: E402
 from deid_dev20 import DEV20_FORMS, DEV20_NAMES, DEV20_WORD_USES  # noqa: E402
 from deid_dev22 import DEV22_FORMS, DEV22_NAMES, DEV22_WORD_USES  # noqa: E402
+from deid_dev24 import DEV24_FORMS, DEV24_NAMES, DEV24_PERSONS, DEV24_WORD_USES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
 from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
 
@@ -61,6 +62,7 @@ class DevSet(NamedTuple):
     word_uses: Forms | None = None  # sentences using the names' words as words, two a dialog (word_uses_for)
     repeat: int = 0  # each form put in this many times (0: three forms a dialog, once through the dialogs)
     plurals: bool = False  # a name with "s"/"es" after it ("the kowalczyks") is the name, left (dev16)
+    persons: frozenset[str] = frozenset()  # persons' names in the word_uses, not counted when replaced (dev24)
 
 
 SETS: dict[str, DevSet] = {
@@ -109,4 +111,7 @@ SETS: dict[str, DevSet] = {
                     "person can stand, beside the same words as words (deid_dev20.py)", DEV20_WORD_USES),
     "dev22": DevSet(DEV22_FORMS, DEV22_NAMES, "also names ICD-10-CM holds only in its external-cause or factors "
                     "chapter, beside the same words as words (deid_dev22.py)", DEV22_WORD_USES),
+    "dev24": DevSet(DEV24_FORMS, DEV24_NAMES, "also surnames that are words right after the given name, beside the same "
+                    "words as words after a given name (deid_dev24.py)", DEV24_WORD_USES,
+                    persons=DEV24_PERSONS),
 }

@@ -36,3 +36,13 @@ def test_kept_line_names_every_group_with_its_count():
     c = Counter({"female dialogs": 84, "male dialogs": 77, "male kept": 1, "unknown dialogs": 1})
     assert kept_line(c) == "female 0 of 84, male 1 of 77, unknown 0 of 1"
     assert kept_line(Counter()) == ""
+
+
+def test_word_uses_replaced_leaves_out_the_sentences_persons():
+    count = load_script("benchmarks/bench_deid_origin.py", "clinaudit_bench_deid_origin").word_uses_replaced
+    # "i gave oskar rice with his soup ." : [oskar rice] and [soup] replaced; oskar is a person of the sentence
+    part = {"dev24|x": [[(0, 31)]]}
+    res = {"dev24|x": {"rows": [{"replaced": ["oskar rice", "soup", "Oskar"], "spans": [(7, 17), (25, 29), (7, 12)]}]}}
+    n, replaced, words = count(part, res, frozenset({"oskar"}))
+    assert (n, replaced, dict(words)) == (1, 2, {"rice": 1, "soup": 1})
+    assert count(part, res)[1:] == (3, {"oskar rice": 1, "soup": 1, "oskar": 1})
