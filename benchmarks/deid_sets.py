@@ -32,6 +32,7 @@ from deid_dev17 import DEV17_FORMS, DEV17_REPEAT  # noqa: E402
 from deid_dev18 import DEV18_NAMES, DEV18_WORD_USES  # noqa: E402
 from deid_dev19 import DEV19_FORMS, DEV19_NAMES, DEV19_REPEAT, DEV19_WORD_USES  # noqa: E402
 from deid_dev20 import DEV20_FORMS, DEV20_NAMES, DEV20_WORD_USES  # noqa: E402
+from deid_dev21 import DEV21_FORMS, DEV21_NAMES, DEV21_WORD_USES  # noqa: E402
 from deid_dev22 import DEV22_FORMS, DEV22_NAMES, DEV22_WORD_USES  # noqa: E402
 from deid_dev24 import DEV24_FORMS, DEV24_NAMES, DEV24_PERSONS, DEV24_WORD_USES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
@@ -109,6 +110,9 @@ SETS: dict[str, DevSet] = {
                     "(deid_dev19.py)", DEV19_WORD_USES, repeat=DEV19_REPEAT),
     "dev20": DevSet(DEV20_FORMS, DEV20_NAMES, "also names that are everyday words (Zipf 4.5 or more) where only a "
                     "person can stand, beside the same words as words (deid_dev20.py)", DEV20_WORD_USES),
+    "dev21": DevSet(DEV21_FORMS, DEV21_NAMES, "also names the guards call words in the frames that name a person "
+                    "(a title, a self-introduction, a greeting, a relative in apposition), beside words in the same "
+                    "frames (deid_dev21.py)", DEV21_WORD_USES),
     "dev22": DevSet(DEV22_FORMS, DEV22_NAMES, "also names ICD-10-CM holds only in its external-cause or factors "
                     "chapter, beside the same words as words (deid_dev22.py)", DEV22_WORD_USES),
     "dev24": DevSet(DEV24_FORMS, DEV24_NAMES, "also surnames that are words right after the given name, beside the same "

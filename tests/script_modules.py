@@ -43,7 +43,7 @@ NAME_TABLES = {"deid_names.py": "ORIGINS", "deid_dev2.py": "DEV2_NAMES", "deid_d
                "deid_dev4.py": "DEV4_NAMES", "deid_dev6.py": "DEV6_NAMES", "deid_dev8.py": "DEV8_NAMES",
                "deid_dev9.py": "DEV9_NAMES", "deid_dev11.py": "DEV11_NAMES", "deid_dev12.py": "DEV12_NAMES",
                "deid_dev14.py": "DEV14_NAMES", "deid_dev15.py": "DEV15_NAMES",
-               "deid_dev18.py": "DEV18_NAMES"}
+               "deid_dev18.py": "DEV18_NAMES", "deid_dev21.py": "DEV21_NAMES"}
 
 
 def parts_shared(table: Mapping[str, tuple[Sequence[str], Sequence[str]]], *scripts: str) -> dict[str, int]:
