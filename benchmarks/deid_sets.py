@@ -34,6 +34,7 @@ from deid_dev19 import DEV19_FORMS, DEV19_NAMES, DEV19_REPEAT, DEV19_WORD_USES  
 from deid_dev20 import DEV20_FORMS, DEV20_NAMES, DEV20_WORD_USES  # noqa: E402
 from deid_dev21 import DEV21_FORMS, DEV21_NAMES, DEV21_WORD_USES  # noqa: E402
 from deid_dev22 import DEV22_FORMS, DEV22_NAMES, DEV22_WORD_USES  # noqa: E402
+from deid_dev23 import DEV23_FORMS, DEV23_NAMES, DEV23_REPEAT, DEV23_WORD_USES  # noqa: E402
 from deid_dev24 import DEV24_FORMS, DEV24_NAMES, DEV24_PERSONS, DEV24_WORD_USES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
 from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
@@ -115,6 +116,9 @@ SETS: dict[str, DevSet] = {
                     "frames (deid_dev21.py)", DEV21_WORD_USES),
     "dev22": DevSet(DEV22_FORMS, DEV22_NAMES, "also names ICD-10-CM holds only in its external-cause or factors "
                     "chapter, beside the same words as words (deid_dev22.py)", DEV22_WORD_USES),
+    "dev23": DevSet(DEV23_FORMS, DEV23_NAMES, "also names of Zipf 4.5 or more the lists call words, in the places no "
+                    "rule reads them (after with/from, answering who, a list with me, a progressive subject, a "
+                    "hand-over), beside the same words as words (deid_dev23.py)", DEV23_WORD_USES, repeat=DEV23_REPEAT),
     "dev24": DevSet(DEV24_FORMS, DEV24_NAMES, "also surnames that are words right after the given name, beside the same "
                     "words as words after a given name (deid_dev24.py)", DEV24_WORD_USES,
                     persons=DEV24_PERSONS),
