@@ -31,7 +31,10 @@ there, or the words around it say which it is; so, in lower case, such a word is
 
 The word: a gazetteer given name or surname English text uses less than Zipf 4.5, no clinical, function,
 demographic, relative's or spoken word, no eponym, no word of address, day or month (:func:`.name_bare_person.
-may_be_name`, the words of ``BareWords.clause``); never where the detector says no person stands (``kind`` None).
+may_be_name`, the words of ``BareWords.clause``), or (thirteenth session) one of Zipf 4.5 or more that English text
+writes mostly as a name ("martin", "lee", "smith", "tim": ``BareWords.high`` that :func:`.name_abroad.
+named_by_frequency` takes; not "hope", "story", "grace"); never where the detector says no person stands (``kind``
+None).
 Never a word before a noun ("with holly leaves": what follows must end the clause or open its next part), after an
 article or a possessive, nor a plural. Words first: only the places of the words that may be such a name (one scan
 for every bare-word rule, :func:`.name_bare_person.bare_word_places`) whose word before opens one of these places
@@ -43,6 +46,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from .name_abroad import names_by_frequency
 from .name_bare_person import BareWords, bare_word_places
 from .name_tokens import Tok, ends_of, starts_of, texts_of
 
@@ -160,9 +164,10 @@ def bare_place_names(text: str, toks: Sequence[Tok], kind: Callable[[str, Tok], 
     """The lower-case words that stand bare where a person stands (the module's docstring). ``toks``: the text's
     words; ``kind``: what the detector knows of a word where it stands; ``unlisted(word)``: a word in no list."""
     bare = bare or bare_word_places(toks, unlisted)
-    named, places = bare.clause, bare.places
+    places = bare.places
     if not places:
         return []
+    named = bare.clause | bare.high & names_by_frequency()  # "with martin", "who ? lee ." (thirteenth session)
     texts, starts, ends = texts_of(toks), starts_of(toks), ends_of(toks)
     n = len(texts)
     out: list[Tok] = []

@@ -48,6 +48,7 @@ from .name_prep import prep_objects, rare_lines, thing_in_dialog
 from .name_rare_slots import HEADWORD_ZIPF, rare_slot_names
 from .name_bare_object import bare_object_names
 from .name_bare_person import bare_person_names, bare_word_places
+from .name_abroad import named_by_frequency
 from .name_bare_places import bare_place_names
 from .name_clause_subject import PERSON_VERBS, clause_subject_names
 from .name_coordinated import coordinated_names
@@ -379,6 +380,7 @@ def load_word_lists() -> None:
     clinical_terms(), common_words(), first_names(), surnames(), known_sorted(), two_words("xxxx", known, ())
     english_zipf("the"), webster_proper("the"), misspelt_drug("xxxxx")  # the drugs a misspelling is measured against
     longest(known_exact())
+    named_by_frequency("smith")  # the other languages' lists (name_bare_places, issue 50, thirteenth session)
 
 
 def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
