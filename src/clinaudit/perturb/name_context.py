@@ -21,6 +21,7 @@ from .name_word import Word, address_word_name
 from .name_word import word_facts as _word
 from .name_cased import rare_headword
 from .name_rare_slots import HEADWORD_ZIPF
+from .name_frames import frame_at, is_cased
 from .vocab import english_zipf
 
 __all__ = ["context_spans"]
@@ -38,6 +39,8 @@ _THING_NAME = frozenset("another other brand generic medical scientific technica
 #: the kinds of a person's name before "name" and the name itself, a form read out ("first name kettlie", "last name,
 #: jolibois"): a weak context, a word in no list (issue 50, tenth session)
 _NAME_KINDS = frozenset("first last middle maiden given family married".split())
+#: what "my name is" says of a name, no name ("my name is spelled wrong": issue 50, thirteenth session, dev21)
+_NAME_IS_WORDS = frozenset("spelled spelt misspelled written listed printed".split())
 _SEP_COMMA = re.compile(r"[ \t]*,?[ \t]*")
 _SEP_TITLE = re.compile(r"[ \t]*\.?[ \t]*")
 _CLAUSE_END = re.compile(r"[ \t]*(?:[.,!?;:)]|\n|$)")
@@ -58,7 +61,7 @@ def _first_ok(text: str, t: _Tok, strength: str) -> bool:
     ``medium``, and a demographic word: "doctor white"), ``medium`` (after a relative: a word that is not a common
     word, a gazetteer name, or a capitalised word), ``weak`` (after "I'm",
     "this is", "first name": not a common word)."""
-    if len(t.key) < 2 or t.key == "name":
+    if len(t.key) < 2 or t.key == "name" or strength == "intro" and t.key in _NAME_IS_WORDS:
         return False
     w = _word(t.key)
     # "Dr. Graves", "Mrs. Park", "Mr. White": an eponym, a condition word too; capitalised after a title, a word of
@@ -154,13 +157,16 @@ def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
 
 #: Every word after which :func:`_context` may find a naming context (the others are skipped at once; add a word
 #: here when a rule there starts to read it).
-_CONTEXT_WORDS = _TITLE_ABBR | _TITLE_FULL | _GREETINGS | RELATIVES | frozenset("you is me name's i'm am name".split())
+_CONTEXT_WORDS = _TITLE_ABBR | _TITLE_FULL | _GREETINGS | RELATIVES | frozenset("you is me name's i'm am name nurse care".split())
+#: the words where only :func:`.name_frames.frame_at` reads a frame ("nurse X will", "sister X is", "my name's X",
+#: "take care , X"; issue 50, thirteenth session)
+_FRAME_ONLY = frozenset("nurse sister name care".split())
 
 #: the frequent words of _CONTEXT_WORDS that give a context only after one of a few words ("my name is", "this is",
 #: "thank you", "meet you", "call me", "i am"; :func:`_context`): the others are passed over without asking it
 #: (issue 50, ninth session: most of the 18,000 words read in a 1 MB dialog)
 _ONLY_AFTER = {"is": frozenset(("name", "this")), "you": _YOU_AFTER, "me": frozenset(("call",)), "am": frozenset(("i",)),
-               "name": _NAME_KINDS}
+               "name": _NAME_KINDS | frozenset("my his her our your their".split()), "care": frozenset(("take",))}
 
 _NUMBER = (r"(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|"
            r"six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
@@ -217,6 +223,7 @@ def context_spans(text: str, toks: Sequence[_Tok] | None = None) -> list[tuple[i
     free = 0  # the first word not yet part of a name found
     # only the words right after a word of _CONTEXT_WORDS are read (issue 50, Build 3: not every word)
     keys = keys_of(toks)
+    cased = is_cased(text)
     for i in [i + 1 for i in compress(range(len(toks) - 1), map(_CONTEXT_WORDS.__contains__, keys))]:
         if i < free:
             continue
@@ -225,6 +232,10 @@ def context_spans(text: str, toks: Sequence[_Tok] | None = None) -> list[tuple[i
             continue  # "is", "you", "me", "am" not after their word: no context (what _context says, not asked)
         strength = _context(text, toks, i)
         if strength is None or not _first_ok(text, toks[i], strength):
+            if strength is not None or keys[i - 1] in _FRAME_ONLY:  # a frame takes a guard's word there
+                framed = frame_at(text, toks, keys, i - 1, cased)  # (issue 50, thirteenth session: .name_frames)
+                spans += [(t.start, t.end) for t in framed]
+                free = max(free, i + len(framed))
             continue
         j = i
         while j + 1 < len(toks) and j - i < 2 and _next_ok(text, toks[j], toks[j + 1], strength):

@@ -47,7 +47,7 @@ from .name_bare_person import BareWords, bare_word_places
 from .name_tokens import Tok, ends_of, starts_of, texts_of
 from .vocab import common_words, first_names
 
-__all__ = ["person_only_names"]
+__all__ = ["NOT_ADDRESSED", "person_only_names"]
 
 #: words English lets say, tell, know or think as a voice, no person ("god knows", "time will tell", "law says",
 #: "police said", "news says", "council rang")
@@ -109,7 +109,7 @@ _SAID_TO_AFTER = re.compile(r"[ \t]*(?:[.!?,]|$)")
 _REQUEST = re.compile(r"[ \t]*,[ \t]*(?:(?:can|could|would|will)[ \t]+you|just|please)(?![\w'’\-])")
 #: words said on their own where a name is addressed: approval, exclamations, sentence adverbs ("okay , perfect .",
 #: "great , could you ...", "lord , what a week", "first , can you ...")
-_NOT_ADDRESSED = frozenset("""perfect great lovely brilliant excellent fine good super sure right cool nice sweet
+NOT_ADDRESSED = frozenset("""perfect great lovely brilliant excellent fine good super sure right cool nice sweet
     wonderful fantastic marvellous marvelous smashing splendid beautiful gorgeous golden awesome amazing bingo correct
     exactly absolutely true indeed fair close done ready sorry pardon welcome bless wow gosh golly jeez blimey crikey
     damn hell first next last finally lastly listen look wait hang hold please deal same interesting pleasure team
@@ -135,7 +135,7 @@ def _addressed(text: str, texts: list[str], starts: list[int], ends: list[int], 
     """Word ``i``, a given name, is the one addressed (the module's docstring): said to after a greeting, thanks or a
     sign-off, or at a clause's start before a request."""
     word, s, e = texts[i], starts[i], ends[i]
-    if word in _NOT_ADDRESSED or word not in first_names():
+    if word in NOT_ADDRESSED or word not in first_names():
         return False
     if _REQUEST.match(text, e) and (not i or _BREAK.search(text, ends[i - 1], s)):
         return True

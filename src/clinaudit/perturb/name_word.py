@@ -16,7 +16,7 @@ from .vocab import (CLINICAL_SHORT, DEMOGRAPHIC_WORDS, EPONYMS, FUNCTION_WORDS, 
                     WORD_NAME_ZIPF, clinical_category, common_words, english_zipf, first_names, inflected_everyday,
                     is_common, plural_of_common, rare_as_a_word, surnames)
 
-__all__ = ["Word", "word_facts", "blocked", "address_word_name", "word_name", "unlisted_word", "RELATIVES", "DETERMINERS", "OWNERS", "SEP_SPACE", "sep", "WINDOW", "after"]
+__all__ = ["Word", "word_facts", "blocked", "address_word_name", "word_name", "unlisted_word", "RELATIVES", "DETERMINERS", "OWNERS", "SEP_SPACE", "sep", "WINDOW", "after", "GRAMMAR_NAMES"]
 
 #: words that make the next word a thing or a role, not a name ("the doctor", "a venti")
 DETERMINERS = frozenset("the a an any other another that this your my his her our their every each some no "
@@ -133,7 +133,7 @@ def unlisted_word(key: str, rare: bool = False) -> bool:
 
 #: function words of the gazetteer that are no name where the writing sets one (grammar, fillers, titles, relatives,
 #: numbers, words for a person: "Dr. Then", "Mrs. Him", "Boss Kelly"); with ``beside``, also times ("June Kelly")
-_GRAMMAR_NAMES = frozenset("""an been down even ever gave gon he him like might much now said say shall soon still
+GRAMMAR_NAMES = frozenset("""an been down even ever gave gon he him like might much now said say shall soon still
     such than them then too were while will uh um yep hey bye later miss mister sir doctor daughter husband folks
     people thousand forty nine ten seven welcome god boy girl guy kid lady man boss mama papa dude pal champ bud
     buddy babe bro sis hon gentleman sport""".split())
@@ -144,7 +144,7 @@ _TIME_NAMES = frozenset("""january february march april may june july august sep
 def address_word_name(key: str, w: Word, beside: bool = False) -> bool:
     """Capitalised where cased writing sets a name (after a title: "Mrs. Love"; ``beside``: right before a surname
     found, "Happy Sandhu"), a gazetteer name the lists hold as a function word of address or feeling ("love",
-    "happy", "honey", "darling"), no grammar nor a word for a person ("Dr. Then", "Boss Kelly"; :data:`_GRAMMAR_NAMES`)
+    "happy", "honey", "darling"), no grammar nor a word for a person ("Dr. Then", "Boss Kelly"; :data:`GRAMMAR_NAMES`)
     and, beside a name, no month or holiday (issue 50, eighth session)."""
     return w.gazetteer and w.function and not (w.demographic or w.eponym) and key.isalpha() \
-        and key not in _GRAMMAR_NAMES and not (beside and (key in _TIME_NAMES or not w.first))
+        and key not in GRAMMAR_NAMES and not (beside and (key in _TIME_NAMES or not w.first))
