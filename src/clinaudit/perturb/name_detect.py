@@ -53,6 +53,7 @@ from .name_bare_places import bare_place_names
 from .name_clause_subject import PERSON_VERBS, clause_subject_names
 from .name_coordinated import coordinated_names
 from .name_person_only import person_only_names
+from .name_surname_after import given_before, surname_after
 from .name_roles import ROLE_TITLES, relative_names, role_names
 from .name_deaccented import deaccented_mentions
 from .name_mentions import given_and_surname, other_mentions
@@ -435,6 +436,9 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         spans += [NameSpan(t.start, t.end, "rule")  # "Officer [Street]", "coach [fox] had", "my coworker [fox] covered"
                   for t in role_names(text, toks, no_person_at) + relative_names(text, toks, no_person_at)]
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
+        found = [(sp.start, sp.end) for sp in spans]  # "[fenella] hill is my sister", "will [kowalczyk] is"
+        spans += [NameSpan(t.start, t.end, "rule") for t in surname_after(text, toks, found, no_person_at)
+                  + given_before(text, toks, found, no_person_at)]
         spans += [NameSpan(t.start, t.end, "rule")  # "[Jitka Bednář] ... Bednar works nights": without its diacritics
                   for t in deaccented_mentions(text, toks, [(sp.start, sp.end) for sp in spans], no_person_at)]
         spans += [NameSpan(t.start, t.end, "rule")  # "my grandson [tanner] ... tanner waited": the dialog's other mentions
