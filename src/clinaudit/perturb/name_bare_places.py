@@ -93,7 +93,8 @@ _AND = re.compile(r"[ \t]+and[ \t]+(?:my|i|me|her|his|our|their|the[ \t]+(?:kids
 _AND_I = re.compile(r"[ \t]+and[ \t]+(?:i|me)" + _W)
 _WITH_ME_AFTER = re.compile(r"[ \t]+(?:in|at|all|both|are|were|went|have|had|now|live|lived|do|did|got)" + _W)
 #: what only a person is doing or is, after the subject at a clause's start
-_DOING = re.compile(r"(?:[ \t]*['’]s|[ \t]+(?:is|was))[ \t]+(?:picking|driving|bringing|collecting|taking|"
+_DOING = re.compile(r"(?:[ \t]*['’]s|[ \t]+(?:is|was))[ \t]+(?:picking(?![ \t]+up[ \t]*(?:[.,!?;]|$|(?:this|again|now|"
+                    r"nicely|slowly|lately|a[ \t]+bit|speed|steam)\b))|driving|bringing|collecting|taking|"
                     r"coming[ \t]+(?:in|with|over|round|to|along|by)|staying[ \t]+(?:over|with)|looking[ \t]+after|"
                     r"helping|sitting[ \t]+with|minding|dropping|ringing|calling|visiting|with[ \t]+(?:me|him|her|us|"
                     r"them)|the[ \t]+one[ \t]+who)" + _W)

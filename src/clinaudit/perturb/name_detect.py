@@ -195,8 +195,9 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
         if w.gazetteer and non_english_letter(t.text) and not (w.function or w.demographic or w.eponym):
             unknown.append(t)  # a gazetteer name written with a letter no English word has: "věra" (not "vera")
             continue
-        if not w.gazetteer or w.function or w.demographic or w.clinical is not None and not (
-                w.clinical == "condition" and (rare_condition_noun_at_start(text, t, _sentence_start)  # "Sander drove"
+        clinical = "condition" if w.everyday else w.clinical  # "South Beach Diet", "Lap Band": as it was
+        if not w.gazetteer or w.function or w.demographic or clinical is not None and not (
+                clinical == "condition" and (rare_condition_noun_at_start(text, t, _sentence_start)  # "Sander drove"
                                                or w.first and not w.eponym and (condition_name_inside(  # "seeing Shin"
                                                    text, t, _DETERMINERS, _FUNCTION_WORDS) or _speaker(text, t)))):
             continue

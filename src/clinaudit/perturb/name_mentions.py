@@ -86,8 +86,9 @@ def given_and_surname(text: str, toks: Sequence[Tok], no_person_at: Callable[[st
 def _common_pair(text: str, toks: Sequence[Tok], i: int, no_person_at: Callable[[str, int, int], bool]) -> bool:
     """``toks[i]``, ``toks[i + 1]``: a given name and a surname, both words the lists call common, rare in English."""
     a, b = toks[i], toks[i + 1]
-    if not (a.text.islower() and b.text.islower() and word_facts(a.key).common and word_facts(b.key).common):
-        return False
+    wa, wb = word_facts(a.key), word_facts(b.key)
+    if not (a.text.islower() and b.text.islower() and wa.common and wb.common) or wa.everyday or wb.everyday:
+        return False  # an ICD-10-CM word of external causes beside another word is a thing: "apples cherry chocolate"
     if not SEP_SPACE.fullmatch(text, a.end, b.start) or _after_determiner(toks, i) or _plural(b.key) \
             or i > 1 and toks[i - 2].key in _BEFORE_THING and SEP_SPACE.fullmatch(text, toks[i - 2].end,
                                                                                   toks[i - 1].start):

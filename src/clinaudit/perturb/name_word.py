@@ -8,6 +8,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from .name_clinical import everyday_icd_name
 from .name_frequency import dictionary_proper_name, particle_compound
 from .name_headword import headword_only_name
 from .name_tokens import Tok
@@ -60,6 +61,9 @@ class Word(NamedTuple):
     #: ``rare`` only as a given name that a dictionary's headword alone calls a word (:mod:`.name_headword`: "eric",
     #: "laura"); written in capitals it is read as a word (an acronym: "the TROY trial", "searched ERIC")
     headword: bool = False
+    #: a gazetteer name ICD-10-CM holds only in its external-cause or factors chapters (:mod:`.name_clinical`: "park",
+    #: "cliff"): ``clinical`` None for the name rules; the detector's own word test reads it as a condition word
+    everyday: bool = False
 
 
 _PARTS = re.compile(r"[-']")
@@ -81,11 +85,12 @@ def word_facts(key: str) -> Word:
     headword = common and gazetteer and len(parts) == 1 and not inflected and not rare and headword_only_name(key)
     rare = rare or headword
     common = common and not particle_compound(key)  # "al-farsi", "abu-bakr": an Arabic or Hebrew particle joined on
-    clinical, eponym = clinical_category(key), key in EPONYMS
+    everyday = everyday_icd_name(key, gazetteer)  # "park", "cliff": ICD-10-CM's external causes only
+    clinical, eponym = None if everyday else clinical_category(key), key in EPONYMS
     return Word(common=common and not rare, gazetteer=gazetteer, first=first, rare=rare, clinical=clinical,
                  function=key in FUNCTION_WORDS or any(p in FUNCTION_WORDS for p in parts),
                  demographic=key in DEMOGRAPHIC_WORDS, eponym=eponym,
-                 person_drug=_person_drug(key, gazetteer, clinical, eponym), headword=headword)
+                 person_drug=_person_drug(key, gazetteer, clinical, eponym), headword=headword, everyday=everyday)
 
 
 def _person_drug(key: str, gazetteer: bool, clinical: str | None, eponym: bool) -> bool:

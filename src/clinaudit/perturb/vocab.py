@@ -40,7 +40,7 @@ __all__ = ["EPONYMS", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PL
            "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS",
            "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday", "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS",
            "english_zipf", "inflections_zipf", "rare_as_a_word", "y_adjective", "plural_of_common", "lower_case_neighbour", "RARE_ZIPF", "INFLECTED_MARGIN",
-           "condition_noun", "CLINICAL_ACRONYMS", "clinical_acronym",
+           "condition_noun", "everyday_condition", "EVERYDAY_CHAPTERS", "CLINICAL_ACRONYMS", "clinical_acronym",
            "written_acronym"]
 
 #: Medical specialties and their practitioners (besides the -ology/-ologist/-iatrist suffix rule).
@@ -432,21 +432,45 @@ def condition_noun(key: str) -> bool:
 @cache
 def _condition_parts() -> tuple[frozenset[str], frozenset[str]]:
     """The words of ICD-10-CM's descriptions and notes written in lower case, and those capitalised inside one."""
+    lower, capital, _ = _condition_scan()
+    return lower, capital
+
+
+#: ICD-10-CM's chapters whose descriptions name everyday things, places and people, not conditions: 20, external
+#: causes (V00-Y99: "Fall from cliff", "Amusement park as the place of occurrence"), and 21, factors influencing
+#: health status (Z00-Z99: "Problems related to living in foster care")
+EVERYDAY_CHAPTERS = frozenset({"20", "21"})
+
+
+@cache
+def _condition_scan() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """:func:`_condition_parts`, and the lower-case words written only in :data:`EVERYDAY_CHAPTERS` or the
+    introduction's instructions (before the first chapter: "will", "may"), read from the XML's ``<chapter>`` parts."""
     folder = _package_dir("simple_icd_10_cm", "simple-icd-10-cm") / "data"
     files = sorted(folder.glob("icd10*-tabular-*.xml"))
     if not files:
         raise VocabularyMissing(f"simple-icd-10-cm: no ICD-10-CM tabular XML in {folder}")
-    text = files[-1].read_text(encoding="utf-8")
+    pieces = re.split(r"<chapter>\s*<name>([^<]*)</name>", files[-1].read_text(encoding="utf-8"))
     lower: set[str] = set()
     capital: set[str] = set()
-    for d in re.findall(r"<(?:desc|note)>([^<]*)</(?:desc|note)>", text):
-        for i, m in enumerate(re.finditer(r"[A-Za-z]+(?:'[a-z]+)?", d)):
-            w = m.group(0)
-            if w.islower():
-                lower.add(w)
-            elif (i or w.endswith("'s")) and w[0].isupper() and w[1:].islower():
-                capital.add(w.lower().removesuffix("'s"))
-    return frozenset(lower), frozenset(capital)
+    clinical: set[str] = set()  # written in lower case in a chapter of conditions, injuries or findings
+    for chapter, body in zip(["", *pieces[1::2]], pieces[0::2], strict=True):
+        for d in re.findall(r"<(?:desc|note)>([^<]*)</(?:desc|note)>", body):
+            for i, m in enumerate(re.finditer(r"[A-Za-z]+(?:'[a-z]+)?", d)):
+                w = m.group(0)
+                if w.islower():
+                    lower.add(w)
+                    if chapter and chapter not in EVERYDAY_CHAPTERS:
+                        clinical.add(w)
+                elif (i or w.endswith("'s")) and w[0].isupper() and w[1:].islower():
+                    capital.add(w.lower().removesuffix("'s"))
+    return frozenset(lower), frozenset(capital), frozenset(lower - clinical)
+
+
+def everyday_condition(key: str) -> bool:
+    """``key`` (lower case) is an ICD-10-CM word only of :data:`EVERYDAY_CHAPTERS` or the introduction ("park",
+    "hill", "bill", "cliff", "harvest"), never capitalised inside a description as an eponym, no :data:`EPONYMS`."""
+    return key in _condition_scan()[2] and key not in _condition_parts()[1] and key not in EPONYMS
 
 
 @cache
