@@ -24,11 +24,10 @@ look-up is a set's. Used by :mod:`.name_bare_places`.
 
 from __future__ import annotations
 
-import gzip
 from functools import cache
 
-from .vocab import (WORD_NAME_ZIPF, _english_frequencies, _package_dir, english_zipf, first_names, plural_of_common,
-                    surnames)
+from .vocab import (WORD_NAME_ZIPF, english_frequencies, english_zipf, first_names, plural_of_common, surnames,
+                    wordfreq_zipfs)
 
 __all__ = ["named_by_frequency", "names_by_frequency", "abroad_zipf", "ABROAD_GAP"]
 
@@ -42,35 +41,14 @@ _FLOOR = 3.0
 _LANGS = ("de", "fr", "es", "it", "nl", "pt", "sv", "pl")
 
 
-def _zipfs(lang: str, wanted: frozenset[str]) -> dict[str, float]:
-    """wordfreq's small list of ``lang`` (buckets of a centibel, as :func:`.vocab._english_frequencies`), only the
-    ``wanted`` words and the buckets down to :data:`_FLOOR` (read as a stream: the rarer words are never decoded):
-    word -> Zipf frequency."""
-    import msgpack  # type: ignore[import-untyped]
-
-    path = _package_dir("wordfreq", "wordfreq") / "data" / f"small_{lang}.msgpack.gz"
-    out: dict[str, float] = {}
-    with gzip.open(path, "rb") as fh:
-        unpacker = msgpack.Unpacker(fh, raw=False)
-        n = unpacker.read_array_header()
-        unpacker.skip()  # the header
-        for i in range(n - 1):
-            zipf = round(9 - i / 100, 2)
-            if zipf < _FLOOR:
-                break
-            for w in wanted.intersection(unpacker.unpack()):
-                out.setdefault(w, zipf)
-    return out
-
-
 @cache
 def _abroad() -> dict[str, float]:
     """The gazetteer's words of Zipf :data:`.vocab.WORD_NAME_ZIPF` or more -> the second-lowest of their Zipf
     frequencies in :data:`_LANGS` (0 where a list lacks the word or writes it less than :data:`_FLOOR`)."""
     firsts, lasts = first_names(), surnames()
-    wanted = frozenset(w for w, z in _english_frequencies().items()
+    wanted = frozenset(w for w, z in english_frequencies().items()
                        if z >= WORD_NAME_ZIPF and w.isalpha() and (w in firsts or w in lasts))
-    tables = [_zipfs(lang, wanted) for lang in _LANGS]
+    tables = [wordfreq_zipfs(f"small_{lang}", wanted, _FLOOR) for lang in _LANGS]
     out = {}
     for w in wanted:
         out[w] = sorted(t.get(w, 0.0) for t in tables)[1]

@@ -40,7 +40,7 @@ __all__ = ["EPONYMS", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PL
            "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS",
            "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday", "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS",
            "english_zipf", "inflections_zipf", "rare_as_a_word", "y_adjective", "plural_of_common", "lower_case_neighbour", "RARE_ZIPF", "INFLECTED_MARGIN",
-           "condition_noun", "everyday_condition", "EVERYDAY_CHAPTERS", "CLINICAL_ACRONYMS", "clinical_acronym",
+           "condition_noun", "everyday_condition", "package_dir", "wordfreq_zipfs", "english_frequencies", "EVERYDAY_CHAPTERS", "CLINICAL_ACRONYMS", "clinical_acronym",
            "written_acronym"]
 
 #: Medical specialties and their practitioners (besides the -ology/-ologist/-iatrist suffix rule).
@@ -181,7 +181,7 @@ class VocabularyMissing(ClinauditError):
     """A package that provides a word list is not installed."""
 
 
-def _package_dir(package: str, pip_name: str) -> Path:
+def package_dir(package: str, pip_name: str) -> Path:
     spec = find_spec(package)
     if spec is None or not spec.submodule_search_locations:
         raise VocabularyMissing(f"de-identification needs the package {pip_name} (word lists); install it with "
@@ -190,7 +190,7 @@ def _package_dir(package: str, pip_name: str) -> Path:
 
 
 def _philter_list(rel: str) -> frozenset[str]:
-    path = _package_dir("philter_ucsf", "philter-ucsf") / rel
+    path = package_dir("philter_ucsf", "philter-ucsf") / rel
     with path.open(encoding="utf-8") as fh:
         data = json.load(fh)
     return frozenset(str(w).lower() for w in data if w)
@@ -228,37 +228,49 @@ def common_words() -> frozenset[str]:
     of the GNU Collaborative International Dictionary of English (english-words' ``gcide`` list: it has the
     everyday words philter's removed for being names too, "guess", "love", "june", "frank") and
     :data:`SPOKEN_WORDS`."""
-    path = _package_dir("english_words", "english-words") / "data" / "gcide_lower.pickle"
+    path = package_dir("english_words", "english-words") / "data" / "gcide_lower.pickle"
     with path.open("rb") as fh:
         gcide = pickle.load(fh)  # the package's own shipped word set
     return whitelist_words() | \
         frozenset(str(w) for w in gcide) | SPOKEN_WORDS
 
 
-@cache
-def _english_frequencies() -> dict[str, float]:
-    """wordfreq's English list (``wordfreq/data/large_en.msgpack.gz``, CC-BY-SA 4.0): word -> Zipf frequency (log10
-    of occurrences per billion words: "the" 7.73, "will" 6.45, "murphy" 4.13, "poppy" 3.59). The file is a list of
-    buckets, one per centibel below the header (bucket ``i``: frequency 10^(-i/100), Zipf 9 - i/100); read directly
-    with msgpack, the package's modules (and their imports) are never loaded."""
+def wordfreq_zipfs(list_name: str, wanted: frozenset[str] | None = None, floor: float = 0.0) -> dict[str, float]:
+    """A wordfreq list (``wordfreq/data/<list_name>.msgpack.gz``, CC-BY-SA 4.0): word -> Zipf frequency (log10 of
+    occurrences per billion words). The file is a list of buckets, one per centibel below the header (bucket ``i``:
+    frequency 10^(-i/100), Zipf 9 - i/100), read as a stream with msgpack (the package's modules and their imports are
+    never loaded): only the ``wanted`` words when given, and the buckets down to ``floor`` (the rarer words are never
+    decoded)."""
     import msgpack  # type: ignore[import-untyped]
 
-    path = _package_dir("wordfreq", "wordfreq") / "data" / "large_en.msgpack.gz"
-    with gzip.open(path, "rb") as fh:
-        data = msgpack.load(fh, raw=False)
-    if not data or not isinstance(data[0], dict) or data[0].get("format") != "cB":
-        raise VocabularyMissing(f"wordfreq: {path} is not a cB frequency list")
+    path = package_dir("wordfreq", "wordfreq") / "data" / f"{list_name}.msgpack.gz"
     out: dict[str, float] = {}
-    for i, bucket in enumerate(data[1:]):
-        zipf = round(9 - i / 100, 2)
-        for w in bucket:
-            out.setdefault(str(w), zipf)
+    with gzip.open(path, "rb") as fh:
+        unpacker = msgpack.Unpacker(fh, raw=False)
+        n = unpacker.read_array_header()
+        header = unpacker.unpack() if n else None
+        if not isinstance(header, dict) or header.get("format") != "cB":
+            raise VocabularyMissing(f"wordfreq: {path} is not a cB frequency list")
+        for i in range(n - 1):
+            zipf = round(9 - i / 100, 2)
+            if zipf < floor:
+                break
+            bucket = unpacker.unpack()
+            for w in bucket if wanted is None else wanted.intersection(bucket):
+                out.setdefault(str(w), zipf)
     return out
+
+
+@cache
+def english_frequencies() -> dict[str, float]:
+    """wordfreq's English list (``large_en``, :func:`wordfreq_zipfs`): word -> Zipf frequency ("the" 7.73, "will"
+    6.45, "murphy" 4.13, "poppy" 3.59)."""
+    return wordfreq_zipfs("large_en")
 
 
 def english_zipf(word: str) -> float:
     """How common ``word`` (lower case) is in English text, as a Zipf frequency (0 for a word wordfreq lacks)."""
-    return _english_frequencies().get(word, 0.0)
+    return english_frequencies().get(word, 0.0)
 
 
 def inflections_zipf(word: str) -> float:
@@ -405,7 +417,7 @@ _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
 
 @cache
 def _drug_words() -> frozenset[str]:
-    path = _package_dir("drug_named_entity_recognition", "drug-named-entity-recognition") / \
+    path = package_dir("drug_named_entity_recognition", "drug-named-entity-recognition") / \
         "drug_ner_dictionary.pkl.bz2"
     with bz2.open(path, "rb") as fh:
         data = pickle.load(fh)  # the package's own shipped dictionary (trusted like its code)
@@ -446,7 +458,7 @@ EVERYDAY_CHAPTERS = frozenset({"20", "21"})
 def _condition_scan() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """:func:`_condition_parts`, and the lower-case words written only in :data:`EVERYDAY_CHAPTERS` or the
     introduction's instructions (before the first chapter: "will", "may"), read from the XML's ``<chapter>`` parts."""
-    folder = _package_dir("simple_icd_10_cm", "simple-icd-10-cm") / "data"
+    folder = package_dir("simple_icd_10_cm", "simple-icd-10-cm") / "data"
     files = sorted(folder.glob("icd10*-tabular-*.xml"))
     if not files:
         raise VocabularyMissing(f"simple-icd-10-cm: no ICD-10-CM tabular XML in {folder}")
