@@ -42,15 +42,17 @@ from .name_person_only import NOT_ADDRESSED
 from .name_word import GRAMMAR_NAMES, word_facts
 from .vocab import DAY_NAMES, RELATIVES, SPOKEN_WORDS
 
-__all__ = ["FRAME_WORDS", "frame_at", "frame_names", "is_cased"]
+__all__ = ["FRAME_WORDS", "TITLE_WORDS", "frame_at", "frame_names", "is_cased"]
 
 _TITLES = frozenset("mr mrs ms mx dr prof".split())
 _FULL_TITLES = frozenset("doctor nurse sister miss professor mister missus".split())
 _GREETINGS = frozenset("hi hello hey morning afternoon evening thanks bye goodbye cheers welcome".split())
 _POSSESSIVES = frozenset("my his her our their your".split())
 _ROLES = RELATIVES | frozenset("nurse carer caregiver neighbour neighbor friend therapist physio midwife".split())
+#: every title, abbreviated or in full
+TITLE_WORDS = _TITLES | _FULL_TITLES
 #: the words a frame starts at (:func:`frame_names`; the pipeline: :data:`.name_context._CONTEXT_WORDS` and "nurse")
-FRAME_WORDS = _TITLES | _FULL_TITLES | _GREETINGS | _ROLES | frozenset("is me i'm you name".split())
+FRAME_WORDS = TITLE_WORDS | _GREETINGS | _ROLES | frozenset("is me i'm you name".split())
 
 #: never a name right after any frame word: articles, pronouns, prepositions, conjunctions, adverbs of degree
 _CLOSED = frozenset("""until after before since during over under through without within around near like because

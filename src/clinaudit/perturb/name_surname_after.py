@@ -33,6 +33,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Sequence
 
 from .name_clause_subject import PERSON_VERBS
+from .name_frames import TITLE_WORDS
 from .name_roles import ROLE_TITLES
 from .name_tokens import Tok, starts_of
 from .vocab import FUNCTION_WORDS, RELATIVES, SPOKEN_WORDS, first_names, inflected_everyday, surnames
@@ -81,7 +82,7 @@ def _not_object(text: str, toks: Sequence[Tok], g: int) -> bool:
 #: at a clause's start before a name, a word that opens the clause or a verb of its own ("oh [kowalczyk] is here",
 #: "hope [kowalczyk] is okay"), not a given name
 #: a title or a role before a name ("doctor [brown]", "mister [rath]"), never its given name
-_TITLES = frozenset("doctor professor mister missus miss madam madame dr mr mrs ms mx prof".split()) | ROLE_TITLES
+_TITLES = TITLE_WORDS | ROLE_TITLES | {"madam", "madame"}
 #: the function words that are given names before a surname found ("will", "june"); no other ("like [cappuccino]")
 _NAME_FUNCTION = frozenset("will may june april august young happy honey pal".split())
 _OPENS = frozenset("""so and but well now then yes no right anyway also plus just maybe hi hey hello bye thanks please
