@@ -65,3 +65,41 @@ def forms_of(*scripts: str) -> set[str]:
     """Every form of ``scripts``' form lists (benchmarks/, :data:`FORM_LISTS`), the speaker left out."""
     return {f for s in scripts
             for _, f in getattr(load_script(f"benchmarks/{s}", "clinaudit_" + s[:-3]), FORM_LISTS[s])}
+
+
+def dev_set(n: int) -> ModuleType:
+    """The ``n``-th development set's script, ``benchmarks/deid_dev{n}.py`` (its tables are ``DEV{n}_NAMES``,
+    ``DEV{n}_FORMS`` and ``DEV{n}_WORD_USES``)."""
+    return load_script(f"benchmarks/deid_dev{n}.py", f"clinaudit_deid_dev{n}")
+
+
+def dev_forms(*numbers: int) -> set[str]:
+    """Every form of :data:`FORM_LISTS` and of the development sets ``numbers``, in lower case, the speaker left out:
+    what a newer set's forms must not repeat."""
+    forms = {f.lower() for f in forms_of(*FORM_LISTS)}
+    return forms | {f.lower() for n in numbers for _, f in getattr(dev_set(n), f"DEV{n}_FORMS")}
+
+
+def dev_parts_shared(table: Mapping[str, tuple[Sequence[str], Sequence[str]]], *numbers: int) -> dict[int, int]:
+    """How many name parts ``table`` shares with each of the development sets ``numbers`` (tables outside
+    :data:`NAME_TABLES`): a count per set, never the parts."""
+    new = table_parts(table)
+    return {n: len(table_parts(getattr(dev_set(n), f"DEV{n}_NAMES")) & new) for n in numbers}
+
+
+def check_dev_set(mod: ModuleType, n: int, *, origins: set[str], min_parts: int, min_forms: int, min_uses: int,
+                  own_words: int) -> None:
+    """The shape every development set keeps: its ``origins``, each origin's given names and surnames
+    (``min_parts`` or more together, both present), ``min_forms`` forms, none repeated (in lower case), each spoken
+    by the doctor or the patient and holding a name slot, no name part inside a form; ``min_uses`` sentences of words
+    as words, none repeated, using ``own_words`` or more of the names' own words as words."""
+    names, forms, uses = (getattr(mod, f"DEV{n}_{t}") for t in ("NAMES", "FORMS", "WORD_USES"))
+    assert set(names) == origins
+    assert all(g and s and len(g) + len(s) >= min_parts for g, s in names.values())
+    assert len(forms) >= min_forms and len({f.lower() for _, f in forms}) == len(forms)  # no repeated form
+    assert all(who in ("D", "P") and re.search(r"\{[gs]\}", f) for who, f in forms)
+    parts = table_parts(names)
+    assert not {w for _, f in forms for w in re.findall(r"[a-z]+", f.lower())} & parts
+    assert len(uses) >= min_uses and len({s.lower() for _, s in uses}) == len(uses)
+    used = {w for _, s in uses for w in re.findall(r"[a-z]+", s.lower())}
+    assert len(used & parts) >= own_words  # the names' own words, used as words

@@ -5,15 +5,14 @@ the same places; none of another set's names (compared without printing them).""
 
 from __future__ import annotations
 
-import re
 
 import pytest
-from script_modules import FORM_LISTS, NAME_TABLES, forms_of, load_script, parts_shared, table_parts
+from script_modules import NAME_TABLES, check_dev_set, dev_forms, dev_set, parts_shared
 
 
 @pytest.fixture(scope="module")
 def dev19():
-    return load_script("benchmarks/deid_dev19.py", "clinaudit_deid_dev19")
+    return dev_set(19)
 
 
 def test_dev19_names_are_new(dev19):
@@ -22,26 +21,13 @@ def test_dev19_names_are_new(dev19):
 
 
 def test_dev19_shape(dev19):
-    assert set(dev19.DEV19_NAMES) == {"UK", "Irish", "US", "Australian", "Punjabi", "Haitian", "Korean", "Samoan"}
-    assert all(len(g) + len(s) >= 5 for g, s in dev19.DEV19_NAMES.values())
-    forms = dev19.DEV19_FORMS
-    assert len(forms) >= 50 and len({f.lower() for _, f in forms}) == len(forms)  # no repeated form
-    assert all(who in ("D", "P") and re.search(r"\{[gs]\}", f) for who, f in forms)
-    parts = table_parts(dev19.DEV19_NAMES)
-    assert not {w for _, f in forms for w in re.findall(r"[a-z]+", f.lower())} & parts
-    uses = dev19.DEV19_WORD_USES
-    assert len(uses) >= 60 and len({s.lower() for _, s in uses}) == len(uses)
-    used = {w for _, s in uses for w in re.findall(r"[a-z]+", s.lower())}
-    assert len(used & parts) >= 20  # the names' own words, used as words
+    check_dev_set(dev19, 19, origins={"UK", "Irish", "US", "Australian", "Punjabi", "Haitian", "Korean", "Samoan"},
+                  min_parts=5, min_forms=50, min_uses=60, own_words=20)
     assert dev19.DEV19_REPEAT >= 1
 
 
 def test_dev19_forms_are_new(dev19):
-    others = {f.lower() for f in forms_of(*FORM_LISTS)}
-    for n in (13, 15, 16, 17):
-        others |= {f.lower() for _, f in getattr(load_script(f"benchmarks/deid_dev{n}.py", f"clinaudit_deid_dev{n}"),
-                                                  f"DEV{n}_FORMS")}
-    assert not {f.lower() for _, f in dev19.DEV19_FORMS} & others
+    assert not {f.lower() for _, f in dev19.DEV19_FORMS} & dev_forms(13, 15, 16, 17)
 
 
 def test_dev19_kinds(dev19):
