@@ -41,7 +41,7 @@ from typing import NamedTuple
 from .name_neighbour_words import lower_word_name
 from .name_tokens import Tok, distinct_texts, ends_of, starts_of, texts_of
 from .name_word import word_facts, word_name
-from .vocab import (DAY_NAMES, RELATIVES, SPOKEN_WORDS, WORD_NAME_ZIPF, common_words, english_zipf, first_names,
+from .vocab import (DAY_NAMES, RELATIVES, SPOKEN_WORDS, WORD_NAME_ZIPF, english_zipf, first_names,
                     surnames)
 
 __all__ = ["ADDRESS_WORDS", "BareWords", "bare_person_names", "bare_word_places", "may_be_high", "may_be_name"]
@@ -134,7 +134,7 @@ def bare_word_places(toks: Sequence[Tok], unlisted: Callable[[str], bool]) -> Ba
     text and hands it to each; the two new rules cost a set operation each, not a scan)."""
     distinct = distinct_texts(toks)
     named = distinct & first_names() | distinct & surnames()
-    unlisted_words = {w for w in distinct - common_words() - named if len(w) >= 2 and w.isalpha() and w.islower()
+    unlisted_words = {w for w in distinct - named if len(w) >= 2 and w.isalpha() and w.islower()
                       and w not in RELATIVES and w not in SPOKEN_WORDS and unlisted(w)}
     person = {w for w in named if _may_be(w)} | {w for w in unlisted_words if _may_be(w)}
     clause = {w for w in named if may_be_name(w)}

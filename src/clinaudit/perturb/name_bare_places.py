@@ -33,7 +33,8 @@ The word: a gazetteer given name or surname English text uses less than Zipf 4.5
 demographic, relative's or spoken word, no eponym, no word of address, day or month (:func:`.name_bare_person.
 may_be_name`, the words of ``BareWords.clause``), or (thirteenth session) one of Zipf 4.5 or more that English text
 writes mostly as a name ("martin", "lee", "smith", "tim": ``BareWords.high`` that :func:`.name_abroad.
-named_by_frequency` takes; not "hope", "story", "grace"); never where the detector says no person stands (``kind``
+named_by_frequency` takes; not "hope", "story", "grace"), or (fourteenth session) a listed word English hardly writes
+in no gazetteer (:func:`.name_rare_listed.rare_listed`: "eti", "fetu", "wisly"); never where the detector says no person stands (``kind``
 None).
 Never a word before a noun ("with holly leaves": what follows must end the clause or open its next part), after an
 article or a possessive, nor a plural. Words first: only the places of the words that may be such a name (one scan
@@ -48,6 +49,7 @@ from collections.abc import Callable, Sequence
 
 from .name_abroad import names_by_frequency
 from .name_bare_person import BareWords, bare_word_places
+from .name_rare_listed import rare_listed
 from .name_tokens import Tok, ends_of, starts_of, texts_of
 
 __all__ = ["bare_place_names"]
@@ -169,6 +171,8 @@ def bare_place_names(text: str, toks: Sequence[Tok], kind: Callable[[str, Tok], 
     if not places:
         return []
     named = bare.clause | bare.high & names_by_frequency()  # "with martin", "who ? lee ." (thirteenth session)
+    rare = {w for w in bare.person if rare_listed(w)}  # "with eti", "eti is picking" (fourteenth session)
+    named |= rare
     texts, starts, ends = texts_of(toks), starts_of(toks), ends_of(toks)
     n = len(texts)
     out: list[Tok] = []
@@ -181,6 +185,6 @@ def bare_place_names(text: str, toks: Sequence[Tok], kind: Callable[[str, Tok], 
         if not _place(text, texts, starts, ends, i):
             continue
         t = Tok(starts[i], ends[i], word, word)
-        if kind(text, t) == "gazetteer":
+        if kind(text, t) == "gazetteer" or word in rare and kind(text, t) == "unlisted":
             out.append(t)
     return out

@@ -46,6 +46,7 @@ from .name_korean import aspirated_romanisation, korean_surname_beside
 from .name_letters import capital_names, okina_names, open_syllables, polynesian_word, syllable_names
 from .name_prep import prep_objects, rare_lines, thing_in_dialog
 from .name_rare_slots import HEADWORD_ZIPF, rare_slot_names
+from .name_rare_listed import rare_listed
 from .name_bare_object import bare_object_names
 from .name_bare_person import bare_person_names, bare_word_places
 from .name_abroad import named_by_frequency
@@ -406,7 +407,7 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                   + apostrophe_names(text, toks, _may_name)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_slots(text, _sentence_start, _slot_kind)]
         spans += [NameSpan(t.start, t.end, "rule") for t in coordinated_names(text, _slot_kind)]  # "me and dean"
-        bare = bare_word_places(toks, _slot_unlisted)  # one scan for the three bare-word rules
+        bare = bare_word_places(toks, lambda k: _slot_unlisted(k) or rare_listed(k))  # one scan, bare-word rules
         spans += [NameSpan(t.start, t.end, "rule") for t in bare_person_names(  # "tell penny i"
             text, toks, _slot_kind, _slot_unlisted, bare)]
         spans += [NameSpan(t.start, t.end, "rule") for t in clause_subject_names(  # "but penny said", "i called penny"
@@ -509,7 +510,7 @@ def _slot_kind(text: str, t: _Tok) -> str | None:
         ok = w.clinical is None or w.clinical == "condition" and t.key not in whitelist_words() or w.person_drug
         kind = "gazetteer" if ok else None
     else:  # a word in no list, no drug written wrong ("asprin helps")
-        kind = "unlisted" if _slot_unlisted(t.key) else None
+        kind = "unlisted" if _slot_unlisted(t.key) or rare_listed(t.key) else None  # "ask eti": 14th session
     return None if kind is None or no_person_at(text, t.start, t.end) else kind
 
 

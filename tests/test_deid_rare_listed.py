@@ -1,0 +1,81 @@
+"""name_rare_listed (issue 50, fourteenth session): a word the lists hold that English text hardly writes (a whitelist
+word or a rare headword, in no gazetteer) is judged like a word in no list where a person stands, in lower case."""
+
+from __future__ import annotations
+
+import pytest
+
+from clinaudit.perturb.deid import deidentify_text
+from clinaudit.perturb.name_rare_listed import rare_listed
+
+
+@pytest.mark.parametrize("word", ["eti", "fetu", "wisly", "sile", "brid", "teine", "peau"])
+def test_rare_listed_words(word):
+    assert rare_listed(word)
+
+
+@pytest.mark.parametrize("word", [
+    "jot", "nav", "har",  # words people write (Zipf 2.8 or more)
+    "palpation", "augmentin", "percocet",  # six letters or more: the whitelist's medical words
+    "hrt", "cdt",  # no vowel: abbreviations
+    "osa", "prn",  # clinical acronyms
+    "sione", "lupe",  # gazetteer names: their own rules
+    "fritznel",  # in no list: a name anywhere already
+    "ahh", "june", "aunt", "it",  # spoken, month, relative's, function words
+])
+def test_not_rare_listed(word):
+    assert not rare_listed(word)
+
+
+@pytest.mark.parametrize("text", [
+    "ask eti about it .", "fetu came with me today .", "wisly drove me here .", "ask sile to bring my coat .",
+    "it was brid who found me .", "tell teine i said hi .",
+])
+def test_a_rare_listed_word_where_a_person_stands_is_a_name(text):
+    assert "[NAME]" in deidentify_text(text)[0]
+
+
+@pytest.mark.parametrize("text", [
+    "the eti report came back normal .", "i read about fetu on the label .", "the sile on the tap is broken .",
+    "i think ebi has shellfish in it , so no .", "the chemist said apoi is just a herbal thing .",
+    "i came in with osa and reflux .", "we had poi at the luau .", "ask about the kowa cream .",
+    # the whitelist's medical words of six letters or more, which the clinical lists lack (the real dialogs)
+    "on palpation , it's tender .", "i've been taking percocet .", "we may need to intubate .",
+])
+def test_the_same_kind_of_word_as_a_word_stays(text):
+    assert deidentify_text(text)[0] == text
+
+
+# Transfer check: written after the rule and not looked at while writing it (fourteenth session): 11 of 15 names
+# removed (main 4030b4a: 1), 13 of 15 words kept (main: 13; "wisly is not a word i know", "it was taro that upset my
+# stomach" taken on both).
+TRANSFER_NAMES = [
+    ("eti came round to check on me last night .", True), ("can you tell fetu the appointment moved ?", False),
+    ("wisly drove me here because i can't drive .", True), ("i'll ring sile when i get home .", True),
+    ("it was brid who called the ambulance .", True), ("inder usually comes with me to these .", True),
+    ("my neighbour said eti would pick me up .", False), ("thanks , fetu , that's everything .", True),
+    ("i asked wisly to grab my inhaler .", True), ("sile keeps an eye on my tablets .", False),
+    ("ask brid if she's got the letter .", True), ("inder thinks i should get a second opinion .", False),
+    ("i told eti about the rash .", True), ("fetu phoned the surgery for me .", True),
+    ("wisly and her husband are coming at two .", True),
+]
+TRANSFER_WORDS = [
+    ("the eti report came back normal .", True), ("i read about fetu on the label .", True),
+    ("wisly is not a word i know .", False), ("the sile on the tap is broken .", True),
+    ("they call it brid in the dialect .", True), ("inder is the brand of the cream .", True),
+    ("i ate some laau yesterday .", True), ("we had poi at the luau .", True), ("the kava made me drowsy .", True),
+    ("apoi is a herbal tea .", True), ("my limi drops help .", True), ("it was taro that upset my stomach .", False),
+    ("ask about the kowa cream .", True), ("tell me about the pika .", True), ("i think dodo is extinct .", True),
+]
+
+
+def test_transfer_names():
+    got = [(s, "[NAME]" in deidentify_text(s)[0]) for s, _ in TRANSFER_NAMES]
+    assert got == TRANSFER_NAMES
+    assert sum(found for _, found in got) == 11
+
+
+def test_transfer_words():
+    got = [(s, deidentify_text(s)[0] == s) for s, _ in TRANSFER_WORDS]
+    assert got == TRANSFER_WORDS
+    assert sum(kept for _, kept in got) == 13
