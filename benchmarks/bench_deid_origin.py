@@ -470,6 +470,8 @@ def main() -> None:
     ap.add_argument("--no-real", action="store_true", help="skip the real files")
     ap.add_argument("--show-words", action="store_true", help="print the words replaced in the real dialogs")
     ap.add_argument("--show-left", action="store_true", help="print the injected names left")
+    ap.add_argument("--src", default=str(ROOT / "src"),
+                    help="the code to measure (default: this tree's src, whatever PYTHONPATH says)")
     ap.add_argument("--child")
     a = ap.parse_args()
     if a.child:
@@ -478,8 +480,10 @@ def main() -> None:
     if not (DATA / "aci-bench").exists() or not (DATA / "mts-dialog").exists():
         print(f"data not found under {DATA}: skipped")
         return
-    sys.path.insert(0, str(ROOT / "src"))  # this tree's code, whatever PYTHONPATH says: run the tree's own copy
-    print(f"after: the code of {ROOT / 'src'}", flush=True)
+    sys.path.insert(0, a.src)  # this tree's code unless --src says, whatever PYTHONPATH says
+    import clinaudit
+
+    print(f"after: the code of {Path(clinaudit.__file__).parent.parent}", flush=True)
     dialogs = load_dialogs(a.quick)
     wanted = ["development"] if a.dev_only else [h for h in a.halves.split(",") if h in ("development", "held-out")]
     wanted += [h for h in SETS if getattr(a, h) or h in a.halves.split(",")]  # the other sets, in order
