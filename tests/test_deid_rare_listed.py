@@ -79,3 +79,42 @@ def test_transfer_words():
     got = [(s, deidentify_text(s)[0] == s) for s, _ in TRANSFER_WORDS]
     assert got == TRANSFER_WORDS
     assert sum(kept for _, kept in got) == 13
+
+
+@pytest.mark.parametrize("text", [
+    "fetu tuilagi came with me today .", "eti leota is picking me up .", "sione fetu came with me .",
+    "i talked to malia eti yesterday .",
+])
+def test_beside_a_name_found_as_its_given_name_or_surname(text):
+    """name_surname_after reads such a word as a gazetteer name beside a name found (fourteenth session)."""
+    out = deidentify_text(text)[0]
+    assert not {"fetu", "eti"} & set(out.split()), out
+
+
+# Transfer check of that reading, written after it (fourteenth session): 14 of 15 names (main 491e906: 5); the rare
+# words beside a given name as words: 8 of 15 kept, as on main (older rules take "kava", "kowa", "limi", "taro",
+# "poi", "laau" after a given name; the reading takes none more).
+BESIDE_NAMES = ["eti sapolu rang this morning .", "fetu malietoa is my carer .", "i'm here with wisly joseph today .",
+                "brid kavanagh drove me in .", "teine faleolo will call you .", "dembe okello says hi .",
+                "my name is eti vaifale .", "it was fetu lauina who found me .", "ebi alagoa has the forms .",
+                "tell sile brennan i'm fine .", "peau vaipulu brought my bag .", "thanks , brid donnelly .",
+                "ahu kealoha is picking me up .", "wisly pierre couldn't come ."]
+BESIDE_WORDS = [("my wife likes ebi tempura .", "ebi"), ("i showed anna eti results .", "eti"),
+                ("tom fetu label was wrong .", "fetu"), ("i think peter apoi tea helped .", "apoi"),
+                ("james dodo impressions are funny .", "dodo"), ("i gave maria poi for lunch .", "poi"),
+                ("ask anna if limi drops are okay .", "limi")]
+
+
+@pytest.mark.parametrize("text", BESIDE_NAMES)
+def test_transfer_beside_names(text):
+    out = deidentify_text(text)[0].split()
+    assert not {"eti", "fetu", "wisly", "sile", "brid", "teine", "dembe", "ebi", "peau", "ahu"} & set(out), out
+
+
+def test_transfer_beside_name_lost():
+    assert deidentify_text("sile murphy was with me .")[0] == "sile murphy was with me ."  # the one lost
+
+
+@pytest.mark.parametrize(("text", "word"), BESIDE_WORDS)
+def test_transfer_beside_words_kept(text, word):
+    assert word in deidentify_text(text)[0].split()

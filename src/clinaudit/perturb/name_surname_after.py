@@ -36,6 +36,7 @@ from .name_clause_subject import PERSON_VERBS
 from .name_frames import TITLE_WORDS
 from .name_roles import ROLE_TITLES
 from .name_tokens import Tok, starts_of
+from .name_rare_listed import rare_listed
 from .vocab import FUNCTION_WORDS, RELATIVES, SPOKEN_WORDS, first_names, inflected_everyday, surnames
 
 __all__ = ["surname_after", "given_before"]
@@ -106,7 +107,7 @@ def given_before(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int]
     out: list[Tok] = []
     for i in sorted({i - 1 for s in reach if (i := bisect_left(at, s)) < len(toks) and i and at[i] == s}):
         t, n = toks[i], toks[i + 1]
-        if t.end in ends or text[t.end:n.start] != " " or t.key not in given or len(t.key) < 2 \
+        if t.end in ends or text[t.end:n.start] != " " or t.key not in given and not rare_listed(t.key) or len(t.key) < 2 \
                 or not t.text.isalpha() or t.text.isupper() or t.key in RELATIVES or t.key in SPOKEN_WORDS \
                 or t.key in _TITLES or t.key in FUNCTION_WORDS and t.key not in _NAME_FUNCTION:
             continue
@@ -129,7 +130,7 @@ def surname_after(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int
     out: list[Tok] = []
     for i in sorted({i for _, e in found if (i := bisect_left(at, e)) < len(toks) and i}):  # the word after each
         t, g = toks[i], toks[i - 1]
-        if g.end not in ends or t.start in starts or text[g.end:t.start] != " " or t.key not in sur \
+        if g.end not in ends or t.start in starts or text[g.end:t.start] != " " or t.key not in sur and not rare_listed(t.key) \
                 or len(t.key) < 2 or not t.text.isalpha() or t.text.isupper() or t.key in RELATIVES \
                 or t.key in _FILLERS or t.key in _VERBS:
             continue
