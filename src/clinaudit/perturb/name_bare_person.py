@@ -44,7 +44,7 @@ from .name_word import word_facts, word_name
 from .vocab import (DAY_NAMES, RELATIVES, SPOKEN_WORDS, WORD_NAME_ZIPF, english_zipf, first_names,
                     surnames)
 
-__all__ = ["ADDRESS_WORDS", "BareWords", "bare_person_names", "bare_word_places", "may_be_high", "may_be_name"]
+__all__ = ["ADDRESS_WORDS", "BareWords", "bare_person_names", "bare_word_places", "may_be_high", "may_be_name", "plain_word"]
 
 #: a word's start: no letter, digit, "_", apostrophe or hyphen before it
 _AT = r"(?<![\w'’\-])"
@@ -126,12 +126,15 @@ class BareWords(NamedTuple):
     clause: set[str]  # the gazetteer words of :mod:`.name_clause_subject` and :mod:`.name_bare_object`
     places: list[int]  # the places of the words of any set, in text order
     high: set[str]  # the everyday words of :mod:`.name_person_only` (:func:`may_be_high`)
+    guarded: set[str] = set()  # the words the guards call words, of :mod:`.name_guarded_words` (``guarded``)
 
 
-def bare_word_places(toks: Sequence[Tok], unlisted: Callable[[str], bool]) -> BareWords:
+def bare_word_places(toks: Sequence[Tok], unlisted: Callable[[str], bool],
+                     guarded: Callable[[str], bool] | None = None) -> BareWords:
     """The words of ``toks`` this module and :mod:`.name_clause_subject`, :mod:`.name_bare_object` may take, and their
     places: one scan of the words for the three rules (issue 50, eleventh session: :mod:`.name_detect` reads it once a
-    text and hands it to each; the two new rules cost a set operation each, not a scan)."""
+    text and hands it to each; the two new rules cost a set operation each, not a scan); ``guarded``: the word test
+    of :mod:`.name_guarded_words` (fourteenth session), whose words are read in the same scan."""
     distinct = distinct_texts(toks)
     named = distinct & first_names() | distinct & surnames()
     unlisted_words = {w for w in distinct - named if len(w) >= 2 and w.isalpha() and w.islower()
@@ -139,15 +142,24 @@ def bare_word_places(toks: Sequence[Tok], unlisted: Callable[[str], bool]) -> Ba
     person = {w for w in named if _may_be(w)} | {w for w in unlisted_words if _may_be(w)}
     clause = {w for w in named if may_be_name(w)}
     high = {w for w in named if may_be_high(w)}  # issue 50, twelfth session: read in the same scan
-    found = person | clause | high
+    kept = {w for w in distinct if guarded(w)} - high if guarded else set()
+    found = person | clause | high | kept
     texts = texts_of(toks)
     places = list(compress(range(len(texts)), map(found.__contains__, texts))) if found else []
-    return BareWords(person, clause, places, high)
+    return BareWords(person, clause, places, high, kept)
 
 
 #: modals and auxiliaries: never an everyday word's name (:func:`may_be_high`: "will says", "may told me")
 _MODALS = frozenset("""will would shall should may might must can could do does did have has had be is am are was were
     been being need dare ought""".split())
+
+
+def plain_word(word: str) -> bool:
+    """``word`` is three lower-case letters or more and no relative's, spoken word, word of address, modal,
+    auxiliary, day or month: what a word of :func:`may_be_high` or :mod:`.name_guarded_words` must be first."""
+    return len(word) >= 3 and word.isalpha() and word.islower() and word not in RELATIVES \
+        and word not in SPOKEN_WORDS and word not in DAY_NAMES and word not in _MONTHS and word not in _MODALS \
+        and word not in ADDRESS_WORDS
 
 
 @lru_cache(maxsize=100_000)
@@ -156,8 +168,7 @@ def may_be_high(word: str) -> bool:
     surname English text uses at least :data:`.vocab.WORD_NAME_ZIPF` (the rarer ones are the other rules'), no
     clinical, function, demographic, relative's, spoken word nor eponym, no word of address, modal, auxiliary, day
     or month (issue 50, twelfth session)."""
-    if len(word) < 3 or not word.isalpha() or not word.islower() or word in RELATIVES or word in SPOKEN_WORDS \
-            or word in DAY_NAMES or word in _MONTHS or word in _MODALS or word in ADDRESS_WORDS:
+    if not plain_word(word):
         return False
     w = word_facts(word)
     return w.gazetteer and w.clinical is None and not (w.function or w.demographic or w.eponym) \

@@ -53,6 +53,7 @@ from .name_abroad import named_by_frequency
 from .name_bare_places import bare_place_names
 from .name_clause_subject import PERSON_VERBS, clause_subject_names
 from .name_coordinated import coordinated_names
+from .name_guarded_words import guarded_word_names, may_be_guarded
 from .name_person_only import person_only_names
 from .name_surname_after import given_before, surname_after
 from .name_roles import ROLE_TITLES, relative_names, role_names
@@ -407,7 +408,7 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                   + apostrophe_names(text, toks, _may_name)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_slots(text, _sentence_start, _slot_kind)]
         spans += [NameSpan(t.start, t.end, "rule") for t in coordinated_names(text, _slot_kind)]  # "me and dean"
-        bare = bare_word_places(toks, lambda k: _slot_unlisted(k) or rare_listed(k))  # one scan, bare-word rules
+        bare = bare_word_places(toks, lambda k: _slot_unlisted(k) or rare_listed(k), may_be_guarded)  # one scan
         spans += [NameSpan(t.start, t.end, "rule") for t in bare_person_names(  # "tell penny i"
             text, toks, _slot_kind, _slot_unlisted, bare)]
         spans += [NameSpan(t.start, t.end, "rule") for t in clause_subject_names(  # "but penny said", "i called penny"
@@ -415,6 +416,7 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         spans += [NameSpan(t.start, t.end, "rule") for t in bare_place_names(  # "i came in with willow ."
             text, toks, _slot_kind, _slot_unlisted, bare)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_only_names(text, toks, _slot_kind, _slot_unlisted, bare)]  # "ocean says"
+        spans += [NameSpan(t.start, t.end, "rule") for t in guarded_word_names(text, toks, bare, no_person_at)]  # "glass says"
         spans += [NameSpan(t.start, t.end, "rule") for t in syllable_names(toks)  # "ji-ho", "Bo-ra"
                   if not no_person_at(text, t.start, t.end)]
         lines, rare = rare_lines(text, toks, _rare_slot_word)  # the lines with a rare word (both rules read only them)

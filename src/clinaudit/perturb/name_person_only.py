@@ -47,7 +47,7 @@ from .name_bare_person import BareWords, bare_word_places
 from .name_tokens import Tok, ends_of, starts_of, texts_of
 from .vocab import common_words, first_names
 
-__all__ = ["NOT_ADDRESSED", "person_only_names"]
+__all__ = ["NOT_ADDRESSED", "clause_start", "person_only_at", "person_only_names"]
 
 #: words English lets say, tell, know or think as a voice, no person ("god knows", "time will tell", "law says",
 #: "police said", "news says", "council rang")
@@ -142,7 +142,7 @@ def _addressed(text: str, texts: list[str], starts: list[int], ends: list[int], 
     return _SAID_TO_AFTER.match(text, e) is not None and _SAID_TO.search(text, max(0, s - 48), s) is not None
 
 
-def _clause_start(text: str, texts: list[str], starts: list[int], ends: list[int], i: int) -> bool:
+def clause_start(text: str, texts: list[str], starts: list[int], ends: list[int], i: int) -> bool:
     """Word ``i`` starts a clause: a turn's or the text's start, a break before it, or an opener right before."""
     gap = text[ends[i - 1]:starts[i]] if i else text[:starts[i]]
     return not gap.strip() and (not i or texts[i - 1] in _OPENERS) or _BREAK.search(gap) is not None
@@ -154,7 +154,7 @@ def _subject(text: str, texts: list[str], starts: list[int], ends: list[int], i:
     e = ends[i]
     nxt = high and (i + 1 < len(texts) and texts[i + 1] in _VERBS and not text[e:starts[i + 1]].strip()
                     or _DROVE.match(text, e) is not None)
-    return (nxt or _AND_HER.match(text, e) is not None) and _clause_start(text, texts, starts, ends, i)
+    return (nxt or _AND_HER.match(text, e) is not None) and clause_start(text, texts, starts, ends, i)
 
 
 @lru_cache(maxsize=10_000)
@@ -185,6 +185,18 @@ def _framed(text: str, s: int, e: int, prev: str, high: bool) -> bool:
     return _TOLD_AFTER.match(text, e) is not None and _TOLD_BEFORE.search(text, lo, s) is not None
 
 
+def person_only_at(text: str, texts: list[str], starts: list[int], ends: list[int], i: int, high: bool) -> bool:
+    """Word ``i`` of the text (``texts``, ``starts``, ``ends``: its words) stands in a place only a person stands (the
+    module's docstring), no voice ("god knows"); ``high``: read in every frame (:func:`_framed`). The words around
+    first: a frame's word before, a verb or "and" after, a comma or an end after, a greeting before."""
+    word, s, e = texts[i], starts[i], ends[i]
+    prev = texts[i - 1] if i else ""
+    return (prev in _TRIGGERS and _framed(text, s, e, prev, high)
+            or i + 1 < len(texts) and texts[i + 1] in _NEXT and _subject(text, texts, starts, ends, i, high)
+            or (prev in _GREETINGS or text.startswith(_SAID_END, e)) and _addressed(text, texts, starts, ends, i)) \
+        and word not in _VOICES
+
+
 def person_only_names(text: str, toks: Sequence[Tok], kind: Callable[[str, Tok], str | None],
                       unlisted: Callable[[str], bool], bare: BareWords | None = None) -> list[Tok]:
     """The lower-case words of Zipf 4.5 or more that stand bare where only a person stands (the module's docstring).
@@ -197,7 +209,6 @@ def person_only_names(text: str, toks: Sequence[Tok], kind: Callable[[str, Tok],
     if not (words or rarer):
         return []
     texts, starts, ends = texts_of(toks), starts_of(toks), ends_of(toks)
-    last = len(texts) - 1
     out: list[Tok] = []
     for i in bare.places:
         word = texts[i]
@@ -207,15 +218,9 @@ def person_only_names(text: str, toks: Sequence[Tok], kind: Callable[[str, Tok],
             high = False
         else:
             continue
-        s, e = starts[i], ends[i]
-        prev = texts[i - 1] if i else ""
-        # the words around first: a frame's word before, a verb or "and" after, a comma or an end after, a greeting
-        if not (prev in _TRIGGERS and _framed(text, s, e, prev, high)
-                or i < last and texts[i + 1] in _NEXT and _subject(text, texts, starts, ends, i, high)
-                or (prev in _GREETINGS or text.startswith(_SAID_END, e)) and _addressed(text, texts, starts, ends, i)) \
-                or word in _VOICES:
+        if not person_only_at(text, texts, starts, ends, i, high):
             continue
-        t = Tok(s, e, word, word)
+        t = Tok(starts[i], ends[i], word, word)
         if kind(text, t) == "gazetteer":
             out.append(t)
     return out
