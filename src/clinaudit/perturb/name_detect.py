@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
 
+from .name_accented import foreign_spelling
 from .name_cased import (apostrophe_names, condition_name_inside, coordinated_with_a_person, inside_prose,
                          non_english_letter, particle_chain_names, quote_start, rare_headword, speaker_at_start)
 from .name_frequency import lower_case_neighbour_ok, name_like, webster_proper
@@ -42,6 +43,7 @@ from .name_object import capital_objects, lower_objects
 from .name_neighbour_words import NAME_FUNCTION, cased_word_name, lower_rare_word, lower_word_name
 from .name_person_verbs import person_context_names, person_verb_names
 from .name_elision import elided_particle_names
+from .name_particle_apart import apart_particle_names
 from .name_korean import aspirated_romanisation, korean_surname_beside
 from .name_letters import capital_names, okina_names, open_syllables, polynesian_word, syllable_names
 from .name_prep import prep_objects, rare_lines, thing_in_dialog
@@ -77,10 +79,7 @@ from .vocab import FUNCTION_WORDS as _FUNCTION_WORDS
 from .vocab import SPOKEN_WORDS as _SPOKEN_WORDS
 from .vocab import EPONYMS, FACILITY_WORDS, PLACE_BEFORE, PLACE_GENERIC, PLACE_WORDS, clinical_terms, common_words
 from .vocab import english_zipf, first_names, lower_case_neighbour, surnames, whitelist_words, written_acronym
-from .name_word import DETERMINERS as _DETERMINERS
-from .name_word import OWNERS as _OWNERS
-from .name_word import RELATIVES, WINDOW, after
-from .name_word import SEP_SPACE as _SEP_SPACE
+from .name_word import DETERMINERS as _DETERMINERS, OWNERS as _OWNERS, RELATIVES, SEP_SPACE as _SEP_SPACE, WINDOW, after
 from .name_word import Word as _Word
 from .name_word import blocked as _blocked
 from .name_word import sep as _sep
@@ -186,8 +185,8 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
             continue
         if not w.gazetteer and not t.text.isupper() and (unknown_word(t.key, w) or _unlisted_at_start(text, t, w)
                                                          or _rare_inside(text, t, w) or _polynesian_inside(text, t, w)
-                                                         or non_english_letter(t.text)
-                                                         and not (w.clinical or w.function or w.eponym)):  # "Åsa"
+                                                         or foreign_spelling(t.text)
+                                                         and not (w.clinical or w.function or w.eponym)):  # "Åsa", "Síle"
             if thing_after_determiner(text, toks_list, i) \
                     and not _strong_after_article(text, toks_list, i):  # "the wixela": a thing; not "the kjær way"
                 things.add(t.key)
@@ -257,7 +256,7 @@ def _may_take(word: str, key: str) -> bool:
             or not (w.function or w.demographic) and w.clinical in (None, "condition")
     return not word.isupper() and (unknown_word(key, w) or _unlisted(key, w) or _rare_common(key, w)
                                    or _polynesian(key, w)
-                                   or non_english_letter(word) and not (w.clinical or w.function or w.eponym))
+                                   or foreign_spelling(word) and not (w.clinical or w.function or w.eponym))
 
 
 def _unlisted(key: str, w: _Word) -> bool:
@@ -425,7 +424,7 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                   for t in rare_slot_names(text, toks, lines, rare, _sentence_start, _rare_slot_kind)]
         spans += [NameSpan(t.start, t.end, "rule") for t in capital_objects(text, _object_may_be)]  # "ask Frank to"
         spans += [NameSpan(t.start, t.end, "rule") for t in lower_objects(text, _slot_kind)]  # "ask serghei to"
-        spans += [NameSpan(t.start, t.end, "rule") for t in elided_particle_names(text)]  # "d'amico says"
+        spans += [NameSpan(t.start, t.end, "rule") for t in elided_particle_names(text) + apart_particle_names(text, toks, no_person_at)]
         spans += [NameSpan(t.start, t.end, "rule") for t in capital_names(text, toks) + okina_names(text, toks)  # "NOVÁKOVÁ"
                   if not no_person_at(text, t.start, t.end)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_verb_names(  # "Per thinks", "how is ali doing"
