@@ -36,6 +36,7 @@ from deid_dev21 import DEV21_FORMS, DEV21_NAMES, DEV21_WORD_USES  # noqa: E402
 from deid_dev22 import DEV22_FORMS, DEV22_NAMES, DEV22_WORD_USES  # noqa: E402
 from deid_dev23 import DEV23_FORMS, DEV23_NAMES, DEV23_REPEAT, DEV23_WORD_USES  # noqa: E402
 from deid_dev24 import DEV24_FORMS, DEV24_NAMES, DEV24_PERSONS, DEV24_WORD_USES  # noqa: E402
+from deid_dev25 import DEV25_FORMS, DEV25_NAMES, DEV25_WORD_USES  # noqa: E402
 from deid_dev26 import DEV26_FORMS, DEV26_NAMES, DEV26_WORD_USES  # noqa: E402
 from deid_dev27 import DEV27_FORMS, DEV27_NAMES, DEV27_WORD_USES  # noqa: E402
 from deid_dev28 import DEV28_FORMS, DEV28_NAMES, DEV28_WORD_USES  # noqa: E402
@@ -125,6 +126,8 @@ SETS: dict[str, DevSet] = {
     "dev24": DevSet(DEV24_FORMS, DEV24_NAMES, "also surnames that are words right after the given name, beside the same "
                     "words as words after a given name (deid_dev24.py)", DEV24_WORD_USES,
                     persons=DEV24_PERSONS),
+    "dev25": DevSet(DEV25_FORMS, DEV25_NAMES, "also given names of two parts, hyphenated or apart, a part a word the "
+                    "lists hold, beside hyphenated words and eponyms as words (deid_dev25.py)", DEV25_WORD_USES),
     "dev26": DevSet(DEV26_FORMS, DEV26_NAMES, "also Irish and Scottish Gaelic surnames of a particle and a stem written "
                     "apart, with an apostrophe or joined, and Gaelic given names with and without accents, beside the "
                     "particles as words (deid_dev26.py)", DEV26_WORD_USES),
