@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .name_clinical import everyday_icd_name
+from .name_compound import compound_given_name
 from .name_frequency import dictionary_proper_name, particle_compound
 from .name_headword import headword_only_name
 from .name_tokens import Tok
@@ -85,10 +86,13 @@ def word_facts(key: str) -> Word:
     headword = common and gazetteer and len(parts) == 1 and not inflected and not rare and headword_only_name(key)
     rare = rare or headword
     common = common and not particle_compound(key)  # "al-farsi", "abu-bakr": an Arabic or Hebrew particle joined on
+    compound = "-" in key and compound_given_name(key)  # "marie-claire", "daisy-may", "mi-young": a given name
+    if compound:
+        common, gazetteer, first = False, True, True
     everyday = everyday_icd_name(key, gazetteer)  # "park", "cliff": ICD-10-CM's external causes only
     clinical, eponym = None if everyday else clinical_category(key), key in EPONYMS
     return Word(common=common and not rare, gazetteer=gazetteer, first=first, rare=rare, clinical=clinical,
-                 function=key in FUNCTION_WORDS or any(p in FUNCTION_WORDS for p in parts),
+                 function=not compound and (key in FUNCTION_WORDS or any(p in FUNCTION_WORDS for p in parts)),
                  demographic=key in DEMOGRAPHIC_WORDS, eponym=eponym,
                  person_drug=_person_drug(key, gazetteer, clinical, eponym), headword=headword, everyday=everyday)
 
