@@ -65,7 +65,7 @@ DEV25_FORMS: tuple[tuple[str, str], ...] = (
     ("D", "Hi {g}, I'm the registrar."),
     ("P", "Thank you so much for today, {g}."),
     # it was X who
-    ("P", "It was {g} who found me on the floor."),
+    ("P", "It was {g} who found me lying in the hall."),
     ("P", "It was {s} {g} who called the ambulance."),
     ("D", "Was it {g} who gave you the inhaler?"),
     # relatives
@@ -162,6 +162,6 @@ DEV25_NAMES: dict[str, tuple[list[str], list[str]]] = {
     "Chinese": (["Xiao-Tao", "Wai Man", "Jia-Hui", "Jia-Man"], ["Tse", "Leung", "Kwan"]),
     "UK": (["Billie-Beth", "Ella-Daisy", "Ruby-Belle", "Daisy-May"], ["Reed", "Brook"]),
     "US": (["Billy Ray", "Tia-June", "Lou Ellen", "Billy-Reed"], ["Hollis", "Pruitt"]),
-    "Irish": (["Cáit-Ellen", "Nóra-May", "Peggy-Anne", "Eibhlín Óg"], ["Breslin", "Mulcahy"]),
+    "Irish": (["Maeve-Ellen", "Nóra-May", "Peggy-Anne", "Eibhlín Óg"], ["Breslin", "Mulcahy"]),
     "Samoan": (["Aso Lelei", "Ula-Belle", "Fili-June", "Lelei-Ève"], ["Sauni", "Mataafa"]),
 }
