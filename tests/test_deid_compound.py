@@ -103,3 +103,25 @@ def test_transfer_check():
     names = sum(want in _out(text) for text, want in TRANSFER_NAMES)
     words = sum("[NAME]" not in _out(text) for text in TRANSFER_WORDS)  # "man" -> "patient" is the neutralizer's
     assert (names, words) == (15, 15)
+
+
+@pytest.mark.parametrize("text", [
+    # the eponyms of names joined by hyphens that ICD-10-CM writes, without "syndrome" or "disease" after them (dev25's
+    # words as words: each was taken 18 times before the fourteenth session's eponym_compound)
+    "i was diagnosed with wolff-parkinson-white last year .",
+    "i had stevens-johnson from the antibiotic .",
+    "my son has osgood-schlatter in the knee .",
+    "creutzfeldt-jakob is very rare .",
+    "it looked like parkinson-white on the trace .",
+    "The rash was Stevens-Johnson, they said.",
+])
+def test_eponym_compounds_stay(text):
+    assert _out(text) == text
+
+
+def test_eponym_compound():
+    from clinaudit.perturb.vocab import clinical_category, eponym_compound
+
+    assert eponym_compound("stevens-johnson") and eponym_compound("parkinson-white") and eponym_compound("tay-sachs")
+    assert not eponym_compound("marie-claire") and not eponym_compound("stevens") and not eponym_compound("jean-marc")
+    assert clinical_category("Wolff-Parkinson-White") == "condition"

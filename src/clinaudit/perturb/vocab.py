@@ -36,7 +36,7 @@ from pathlib import Path
 
 from ..errors import ClinauditError
 
-__all__ = ["EPONYMS", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS", "first_names", "surnames", "common_words", "common_longest",
+__all__ = ["EPONYMS", "eponym_compound", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS", "first_names", "surnames", "common_words", "common_longest",
            "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS",
            "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday", "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS",
            "english_zipf", "inflections_zipf", "rare_as_a_word", "y_adjective", "plural_of_common", "lower_case_neighbour", "RARE_ZIPF", "INFLECTED_MARGIN",
@@ -444,7 +444,7 @@ def condition_noun(key: str) -> bool:
 @cache
 def _condition_parts() -> tuple[frozenset[str], frozenset[str]]:
     """The words of ICD-10-CM's descriptions and notes written in lower case, and those capitalised inside one."""
-    lower, capital, _ = _condition_scan()
+    lower, capital, _, _ = _condition_scan()
     return lower, capital
 
 
@@ -455,9 +455,10 @@ EVERYDAY_CHAPTERS = frozenset({"20", "21"})
 
 
 @cache
-def _condition_scan() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """:func:`_condition_parts`, and the lower-case words written only in :data:`EVERYDAY_CHAPTERS` or the
-    introduction's instructions (before the first chapter: "will", "may"), read from the XML's ``<chapter>`` parts."""
+def _condition_scan() -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
+    """:func:`_condition_parts`, the lower-case words written only in :data:`EVERYDAY_CHAPTERS` or the
+    introduction's instructions (before the first chapter: "will", "may"), read from the XML's ``<chapter>`` parts,
+    and the eponyms of two names or more joined by hyphens (:func:`eponym_compound`)."""
     folder = package_dir("simple_icd_10_cm", "simple-icd-10-cm") / "data"
     files = sorted(folder.glob("icd10*-tabular-*.xml"))
     if not files:
@@ -466,8 +467,12 @@ def _condition_scan() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     lower: set[str] = set()
     capital: set[str] = set()
     clinical: set[str] = set()  # written in lower case in a chapter of conditions, injuries or findings
+    joined: set[str] = set()  # "Stevens-Johnson", "Wolff-Parkinson-White": every run of two parts or more
     for chapter, body in zip(["", *pieces[1::2]], pieces[0::2], strict=True):
         for d in re.findall(r"<(?:desc|note)>([^<]*)</(?:desc|note)>", body):
+            for m in re.finditer(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+", d) if "-" in d else ():
+                parts = m.group(0).lower().split("-")
+                joined.update("-".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 2, len(parts) + 1))
             for i, m in enumerate(re.finditer(r"[A-Za-z]+(?:'[a-z]+)?", d)):
                 w = m.group(0)
                 if w.islower():
@@ -476,7 +481,15 @@ def _condition_scan() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
                         clinical.add(w)
                 elif (i or w.endswith("'s")) and w[0].isupper() and w[1:].islower():
                     capital.add(w.lower().removesuffix("'s"))
-    return frozenset(lower), frozenset(capital), frozenset(lower - clinical)
+    return frozenset(lower), frozenset(capital), frozenset(lower - clinical), frozenset(joined)
+
+
+def eponym_compound(key: str) -> bool:
+    """``key`` (lower case) is an eponym of names joined by hyphens that ICD-10-CM writes, or a run of two of its
+    parts or more: "stevens-johnson", "wolff-parkinson-white", "parkinson-white", "creutzfeldt-jakob", "osgood-schlatter"
+    (a clinical eponym, never a name: a compound of two given names or surnames is a name otherwise, issue 50,
+    fourteenth session)."""
+    return "-" in key and key in _condition_scan()[3]
 
 
 def everyday_condition(key: str) -> bool:
@@ -523,4 +536,6 @@ def clinical_category(word: str) -> str | None:
     hit = clinical_terms().get(w)
     if hit is not None:
         return hit
+    if eponym_compound(w):  # "stevens-johnson", "wolff-parkinson-white"
+        return "condition"
     return "specialty" if _SPECIALTY_SUFFIX.search(w) else None
