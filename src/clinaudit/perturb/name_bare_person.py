@@ -41,7 +41,7 @@ from typing import NamedTuple
 from .name_neighbour_words import lower_word_name
 from .name_tokens import Tok, distinct_texts, ends_of, starts_of, texts_of
 from .name_word import word_facts, word_name
-from .vocab import (DAY_NAMES, RELATIVES, SPOKEN_WORDS, WORD_NAME_ZIPF, english_zipf, first_names,
+from .vocab import (DAY_NAMES, MONTH_NAMES, RELATIVES, SPOKEN_WORDS, WORD_NAME_ZIPF, english_zipf, first_names,
                     surnames)
 
 __all__ = ["ADDRESS_WORDS", "BareWords", "bare_person_names", "bare_word_places", "may_be_high", "may_be_name", "plain_word"]
@@ -83,8 +83,6 @@ _BEFORE = 48
 ADDRESS_WORDS = frozenset("""legend ace star angel love lovey hun hon honey sweetie sweetheart darling dear babe baby
     buddy bud pal chief boss mate champ chuck duck pet petal flower poppet treasure sunshine doll kiddo kid son sonny
     lad lass sir madam miss doc doctor nurse guys folks everyone everybody all then again too bye""".split())
-_MONTHS = frozenset("""january february march april may june july august september october november
-    december""".split())
 
 
 #: the word right before a frame's word (a token: "where's" and "it 's" are "where" and "it" there); or a comma
@@ -114,7 +112,7 @@ def _may_be(word: str) -> bool:
     gazetteer name rarer in English text than :data:`.vocab.WORD_NAME_ZIPF` and no clinical word, or in no gazetteer
     (the caller asks whether it is in no list)."""
     if len(word) < 2 or not word.isalpha() or not word.islower() or word in RELATIVES or word in SPOKEN_WORDS \
-            or word in DAY_NAMES or word in _MONTHS:
+            or word in DAY_NAMES or word in MONTH_NAMES:
         return False
     w = word_facts(word)
     return not w.gazetteer or w.clinical is None and english_zipf(word) < WORD_NAME_ZIPF
@@ -158,7 +156,7 @@ def plain_word(word: str) -> bool:
     """``word`` is three lower-case letters or more and no relative's, spoken word, word of address, modal,
     auxiliary, day or month: what a word of :func:`may_be_high` or :mod:`.name_guarded_words` must be first."""
     return len(word) >= 3 and word.isalpha() and word.islower() and word not in RELATIVES \
-        and word not in SPOKEN_WORDS and word not in DAY_NAMES and word not in _MONTHS and word not in _MODALS \
+        and word not in SPOKEN_WORDS and word not in DAY_NAMES and word not in MONTH_NAMES and word not in _MODALS \
         and word not in ADDRESS_WORDS
 
 
@@ -181,7 +179,7 @@ def may_be_name(word: str) -> bool:
     lower case, no relative's, spoken, day's, month's word or word of address; a gazetteer name
     :func:`.name_word.word_name` takes (a given name or a surname)."""
     if len(word) < 3 or not word.isalpha() or not word.islower() or word in RELATIVES or word in SPOKEN_WORDS \
-            or word in DAY_NAMES or word in _MONTHS or word in ADDRESS_WORDS:
+            or word in DAY_NAMES or word in MONTH_NAMES or word in ADDRESS_WORDS:
         return False
     return word_name(word) or word_name(word, given=True)
 

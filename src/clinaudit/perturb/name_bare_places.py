@@ -185,6 +185,7 @@ def bare_place_names(text: str, toks: Sequence[Tok], kind: Callable[[str, Tok], 
         if not _place(text, texts, starts, ends, i):
             continue
         t = Tok(starts[i], ends[i], word, word)
-        if kind(text, t) == "gazetteer" or word in rare and kind(text, t) == "unlisted":
+        k = kind(text, t)
+        if k == "gazetteer" or k == "unlisted" and word in rare:
             out.append(t)
     return out

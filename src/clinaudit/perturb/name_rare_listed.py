@@ -22,7 +22,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .name_word import word_facts
-from .vocab import (DAY_NAMES, RELATIVES, SPOKEN_WORDS, clinical_acronym, english_zipf, inflected_everyday,
+from .vocab import (DAY_NAMES, MONTH_NAMES, RELATIVES, SPOKEN_WORDS, clinical_acronym, english_zipf, inflected_everyday,
                     plural_of_common)
 
 __all__ = ["RARE_LISTED_LETTERS", "RARE_LISTED_ZIPF", "rare_listed"]
@@ -34,7 +34,6 @@ RARE_LISTED_ZIPF = 2.5
 #: lists lack ("palpation", "auscultation", "augmentin", "percocet", "intubate": a first version without the limit
 #: took 19 such words in the real dialogs after "on" and "with")
 RARE_LISTED_LETTERS = 5
-_MONTHS = frozenset("january february march april may june july august september october november december".split())
 
 
 @lru_cache(maxsize=100_000)
@@ -42,7 +41,7 @@ def rare_listed(key: str) -> bool:
     """``key`` (lower case, folded) is a common word English text hardly writes, in no gazetteer (the module's
     docstring)."""
     if not 3 <= len(key) <= RARE_LISTED_LETTERS or not key.isalpha() or not any(v in key for v in "aeiouy") or key in RELATIVES or key in SPOKEN_WORDS or key in DAY_NAMES \
-            or key in _MONTHS or clinical_acronym(key):  # "with osa" (obstructive sleep apnoea)
+            or key in MONTH_NAMES or clinical_acronym(key):  # "with osa" (obstructive sleep apnoea)
         return False
     w = word_facts(key)
     if not w.common or w.gazetteer or w.clinical is not None or w.function or w.demographic or w.eponym:
