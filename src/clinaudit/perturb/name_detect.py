@@ -22,7 +22,8 @@ them per source):
 
 What the word lists say about a word is :func:`.name_word.word_facts`; the rules for cased prose, lower-case speech
 and words that are no name live in :mod:`.name_cased`, :mod:`.name_frequency`, :mod:`.name_slots`,
-:mod:`.name_writing` and :mod:`.not_a_name`, each with a hook here.
+:mod:`.name_writing` and :mod:`.not_a_name`, each with a hook here. Where no person stands whatever the word is
+:mod:`.name_no_person` (:func:`no_person_at`); what the place rules ask of a word itself is :mod:`.name_slot_kinds`.
 """
 
 from __future__ import annotations
@@ -37,18 +38,17 @@ from itertools import compress
 from .name_accented import foreign_spelling
 from .name_cased import (apostrophe_names, condition_name_inside, coordinated_with_a_person, inside_prose,
                          non_english_letter, particle_chain_names, quote_start, rare_headword, speaker_at_start)
-from .name_frequency import lower_case_neighbour_ok, name_like, webster_proper
+from .name_frequency import lower_case_neighbour_ok, webster_proper
 from .name_context import context_spans
 from .name_object import capital_objects, lower_objects
-from .name_neighbour_words import NAME_FUNCTION, cased_word_name, lower_rare_word, lower_word_name
+from .name_neighbour_words import cased_word_name, lower_rare_word, lower_word_name
 from .name_person_verbs import person_context_names, person_verb_names
 from .name_elision import elided_particle_names
 from .name_particle_apart import apart_particle_names
 from .name_korean import aspirated_romanisation, korean_surname_beside
 from .name_letters import capital_names, okina_names, open_syllables, polynesian_word, syllable_names
-from .name_prep import prep_objects, rare_lines, thing_in_dialog
+from .name_prep import prep_objects, rare_lines
 from .name_rare_slots import HEADWORD_ZIPF, rare_slot_names
-from .name_rare_listed import rare_listed
 from .name_bare_object import bare_object_names
 from .name_bare_person import bare_person_names, bare_word_places
 from .name_abroad import named_by_frequency
@@ -64,30 +64,29 @@ from .name_mentions import given_and_surname, other_mentions
 from .name_initials import middle_initial_names
 from .name_possessive import possessive_names
 from .name_slots import person_slots
-from .name_tokens import MARK as _MARK
+from .name_no_person import clinical_word_after, facility_after, no_person_at, not_a_person, sentence_start
+from .name_slot_kinds import (lower_person_verb_may_be, may_name, name_or_unlisted, object_may_be, person_verb_may_be,
+                              rare_common, rare_slot_kind, rare_slot_word, slot_kind, slot_unlisted, slot_word)
 from .name_tokens import WORD, Toks, fold, keys_of, neighbours, texts_of, tokens
 from .name_tokens import Tok as _Tok
 from .name_writing import PARTICLES
-from .name_article_persons import seen_in
 from .name_determiner_persons import PLURAL_BEFORE, owner_of_a_thing, strong_plural, strong_word
-from .name_place_persons import relative_apposed
-from .not_a_name import (clinical_form, person_after_determiner, person_verb_after, place_after_preposition,
-                         thing_after_determiner)
+from .not_a_name import (clinical_form, person_after_determiner, thing_after_determiner)
 from .name_writing import (addressed, capital_at_start, misspelt_drug, particle_names, rare_condition_noun_at_start,
-                           town_context, written_as_name)
+                           written_as_name)
 from .vocab import FUNCTION_WORDS as _FUNCTION_WORDS
 from .vocab import SPOKEN_WORDS as _SPOKEN_WORDS
-from .vocab import EPONYMS, FACILITY_WORDS, PLACE_BEFORE, PLACE_GENERIC, PLACE_WORDS, clinical_terms, common_words
+from .vocab import clinical_terms, common_words
 from .vocab import english_zipf, first_names, lower_case_neighbour, surnames, whitelist_words, written_acronym
 from .name_word import DETERMINERS as _DETERMINERS, OWNERS as _OWNERS, RELATIVES, SEP_SPACE as _SEP_SPACE, WINDOW, after
 from .name_word import Word as _Word
 from .name_word import blocked as _blocked
 from .name_word import sep as _sep
 from .name_word import word_facts as _word
-from .word_known import is_prefix_of_known, known, known_exact, known_sorted, looks_like_a_word
+from .word_known import known, known_exact, known_sorted, looks_like_a_word
 from .word_parts import longest, two_words
 
-__all__ = ["NameSpan", "WORD", "WINDOW", "after", "unknown_word", "no_person_at", "RELATIVES", "find_names", "known_name_spans", "name_variants_key", "detector_candidates",
+__all__ = ["NameSpan", "WORD", "WINDOW", "after", "unknown_word", "no_person_at", "clinical_word_after", "RELATIVES", "find_names", "known_name_spans", "name_variants_key", "detector_candidates",
            "context_spans", "tokens", "fold", "load_word_lists"]
 
 #: Span sources, in the order the de-identification table lists them (``residual``: a word in no list, issue 50).
@@ -102,13 +101,6 @@ class NameSpan:
 
 
 _TOKEN = re.compile(r"(?<![\w\[])[A-Za-z]+(?:['’][A-Za-z]+)*(?![\w\]])")
-_EPONYM_AFTER = re.compile(
-    r"(?i)^(?:['’]s)?(?:\s+(?:and|&)\s+[^\W\d_][\w\-]*['’]s)?\s+(?:disease|syndrome|palsy|phenomenon|sign|test|maneuver|manoeuvre|fracture|ulcer|tumou?r|"
-    r"lymphoma|sarcoma|dystrophy|ataxia|chorea|thyroiditis|esophagus|oesophagus|cyst|node|criteria|score|scale|"
-    r"procedure|operation|reflex|law|equation|formula|classification|neuroma|neuralgia|contracture|deformity|"
-    r"catheter|monitor|position|stage|grade|tendon|tendinitis|tendonitis|gland|cream|gel|stocking|lotion|"
-    r"cleanser|cleansing|ointment|tablet|capsule|spray|drop|inhaler|patch|shot|injection|pill|wash|assessment|"
-    r"thickness|halo|splint)s?\b")
 
 
 def _norm(word: str) -> str:
@@ -147,19 +139,9 @@ def known_name_spans(text: str, names: Iterable[str]) -> list[NameSpan]:
     return sorted(set(spans), key=lambda s: (s.start, s.end))
 
 
-def _facility_after(after: str) -> bool:
-    """Before a facility's word, or a capital and one ("the Mercy clinic", "Purdy Correctional Institute"): no person."""
-    m = re.match(r"\s+([A-Za-z]+)(?:[ \t]+([A-Z][a-z]+))?", after)
-    return bool(m and (m.group(1).lower() in FACILITY_WORDS or m.group(1)[0].isupper() and (m.group(2) or "").lower() in FACILITY_WORDS))
 
 
 
-def _sentence_start(text: str, pos: int) -> bool:
-    window = text[max(0, pos - WINDOW):pos]
-    before = window.rstrip(" \t\"'“(")
-    if not before:
-        return pos <= WINDOW  # only spaces and quotes before it: the text's start, or a long run of spaces
-    return before[-1] in ".!?:\n" or before.endswith("]")
 
 
 
@@ -198,7 +180,7 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
             continue
         clinical = "condition" if w.everyday else w.clinical  # "South Beach Diet", "Lap Band": as it was
         if not w.gazetteer or w.function or w.demographic or clinical is not None and not (
-                clinical == "condition" and (rare_condition_noun_at_start(text, t, _sentence_start)  # "Sander drove"
+                clinical == "condition" and (rare_condition_noun_at_start(text, t, sentence_start)  # "Sander drove"
                                                or w.first and not w.eponym and (condition_name_inside(  # "seeing Shin"
                                                    text, t, _DETERMINERS, _FUNCTION_WORDS) or _speaker(text, t)))):
             continue
@@ -208,11 +190,11 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
             continue  # a dictionary word rare in English after a determiner ("our patio", "a good cadence"): a thing
         thing = thing_after_determiner(text, toks_list, i) \
             and not _strong_after_article(text, toks_list, i)  # "a venti", "the alfredo sauce"; not "the kowalczyk way"
-        if not thing and not (not w.common or (t.capital and not _sentence_start(text, t.start))
-                              or written_as_name(text, t, _sentence_start) or _speaker(text, t)):
+        if not thing and not (not w.common or (t.capital and not sentence_start(text, t.start))
+                              or written_as_name(text, t, sentence_start) or _speaker(text, t)):
             continue  # neither a thing nor a name: its neighbours are not read (issue 50, Build 3)
         rest = after(text, t.end)
-        if _EPONYM_AFTER.match(rest) or _facility_after(rest) or _not_a_person(text, t):
+        if clinical_word_after(rest) or facility_after(rest) or not_a_person(text, t):
             continue  # no person here (an eponym's disease, a facility, a place, ...): neither a thing nor a name
         if thing:
             things.add(t.key)  # a thing, in lower case here and elsewhere
@@ -220,7 +202,7 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
             found.append((t, "detector"))
     for t in unknown:  # source "residual": what the residual check calls a possible name, found in any case
         rest = after(text, t.end)
-        if not (_EPONYM_AFTER.match(rest) or _facility_after(rest) or _not_a_person(text, t)):
+        if not (clinical_word_after(rest) or facility_after(rest) or not_a_person(text, t)):
             found.append((t, "residual"))
     for t, source in found:  # a lower-case word the dialog writes after an article elsewhere is a thing ("wixela")
         if (t.capital or t.key not in things) and not written_acronym(t.text):
@@ -235,8 +217,6 @@ def _strong_after_article(text: str, toks: Sequence[_Tok], i: int) -> bool:
 
 
 _CLAUSE_MARK = re.compile(r"[.!?,;:]")
-_NEIGHBOURS = re.compile(rf"(?:^|[^\w{_MARK}'’\-])((?:{WORD}))[ \t\-]+$")
-_NEXT_WORD = re.compile(rf"^[ \t\-]+((?:{WORD}))")
 
 
 @lru_cache(maxsize=200_000)
@@ -254,7 +234,7 @@ def _may_take(word: str, key: str) -> bool:
         # clinical word other than a condition's
         return non_english_letter(word) and not (w.function or w.demographic or w.eponym) \
             or not (w.function or w.demographic) and w.clinical in (None, "condition")
-    return not word.isupper() and (unknown_word(key, w) or _unlisted(key, w) or _rare_common(key, w)
+    return not word.isupper() and (unknown_word(key, w) or _unlisted(key, w) or rare_common(key, w)
                                    or _polynesian(key, w)
                                    or foreign_spelling(word) and not (w.clinical or w.function or w.eponym))
 
@@ -268,27 +248,23 @@ def _unlisted(key: str, w: _Word) -> bool:
 def _unlisted_at_start(text: str, t: _Tok, w: _Word) -> bool:
     """In no list, capitalised at a sentence's start in cased prose: a name, as inside a sentence, even if it looks
     like words run together or misspelt ("Thembile drove", "Hamisi drove"), but for a drug written wrong."""
-    return _unlisted(t.key, w) and capital_at_start(text, t, _sentence_start)
+    return _unlisted(t.key, w) and capital_at_start(text, t, sentence_start)
 
 
 def _speaker(text: str, t: _Tok) -> bool:
     """A gazetteer name at a sentence's start before a verb of speech ("Shin says"), or before "and I", "or my son"
     (:func:`.name_cased.coordinated_with_a_person`), no relative's word (:func:`.name_cased.speaker_at_start`)."""
     return t.key not in RELATIVES and t.key not in _SPOKEN_WORDS and (
-        speaker_at_start(text, t, _sentence_start) or coordinated_with_a_person(text, t, RELATIVES))
+        speaker_at_start(text, t, sentence_start) or coordinated_with_a_person(text, t, RELATIVES))
 
 
 def _rare_inside(text: str, t: _Tok, w: _Word) -> bool:
     """Capitalised inside cased prose, a word only as a rare dictionary headword ("ask Birthe to"):
     :func:`.name_cased.inside_prose`, :func:`.name_cased.rare_headword`."""
-    return t.capital and _rare_common(t.key, w) \
+    return t.capital and rare_common(t.key, w) \
         and (inside_prose(text, t, _DETERMINERS, _FUNCTION_WORDS) or coordinated_with_a_person(text, t, RELATIVES))
 
 
-def _rare_common(key: str, w: _Word) -> bool:
-    """A common word, no clinical, function, demographic word or eponym, only as a rare dictionary headword:
-    :func:`_rare_inside`'s word test."""
-    return w.common and not (w.clinical or w.function or w.demographic or w.eponym) and rare_headword(key)
 
 
 def _polynesian(key: str, w: _Word) -> bool:
@@ -302,7 +278,7 @@ def _polynesian_inside(text: str, t: _Tok, w: _Word) -> bool:
     one that English seldom writes, even one the lists hold ("Father Peseta", "who's Apia?", "Me, Apia, and the kids";
     issue 50, ninth session); not after a determiner, a possessive or a preposition of place ("the Kimono", "flew to
     Upolu": a thing or a place)."""
-    if not (t.capital and t.text[1:].islower() and _polynesian(t.key, w)) or _sentence_start(text, t.start):
+    if not (t.capital and t.text[1:].islower() and _polynesian(t.key, w)) or sentence_start(text, t.start):
         return False
     b = _WORD_BEFORE.search(text, max(0, t.start - 30), t.start)
     return b is None or b.group(1).lower() not in _THING_OR_PLACE_BEFORE
@@ -313,28 +289,6 @@ _WORD_BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
 _THING_OR_PLACE_BEFORE = _OWNERS | frozenset("to at in into from near on of around through via".split())
 
 
-@lru_cache(maxsize=8192)  # a word is asked about by several rules (issue 50, ninth session: 2,930 asks, 2,053 words)
-def _not_a_person(text: str, t: _Tok) -> bool:
-    """A word cut off in speech ("noth- nothing"), an eponym's other part ("Charcot Marie tooth": next to a word of
-    :data:`.vocab.EPONYMS`), a place's or an organisation's name ("Temple Street", "North Carolina"), a word after a
-    drug ("Medrol Dosepak"), a town (:func:`.name_writing.town_context`: "Cheyenne, Wyoming"): not a person."""
-    nxt = text[t.end:t.end + 2]
-    if nxt[:1] == "-" and nxt[1:2] in (" ", "\t", "") and len(t.key) >= 2 and is_prefix_of_known(t.key, cut=True):
-        return True
-    m_next = _NEXT_WORD.match(after(text, t.end))
-    nxt_key = fold(m_next.group(1)).lower() if m_next else ""
-    m_prev = _NEIGHBOURS.search(text[max(0, t.start - 40):t.start])
-    prev_key = fold(m_prev.group(1)).lower() if m_prev else ""
-    if nxt_key.removesuffix("'s") in EPONYMS or prev_key.removesuffix("'s") in EPONYMS:
-        return True
-    wp = _word(prev_key)  # a drug's product name: "Medrol Dosepak" (the drug list holds names too: "hana")
-    if nxt_key in PLACE_GENERIC and not text[t.end:t.end + 1] == "-" or wp.clinical == "drug" and not wp.gazetteer \
-            and (t.capital or not person_verb_after(text, t.end)):  # not "your metformin | zungu says i should"
-        return True
-    return t.key in PLACE_BEFORE and nxt_key in PLACE_WORDS or (town_context(text, t.start, t.end)
-                                                               or place_after_preposition(text, t)) \
-        and not (relative_apposed(text, t.end)  # "i live near jyrki , my cousin ."
-                 or seen_in(text, t.start, t.end))  # "i saw it in jyrki , she had the same thing"
 
 
 def unknown_word(key: str, w: _Word | None = None) -> bool:
@@ -363,17 +317,8 @@ def _headword_only(key: str) -> bool:
     return key not in whitelist_words() and key not in _SPOKEN_WORDS
 
 
-def clinical_word_after(after: str) -> bool:
-    """The text after a word names what the word is: an eponym's disease, sign or test ("Addison's disease"), a
-    product's form ("Cetaphil cleansing lotion", "metro cream")."""
-    return bool(_EPONYM_AFTER.match(after))
 
 
-@lru_cache(maxsize=8192)  # asked by several rules about the same word (issue 50, ninth session)
-def no_person_at(text: str, start: int, end: int) -> bool:
-    """``text[start:end]`` is no person here (:func:`clinical_word_after`, :func:`_not_a_person`: "Cheyenne, Wyoming")."""
-    rest, word = after(text, end), text[start:end]
-    return written_acronym(word) or clinical_word_after(rest) or _facility_after(rest) or _not_a_person(text, _Tok(start, end, word, fold(word).lower()))
 
 
 
@@ -399,43 +344,43 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         seen = {(d.start, d.end) for d in det}
         named = context_spans(text, toks)  # a title, a self-introduction, a greeting, a relative
         spans += det + [NameSpan(s, e, "rule") for s, e in named if (s, e) not in seen]
-        spans += [NameSpan(t.start, t.end, "rule") for t in particle_names(text, toks, _sentence_start, _may_name)
-                  + addressed(text, toks, lambda s, p: _sentence_start(s, p) or quote_start(s, p),
-                              lambda t: _may_name(t, gazetteer=True) or _may_name(t) and rare_headword(t.key),
-                              lambda t: _may_name(t) and t.key not in RELATIVES)
-                  + particle_chain_names(text, toks, _sentence_start, _may_name, _name_like)
-                  + apostrophe_names(text, toks, _may_name)]
-        spans += [NameSpan(t.start, t.end, "rule") for t in person_slots(text, _sentence_start, _slot_kind)]
-        spans += [NameSpan(t.start, t.end, "rule") for t in coordinated_names(text, _slot_kind)]  # "me and dean"
-        bare = bare_word_places(toks, lambda k: _slot_unlisted(k) or rare_listed(k), may_be_guarded)  # one scan
+        spans += [NameSpan(t.start, t.end, "rule") for t in particle_names(text, toks, sentence_start, may_name)
+                  + addressed(text, toks, lambda s, p: sentence_start(s, p) or quote_start(s, p),
+                              lambda t: may_name(t, gazetteer=True) or may_name(t) and rare_headword(t.key),
+                              lambda t: may_name(t) and t.key not in RELATIVES)
+                  + particle_chain_names(text, toks, sentence_start, may_name, name_or_unlisted)
+                  + apostrophe_names(text, toks, may_name)]
+        spans += [NameSpan(t.start, t.end, "rule") for t in person_slots(text, sentence_start, slot_kind)]
+        spans += [NameSpan(t.start, t.end, "rule") for t in coordinated_names(text, slot_kind)]  # "me and dean"
+        bare = bare_word_places(toks, slot_word, may_be_guarded)  # one scan
         spans += [NameSpan(t.start, t.end, "rule") for t in bare_person_names(  # "tell penny i"
-            text, toks, _slot_kind, _slot_unlisted, bare)]
+            text, toks, slot_kind, slot_unlisted, bare)]
         spans += [NameSpan(t.start, t.end, "rule") for t in clause_subject_names(  # "but penny said", "i called penny"
-            text, toks, _slot_kind, _slot_unlisted, bare) + bare_object_names(text, toks, _slot_kind, _slot_unlisted, bare)]
+            text, toks, slot_kind, slot_unlisted, bare) + bare_object_names(text, toks, slot_kind, slot_unlisted, bare)]
         spans += [NameSpan(t.start, t.end, "rule") for t in bare_place_names(  # "i came in with willow ."
-            text, toks, _slot_kind, _slot_unlisted, bare)]
-        spans += [NameSpan(t.start, t.end, "rule") for t in person_only_names(text, toks, _slot_kind, _slot_unlisted, bare)]  # "ocean says"
+            text, toks, slot_kind, slot_unlisted, bare)]
+        spans += [NameSpan(t.start, t.end, "rule") for t in person_only_names(text, toks, slot_kind, slot_unlisted, bare)]  # "ocean says"
         spans += [NameSpan(t.start, t.end, "rule") for t in guarded_word_names(text, toks, bare, no_person_at)]  # "glass says"
         spans += [NameSpan(t.start, t.end, "rule") for t in syllable_names(toks)  # "ji-ho", "Bo-ra"
                   if not no_person_at(text, t.start, t.end)]
-        lines, rare = rare_lines(text, toks, _rare_slot_word)  # the lines with a rare word (both rules read only them)
-        spans += [NameSpan(t.start, t.end, "rule") for t in prep_objects(text, _slot_kind, toks, _slot_unlisted, lines)]  # "from jirina"
+        lines, rare = rare_lines(text, toks, rare_slot_word)  # the lines with a rare word (both rules read only them)
+        spans += [NameSpan(t.start, t.end, "rule") for t in prep_objects(text, slot_kind, toks, slot_unlisted, lines)]  # "from jirina"
         spans += [NameSpan(t.start, t.end, "rule")  # "jirina is usually here", "okay , razvan .": eighth session
-                  for t in rare_slot_names(text, toks, lines, rare, _sentence_start, _rare_slot_kind)]
-        spans += [NameSpan(t.start, t.end, "rule") for t in capital_objects(text, _object_may_be)]  # "ask Frank to"
-        spans += [NameSpan(t.start, t.end, "rule") for t in lower_objects(text, _slot_kind)]  # "ask serghei to"
+                  for t in rare_slot_names(text, toks, lines, rare, sentence_start, rare_slot_kind)]
+        spans += [NameSpan(t.start, t.end, "rule") for t in capital_objects(text, object_may_be)]  # "ask Frank to"
+        spans += [NameSpan(t.start, t.end, "rule") for t in lower_objects(text, slot_kind)]  # "ask serghei to"
         spans += [NameSpan(t.start, t.end, "rule") for t in elided_particle_names(text) + apart_particle_names(text, toks, no_person_at)]
         spans += [NameSpan(t.start, t.end, "rule") for t in capital_names(text, toks) + okina_names(text, toks)  # "NOVÁKOVÁ"
                   if not no_person_at(text, t.start, t.end)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_verb_names(  # "Per thinks", "how is ali doing"
-            text, _sentence_start, _person_verb_may_be, _lower_person_verb_may_be) if (t.start, t.end) not in seen]
+            text, sentence_start, person_verb_may_be, lower_person_verb_may_be) if (t.start, t.end) not in seen]
         spans += [NameSpan(t.start, t.end, "rule")  # "by tanner fletcher", "fern moss drives me"
                   for t in given_and_surname(text, toks, no_person_at)]
         spans += [NameSpan(t.start, t.end, "rule") for t in middle_initial_names(text, toks, no_person_at)]  # "fern r . moss"
         spans += [NameSpan(t.start, t.end, "rule") for t in possessive_names(text, toks, no_person_at)]  # "fern's inhaler"
         spans += [NameSpan(t.start, t.end, "rule") for t in person_context_names(  # "talked to Costa", "Per who"
-            text, lambda s, t: None if _word(t.key).clinical == "facility" else _person_verb_may_be(s, t),
-            _lower_person_verb_may_be, RELATIVES) if (t.start, t.end) not in seen]  # not "sent to Mercy"
+            text, lambda s, t: None if _word(t.key).clinical == "facility" else person_verb_may_be(s, t),
+            lower_person_verb_may_be, RELATIVES) if (t.start, t.end) not in seen]  # not "sent to Mercy"
         spans += [NameSpan(t.start, t.end, "rule")  # "Officer [Street]", "coach [fox] had", "my coworker [fox] covered"
                   for t in role_names(text, toks, no_person_at) + relative_names(text, toks, no_person_at)]
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
@@ -459,92 +404,6 @@ def _caps_headword(word: str) -> bool:
     return len(word) > 1 and word.isupper() and _word(word.lower()).headword
 
 
-def _object_may_be(text: str, t: _Tok) -> bool:
-    """A capitalised object of "call", "ask", "to", ... (:func:`.name_object.capital_objects`) may be a person: no
-    function, demographic, drug, specialty, place or facility word, eponym, relative's or spoken word, no condition
-    word that is no gazetteer name, no drug written wrong, and a person may stand there (:func:`no_person_at`)."""
-    w = _word(t.key)
-    return not (_blocked(w) or t.key in RELATIVES or t.key in _SPOKEN_WORDS) \
-        and (w.clinical is None or w.clinical == "condition" and w.gazetteer) \
-        and (w.gazetteer or w.common or not misspelt_drug(t.key)) and not no_person_at(text, t.start, t.end)
-
-
-def _person_verb_may_be(text: str, t: _Tok) -> str | None:
-    """A capitalised word beside a verb only a person does (:func:`.name_person_verbs.person_verb_names`) may be a
-    person: no relative's or spoken word, specialty or eponym, no function word but a day's name, no drug or
-    demographic word that is no gazetteer name, and a person may stand there (:func:`no_person_at`). ``"name"``: a
-    gazetteer name or a word in no list; ``"word"``: a common or clinical word no gazetteer holds ("Per", "Echo")."""
-    w = _word(t.key)
-    if t.key in RELATIVES or t.key in _SPOKEN_WORDS or w.eponym or w.clinical == "specialty" \
-            or w.function and t.key not in NAME_FUNCTION or (w.clinical == "drug" or w.demographic) and not w.gazetteer:
-        return None
-    if len(t.key) < 2 or no_person_at(text, t.start, t.end):
-        return None
-    return "name" if w.gazetteer or not (w.common or w.clinical or w.function) else "word"
-
-
-def _lower_person_verb_may_be(text: str, t: _Tok) -> bool:
-    """The lower-case word of such a question ("how is ali doing") may be a person: a word in no list, or a gazetteer
-    name that is name-like, outside philter-ucsf's whitelist or a rare given name (:func:`.name_neighbour_words.lower_word_name`)."""
-    if t.key in RELATIVES or t.key in _SPOKEN_WORDS:
-        return False
-    k = _slot_kind(text, t)
-    return k == "unlisted" or k == "gazetteer" and (
-        name_like(t.key) or t.key not in whitelist_words() or lower_word_name(t.key))
-
-
-def _name_like(t: _Tok) -> bool:
-    """A gazetteer name, or a word in no list of common words."""
-    w = _word(t.key)
-    return w.gazetteer or not w.common
-
-
-def _slot_kind(text: str, t: _Tok) -> str | None:
-    """What :func:`.name_slots.person_slots` needs to know of a word: a gazetteer name that may be one (no function,
-    demographic, drug or specialty word; a clinical word only when an ICD-10-CM noun outside philter-ucsf's whitelist:
-    "yaw", "sander"), a word in no list and no drug written wrong, or neither (None: also where no person stands,
-    :func:`no_person_at`: "we live in columbus")."""
-    w = _word(t.key)
-    if _blocked(w):
-        return None
-    if w.gazetteer:
-        ok = w.clinical is None or w.clinical == "condition" and t.key not in whitelist_words() or w.person_drug
-        kind = "gazetteer" if ok else None
-    else:  # a word in no list, no drug written wrong ("asprin helps")
-        kind = "unlisted" if _slot_unlisted(t.key) or rare_listed(t.key) else None  # "ask eti": 14th session
-    return None if kind is None or no_person_at(text, t.start, t.end) else kind
-
-
-def _slot_unlisted(key: str) -> bool:
-    """The word test of :func:`_slot_kind`'s ``"unlisted"`` (true of every word it calls so, wherever it stands; the
-    one test both use, so that :func:`.name_prep.prep_objects`' line filter stays in step with it)."""
-    w = _word(key)
-    return not (_blocked(w) or w.gazetteer or w.common or w.clinical is not None) and key.isalpha() and len(key) >= 3 \
-        and not misspelt_drug(key)
-
-
-def _rare_slot_word(key: str) -> bool:
-    """The word test of :func:`.name_rare_slots.rare_slot_names` (eighth session): a word in no list
-    (:func:`_slot_unlisted`), or a common word only as a dictionary headword rarer in English than
-    :data:`HEADWORD_ZIPF` (:func:`_rare_common`: "birthe" 1.3; not "gotcha" 3.4), no relative's or spoken word. True
-    of every word :func:`_slot_unlisted` takes (the lines' filter both rules share)."""
-    return _slot_unlisted(key) or key not in RELATIVES and key not in _SPOKEN_WORDS and _rare_common(key, _word(key)) \
-        and english_zipf(key) < HEADWORD_ZIPF
-
-
-def _rare_slot_kind(text: str, t: _Tok) -> str | None:
-    """What :func:`.name_rare_slots.rare_slot_names` needs to know of a word of :func:`_rare_slot_word`: ``"unlisted"``
-    or ``"headword"``; None where no person stands (:func:`no_person_at`) or the dialog writes the word after a
-    determiner as a thing ("the wixela": :func:`.name_prep.thing_in_dialog`)."""
-    if not _rare_slot_word(t.key) or no_person_at(text, t.start, t.end) or thing_in_dialog(text, t.text):
-        return None
-    return "unlisted" if _slot_unlisted(t.key) else "headword"
-
-
-def _may_name(t: _Tok, gazetteer: bool = False) -> bool:
-    """Not a function, demographic, drug or spoken word nor a clinical word that is no name (``gazetteer``: a name)."""
-    w = _word(t.key)
-    return len(t.key) >= 2 and not _blocked(w) and (w.gazetteer if gazetteer else w.clinical is None or w.gazetteer)
 
 
 def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpan]) -> list[_Tok]:
@@ -587,7 +446,7 @@ def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpa
                     w.clinical is not None and not w.gazetteer) or t.key in _SPOKEN_WORDS) \
                     and not cased_word_name(text, toks, i, bool(prev), bool(nxt), w):  # "Oh [Harry]"; "with Per [Hansen]"
                 continue
-            if not prev and _sentence_start(text, t.start) and not (w.gazetteer or not w.common and len(t.key) >= 3
+            if not prev and sentence_start(text, t.start) and not (w.gazetteer or not w.common and len(t.key) >= 3
                                                                     or t.capital and _polynesian(t.key, w)):
                 continue  # a sentence's first word before a name: a gazetteer name or a word in no list ("Jiřina [Dvořáková]")
             out.append(t)

@@ -6,7 +6,7 @@ In lower case nothing in the word says whether "tanner" is a person; the dialog 
 * :func:`other_mentions` — a word taken once as a name in a lower-case dialog (a naming context: "my grandson
   tanner", "hi mason ,", "mr. fletcher") is the same person where the dialog writes it again in lower case ("tanner
   waited in the car"), but not after a determiner or a possessive ("a mason", "my tanner"), nor where no person
-  stands (:func:`.name_detect.no_person_at`); so is a word in no list that looks like a word, rare in English
+  stands (:func:`.name_no_person.no_person_at`); so is a word in no list that looks like a word, rare in English
   ("the jirina i work with ..., jirina swears by it");
 * :func:`given_and_surname` — a given name of the gazetteer right before a surname of it, both words the lists call
   common ("signed by tanner fletcher", "with penny cooper on friday"), not after a determiner or a possessive, nor

@@ -37,7 +37,7 @@ _BODY = frozenset("""lung lungs ear ears elbow elbows knee knees thumb thumbs fo
 
 
 #: what a person has that also names a product's form after a brand ("metro cream", "Advair inhaler": no person there,
-#: :func:`.name_detect.no_person_at`); after a given name and "'s" it is the person's ("fern's inhaler")
+#: :func:`.name_no_person.no_person_at`); after a given name and "'s" it is the person's ("fern's inhaler")
 _THEIRS = frozenset("inhaler inhalers pills pill cream tablets shot patch".split())
 #: a person's occasions and home, which a thing has not ("kettlie's wedding", "wislet's place"): a word in no list
 #: before "'s" and one of them is a person, as before :data:`_THEIRS` (issue 50, tenth session: dev14's Haitian names
