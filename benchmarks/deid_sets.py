@@ -40,6 +40,7 @@ from deid_dev25 import DEV25_FORMS, DEV25_NAMES, DEV25_WORD_USES  # noqa: E402
 from deid_dev26 import DEV26_FORMS, DEV26_NAMES, DEV26_WORD_USES  # noqa: E402
 from deid_dev27 import DEV27_FORMS, DEV27_NAMES, DEV27_WORD_USES  # noqa: E402
 from deid_dev28 import DEV28_FORMS, DEV28_NAMES, DEV28_WORD_USES  # noqa: E402
+from deid_dev29 import DEV29_FORMS, DEV29_NAMES, DEV29_WORD_USES  # noqa: E402
 from deid_dev31 import DEV31_FORMS, DEV31_NAMES, DEV31_WORD_USES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
 from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
@@ -138,6 +139,9 @@ SETS: dict[str, DevSet] = {
     "dev28": DevSet(DEV28_FORMS, DEV28_NAMES, "also names the lists hold only as words English hardly writes (a "
                     "whitelist or rare headword word, in no gazetteer), where a person stands (deid_dev28.py)",
                     DEV28_WORD_USES),
+    "dev29": DevSet(DEV29_FORMS, DEV29_NAMES, "also Korean names of one-syllable parts (a bare surname, a full name "
+                    "surname first or its given name apart) and Chinese and Vietnamese one-syllable names, beside the "
+                    "same words as words (deid_dev29.py)", DEV29_WORD_USES),
     "dev31": DevSet(DEV31_FORMS, DEV31_NAMES, "also names the guards keep as words (function words of address, "
                     "approval or time, days, months, adjectives of virtue) where only a person stands, beside the same "
                     "words and the race, day, month and modal words as words (deid_dev31.py)", DEV31_WORD_USES),
