@@ -41,6 +41,7 @@ from deid_dev26 import DEV26_FORMS, DEV26_NAMES, DEV26_WORD_USES  # noqa: E402
 from deid_dev27 import DEV27_FORMS, DEV27_NAMES, DEV27_WORD_USES  # noqa: E402
 from deid_dev28 import DEV28_FORMS, DEV28_NAMES, DEV28_WORD_USES  # noqa: E402
 from deid_dev29 import DEV29_FORMS, DEV29_NAMES, DEV29_WORD_USES  # noqa: E402
+from deid_dev30 import DEV30_FORMS, DEV30_NAMES, DEV30_WORD_USES  # noqa: E402
 from deid_dev31 import DEV31_FORMS, DEV31_NAMES, DEV31_WORD_USES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
 from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
@@ -142,6 +143,9 @@ SETS: dict[str, DevSet] = {
     "dev29": DevSet(DEV29_FORMS, DEV29_NAMES, "also Korean names of one-syllable parts (a bare surname, a full name "
                     "surname first or its given name apart) and Chinese and Vietnamese one-syllable names, beside the "
                     "same words as words (deid_dev29.py)", DEV29_WORD_USES),
+    "dev30": DevSet(DEV30_FORMS, DEV30_NAMES, "also full names of two unlisted or rare words and given names written "
+                    "apart, in appositions, lists, labels and after a preposition, beside two-word phrases that are no "
+                    "names in the same places (deid_dev30.py)", DEV30_WORD_USES),
     "dev31": DevSet(DEV31_FORMS, DEV31_NAMES, "also names the guards keep as words (function words of address, "
                     "approval or time, days, months, adjectives of virtue) where only a person stands, beside the same "
                     "words and the race, day, month and modal words as words (deid_dev31.py)", DEV31_WORD_USES),
