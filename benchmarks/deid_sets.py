@@ -43,6 +43,7 @@ from deid_dev28 import DEV28_FORMS, DEV28_NAMES, DEV28_WORD_USES  # noqa: E402
 from deid_dev29 import DEV29_FORMS, DEV29_NAMES, DEV29_WORD_USES  # noqa: E402
 from deid_dev30 import DEV30_FORMS, DEV30_NAMES, DEV30_WORD_USES  # noqa: E402
 from deid_dev31 import DEV31_FORMS, DEV31_NAMES, DEV31_WORD_USES  # noqa: E402
+from deid_dev32 import DEV32_FORMS, DEV32_NAMES, DEV32_WORD_USES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
 from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
 
@@ -149,4 +150,8 @@ SETS: dict[str, DevSet] = {
     "dev31": DevSet(DEV31_FORMS, DEV31_NAMES, "also names the guards keep as words (function words of address, "
                     "approval or time, days, months, adjectives of virtue) where only a person stands, beside the same "
                     "words and the race, day, month and modal words as words (deid_dev31.py)", DEV31_WORD_USES),
+    "dev32": DevSet(DEV32_FORMS, DEV32_NAMES, "also names that are everyday English words the gazetteers hold "
+                    "(occupations, birds, virtues) in everyday places no rule frames (a bare subject, after a filler, "
+                    "known or seen, without / except, apposition, a possessive, a label), beside the same words and "
+                    "mass nouns as words (deid_dev32.py)", DEV32_WORD_USES),
 }
