@@ -21,7 +21,8 @@ from .name_word import Word, address_word_name
 from .name_word import word_facts as _word
 from .name_cased import rare_headword
 from .name_rare_slots import HEADWORD_ZIPF
-from .name_frames import frame_at, is_cased
+from .name_clause_subject import PERSON_VERBS
+from .name_frames import VERBS_AFTER_A_PERSON, frame_at, is_cased
 from .vocab import english_zipf
 
 __all__ = ["context_spans"]
@@ -97,12 +98,17 @@ def _rare_headword(key: str, w: Word) -> bool:
         and rare_headword(key) and (w.gazetteer or english_zipf(key) < HEADWORD_ZIPF)
 
 
+#: a verb a person does right after their name (lower case): never a further word of the name, though the surname
+#: gazetteer holds "came", "went", "rang", "brought", "said", "made", "met" (fifteenth session)
+_VERB_AFTER = VERBS_AFTER_A_PERSON | PERSON_VERBS | frozenset("went goes got ran sat stood felt made paid met heard fell".split())
+
+
 def _next_ok(text: str, prev: _Tok, t: _Tok, strength: str) -> bool:
     """A further word of the name ("Dr. José García", "my name is john smith"): a word that is not a common word, a
     surname of the gazetteer (in a strong context, or ending its clause), or capitalised after a capitalised name;
     only spaces between them."""
-    if not _SEP_SPACE.fullmatch(_sep(text, prev, t)) or len(t.key) < 2:
-        return False
+    if not _SEP_SPACE.fullmatch(_sep(text, prev, t)) or len(t.key) < 2 or not t.capital and t.key in _VERB_AFTER:
+        return False  # "mrs okafor came .", "dr. lee rang": the verb after the name, which gazetteers list as a surname
     w = _word(t.key)
     if _blocked(w) or (w.clinical is not None and not w.gazetteer):
         return False

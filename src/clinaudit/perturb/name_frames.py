@@ -42,7 +42,7 @@ from .name_person_only import NOT_ADDRESSED
 from .name_word import GRAMMAR_NAMES, word_facts
 from .vocab import DAY_NAMES, MONTH_NAMES, RELATIVES, SPOKEN_WORDS
 
-__all__ = ["FRAME_WORDS", "TITLE_WORDS", "frame_at", "frame_names", "is_cased"]
+__all__ = ["FRAME_WORDS", "TITLE_WORDS", "VERBS_AFTER_A_PERSON", "frame_at", "frame_names", "is_cased"]
 
 _TITLES = frozenset("mr mrs ms mx dr prof".split())
 _FULL_TITLES = frozenset("doctor nurse sister miss professor mister missus".split())
@@ -83,7 +83,7 @@ _CALL_ME = _ADDRESS | frozenset("""back later tomorrow anytime tonight today som
 _MODALS = frozenset("""will would shall should may might must can could do does did have has had be is am are was were
     said says say told tell tells come check see""".split())
 #: a verb a person does, right after the name ("dr son will see you", "my son ran drives me in")
-_PERSON_VERBS = frozenset("""will would can could may might must should shall is was has had does did said says told
+VERBS_AFTER_A_PERSON = _PERSON_VERBS = frozenset("""will would can could may might must should shall is was has had does did said says told
     tells sent sends saw sees gave gives took takes came comes called calls wants wanted thinks thought knows knew
     teaches taught rang rings asked asks keeps kept changes changed drives drove lives lived works worked helps helped
     brought brings picks picked checked checks looked looks wrote writes prescribed ordered referred signed agreed
