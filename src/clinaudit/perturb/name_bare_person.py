@@ -125,14 +125,17 @@ class BareWords(NamedTuple):
     places: list[int]  # the places of the words of any set, in text order
     high: set[str]  # the everyday words of :mod:`.name_person_only` (:func:`may_be_high`)
     guarded: set[str] = set()  # the words the guards call words, of :mod:`.name_guarded_words` (``guarded``)
+    extra: set[str] = set()  # the words of ``extra``, of :mod:`.name_syllables_apart` (fifteenth session)
 
 
 def bare_word_places(toks: Sequence[Tok], unlisted: Callable[[str], bool],
-                     guarded: Callable[[str], bool] | None = None) -> BareWords:
+                     guarded: Callable[[str], bool] | None = None,
+                     extra: Callable[[set[str]], set[str]] | None = None) -> BareWords:
     """The words of ``toks`` this module and :mod:`.name_clause_subject`, :mod:`.name_bare_object` may take, and their
     places: one scan of the words for the three rules (issue 50, eleventh session: :mod:`.name_detect` reads it once a
     text and hands it to each; the two new rules cost a set operation each, not a scan); ``guarded``: the word test
-    of :mod:`.name_guarded_words` (fourteenth session), whose words are read in the same scan."""
+    of :mod:`.name_guarded_words` (fourteenth session), whose words are read in the same scan; ``extra``: the words
+    of the text's distinct words another rule reads, in the same scan (:mod:`.name_syllables_apart`)."""
     distinct = distinct_texts(toks)
     named = distinct & first_names() | distinct & surnames()
     unlisted_words = {w for w in distinct - named if len(w) >= 2 and w.isalpha() and w.islower()
@@ -141,10 +144,11 @@ def bare_word_places(toks: Sequence[Tok], unlisted: Callable[[str], bool],
     clause = {w for w in named if may_be_name(w)}
     high = {w for w in named if may_be_high(w)}  # issue 50, twelfth session: read in the same scan
     kept = {w for w in distinct if guarded(w)} - high if guarded else set()
-    found = person | clause | high | kept
+    more = extra(distinct) if extra else set()
+    found = person | clause | high | kept | more
     texts = texts_of(toks)
     places = list(compress(range(len(texts)), map(found.__contains__, texts))) if found else []
-    return BareWords(person, clause, places, high, kept)
+    return BareWords(person, clause, places, high, kept, more)
 
 
 #: modals and auxiliaries: never an everyday word's name (:func:`may_be_high`: "will says", "may told me")

@@ -46,6 +46,7 @@ from .name_person_verbs import person_context_names, person_verb_names
 from .name_elision import elided_particle_names
 from .name_particle_apart import apart_particle_names
 from .name_korean import aspirated_romanisation, korean_surname_beside
+from .name_syllables_apart import syllable_word_names, syllable_words
 from .name_letters import capital_names, okina_names, open_syllables, polynesian_word, syllable_names
 from .name_prep import prep_objects, rare_lines
 from .name_rare_slots import HEADWORD_ZIPF, rare_slot_names
@@ -352,7 +353,7 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                   + apostrophe_names(text, toks, may_name)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_slots(text, sentence_start, slot_kind)]
         spans += [NameSpan(t.start, t.end, "rule") for t in coordinated_names(text, slot_kind)]  # "me and dean"
-        bare = bare_word_places(toks, slot_word, may_be_guarded)  # one scan
+        bare = bare_word_places(toks, slot_word, may_be_guarded, syllable_words)  # one scan
         spans += [NameSpan(t.start, t.end, "rule") for t in bare_person_names(  # "tell penny i"
             text, toks, slot_kind, slot_unlisted, bare)]
         spans += [NameSpan(t.start, t.end, "rule") for t in clause_subject_names(  # "but penny said", "i called penny"
@@ -383,6 +384,8 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
             lower_person_verb_may_be, RELATIVES) if (t.start, t.end) not in seen]  # not "sent to Mercy"
         spans += [NameSpan(t.start, t.end, "rule")  # "Officer [Street]", "coach [fox] had", "my coworker [fox] covered"
                   for t in role_names(text, toks, no_person_at) + relative_names(text, toks, no_person_at)]
+        found = [(sp.start, sp.end) for sp in spans]  # "i talked to [se bin]", "[tee] ming": fifteenth session
+        spans += [NameSpan(t.start, t.end, "rule") for t in syllable_word_names(text, toks, found, no_person_at, bare)]
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
         found = [(sp.start, sp.end) for sp in spans]  # "[fenella] hill is my sister", "will [kowalczyk] is"
         spans += [NameSpan(t.start, t.end, "rule") for t in surname_after(text, toks, found, no_person_at)

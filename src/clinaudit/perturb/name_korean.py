@@ -31,7 +31,7 @@ from functools import lru_cache
 from .name_letters import SYLLABLE
 from .vocab import FUNCTION_WORDS, clinical_category, english_zipf, is_common
 
-__all__ = ["SURNAME_ZIPF", "aspirated_romanisation", "korean_given_shape", "korean_surname_beside"]
+__all__ = ["SURNAME_ZIPF", "aspirated_romanisation", "korean_given_shape", "korean_surname_beside", "korean_surname_shape"]
 
 #: how common in English text a one-syllable word beside a Korean given name may be to be its surname
 SURNAME_ZIPF = 4.0
@@ -61,6 +61,12 @@ def korean_surname_beside(key: str, name_key: str, text: str, end: int) -> bool:
 @lru_cache(maxsize=20_000)
 def _surname_shape(key: str) -> bool:
     return _ONE.fullmatch(key) is not None and english_zipf(key) < SURNAME_ZIPF
+
+
+def korean_surname_shape(key: str) -> bool:
+    """``key`` is one syllable as Korean surnames are written, rarer in English than :data:`SURNAME_ZIPF` ("gu",
+    "han", "oak"; :mod:`.name_syllables_apart` reads it beside a given name written apart)."""
+    return _surname_shape(key)
 
 
 #: McCune-Reischauer's aspirated consonant, an apostrophe after "ch", "k", "t" or "p" before a vowel ("ch'olsu",
