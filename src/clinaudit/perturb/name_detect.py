@@ -60,6 +60,8 @@ from .name_guarded_words import guarded_word_names, may_be_guarded
 from .name_person_only import person_only_names
 from .name_surname_after import given_before, surname_after
 from .name_roles import ROLE_TITLES, relative_names, role_names
+from .name_apposed import apposed_persons
+from .name_given_pairs import given_pairs
 from .name_deaccented import deaccented_mentions
 from .name_mentions import given_and_surname, other_mentions
 from .name_initials import middle_initial_names
@@ -333,11 +335,11 @@ def load_word_lists() -> None:
 
 
 def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
-               toks: Sequence[_Tok] | None = None) -> list[NameSpan]:
+               toks: Sequence[_Tok] | None = None, pairs: bool = True) -> list[NameSpan]:
     """Name spans of ``text``: the listed ``names`` (metadata) and, with ``detector=True``, the detector's finds
     and the naming contexts' (:func:`context_spans`, source ``rule``; a word both find is credited to the
     detector); overlapping spans are all returned (the caller keeps the longest). ``toks``: ``tokens(text)`` when
-    the caller read them already."""
+    the caller read them already; ``pairs=False``: no :func:`.name_given_pairs.given_pairs` (its own sentences)."""
     spans = known_name_spans(text, names)
     if detector:
         toks = tokens(text) if toks is None else toks
@@ -383,13 +385,18 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
             text, lambda s, t: None if _word(t.key).clinical == "facility" else person_verb_may_be(s, t),
             lower_person_verb_may_be, RELATIVES) if (t.start, t.end) not in seen]  # not "sent to Mercy"
         spans += [NameSpan(t.start, t.end, "rule")  # "Officer [Street]", "coach [fox] had", "my coworker [fox] covered"
-                  for t in role_names(text, toks, no_person_at) + relative_names(text, toks, no_person_at)]
+                  for t in role_names(text, toks, no_person_at) + relative_names(text, toks, no_person_at)
+                  + apposed_persons(text, toks, no_person_at)]  # "the patient , [manu] [pule] , is"
         found = [(sp.start, sp.end) for sp in spans]  # "i talked to [se bin]", "[tee] ming": fifteenth session
         spans += [NameSpan(t.start, t.end, "rule") for t in syllable_word_names(text, toks, found, no_person_at, bare)]
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
         found = [(sp.start, sp.end) for sp in spans]  # "[fenella] hill is my sister", "will [kowalczyk] is"
         spans += [NameSpan(t.start, t.end, "rule") for t in surname_after(text, toks, found, no_person_at)
                   + given_before(text, toks, found, no_person_at)]
+        if pairs:  # "i came in with [billy] [joe] .": each alone there is taken (not in the sentences read again)
+            spans += [NameSpan(t.start, t.end, "rule") for t in given_pairs(
+                text, toks, [(sp.start, sp.end) for sp in spans],
+                lambda s: [(sp.start, sp.end) for sp in find_names(s, pairs=False)])]
         spans += [NameSpan(t.start, t.end, "rule")  # "[Jitka Bednář] ... Bednar works nights": without its diacritics
                   for t in deaccented_mentions(text, toks, [(sp.start, sp.end) for sp in spans], no_person_at)]
         spans += [NameSpan(t.start, t.end, "rule")  # "my grandson [tanner] ... tanner waited": the dialog's other mentions

@@ -29,7 +29,7 @@ from .name_tokens import Tok, keys_of
 from .name_word import RELATIVES, blocked, word_facts
 from .vocab import SPOKEN_WORDS, WORD_NAME_ZIPF, english_zipf, surnames
 
-__all__ = ["ROLE_TITLES", "ROLE_ZIPF", "role_names", "relative_names"]
+__all__ = ["ROLE_TITLES", "ROLE_ZIPF", "role_names", "relative_names", "set_off"]
 
 #: roles used as a title before a name
 ROLE_TITLES = frozenset("""coach officer nurse pastor reverend deacon rabbi imam sergeant sarge captain judge
@@ -104,9 +104,9 @@ def relative_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, 
         if own is None or not rel.text.islower() or own.key == "the" and rel.key not in _JOBS:
             continue
         gap = text[rel.end:t.start]
-        if not own.text.islower():  # cased: "The physio, Bone, says" (:func:`_set_off`)
+        if not own.text.islower():  # cased: "The physio, Bone, says" (:func:`set_off`)
             if re.fullmatch(r"[ \t]*,[ \t]*", gap):
-                out += _set_off(text, toks, i + 1, no_person_at, job=rel.key in _JOBS)
+                out += set_off(text, toks, i + 1, no_person_at, job=rel.key in _JOBS)
         elif re.fullmatch(r"[ \t]", gap):
             if not (t.text.islower() and (_word_may_be(t.key, cased=False) or own.key in _OWNERS and _rare_word(t.key))) \
                     or no_person_at(text, t.start, t.end):
@@ -117,7 +117,7 @@ def relative_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, 
                     and not no_person_at(text, toks[i + 2].start, toks[i + 2].end):
                 out += [t, toks[i + 2]]  # "my sister [fern] [moss] came"
         elif re.fullmatch(r"[ \t]*,[ \t]*", gap):
-            out += _set_off(text, toks, i + 1, no_person_at)
+            out += set_off(text, toks, i + 1, no_person_at)
     return out
 
 
@@ -167,7 +167,7 @@ def _surname_after(text: str, toks: Sequence[Tok], k: int) -> bool:
         and t.key in surnames() and _word_may_be(t.key, cased=False)
 
 
-def _set_off(text: str, toks: Sequence[Tok], k: int, no_person_at: Callable[[str, int, int], bool],
+def set_off(text: str, toks: Sequence[Tok], k: int, no_person_at: Callable[[str, int, int], bool],
              job: bool = False) -> list[Tok]:
     """After a relative and a comma: one or two lower-case names (the second a surname) set off by a comma or ending
     the sentence ("[fern] ,", "[fern] [moss] ."), each a gazetteer name :func:`_word_may_be` allows. In cased text
@@ -193,7 +193,7 @@ def _set_off(text: str, toks: Sequence[Tok], k: int, no_person_at: Callable[[str
 
 
 def _capital_may_be(key: str, job: bool) -> bool:
-    """A capitalised word set off by commas after a role or relative may name the person (:func:`_set_off`)."""
+    """A capitalised word set off by commas after a role or relative may name the person (:func:`set_off`)."""
     w = word_facts(key)
     if blocked(w) and not w.person_drug or key in RELATIVES or key in _JOBS or key in SPOKEN_WORDS or len(key) < 2:
         return False

@@ -1,0 +1,73 @@
+"""Two words where one name stands (issue 50, fifteenth session): a name set off by commas after "the patient" and its
+like (``name_apposed``), in lower case and cased, and two given names written apart where one alone would be taken
+(``name_given_pairs``); the words such places hold that are no name stay."""
+
+from __future__ import annotations
+
+import pytest
+
+from clinaudit.perturb.deid import deidentify_text
+
+
+def _out(text: str) -> str:
+    return deidentify_text(text)[0]
+
+
+@pytest.mark.parametrize("text, name", [
+    ("the patient , manu pule , is 45 .", "manu pule"),
+    ("the patient , earl , is 45 and diabetic .", "earl"),
+    ("this patient , luke earl , came in with chest pain .", "luke earl"),
+    ("the patient , sina faleolo , is here for review .", "sina faleolo"),
+    ("our client , grace , was seen on monday .", "grace"),
+    ("the caller , buck homer , asked about her results .", "buck homer"),
+    ("The patient, Manu Pule, is 45.", "Manu Pule"),
+])
+def test_a_name_apposed_to_the_patient_is_taken(text, name):
+    out = _out(text)
+    assert all(part not in out.split() for part in name.split()), out
+
+
+@pytest.mark.parametrize("text", [
+    "the patient , type two , is on metformin already .",
+    "the patient , however , is fine today .",
+    "the patient , will , is fine .",
+    "the baby , thank god , is feeding well .",
+    "the patient , obviously , was upset .",
+    "the lady , in a wheelchair , came in alone .",
+    "the patient , my neighbour , is here .",
+    "the patient , mrs , is in bed four .",
+    "the patient , black , is 45 .",
+    "the child , poor thing , has a rash .",
+])
+def test_words_apposed_to_the_patient_stay(text):
+    out = _out(text)  # ages and gendered words are other transforms' business ("the person , in their seventies")
+    assert "[NAME]" not in out and out.split(" , ")[1] == text.split(" , ")[1], out
+
+
+@pytest.mark.parametrize("text, name", [
+    ("i came in with billy joe .", "billy joe"),
+    ("me , billy joe and my son live there .", "billy joe"),
+    ("i got a text from billy joe .", "billy joe"),
+    ("ask billy joe about it .", "billy joe"),
+    ("tell billy joe i said hi .", "billy joe"),
+    ("i talked to mary beth yesterday .", "mary beth"),
+    ("i came in with jo anne .", "jo anne"),
+])
+def test_two_given_names_apart_are_taken(text, name):
+    out = _out(text)
+    assert all(part not in out.split() for part in name.split()) and "[NAME]" in out, out
+
+
+@pytest.mark.parametrize("text", [
+    "i came in with will power .",
+    "may june be good for you ?",
+    "i went with rose hill .",
+    "i came in with ray ban glasses .",
+    "with frank honesty , i don't know .",
+    "i saw art deco stuff at the fair .",
+    "i take vitamin d with mark .",
+    "i got a text from jo .",
+    "thanks , ha ha , that was funny .",
+])
+def test_two_words_of_other_kinds_stay(text):
+    assert _out(text) == text
