@@ -77,7 +77,8 @@ def test_a_bare_name_where_a_person_stands(text, gone):
     "[patient] our kettle has limescale all through it .",
     "[patient] our insurance said it was not covered .",
     "[doctor] will sleep be a problem with these tablets ?",
-    "[patient] tell june i said hello .",
+    # "tell june i said hello ." is a name since the fifteenth session (name_guarded_kinds: a month where only a
+    # person stands): tests/test_deid_guarded_kinds.py
     "[doctor] physical exam , auto text uri .",
     # after a sign-off: words of address and clauses (issue 50, eleventh session)
     "[doctor] take care , love .",

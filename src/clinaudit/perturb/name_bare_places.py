@@ -52,7 +52,7 @@ from .name_bare_person import BareWords, bare_word_places
 from .name_rare_listed import rare_listed
 from .name_tokens import Tok, ends_of, starts_of, texts_of
 
-__all__ = ["bare_place_names"]
+__all__ = ["bare_place_at", "bare_place_names"]
 
 _W = r"(?![\w'’\-])"
 #: the clause's end
@@ -126,8 +126,8 @@ def _handing(text: str, texts: list[str], starts: list[int], ends: list[int], j:
     return not text[lo:starts[j]].strip() and not j or _BREAK.search(text, lo, starts[j]) is not None
 
 
-def _place(text: str, texts: list[str], starts: list[int], ends: list[int], i: int) -> bool:
-    """Word ``i`` stands where a person stands (the module's docstring)."""
+def bare_place_at(text: str, texts: list[str], starts: list[int], ends: list[int], i: int) -> bool:
+    """Word ``i`` stands where a person stands (the module's docstring; :mod:`.name_guarded_kinds` reads it too)."""
     s, e = starts[i], ends[i]
     p1 = texts[i - 1] if i else ""
     p2 = texts[i - 2] if i >= 2 else ""
@@ -182,7 +182,7 @@ def bare_place_names(text: str, toks: Sequence[Tok], kind: Callable[[str, Tok], 
                                      or text[ends[i]:ends[i] + 1] in ("'", "’") or i and texts[i - 1] in _JUST
                                      or i and "?" in text[ends[i - 1]:starts[i]]):
             continue
-        if not _place(text, texts, starts, ends, i):
+        if not bare_place_at(text, texts, starts, ends, i):
             continue
         t = Tok(starts[i], ends[i], word, word)
         k = kind(text, t)

@@ -56,7 +56,8 @@ from .name_abroad import named_by_frequency
 from .name_bare_places import bare_place_names
 from .name_clause_subject import PERSON_VERBS, clause_subject_names
 from .name_coordinated import coordinated_names
-from .name_guarded_words import guarded_word_names, may_be_guarded
+from .name_guarded_kinds import kept_word_names, may_be_kept
+from .name_guarded_words import guarded_word_names
 from .name_person_only import person_only_names
 from .name_surname_after import given_before, surname_after
 from .name_roles import ROLE_TITLES, relative_names, role_names
@@ -355,7 +356,7 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                   + apostrophe_names(text, toks, may_name)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_slots(text, sentence_start, slot_kind)]
         spans += [NameSpan(t.start, t.end, "rule") for t in coordinated_names(text, slot_kind)]  # "me and dean"
-        bare = bare_word_places(toks, slot_word, may_be_guarded, syllable_words)  # one scan
+        bare = bare_word_places(toks, slot_word, may_be_kept, syllable_words)  # one scan
         spans += [NameSpan(t.start, t.end, "rule") for t in bare_person_names(  # "tell penny i"
             text, toks, slot_kind, slot_unlisted, bare)]
         spans += [NameSpan(t.start, t.end, "rule") for t in clause_subject_names(  # "but penny said", "i called penny"
@@ -364,6 +365,7 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
             text, toks, slot_kind, slot_unlisted, bare)]
         spans += [NameSpan(t.start, t.end, "rule") for t in person_only_names(text, toks, slot_kind, slot_unlisted, bare)]  # "ocean says"
         spans += [NameSpan(t.start, t.end, "rule") for t in guarded_word_names(text, toks, bare, no_person_at)]  # "glass says"
+        spans += [NameSpan(t.start, t.end, "rule") for t in kept_word_names(text, toks, bare, no_person_at)]  # "june says"
         spans += [NameSpan(t.start, t.end, "rule") for t in syllable_names(toks)  # "ji-ho", "Bo-ra"
                   if not no_person_at(text, t.start, t.end)]
         lines, rare = rare_lines(text, toks, rare_slot_word)  # the lines with a rare word (both rules read only them)

@@ -34,7 +34,8 @@ from .name_tokens import Tok, ends_of, starts_of, texts_of
 from .name_word import blocked, word_facts
 from .vocab import english_zipf, plural_of_common
 
-__all__ = ["NOT_PERSONS", "UNLISTED_NAME_ZIPF", "guarded_word_names", "may_be_guarded"]
+__all__ = ["NOT_PERSONS", "UNLISTED_NAME_ZIPF", "guarded_word_names", "may_be_guarded", "only_person", "SAYS", "SAYS_WHAT",
+           "words_placed"]
 
 #: never a person here: body parts, symptoms and findings ICD-10-CM writes (and the gazetteer holds: "lump", "cheek"),
 #: roles, institutions, things that write, say or ring ("label says", "work rang", "reception told me"), particles
@@ -88,9 +89,9 @@ _GIVEN_AFTER = re.compile(r"[ \t]*[?.!]|[ \t]*$|[ \t]+(?:for[ \t]+me|please)(?![
 #: a person's verbs after a bare subject, and what follows them when the subject is a word no gazetteer holds: a
 #: person, a clause or a greeting ("page says hi", "salmon rang me", "sugar reckons i"; not "sugar says a lot on the
 #: label", "label says take two")
-_SAYS = frozenset("says said tells told reckons reckoned rang texted phoned thinks knows knew noticed mentioned "
+SAYS = frozenset("says said tells told reckons reckoned rang texted phoned thinks knows knew noticed mentioned "
                   "promised insisted asked explained".split())
-_SAYS_WHAT = re.compile(r"[ \t]+(?:hi|hello|that|i|i'm|i'd|i'll|i've|you|he|she|we|they|me|us|him|her|them|to|so|where|"
+SAYS_WHAT = re.compile(r"[ \t]+(?:hi|hello|that|i|i'm|i'd|i'll|i've|you|he|she|we|they|me|us|him|her|them|to|so|where|"
                         r"when|if|how)(?![\w'’\-])")
 
 
@@ -118,25 +119,36 @@ def guarded_word_names(text: str, toks: Sequence[Tok], bare: BareWords,
     docstring). ``toks``: the text's words; ``bare``: :func:`.name_bare_person.bare_word_places` read with
     ``guarded=may_be_guarded`` (its ``guarded`` words and their places); ``nobody(text, start, end)``: the detector
     says no person stands there."""
-    words = bare.guarded
+    words = {w for w in bare.guarded if may_be_guarded(w)}  # the scan reads name_guarded_kinds' words too
+    return words_placed(text, toks, bare, words, only_person, nobody)
+
+
+#: a place test: word ``i`` of the text (its words' texts, starts and ends) stands where the rule reads a name
+Place = Callable[[str, list[str], list[int], list[int], int], bool]
+
+
+def words_placed(text: str, toks: Sequence[Tok], bare: BareWords, words: set[str], place: Place,
+                 nobody: Callable[[str, int, int], bool]) -> list[Tok]:
+    """The words of ``words`` at ``bare``'s places that stand in a ``place`` where the detector finds a person (not
+    ``nobody``): this module's and :mod:`.name_guarded_kinds`' loop."""
     if not words:
         return []
     texts, starts, ends = texts_of(toks), starts_of(toks), ends_of(toks)
     out: list[Tok] = []
     for i in bare.places:
         word = texts[i]
-        if word in words and _only_person(text, texts, starts, ends, i) and not nobody(text, starts[i], ends[i]):
+        if word in words and place(text, texts, starts, ends, i) and not nobody(text, starts[i], ends[i]):
             out.append(Tok(starts[i], ends[i], word, word))
     return out
 
 
-def _only_person(text: str, texts: list[str], starts: list[int], ends: list[int], i: int) -> bool:
+def only_person(text: str, texts: list[str], starts: list[int], ends: list[int], i: int) -> bool:
     """Word ``i`` stands where only a person stands: :func:`.name_person_only.person_only_at`'s places, or a clause's
     bare subject before coming with the speaker, or talked to or given to before a time or the sentence's end; a word
-    no gazetteer holds before a person's verb only when a person, a clause or a greeting follows (:data:`_SAYS`)."""
+    no gazetteer holds before a person's verb only when a person, a clause or a greeting follows (:data:`SAYS`)."""
     if person_only_at(text, texts, starts, ends, i, True):
-        return i + 1 == len(texts) or texts[i + 1] not in _SAYS or word_facts(texts[i]).gazetteer \
-            or _SAYS_WHAT.match(text, ends[i + 1]) is not None
+        return i + 1 == len(texts) or texts[i + 1] not in SAYS or word_facts(texts[i]).gazetteer \
+            or SAYS_WHAT.match(text, ends[i + 1]) is not None
     s, e, prev = starts[i], ends[i], texts[i - 1] if i else ""
     if prev == "to":
         lo = max(0, s - _BEFORE)
