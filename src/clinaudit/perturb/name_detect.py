@@ -56,6 +56,7 @@ from .name_abroad import named_by_frequency
 from .name_bare_places import bare_place_names
 from .name_clause_subject import PERSON_VERBS, clause_subject_names
 from .name_coordinated import coordinated_names
+from .name_everyday_places import everyday_place_names
 from .name_guarded_kinds import kept_word_names, may_be_kept
 from .name_guarded_words import guarded_word_names
 from .name_person_only import person_only_names
@@ -366,6 +367,7 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         spans += [NameSpan(t.start, t.end, "rule") for t in person_only_names(text, toks, slot_kind, slot_unlisted, bare)]  # "ocean says"
         spans += [NameSpan(t.start, t.end, "rule") for t in guarded_word_names(text, toks, bare, no_person_at)]  # "glass says"
         spans += [NameSpan(t.start, t.end, "rule") for t in kept_word_names(text, toks, bare, no_person_at)]  # "june says"
+        spans += [NameSpan(t.start, t.end, "rule") for t in everyday_place_names(text, toks, slot_kind, bare)]  # "potter was worried"
         spans += [NameSpan(t.start, t.end, "rule") for t in syllable_names(toks)  # "ji-ho", "Bo-ra"
                   if not no_person_at(text, t.start, t.end)]
         lines, rare = rare_lines(text, toks, rare_slot_word)  # the lines with a rare word (both rules read only them)
