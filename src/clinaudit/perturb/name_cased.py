@@ -38,7 +38,7 @@ import bisect
 import re
 from collections.abc import Callable, Sequence
 
-from .name_tokens import MARK, Tok, fold, key_indices, starts_of
+from .name_tokens import MARK, NAME_END, Tok, fold, key_indices, starts_of
 from .text_scan import CAPITAL_START, matches_from, places
 
 __all__ = ["LOWER_PARTICLES", "CAPITAL_PARTICLES", "particle_chain_names", "apostrophe_names", "inside_prose",
@@ -59,7 +59,8 @@ _L = "|".join(LOWER_PARTICLES)
 _C = "|".join(CAPITAL_PARTICLES)
 #: a capitalised particle and lower-case ones, or two or three lower-case ones, then one space and a capital
 _CHAIN = re.compile(rf"(?<![\w'’\-])(?:(?P<cap>{_C})(?: (?:{_L})){{0,2}}|(?:{_L})(?: (?:{_L})){{1,2}}) (?=[^\W\d_])")
-_APOSTROPHE = re.compile(rf"{CAPITAL_START}[a-z]?['’][A-Z][a-z]{{2,}}(?![\w'’\-])")
+#: a capital after an apostrophe, the word's end or a possessive after it ("O'Brien's mum": fifteenth session)
+_APOSTROPHE = re.compile(rf"{CAPITAL_START}[a-z]?['’][A-Z][a-z]{{2,}}" + NAME_END)
 
 SentenceStart = Callable[[str, int], bool]
 

@@ -14,22 +14,22 @@ from __future__ import annotations
 import re
 
 from .name_frequency import name_like
-from .name_tokens import Tok
+from .name_tokens import NAME_END, Tok
 from .name_word import word_facts
 from .text_scan import anchored_finditer, matches_from, places
 
 __all__ = ["elided_particle_names"]
 
-_ELIDED = re.compile(r"(?<![\w'’\-])[dlno]['’]([a-z]{3,})(?![\w'’\-])")
+_ELIDED = re.compile(r"(?<![\w'’\-])[dlno]['’]([a-z]{3,})" + NAME_END)
 #: what every match of :data:`_ELIDED` starts with
 _ELIDED_START = tuple(c + a for c in "dlno" for a in "'’")
 #: the same with the apostrophe spaced as ACI-Bench writes it ("o 'driscoll", "O 'Driscoll": a capital both sides)
-_SPACED = re.compile(r"(?<![\w'’\-])(?:[dlno] ['’]([a-z]{3,})|[DLNO] ['’]([A-Z][a-z]{2,}))(?![\w'’\-])")
+_SPACED = re.compile(r"(?<![\w'’\-])(?:[dlno] ['’]([a-z]{3,})|[DLNO] ['’]([A-Z][a-z]{2,}))" + NAME_END)
 
 
 def elided_particle_names(text: str) -> list[Tok]:
     """The lower-case words "d'", "l'", "n'" or "o'" + a rest of three letters or more that is no common word, or is a
-    name-like gazetteer name: "d'amico", "o'brien", also spaced ("o 'driscoll", "O 'Driscoll"); not "o'clock",
+    name-like gazetteer name: "d'amico", "o'brien", also spaced ("o 'driscoll", "O 'Driscoll"), before a possessive too ("o'brien's mum"); not "o'clock",
     "d'you", "o 'clock"."""
     if "'" not in text and "’" not in text:
         return []

@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from .name_tokens import Tok, distinct_texts, fold
+from .name_tokens import NAME_END, Tok, distinct_texts, fold
 from .name_word import word_facts
 from .text_scan import matches_from, places
 from .vocab import RELATIVES, SPOKEN_WORDS, surnames
@@ -37,7 +37,7 @@ __all__ = ["PARTICLES_APART", "apart_particle_names"]
 GAELIC_ONLY = frozenset({"ó", "ní", "nic", "ua", "mac", "mc"})
 PARTICLES_APART = GAELIC_ONLY | {"o", "fitz"}
 _APART = re.compile(r"(?<![\w'’\-])(ó|o|ní|ni|nic|ua|mac|mc|fitz|Ó|O|Ní|Ni|Nic|Ua|Mac|Mc|Fitz) "
-                    r"([^\W\d_]{3,})(?![\w'’\-])")
+                    r"([^\W\d_]{3,})" + NAME_END)  # "o brien's mum": before a possessive too
 #: the particles as :data:`_APART` reads them, as written
 _WRITTEN = frozenset(p for q in ("ó", "o", "ní", "ni", "nic", "ua", "mac", "mc", "fitz") for p in (q, q.capitalize()))
 #: the word before the particle that makes it a thing or a letter: "my mac", "a big mac", "type o", "group o"

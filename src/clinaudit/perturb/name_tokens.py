@@ -1,5 +1,5 @@
 """The words of a dialog as the name detector (:mod:`.name_detect`) reads them: name-shaped words of any script, a
-possessive "'s" left out, each with its key (lower case, diacritics folded). Moved out of :mod:`.name_detect`
+possessive "'s" or a clitic ("'ll", "'d", "'ve", "'re") left out, each with its key (lower case, diacritics folded). Moved out of :mod:`.name_detect`
 (issue 50, Build 3: built without a Python call per word; a 1 MB dialog has 190,000 words)."""
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from itertools import accumulate, compress, repeat, starmap
 from operator import add, attrgetter
 from typing import NamedTuple
 
-__all__ = ["MARK", "LETTER", "WORD", "Tok", "Toks", "tokens", "starts_of", "ends_of", "texts_of", "keys_of", "distinct_texts", "capitalised_tokens", "fold", "neighbours"]
+from .vocab import FUNCTION_WORDS
+
+__all__ = ["MARK", "LETTER", "WORD", "NAME_END", "Tok", "Toks", "tokens", "starts_of", "ends_of", "texts_of", "keys_of", "distinct_texts", "capitalised_tokens", "fold", "neighbours"]
 
 #: Combining marks; a letter (any script) with its combining marks ("ọ̀" is "ọ" and a combining grave accent).
 MARK = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
@@ -22,6 +24,9 @@ LETTER = _LETTER
 #: A name-shaped word: Unicode letters, joined by apostrophes or hyphens ("Nguyễn", "O'Brien", "Al-Masri"); a whole
 #: word only (never the start of "Nguyễn" nor "Guest" of "Guest_family"), never the NAME of a "[NAME]".
 WORD = rf"(?:{_LETTER})+(?:['’\-](?:{_LETTER})+)*"
+#: a pattern's end after a word: no letter, apostrophe or hyphen of the word follows, or only a possessive "'s" or a
+#: clitic does ("O'Brien's mum", "o'brien'll": no part of the name; fifteenth session)
+NAME_END = r"(?:(?=['’](?:s|ll|d|ve|re)(?![\w'’\-]))|(?![\w'’\-]))"
 #: :data:`WORD` for the scans of whole texts: the same words, each a run of letters then of marks, not a group a
 #: letter (issue 50, ninth session: the split of a 1 MB dialog a fifth faster). Each part is letters, then marks and
 #: letters in turn, written so that a string of letters splits into runs one way only: "(letters+ marks*)+" split a
@@ -57,10 +62,22 @@ class Tok(NamedTuple):
 
 
 def _tok(w: str, start: int) -> Tok:
-    """The word ``w`` written at ``start``, a possessive "'s" left out."""
-    if len(w) > 3 and w[-2:] in ("'s", "’s"):
-        w = w[:-2]
+    """The word ``w`` written at ``start``, a possessive "'s" or a clitic ("'ll", "'d", "'ve", "'re") left out."""
+    w = _without_clitic(w)
     return Tok(start, start + len(w), w, fold(w).lower())
+
+
+def _without_clitic(w: str) -> str:
+    """``w`` without a possessive "'s" (a word of four letters or more) or a clitic "'ll", "'d", "'ve", "'re" after a
+    stem of three letters or more that is no function word ("tyler'll pick me up", "siobhan'd know"; not "they'll",
+    "who'd", "must've": fifteenth session, such a name was one word in no list and no name)."""
+    if len(w) > 3 and w[-2:] in _POSSESSIVE:
+        return w[:-2]
+    for c in _CLITICS:
+        if w.endswith(c):
+            stem = w[:-len(c)]
+            return stem if len(stem) >= 3 and stem.lower() not in FUNCTION_WORDS else w
+    return w
 
 
 class Toks(list[Tok]):
@@ -108,9 +125,9 @@ def tokens(text: str) -> Toks:
     parts = (_USPLIT if _MARK_CHAR.search(text) else _PLAIN_SPLIT).split(text)
     words = parts[1::2]
     starts = list(accumulate(map(len, parts[:-1]), initial=0))[1::2]  # where each word starts
-    # a possessive "'s" left out, decided once a distinct word
+    # a possessive "'s" or a clitic left out, decided once a distinct word
     distinct = set(words)
-    possessive = {w: w[:-2] for w in distinct if w[-2:] in _POSSESSIVE and len(w) > 3}
+    possessive = {w: c for w in distinct if "'" in w or "’" in w if (c := _without_clitic(w)) != w}
     if possessive:
         words = list(map(possessive.get, words, words))
         distinct = set(map(possessive.get, distinct, distinct))  # (eleventh session: not a second set of every word)
@@ -132,6 +149,8 @@ _USPLIT = re.compile(f"({_UTOKEN.pattern})")
 _PLAIN_SPLIT = re.compile(r"((?<![\w\['’\-])[^\W\d_]+(?:['’\-][^\W\d_]+)*(?![\w\]]))")
 _MARK_CHAR = re.compile(f"[{MARK}]")
 _POSSESSIVE = ("'s", "’s")
+#: clitics after a name in speech ("tyler'll", "siobhan'd", "sina've", "the o'briens're"), both apostrophes
+_CLITICS = tuple(a + c for c in ("ll", "d", "ve", "re") for a in "'’")
 _new_tok = tuple.__new__
 
 
