@@ -4,9 +4,14 @@ like (``name_apposed``), in lower case and cased, and two given names written ap
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from clinaudit.perturb.deid import deidentify_text
+from clinaudit.perturb.name_detect import find_names
+from clinaudit.perturb.name_given_pairs import MAX_READ, given_pairs
+from clinaudit.perturb.name_tokens import tokens
 
 
 def _out(text: str) -> str:
@@ -71,3 +76,34 @@ def test_two_given_names_apart_are_taken(text, name):
 ])
 def test_two_words_of_other_kinds_stay(text):
     assert _out(text) == text
+
+
+def find_names_spans(text: str) -> list[tuple[int, int]]:
+    return [(sp.start, sp.end) for sp in find_names(text, pairs=False)]
+
+
+def test_given_pairs_read_a_sentence_once_and_at_most_max_read_a_text():
+    # fifteenth session: each pair read its sentence again twice, so 40 kB of given-name pairs took 3.3 s and 1 MB
+    # would take minutes (issue 50, Build 3: linear time)
+    calls: list[str] = []
+
+    def detect(text: str) -> list[tuple[int, int]]:
+        calls.append(text)
+        return find_names_spans(text)
+
+    same = "i came in with billy joe . " * 300  # one sentence, 300 times: read once
+    out = given_pairs(same, tokens(same), [], detect)
+    assert len(calls) == 4 and len(out) == 600  # the first sentence, then the others (a space before each)
+    calls.clear()
+    other = "".join(f"on day {i} i came in with billy joe . " for i in range(300))  # 300 sentences: 64 read
+    out = given_pairs(other, tokens(other), [], detect)
+    assert len(calls) == 2 * MAX_READ and len(out) == 2 * MAX_READ
+    assert [t.text for t in out[:2]] == ["billy", "joe"]
+
+
+def test_thousands_of_given_name_pairs_in_a_row_stay_fast():
+    text = "billy joe mary beth " * 10_000  # 200 kB (3.3 s for 40 kB before)
+    start = time.process_time()
+    out = deidentify_text(text)[0]
+    assert time.process_time() - start < 10
+    assert "billy" not in out and out.count("[NAME]") > 9_000

@@ -11,8 +11,10 @@ when each alone in the pair's place is taken: the sentence (or at most :data:`_R
 again by the detector with the second word left out, then with the first left out, and each run takes the word left
 at the pair's start. A place that takes neither one word ("i do tai chi at the centre": "i do tai at the centre")
 takes no pair. Pairs are rare in real speech (20 kinds, most of them full names found already, in 1 MB of real
-dialogs), and only the sentence is read again. Used by :mod:`.name_detect`
-(source ``rule``).
+dialogs; 5 sentences read again there), and only the sentence is read again; a sentence read once is not read again
+(the same words around the same pair), and at most :data:`MAX_READ` pairs a text are read: a text of thousands of
+given names in a row ("billy joe mary beth ..." for 40 kB took 3.3 s, 1 MB would take minutes) stays linear, and its
+pairs past that many are left to the other rules. Used by :mod:`.name_detect` (source ``rule``).
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ from .name_tokens import Tok, distinct_texts, fold, key_indices
 from .name_word import RELATIVES, blocked, word_facts
 from .vocab import SPOKEN_WORDS, english_zipf
 
-__all__ = ["given_pairs"]
+__all__ = ["MAX_READ", "given_pairs"]
 
 #: how far the sentence read again reaches each side of the pair, at most
 _REACH = 200
+#: at most this many pairs a text are read again (two detector runs on a sentence each; fifteenth session)
+MAX_READ = 64
 _END = re.compile(r"[.!?\n]")
 
 
@@ -60,6 +64,7 @@ def given_pairs(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int]]
     if not ok:
         return out
     taken = {s for s, _ in found}
+    seen: dict[tuple[str, str, int], bool] = {}  # a sentence read: whether each word alone is taken there
     for i in key_indices(toks, ok):
         if i + 1 >= len(toks):
             break
@@ -72,7 +77,12 @@ def given_pairs(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int]]
         first = text[lo:a.end] + text[b.end:hi]  # the second word left out
         second = text[lo:a.start] + text[b.start:hi]  # the first word left out
         at = a.start - lo
-        if any(s == at for s, _ in detect(first)) and any(s == at for s, _ in detect(second)):
+        if (first, second, at) not in seen:
+            if len(seen) >= MAX_READ:
+                break
+            seen[first, second, at] = any(s == at for s, _ in detect(first)) \
+                and any(s == at for s, _ in detect(second))
+        if seen[first, second, at]:
             out += [a, b]
             taken |= {a.start, b.start}
     return out
