@@ -90,9 +90,9 @@ _GIVEN_AFTER = re.compile(r"[ \t]*[?.!]|[ \t]*$|[ \t]+(?:for[ \t]+me|please)(?![
 #: person, a clause or a greeting ("page says hi", "salmon rang me", "sugar reckons i"; not "sugar says a lot on the
 #: label", "label says take two")
 SAYS = frozenset("says said tells told reckons reckoned rang texted phoned thinks knows knew noticed mentioned "
-                  "promised insisted asked explained".split())
+                 "promised insisted asked explained".split())
 SAYS_WHAT = re.compile(r"[ \t]+(?:hi|hello|that|i|i'm|i'd|i'll|i've|you|he|she|we|they|me|us|him|her|them|to|so|where|"
-                        r"when|if|how)(?![\w'’\-])")
+                       r"when|if|how)(?![\w'’\-])")
 
 
 @lru_cache(maxsize=100_000)
