@@ -126,7 +126,6 @@ _APPOSED_AFTER = re.compile(r"[ \t]*,")
 _DETERMINED = re.compile(r"(?<![\w'’\-])(?:the|my|our|her|his|their)[ \t]+(?:[a-z]+[ \t]+)?[a-z]+$")
 _PERSON_NEXT = re.compile(r"[ \t]*,[ \t]*(?:the[ \t]+one[ \t]+(?:who|that)|who[ \t]|(?:her|his|my|our|their)[ \t]+(?:"
                           + "|".join(sorted(_ROLES, key=len, reverse=True)) + r")" + _W + ")")
-_IT_IS = re.compile(r"(?<![\w'’\-])(?:it[ \t]*['’][ \t]*s|it[ \t]+is|it[ \t]+was|this[ \t]+is)[ \t]+$")
 #: a possessive before a relative, a partner or what a person has
 _OWNS = re.compile(r"[ \t]*['’][ \t]*s[ \t]+(?:" + "|".join(sorted(RELATIVES, key=len, reverse=True)) + r"|car|house|flat|"
                    r"place|phone|number|letter|birthday|wedding|funeral|dog|cat|kids|children|boys|girls|husband|wife|"

@@ -40,7 +40,7 @@ from itertools import compress
 from .name_tokens import Tok, keys_of
 from .name_person_only import NOT_ADDRESSED
 from .name_word import GRAMMAR_NAMES, word_facts
-from .vocab import DAY_NAMES, MONTH_NAMES, RELATIVES, SPOKEN_WORDS
+from .vocab import DAY_NAMES, FEAST_NAMES, MONTH_NAMES, RELATIVES, SPOKEN_WORDS
 
 __all__ = ["FRAME_WORDS", "TITLE_WORDS", "VERBS_AFTER_A_PERSON", "frame_at", "frame_names", "is_cased"]
 
@@ -88,7 +88,7 @@ VERBS_AFTER_A_PERSON = _PERSON_VERBS = frozenset("""will would can could may mig
     teaches taught rang rings asked asks keeps kept changes changed drives drove lives lived works worked helps helped
     brought brings picks picked checked checks looked looks wrote writes prescribed ordered referred signed agreed
     explained mentioned suggested treats treated operated did's""".split())
-_MONTHS = MONTH_NAMES | {"christmas", "easter"}
+_MONTHS = MONTH_NAMES | FEAST_NAMES
 _DETERMINER_LIKE = _POSSESSIVES | frozenset("""the a an this that your any another every each i you we they he she to
     will would can could don't didn't won't not never also really just do did does may might must should 'll""".split())
 _END = re.compile(r"[ \t]*(?:[.,!?;)]|\n|$)")

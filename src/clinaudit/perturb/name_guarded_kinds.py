@@ -38,12 +38,12 @@ from .name_bare_person import BareWords
 from .name_bare_places import bare_place_at
 from .name_guarded_words import NOT_PERSONS, SAYS, SAYS_WHAT, may_be_guarded, only_person, words_placed
 from .name_tokens import Tok
-from .vocab import DAY_NAMES, MONTH_NAMES
+from .vocab import DAY_NAMES, FEAST_NAMES, MONTH_NAMES
 
 __all__ = ["EVERYDAY", "MODALS", "RACES", "TIMES", "kept_word_names", "may_be_kept"]
 
 #: days, months and the feasts English writes as days ("it was easter who ..." never: a person)
-TIMES = DAY_NAMES | (MONTH_NAMES - {"may"}) | {"christmas", "easter"}
+TIMES = DAY_NAMES | (MONTH_NAMES - {"may"}) | FEAST_NAMES
 #: modals that are given names
 MODALS = frozenset({"will", "may"})
 #: race words that are surnames
@@ -56,9 +56,9 @@ _ALL = TIMES | MODALS | RACES | EVERYDAY
 #: the words before the one rung, told or asked
 _CALLS = frozenset("call phone ring text email message called phoned rang texted emailed messaged".split())
 _TOLD = frozenset("tell ask told asked".split())
-#: the words before and after the one addressed: a greeting before, a comma or an end after
+#: the greetings before the one addressed
 _GREETED = frozenset("hi hello hiya morning".split())
-_SAID_END = (",", ".", "!", "?", " ,", " .", " !", " ?")
+
 
 def may_be_kept(word: str) -> bool:
     """``word`` may be a name of this module (:data:`TIMES`, :data:`MODALS`, :data:`RACES`, :data:`EVERYDAY`) or of

@@ -40,7 +40,7 @@ __all__ = ["EPONYMS", "eponym_compound", "CLINICAL_SHORT", "SPECIALTY_WORDS", "F
            "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS",
            "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday", "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS",
            "english_zipf", "inflections_zipf", "rare_as_a_word", "y_adjective", "plural_of_common", "lower_case_neighbour", "RARE_ZIPF", "INFLECTED_MARGIN",
-           "condition_noun", "everyday_condition", "DAY_NAMES", "MONTH_NAMES", "package_dir", "wordfreq_zipfs", "english_frequencies", "EVERYDAY_CHAPTERS", "CLINICAL_ACRONYMS", "clinical_acronym",
+           "condition_noun", "everyday_condition", "DAY_NAMES", "MONTH_NAMES", "FEAST_NAMES", "package_dir", "wordfreq_zipfs", "english_frequencies", "EVERYDAY_CHAPTERS", "CLINICAL_ACRONYMS", "clinical_acronym",
            "written_acronym"]
 
 #: Medical specialties and their practitioners (besides the -ology/-ologist/-iatrist suffix rule).
@@ -295,6 +295,8 @@ RARE_ZIPF = 3.5
 DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 #: The months (a month's name is a time, or a given name: "may", "june")
 MONTH_NAMES = frozenset("january february march april may june july august september october november december".split())
+#: the feasts English writes as days ("at christmas", "christmas came fast"): with the days and months in the time guards
+FEAST_NAMES = frozenset({"christmas", "easter"})
 #: relatives, friends and carers named after a possessive ("my husband X", "her son, X,")
 RELATIVES: frozenset[str] = frozenset("""
     husband wife spouse partner son daughter mother mom mum mother-in-law father dad father-in-law brother sister
