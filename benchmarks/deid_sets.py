@@ -44,6 +44,7 @@ from deid_dev29 import DEV29_FORMS, DEV29_NAMES, DEV29_WORD_USES  # noqa: E402
 from deid_dev30 import DEV30_FORMS, DEV30_NAMES, DEV30_WORD_USES  # noqa: E402
 from deid_dev31 import DEV31_FORMS, DEV31_NAMES, DEV31_WORD_USES  # noqa: E402
 from deid_dev32 import DEV32_FORMS, DEV32_NAMES, DEV32_WORD_USES  # noqa: E402
+from deid_dev33 import DEV33_FORMS, DEV33_NAMES, DEV33_WORD_USES  # noqa: E402
 from deid_dev34 import DEV34_FORMS, DEV34_NAMES, DEV34_WORD_USES  # noqa: E402
 from deid_dev36 import DEV36_FORMS, DEV36_NAMES, DEV36_WORD_USES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
@@ -156,6 +157,9 @@ SETS: dict[str, DevSet] = {
                     "(occupations, birds, virtues) in everyday places no rule frames (a bare subject, after a filler, "
                     "known or seen, without / except, apposition, a possessive, a label), beside the same words and "
                     "mass nouns as words (deid_dev32.py)", DEV32_WORD_USES),
+    "dev33": DevSet(DEV33_FORMS, DEV33_NAMES, "also Polynesian surnames of the Cantonese prefix \"Ah\" and a syllable "
+                    "(\"ah kuoi\") and short Polynesian given names the lists hold as words, in everyday forms, beside "
+                    "\"ah\" and the same words as words (deid_dev33.py)", DEV33_WORD_USES),
     "dev34": DevSet(DEV34_FORMS, DEV34_NAMES, "also Punjabi, Hindi, Korean and Vietnamese names of short parts "
                     "English writes as words or fragments (a given name as two words apart, a bare short part), "
                     "beside the same words as words (deid_dev34.py)", DEV34_WORD_USES),
