@@ -46,6 +46,7 @@ from deid_dev31 import DEV31_FORMS, DEV31_NAMES, DEV31_WORD_USES  # noqa: E402
 from deid_dev32 import DEV32_FORMS, DEV32_NAMES, DEV32_WORD_USES  # noqa: E402
 from deid_dev33 import DEV33_FORMS, DEV33_NAMES, DEV33_WORD_USES  # noqa: E402
 from deid_dev34 import DEV34_FORMS, DEV34_NAMES, DEV34_WORD_USES  # noqa: E402
+from deid_dev35 import DEV35_FORMS, DEV35_NAMES, DEV35_PERSONS, DEV35_WORD_USES  # noqa: E402
 from deid_dev36 import DEV36_FORMS, DEV36_NAMES, DEV36_WORD_USES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
 from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
@@ -163,6 +164,10 @@ SETS: dict[str, DevSet] = {
     "dev34": DevSet(DEV34_FORMS, DEV34_NAMES, "also Punjabi, Hindi, Korean and Vietnamese names of short parts "
                     "English writes as words or fragments (a given name as two words apart, a bare short part), "
                     "beside the same words as words (deid_dev34.py)", DEV34_WORD_USES),
+    "dev35": DevSet(DEV35_FORMS, DEV35_NAMES, "also UK, Irish, Scottish and Australian surnames that are common "
+                    "English adjectives, nouns or verbs, after their given name and alone, beside the same words as "
+                    "words in the same places (deid_dev35.py)", DEV35_WORD_USES,
+                    persons=DEV35_PERSONS),
     "dev36": DevSet(DEV36_FORMS, DEV36_NAMES, "also names that are the names of countries, US states and regions "
                     "(Georgia, Wales, Holland) and Gaelic surnames of several parts (Mag Uidhir), beside the same words "
                     "as places, teams and words (deid_dev36.py)", DEV36_WORD_USES),
