@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from script_modules import NAME_TABLES, check_dev_set, dev_forms, dev_parts_shared, dev_set, parts_shared
 
-_LATER = (19, 20, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 34, 36)
+_LATER = (19, 20, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 36)
 
 
 @pytest.fixture(scope="module")
