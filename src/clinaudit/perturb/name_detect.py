@@ -47,6 +47,7 @@ from .name_elision import elided_particle_names
 from .name_particle_apart import apart_particle_names
 from .name_korean import aspirated_romanisation, korean_surname_beside
 from .name_syllables_apart import syllable_word_names, syllable_words
+from .name_parts_apart import part_names, preload_heads
 from .name_letters import capital_names, okina_names, open_syllables, polynesian_word, syllable_names
 from .name_prep import prep_objects, rare_lines
 from .name_rare_slots import HEADWORD_ZIPF, rare_slot_names
@@ -334,6 +335,7 @@ def load_word_lists() -> None:
     english_zipf("the"), webster_proper("the"), misspelt_drug("xxxxx")  # the drugs a misspelling is measured against
     longest(known_exact())
     named_by_frequency("smith")  # the other languages' lists (name_bare_places, issue 50, thirteenth session)
+    preload_heads()  # the given names' first letters (name_parts_apart, issue 50, sixteenth session)
 
 
 def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
@@ -393,6 +395,8 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                   + apposed_persons(text, toks, no_person_at)]  # "the patient , [manu] [pule] , is"
         found = [(sp.start, sp.end) for sp in spans]  # "i talked to [se bin]", "[tee] ming": fifteenth session
         spans += [NameSpan(t.start, t.end, "rule") for t in syllable_word_names(text, toks, found, no_person_at, bare)]
+        found = [(sp.start, sp.end) for sp in spans]  # "hem ant", "son [ji-ho]", "dr an": sixteenth session
+        spans += [NameSpan(t.start, t.end, "rule") for t in part_names(text, toks, found, no_person_at)]
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
         found = [(sp.start, sp.end) for sp in spans]  # "[fenella] hill is my sister", "will [kowalczyk] is"
         spans += [NameSpan(t.start, t.end, "rule") for t in surname_after(text, toks, found, no_person_at)
