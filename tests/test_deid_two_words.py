@@ -106,4 +106,6 @@ def test_thousands_of_given_name_pairs_in_a_row_stay_fast():
     start = time.process_time()
     out = deidentify_text(text)[0]
     assert time.process_time() - start < 10
-    assert "billy" not in out and out.count("[NAME]") > 9_000
+    # sixteenth session: "billy joe" also joins into "billyjoe" (name_parts_apart), so "joe" is taken too and the
+    # names in a row are one placeholder (before: "[NAME] joe [NAME] joe ...", over 9,000 placeholders)
+    assert "billy" not in out and "joe" not in out and "[NAME]" in out
