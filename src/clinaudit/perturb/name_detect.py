@@ -60,6 +60,7 @@ from .name_coordinated import coordinated_names
 from .name_everyday_places import everyday_place_names
 from .name_guarded_kinds import kept_word_names, may_be_kept
 from .name_guarded_words import guarded_word_names
+from .name_place_names import place_beside_names, place_word_names
 from .name_person_only import person_only_names
 from .name_surname_after import given_before, surname_after
 from .name_roles import ROLE_TITLES, relative_names, role_names
@@ -369,6 +370,7 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         spans += [NameSpan(t.start, t.end, "rule") for t in person_only_names(text, toks, slot_kind, slot_unlisted, bare)]  # "ocean says"
         spans += [NameSpan(t.start, t.end, "rule") for t in guarded_word_names(text, toks, bare, no_person_at)]  # "glass says"
         spans += [NameSpan(t.start, t.end, "rule") for t in kept_word_names(text, toks, bare, no_person_at)]  # "june says"
+        spans += [NameSpan(t.start, t.end, "rule") for t in place_word_names(text, toks, bare, no_person_at)]  # "georgia came"
         spans += [NameSpan(t.start, t.end, "rule") for t in everyday_place_names(text, toks, slot_kind, bare)]  # "potter was worried"
         spans += [NameSpan(t.start, t.end, "rule") for t in syllable_names(toks)  # "ji-ho", "Bo-ra"
                   if not no_person_at(text, t.start, t.end)]
@@ -398,6 +400,8 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         found = [(sp.start, sp.end) for sp in spans]  # "hem ant", "son [ji-ho]", "dr an": sixteenth session
         spans += [NameSpan(t.start, t.end, "rule") for t in part_names(text, toks, found, no_person_at)]
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
+        found = [(sp.start, sp.end) for sp in spans]  # "georgia walsh", "chad holland", "sarah wales"
+        spans += [NameSpan(t.start, t.end, "rule") for t in place_beside_names(text, toks, found, no_person_at)]
         found = [(sp.start, sp.end) for sp in spans]  # "[fenella] hill is my sister", "will [kowalczyk] is"
         spans += [NameSpan(t.start, t.end, "rule") for t in surname_after(text, toks, found, no_person_at)
                   + given_before(text, toks, found, no_person_at)]

@@ -46,7 +46,7 @@ from .name_person_only import clause_start
 from .name_tokens import Tok, ends_of, starts_of, texts_of
 from .vocab import RELATIVES, plural_of_common
 
-__all__ = ["MASS", "everyday_place_names", "may_be_everyday"]
+__all__ = ["MASS", "everyday_place_at", "everyday_place_names", "may_be_everyday"]
 
 #: meals, seasons, times, weather, foods, drinks, spices, plants and fabrics: nouns English writes bare as a mass or
 #: a meal ("brandy was all we had", "dinner was late", "lamb was on the menu", "without ginger it's bland")
@@ -196,6 +196,10 @@ def _placed(text: str, texts: list[str], starts: list[int], ends: list[int], i: 
         return _PERSON_NEXT.match(text, e) is not None or _OWNS.match(text, e) is not None \
             or _HERE.match(text, e) is not None or _subject(text, texts, starts, ends, i)
     return _subject(text, texts, starts, ends, i)
+
+
+#: word ``i`` stands where only a person stands (the module's places), read by :mod:`.name_place_names` too
+everyday_place_at = _placed
 
 
 def everyday_place_names(text: str, toks: Sequence[Tok], kind: Callable[[str, Tok], str | None],

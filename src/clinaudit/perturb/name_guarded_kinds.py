@@ -37,6 +37,7 @@ from collections.abc import Callable, Sequence
 from .name_bare_person import BareWords
 from .name_bare_places import bare_place_at
 from .name_guarded_words import NOT_PERSONS, SAYS, SAYS_WHAT, may_be_guarded, only_person, words_placed
+from .name_place_names import may_be_place
 from .name_tokens import Tok
 from .vocab import DAY_NAMES, FEAST_NAMES, MONTH_NAMES
 
@@ -62,8 +63,9 @@ _GREETED = frozenset("hi hello hiya morning".split())
 
 def may_be_kept(word: str) -> bool:
     """``word`` may be a name of this module (:data:`TIMES`, :data:`MODALS`, :data:`RACES`, :data:`EVERYDAY`) or of
-    :mod:`.name_guarded_words` (:func:`.name_guarded_words.may_be_guarded`): the word test of the one scan."""
-    return word in _ALL or may_be_guarded(word)
+    :mod:`.name_guarded_words` (:func:`.name_guarded_words.may_be_guarded`) or of :mod:`.name_place_names`
+    (:func:`.name_place_names.may_be_place`): the word test of the one scan."""
+    return word in _ALL or may_be_guarded(word) or may_be_place(word)
 
 
 def kept_word_names(text: str, toks: Sequence[Tok], bare: BareWords,

@@ -11,6 +11,8 @@ together they do where:
 * after a particle only Gaelic writes before a name ("ó", "ní", "nic", "ua", "mac", "mc") the stem is in no list
   ("ua buachalla", "mac coinnich") or a gazetteer name (after "mac"/"mc" one that is no common word: not "mac
   book", "mac cheese"); or
+* after "mag" (Mag Uidhir, Mag Fhloinn: "mac" before a vowel or a lenited "fh" in Ulster and Connacht names; issue
+  50, sixteenth session) a stem in no list only ("a car mag", "mag wheels", "mag lite" stay);
 * after "fitz" a gazetteer name that is no common word; after "o" or "ni" a stem in no list with a Gaelic spelling
   (a lenited consonant, "-aigh", an accent: "o dubhghaill", "ni bhraonáin").
 
@@ -34,12 +36,12 @@ from .vocab import RELATIVES, SPOKEN_WORDS, surnames
 __all__ = ["PARTICLES_APART", "apart_particle_names"]
 
 #: the particles read, lower case (the fada kept): those only Gaelic writes before a name and the English-looking ones
-GAELIC_ONLY = frozenset({"ó", "ní", "nic", "ua", "mac", "mc"})
+GAELIC_ONLY = frozenset({"ó", "ní", "nic", "ua", "mac", "mc", "mag"})
 PARTICLES_APART = GAELIC_ONLY | {"o", "fitz"}
-_APART = re.compile(r"(?<![\w'’\-])(ó|o|ní|ni|nic|ua|mac|mc|fitz|Ó|O|Ní|Ni|Nic|Ua|Mac|Mc|Fitz) "
+_APART = re.compile(r"(?<![\w'’\-])(ó|o|ní|ni|nic|ua|mac|mc|mag|fitz|Ó|O|Ní|Ni|Nic|Ua|Mac|Mc|Mag|Fitz) "
                     r"([^\W\d_]{3,})" + NAME_END)  # "o brien's mum": before a possessive too
 #: the particles as :data:`_APART` reads them, as written
-_WRITTEN = frozenset(p for q in ("ó", "o", "ní", "ni", "nic", "ua", "mac", "mc", "fitz") for p in (q, q.capitalize()))
+_WRITTEN = frozenset(p for q in ("ó", "o", "ní", "ni", "nic", "ua", "mac", "mc", "mag", "fitz") for p in (q, q.capitalize()))
 #: the word before the particle that makes it a thing or a letter: "my mac", "a big mac", "type o", "group o"
 _NOT_BEFORE = frozenset("""a an the my your his her our their this that big type group blood grade zero o oh nought
     number letter""".split())
@@ -89,6 +91,8 @@ def surname_apart(particle: str, stem: str) -> bool:
         return True
     unlisted = not (w.common or w.gazetteer)
     if particle in GAELIC_ONLY:  # "ó dálaigh", "ua buachalla", "mac coinnich", "ní bhriain"; "mac" is an English
+        if particle == "mag":  # "mag uidhir", "mag fhloinn": only a stem in no list ("a car mag", "mag wheels")
+            return unlisted
         return unlisted or w.gazetteer and not (particle in ("mac", "mc") and w.common)  # word: not "mac book"
     if particle == "fitz":  # a gazetteer name no common word (not "the fitz hotel")
         return w.gazetteer and not w.common
