@@ -118,3 +118,9 @@ def test_only_the_name_goes():
 def test_the_words_read():
     assert all(map(may_be_place, "georgia india jordan wales england chad".split()))
     assert not any(map(may_be_place, "kerry shannon london english american Georgia".split()))
+
+
+def test_a_town_and_its_state_after_a_preposition():
+    """A town another rule takes before a state's name after "to" is a place: the state stays (the real dialogs'
+    "columbus georgia")."""
+    assert "georgia" in _out("patient: we went down to columbus georgia last spring .")

@@ -30,8 +30,8 @@ name only where a place cannot stand:
 * **beside another name** (:func:`place_beside_names`, read after the other rules): a place word that is a given name
   right before a gazetteer surname, or a surname right after a given name, where the other word is found by another
   rule, is a gazetteer name no list calls a common word, or is a place word of the other kind ("georgia walsh",
-  "sarah wales", "chad holland"; not "holland park", "india pale ale", "a georgia peach", "york ham", "to york
-  england").
+  "sarah wales", "chad holland"; not "holland park", "india pale ale", "a georgia peach", "york ham", nor after a
+  preposition of place: "to york england", "to columbus georgia").
 
 The word: lower case, a gazetteer given name or surname whose clinical category is a place (:func:`may_be_place`),
 no function, demographic, relative's or spoken word, no word of address; never where the detector says no person
@@ -69,7 +69,8 @@ _AND = frozenset({"and"})
 _VOICED = frozenset("says said tells told thinks knows knew reckons reckoned insisted promised explained".split())
 #: the prepositions before a place ("back from georgia", "news from india", "talking about wales")
 _PLACE_PREPS = frozenset({"from", "about"})
-#: the words before a place: two places side by side after them are a town and its country ("to york england")
+#: the words before a place: two words side by side after them are a town and its state or country ("to york
+#: england", "to columbus georgia")
 _TO_A_PLACE = frozenset("""in from to at near around across into through via visit visited visiting
     outside""".split())
 #: a person's name said: "my sister is called X", "she's called X", "her name is X"
@@ -130,8 +131,8 @@ def place_beside_names(text: str, toks: Sequence[Tok], found: Sequence[tuple[int
     """The names of places that stand right beside another name, as a full name's given name or surname (the
     module's docstring): a place word that is a given name right before a surname, or a surname right after a given
     name, the other word found by another rule, a gazetteer name no list calls a common word ("georgia walsh",
-    "sarah wales"), or a place word of the other kind itself ("chad holland"; not after a preposition of place:
-    "we went to york england"); both words are returned. Not "holland
+    "sarah wales"), or a place word of the other kind itself ("chad holland"); never after a preposition of place
+    ("we went to york england", "down to columbus georgia"); both words are returned. Not "holland
     park", "india pale ale", "a georgia peach", "york ham": the other word is a common word no rule found there."""
     distinct = distinct_texts(toks)
     if not any(may_be_place(w) for w in distinct if w.islower()):
@@ -145,8 +146,8 @@ def place_beside_names(text: str, toks: Sequence[Tok], found: Sequence[tuple[int
         pa, pb = may_be_place(a), may_be_place(b)
         if not (pa or pb) or text[ends[i]:starts[i + 1]] != " " or a not in first or b not in sur:
             continue
-        if pa and pb and i and texts[i - 1] in _TO_A_PLACE:
-            continue  # "we went to york england", "she lives in jersey georgia"
+        if i and texts[i - 1] in _TO_A_PLACE:
+            continue  # "we went to york england", "down to columbus georgia": a town and its state or country
         if pa and pb or pa and _beside(b, (starts[i + 1], ends[i + 1]) in spans) \
                 or pb and _beside(a, (starts[i], ends[i]) in spans):
             if nobody(text, starts[i], ends[i + 1]):
