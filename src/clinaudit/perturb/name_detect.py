@@ -63,6 +63,7 @@ from .name_guarded_words import guarded_word_names
 from .name_place_names import place_beside_names, place_word_names
 from .name_person_only import person_only_names
 from .name_surname_after import given_before, surname_after
+from .name_word_surnames import bare_word_surnames, word_surnames
 from .name_roles import ROLE_TITLES, relative_names, role_names
 from .name_apposed import apposed_persons
 from .name_given_pairs import given_pairs
@@ -404,7 +405,9 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         spans += [NameSpan(t.start, t.end, "rule") for t in place_beside_names(text, toks, found, no_person_at)]
         found = [(sp.start, sp.end) for sp in spans]  # "[fenella] hill is my sister", "will [kowalczyk] is"
         spans += [NameSpan(t.start, t.end, "rule") for t in surname_after(text, toks, found, no_person_at)
-                  + given_before(text, toks, found, no_person_at)]
+                  + given_before(text, toks, found, no_person_at)
+                  + word_surnames(text, toks, found, no_person_at)]  # "[kirsty] main rang", "is [ailsa] proud your"
+        spans += [NameSpan(t.start, t.end, "rule") for t in bare_word_surnames(text, toks, no_person_at)]  # "me and chambers went"
         if pairs:  # "i came in with [billy] [joe] .": each alone there is taken (not in the sentences read again)
             spans += [NameSpan(t.start, t.end, "rule") for t in given_pairs(
                 text, toks, [(sp.start, sp.end) for sp in spans],
