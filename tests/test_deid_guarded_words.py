@@ -50,7 +50,8 @@ TRANSFER = [
     ("[patient] spice is picking me up at five .", "spice"),
 ]
 
-#: the transfer check's one name missed: a symptom's word (NOT_PERSONS), never read (14 of 15 found)
+#: the transfer check's one name missed: a symptom's word (NOT_PERSONS), never read by this rule (14 of 15 found);
+#: since the sixteenth session :mod:`.name_word_surnames` takes it ("only X knows": a gazetteer surname alone)
 TRANSFER_MISSED = "[patient] only swallow knows where it is ."
 
 #: the same places with the words as words (written after the rule, looked at only to be run)
@@ -102,7 +103,10 @@ def test_the_word_as_a_word_stays(text):
 
 
 def test_a_symptom_word_name_is_missed():
-    assert _out(TRANSFER_MISSED) == TRANSFER_MISSED
+    from clinaudit.perturb.name_guarded_words import may_be_guarded
+
+    assert not may_be_guarded("swallow")  # this rule never reads it; another rule's place does
+    assert _out(TRANSFER_MISSED) == "[patient] only [NAME] knows where it is ."
 
 
 def test_only_the_name_goes():
