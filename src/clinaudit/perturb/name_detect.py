@@ -58,6 +58,7 @@ from .name_bare_places import bare_place_names
 from .name_clause_subject import PERSON_VERBS, clause_subject_names
 from .name_coordinated import coordinated_names
 from .name_everyday_places import everyday_place_names
+from .name_cantonese_prefix import prefixed_names
 from .name_guarded_kinds import kept_word_names, may_be_kept
 from .name_guarded_words import guarded_word_names
 from .name_place_names import place_beside_names, place_word_names
@@ -345,7 +346,8 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
     """Name spans of ``text``: the listed ``names`` (metadata) and, with ``detector=True``, the detector's finds
     and the naming contexts' (:func:`context_spans`, source ``rule``; a word both find is credited to the
     detector); overlapping spans are all returned (the caller keeps the longest). ``toks``: ``tokens(text)`` when
-    the caller read them already; ``pairs=False``: no :func:`.name_given_pairs.given_pairs` (its own sentences)."""
+    the caller read them already; ``pairs=False``: no :func:`.name_given_pairs.given_pairs` nor
+    :func:`.name_cantonese_prefix.prefixed_names` (they read sentences again)."""
     spans = known_name_spans(text, names)
     if detector:
         toks = tokens(text) if toks is None else toks
@@ -400,6 +402,10 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         spans += [NameSpan(t.start, t.end, "rule") for t in syllable_word_names(text, toks, found, no_person_at, bare)]
         found = [(sp.start, sp.end) for sp in spans]  # "hem ant", "son [ji-ho]", "dr an": sixteenth session
         spans += [NameSpan(t.start, t.end, "rule") for t in part_names(text, toks, found, no_person_at)]
+        if pairs:  # "i talked to [ah] [hoy]", "[ah] [kuoi] came": the Cantonese prefix (sixteenth session)
+            spans += [NameSpan(t.start, t.end, "rule") for t in prefixed_names(
+                text, toks, [(sp.start, sp.end) for sp in spans],
+                lambda s: [(sp.start, sp.end) for sp in find_names(s, pairs=False)], no_person_at)]
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
         found = [(sp.start, sp.end) for sp in spans]  # "georgia walsh", "chad holland", "sarah wales"
         spans += [NameSpan(t.start, t.end, "rule") for t in place_beside_names(text, toks, found, no_person_at)]
