@@ -48,6 +48,7 @@ from deid_dev33 import DEV33_FORMS, DEV33_NAMES, DEV33_WORD_USES  # noqa: E402
 from deid_dev34 import DEV34_FORMS, DEV34_NAMES, DEV34_WORD_USES  # noqa: E402
 from deid_dev35 import DEV35_FORMS, DEV35_NAMES, DEV35_PERSONS, DEV35_WORD_USES  # noqa: E402
 from deid_dev36 import DEV36_FORMS, DEV36_NAMES, DEV36_WORD_USES  # noqa: E402
+from deid_dev37 import DEV37_FORMS, DEV37_NAMES, DEV37_PERSONS, DEV37_WORD_USES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
 from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
 
@@ -171,4 +172,7 @@ SETS: dict[str, DevSet] = {
     "dev36": DevSet(DEV36_FORMS, DEV36_NAMES, "also names that are the names of countries, US states and regions "
                     "(Georgia, Wales, Holland) and Gaelic surnames of several parts (Mag Uidhir), beside the same words "
                     "as places, teams and words (deid_dev36.py)", DEV36_WORD_USES),
+    "dev37": DevSet(DEV37_FORMS, DEV37_NAMES, "also a full name whose surname is an English word (its given name a "
+                    "built-in first name or a rare one) and the same person's surname or given name again alone, "
+                    "beside the same words as words (deid_dev37.py)", DEV37_WORD_USES, persons=DEV37_PERSONS),
 }
