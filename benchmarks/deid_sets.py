@@ -49,6 +49,7 @@ from deid_dev34 import DEV34_FORMS, DEV34_NAMES, DEV34_WORD_USES  # noqa: E402
 from deid_dev35 import DEV35_FORMS, DEV35_NAMES, DEV35_PERSONS, DEV35_WORD_USES  # noqa: E402
 from deid_dev36 import DEV36_FORMS, DEV36_NAMES, DEV36_WORD_USES  # noqa: E402
 from deid_dev37 import DEV37_FORMS, DEV37_NAMES, DEV37_PERSONS, DEV37_WORD_USES  # noqa: E402
+from deid_dev38 import DEV38_FORMS, DEV38_NAMES, DEV38_WORD_USES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
 from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
 
@@ -175,4 +176,8 @@ SETS: dict[str, DevSet] = {
     "dev37": DevSet(DEV37_FORMS, DEV37_NAMES, "also a full name whose surname is an English word (its given name a "
                     "built-in first name or a rare one) and the same person's surname or given name again alone, "
                     "beside the same words as words (deid_dev37.py)", DEV37_WORD_USES, persons=DEV37_PERSONS),
+    "dev38": DevSet(DEV38_FORMS, DEV38_NAMES, "also UK, Irish, US, Australian and Scottish given names and surnames "
+                    "that are common words, alone as the subject of a person's predicate, the object of a verb of "
+                    "contacting, after 'that was' or 'i was with', beside the same words as words (deid_dev38.py)",
+                    DEV38_WORD_USES),
 }
