@@ -50,6 +50,7 @@ from deid_dev35 import DEV35_FORMS, DEV35_NAMES, DEV35_PERSONS, DEV35_WORD_USES 
 from deid_dev36 import DEV36_FORMS, DEV36_NAMES, DEV36_WORD_USES  # noqa: E402
 from deid_dev37 import DEV37_FORMS, DEV37_NAMES, DEV37_PERSONS, DEV37_WORD_USES  # noqa: E402
 from deid_dev38 import DEV38_FORMS, DEV38_NAMES, DEV38_WORD_USES  # noqa: E402
+from deid_dev39 import DEV39_FORMS, DEV39_NAMES, DEV39_WORD_USES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
 from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
 
@@ -180,4 +181,8 @@ SETS: dict[str, DevSet] = {
                     "that are common words, alone as the subject of a person's predicate, the object of a verb of "
                     "contacting, after 'that was' or 'i was with', beside the same words as words (deid_dev38.py)",
                     DEV38_WORD_USES),
+    "dev39": DevSet(DEV39_FORMS, DEV39_NAMES, "also short given names the lists hold as words or clinical "
+                    "abbreviations (Samoan, Tongan, Maori, Spanish, Filipino, UK) where only a person stands (a "
+                    "relative's word before, a greeting, next of kin, a person's verb), beside the same words as "
+                    "words and abbreviations (deid_dev39.py)", DEV39_WORD_USES),
 }
