@@ -64,6 +64,7 @@ from .name_guarded_words import guarded_word_names
 from .name_place_names import place_beside_names, place_word_names
 from .name_person_only import person_only_names
 from .name_surname_after import given_before, surname_after
+from .name_person_predicates import person_predicate_names
 from .name_word_surnames import bare_word_surnames, word_surnames
 from .name_roles import ROLE_TITLES, relative_names, role_names
 from .name_apposed import apposed_persons
@@ -414,6 +415,8 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                   + given_before(text, toks, found, no_person_at)
                   + word_surnames(text, toks, found, no_person_at)]  # "[kirsty] main rang", "is [ailsa] proud your"
         spans += [NameSpan(t.start, t.end, "rule") for t in bare_word_surnames(text, toks, no_person_at)]  # "me and chambers went"
+        spans += [NameSpan(t.start, t.end, "rule")  # "basil was lovely with me", "that was jay on the phone"
+                  for t in person_predicate_names(text, toks, no_person_at)]
         if pairs:  # "i came in with [billy] [joe] .": each alone there is taken (not in the sentences read again)
             spans += [NameSpan(t.start, t.end, "rule") for t in given_pairs(
                 text, toks, [(sp.start, sp.end) for sp in spans],
