@@ -58,6 +58,7 @@ from .name_bare_places import bare_place_names
 from .name_clause_subject import PERSON_VERBS, clause_subject_names
 from .name_coordinated import coordinated_names
 from .name_everyday_places import everyday_place_names
+from .name_strong_places import strong_place_names
 from .name_cantonese_prefix import prefixed_names
 from .name_guarded_kinds import kept_word_names, may_be_kept
 from .name_guarded_words import guarded_word_names
@@ -376,6 +377,7 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         spans += [NameSpan(t.start, t.end, "rule") for t in kept_word_names(text, toks, bare, no_person_at)]  # "june says"
         spans += [NameSpan(t.start, t.end, "rule") for t in place_word_names(text, toks, bare, no_person_at)]  # "georgia came"
         spans += [NameSpan(t.start, t.end, "rule") for t in everyday_place_names(text, toks, slot_kind, bare)]  # "potter was worried"
+        spans += [NameSpan(t.start, t.end, "rule") for t in strong_place_names(text, toks, no_person_at)]  # "mel is my next of kin"
         spans += [NameSpan(t.start, t.end, "rule") for t in syllable_names(toks)  # "ji-ho", "Bo-ra"
                   if not no_person_at(text, t.start, t.end)]
         lines, rare = rare_lines(text, toks, rare_slot_word)  # the lines with a rare word (both rules read only them)
