@@ -165,9 +165,11 @@ def _name_spans(text: str, names: Sequence[str], detector: bool = True,
     a greeting, a relative; a word so found again; the built-in first names)."""
     from .name_detect import find_names
 
+    firsts = first_name_spans(text, _CAP_STOP, toks) if detector else []  # read by the surname rules too
     spans = [(n.start, n.end, "[NAME]", "name", n.source)
-             for n in find_names(text, [n for n in names if n and str(n).strip()], detector=detector, toks=toks)]
-    return spans + first_name_spans(text, _CAP_STOP, toks) if detector else spans
+             for n in find_names(text, [n for n in names if n and str(n).strip()], detector=detector, toks=toks,
+                                 firsts=[(s, e) for s, e, *_ in firsts])]
+    return spans + firsts
 
 
 def _residual_spans(text: str, toks: Sequence[Tok] | None = None) -> list[tuple[int, int, str, str, str]]:

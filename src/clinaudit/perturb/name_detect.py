@@ -67,6 +67,7 @@ from .name_person_only import person_only_names
 from .name_surname_after import given_before, surname_after
 from .name_person_predicates import person_predicate_names
 from .name_word_surnames import bare_word_surnames, word_surnames
+from .name_same_person import full_name_mentions, repeated_word_surnames
 from .name_roles import ROLE_TITLES, relative_names, role_names
 from .name_apposed import apposed_persons
 from .name_given_pairs import given_pairs
@@ -344,7 +345,8 @@ def load_word_lists() -> None:
 
 
 def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
-               toks: Sequence[_Tok] | None = None, pairs: bool = True) -> list[NameSpan]:
+               toks: Sequence[_Tok] | None = None, pairs: bool = True,
+               firsts: Sequence[tuple[int, int]] = ()) -> list[NameSpan]:
     """Name spans of ``text``: the listed ``names`` (metadata) and, with ``detector=True``, the detector's finds
     and the naming contexts' (:func:`context_spans`, source ``rule``; a word both find is credited to the
     detector); overlapping spans are all returned (the caller keeps the longest). ``toks``: ``tokens(text)`` when
@@ -412,10 +414,14 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
         found = [(sp.start, sp.end) for sp in spans]  # "georgia walsh", "chad holland", "sarah wales"
         spans += [NameSpan(t.start, t.end, "rule") for t in place_beside_names(text, toks, found, no_person_at)]
-        found = [(sp.start, sp.end) for sp in spans]  # "[fenella] hill is my sister", "will [kowalczyk] is"
+        found = [(sp.start, sp.end) for sp in spans] + list(firsts)  # "[fenella] hill is my sister", "[james] hill"
         spans += [NameSpan(t.start, t.end, "rule") for t in surname_after(text, toks, found, no_person_at)
                   + given_before(text, toks, found, no_person_at)
                   + word_surnames(text, toks, found, no_person_at)]  # "[kirsty] main rang", "is [ailsa] proud your"
+        found = [(sp.start, sp.end) for sp in spans] + list(firsts)  # "[narelle] swan , ... swan thinks"
+        spans += [NameSpan(t.start, t.end, "rule") for t in repeated_word_surnames(text, toks, found, no_person_at)]
+        found = [(sp.start, sp.end) for sp in spans] + list(firsts)  # "it's ward , [sarah ward] ."
+        spans += [NameSpan(t.start, t.end, "rule") for t in full_name_mentions(text, toks, found, no_person_at)]
         spans += [NameSpan(t.start, t.end, "rule") for t in bare_word_surnames(text, toks, no_person_at)]  # "me and chambers went"
         spans += [NameSpan(t.start, t.end, "rule")  # "basil was lovely with me", "that was jay on the phone"
                   for t in person_predicate_names(text, toks, no_person_at)]
