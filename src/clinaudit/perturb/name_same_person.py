@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 
 from .name_frames import TITLE_WORDS
 from .name_roles import ROLE_TITLES
-from .name_surname_after import _VERBS as _PERSON_VERB_WORDS
+from .name_surname_after import VERBS_AFTER_A_SURNAME as _PERSON_VERB_WORDS
 from .name_tokens import Tok, key_indices, starts_of
 from .name_word import OWNERS, SEP_SPACE
 from .name_word_surnames import may_be_word_surname

@@ -44,9 +44,10 @@ __all__ = ["surname_after", "given_before"]
 _W = r"(?![\w'’\-])"
 #: hesitations between a subject and its verb ("[jiwoo] um said"), never a surname here
 _FILLERS = frozenset("um umm uh uhm er erm hmm mm mhm ah eh like".split())
-#: a person's verbs: after a name they are its verb, never its surname ("from [wojtaszek] came yesterday")
-_VERBS = PERSON_VERBS | frozenset("""is was has had called calls came comes went goes brought took does did got gets
-    left sent gave""".split())
+#: a person's verbs: after a name they are its verb, never its surname ("from [wojtaszek] came yesterday"); also read
+#: by :mod:`.name_word_surnames` and :mod:`.name_same_person`
+VERBS_AFTER_A_SURNAME = PERSON_VERBS | frozenset("""is was has had called calls came comes went goes brought took does
+    did got gets left sent gave""".split())
 _MODALS = frozenset("will would can could should might must may shall".split())
 #: after a whole name as the clause's subject: a verb agreeing with a person, "'s", "who", "and i"
 _STRONG = re.compile(r"(?:['’]s" + _W + r"|[ \t]+(?:is|was|has|had|says|said|told|tells|called|calls|rang|rings|"
@@ -132,7 +133,7 @@ def surname_after(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int
         t, g = toks[i], toks[i - 1]
         if g.end not in ends or t.start in starts or text[g.end:t.start] != " " or t.key not in sur and not rare_listed(t.key) \
                 or len(t.key) < 2 or not t.text.isalpha() or t.text.isupper() or t.key in RELATIVES \
-                or t.key in _FILLERS or t.key in _VERBS:
+                or t.key in _FILLERS or t.key in VERBS_AFTER_A_SURNAME:
             continue
         closed = t.key in FUNCTION_WORDS or t.key in SPOKEN_WORDS
         strong = _STRONG.match(text, t.end)

@@ -46,7 +46,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from .name_surname_after import _VERBS as _PERSON_VERB_WORDS
+from .name_surname_after import VERBS_AFTER_A_SURNAME as _PERSON_VERB_WORDS
 from .name_frames import TITLE_WORDS
 from .name_roles import ROLE_TITLES
 from .name_tokens import Tok, starts_of
