@@ -12,9 +12,9 @@ then at most "ng", "nk", "ck", "k", "m", "n", "p", "t" or "h": "kuoi", "hoy", "c
 * when the syllable is a name found by another rule ("ah [kuoi]"), the prefix is taken with it;
 * otherwise, when the sentence read again without the prefix takes the syllable where it stands ("i talked to hoy
   about it" takes "hoy"), both are taken; a word the place rules keep ("ah see how it goes": "see how it goes") is
-  never taken. The sentence (at most :data:`_REACH` characters a side) is read once and at most :data:`MAX_READ`
-  prefixes a text are read again: "ah" before a syllable is rare in speech (none in the 1,668 real dialogs), and a
-  text of thousands stays linear.
+  never taken. The sentence (at most :data:`.name_given_pairs.REACH` characters a side) is read once and at most
+  :data:`MAX_READ` prefixes a text are read again: "ah" before a syllable is rare in speech (none in the 1,668 real
+  dialogs), and a text of thousands stays linear.
 
 Never the interjection: not when the prefix opens a sentence and the syllable is followed by a comma, the sentence's
 end or a question mark ("ah sam , come in", "ah man , that hurts", "ah right ."; after a comma the sentence read
@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+from .name_given_pairs import sentence_window
 from .name_no_person import sentence_start
 from .name_tokens import Tok, distinct_texts, key_indices
 from .name_word import RELATIVES, word_facts
@@ -38,11 +39,8 @@ __all__ = ["MAX_READ", "PREFIX", "prefixed_names", "syllable"]
 
 #: the prefix, in lower case
 PREFIX = "ah"
-#: how far the sentence read again reaches each side of the prefix and its syllable, at most
-_REACH = 200
 #: at most this many prefixes a text are read again (a detector run on a sentence each)
 MAX_READ = 64
-_END = re.compile(r"[.!?\n]")
 #: one syllable as Cantonese is romanised: onset, nucleus (vowels, or a vowel and a glide), coda
 _SYLLABLE = re.compile(r"[bcdfghjklmnpqrstvwxyz]{0,3}(?:[aeiou]{1,3}|[aeiou]{1,2}[yw])(?:ng|nk|ck|[kmnpth])?")
 #: after the syllable: the interjection's vocative or answer ends there ("ah sam , come in", "ah right .")
@@ -58,14 +56,6 @@ def syllable(key: str) -> bool:
     w = word_facts(key)
     return not (w.function or w.demographic) and _SYLLABLE.fullmatch(key) is not None
 
-
-def _window(text: str, start: int, end: int) -> tuple[int, int]:
-    """The sentence around ``text[start:end]``, at most :data:`_REACH` characters a side."""
-    lo = max(0, start - _REACH)
-    ends = [m.end() for m in _END.finditer(text, lo, start)]
-    lo = ends[-1] if ends else lo
-    m = _END.search(text, end, min(len(text), end + _REACH))
-    return lo, m.end() if m else min(len(text), end + _REACH)
 
 
 def _interjection(text: str, a: Tok, b: Tok) -> bool:
@@ -97,7 +87,7 @@ def prefixed_names(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, in
         if b.start in taken:
             out.append(a)
             continue
-        lo, hi = _window(text, a.start, b.end)
+        lo, hi = sentence_window(text, a.start, b.end)
         without = text[lo:a.start] + text[b.start:hi]  # the prefix left out
         at = a.start - lo
         if (without, at) not in seen:

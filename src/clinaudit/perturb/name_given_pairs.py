@@ -7,7 +7,7 @@ neighbour rule has no name found to stand beside.
 Taken: two lower-case words with one space between, neither found, not the same word twice ("thanks , ha ha ,"),
 each a gazetteer given name (``Word.first``) English text uses less than Zipf :data:`.name_roles.ROLE_ZIPF`, no
 function, demographic, drug, specialty, spoken or relative's word and no clinical word but a condition's ("ray"),
-when each alone in the pair's place is taken: the sentence (or at most :data:`_REACH` characters a side) is read
+when each alone in the pair's place is taken: the sentence (or at most :data:`REACH` characters a side) is read
 again by the detector with the second word left out, then with the first left out, and each run takes the word left
 at the pair's start. A place that takes neither one word ("i do tai chi at the centre": "i do tai at the centre")
 takes no pair. Pairs are rare in real speech (20 kinds, most of them full names found already, in 1 MB of real
@@ -28,10 +28,10 @@ from .name_tokens import Tok, distinct_texts, fold, key_indices
 from .name_word import RELATIVES, blocked, word_facts
 from .vocab import SPOKEN_WORDS, english_zipf
 
-__all__ = ["MAX_READ", "given_pairs"]
+__all__ = ["MAX_READ", "given_pairs", "sentence_window"]
 
 #: how far the sentence read again reaches each side of the pair, at most
-_REACH = 200
+REACH = 200
 #: at most this many pairs a text are read again (two detector runs on a sentence each; fifteenth session)
 MAX_READ = 64
 _END = re.compile(r"[.!?\n]")
@@ -46,13 +46,14 @@ def _given(key: str) -> bool:
     return w.first and not blocked(w) and w.clinical in (None, "condition") and english_zipf(key) < ROLE_ZIPF
 
 
-def _window(text: str, start: int, end: int) -> tuple[int, int]:
-    """The sentence around ``text[start:end]``, at most :data:`_REACH` characters a side."""
-    lo = max(0, start - _REACH)
+def sentence_window(text: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence around ``text[start:end]``, at most :data:`REACH` characters a side (also read by
+    :mod:`.name_cantonese_prefix`)."""
+    lo = max(0, start - REACH)
     ends = [m.end() for m in _END.finditer(text, lo, start)]
     lo = ends[-1] if ends else lo
-    m = _END.search(text, end, min(len(text), end + _REACH))
-    return lo, m.end() if m else min(len(text), end + _REACH)
+    m = _END.search(text, end, min(len(text), end + REACH))
+    return lo, m.end() if m else min(len(text), end + REACH)
 
 
 def given_pairs(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int]],
@@ -73,7 +74,7 @@ def given_pairs(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int]]
             continue
         if b.start != a.end + 1 or text[a.end] != " " or a.key == b.key:  # "ha ha", "bye bye": a word said twice
             continue
-        lo, hi = _window(text, a.start, b.end)
+        lo, hi = sentence_window(text, a.start, b.end)
         first = text[lo:a.end] + text[b.end:hi]  # the second word left out
         second = text[lo:a.start] + text[b.start:hi]  # the first word left out
         at = a.start - lo
