@@ -39,16 +39,18 @@ from .name_tokens import Tok, starts_of
 from .name_rare_listed import rare_listed
 from .vocab import FUNCTION_WORDS, RELATIVES, SPOKEN_WORDS, first_names, inflected_everyday, surnames
 
-__all__ = ["surname_after", "given_before"]
+__all__ = ["FILLERS", "MODAL_VERBS", "VERBS_AFTER_A_SURNAME", "surname_after", "given_before"]
 
 _W = r"(?![\w'’\-])"
-#: hesitations between a subject and its verb ("[jiwoo] um said"), never a surname here
-_FILLERS = frozenset("um umm uh uhm er erm hmm mm mhm ah eh like".split())
+#: hesitations between a subject and its verb ("[jiwoo] um said"), never a surname here (also read by
+#: :mod:`.name_word_surnames`)
+FILLERS = frozenset("um umm uh uhm er erm hmm mm mhm ah eh like".split())
 #: a person's verbs: after a name they are its verb, never its surname ("from [wojtaszek] came yesterday"); also read
 #: by :mod:`.name_word_surnames` and :mod:`.name_same_person`
 VERBS_AFTER_A_SURNAME = PERSON_VERBS | frozenset("""is was has had called calls came comes went goes brought took does
     did got gets left sent gave""".split())
-_MODALS = frozenset("will would can could should might must may shall".split())
+#: the modal verbs, never a surname after a whole name (also read by :mod:`.name_word_surnames`)
+MODAL_VERBS = frozenset("will would can could should might must may shall".split())
 #: after a whole name as the clause's subject: a verb agreeing with a person, "'s", "who", "and i"
 _STRONG = re.compile(r"(?:['’]s" + _W + r"|[ \t]+(?:is|was|has|had|says|said|told|tells|called|calls|rang|rings|"
                      r"phoned|texted|came|comes|went|goes|drove|brought|took|wants|wanted|thinks|thought|knows|knew|"
@@ -133,12 +135,12 @@ def surname_after(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int
         t, g = toks[i], toks[i - 1]
         if g.end not in ends or t.start in starts or text[g.end:t.start] != " " or t.key not in sur and not rare_listed(t.key) \
                 or len(t.key) < 2 or not t.text.isalpha() or t.text.isupper() or t.key in RELATIVES \
-                or t.key in _FILLERS or t.key in VERBS_AFTER_A_SURNAME:
+                or t.key in FILLERS or t.key in VERBS_AFTER_A_SURNAME:
             continue
         closed = t.key in FUNCTION_WORDS or t.key in SPOKEN_WORDS
         strong = _STRONG.match(text, t.end)
         before = toks[i - 2].key if i > 1 and not _BOUNDARY.search(text, toks[i - 2].end, g.start) else ""
-        if strong and before not in _CAUSE and not (strong.group("modal") and t.key in _MODALS):
+        if strong and before not in _CAUSE and not (strong.group("modal") and t.key in MODAL_VERBS):
             pass
         elif closed:
             continue

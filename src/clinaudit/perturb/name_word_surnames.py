@@ -46,7 +46,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from .name_surname_after import VERBS_AFTER_A_SURNAME as _PERSON_VERB_WORDS
+from .name_surname_after import FILLERS, MODAL_VERBS, VERBS_AFTER_A_SURNAME as _PERSON_VERB_WORDS
 from .name_frames import TITLE_WORDS
 from .name_roles import ROLE_TITLES
 from .name_tokens import Tok, starts_of
@@ -64,8 +64,6 @@ _ADVERBS = frozenset("""once twice first last home back away alone together too 
     straight right sure maybe perhaps probably definitely round over off out up down in on upstairs downstairs outside
     inside indoors outdoors abroad nearby overnight everywhere somewhere anywhere nowhere earlier sooner less more most
     least second next better worse best""".split())
-_FILLERS = frozenset("um umm uh uhm er erm hmm mm mhm ah eh like".split())
-_MODALS = frozenset("will would can could should might must may shall".split())
 #: after the word, the given name opening a clause: a person's verb ("rang", "popped in"), "and her husband", "from
 #: across the road"
 _SUBJECT_NEXT = re.compile(
@@ -106,7 +104,7 @@ _COPULA_S = re.compile(r"['’]s[ \t]+$")
 def may_be_word_surname(key: str) -> bool:
     """``key`` (lower case) may be a surname that is a common English word: the module's docstring."""
     if len(key) < 3 or not key.isalpha() or key in FUNCTION_WORDS or key in SPOKEN_WORDS or key in RELATIVES \
-            or key in _FILLERS or key in _MODALS or key in _ADVERBS or key in _PERSON_VERB_WORDS or key.endswith("ly") \
+            or key in FILLERS or key in MODAL_VERBS or key in _ADVERBS or key in _PERSON_VERB_WORDS or key.endswith("ly") \
             or key in DAY_NAMES or key in MONTH_NAMES:
         return False
     if not (is_common(key) or key in surnames()) or inflected_everyday(key) and key not in surnames():
