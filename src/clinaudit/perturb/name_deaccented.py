@@ -11,11 +11,10 @@ unless it is written as a clinical acronym or no person stands there (``no_perso
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Callable, Sequence
 
 from .name_cased import non_english_letter
-from .name_tokens import Tok, key_indices, starts_of
+from .name_tokens import Tok, indices_within, key_indices
 from .vocab import written_acronym
 
 __all__ = ["deaccented_mentions"]
@@ -27,16 +26,8 @@ def deaccented_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[in
     inside a span of ``found`` (the module's docstring): "Bednar" after "[Jitka Bednář]"."""
     if text.isascii() or not found:
         return []
-    starts = starts_of(toks)
-    keys: set[str] = set()
-    taken: set[int] = set()
-    for s, e in found:
-        i = bisect_left(starts, s)
-        while i < len(toks) and toks[i].end <= e:
-            taken.add(i)
-            if non_english_letter(toks[i].text) and len(toks[i].key) >= 3:
-                keys.add(toks[i].key)
-            i += 1
+    taken = indices_within(toks, found)
+    keys = {toks[i].key for i in taken if non_english_letter(toks[i].text) and len(toks[i].key) >= 3}
     if not keys:
         return []
     at = key_indices(toks, keys)  # only the words of keys

@@ -28,13 +28,12 @@ each is judged by the two words around it: linear in the text's length. Used by 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Callable, Sequence
 
 from .name_frames import TITLE_WORDS
 from .name_roles import ROLE_TITLES
 from .name_surname_after import VERBS_AFTER_A_SURNAME as _PERSON_VERB_WORDS
-from .name_tokens import Tok, key_indices, starts_of
+from .name_tokens import Tok, indices_within, key_indices
 from .name_word import OWNERS, SEP_SPACE
 from .name_word_surnames import may_be_word_surname
 from .name_writing import PARTICLES
@@ -60,18 +59,6 @@ _NEVER = FUNCTION_WORDS | RELATIVES | TITLE_WORDS | ROLE_TITLES | SPOKEN_WORDS |
     "mac mc mag nic ni ua ui ah ap fitz le la san st".split())
 
 
-def _covered(toks: Sequence[Tok], found: Sequence[tuple[int, int]]) -> set[int]:
-    """The indices of the words inside a span of ``found``."""
-    starts = starts_of(toks)
-    out: set[int] = set()
-    for s, e in found:
-        i = bisect_left(starts, s)
-        while i < len(toks) and toks[i].end <= e:
-            out.add(i)
-            i += 1
-    return out
-
-
 def _part_ok(t: Tok) -> bool:
     return len(t.key) >= 3 and t.text.isalpha() and t.key not in _NEVER and not t.text.isupper()
 
@@ -92,7 +79,7 @@ def _alone(text: str, toks: Sequence[Tok], j: int) -> bool:
 def full_name_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int]],
                        no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
     """The words a full name found takes elsewhere alone (the module's docstring)."""
-    cov = _covered(toks, found)
+    cov = indices_within(toks, found)
     if len(cov) < 2:
         return []
     parts: dict[str, bool] = {}  # a part's key -> written capitalised
@@ -122,7 +109,7 @@ def repeated_word_surnames(text: str, toks: Sequence[Tok], found: Sequence[tuple
                            no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
     """A word surname after a given name found, said again where only a person stands (the module's docstring):
     both words."""
-    cov = _covered(toks, found)
+    cov = indices_within(toks, found)
     after: dict[str, list[int]] = {}  # a word right after a one-word name found -> its indices
     for i in cov:
         w = i + 1

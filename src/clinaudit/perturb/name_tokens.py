@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from .vocab import FUNCTION_WORDS
 
-__all__ = ["MARK", "LETTER", "WORD", "NAME_END", "Tok", "Toks", "tokens", "starts_of", "ends_of", "texts_of", "keys_of", "distinct_texts", "capitalised_tokens", "fold", "neighbours"]
+__all__ = ["MARK", "LETTER", "WORD", "NAME_END", "Tok", "Toks", "tokens", "starts_of", "ends_of", "texts_of", "keys_of", "distinct_texts", "capitalised_tokens", "indices_within", "fold", "neighbours"]
 
 #: Combining marks; a letter (any script) with its combining marks ("ọ̀" is "ọ" and a combining grave accent).
 MARK = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
@@ -191,6 +191,18 @@ def neighbours(toks: Sequence[Tok], starts: Collection[int], ends: Collection[in
         i = bisect_left(tok_ends, p)
         if i + 1 < len(toks) and tok_ends[i] == p:
             out.append(i + 1)
+    return out
+
+
+def indices_within(toks: Sequence[Tok], spans: Sequence[tuple[int, int]]) -> set[int]:
+    """The indices of the words of ``toks`` that lie inside one of ``spans`` (start, end): the words of names found."""
+    starts = starts_of(toks)
+    out: set[int] = set()
+    for s, e in spans:
+        i = bisect_left(starts, s)
+        while i < len(toks) and toks[i].end <= e:
+            out.add(i)
+            i += 1
     return out
 
 
