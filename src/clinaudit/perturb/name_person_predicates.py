@@ -35,7 +35,7 @@ from .name_everyday_places import MASS
 from .name_frames import TITLE_WORDS
 from .name_guarded_words import NOT_PERSONS
 from .name_roles import ROLE_TITLES
-from .name_tokens import Tok, keys_of
+from .name_tokens import Tok, key_indices, keys_of
 from .name_word import word_facts
 from .name_word_surnames import may_be_word_surname
 from .vocab import first_names, plural_of_common, surnames
@@ -121,10 +121,9 @@ def _person_here(text: str, toks: Sequence[Tok], i: int) -> bool:
 def person_predicate_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
     """Lower case: a bare gazetteer name that is a common word where the predicate around it is a person's (the
     module's docstring)."""
-    keys = keys_of(toks)
-    wanted = {k for k in set(keys) if may_be_predicate_name(k)}
+    wanted = {k for k in set(keys_of(toks)) if may_be_predicate_name(k)}
     out: list[Tok] = []
-    for i in (i for i, k in enumerate(keys) if k in wanted):
+    for i in key_indices(toks, wanted):  # only the places of those words (no step in Python for the others)
         t = toks[i]
         if not t.text.islower():
             continue

@@ -45,6 +45,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from itertools import compress
 
 from .name_bare_person import BareWords, plain_word
 from .name_bare_places import bare_place_at
@@ -134,16 +135,18 @@ def place_beside_names(text: str, toks: Sequence[Tok], found: Sequence[tuple[int
     "sarah wales"), or a place word of the other kind itself ("chad holland"); never after a preposition of place
     ("we went to york england", "down to columbus georgia"); both words are returned. Not "holland
     park", "india pale ale", "a georgia peach", "york ham": the other word is a common word no rule found there."""
-    distinct = distinct_texts(toks)
-    if not any(may_be_place(w) for w in distinct if w.islower()):
+    placed = {w for w in distinct_texts(toks) if w.islower() and may_be_place(w)}
+    if not placed:
         return []
     texts, starts, ends = texts_of(toks), starts_of(toks), ends_of(toks)
     spans = set(found)
     first, sur = first_names(), surnames()
     out: list[Tok] = []
-    for i in range(len(texts) - 1):
+    # only the pairs with a place word in them (a set look-up a word, no step in Python for the others)
+    at = compress(range(len(texts)), map(placed.__contains__, texts))
+    for i in sorted({k for j in at for k in (j - 1, j) if 0 <= k < len(texts) - 1}):
         a, b = texts[i], texts[i + 1]
-        pa, pb = may_be_place(a), may_be_place(b)
+        pa, pb = a in placed, b in placed
         if not (pa or pb) or text[ends[i]:starts[i + 1]] != " " or a not in first or b not in sur:
             continue
         if i and texts[i - 1] in _TO_A_PLACE:
