@@ -49,6 +49,7 @@ from collections.abc import Callable, Sequence
 
 from .name_abroad import names_by_frequency
 from .name_bare_person import BareWords, bare_word_places
+from .name_pronoun_pairs import AND_I_OR_ME, verbs
 from .name_rare_listed import rare_listed
 from .name_tokens import Tok, ends_of, starts_of, texts_of
 
@@ -92,8 +93,8 @@ _GET_TO = re.compile(r"[ \t]+to[ \t]+(?:call|ring|phone|text|email|come[ \t]+(?:
 #: what follows "me , X and": another person ("me , holly and my son"; not "me , pepper and salt")
 _AND = re.compile(r"[ \t]+and[ \t]+(?:my|i|me|her|his|our|their|the[ \t]+(?:kids|baby|boys|girls|two|three|rest|dog|dogs))"
                   + _W)
-_AND_I = re.compile(r"[ \t]+and[ \t]+(?:i|me)" + _W)
-_WITH_ME_AFTER = re.compile(r"[ \t]+(?:in|at|all|both|are|were|went|have|had|now|live|lived|do|did|got)" + _W)
+#: after "me and X": the shared pair verbs and this rule's own ("in", "at", "all", "now", "do", "did", "are", "got")
+_WITH_ME_AFTER = re.compile(r"[ \t]+" + verbs("in", "at", "all", "are", "now", "do", "did", "got") + _W)
 #: what only a person is doing or is, after the subject at a clause's start
 _DOING = re.compile(r"(?:[ \t]*['’]s|[ \t]+(?:is|was))[ \t]+(?:picking(?![ \t]+up[ \t]*(?:[.,!?;]|$|(?:this|again|now|"
                     r"nicely|slowly|lately|a[ \t]+bit|speed|steam)\b))|driving|bringing|collecting|taking|"
@@ -158,7 +159,7 @@ def bare_place_at(text: str, texts: list[str], starts: list[int], ends: list[int
             return True
     start = (not i and not gap.strip()) or _BREAK.search(gap) is not None or spaced and p1 in _OPENERS
     if start:
-        return _DOING.match(text, e) is not None or _AND_I.match(text, e) is not None
+        return _DOING.match(text, e) is not None or AND_I_OR_ME.match(text, e) is not None
     return False
 
 

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable
 
 from .name_neighbour_words import lower_word_name
+from .name_pronoun_pairs import AND_I_OR_ME
 from .name_tokens import Tok
 from .text_scan import places
 
@@ -28,7 +29,6 @@ __all__ = ["coordinated_names"]
 
 _PRONOUNS_BEFORE = frozenset("me you him us them".split())
 _WORD_AFTER = re.compile(r"[ \t]+and[ \t]+([a-z]+)(?![\w'’\-])")
-_PRONOUN_AFTER = re.compile(r"[ \t]+and[ \t]+(?:i|me)(?![\w'’\-])")
 #: an auxiliary asking after a person (the literal the scan looks for), the word, what is asked
 _AUXILIARIES = ("is ", "was ", "did ", "does ", "has ")
 _ASKED = re.compile(r"(?:is|was|did|does|has)[ \t]+([a-z]+)[ \t]+(?:your|still|ever|come|coming|going|doing|been|"
@@ -87,7 +87,7 @@ def coordinated_names(text: str, kind: Callable[[str, Tok], str | None]) -> list
         m = _WORD_AFTER.match(text, p)
         if text[w[0]:w[1]] in _PRONOUNS_BEFORE and m is not None:  # "me and dean"
             found.append((m.start(1), m.end(1)))
-        elif _PRONOUN_AFTER.match(text, p) and _opens_clause(text, w[0]):  # "esi and i", not "the bill and i"
+        elif AND_I_OR_ME.match(text, p) and _opens_clause(text, w[0]):  # "esi and i", not "the bill and i"
             found.append(w)
     for aux in _AUXILIARIES:
         for p in places(text, aux):

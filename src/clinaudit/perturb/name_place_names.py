@@ -52,6 +52,7 @@ from .name_bare_places import bare_place_at
 from .name_everyday_places import everyday_place_at
 from .name_guarded_words import SAYS_WHAT, only_person, words_placed
 from .name_person_only import clause_start
+from .name_pronoun_pairs import AND, ME_AND, WORD_END, verbs
 from .name_tokens import Tok, distinct_texts, ends_of, starts_of, texts_of
 from .name_word import word_facts
 from .vocab import RELATIVES, first_names, surnames
@@ -59,10 +60,11 @@ from .vocab import RELATIVES, first_names, surnames
 __all__ = ["may_be_place", "place_beside_names", "place_word_names"]
 
 #: "me and X" at a clause's start
-_ME_AND = re.compile(r"(?:^|[\n,.!?:;]|(?<![\w'’\-])(?:and|but|so|then|yeah|well|oh|because|cos))[ \t]*me[ \t]+and[ \t]+$")
-#: "X and i" (at a clause's start), "X and me" before a verb
-_AND_I = re.compile(r"[ \t]+and[ \t]+(?:i(?![\w'’\-])|me[ \t]+(?:went|go|were|are|have|had|got|both|used|will|would|"
-                    r"can|could|walk|walked|share|shared|live|lived)(?![\w'’\-]))")
+_ME_AND = re.compile(r"(?:^|[\n,.!?:;]|(?<![\w'’\-])(?:and|but|so|then|yeah|well|oh|because|cos))[ \t]*" + ME_AND + "$")
+#: "X and i" (at a clause's start), "X and me" before a verb: the shared pair verbs and this rule's own, the modals
+#: ("X and me will", "can", "could") and "share", "walk", "used", "go", "are", "got"
+_AND_I = re.compile(AND + r"(?:i" + WORD_END + r"|me[ \t]+" + verbs("go", "are", "got", "used", "will", "would", "can",
+                    "could", "walk", "walked", "share", "shared") + WORD_END + ")")
 #: the words right after a word that open one of this module's own places
 _AND = frozenset({"and"})
 #: what a country or a government says, tells, thinks or knows ("washington says the budget is", "england knows

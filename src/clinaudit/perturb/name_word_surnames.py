@@ -48,6 +48,7 @@ from functools import lru_cache
 
 from .name_surname_after import FILLERS, MODAL_VERBS, VERBS_AFTER_A_SURNAME as _PERSON_VERB_WORDS
 from .name_frames import TITLE_WORDS
+from .name_pronoun_pairs import AND, ME_AND, verbs
 from .name_roles import ROLE_TITLES
 from .name_tokens import Tok, starts_of
 from .text_scan import places
@@ -87,8 +88,8 @@ _END = re.compile(r"[ \t]*(?:[.,!?;]|\n|$)")
 #: before the given name: a verb whose object it is, and what follows the word then
 _OBJECT_VERBS = frozenset("asked ask told tell had have put get got".split())
 #: after the word, the given name after "me and" ("me and [kirsty] main walk the dog")
-_WE_NEXT = re.compile(r"[ \t]+(?:walk|walked|go|went|live|lived|have|had|are|were|both|get|got|used[ \t]+to|always|"
-                      r"usually|often)" + _W)
+_WE_NEXT = re.compile(r"[ \t]+" + verbs("walk", "walked", "go", "are", "get", "got", "used to", "always", "usually",
+                                         "often") + _W)
 _OBJECT_NEXT = re.compile(r"[ \t]+(?:to[ \t]+[a-z]|round|over[ \t]+for|down[ \t]+as)")
 #: words that open a clause before its subject ("so [kirsty] main rang", "i think [kirsty] main has")
 #: before the given name: a verb of seeing or visiting (the word a gazetteer surname), then a place or a time
@@ -168,11 +169,12 @@ def word_surnames(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int
 _WHO_ANSWER = re.compile(r"[ \t]*(?:\n[ \t]*(?:\[[^\]\n]{1,40}\]|[a-z_ ]{1,30}:))?[ \t]*(?:(?:sorry|oh|um|uh|er|erm|"
                          r"yeah|yes|ah|well|it[ \t]+was|it['’]s|that[ \t]+was|that['’]s)[ \t]*,?[ \t]*)*"
                          r"(?P<w>[a-z]+)(?:[ \t]*(?:[.,!?]|\n|$)|[ \t]+from" + _W + ")")
-#: "me and X went", "X and i went": the verb after the pair
-_PAIR_VERB = re.compile(r"[ \t]+(?:went|go|were|are|have|had|used[ \t]+to|both|got|get|live|lived|walk|walked|drove|"
-                        r"came|come|grew[ \t]+up|met)" + _W)
-_ME_AND = re.compile(r"me[ \t]+and[ \t]+(?P<w>[a-z]+)")
-_AND_I = re.compile(r"(?P<w>[a-z]+)[ \t]+and[ \t]+i$")
+#: "me and X went", "X and i went": the verb after the pair, the shared pair verbs and this rule's own ("used to",
+#: not "used"; "get", "drove", "came", "come", "grew up", "met", "walk", "go", "are", "got")
+_PAIR_VERB = re.compile(r"[ \t]+" + verbs("go", "are", "used to", "got", "get", "walk", "walked", "drove", "came", "come",
+                                           "grew up", "met") + _W)
+_ME_AND = re.compile(ME_AND + r"(?P<w>[a-z]+)")
+_AND_I = re.compile(r"(?P<w>[a-z]+)" + AND + r"i$")
 #: "ask X , she'll know"
 _ASK = re.compile(r"ask[ \t]+(?P<w>[a-z]+)[ \t]*,[ \t]*(?:she|he|they)(?:['’]ll|['’]d|[ \t]+(?:will|would|knows|know|"
                   r"might|should|can))" + _W)

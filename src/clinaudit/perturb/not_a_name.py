@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from .name_place_persons import PERSON_IN_VERBS, shared_possessive
+from .name_pronoun_pairs import AND, verbs
 from .name_tokens import Tok, fold
 from .vocab import RELATIVES, common_words, english_zipf, first_names
 
@@ -96,8 +97,9 @@ _PERSON_VERB_AFTER = re.compile(r"(?i)[ \t]+(?:(?:from|at|in|of)[ \t]+(?:the|you
                                 r"explained|recommended|promised|agreed|insisted|warned|wrote|drove|drives)\b")
 #: After the word, "and i" and what two persons do together ("those | jorn and i both caught it", "your metformin |
 #: sneha and i went"): the word and the speaker are the subject; issue 50, seventh session
-_AND_I_AFTER = re.compile(r"[ \t]+and[ \t]+i[ \t]+(?:both|went|were|have|had|got|did|used|live|lived|work|worked|"
-                          r"always|never|just|also|talked|spoke|met|grew|drove|walked|caught|share|shared)\b")
+#: (the shared pair verbs and this rule's own; a word boundary after the verb, "\b", as measured in the seventh session)
+_AND_I_AFTER = re.compile(AND + r"i[ \t]+" + verbs("got", "did", "used", "work", "worked", "always", "never", "just",
+                          "also", "talked", "spoke", "met", "grew", "drove", "walked", "caught", "share", "shared") + r"\b")
 #: After the word, a verb that neither a thing nor a place or an organisation does (an office says, tells, asks:
 #: "my doctor at kaiser said"): "... as i came in | nokuthula drove me here", "those | sneha thinks i snore"
 _PERSON_ONLY_AFTER = re.compile(r"[ \t]+(?:thinks|thought|drove|drives|knows|knew)\b")
