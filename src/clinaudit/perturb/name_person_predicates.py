@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+from .name_clause_opens import opens_clause
 from .name_everyday_places import MASS
 from .name_frames import TITLE_WORDS
 from .name_guarded_words import NOT_PERSONS
@@ -45,9 +46,6 @@ __all__ = ["may_be_predicate_name", "person_predicate_names"]
 _W = r"(?![\w'’\-])"
 _S = r"[ \t]+"
 _SEASONS = frozenset("spring summer autumn winter fall christmas easter".split())
-#: a clause opens before the word: a boundary, or one of these words
-_BREAK = re.compile(r"(?:^|[.!?;:,\n\"“(\]])[ \t]*$")
-_OPENERS = frozenset("and so but then because cos oh yeah yes no well anyway plus".split())
 _DEGREE = r"(?:(?:really|so|ever|very|quite|always|being|a[ \t]+bit|too|just|that|such|been|not|never)" + _S + r"){0,3}"
 #: after the word opening a clause: what only a person is or does
 _BE = r"(?:['’]s|" + _S + r"(?:is|was|were|has|had|'s))"
@@ -97,16 +95,10 @@ def may_be_predicate_name(key: str) -> bool:
     return word_facts(key).clinical is None
 
 
-def _opens(text: str, toks: Sequence[Tok], i: int) -> bool:
-    if not i or _BREAK.search(text, toks[i - 1].end, toks[i].start):
-        return True
-    return toks[i - 1].key in _OPENERS and text[toks[i - 1].end:toks[i].start].strip() == ""
-
-
 def _person_here(text: str, toks: Sequence[Tok], i: int) -> bool:
     t = toks[i]
     before = text[max(0, t.start - 40):t.start]
-    if _opens(text, toks, i) and (m := _SUBJECT_NEXT.match(text, t.end)) \
+    if opens_clause(text, toks, i, spaced=True) and (m := _SUBJECT_NEXT.match(text, t.end)) \
             and (m.group("verb") is None or m.group("verb") in _PERSON_BASE):
         return True
     if _ASKED_BEFORE.search(before) and _ASKED_NEXT.match(text, t.end):

@@ -47,6 +47,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from .name_surname_after import FILLERS, MODAL_VERBS, VERBS_AFTER_A_SURNAME as _PERSON_VERB_WORDS
+from .name_clause_opens import CLAUSE_BREAK, OPENERS, opens_clause
 from .name_frames import TITLE_WORDS
 from .name_pronoun_pairs import AND, ME_AND, verbs
 from .name_roles import ROLE_TITLES
@@ -91,13 +92,12 @@ _OBJECT_VERBS = frozenset("asked ask told tell had have put get got".split())
 _WE_NEXT = re.compile(r"[ \t]+" + verbs("walk", "walked", "go", "are", "get", "got", "used to", "always", "usually",
                                          "often") + _W)
 _OBJECT_NEXT = re.compile(r"[ \t]+(?:to[ \t]+[a-z]|round|over[ \t]+for|down[ \t]+as)")
-#: words that open a clause before its subject ("so [kirsty] main rang", "i think [kirsty] main has")
 #: before the given name: a verb of seeing or visiting (the word a gazetteer surname), then a place or a time
 _SEEING = frozenset("seeing see saw seen visit visiting visited met meet meeting".split())
 _SEEN_NEXT = re.compile(r"[ \t]+(?:at|every|on|in|since|last|this|next)" + _W)
-_OPENERS = frozenset("""and so but then because cos when oh yeah yes no well anyway also plus think thought
-    reckon said says apparently""".split())
-_BREAK = re.compile(r"(?:^|[.!?;:,\n\"“(\]])[ \t]*$")
+#: words that open a clause before its subject ("so [kirsty] main rang"): the shared openers and this rule's own,
+#: "when", "also", a verb of saying or thinking ("i think [kirsty] main has")
+_OPENERS = OPENERS | frozenset("when also think thought reckon said says apparently".split())
 _COPULA_S = re.compile(r"['’]s[ \t]+$")
 
 
@@ -115,12 +115,9 @@ def may_be_word_surname(key: str) -> bool:
 
 def _clause_opens(text: str, toks: Sequence[Tok], g: int) -> bool:
     """The given name ``toks[g]`` opens a clause: a boundary, an opener or "me and" before it."""
-    if not g or _BREAK.search(text, toks[g - 1].end, toks[g].start):
+    if opens_clause(text, toks, g, _OPENERS):
         return True
-    before = toks[g - 1].key
-    if before in _OPENERS:
-        return True
-    return g > 1 and before == "and" and toks[g - 2].key in ("me", "you", "him", "her", "us")
+    return g > 1 and toks[g - 1].key == "and" and toks[g - 2].key in ("me", "you", "him", "her", "us")
 
 
 def _place(text: str, toks: Sequence[Tok], g: int, end: int) -> bool:
@@ -132,12 +129,12 @@ def _place(text: str, toks: Sequence[Tok], g: int, end: int) -> bool:
     if not g:
         return False
     before, gap = toks[g - 1].key, text[toks[g - 1].end:toks[g].start]
-    opens = g == 1 or _BREAK.search(text, toks[g - 2].end, toks[g - 1].start) is not None or toks[g - 2].key in _OPENERS
+    opens = opens_clause(text, toks, g - 1, _OPENERS)
     if before in _QUESTION_AUX and opens and _QUESTION_NEXT.match(text, end):  # "is [kirsty] proud your"
         return True
     if before == "and" and g > 1 and toks[g - 2].key == "me" and _WE_NEXT.match(text, end):  # "me and [kirsty] main walk"
         return True
-    if _BREAK.search(text, toks[g - 1].end, toks[g].start):
+    if CLAUSE_BREAK.search(text, toks[g - 1].end, toks[g].start):
         return False
     if before in _PREPOSITIONS and _PLACE_NEXT.match(text, end):  # "with [euan] chambers on sundays"
         return True
@@ -215,7 +212,7 @@ def bare_word_surnames(text: str, toks: Sequence[Tok], no_person_at: Callable[[s
             hits.add(m.start("w"))
     for p in places(text, " and i "):
         if (m := _AND_I.search(text, max(0, p - 30), p + 6)) and _bare_may_be(m.group("w")) \
-                and _PAIR_VERB.match(text, p + 6) and _BREAK.search(text, max(0, m.start() - 40), m.start()):
+                and _PAIR_VERB.match(text, p + 6) and CLAUSE_BREAK.search(text, max(0, m.start() - 40), m.start()):
             hits.add(m.start("w"))
     for p in places(text, "ask "):
         if (m := _ASK.match(text, p)) and _bare_may_be(m.group("w")) and (p == 0 or not text[p - 1].isalpha()):
@@ -231,7 +228,7 @@ def bare_word_surnames(text: str, toks: Sequence[Tok], no_person_at: Callable[[s
         w = re.search(r"(?:^|(?<=[^a-z]))([a-z]+)$", text[max(0, p - 30):p])
         if w and _bare_may_be(w.group(1)) and _FROM_HOME.match(text, p - len(w.group(1))):
             s = p - len(w.group(1))
-            if _BREAK.search(text, max(0, s - 40), s):
+            if CLAUSE_BREAK.search(text, max(0, s - 40), s):
                 hits.add(s)
     for p in (*places(text, "'s"), *places(text, "’s")):
         if not _HOME_AFTER.match(text, p) and not (p + 3 < len(text) and text[p + 2] == " "):
@@ -244,7 +241,7 @@ def bare_word_surnames(text: str, toks: Sequence[Tok], no_person_at: Callable[[s
         nxt = re.match(r"['’]s[ \t]+([a-z]+)", text[p:p + 20])
         if w and nxt and nxt.group(1) in _KIN and _bare_may_be(w.group(1)):
             s = p - len(w.group(1))
-            if _BREAK.search(text, max(0, s - 40), s):
+            if CLAUSE_BREAK.search(text, max(0, s - 40), s):
                 hits.add(s)
     out = []
     for s in sorted(hits):
