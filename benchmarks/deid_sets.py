@@ -51,6 +51,7 @@ from deid_dev36 import DEV36_FORMS, DEV36_NAMES, DEV36_WORD_USES  # noqa: E402
 from deid_dev37 import DEV37_FORMS, DEV37_NAMES, DEV37_PERSONS, DEV37_WORD_USES  # noqa: E402
 from deid_dev38 import DEV38_FORMS, DEV38_NAMES, DEV38_WORD_USES  # noqa: E402
 from deid_dev39 import DEV39_FORMS, DEV39_NAMES, DEV39_WORD_USES  # noqa: E402
+from deid_dev40 import DEV40_FORMS, DEV40_NAMES, DEV40_WORD_USES  # noqa: E402
 from deid_dev42 import DEV42_FORMS, DEV42_NAMES, DEV42_WORD_USES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
 from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
@@ -186,6 +187,10 @@ SETS: dict[str, DevSet] = {
                     "abbreviations (Samoan, Tongan, Maori, Spanish, Filipino, UK) where only a person stands (a "
                     "relative's word before, a greeting, next of kin, a person's verb), beside the same words as "
                     "words and abbreviations (deid_dev39.py)", DEV39_WORD_USES),
+    "dev40": DevSet(DEV40_FORMS, DEV40_NAMES, "also surnames that are clinical eponyms (Parkinson, Cushing, Kawasaki; "
+                    "UK, US, German, Japanese, Italian, US Jewish) as a full name, alone where only a person stands and "
+                    "the same person twice, beside the same words as eponyms of conditions, signs and procedures "
+                    "(deid_dev40.py)", DEV40_WORD_USES),
     "dev42": DevSet(DEV42_FORMS, DEV42_NAMES, "also UK, Irish, Punjabi, Scottish and German surnames that are English "
                     "words, bare and after a given name, as the subject of a person's day, after 'my carer is', the "
                     "object of a preposition or a verb that takes a person, in apposition, thanked or greeted, beside "
