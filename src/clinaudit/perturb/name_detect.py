@@ -22,13 +22,16 @@ them per source):
 
 What the word lists say about a word is :func:`.name_word.word_facts`; the rules for cased prose, lower-case speech
 and words that are no name live in :mod:`.name_cased`, :mod:`.name_frequency`, :mod:`.name_slots`,
-:mod:`.name_writing` and :mod:`.not_a_name`, each with a hook here. Where no person stands whatever the word is
+:mod:`.name_writing` and :mod:`.not_a_name` and the other ``name_*`` modules. The rules of source ``rule`` are an
+ordered registry, :data:`.name_rules.RULES` (seventeenth session): :func:`find_names` finds the metadata names, the
+detector's words and the naming contexts', runs each entry in its order (each reads what its parameters name,
+computed once a text by :class:`_RuleInputs`; the spans found so far included) and drops a capitalised dictionary
+headword at the end. **A new rule is one entry** there (:mod:`.name_rules`' docstring says how), not a call here. Where no person stands whatever the word is
 :mod:`.name_no_person` (:func:`no_person_at`); what the place rules ask of a word itself is :mod:`.name_slot_kinds`.
 """
 
 from __future__ import annotations
 
-import heapq
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -36,64 +39,34 @@ from functools import lru_cache
 from itertools import compress
 
 from .name_accented import foreign_spelling
-from .name_cased import (apostrophe_names, condition_name_inside, coordinated_with_a_person, inside_prose,
-                         non_english_letter, particle_chain_names, quote_start, rare_headword, speaker_at_start)
-from .name_frequency import lower_case_neighbour_ok, webster_proper
+from .name_cased import (condition_name_inside, coordinated_with_a_person, inside_prose,
+                         non_english_letter, speaker_at_start)
+from .name_frequency import webster_proper
 from .name_context import context_spans
-from .name_object import capital_objects, lower_objects
-from .name_neighbour_words import cased_word_name, lower_rare_word, lower_word_name
-from .name_person_verbs import person_context_names, person_verb_names
-from .name_elision import elided_particle_names
-from .name_particle_apart import apart_particle_names
-from .name_korean import aspirated_romanisation, korean_surname_beside
-from .name_syllables_apart import syllable_word_names, syllable_words
-from .name_parts_apart import part_names, preload_heads
-from .name_letters import capital_names, okina_names, open_syllables, polynesian_word, syllable_names
-from .name_prep import prep_objects, rare_lines
-from .name_rare_slots import HEADWORD_ZIPF, rare_slot_names
-from .name_bare_object import bare_object_names
-from .name_bare_person import bare_person_names, bare_word_places
+from .name_korean import aspirated_romanisation
+from .name_syllables_apart import syllable_words
+from .name_parts_apart import preload_heads
+from .name_letters import open_syllables, polynesian_unlisted, polynesian_word
+from .name_prep import rare_lines
+from .name_rare_slots import HEADWORD_ZIPF
+from . import name_rules
+from .name_bare_person import BareWords, bare_word_places
 from .name_abroad import named_by_frequency
-from .name_bare_places import bare_place_names
-from .name_clause_subject import PERSON_VERBS, clause_subject_names
-from .name_coordinated import coordinated_names
-from .name_everyday_places import everyday_place_names
-from .name_strong_places import strong_place_names
-from .name_cantonese_prefix import prefixed_names
-from .name_guarded_kinds import kept_word_names, may_be_kept
-from .name_guarded_words import guarded_word_names
-from .name_place_names import place_beside_names, place_word_names
-from .name_person_only import person_only_names
-from .name_surname_after import given_before, surname_after
-from .name_person_predicates import person_predicate_names
-from .name_word_surnames import bare_word_surnames, word_surnames
-from .name_same_person import full_name_mentions, repeated_word_surnames
-from .name_roles import ROLE_TITLES, relative_names, role_names
-from .name_apposed import apposed_persons
-from .name_given_pairs import given_pairs
-from .name_deaccented import deaccented_mentions
-from .name_mentions import given_and_surname, other_mentions
-from .name_initials import middle_initial_names
-from .name_possessive import possessive_names
-from .name_slots import person_slots
+from .name_guarded_kinds import may_be_kept
 from .name_no_person import clinical_word_after, facility_after, no_person_at, not_a_person, sentence_start
-from .name_slot_kinds import (lower_person_verb_may_be, may_name, name_or_unlisted, object_may_be, person_verb_may_be,
-                              rare_common, rare_slot_kind, rare_slot_word, slot_kind, slot_unlisted, slot_word)
-from .name_tokens import WORD, Toks, fold, keys_of, neighbours, texts_of, tokens
+from .name_slot_kinds import (rare_common, rare_slot_word, slot_word)
+from .name_tokens import WORD, Toks, fold, keys_of, texts_of, tokens
 from .name_tokens import Tok as _Tok
-from .name_writing import PARTICLES
 from .name_determiner_persons import PLURAL_BEFORE, owner_of_a_thing, strong_plural, strong_word
 from .not_a_name import (clinical_form, person_after_determiner, thing_after_determiner)
-from .name_writing import (addressed, capital_at_start, misspelt_drug, particle_names, rare_condition_noun_at_start,
+from .name_writing import (capital_at_start, misspelt_drug, rare_condition_noun_at_start,
                            written_as_name)
 from .vocab import FUNCTION_WORDS as _FUNCTION_WORDS
 from .vocab import SPOKEN_WORDS as _SPOKEN_WORDS
 from .vocab import clinical_terms, common_words
-from .vocab import english_zipf, first_names, lower_case_neighbour, surnames, whitelist_words, written_acronym
-from .name_word import DETERMINERS as _DETERMINERS, OWNERS as _OWNERS, RELATIVES, SEP_SPACE as _SEP_SPACE, WINDOW, after
+from .vocab import english_zipf, first_names, surnames, whitelist_words, written_acronym
+from .name_word import DETERMINERS as _DETERMINERS, OWNERS as _OWNERS, RELATIVES, WINDOW, after
 from .name_word import Word as _Word
-from .name_word import blocked as _blocked
-from .name_word import sep as _sep
 from .name_word import word_facts as _word
 from .word_known import known, known_exact, known_sorted, looks_like_a_word
 from .word_parts import longest, two_words
@@ -247,7 +220,7 @@ def _may_take(word: str, key: str) -> bool:
         return non_english_letter(word) and not (w.function or w.demographic or w.eponym) \
             or not (w.function or w.demographic) and w.clinical in (None, "condition")
     return not word.isupper() and (unknown_word(key, w) or _unlisted(key, w) or rare_common(key, w)
-                                   or _polynesian(key, w)
+                                   or polynesian_unlisted(key, w)
                                    or foreign_spelling(word) and not (w.clinical or w.function or w.eponym))
 
 
@@ -279,18 +252,12 @@ def _rare_inside(text: str, t: _Tok, w: _Word) -> bool:
 
 
 
-def _polynesian(key: str, w: _Word) -> bool:
-    """A word as the Polynesian languages write one, rare in English (:func:`.name_letters.polynesian_word`), no
-    clinical, function, demographic word or eponym: :func:`_polynesian_inside`'s word test."""
-    return not (w.clinical or w.function or w.demographic or w.eponym) and polynesian_word(key)
-
-
 def _polynesian_inside(text: str, t: _Tok, w: _Word) -> bool:
     """Capitalised (only its first letter) inside a sentence of cased text, a word as the Polynesian languages write
     one that English seldom writes, even one the lists hold ("Father Peseta", "who's Apia?", "Me, Apia, and the kids";
     issue 50, ninth session); not after a determiner, a possessive or a preposition of place ("the Kimono", "flew to
     Upolu": a thing or a place)."""
-    if not (t.capital and t.text[1:].islower() and _polynesian(t.key, w)) or sentence_start(text, t.start):
+    if not (t.capital and t.text[1:].islower() and polynesian_unlisted(t.key, w)) or sentence_start(text, t.start):
         return False
     b = _WORD_BEFORE.search(text, max(0, t.start - 30), t.start)
     return b is None or b.group(1).lower() not in _THING_OR_PLACE_BEFORE
@@ -349,9 +316,11 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                firsts: Sequence[tuple[int, int]] = ()) -> list[NameSpan]:
     """Name spans of ``text``: the listed ``names`` (metadata) and, with ``detector=True``, the detector's finds
     and the naming contexts' (:func:`context_spans`, source ``rule``; a word both find is credited to the
-    detector); overlapping spans are all returned (the caller keeps the longest). ``toks``: ``tokens(text)`` when
-    the caller read them already; ``pairs=False``: no :func:`.name_given_pairs.given_pairs` nor
-    :func:`.name_cantonese_prefix.prefixed_names` (they read sentences again)."""
+    detector), then every rule of the registry :data:`.name_rules.RULES` in its order (source ``rule``);
+    overlapping spans are all returned (the caller keeps the longest). ``toks``: ``tokens(text)`` when
+    the caller read them already; ``pairs=False``: no rule of ``pairs_only`` (:func:`.name_given_pairs.given_pairs`,
+    :func:`.name_cantonese_prefix.prefixed_names`: they read sentences again); ``firsts``: given names found before
+    (the rules' input ``found_firsts``)."""
     spans = known_name_spans(text, names)
     if detector:
         toks = tokens(text) if toks is None else toks
@@ -359,80 +328,17 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         seen = {(d.start, d.end) for d in det}
         named = context_spans(text, toks)  # a title, a self-introduction, a greeting, a relative
         spans += det + [NameSpan(s, e, "rule") for s, e in named if (s, e) not in seen]
-        spans += [NameSpan(t.start, t.end, "rule") for t in particle_names(text, toks, sentence_start, may_name)
-                  + addressed(text, toks, lambda s, p: sentence_start(s, p) or quote_start(s, p),
-                              lambda t: may_name(t, gazetteer=True) or may_name(t) and rare_headword(t.key),
-                              lambda t: may_name(t) and t.key not in RELATIVES)
-                  + particle_chain_names(text, toks, sentence_start, may_name, name_or_unlisted)
-                  + apostrophe_names(text, toks, may_name)]
-        spans += [NameSpan(t.start, t.end, "rule") for t in person_slots(text, sentence_start, slot_kind)]
-        spans += [NameSpan(t.start, t.end, "rule") for t in coordinated_names(text, slot_kind)]  # "me and dean"
-        bare = bare_word_places(toks, slot_word, may_be_kept, syllable_words)  # one scan
-        spans += [NameSpan(t.start, t.end, "rule") for t in bare_person_names(  # "tell penny i"
-            text, toks, slot_kind, slot_unlisted, bare)]
-        spans += [NameSpan(t.start, t.end, "rule") for t in clause_subject_names(  # "but penny said", "i called penny"
-            text, toks, slot_kind, slot_unlisted, bare) + bare_object_names(text, toks, slot_kind, slot_unlisted, bare)]
-        spans += [NameSpan(t.start, t.end, "rule") for t in bare_place_names(  # "i came in with willow ."
-            text, toks, slot_kind, slot_unlisted, bare)]
-        spans += [NameSpan(t.start, t.end, "rule") for t in person_only_names(text, toks, slot_kind, slot_unlisted, bare)]  # "ocean says"
-        spans += [NameSpan(t.start, t.end, "rule") for t in guarded_word_names(text, toks, bare, no_person_at)]  # "glass says"
-        spans += [NameSpan(t.start, t.end, "rule") for t in kept_word_names(text, toks, bare, no_person_at)]  # "june says"
-        spans += [NameSpan(t.start, t.end, "rule") for t in place_word_names(text, toks, bare, no_person_at)]  # "georgia came"
-        spans += [NameSpan(t.start, t.end, "rule") for t in everyday_place_names(text, toks, slot_kind, bare)]  # "potter was worried"
-        spans += [NameSpan(t.start, t.end, "rule") for t in strong_place_names(text, toks, no_person_at)]  # "mel is my next of kin"
-        spans += [NameSpan(t.start, t.end, "rule") for t in syllable_names(toks)  # "ji-ho", "Bo-ra"
-                  if not no_person_at(text, t.start, t.end)]
-        lines, rare = rare_lines(text, toks, rare_slot_word)  # the lines with a rare word (both rules read only them)
-        spans += [NameSpan(t.start, t.end, "rule") for t in prep_objects(text, slot_kind, toks, slot_unlisted, lines)]  # "from jirina"
-        spans += [NameSpan(t.start, t.end, "rule")  # "jirina is usually here", "okay , razvan .": eighth session
-                  for t in rare_slot_names(text, toks, lines, rare, sentence_start, rare_slot_kind)]
-        spans += [NameSpan(t.start, t.end, "rule") for t in capital_objects(text, object_may_be)]  # "ask Frank to"
-        spans += [NameSpan(t.start, t.end, "rule") for t in lower_objects(text, slot_kind)]  # "ask serghei to"
-        spans += [NameSpan(t.start, t.end, "rule") for t in elided_particle_names(text) + apart_particle_names(text, toks, no_person_at)]
-        spans += [NameSpan(t.start, t.end, "rule") for t in capital_names(text, toks) + okina_names(text, toks)  # "NOVÁKOVÁ"
-                  if not no_person_at(text, t.start, t.end)]
-        spans += [NameSpan(t.start, t.end, "rule") for t in person_verb_names(  # "Per thinks", "how is ali doing"
-            text, sentence_start, person_verb_may_be, lower_person_verb_may_be) if (t.start, t.end) not in seen]
-        spans += [NameSpan(t.start, t.end, "rule")  # "by tanner fletcher", "fern moss drives me"
-                  for t in given_and_surname(text, toks, no_person_at)]
-        spans += [NameSpan(t.start, t.end, "rule") for t in middle_initial_names(text, toks, no_person_at)]  # "fern r . moss"
-        spans += [NameSpan(t.start, t.end, "rule") for t in possessive_names(text, toks, no_person_at)]  # "fern's inhaler"
-        spans += [NameSpan(t.start, t.end, "rule") for t in person_context_names(  # "talked to Costa", "Per who"
-            text, lambda s, t: None if _word(t.key).clinical == "facility" else person_verb_may_be(s, t),
-            lower_person_verb_may_be, RELATIVES) if (t.start, t.end) not in seen]  # not "sent to Mercy"
-        spans += [NameSpan(t.start, t.end, "rule")  # "Officer [Street]", "coach [fox] had", "my coworker [fox] covered"
-                  for t in role_names(text, toks, no_person_at) + relative_names(text, toks, no_person_at)
-                  + apposed_persons(text, toks, no_person_at)]  # "the patient , [manu] [pule] , is"
-        found = [(sp.start, sp.end) for sp in spans]  # "i talked to [se bin]", "[tee] ming": fifteenth session
-        spans += [NameSpan(t.start, t.end, "rule") for t in syllable_word_names(text, toks, found, no_person_at, bare)]
-        found = [(sp.start, sp.end) for sp in spans]  # "hem ant", "son [ji-ho]", "dr an": sixteenth session
-        spans += [NameSpan(t.start, t.end, "rule") for t in part_names(text, toks, found, no_person_at)]
-        if pairs:  # "i talked to [ah] [hoy]", "[ah] [kuoi] came": the Cantonese prefix (sixteenth session)
-            spans += [NameSpan(t.start, t.end, "rule") for t in prefixed_names(
-                text, toks, [(sp.start, sp.end) for sp in spans],
-                lambda s: [(sp.start, sp.end) for sp in find_names(s, pairs=False)], no_person_at)]
-        spans += [NameSpan(t.start, t.end, "rule") for t in _capital_neighbours(text, toks, spans)]
-        found = [(sp.start, sp.end) for sp in spans]  # "georgia walsh", "chad holland", "sarah wales"
-        spans += [NameSpan(t.start, t.end, "rule") for t in place_beside_names(text, toks, found, no_person_at)]
-        found = [(sp.start, sp.end) for sp in spans] + list(firsts)  # "[fenella] hill is my sister", "[james] hill"
-        spans += [NameSpan(t.start, t.end, "rule") for t in surname_after(text, toks, found, no_person_at)
-                  + given_before(text, toks, found, no_person_at)
-                  + word_surnames(text, toks, found, no_person_at)]  # "[kirsty] main rang", "is [ailsa] proud your"
-        found = [(sp.start, sp.end) for sp in spans] + list(firsts)  # "[narelle] swan , ... swan thinks"
-        spans += [NameSpan(t.start, t.end, "rule") for t in repeated_word_surnames(text, toks, found, no_person_at)]
-        found = [(sp.start, sp.end) for sp in spans] + list(firsts)  # "it's ward , [sarah ward] ."
-        spans += [NameSpan(t.start, t.end, "rule") for t in full_name_mentions(text, toks, found, no_person_at)]
-        spans += [NameSpan(t.start, t.end, "rule") for t in bare_word_surnames(text, toks, no_person_at)]  # "me and chambers went"
-        spans += [NameSpan(t.start, t.end, "rule")  # "basil was lovely with me", "that was jay on the phone"
-                  for t in person_predicate_names(text, toks, no_person_at)]
-        if pairs:  # "i came in with [billy] [joe] .": each alone there is taken (not in the sentences read again)
-            spans += [NameSpan(t.start, t.end, "rule") for t in given_pairs(
-                text, toks, [(sp.start, sp.end) for sp in spans],
-                lambda s: [(sp.start, sp.end) for sp in find_names(s, pairs=False)])]
-        spans += [NameSpan(t.start, t.end, "rule")  # "[Jitka Bednář] ... Bednar works nights": without its diacritics
-                  for t in deaccented_mentions(text, toks, [(sp.start, sp.end) for sp in spans], no_person_at)]
-        spans += [NameSpan(t.start, t.end, "rule")  # "my grandson [tanner] ... tanner waited": the dialog's other mentions
-                  for t in other_mentions(text, toks, [(sp.start, sp.end) for sp in spans], no_person_at)]
+        inputs = _RuleInputs(text, toks, firsts, [(sp.start, sp.end) for sp in spans])
+        for rule in name_rules.RULES:
+            if rule.pairs_only and not pairs:
+                continue
+            got = [(t.start, t.end) for t in rule.find(**{r: inputs.read(r) for r in rule.reads})]
+            if rule.not_detected:
+                got = [se for se in got if se not in seen]
+            if rule.person_here:
+                got = [(s, e) for s, e in got if not no_person_at(text, s, e)]
+            spans += [NameSpan(s, e, "rule") for s, e in got]
+            inputs.found += got
         if any(_caps_headword(text[sp.start:sp.end]) for sp in spans):  # "the TROY trial"; not "Dr. ERIC"
             named_at = set(named)
             spans = [sp for sp in spans if sp.source == "metadata" or (sp.start, sp.end) in named_at
@@ -440,60 +346,46 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
     return spans
 
 
+def _again(text: str) -> list[tuple[int, int]]:
+    """The rules' input ``again``: :func:`find_names` of another text without the rules that read sentences again."""
+    return [(sp.start, sp.end) for sp in find_names(text, pairs=False)]
+
+
+class _RuleInputs:
+    """What the name rules read (:data:`.name_rules.INPUTS`), each computed once a text when first read; ``found``:
+    the spans found so far, which :func:`find_names` extends after each rule."""
+
+    def __init__(self, text: str, toks: Sequence[_Tok], firsts: Sequence[tuple[int, int]],
+                 found: list[tuple[int, int]]) -> None:
+        self.text, self.toks, self.firsts, self.found = text, toks, firsts, found
+        self._bare: BareWords | None = None
+        self._rare: tuple[list[tuple[int, int]], frozenset[str]] | None = None
+
+    def read(self, name: str) -> object:
+        if name == "text":
+            return self.text
+        if name == "toks":
+            return self.toks
+        if name == "no_person_at":
+            return no_person_at
+        if name == "found":
+            return list(self.found)
+        if name == "found_firsts":
+            return self.found + list(self.firsts)
+        if name == "again":
+            return _again
+        if name == "bare":
+            if self._bare is None:  # the bare-word places, one scan
+                self._bare = bare_word_places(self.toks, slot_word, may_be_kept, syllable_words)
+            return self._bare
+        if name not in ("lines", "rare"):
+            raise KeyError(f"no name rule input {name!r} (name_rules.INPUTS: {sorted(name_rules.INPUTS)})")
+        if self._rare is None:  # the lines with a rare word (the rules of "lines" and "rare" read only them)
+            self._rare = rare_lines(self.text, self.toks, rare_slot_word)
+        return self._rare[0] if name == "lines" else self._rare[1]
+
+
 def _caps_headword(word: str) -> bool:
     """A given name only a dictionary's headword calls a word (``Word.headword``), written in capitals: an acronym
     ("the TROY trial", "searched ERIC"; twelfth session)."""
     return len(word) > 1 and word.isupper() and _word(word.lower()).headword
-
-
-
-
-def _capital_neighbours(text: str, toks: Sequence[_Tok], spans: Sequence[NameSpan]) -> list[_Tok]:
-    """In cased text, a capitalised word right next to a name found (only spaces between) is part of it ("[Katrin]
-    Gross", "Sander [Visser]"; in lower case a word :func:`.vocab.lower_case_neighbour` allows, "harry [cartwright]"; "Dr. Anna Lee" for any name found), unless it is never a name (a function, demographic
-    or drug word, an eponym, a spoken form: "Oh [Harry]") or a clinical word that is no name; before a name at a
-    sentence's start only a gazetteer name."""
-    starts, ends = {sp.start for sp in spans}, {sp.end for sp in spans}
-    out: list[_Tok] = []
-    for _ in range(2):  # up to two more words a side
-        # only the words next to a name found are read (issue 50, Build 3: not every word twice), in text order; a
-        # word taken makes the next one a neighbour in this round, the one before it in the next
-        todo = neighbours(toks, starts, ends)
-        heapq.heapify(todo)
-        last = -1
-        while todo:
-            i = heapq.heappop(todo)
-            if i <= last:
-                continue
-            last = i
-            t = toks[i]
-            if t.start in starts or t.key in RELATIVES or t.key in ROLE_TITLES:  # "My neighbour [Åsa]", "Coach [Fox]"
-                continue
-            nxt = i + 1 < len(toks) and toks[i + 1].start in starts and _SEP_SPACE.fullmatch(_sep(text, t, toks[i + 1]))
-            prev = i > 0 and toks[i - 1].end in ends and _SEP_SPACE.fullmatch(_sep(text, toks[i - 1], t))
-            if prev and not nxt and t.key in PERSON_VERBS and t.text.islower():
-                continue  # "[holly] rang the ward", "[dawn] reckons": the verb, not a surname
-            w = _word(t.key)
-            # in lower case: "[tyler] moore", "[sander] de vries" (a particle, which ICD-10-CM also writes), not "patella"
-            particle = t.key in PARTICLES and not t.capital and lower_case_neighbour_ok(text, toks, i, True)
-            lower = particle or lower_case_neighbour(t.key) or w.clinical is None and lower_case_neighbour_ok(
-                text, toks, i, w.common or w.gazetteer or w.function) or not t.capital and (
-                lower_word_name(t.key) or t.text.islower() and lower_rare_word(t.key, w) or any(
-                    korean_surname_beside(t.key, toks[j].key, text, t.end) for j, by in ((i - 1, prev), (i + 1, nxt))
-                    if by))  # "[ji-ho] gu", "han [minseo]"
-            # a lower-case word only beside a lower-case name (lower-case speech), not beside a capitalised one
-            if not (t.capital or lower and not (nxt and toks[i + 1].capital or prev and toks[i - 1].capital)):
-                continue
-            if not (nxt or prev) or len(t.key) < 2 or not particle and (_blocked(w) or (
-                    w.clinical is not None and not w.gazetteer) or t.key in _SPOKEN_WORDS) \
-                    and not cased_word_name(text, toks, i, bool(prev), bool(nxt), w):  # "Oh [Harry]"; "with Per [Hansen]"
-                continue
-            if not prev and sentence_start(text, t.start) and not (w.gazetteer or not w.common and len(t.key) >= 3
-                                                                    or t.capital and _polynesian(t.key, w)):
-                continue  # a sentence's first word before a name: a gazetteer name or a word in no list ("Jiřina [Dvořáková]")
-            out.append(t)
-            starts.add(t.start)
-            ends.add(t.end)
-            if i + 1 < len(toks):
-                heapq.heappush(todo, i + 1)
-    return out

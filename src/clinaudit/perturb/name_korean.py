@@ -15,7 +15,7 @@ development set (dev6, dev8, dev11, dev14). A word right beside a given name fou
   text writes less than :data:`SURNAME_ZIPF` ("gu" 3.4, "han" 3.9, "hong" 3.5; not "go", "can", "ran", "him", "song",
   "moon"), and not before "up", "out", "off", "back", "down", "over", "along" (a verb's particle: "ji-ho hung up");
 
-:mod:`.name_detect` (``_capital_neighbours``) keeps its own guards: no function, demographic, drug, spoken or
+:func:`.name_capital_neighbours.capital_neighbours` keeps its own guards: no function, demographic, drug, spoken or
 clinical word ("chin", "son", "um"), nor a word in no list at a sentence's start.
 
 A word with McCune-Reischauer's apostrophe after an aspirated consonant ("ch'olsu", "ch'oe": :func:`aspirated_romanisation`)

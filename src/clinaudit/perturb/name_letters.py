@@ -33,7 +33,7 @@ from itertools import compress, repeat
 from operator import contains, itemgetter
 
 from .name_tokens import LETTER, MARK, Tok, fold, keys_of, texts_of, tokens
-from .name_word import unlisted_word, word_facts
+from .name_word import Word, unlisted_word, word_facts
 from .text_scan import places
 from .vocab import clinical_acronym, common_longest, english_zipf, first_names, is_common, surnames, written_acronym
 
@@ -260,6 +260,14 @@ def polynesian_word(key: str) -> bool:
     return len(key) >= 4 and key.isascii() and _POLYNESIAN.fullmatch(key) is not None \
         and len(re.findall(r"[aeiou]", key)) >= 2 and english_zipf(key) < POLYNESIAN_ZIPF
 
+
+
+def polynesian_unlisted(key: str, w: Word) -> bool:
+    """A word as the Polynesian languages write one, rare in English (:func:`polynesian_word`), no clinical, function,
+    demographic word or eponym (``w``: :func:`.name_word.word_facts` of ``key``): the word test of
+    :func:`.name_detect.detector_candidates`' Polynesian words and of the neighbour rule
+    (:func:`.name_capital_neighbours.capital_neighbours`)."""
+    return not (w.clinical or w.function or w.demographic or w.eponym) and polynesian_word(key)
 
 #: a syllable of romanised Korean (Revised Romanisation and McCune-Reischauer as people write their names): an onset,
 #: a glide, a vowel, a coda ("ji", "ho", "bo", "ra", "min", "jun", "seo", "yeon", "eun", "hye", "jin")

@@ -1,7 +1,7 @@
 """Given names and surnames that are also words, right next to another part of a name found (issue 50, sixth
 session; the third development set's "Sunday", "Per", "Ali", "Young Jae"). The neighbour rule of
-:func:`.name_detect._capital_neighbours` takes a word beside a name found unless the word lists call it never a name
-(a function, demographic or drug word) or, in lower case, an everyday word; many names are such words in some
+:func:`.name_capital_neighbours.capital_neighbours` takes a word beside a name found unless the word lists call it never
+a name (a function, demographic or drug word) or, in lower case, an everyday word; many names are such words in some
 language: "ali", "mohamed", "sri", "tal", "blessing", "patience", "ho", "bo" (philter-ucsf's whitelist), "Per",
 "Sunday", "Young", "Brown", "White", "Macula", "Arvin". Beside a name they are its part:
 

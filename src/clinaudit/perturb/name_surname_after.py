@@ -1,5 +1,5 @@
 """A surname that is a word, right after a given name found, where what follows says the name ended there (issue 50,
-thirteenth session: ``benchmarks/deid_dev24.py``). The neighbour rule (:func:`.name_detect._capital_neighbours`,
+thirteenth session: ``benchmarks/deid_dev24.py``). The neighbour rule (:func:`.name_capital_neighbours.capital_neighbours`,
 :mod:`.name_neighbour_words`) takes a word beside a name found only when the lists allow it (a given name rarer than
 Zipf 4.5, a word in no list), so a surname that is a function, clinical, demographic or everyday word is left beside
 its given name: "[NAME] young", "[NAME] oh", "[NAME] rice", "[NAME] Black". Such surnames are the commonest of the UK,
