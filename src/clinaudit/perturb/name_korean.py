@@ -31,7 +31,8 @@ from functools import lru_cache
 from .name_letters import SYLLABLE
 from .vocab import FUNCTION_WORDS, clinical_category, english_zipf, is_common
 
-__all__ = ["SURNAME_ZIPF", "aspirated_romanisation", "korean_given_shape", "korean_surname_beside", "korean_surname_shape"]
+__all__ = ["SURNAME_ZIPF", "VERB_PARTICLES", "aspirated_romanisation", "korean_given_shape", "korean_surname_beside",
+           "korean_surname_shape", "particle_after"]
 
 #: how common in English text a one-syllable word beside a Korean given name may be to be its surname
 SURNAME_ZIPF = 4.0
@@ -41,8 +42,19 @@ _ONE = re.compile(r"(?:kk|tt|pp|ss|jj|ch|wh|[gkndrlmbsjhtpcyw])?[wy]?(?:ae|eo|eu
 _GIVEN = re.compile(rf"{SYLLABLE}-?{SYLLABLE}(?:-?{SYLLABLE})?")
 #: what English writes seldom and romanised Korean often (module docstring)
 _KOREAN_SOUND = re.compile(r"eo|eu|ae|oe|j|[hgkmbp]y|[hgk]w|(?:^|[^aeiou])y[aeiou]|ng[^aeiouy]")
-#: a verb's particle after the word: "hung up", "ran out" (the word is a verb, not a surname)
-_PARTICLE_AFTER = re.compile(r"[ \t]+(?:up|out|off|back|down|over|away|along|around|in|on)\b")
+#: a verb's particle after a word: "hung up", "ran out" (the word is a verb, not a surname); also read by
+#: :mod:`.name_syllables_apart`
+VERB_PARTICLES = ("up", "out", "off", "back", "down", "over", "away", "along", "around")
+
+
+def particle_after(*extra: str) -> re.Pattern[str]:
+    """A verb's particle of :data:`VERB_PARTICLES` (and ``extra``) right after a word, a word boundary after it."""
+    return re.compile(r"[ \t]+(?:" + "|".join((*VERB_PARTICLES, *extra)) + r")\b")
+
+
+#: beside a Korean given name found (:func:`korean_surname_beside`), also "in" and "on" ("hung in", "got on"): the
+#: list measured with that rule (tenth session); :mod:`.name_syllables_apart` reads the particles without them
+_PARTICLE_AFTER = particle_after("in", "on")
 
 
 @lru_cache(maxsize=20_000)

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import compress
 
-from .name_korean import korean_given_shape, korean_surname_shape
+from .name_korean import korean_given_shape, korean_surname_shape, particle_after
 from .name_bare_person import BareWords
 from .name_tokens import Tok, ends_of, starts_of, texts_of
 from .name_word import word_facts
@@ -60,8 +60,9 @@ _VOWEL = re.compile(r"[aeiouy]")
 #: one syllable as Chinese (pinyin, Cantonese) and Vietnamese names are written without tones: "ming", "bei", "vinh"
 _ONE_SYLLABLE = re.compile(r"(?:ch|sh|zh|th|tr|ng|nh|ph|kh|gi|qu|[bcdfghjklmnpqrstvwxz])?[wy]?[aeiouy]{1,3}"
                            r"(?:ng|nh|ch|n|m|p|t|c|k)?")
-#: a verb's particle after the word ("... sun up"): the word is no surname
-_PARTICLE_AFTER = re.compile(r"[ \t]+(?:up|out|off|back|down|over|away|along|around)\b")
+#: a verb's particle after the word ("... sun up"): the word is no surname (:data:`.name_korean.VERB_PARTICLES`; not
+#: "in", "on", which :mod:`.name_korean` adds beside a Korean given name)
+_PARTICLE_AFTER = particle_after()
 #: what stands before a person: told, asked, spoken to, a relative, thanked, a title, "is this", "my name is"
 _BEFORE = re.compile(r"(?<![\w'’\-])(?:to|with|ask|asked|tell|told|call|called|ring|rang|for|from|and|me[ \t]+and|"
                      r"is[ \t]+(?:this|that)|this[ \t]+is|name[ \t]+is|my[ \t]+(?:wife|husband|partner|daughter|son|mum|"
