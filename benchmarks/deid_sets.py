@@ -53,6 +53,7 @@ from deid_dev38 import DEV38_FORMS, DEV38_NAMES, DEV38_WORD_USES  # noqa: E402
 from deid_dev39 import DEV39_FORMS, DEV39_NAMES, DEV39_WORD_USES  # noqa: E402
 from deid_dev40 import DEV40_FORMS, DEV40_NAMES, DEV40_WORD_USES  # noqa: E402
 from deid_dev42 import DEV42_FORMS, DEV42_NAMES, DEV42_WORD_USES  # noqa: E402
+from deid_dev43 import DEV43_FORMS, DEV43_NAMES, DEV43_WORD_USES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
 from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
 
@@ -195,4 +196,8 @@ SETS: dict[str, DevSet] = {
                     "words, bare and after a given name, as the subject of a person's day, after 'my carer is', the "
                     "object of a preposition or a verb that takes a person, in apposition, thanked or greeted, beside "
                     "the same words as words (deid_dev42.py)", DEV42_WORD_USES),
+    "dev43": DevSet(DEV43_FORMS, DEV43_NAMES, "also Polynesian and Fijian names of two Polynesian-shaped parts that "
+                    "the lists hold as rare words or read as words (Samoan, Tongan, Maori, Cook Islands, Hawaiian, "
+                    "Fijian), in everyday places, beside the same words and pairs of Polynesian words as words "
+                    "(deid_dev43.py)", DEV43_WORD_USES),
 }
