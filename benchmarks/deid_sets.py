@@ -52,6 +52,7 @@ from deid_dev37 import DEV37_FORMS, DEV37_NAMES, DEV37_PERSONS, DEV37_WORD_USES 
 from deid_dev38 import DEV38_FORMS, DEV38_NAMES, DEV38_WORD_USES  # noqa: E402
 from deid_dev39 import DEV39_FORMS, DEV39_NAMES, DEV39_WORD_USES  # noqa: E402
 from deid_dev40 import DEV40_FORMS, DEV40_NAMES, DEV40_WORD_USES  # noqa: E402
+from deid_dev41 import DEV41_FORMS, DEV41_NAMES, DEV41_WORD_USES  # noqa: E402
 from deid_dev42 import DEV42_FORMS, DEV42_NAMES, DEV42_WORD_USES  # noqa: E402
 from deid_dev43 import DEV43_FORMS, DEV43_NAMES, DEV43_WORD_USES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
@@ -192,6 +193,11 @@ SETS: dict[str, DevSet] = {
                     "UK, US, German, Japanese, Italian, US Jewish) as a full name, alone where only a person stands and "
                     "the same person twice, beside the same words as eponyms of conditions, signs and procedures "
                     "(deid_dev40.py)", DEV40_WORD_USES),
+    "dev41": DevSet(DEV41_FORMS, DEV41_NAMES, "also given names that are English words (flowers, gems, colours, "
+                    "virtues, weather and pet words; UK, US, Irish, Australian, Filipino, Nigerian) where a person "
+                    "stands in an everyday sentence (the subject of a person's errand, 'my carer is X , she', 'i was "
+                    "telling X about', 'going to X's after'), beside the same words as words (deid_dev41.py)",
+                    DEV41_WORD_USES),
     "dev42": DevSet(DEV42_FORMS, DEV42_NAMES, "also UK, Irish, Punjabi, Scottish and German surnames that are English "
                     "words, bare and after a given name, as the subject of a person's day, after 'my carer is', the "
                     "object of a preposition or a verb that takes a person, in apposition, thanked or greeted, beside "
