@@ -98,3 +98,24 @@ def test_the_same_frames_with_words_stay(text):
 def test_only_lower_case_and_whole_words():
     # "bring" is no "ring"; a capitalised line is the cased rules' (unchanged here)
     assert _out("[patient] i'll bring hazel nuts when i come .") == "[patient] i'll bring hazel nuts when i come ."
+
+
+def test_a_frame_verb_is_never_the_one_rung():
+    """Issue 50, seventeenth session: "fergal ring rang ." took "rang" as the one rung after "ring". In "fergal ring
+    rang" "ring" is the surname and "rang" its verb: a verb of the frame (ring, rang, tell, told, ...) is never the
+    frame's word. The names in the same places are still taken."""
+    assert _out("[patient] fergal ring rang .") == "[patient] fergal ring rang ."
+    assert _out("[patient] fergal ring rang about the scan .") == "[patient] fergal ring rang about the scan ."
+    # the surname after a given name found, before the same verb: still the surname, the verb kept
+    assert _out("[patient] kirsty ring rang .") == "[patient] [NAME] rang ."
+    # the one rung: still taken
+    assert _out("[patient] can you ring fergal ?") == "[patient] can you ring [NAME] ?"
+    assert _out("[patient] i'll ring shearer at the surgery tomorrow .") == \
+        "[patient] i'll ring [NAME] at the surgery tomorrow ."
+    assert _out("[patient] fergal rang .") == "[patient] [NAME] rang ."
+
+
+@pytest.mark.xfail(strict=True, reason="left: 'fergal', a word in no list, is found alone but not before a surname "
+                                       "that is a word (the sixteenth session's named loss)")
+def test_a_given_name_in_no_list_before_a_word_surname():
+    assert _out("[patient] fergal ring rang .") == "[patient] [NAME] rang ."

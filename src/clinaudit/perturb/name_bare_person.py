@@ -85,9 +85,11 @@ ADDRESS_WORDS = frozenset("""legend ace star angel love lovey hun hon honey swee
     lad lass sir madam miss doc doctor nurse guys folks everyone everybody all then again too bye""".split())
 
 
+#: the verbs of the one told, asked, texted or rung: never that frame's word ("fergal ring rang .": "ring" is the
+#: surname, "rang" its verb; English writes no "ring rang", "tell told")
+_TOLD_VERBS = frozenset("tell ask text ring phone told asked texted rang phoned".split())
 #: the word right before a frame's word (a token: "where's" and "it 's" are "where" and "it" there); or a comma
-_TRIGGERS = frozenset("""would could will can should might tell ask text ring phone told asked texted rang phoned
-    where it was want wants wanted our your""".split())
+_TRIGGERS = _TOLD_VERBS | frozenset("would could will can should might where it was want wants wanted our your".split())
 
 
 def _frame(text: str, s: int, e: int, word: str) -> bool | None:
@@ -203,7 +205,7 @@ def bare_person_names(text: str, toks: Sequence[Tok], kind: Callable[[str, Tok],
     starts, ends = starts_of(toks), ends_of(toks)
     out: list[Tok] = []
     for i in bare.places:
-        if not i or texts[i] not in words:
+        if not i or texts[i] not in words or texts[i] in _TOLD_VERBS:
             continue
         s, e, word = starts[i], ends[i], texts[i]
         if texts[i - 1] in _TRIGGERS:
