@@ -1,8 +1,9 @@
 """A gazetteer name that is a common word, alone in lower case where the predicate around it is a person's (issue 50,
 sixteenth session, :mod:`clinaudit.perturb.name_person_predicates`). Hand-written examples: the places the rule was
 written from (``benchmarks/deid_dev38.py``'s names), a transfer check of 15 names and 15 words as words written after
-the rule and run once (15/15 names, main 4; 10/15 words kept, main 11: "dawn couldn't come quick enough" is this
-rule's false replacement, the four others main's too), and the negatives (the same places with the words as words)."""
+the rule and run once (15/15 names, main 4; 10/15 words kept, main 11: "dawn couldn't come quick enough" was this
+rule's false replacement, mended in the seventeenth session: 11/15 now, the four others main's too), and the
+negatives (the same places with the words as words)."""
 
 from __future__ import annotations
 
@@ -56,9 +57,9 @@ TRANSFER = [
     ("[patient] pierce sends his love .", "pierce"),
 ]
 
-#: the transfer check's words as words, run once: the five replaced are marked (four are main's too)
+#: the transfer check's words as words, run once: the four replaced are marked (main's too; the fifth, "dawn couldn't
+#: come quick enough", this rule's, is mended: seventeenth session)
 _MISSED = {
-    "[patient] dawn couldn't come quick enough , i was awake all night .": "this rule: 'can't come' after a time word",
     "[patient] i was at king's for the scan .": "main's too (a hospital named for a person)",
     "[patient] miller's thumb is a fish , my grandad said .": "main's too ('grandad')",
     "[patient] baker's yeast sets off my rash .": "main's too",
@@ -134,3 +135,24 @@ def test_linear_in_the_text():
         deidentify_text(text)
         times.append(time.perf_counter() - t0)
     assert times[1] < times[0] * 8, times
+
+
+@pytest.mark.parametrize("text", [
+    "[patient] dawn couldn't come quick enough , i was awake all night .",
+    "[patient] dawn couldn't come soon enough .",
+    "[patient] spring can't come fast enough .",
+])
+def test_come_soon_enough_is_said_of_a_time(text):
+    """Issue 50, seventeenth session: "couldn't come quick / soon / fast enough" is said of a time or a thing longed
+    for, not of a person who cannot come."""
+    assert deidentify_text(text, gender=False)[0] == text
+
+
+@pytest.mark.parametrize("text,gone", [
+    ("[patient] dawn couldn't come today , her car's broken .", "dawn"),
+    ("[patient] dawn can't come in till friday .", "dawn"),
+    ("[doctor] who came with you ?\n[patient] my daughter dawn . dawn couldn't come today though .", "dawn"),
+])
+def test_dawn_the_person_who_cannot_come_is_still_taken(text, gone):
+    out = _out(text)
+    assert f" {gone} " not in out and "[NAME]" in out, out

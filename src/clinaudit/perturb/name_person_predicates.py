@@ -47,6 +47,9 @@ _W = r"(?![\w'’\-])"
 _S = r"[ \t]+"
 _SEASONS = frozenset("spring summer autumn winter fall christmas easter".split())
 _DEGREE = r"(?:(?:really|so|ever|very|quite|always|being|a[ \t]+bit|too|just|that|such|been|not|never)" + _S + r"){0,3}"
+#: "couldn't come quick / soon / fast enough" is said of a time or a thing longed for ("dawn couldn't come quick
+#: enough", "the weekend can't come soon enough"), not of a person who cannot come
+_SOON_ENOUGH = r"(?![ \t]+(?:quick|quicker|quickly|soon|sooner|fast|faster)[ \t]+enough" + _W + r")"
 #: after the word opening a clause: what only a person is or does
 _BE = r"(?:['’]s|" + _S + r"(?:is|was|were|has|had|'s))"
 _SUBJECT_NEXT = re.compile(
@@ -54,7 +57,7 @@ _SUBJECT_NEXT = re.compile(
     + r"(?:me|us|him|her|them|everyone|everybody|my[ \t]+[a-z]+|mum|dad|the[ \t]+(?:kids|patients|staff))" + _W
     + r"|" + _BE + _S + r"(?:worried[ \t]+sick|beside[ \t]+(?:her|him)self|out[ \t]+of[ \t]+(?:her|his)[ \t]+mind)" + _W
     + r"|" + _S + r"(?:can['’]?t|cannot|won['’]?t|wouldn['’]?t|couldn['’]?t|didn['’]?t|doesn['’]?t|shouldn['’]?t|"
-    r"never)" + _S + r"(?P<verb>[a-z]+)" + _W
+    r"never)" + _S + r"(?P<verb>[a-z]+)" + _W + _SOON_ENOUGH
     + r"|" + _S + r"(?:hasn['’]?t|hadn['’]?t|isn['’]?t|wasn['’]?t)" + _S + r"(?:been" + _S + r")?"
     r"(?:herself|himself|themselves|well|in[ \t]+touch|round|the[ \t]+same|able[ \t]+to|coping|answering|sleeping)" + _W
     + r"|" + _S + r"and" + _S + r"(?:the|her|his|my|their|our)" + _S + r"(?:kids|grandkids|children|grandchildren|"
