@@ -20,7 +20,8 @@ ORDER = [
     "apart_particle_names", "capital_names", "okina_names", "person_verb_names", "given_and_surname",
     "middle_initial_names", "possessive_names", "person_context_names", "role_names", "relative_names",
     "apposed_persons", "syllable_word_names", "part_names", "prefixed_names", "capital_neighbours",
-    "place_beside_names", "surnames_beside", "repeated_word_surnames", "full_name_mentions", "bare_word_surnames",
+    "place_beside_names", "surnames_beside", "eponym_person_names", "repeated_word_surnames", "full_name_mentions",
+    "bare_word_surnames",
     "person_predicate_names", "given_pairs", "deaccented_mentions", "other_mentions",
 ]
 

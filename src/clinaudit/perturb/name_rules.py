@@ -50,6 +50,7 @@ from .name_clause_subject import clause_subject_names
 from .name_coordinated import coordinated_names
 from .name_deaccented import deaccented_mentions
 from .name_elision import elided_particle_names
+from .name_eponym_persons import eponym_person_names
 from .name_everyday_places import everyday_place_names
 from .name_given_pairs import given_pairs
 from .name_guarded_kinds import kept_word_names
@@ -204,6 +205,8 @@ RULES: tuple[NameRule, ...] = (
     NameRule("place_beside_names", lambda text, toks, found, no_person_at: place_beside_names(
         text, toks, found, no_person_at)),  # "georgia walsh", "chad holland"
     NameRule("surnames_beside", _surnames_beside),
+    NameRule("eponym_person_names", lambda text, toks, found_firsts, no_person_at: eponym_person_names(
+        text, toks, found_firsts, no_person_at)),  # "[trevor] parkinson", "my carer is cushing"
     NameRule("repeated_word_surnames", lambda text, toks, found_firsts, no_person_at: repeated_word_surnames(
         text, toks, found_firsts, no_person_at)),  # "[narelle] swan , ... swan thinks"
     NameRule("full_name_mentions", lambda text, toks, found_firsts, no_person_at: full_name_mentions(
