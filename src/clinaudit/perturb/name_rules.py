@@ -66,6 +66,7 @@ from .name_person_only import person_only_names
 from .name_person_predicates import person_predicate_names
 from .name_person_verbs import person_context_names, person_verb_names
 from .name_place_names import place_beside_names, place_word_names
+from .name_polynesian_pairs import polynesian_pairs
 from .name_possessive import possessive_names
 from .name_prep import prep_objects
 from .name_rare_slots import rare_slot_names
@@ -196,6 +197,7 @@ RULES: tuple[NameRule, ...] = (
     NameRule("role_names", role_names),  # "Officer [Street]", "coach [fox] had"
     NameRule("relative_names", relative_names),  # "my coworker [fox] covered"
     NameRule("apposed_persons", apposed_persons),  # "the patient , [manu] [pule] , is"
+    NameRule("polynesian_pairs", polynesian_pairs),  # "[henare] [tapine] dropped me", "with [koro] [hona]"
     # the rules that read the names found so far
     NameRule("syllable_word_names", syllable_word_names),  # "i talked to [se bin]", "[tee] ming"
     NameRule("part_names", part_names),  # "hem ant", "son [ji-ho]", "dr an"
