@@ -76,6 +76,7 @@ from .name_slot_kinds import (lower_person_verb_may_be, may_name, name_or_unlist
                               rare_slot_kind, slot_kind, slot_unlisted)
 from .name_slots import person_slots
 from .name_strong_places import strong_place_names
+from .name_surname_places import surname_place_names
 from .name_surname_after import given_before, surname_after
 from .name_syllables_apart import syllable_word_names
 from .name_tokens import Tok
@@ -215,6 +216,7 @@ RULES: tuple[NameRule, ...] = (
         text, toks, found_firsts, no_person_at)),  # "it's ward , [sarah ward] ."
     NameRule("bare_word_surnames", bare_word_surnames),  # "me and chambers went"
     NameRule("person_predicate_names", person_predicate_names),  # "basil was lovely with me"
+    NameRule("surname_place_names", surname_place_names),  # "my carer is pound .", "i came with mill today"
     NameRule("given_pairs", lambda text, toks, found, again: given_pairs(text, toks, found, again),
              pairs_only=True),  # "i came in with [billy] [joe] ."
     NameRule("deaccented_mentions", deaccented_mentions),  # "[Jitka Bednář] ... Bednar works nights"
