@@ -22,7 +22,8 @@ ORDER = [
     "apposed_persons", "polynesian_pairs", "syllable_word_names", "part_names", "prefixed_names", "capital_neighbours",
     "place_beside_names", "surnames_beside", "eponym_person_names", "repeated_word_surnames", "full_name_mentions",
     "bare_word_surnames",
-    "person_predicate_names", "surname_place_names", "given_pairs", "deaccented_mentions", "other_mentions",
+    "person_predicate_names", "surname_place_names", "given_word_names",
+    "given_pairs", "deaccented_mentions", "other_mentions",
 ]
 
 TEXT = "[doctor] the table is here .\n[patient] and the chair is there ."

@@ -53,6 +53,7 @@ from .name_elision import elided_particle_names
 from .name_eponym_persons import eponym_person_names
 from .name_everyday_places import everyday_place_names
 from .name_given_pairs import given_pairs
+from .name_given_words import given_word_names
 from .name_guarded_kinds import kept_word_names
 from .name_guarded_words import guarded_word_names
 from .name_initials import middle_initial_names
@@ -217,6 +218,7 @@ RULES: tuple[NameRule, ...] = (
     NameRule("bare_word_surnames", bare_word_surnames),  # "me and chambers went"
     NameRule("person_predicate_names", person_predicate_names),  # "basil was lovely with me"
     NameRule("surname_place_names", surname_place_names),  # "my carer is pound .", "i came with mill today"
+    NameRule("given_word_names", given_word_names),  # "lily fetched my prescription", "my carer is posy , she"
     NameRule("given_pairs", lambda text, toks, found, again: given_pairs(text, toks, found, again),
              pairs_only=True),  # "i came in with [billy] [joe] ."
     NameRule("deaccented_mentions", deaccented_mentions),  # "[Jitka Bednář] ... Bednar works nights"
