@@ -2,7 +2,8 @@
 case where an everyday sentence leaves room only for a person (issue 50, seventeenth session,
 :mod:`clinaudit.perturb.name_given_words`). Hand-written examples: the places the rule was written from
 (``benchmarks/deid_dev41.py``'s names), a transfer check of 15 names and 15 words as words written after the rule and
-run once (14/15 names taken, main 8; 11/15 words as words kept, main 12: "asking [sooner] ." is this rule's false
+run once (14/15 names taken, main 8; 13/15 after a plural guard added later, "cypress" read as a plural; 11/15 words
+as words kept, main 12: "asking [sooner] ." is this rule's false
 replacement, an adverb the gazetteer holds as a given name after a verb of asking at the clause's end; the three
 others main's too), and the negatives (the same places with the words as words)."""
 
@@ -36,7 +37,8 @@ WRITTEN_FROM = [
     ("[doctor] would you like heaven to come in with you ?", "heaven"),
     ("[doctor] was it emerald who rang the ambulance ?", "emerald"),
     ("[patient] i showed lilac the letter and she said to ring .", "lilac"),
-    ("[patient] pebbles picked me up from the station .", "pebbles"),
+    pytest.param("[patient] pebbles picked me up from the station .", "pebbles", marks=pytest.mark.xfail(
+        reason="a plural of a common word is never read (test_deid_person_only: 'ask miles about it')", strict=True)),
 ]
 
 #: the transfer check, written after the rule and run once (not tuned on)
@@ -61,6 +63,8 @@ TRANSFER = [
 #: the transfer check's misses, run once (not tuned on)
 _MISSED = {
     "[patient] i asked dewdrop to write it down for me .": "main's too: no gazetteer given name",
+    "[patient] my next-door neighbour is cypress , she has a key .": "this rule after the run: 'cypress' reads as a plural"
+    " of a common word, which the rule leaves (a guard added for test_deid_person_only's 'ask miles about it')",
     "[patient] serenity is what i need after this week .": "main's too",
     "[patient] my favourite stone is garnet , it's my birthstone .": "main's too",
     "[patient] sparkle went out of her eyes .": "main's too",

@@ -7,13 +7,13 @@ she comes at nine", "i was telling haven about the dizzy spells", "we're going t
 What decides is what the word is and the place English gives it:
 
 * **the word**: lower case, in the first-name gazetteer, a common English word (:func:`.vocab.is_common`), three
-  letters or more; no clinical word at all, no function, spoken, filler, modal, adverb, relative's, day, title, role or
+  letters or more, no plural of a common word ("miles", "pebbles"); no clinical word at all, no function, spoken, filler, modal, adverb, relative's, day, title, role or
   person's-verb word, no eponym, no demographic word, no word :data:`.name_guarded_words.NOT_PERSONS` keeps ("iris",
   "heart"); months only where no date can stand (a person's verb after it, "telling X about"; "may" is a modal);
 * **a person's errand** (:data:`PERSON_ACTS`): the word opening a clause (:func:`.name_clause_opens.opens_clause`),
   a surname maybe after it, then an adverb or an auxiliary maybe, then what only a person does in a day: phoned,
-  texted, booked, fetched, drove, noticed, spotted, signed, sorted, said, reckons, wanted me to, "is picking me up"
-  (a person after it: not "harvest is picking up"), "had to take the day off", "usually does my shopping" (not "heaven knows", "sunshine helped", "candy rotted",
+  texted, booked, fetched, "drove me / all the way" (not "winter drove the prices up"), noticed, spotted, signed, sorted, reckons, wanted me to, "is picking me up"
+  (a person after it: not "harvest is picking up"; not "says": "law says you have to"), "had to take the day off", "usually does my shopping" (not "heaven knows", "sunshine helped", "candy rotted",
   "stormy weather sets"). A mass noun, a food, a season or a weather word (:data:`.name_everyday_places.MASS`:
   "sunshine", "candy", "honey") is read only before the verbs no thing does (not "came over", "collected", "brought
   me"); "sent" only as "sent me a text / photo / card";
@@ -49,7 +49,7 @@ from .name_surname_after import FILLERS, MODAL_VERBS
 from .name_tokens import Tok, key_indices, keys_of
 from .name_word import word_facts
 from .vocab import DAY_NAMES, FUNCTION_WORDS, MONTH_NAMES, RELATIVES, SPOKEN_WORDS, first_names, is_common, \
-    english_zipf, surnames, y_adjective
+    english_zipf, plural_of_common, surnames, y_adjective
 
 __all__ = ["PERSON_ACTS", "TOLD", "given_word_names", "may_be_given_word"]
 
@@ -71,12 +71,13 @@ _PERSON_ADJECTIVES = frozenset("""happy lucky lovely sunny jolly merry sweet bon
 _ONLY_PERSON = (
     r"(?:sent[ \t]+(?:me|us|him|her|them)[ \t]+(?:a|an|the)[ \t]+(?:text|message|photo|picture|card|letter|email|"
     r"e-mail|voice[ \t]+note|link|screenshot)|found[ \t]+(?:me|us|him|her|them)[ \t]+(?:on|in|at|collapsed|lying|"
-    r"unconscious|passed)|phoned|rang|texted|emailed|e-mailed|messaged|booked|fetched|drove|noticed|spotted|signed|"
-    r"sorted|reckons|reckoned|insisted|promised|arranged|organised|organized|visited|popped[ \t]+(?:in|round|over|by)|said|says|"
+    r"unconscious|passed)|phoned|rang|texted|emailed|e-mailed|messaged|booked|fetched|noticed|spotted|signed|"
+    r"sorted|reckons|reckoned|insisted|promised|arranged|organised|organized|visited|popped[ \t]+(?:in|round|over|by)|"
     r"told|tells|asked|asks|thinks|mentioned|cooked|hoovered|ironed|nagged|collected[ \t]+(?:my|me|us|the[ \t]+"
     r"(?:kids|children|prescription|tablets|car|keys))|made[ \t]+me[ \t]+(?:promise|swear|an[ \t]+appointment|"
     r"a[ \t]+(?:cuppa|cup|brew|sandwich)|breakfast|dinner|lunch|tea)|"
     r"wants[ \t]+(?:me|us|him|her|them|to)|wanted[ \t]+(?:me|us|him|her|them|to)|"
+    r"drove[ \t]+(?:me|us|him|her|them|you|my|all[ \t]+the[ \t]+way|over|round|home|here|there|in|the[ \t]+car)|"
     r"picked[ \t]+(?:" + _ME + r"[ \t]+)?up|dropped[ \t]+" + _ME + r"|"
     r"(?:usually|always|normally)?[ \t]*does[ \t]+(?:my|our|his|her|the)[ \t]+(?:shopping|washing|cleaning|cooking|"
     r"ironing|garden|hair|tablets|meds|medication|forms|paperwork)|"
@@ -146,7 +147,7 @@ _SHOWN_NEXT = re.compile(r"[ \t]+(?:the|my|a|an|your|his|her|our|their|some|it)"
 @lru_cache(maxsize=8192)
 def may_be_given_word(key: str) -> bool:
     """``key`` (lower case) may be a given name that is an English word: the module's docstring."""
-    if len(key) < 3 or not key.isalpha() or key not in first_names() or not is_common(key):
+    if len(key) < 3 or not key.isalpha() or key not in first_names() or not is_common(key) or plural_of_common(key):
         return False
     if key in FUNCTION_WORDS or key in SPOKEN_WORDS or key in FILLERS or key in MODAL_VERBS or key in _ADVERBS \
             or key in RELATIVES or key in DAY_NAMES or key in TITLE_WORDS or key in ROLE_TITLES or key in NOT_PERSONS:
