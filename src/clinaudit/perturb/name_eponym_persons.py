@@ -41,8 +41,8 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from .name_clause_opens import opens_clause
-from .name_person_predicates import _person_here
-from .name_strong_places import _strong_place
+from .name_person_predicates import predicate_place
+from .name_strong_places import strong_place
 from .name_tokens import Tok, indices_within, key_indices, keys_of
 from .name_word import SEP_SPACE, word_facts
 from .vocab import EPONYMS, RELATIVES, clinical_category, condition_noun, english_zipf, first_names, surnames
@@ -192,7 +192,7 @@ def eponym_person_names(text: str, toks: Sequence[Tok], found: Sequence[tuple[in
                 continue
             out += [toks[g], t]
             pairs.add(t.key)
-        elif given or _strong_place(text, t.start, t.end) or _person_here(text, toks, i) or _own_place(text, toks, i):
+        elif given or strong_place(text, t.start, t.end) or predicate_place(text, toks, i) or _own_place(text, toks, i):
             if not no_person_at(text, t.start, t.end):
                 out.append(t)
                 pairs.update([t.key] if given else [])

@@ -41,7 +41,7 @@ from .name_word import word_facts
 from .name_word_surnames import may_be_word_surname
 from .vocab import first_names, plural_of_common, surnames
 
-__all__ = ["may_be_predicate_name", "person_predicate_names"]
+__all__ = ["may_be_predicate_name", "person_predicate_names", "predicate_place"]
 
 _W = r"(?![\w'’\-])"
 _S = r"[ \t]+"
@@ -98,7 +98,9 @@ def may_be_predicate_name(key: str) -> bool:
     return word_facts(key).clinical is None
 
 
-def _person_here(text: str, toks: Sequence[Tok], i: int) -> bool:
+def predicate_place(text: str, toks: Sequence[Tok], i: int) -> bool:
+    """The word ``toks[i]`` stands where the predicate around it is a person's (the module's docstring; also read by
+    :mod:`.name_eponym_persons`)."""
     t = toks[i]
     before = text[max(0, t.start - 40):t.start]
     if opens_clause(text, toks, i, spaced=True) and (m := _SUBJECT_NEXT.match(text, t.end)) \
@@ -122,6 +124,6 @@ def person_predicate_names(text: str, toks: Sequence[Tok], no_person_at: Callabl
         t = toks[i]
         if not t.text.islower():
             continue
-        if _person_here(text, toks, i) and not no_person_at(text, t.start, t.end):
+        if predicate_place(text, toks, i) and not no_person_at(text, t.start, t.end):
             out.append(t)
     return out

@@ -45,7 +45,7 @@ from .name_tokens import Tok, distinct_texts, ends_of, starts_of, texts_of
 from .name_word import blocked, word_facts
 from .vocab import RELATIVES, SPOKEN_WORDS, english_zipf, first_names
 
-__all__ = ["strong_word", "strong_place_names"]
+__all__ = ["strong_place", "strong_word", "strong_place_names"]
 
 #: a relative's, a carer's or a helper's word after a possessive: the person named right after it
 _KIN = RELATIVES | frozenset("""worker keyworker carer helper eldest youngest landlord landlady lodger companion
@@ -124,12 +124,12 @@ def strong_place_names(text: str, toks: Sequence[Tok], nobody: Callable[[str, in
     found: list[Tok] = []
     for i in compress(range(len(texts)), map(words.__contains__, texts)):
         s, e = starts[i], ends[i]
-        if _strong_place(text, s, e) and not nobody(text, s, e):
+        if strong_place(text, s, e) and not nobody(text, s, e):
             found.append(toks[i])
     return found
 
 
-def _strong_place(text: str, s: int, e: int) -> bool:
+def strong_place(text: str, s: int, e: int) -> bool:
     """The word at ``text[s:e]`` stands where only a person does (the module's docstring)."""
     lo = max(0, s - _WINDOW)
     before = ("\n" if lo == 0 else "") + text[lo:s].lower()  # the text's start reads as a line's
