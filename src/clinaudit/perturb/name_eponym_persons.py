@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from .name_clause_opens import opens_clause
-from .name_person_predicates import predicate_place
+from .name_person_places import predicate_place
 from .name_strong_places import strong_place
 from .name_tokens import Tok, indices_within, key_indices, keys_of
 from .name_word import SEP_SPACE, word_facts
