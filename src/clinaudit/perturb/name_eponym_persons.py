@@ -17,9 +17,10 @@ hashimoto antibodies"). This rule takes such a word only where a person and no c
 * **alone, in the strongest places a person has**, which other rules read for other words
   (:mod:`.name_strong_places`: after a relative's or a carer's word, addressed after a greeting, next of kin, the
   subject of what only a person does; :mod:`.name_person_predicates`: "sends her love", "can't come", "that was X on
-  the phone"), and a few of this rule's own: "my carer is X ,", "i came (in) with X today", a clause's subject before
-  a person's errand ("X booked this appointment", "X picks up my prescriptions", "X rang me", "X from church visits",
-  "X is my husband's brother"), the object of a verb of reaching before a person's next step ("ring X if", "would you
+  the phone"; and the given-name and surname rules' places, by :func:`.name_person_places.person_place`: "telling X
+  about", "say hello to X", "X fetched my prescription"), and a few of this rule's own: "my carer is X ,", "i came
+  (in) with X today", a clause's subject before a person's errand ("X booked this appointment", "X picks up my
+  prescriptions", "X rang me", "X from church visits", "X is my husband's brother"), the object of a verb of reaching before a person's next step ("ring X if", "would you
   like X to stay", "let X know").
 
 Never when the word is followed by a possessive or a hyphen ("parkinson's", "vogt-koyanagi"), by a condition's,
@@ -41,7 +42,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from .name_clause_opens import opens_clause
-from .name_person_places import predicate_place
+from .name_person_places import person_place
 from .name_strong_places import strong_place
 from .name_tokens import Tok, indices_within, key_indices, keys_of
 from .name_word import SEP_SPACE, word_facts
@@ -192,7 +193,7 @@ def eponym_person_names(text: str, toks: Sequence[Tok], found: Sequence[tuple[in
                 continue
             out += [toks[g], t]
             pairs.add(t.key)
-        elif given or strong_place(text, t.start, t.end) or predicate_place(text, toks, i) or _own_place(text, toks, i):
+        elif given or strong_place(text, t.start, t.end) or person_place(text, toks, i, "eponym") or _own_place(text, toks, i):
             if not no_person_at(text, t.start, t.end):
                 out.append(t)
                 pairs.update([t.key] if given else [])

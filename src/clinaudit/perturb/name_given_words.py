@@ -32,7 +32,9 @@ What decides is what the word is and the place English gives it:
 
 Only the tokens whose word passes are read (a few a dialog), each with a bounded match at its end and 60 characters
 before it: linear in the text. Capitalised words are the cased rules'. Never where the detector says no person stands.
-Used by :mod:`.name_detect` (source ``rule``)."""
+The places are :func:`.name_person_places.given_place`; the word is read in the surname
+rule's places too (:func:`.name_person_places.person_place`: "say hello to X for me"; no mass noun, month, adjective or
+voice there). Used by :mod:`.name_detect` (source ``rule``)."""
 
 from __future__ import annotations
 
@@ -41,7 +43,7 @@ from functools import lru_cache
 
 from .name_frames import TITLE_WORDS
 from .name_guarded_words import NOT_PERSONS
-from .name_person_places import PERSON_ACTS, TOLD, given_place
+from .name_person_places import PERSON_ACTS, TOLD, person_place
 from .name_roles import ROLE_TITLES
 from .name_surname_after import FILLERS, MODAL_VERBS
 from .name_tokens import Tok, key_indices, keys_of
@@ -76,6 +78,6 @@ def given_word_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str
     out: list[Tok] = []
     for i in key_indices(toks, wanted):  # only the places of those words
         t = toks[i]
-        if t.text.islower() and given_place(text, toks, i) and not no_person_at(text, t.start, t.end):
+        if t.text.islower() and person_place(text, toks, i, "given") and not no_person_at(text, t.start, t.end):
             out.append(t)
     return out

@@ -46,9 +46,13 @@ from .name_person_only import NOT_ADDRESSED
 from .name_tokens import Tok
 from .vocab import MONTH_NAMES, RELATIVES, english_zipf, is_common, surnames, y_adjective
 
-__all__ = ["PERSON_ACTS", "TOLD", "adjective_like", "given_place", "predicate_place", "surname_place"]
+__all__ = ["PERSON_ACTS", "TOLD", "VOICES", "adjective_like", "given_place", "person_place", "predicate_place",
+           "surname_place"]
 
 W = r"(?![\w'’\-])"
+#: words English lets speak, ring or write as a voice or an institution ("the bank rang", "law says"): never a
+#: surname read bare, nor a word read in the surname's places
+VOICES = frozenset("law lord bank god post press court church council".split())
 S = r"[ \t]+"
 
 # --- a clause's subject before a person's errand -------------------------------------------------------------
@@ -424,3 +428,18 @@ def predicate_place(text: str, toks: Sequence[Tok], i: int) -> bool:
         return True
     return bool(_HOME_BEFORE_PRED.search(before) and _HOME_NEXT_PRED.match(text, t.end))
 
+
+
+def person_place(text: str, toks: Sequence[Tok], i: int, kind: str) -> bool:
+    """The word ``toks[i]`` of ``kind`` ("given", "surname" or "eponym") stands where only a person does: its own
+    kind's places and the other kinds' (a given name that is a word in the surname's places, a surname that is a word
+    in the given name's, an eponym in both and the predicate's), each kind's own guards still applying to the places
+    it borrows: a given name's mass nouns, months, adjectives (:func:`_adjective_given`) and voices never in the
+    surname's; a surname's adjectives (:func:`adjective_like`) never in the given name's."""
+    key = toks[i].key
+    if kind == "given":
+        return given_place(text, toks, i) or key not in MASS and key not in MONTH_NAMES and key not in VOICES \
+            and not _adjective_given(key) and surname_place(text, toks, i)
+    if kind == "surname":
+        return surname_place(text, toks, i) or not _adjective_surname(key) and given_place(text, toks, i)
+    return predicate_place(text, toks, i) or given_place(text, toks, i) or surname_place(text, toks, i)

@@ -31,22 +31,22 @@ what English puts in the place:
 
 Only tokens whose word passes the test above are read (a few a dialog), each with the words right around it (a bounded
 match at the token's end and a bounded search of the 48 characters before it): linear in the text. Capitalised words
-are the cased rules'. Used by :mod:`.name_detect` (source ``rule``)."""
+are the cased rules'. The places are :func:`.name_person_places.surname_place`; the word is read in the given-name
+rule's places too (:func:`.name_person_places.person_place`; never an adjective there). Used by :mod:`.name_detect`
+(source ``rule``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from .name_person_places import adjective_like, surname_place
+from .name_person_places import VOICES, adjective_like, person_place
 from .name_person_predicates import may_be_predicate_name
 from .name_tokens import Tok, key_indices, keys_of
 from .vocab import common_words, surnames
 
 __all__ = ["adjective_like", "may_be_place_surname", "surname_place_names"]
 
-#: words English lets speak, ring or write as a voice or an institution ("the bank rang", "law says")
-_VOICES = frozenset("law lord bank god post press court church council".split())
 
 
 @lru_cache(maxsize=8192)
@@ -55,7 +55,7 @@ def may_be_place_surname(key: str) -> bool:
     words = common_words()
     if len(key) >= 4 and key.endswith("s") and (key[:-1] in words or key.endswith("es") and key[:-2] in words):
         return False  # a plural or a verb's "-s" ("lies", "wells": "i told lies about it")
-    return key in surnames() and key not in _VOICES and may_be_predicate_name(key)
+    return key in surnames() and key not in VOICES and may_be_predicate_name(key)
 
 
 def surname_place_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
@@ -67,6 +67,6 @@ def surname_place_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[
         t = toks[i]
         if not t.text.islower():
             continue
-        if surname_place(text, toks, i) and not no_person_at(text, t.start, t.end):
+        if person_place(text, toks, i, "surname") and not no_person_at(text, t.start, t.end):
             out.append(t)
     return out
