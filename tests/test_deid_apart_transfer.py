@@ -39,12 +39,12 @@ WORDS_KEPT = [
     "this patient , sadly , needs a follow-up .",
     "he's on amoxicillin clavulanate for the chest .",
     "tell the nurse the results are fine .",
+    "we said kia kaha to him before the operation .",  # kept since name_pacific_words (seventeenth session)
 ]
 #: foreign phrases older rules take as names (main 83ab8d2 too): a limit, not this session's rules
 WORDS_TAKEN = [
     "we had pho bo for lunch on the way .",
     "i love bok choy and pak choi .",
-    "we said kia kaha to him before the operation .",
     "i'm doing qi gong now instead of the gym .",
     "we ate tom yum at the thai place .",
     "i listen to bossa nova to relax .",

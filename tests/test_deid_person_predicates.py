@@ -57,11 +57,10 @@ TRANSFER = [
     ("[patient] pierce sends his love .", "pierce"),
 ]
 
-#: the transfer check's words as words, run once: the four replaced are marked (main's too; the fifth, "dawn couldn't
-#: come quick enough", this rule's, is mended: seventeenth session)
+#: the transfer check's words as words, run once: the four replaced were marked (main's too; the fifth, "dawn couldn't
+#: come quick enough", this rule's, is mended: seventeenth session; "my grandad said" is kept since name_pacific_words)
 _MISSED = {
     "[patient] i was at king's for the scan .": "main's too (a hospital named for a person)",
-    "[patient] miller's thumb is a fish , my grandad said .": "main's too ('grandad')",
     "[patient] baker's yeast sets off my rash .": "main's too",
     "[patient] drew a picture for me , my grandson did .": "main's too ('grandson' made neutral)",
 }

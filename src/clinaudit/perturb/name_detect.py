@@ -36,6 +36,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from bisect import bisect_left
 from itertools import compress
 
 from .name_accented import foreign_spelling
@@ -51,6 +52,7 @@ from .name_prep import rare_lines
 from .name_rare_slots import HEADWORD_ZIPF
 from . import name_rules
 from .name_bare_person import BareWords, bare_word_places
+from .name_pacific_words import pacific_word_spans, restore_beside
 from .name_abroad import named_by_frequency
 from .name_guarded_kinds import may_be_kept
 from .name_no_person import clinical_word_after, facility_after, no_person_at, not_a_person, sentence_start
@@ -327,7 +329,14 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         det = [NameSpan(s, e, src) for s, e, _, src in detector_candidates(text, toks)]
         seen = {(d.start, d.end) for d in det}
         named = context_spans(text, toks)  # a title, a self-introduction, a greeting, a relative
-        spans += det + [NameSpan(s, e, "rule") for s, e in named if (s, e) not in seen]
+        words = pacific_word_spans(text, toks)  # "kava", "whanau", "kia ora": Pacific words said as words
+        dropped: list[NameSpan] = []
+        order: list[tuple[int, int]] = []
+        if words:
+            order = sorted(words)
+            det, dropped = _apart(text, det, words, order)
+        spans += det + [NameSpan(s, e, "rule") for s, e in named if (s, e) not in seen
+                                         and not _within(text, s, e, words, order)]
         inputs = _RuleInputs(text, toks, firsts, [(sp.start, sp.end) for sp in spans])
         for rule in name_rules.RULES:
             if rule.pairs_only and not pairs:
@@ -337,13 +346,46 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                 got = [se for se in got if se not in seen]
             if rule.person_here:
                 got = [(s, e) for s, e in got if not no_person_at(text, s, e)]
+            if words:
+                kept, out = _apart(text, [NameSpan(s, e, "rule") for s, e in got], words, order)
+                dropped += out
+                got = [(sp.start, sp.end) for sp in kept]
             spans += [NameSpan(s, e, "rule") for s, e in got]
             inputs.found += got
+        if dropped:  # "Sione [Fale]": a word of the vocabulary beside a name found is a name
+            back = set(restore_beside(text, [(sp.start, sp.end) for sp in dropped], [(sp.start, sp.end) for sp in spans]))
+            spans += [sp for sp in dropped if (sp.start, sp.end) in back]
         if any(_caps_headword(text[sp.start:sp.end]) for sp in spans):  # "the TROY trial"; not "Dr. ERIC"
             named_at = set(named)
             spans = [sp for sp in spans if sp.source == "metadata" or (sp.start, sp.end) in named_at
                      or not _caps_headword(text[sp.start:sp.end])]
     return spans
+
+
+def _within(text: str, start: int, end: int, words: set[tuple[int, int]], order: list[tuple[int, int]]) -> bool:
+    """Every word of ``text[start:end]`` is one of ``words`` (:func:`.name_pacific_words.pacific_word_spans`;
+    ``order``: the same, sorted: a span reads only the words inside it, not all of them)."""
+    if (start, end) in words:
+        return True
+    pos, k = start, bisect_left(order, (start, -1))
+    if k == len(order) or order[k][0] != start:
+        return False
+    while k < len(order) and order[k][1] <= end:
+        s, e = order[k]
+        if any(ch.isalnum() for ch in text[pos:s]):
+            return False
+        pos, k = e, k + 1
+    return pos > start and not any(ch.isalnum() for ch in text[pos:end])
+
+
+def _apart(text: str, spans: list[NameSpan], words: set[tuple[int, int]],
+           order: list[tuple[int, int]]) -> tuple[list[NameSpan], list[NameSpan]]:
+    """``spans`` split into those kept and those that are Pacific words said as words (``words``, sorted ``order``)."""
+    kept: list[NameSpan] = []
+    dropped: list[NameSpan] = []
+    for sp in spans:
+        (dropped if _within(text, sp.start, sp.end, words, order) else kept).append(sp)
+    return kept, dropped
 
 
 def _again(text: str) -> list[tuple[int, int]]:
