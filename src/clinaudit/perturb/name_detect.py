@@ -318,8 +318,9 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
                firsts: Sequence[tuple[int, int]] = ()) -> list[NameSpan]:
     """Name spans of ``text``: the listed ``names`` (metadata) and, with ``detector=True``, the detector's finds
     and the naming contexts' (:func:`context_spans`, source ``rule``; a word both find is credited to the
-    detector), then every rule of the registry :data:`.name_rules.RULES` in its order (source ``rule``);
-    overlapping spans are all returned (the caller keeps the longest). ``toks``: ``tokens(text)`` when
+    detector), then every rule of the registry :data:`.name_rules.RULES` in its order (source ``rule``); a Pacific
+    word said as a word (:func:`.name_pacific_words.pacific_word_spans`) is dropped from all of them unless a name
+    found stands beside it; overlapping spans are all returned (the caller keeps the longest). ``toks``: ``tokens(text)`` when
     the caller read them already; ``pairs=False``: no rule of ``pairs_only`` (:func:`.name_given_pairs.given_pairs`,
     :func:`.name_cantonese_prefix.prefixed_names`: they read sentences again); ``firsts``: given names found before
     (the rules' input ``found_firsts``)."""
