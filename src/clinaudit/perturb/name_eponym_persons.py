@@ -43,6 +43,7 @@ from functools import lru_cache
 
 from .name_clause_opens import opens_clause
 from .name_person_places import person_place
+from .name_pronoun_pairs import AND, ME_AND, WORD_END, verbs
 from .name_strong_places import strong_place
 from .name_tokens import Tok, indices_within, key_indices, keys_of
 from .name_word import SEP_SPACE, word_facts
@@ -50,7 +51,7 @@ from .vocab import EPONYMS, RELATIVES, clinical_category, condition_noun, englis
 
 __all__ = ["eponym_surname", "eponym_person_names"]
 
-_W = r"(?![\w'’\-])"
+_W = WORD_END
 _S = r"[ \t]+"
 #: how often English writes a word at most for it to be read as an eponym surname here (Zipf)
 EPONYM_ZIPF = 3.7
@@ -97,11 +98,11 @@ _SUBJECT_NEXT = re.compile(
     r"(?:is|was|['’]s)[ \t]+(?:down[ \t]+as[ \t]+)?(?:my|our|your|his|her|their)[ \t]+(?:[a-z]+['’]s[ \t]+|[a-z\-]+[ \t]+)?"
     r"(?:" + _KIN_PATTERN + r"|next[ \t]+of[ \t]+kin|emergency[ \t]+contact))" + _W)
 #: "me and X", "X and i": the speaker's companion, before what the two do or are
-_ME_AND = re.compile(r"(?<![\w'’\-])me[ \t]+and[ \t]+$")
-_AND_I = re.compile(r"[ \t]+and[ \t]+(?:i|me)" + _S + r"(?:have|had|are|were|go|went|used|both|live|lived|get|got|"
-                    r"still|always|often|'ve|’ve)" + _W)
-_TWO_DO = re.compile(_S + r"(?:go|went|are|were|have|had|used|both|live|lived|get|got|still|always|often|play|played|"
-                     r"walk|walked)" + _W)
+_ME_AND = re.compile(r"(?<![\w'’\-])" + ME_AND + "$")
+#: the verbs after the pair: :data:`.name_pronoun_pairs.PAIR_VERBS` and this rule's own
+_TWO_VERBS = ("go", "are", "used", "get", "got", "still", "always", "often")
+_AND_I = re.compile(AND + r"(?:i|me)" + _S + verbs(*_TWO_VERBS, "'ve", "’ve") + _W)
+_TWO_DO = re.compile(_S + verbs(*_TWO_VERBS, "play", "played", "walk", "walked") + _W)
 #: a possessive and a relative's, a carer's or a friend's word right before the word
 _KIN_BEFORE = re.compile(r"(?<![\w'’\-])(?:my|his|her|our|their|your)[ \t]+(?:[a-z\-]+[ \t]+)?(?:" + _KIN_PATTERN
                          + r")[ \t]*,?[ \t]*$")

@@ -1,6 +1,6 @@
 """The speaker coordinated with a person: "me and X", "X and i", "X and me", with or without a verb after (issue 50,
 seventeenth session). Six rules read these pairs (:mod:`.name_place_names`, :mod:`.name_word_surnames`,
-:mod:`.name_bare_places`, :mod:`.name_coordinated`, :mod:`.not_a_name`); they wrote the same skeleton six times with
+:mod:`.name_bare_places`, :mod:`.name_coordinated`, :mod:`.not_a_name`; later :mod:`.name_eponym_persons`); they wrote the same skeleton six times with
 different verb lists. The skeleton is written here once; each rule keeps the difference of its own verb list, named
 beside it (:func:`verbs`), because each list was measured with its rule:
 
