@@ -43,10 +43,10 @@ from functools import lru_cache
 
 from .name_frames import TITLE_WORDS
 from .name_guarded_words import NOT_PERSONS
-from .name_person_places import PERSON_ACTS, TOLD, person_place
+from .name_person_places import PERSON_ACTS, TOLD, lower_words_in_places, person_place
 from .name_roles import ROLE_TITLES
 from .name_surname_after import FILLERS, MODAL_VERBS
-from .name_tokens import Tok, key_indices, keys_of
+from .name_tokens import Tok
 from .name_word import word_facts
 from .vocab import DAY_NAMES, FUNCTION_WORDS, RELATIVES, SPOKEN_WORDS, first_names, is_common, plural_of_common
 
@@ -74,10 +74,5 @@ def may_be_given_word(key: str) -> bool:
 def given_word_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
     """Lower case: a given name that is an English word where the sentence leaves room only for a person (the
     module's docstring)."""
-    wanted = {k for k in set(keys_of(toks)) if may_be_given_word(k)}
-    out: list[Tok] = []
-    for i in key_indices(toks, wanted):  # only the places of those words
-        t = toks[i]
-        if t.text.islower() and person_place(text, toks, i, "given") and not no_person_at(text, t.start, t.end):
-            out.append(t)
-    return out
+    return lower_words_in_places(text, toks, may_be_given_word,
+                                 lambda s, ts, i: person_place(s, ts, i, "given"), no_person_at)

@@ -37,17 +37,17 @@ linear in the text."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from .name_clause_opens import CLAUSE_BREAK, opens_clause
 from .name_everyday_places import MASS
 from .name_person_only import NOT_ADDRESSED
-from .name_tokens import Tok
+from .name_tokens import Tok, key_indices, keys_of
 from .vocab import MONTH_NAMES, RELATIVES, english_zipf, is_common, surnames, y_adjective
 
-__all__ = ["PERSON_ACTS", "TOLD", "VOICES", "adjective_like", "given_place", "person_place", "predicate_place",
-           "surname_place"]
+__all__ = ["PERSON_ACTS", "TOLD", "VOICES", "adjective_like", "given_place", "lower_words_in_places", "person_place",
+           "predicate_place", "surname_place"]
 
 W = r"(?![\w'’\-])"
 #: words English lets speak, ring or write as a voice or an institution ("the bank rang", "law says"): never a
@@ -443,3 +443,15 @@ def person_place(text: str, toks: Sequence[Tok], i: int, kind: str) -> bool:
     if kind == "surname":
         return surname_place(text, toks, i) or not _adjective_surname(key) and given_place(text, toks, i)
     return predicate_place(text, toks, i) or given_place(text, toks, i) or surname_place(text, toks, i)
+
+
+def lower_words_in_places(text: str, toks: Sequence[Tok], word: Callable[[str], bool],
+                          place: Callable[[str, Sequence[Tok], int], bool],
+                          no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
+    """The lower-case words of ``toks`` whose key passes ``word`` (a kind's word test), standing where ``place``
+    says only a person does and ``no_person_at`` allows one: the loop of :mod:`.name_given_words`,
+    :mod:`.name_surname_places` and :mod:`.name_person_predicates`. Each distinct key is tested once, and only the
+    places of the words that pass are read (no step in Python for the others)."""
+    wanted = {k for k in set(keys_of(toks)) if word(k)}
+    return [toks[i] for i in key_indices(toks, wanted)
+            if toks[i].text.islower() and place(text, toks, i) and not no_person_at(text, toks[i].start, toks[i].end)]

@@ -33,9 +33,9 @@ from functools import lru_cache
 from .name_everyday_places import MASS
 from .name_frames import TITLE_WORDS
 from .name_guarded_words import NOT_PERSONS
-from .name_person_places import predicate_place
+from .name_person_places import lower_words_in_places, predicate_place
 from .name_roles import ROLE_TITLES
-from .name_tokens import Tok, key_indices, keys_of
+from .name_tokens import Tok
 from .name_word import word_facts
 from .name_word_surnames import may_be_word_surname
 from .vocab import first_names, plural_of_common, surnames
@@ -59,12 +59,4 @@ def may_be_predicate_name(key: str) -> bool:
 def person_predicate_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
     """Lower case: a bare gazetteer name that is a common word where the predicate around it is a person's (the
     module's docstring)."""
-    wanted = {k for k in set(keys_of(toks)) if may_be_predicate_name(k)}
-    out: list[Tok] = []
-    for i in key_indices(toks, wanted):  # only the places of those words (no step in Python for the others)
-        t = toks[i]
-        if not t.text.islower():
-            continue
-        if predicate_place(text, toks, i) and not no_person_at(text, t.start, t.end):
-            out.append(t)
-    return out
+    return lower_words_in_places(text, toks, may_be_predicate_name, predicate_place, no_person_at)

@@ -40,9 +40,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from .name_person_places import VOICES, adjective_like, person_place
+from .name_person_places import VOICES, adjective_like, lower_words_in_places, person_place
 from .name_person_predicates import may_be_predicate_name
-from .name_tokens import Tok, key_indices, keys_of
+from .name_tokens import Tok
 from .vocab import common_words, surnames
 
 __all__ = ["adjective_like", "may_be_place_surname", "surname_place_names"]
@@ -61,12 +61,5 @@ def may_be_place_surname(key: str) -> bool:
 def surname_place_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
     """Lower case: a bare gazetteer surname that is a common word where only a person stands (the module's
     docstring)."""
-    wanted = {k for k in set(keys_of(toks)) if may_be_place_surname(k)}
-    out: list[Tok] = []
-    for i in key_indices(toks, wanted):  # only the places of those words
-        t = toks[i]
-        if not t.text.islower():
-            continue
-        if person_place(text, toks, i, "surname") and not no_person_at(text, t.start, t.end):
-            out.append(t)
-    return out
+    return lower_words_in_places(text, toks, may_be_place_surname,
+                                 lambda s, ts, i: person_place(s, ts, i, "surname"), no_person_at)
