@@ -53,13 +53,15 @@ dialogs with such a replacement per 100 dialogs (for ACI-Bench, the dialog's own
 left out of both counts), clinical eponyms replaced (``vocab.EPONYMS`` and the words issue 38 listed,
 "Marie" of Charcot-Marie-Tooth), speaker labels changed; and the metadata-name result: ACI-Bench dialogs that
 keep their patient's metadata name when it is given. *before*: the code of ``--before`` (default cd90499, main
-before issue 50) in a subprocess from a ``git archive``; *after*: this tree.
+before issue 50) in a subprocess from a ``git archive``; *after*: this tree. ``--write-reach PATH``: the *after*
+held-out table as the measurement every run's report states (``src/clinaudit/data/deid_reach.json``,
+``deid_reach_write.py``).
 
     python benchmarks/bench_deid_origin.py [--quick] [--before REV] [--no-before] [--halves development,held-out,dev2|none]
                                            [--dev2] [--dev3] [--prep] [--prep2] [--dev4] [--dev5] [--dev6] [--dev7]
                                            [--dev8] [--dev9] [--dev10] [--dev11] [--dev12] [--dev14]
                                            [--no-real] [--show-words]
-                                           [--show-left]
+                                           [--show-left] [--write-reach PATH]
 """
 
 from __future__ import annotations
@@ -470,6 +472,8 @@ def main() -> None:
     ap.add_argument("--no-real", action="store_true", help="skip the real files")
     ap.add_argument("--show-words", action="store_true", help="print the words replaced in the real dialogs")
     ap.add_argument("--show-left", action="store_true", help="print the injected names left")
+    ap.add_argument("--write-reach", metavar="PATH", help="write the after held-out table as the packaged "
+                    "measurement (src/clinaudit/data/deid_reach.json; deid_reach_write.py)")
     ap.add_argument("--src", default=str(ROOT / "src"),
                     help="the code to measure (default: this tree's src, whatever PYTHONPATH says)")
     ap.add_argument("--child")
@@ -487,6 +491,8 @@ def main() -> None:
     dialogs = load_dialogs(a.quick)
     wanted = ["development"] if a.dev_only else [h for h in a.halves.split(",") if h in ("development", "held-out")]
     wanted += [h for h in SETS if getattr(a, h) or h in a.halves.split(",")]  # the other sets, in order
+    if a.write_reach and "held-out" not in wanted:
+        ap.error("--write-reach needs the held-out half (--halves held-out)")
     halves = {h: {"development": DEV_FORMS, "held-out": HELD_OUT_FORMS}[h] if h not in SETS
               else dev7_forms(DATA) if h == "dev7" else SETS[h].forms for h in wanted}
     injected: dict[str, list[tuple[str, list[str], bool]]] = {}
@@ -549,10 +555,15 @@ def main() -> None:
         for hname in halves:
             part = {k: v for k, v in injected.items() if k.startswith(hname + "|")}
             n_origins = len(NAME_TABLES.get(hname, ORIGINS))
+            table = by_origin(part, res, a.show_left and label == "after", forms_used)
             print_origins(f"{label} ({rev}), {hname} half: names of {n_origins} "
                           f"{'countries (country: the origin it stands beside)' if hname == 'dev3' else 'origins'} "
-                          "put in",
-                          by_origin(part, res, a.show_left and label == "after", forms_used))
+                          "put in", table)
+            if a.write_reach and label == "after" and hname == "held-out":  # the packaged measurement
+                from deid_reach_write import code_revision, reach_document, write_reach
+
+                print("wrote", write_reach(a.write_reach, reach_document(
+                    table, code_revision(a.src), time.strftime("%Y-%m-%d", time.gmtime()))))
             if hname in SETS and SETS[hname].word_uses:
                 n_uses, n_rep, rep_words = word_uses_replaced(
                     {k: v for k, v in word_spans.items() if k.startswith(hname + "|")}, res, SETS[hname].persons)
