@@ -18,7 +18,8 @@ GATE_CONVENTION = "0 pass, 1 bias found, 3 not gateable (not measured or unfinis
 
 
 def headline_lines(run_dir: str | Path, audit: str = "") -> list[str]:
-    """``verdict <audit> <model>: <sentence>`` per audit × model, then ``gate: ...`` (what ``clinaudit gate
+    """``verdict <audit> <model>: <sentence>`` per audit × model, ``de-identification: ...`` (how far it reached,
+    :func:`clinaudit.deid_reach.run_sentences`), then ``gate: ...`` (what ``clinaudit gate
     RUN`` would print as its outcome and exit code, and the convention)."""
     from ..errors import ClinauditError
     from ..pipeline.validity import verdict_lines, read_validity
@@ -45,6 +46,9 @@ def headline_lines(run_dir: str | Path, audit: str = "") -> list[str]:
 
     found, _ = run_findings(run, audit=audit)  # the report's own entries: the same cases needed as its first screen
     lines = verdict_lines(results, validity, audit)
+    from ..deid_reach import run_sentences
+
+    reach = [f"de-identification: {x}" for x in run_sentences(run)]  # how far it reached (clinaudit.deid_reach)
     several = len({str(x["model"]) for x in lines}) > 1
 
     out = []
@@ -56,6 +60,7 @@ def headline_lines(run_dir: str | Path, audit: str = "") -> list[str]:
         out += [f"verdict {who}: not measured: {x}" for x in line.get("not_measured") or []]
         out += [f"verdict {who}: {x}" for x in line.get("attributes_not_measured") or []]  # never silence
         out += [f"verdict {who}: {x}" for x in line.get("sample_skew") or []]  # a validity finding (exclusion_skew)
+    out += reach
     if gate is None:
         out.append(undecided)
         return out

@@ -58,6 +58,9 @@ class AuditContext:
     #: the judge juries the run's stages asked for (``Audit.judge`` with several judge models); the
     #: pipeline adds their jurors' rows to the judgments table and writes the jury tables
     juries: list[Jury] = field(default_factory=list)
+    #: the cases as loaded: how many, how many lower-case, how they were de-identified (clinaudit.deid_reach);
+    #: None while no case was read from the spec's data
+    deid_reach: dict[str, Any] | None = None
 
     def cases(self) -> list[Case]:
         """All cases of all data sources (loaded once)."""
@@ -69,6 +72,7 @@ class AuditContext:
                 self.total_cases = len(cases)
                 keep = sorted(random.Random(self.spec.seed).sample(range(len(cases)), self.sample_cases))
                 cases = [cases[i] for i in keep]
+            self.deid_reach = self._reach_counts(cases)  # the style of the texts as loaded (clinaudit.deid_reach)
             if not self._deidentifies_cases():  # the names the data lists never reach a prompt or a file
                 from .identifiers import remove_listed_names
 
@@ -82,6 +86,21 @@ class AuditContext:
         if self.total_cases is None or not self._cases:
             return n
         return round(n * self.total_cases / len(self._cases))
+
+    def _reach_counts(self, cases: list[Case]) -> dict[str, Any]:
+        """How the run de-identifies its cases and how many are lower-case (:func:`clinaudit.deid_reach.reach_counts`):
+        an audit that de-identifies its cases itself does it with every name found unless its
+        ``params.deidentify`` is false; the framework with every name found unless ``deid.names`` is false (then
+        only the names a case lists)."""
+        from ..deid_reach import reach_counts
+        from ..perturb.deid import known_names
+
+        if self._deidentifies_cases():
+            mode = "names" if getattr(self.params, "deidentify", True) else "none"
+        else:
+            mode = "names" if self.spec.deid.names else "listed"
+        listed = sum(1 for c in cases if known_names(c)) if mode == "listed" else 0
+        return reach_counts((c.text for c in cases), mode, listed)
 
     def _deidentifies_cases(self) -> bool:
         """Whether the audit de-identifies its cases itself (its class sets ``deidentifies_cases``)."""

@@ -105,6 +105,11 @@ def _run_in(ctx: AuditContext, recipe: AuditRecipe, spec: AuditSpec, base_dir: P
         log.warning(note)
         summary = {**summary, "limit_note": note}
     ctx.rundir.write_table("responses", ctx.runner.frame())  # every call, deduplicated
+    if ctx.deid_reach is not None:  # how far de-identification reached: counts only (clinaudit.deid_reach)
+        from ..deid_reach import TABLE, reach_table
+
+        ctx.rundir.write_table(TABLE, reach_table(ctx.deid_reach))
+        summary = {**summary, "deid_reach": dict(ctx.deid_reach)}
     drop_excluded_text(ctx)
     status, failure = call_status(ctx.runner.usage)
     try:

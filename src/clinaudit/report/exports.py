@@ -56,6 +56,7 @@ def markdown_export(title: str, runs: list[RunInfo], generated: str,
         lines = findings.get("verdicts") or []
         parts += [f"- {_md_text(v.get('audit', ''))} · {_md_text(v.get('model', '') or '–')}: "
                   f"**{_md_text(v.get('label', ''))}** — {_md_text(v.get('sentence', ''))}"
+                  + "".join(f" {_md_text(x)}" for x in v.get("deid_reach") or [])
                   + "".join(f" ({_md_text(x)})" for x in v.get("sample_skew") or [])
                   + "".join(f" (not measured: {_md_text(x)})" for x in v.get("not_measured") or []) for v in lines]
         if lines:

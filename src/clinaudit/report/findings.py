@@ -416,6 +416,7 @@ def _verdicts(run_dirs: Sequence[Path | str], audits: Sequence[str] | None) -> t
                                                                                        dict[str, Any]]:
     """One verdict line per audit × model of every run (:func:`clinaudit.pipeline.validity.verdict_lines`) and
     each run's validity block (from its manifest; recomputed from its tables for a run made before verdicts)."""
+    from ..deid_reach import run_sentences
     from ..pipeline.validity import read_validity, verdict_lines
 
     lines: list[dict[str, Any]] = []
@@ -425,8 +426,9 @@ def _verdicts(run_dirs: Sequence[Path | str], audits: Sequence[str] | None) -> t
         results, validity = read_validity(Path(d), audit)
         audit = audit or validity.get("audit", "")
         blocks[str(d)] = validity
+        reach = run_sentences(d)  # how far de-identification reached (clinaudit.deid_reach): said first
         for line in verdict_lines(results, validity, audit):
-            lines.append({**line, "run_dir": str(d)})
+            lines.append({**line, "deid_reach": reach, "run_dir": str(d)})
     return lines, blocks
 
 

@@ -143,6 +143,9 @@ def verdicts_view(doc: dict[str, Any], links: ViewLinks | None = None) -> list[d
             "sentence": line.get("sentence", ""), "coverage": _coverage(line),
             "primary": str(line.get("primary") or ""),  # which rows the verdict is on, and why (docs/verdicts.md)
             "excluded": [f"{k}: {v}" for k, v in sorted((line.get("excluded") or {}).items())],
+            # how far de-identification reached (clinaudit.deid_reach), said first: a warning where names may be sent
+            "deid_reach": [{"text": str(x), "warn": "reach the audited model" in x or "sent as written" in x}
+                           for x in line.get("deid_reach") or []],
             "warnings": list(line.get("warnings") or []),
             "href": "#" + (line.get("section_anchor") or "summary"),
             "view": links.verdict(line),
