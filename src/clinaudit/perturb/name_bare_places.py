@@ -51,11 +51,11 @@ from .name_abroad import names_by_frequency
 from .name_bare_person import BareWords, bare_word_places
 from .name_pronoun_pairs import AND_I_OR_ME, verbs
 from .name_rare_listed import rare_listed
-from .name_tokens import Tok, ends_of, starts_of, texts_of
+from .name_tokens import WORD_END, Tok, ends_of, starts_of, texts_of
 
 __all__ = ["bare_place_at", "bare_place_names"]
 
-_W = r"(?![\w'’\-])"
+_W = WORD_END
 #: the clause's end
 _END = re.compile(r"[ \t]*(?:[.!?;:,]|\n|$)")
 #: a word that opens the clause's next part after a person ("with willow this morning", "and my son")

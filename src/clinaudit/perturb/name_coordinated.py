@@ -21,14 +21,14 @@ import re
 from collections.abc import Callable
 
 from .name_neighbour_words import lower_word_name
-from .name_pronoun_pairs import AND_I_OR_ME
-from .name_tokens import Tok
+from .name_pronoun_pairs import AND, AND_I_OR_ME
+from .name_tokens import WORD_END, Tok
 from .text_scan import places
 
 __all__ = ["coordinated_names"]
 
 _PRONOUNS_BEFORE = frozenset("me you him us them".split())
-_WORD_AFTER = re.compile(r"[ \t]+and[ \t]+([a-z]+)(?![\w'’\-])")
+_WORD_AFTER = re.compile(AND + r"([a-z]+)" + WORD_END)
 #: an auxiliary asking after a person (the literal the scan looks for), the word, what is asked
 _AUXILIARIES = ("is ", "was ", "did ", "does ", "has ")
 _ASKED = re.compile(r"(?:is|was|did|does|has)[ \t]+([a-z]+)[ \t]+(?:your|still|ever|come|coming|going|doing|been|"

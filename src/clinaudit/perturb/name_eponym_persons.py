@@ -43,9 +43,9 @@ from functools import lru_cache
 
 from .name_clause_opens import opens_clause
 from .name_person_places import person_place
-from .name_pronoun_pairs import AND, ME_AND, WORD_END, verbs
+from .name_pronoun_pairs import AND, ME_AND, verbs
 from .name_strong_places import strong_place
-from .name_tokens import Tok, indices_within, key_indices, keys_of
+from .name_tokens import WORD_END, Tok, indices_within, key_indices, keys_of
 from .name_word import SEP_SPACE, word_facts
 from .vocab import EPONYMS, RELATIVES, clinical_category, condition_noun, english_zipf, first_names, surnames
 

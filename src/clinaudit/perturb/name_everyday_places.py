@@ -43,7 +43,7 @@ from itertools import compress
 from .name_bare_person import BareWords
 from .name_guarded_words import NOT_PERSONS
 from .name_person_only import clause_start
-from .name_tokens import Tok, ends_of, starts_of, texts_of
+from .name_tokens import WORD_END, Tok, ends_of, starts_of, texts_of
 from .vocab import RELATIVES, plural_of_common
 
 __all__ = ["MASS", "everyday_place_at", "everyday_place_names", "may_be_everyday"]
@@ -63,7 +63,7 @@ MASS = frozenset("""
 #: an abstract noun's endings ("kindness", "charity", "treatment")
 _ABSTRACT = ("ness", "ity", "ment", "ship", "dom", "ism", "ance", "ence", "tion", "sion")
 
-_W = r"(?![\w'’\-])"
+_W = WORD_END
 _ME = r"(?:me|us|him|her|them|you|my|our|his|their|the[ \t]+kids)"
 #: what only a person does, right after a clause's bare subject (an adverb maybe between)
 _DOES = re.compile(

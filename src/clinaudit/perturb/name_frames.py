@@ -38,6 +38,7 @@ from collections.abc import Callable, Sequence
 from itertools import compress
 
 from .name_tokens import Tok, keys_of
+from .name_pronoun_pairs import AND
 from .name_person_only import NOT_ADDRESSED
 from .name_word import GRAMMAR_NAMES, word_facts
 from .vocab import DAY_NAMES, FEAST_NAMES, MONTH_NAMES, RELATIVES, SPOKEN_WORDS
@@ -253,7 +254,7 @@ def frame_at(text: str, toks: Sequence[Tok], keys: Sequence[str], k: int, cased:
 
 
 #: "my name is X and i'm one of the nurses"
-_AND_I = re.compile(r"[ \t]+and[ \t]+i(?:'m|[ \t])")
+_AND_I = re.compile(AND + r"i(?:'m|[ \t])")
 _PREPOSITIONS = frozenset("in at on from with about for to by".split())
 
 

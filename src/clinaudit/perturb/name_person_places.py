@@ -43,13 +43,13 @@ from functools import lru_cache
 from .name_clause_opens import CLAUSE_BREAK, opens_clause
 from .name_everyday_places import MASS
 from .name_person_only import NOT_ADDRESSED
-from .name_tokens import Tok, key_indices, keys_of
+from .name_tokens import WORD_END, Tok, key_indices, keys_of
 from .vocab import MONTH_NAMES, RELATIVES, english_zipf, is_common, surnames, y_adjective
 
 __all__ = ["PERSON_ACTS", "TOLD", "VOICES", "adjective_like", "given_place", "lower_words_in_places", "person_place",
            "predicate_place", "surname_place"]
 
-W = r"(?![\w'’\-])"
+W = WORD_END
 #: words English lets speak, ring or write as a voice or an institution ("the bank rang", "law says"): never a
 #: surname read bare, nor a word read in the surname's places
 VOICES = frozenset("law lord bank god post press court church council".split())

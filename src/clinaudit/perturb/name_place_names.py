@@ -52,8 +52,8 @@ from .name_bare_places import bare_place_at
 from .name_everyday_places import everyday_place_at
 from .name_guarded_words import SAYS_WHAT, only_person, words_placed
 from .name_person_only import clause_start
-from .name_pronoun_pairs import AND, ME_AND, WORD_END, verbs
-from .name_tokens import Tok, distinct_texts, ends_of, starts_of, texts_of
+from .name_pronoun_pairs import AND, ME_AND, verbs
+from .name_tokens import WORD_END, Tok, distinct_texts, ends_of, starts_of, texts_of
 from .name_word import word_facts
 from .vocab import RELATIVES, first_names, surnames
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["AND", "AND_I_OR_ME", "ME_AND", "PAIR_VERBS", "WORD_END", "verbs"]
+from .name_tokens import WORD_END
 
-#: a whole word ends here (no letter, digit, apostrophe or hyphen follows)
-WORD_END = r"(?![\w'’\-])"
+__all__ = ["AND", "AND_I_OR_ME", "ME_AND", "PAIR_VERBS", "verbs"]
+
 #: " and " between a word and a pronoun, any run of spaces and tabs
 AND = r"[ \t]+and[ \t]+"
 #: "me and " before a word

@@ -41,7 +41,7 @@ from itertools import compress
 
 from .name_frequency import webster_proper
 from .name_roles import ROLE_ZIPF
-from .name_tokens import Tok, distinct_texts, ends_of, starts_of, texts_of
+from .name_tokens import WORD_END, Tok, distinct_texts, ends_of, starts_of, texts_of
 from .name_word import blocked, word_facts
 from .vocab import RELATIVES, SPOKEN_WORDS, english_zipf, first_names
 
@@ -51,7 +51,7 @@ __all__ = ["strong_place", "strong_word", "strong_place_names"]
 _KIN = RELATIVES | frozenset("""worker keyworker carer helper eldest youngest landlord landlady lodger companion
     advocate guardian godmother godfather godson goddaughter""".split())
 _KIN_PATTERN = "|".join(sorted((re.escape(k) for k in _KIN), key=len, reverse=True))
-_W = r"(?![\w'’\-])"
+_W = WORD_END
 #: a possessive, at most one word, a relative's word, perhaps a comma: right before the word
 _AFTER_KIN = re.compile(r"(?<![\w'’\-])(?:my|his|her|our|their|your)[ \t]+(?:[a-z\-]+[ \t]+)?(?:" + _KIN_PATTERN
                         + r")[ \t]*,?[ \t]*$")

@@ -35,13 +35,13 @@ from collections.abc import Callable, Sequence
 from .name_clause_subject import PERSON_VERBS
 from .name_frames import TITLE_WORDS
 from .name_roles import ROLE_TITLES
-from .name_tokens import Tok, starts_of
+from .name_tokens import WORD_END, Tok, starts_of
 from .name_rare_listed import rare_listed
 from .vocab import FUNCTION_WORDS, RELATIVES, SPOKEN_WORDS, first_names, inflected_everyday, surnames
 
 __all__ = ["FILLERS", "MODAL_VERBS", "VERBS_AFTER_A_SURNAME", "surname_after", "given_before"]
 
-_W = r"(?![\w'’\-])"
+_W = WORD_END
 #: hesitations between a subject and its verb ("[jiwoo] um said"), never a surname here (also read by
 #: :mod:`.name_word_surnames`)
 FILLERS = frozenset("um umm uh uhm er erm hmm mm mhm ah eh like".split())

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from .vocab import FUNCTION_WORDS
 
-__all__ = ["MARK", "LETTER", "WORD", "NAME_END", "Tok", "Toks", "tokens", "starts_of", "ends_of", "texts_of", "keys_of", "distinct_texts", "capitalised_tokens", "indices_within", "fold", "neighbours"]
+__all__ = ["MARK", "LETTER", "WORD", "WORD_END", "NAME_END", "Tok", "Toks", "tokens", "starts_of", "ends_of", "texts_of", "keys_of", "distinct_texts", "capitalised_tokens", "indices_within", "fold", "neighbours"]
 
 #: Combining marks; a letter (any script) with its combining marks ("ọ̀" is "ọ" and a combining grave accent).
 MARK = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
@@ -24,9 +24,12 @@ LETTER = _LETTER
 #: A name-shaped word: Unicode letters, joined by apostrophes or hyphens ("Nguyễn", "O'Brien", "Al-Masri"); a whole
 #: word only (never the start of "Nguyễn" nor "Guest" of "Guest_family"), never the NAME of a "[NAME]".
 WORD = rf"(?:{_LETTER})+(?:['’\-](?:{_LETTER})+)*"
+#: a whole word ends here: no letter, digit, underscore, apostrophe or hyphen follows (the rules' patterns end a word
+#: with it; issue 50, eighteenth session: seven modules wrote it again)
+WORD_END = r"(?![\w'’\-])"
 #: a pattern's end after a word: no letter, apostrophe or hyphen of the word follows, or only a possessive "'s" or a
 #: clitic does ("O'Brien's mum", "o'brien'll": no part of the name; fifteenth session)
-NAME_END = r"(?:(?=['’](?:s|ll|d|ve|re)(?![\w'’\-]))|(?![\w'’\-]))"
+NAME_END = r"(?:(?=['’](?:s|ll|d|ve|re)" + WORD_END + r")|" + WORD_END + r")"
 #: :data:`WORD` for the scans of whole texts: the same words, each a run of letters then of marks, not a group a
 #: letter (issue 50, ninth session: the split of a 1 MB dialog a fifth faster). Each part is letters, then marks and
 #: letters in turn, written so that a string of letters splits into runs one way only: "(letters+ marks*)+" split a

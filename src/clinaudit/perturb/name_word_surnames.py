@@ -51,14 +51,14 @@ from .name_clause_opens import CLAUSE_BREAK, OPENERS, opens_clause
 from .name_frames import TITLE_WORDS
 from .name_pronoun_pairs import AND, ME_AND, verbs
 from .name_roles import ROLE_TITLES
-from .name_tokens import Tok, starts_of
+from .name_tokens import WORD_END, Tok, starts_of
 from .text_scan import places
 from .name_word import word_facts
 from .vocab import DAY_NAMES, FUNCTION_WORDS, MONTH_NAMES, RELATIVES, SPOKEN_WORDS, inflected_everyday, is_common, surnames
 
 __all__ = ["bare_word_surnames", "may_be_word_surname", "word_surnames"]
 
-_W = r"(?![\w'’\-])"
+_W = WORD_END
 #: adverbs and time words the function words leave out: between a subject and its verb, never a surname
 _ADVERBS = frozenset("""once twice first last home back away alone together too also again still ever never always
     usually sometimes often recently lately early late later soon today tonight yesterday tomorrow now then there here
