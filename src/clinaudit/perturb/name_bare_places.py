@@ -49,6 +49,7 @@ from collections.abc import Callable, Sequence
 
 from .name_abroad import names_by_frequency
 from .name_bare_person import BareWords, bare_word_places
+from .name_clause_opens import gap_opens_clause
 from .name_pronoun_pairs import AND_I_OR_ME, verbs
 from .name_rare_listed import rare_listed
 from .name_tokens import WORD_END, Tok, ends_of, starts_of, texts_of
@@ -101,9 +102,8 @@ _DOING = re.compile(r"(?:[ \t]*['’]s|[ \t]+(?:is|was))[ \t]+(?:picking(?![ \t]
                     r"coming[ \t]+(?:in|with|over|round|to|along|by)|staying[ \t]+(?:over|with)|looking[ \t]+after|"
                     r"helping|sitting[ \t]+with|minding|dropping|ringing|calling|visiting|with[ \t]+(?:me|him|her|us|"
                     r"them)|the[ \t]+one[ \t]+who)" + _W)
-#: words after which a clause starts (its subject next)
+#: words after which a clause starts (its subject next): this rule's own, measured with it ("um", "now", "actually")
 _OPENERS = frozenset("and but so because cos then well oh um now apparently actually".split())
-_BREAK = re.compile(r"[,.!?:;\]\n][ \t]*$")
 #: verbs of thinking before a complement clause, and what only a person did or will do after its subject
 _THINK = frozenset("think thought sure guess hope know knew reckon suppose bet maybe hopefully believe".split())
 _DID = re.compile(r"[ \t]+(?:took|forgot|remembered|brought|picked|signed|booked|called|rang|phoned|texted|drove|"
@@ -123,8 +123,7 @@ def _handing(text: str, texts: list[str], starts: list[int], ends: list[int], j:
     """Word ``j`` ("over") is a hand-over's: after "hand", "handing", or at a clause's start ("over to kitty ,")."""
     if j and texts[j - 1] in _HAND:
         return True
-    lo = ends[j - 1] if j else 0
-    return not text[lo:starts[j]].strip() and not j or _BREAK.search(text, lo, starts[j]) is not None
+    return gap_opens_clause(text, texts, starts, ends, j, ())
 
 
 def bare_place_at(text: str, texts: list[str], starts: list[int], ends: list[int], i: int) -> bool:
@@ -157,8 +156,7 @@ def bare_place_at(text: str, texts: list[str], starts: list[int], ends: list[int
     if "?" in gap or i and "?" in text[max(0, starts[i - 1] - 2):starts[i - 1]] and p1 in _JUST:
         if (ends_here or _ANSWER_AFTER.match(text, e)) and _ASKED.search(text, max(0, s - 100), s):
             return True
-    start = (not i and not gap.strip()) or _BREAK.search(gap) is not None or spaced and p1 in _OPENERS
-    if start:
+    if gap_opens_clause(text, texts, starts, ends, i, _OPENERS):
         return _DOING.match(text, e) is not None or AND_I_OR_ME.match(text, e) is not None
     return False
 

@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from .name_bare_person import BareWords, bare_word_places
+from .name_clause_opens import gap_opens_clause
 from .name_tokens import Tok, ends_of, starts_of, texts_of
 
 __all__ = ["PERSON_VERBS", "clause_subject_names"]
@@ -45,12 +46,10 @@ _ADVERBS = frozenset("usually always never just also even still actually really 
 #: the words that may follow the name in these slots: a verb, an adverb, a quotative's first word (read first)
 _FOLLOW = _VERBS | _ADVERBS | {"goes", "went", "was", "is"}
 #: words after which a clause starts (its subject next): conjunctions, fillers, sentence adverbs, verbs reporting a
-#: clause and the "me" of "told me"
+#: clause and the "me" of "told me"; this rule's own, measured with it (not :data:`.name_clause_opens.OPENERS`)
 _OPENERS = frozenset("""and but that because cause cos since before after when while until if so once unless though
     although whereas then also apparently honestly anyway plus even only well oh like um uh er erm hmm mean know said
     says saying think thought guess reckon remember heard hope me""".split())
-#: what may stand between a clause-starting punctuation and the word ("anyway , penny", "[patient] penny")
-_BREAK = re.compile(r"[,.!?:;\]\n][ \t]*$")
 
 
 def _verb_after(texts: list[str], text: str, ends: list[int], starts: list[int], i: int) -> str | None:
@@ -86,10 +85,7 @@ def clause_subject_names(text: str, toks: Sequence[Tok], kind: Callable[[str, To
         if verb is None:
             continue
         s, e, word = starts[i], ends[i], texts[i]
-        gap = text[ends[i - 1]:s] if i else text[:s]
-        opened = i > 0 and not gap.strip() and texts[i - 1] in _OPENERS
-        broken = _BREAK.search(gap) is not None or not i and not gap.strip()
-        if not (opened or broken):
+        if not gap_opens_clause(text, texts, starts, ends, i, _OPENERS):  # "anyway , penny", "[patient] penny"
             continue
         t = Tok(s, e, word, word)
         if kind(text, t) == "gazetteer":

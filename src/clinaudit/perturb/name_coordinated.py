@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .name_clause_opens import GAP_BREAK
 from .name_neighbour_words import lower_word_name
 from .name_pronoun_pairs import AND, AND_I_OR_ME
 from .name_tokens import WORD_END, Tok
@@ -35,6 +36,7 @@ _ASKED = re.compile(r"(?:is|was|did|does|has)[ \t]+([a-z]+)[ \t]+(?:your|still|e
                     r"here|there|okay|ok|home|able|know|think|feel|live|living|drive|driving|stay|staying|visit|"
                     r"bring|call|help|take|tell|say|usually|also|always|with[ \t]+you)(?![\w'’\-])")
 _HOW_OLD = re.compile(r"old[ \t]+is[ \t]+([a-z]+)[ \t]*(?:now[ \t]*)?(?:[?.,]|$)")
+#: this rule's own openers, measured with it ("when", "okay", "alright"; not :data:`.name_clause_opens.OPENERS`)
 _CLAUSE_OPENERS = frozenset("and so but then because when okay ok alright well now yeah yes no oh".split())
 _WORD_BEFORE = re.compile(r"([a-z]+)$")
 _SENTENCE_END = re.compile(r"[.!?\n]")
@@ -54,7 +56,7 @@ def _opens_clause(text: str, start: int) -> bool:
     """The word at ``start`` opens a clause: a turn's or sentence's start, after a comma or a conjunction ("esi and
     i", "so dean and i"; not "i was icy and i", "the bill and i")."""
     before = text[max(0, start - 30):start].rstrip(" \t")
-    if not before or before[-1] in ".?!,;:]\n":
+    if not before or GAP_BREAK.search(before):
         return True
     b = _word_before(text, len(before) + max(0, start - 30))
     return b is not None and text[b[0]:b[1]] in _CLAUSE_OPENERS

@@ -44,6 +44,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from .name_bare_person import BareWords, bare_word_places
+from .name_clause_opens import GAP_BREAK, gap_opens_clause
 from .name_tokens import Tok, ends_of, starts_of, texts_of
 from .vocab import common_words, first_names
 
@@ -62,11 +63,10 @@ _VERBS = frozenset("""says said tells told reckons reckoned rang texted phoned t
 #: "drove" only before a person ("nick drove me"; not "demand drove prices up"), "wants" before a person and "to"
 _DROVE = re.compile(r"[ \t]+(?:drove[ \t]+(?:me|us|him|her|them|you)|wants[ \t]+(?:me|us|him|her|them|you)[ \t]+to)"
                     r"(?![\w'’\-])")
-#: words after which a clause starts: conjunctions, fillers, sentence adverbs, "only" ("only dream knows")
+#: words after which a clause starts: conjunctions, fillers, sentence adverbs, "only" ("only dream knows"); this
+#: rule's own, measured with it (name_everyday_places, name_guarded_words, name_place_names read it: clause_start)
 _OPENERS = frozenset("""and but because cause cos so then when while if though although apparently honestly anyway plus
     only even well oh um uh er erm actually""".split())
-#: what ends a clause right before its first word
-_BREAK = re.compile(r"[,.!?:;\]\n][ \t]*$")
 #: "it was X who"
 _IT_WAS = re.compile(r"(?<![\w'’\-])(?:it[ \t]+was|it[ \t]*['’][ \t]*s|it[ \t]+is|was[ \t]+it)[ \t]+$")
 #: ... and "who" right after the word
@@ -137,15 +137,15 @@ def _addressed(text: str, texts: list[str], starts: list[int], ends: list[int], 
     word, s, e = texts[i], starts[i], ends[i]
     if word in NOT_ADDRESSED or word not in first_names():
         return False
-    if _REQUEST.match(text, e) and (not i or _BREAK.search(text, ends[i - 1], s)):
+    if _REQUEST.match(text, e) and (not i or GAP_BREAK.search(text, ends[i - 1], s)):
         return True
     return _SAID_TO_AFTER.match(text, e) is not None and _SAID_TO.search(text, max(0, s - 48), s) is not None
 
 
 def clause_start(text: str, texts: list[str], starts: list[int], ends: list[int], i: int) -> bool:
-    """Word ``i`` starts a clause: a turn's or the text's start, a break before it, or an opener right before."""
-    gap = text[ends[i - 1]:starts[i]] if i else text[:starts[i]]
-    return not gap.strip() and (not i or texts[i - 1] in _OPENERS) or _BREAK.search(gap) is not None
+    """Word ``i`` starts a clause: a turn's or the text's start, a break before it, or an opener right before
+    (:func:`.name_clause_opens.gap_opens_clause` with this rule's :data:`_OPENERS`)."""
+    return gap_opens_clause(text, texts, starts, ends, i, _OPENERS)
 
 
 def _subject(text: str, texts: list[str], starts: list[int], ends: list[int], i: int, high: bool) -> bool:
