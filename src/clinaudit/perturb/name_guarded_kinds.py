@@ -36,7 +36,8 @@ from collections.abc import Callable, Sequence
 
 from .name_bare_person import BareWords
 from .name_bare_places import bare_place_at
-from .name_guarded_words import NOT_PERSONS, SAYS, SAYS_WHAT, may_be_guarded, only_person, words_placed
+from .name_guarded_words import NOT_PERSONS, SAYS_WHAT, may_be_guarded, only_person, words_placed
+from .name_person_only import CALL_WORDS, GREETINGS, SAYS, TELL_WORDS
 from .name_place_names import may_be_place
 from .name_tokens import Tok
 from .vocab import DAY_NAMES, FEAST_NAMES, MONTH_NAMES
@@ -54,11 +55,6 @@ EVERYDAY = frozenset("""good nice glad happy ready pretty welcome dear darling s
     chief sport guy young""".split()) - NOT_PERSONS  # not "honey", a food ("and honey said it helps the cough")
 #: every word of this module
 _ALL = TIMES | MODALS | RACES | EVERYDAY
-#: the words before the one rung, told or asked
-_CALLS = frozenset("call phone ring text email message called phoned rang texted emailed messaged".split())
-_TOLD = frozenset("tell ask told asked".split())
-#: the greetings before the one addressed
-_GREETED = frozenset("hi hello hiya morning".split())
 
 
 def may_be_kept(word: str) -> bool:
@@ -80,12 +76,12 @@ def _kept_place(text: str, texts: list[str], starts: list[int], ends: list[int],
     """Word ``i`` stands where only a person stands, in a place its kind allows (the module's docstring)."""
     word, prev = texts[i], texts[i - 1] if i else ""
     nxt = texts[i + 1] if i + 1 < len(texts) else ""
-    if prev in _CALLS and (word in TIMES or word in MODALS) or prev in _TOLD and word in MODALS:
+    if prev in CALL_WORDS and (word in TIMES or word in MODALS) or prev in TELL_WORDS and word in MODALS:
         return False
     if word in RACES and nxt in SAYS and SAYS_WHAT.match(text, ends[i + 1]) is None:
         return False
     gap = text[ends[i - 1]:starts[i]] if i else ""
-    said_to = prev in _GREETED or "," in gap or text.startswith((",", " ,"), ends[i])
+    said_to = prev in GREETINGS or "," in gap or text.startswith((",", " ,"), ends[i])
     if only_person(text, texts, starts, ends, i) and not (word in EVERYDAY and said_to):
         return True  # not a word of address said to ("thanks , buddy .", "hi pal ,", "champ , can you")
     if prev == "for" or prev == "and" and i >= 2 and "," in text[ends[i - 2]:starts[i - 1]]:

@@ -29,12 +29,12 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from .name_bare_person import BareWords, plain_word
-from .name_person_only import clause_start, person_only_at
+from .name_person_only import SAYS, clause_start, person_only_at
 from .name_tokens import Tok, ends_of, starts_of, texts_of
 from .name_word import blocked, word_facts
 from .vocab import english_zipf, plural_of_common
 
-__all__ = ["NOT_PERSONS", "UNLISTED_NAME_ZIPF", "guarded_word_names", "may_be_guarded", "only_person", "SAYS", "SAYS_WHAT",
+__all__ = ["NOT_PERSONS", "UNLISTED_NAME_ZIPF", "guarded_word_names", "may_be_guarded", "only_person", "SAYS_WHAT",
            "words_placed"]
 
 #: never a person here: body parts, symptoms and findings ICD-10-CM writes (and the gazetteer holds: "lump", "cheek"),
@@ -86,11 +86,9 @@ _BEFORE = 24
 #: "give this to glass recycling")
 _GIVEN = re.compile(r"(?<![\w'’\-])(?:give|hand|handed|gave)[ \t]+(?:this|that|these|those|it|them)[ \t]+to[ \t]+$")
 _GIVEN_AFTER = re.compile(r"[ \t]*[?.!]|[ \t]*$|[ \t]+(?:for[ \t]+me|please)(?![\w'’\-])")
-#: a person's verbs after a bare subject, and what follows them when the subject is a word no gazetteer holds: a
-#: person, a clause or a greeting ("page says hi", "salmon rang me", "sugar reckons i"; not "sugar says a lot on the
-#: label", "label says take two")
-SAYS = frozenset("says said tells told reckons reckoned rang texted phoned thinks knows knew noticed mentioned "
-                 "promised insisted asked explained".split())
+#: what follows a person's verb after a bare subject (:data:`.name_person_only.SAYS`) when the subject is a word no
+#: gazetteer holds: a person, a clause or a greeting ("page says hi", "salmon rang me", "sugar reckons i"; not "sugar
+#: says a lot on the label", "label says take two")
 SAYS_WHAT = re.compile(r"[ \t]+(?:hi|hello|that|i|i'm|i'd|i'll|i've|you|he|she|we|they|me|us|him|her|them|to|so|where|"
                        r"when|if|how)(?![\w'’\-])")
 
@@ -145,7 +143,7 @@ def words_placed(text: str, toks: Sequence[Tok], bare: BareWords, words: set[str
 def only_person(text: str, texts: list[str], starts: list[int], ends: list[int], i: int) -> bool:
     """Word ``i`` stands where only a person stands: :func:`.name_person_only.person_only_at`'s places, or a clause's
     bare subject before coming with the speaker, or talked to or given to before a time or the sentence's end; a word
-    no gazetteer holds before a person's verb only when a person, a clause or a greeting follows (:data:`SAYS`)."""
+    no gazetteer holds before a person's verb only when a person, a clause or a greeting follows (:data:`.name_person_only.SAYS`)."""
     if person_only_at(text, texts, starts, ends, i, True):
         return i + 1 == len(texts) or texts[i + 1] not in SAYS or word_facts(texts[i]).gazetteer \
             or SAYS_WHAT.match(text, ends[i + 1]) is not None

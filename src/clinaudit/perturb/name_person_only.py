@@ -48,7 +48,8 @@ from .name_clause_opens import GAP_BREAK, gap_opens_clause
 from .name_tokens import Tok, ends_of, starts_of, texts_of
 from .vocab import common_words, first_names
 
-__all__ = ["NOT_ADDRESSED", "clause_start", "person_only_at", "person_only_names"]
+__all__ = ["CALL_WORDS", "GREETINGS", "NOT_ADDRESSED", "SAYS", "TELL_WORDS", "clause_start", "person_only_at",
+           "person_only_names"]
 
 #: words English lets say, tell, know or think as a voice, no person ("god knows", "time will tell", "law says",
 #: "police said", "news says", "council rang")
@@ -58,7 +59,7 @@ _VOICES = frozenset("""god lord heaven heavens goodness christ jesus law time hi
     scripture government court luck truth reality management security reception""".split())
 #: verbs only a person does, right after the bare subject ("says", "told", "rang"; not "rings", "phones", "texts",
 #: "drives", "thought", "wants": nouns too, "gold rings", "smart phones", "golden thought")
-_VERBS = frozenset("""says said tells told reckons reckoned rang texted phoned thinks knows knew noticed mentioned
+SAYS = frozenset("""says said tells told reckons reckoned rang texted phoned thinks knows knew noticed mentioned
     promised insisted asked explained""".split())
 #: "drove" only before a person ("nick drove me"; not "demand drove prices up"), "wants" before a person and "to"
 _DROVE = re.compile(r"[ \t]+(?:drove[ \t]+(?:me|us|him|her|them|you)|wants[ \t]+(?:me|us|him|her|them|you)[ \t]+to)"
@@ -118,16 +119,17 @@ NOT_ADDRESSED = frozenset("""perfect great lovely brilliant excellent fine good 
     boo bub bestie guv squire captain skipper officer""".split())
 #: how far before a word its frame is read
 _BEFORE = 32
+#: the words before the one rung, called or texted, and before the one told or asked (:mod:`.name_guarded_kinds`
+#: reads them too)
+CALL_WORDS = frozenset("call phone ring text email message called phoned rang texted emailed messaged".split())
+TELL_WORDS = frozenset("tell ask told asked".split())
 #: the words right before a place that open a frame read with text (a token; "it 's": "s")
-_TRIGGERS = frozenset("""was s is it did has would tell ask told asked let call phone ring text email message called
-    phoned rang texted emailed messaged""".split())
-_CALLS = frozenset("call phone ring text email message called phoned rang texted emailed messaged".split())
-_TOLD = frozenset("tell ask told asked".split())
+_TRIGGERS = frozenset("was s is it did has would let".split()) | CALL_WORDS | TELL_WORDS
 #: the words right after a clause's subject that open its frames ("says", "drove me", "wants me to", "and her husband")
-_NEXT = _VERBS | {"drove", "wants", "and"}
+_NEXT = SAYS | {"drove", "wants", "and"}
 #: the greetings right before a name addressed ("hi dream ,"), and what may follow a name said to ("," "." "?" "!", the
 #: text's end)
-_GREETINGS = frozenset("hi hello hiya morning".split())
+GREETINGS = frozenset("hi hello hiya morning".split())
 _SAID_END = (",", ".", "!", "?", " ,", " .", " !", " ?")
 
 
@@ -152,7 +154,7 @@ def _subject(text: str, texts: list[str], starts: list[int], ends: list[int], i:
     """Word ``i`` is a clause's bare subject before a verb only a person does (``high``: a word of Zipf 4.5 or more;
     the rarer words are :mod:`.name_clause_subject`'s there), or before "and her husband" (the module's docstring)."""
     e = ends[i]
-    nxt = high and (i + 1 < len(texts) and texts[i + 1] in _VERBS and not text[e:starts[i + 1]].strip()
+    nxt = high and (i + 1 < len(texts) and texts[i + 1] in SAYS and not text[e:starts[i + 1]].strip()
                     or _DROVE.match(text, e) is not None)
     return (nxt or _AND_HER.match(text, e) is not None) and clause_start(text, texts, starts, ends, i)
 
@@ -175,10 +177,10 @@ def _framed(text: str, s: int, e: int, prev: str, high: bool) -> bool:
         return _KNOW.match(text, e) is not None and _LET.search(text, lo, s) is not None
     if not high:
         return False
-    if prev in _CALLS or prev in _TOLD:
+    if prev in CALL_WORDS or prev in TELL_WORDS:
         if _plural(text[s:e]):
             return False
-    if prev in _CALLS:
+    if prev in CALL_WORDS:
         return _CALL_AFTER.match(text, e) is not None and _CALL_BEFORE.search(text, lo, s) is not None
     if prev in ("was", "s", "is", "it"):
         return _WHO.match(text, e) is not None and _IT_WAS.search(text, lo, s) is not None
@@ -193,7 +195,7 @@ def person_only_at(text: str, texts: list[str], starts: list[int], ends: list[in
     prev = texts[i - 1] if i else ""
     return (prev in _TRIGGERS and _framed(text, s, e, prev, high)
             or i + 1 < len(texts) and texts[i + 1] in _NEXT and _subject(text, texts, starts, ends, i, high)
-            or (prev in _GREETINGS or text.startswith(_SAID_END, e)) and _addressed(text, texts, starts, ends, i)) \
+            or (prev in GREETINGS or text.startswith(_SAID_END, e)) and _addressed(text, texts, starts, ends, i)) \
         and word not in _VOICES
 
 
