@@ -23,7 +23,7 @@ from .name_cased import rare_headword
 from .name_rare_slots import HEADWORD_ZIPF
 from .name_clause_subject import PERSON_VERBS
 from .name_frames import VERBS_AFTER_A_PERSON, frame_at, is_cased
-from .vocab import english_zipf
+from .vocab import POSSESSIVES, english_zipf
 
 __all__ = ["context_spans"]
 
@@ -34,8 +34,7 @@ _TITLE_FULL = frozenset("doctor professor mister missus miss madam madame".split
 _GREETINGS = frozenset("hi hello hey morning afternoon evening night thanks bye goodbye welcome congratulations "
                        "congrats dear cheers".split())
 _YOU_AFTER = frozenset("thank meet".split())  # "thank you X", "nice to meet you X"
-#: possessives before a relative ("my husband X"); words that make "name is" a thing's name ("the brand name is")
-_POSSESSIVES = frozenset("my his her our your their".split())
+#: words that make "name is" a thing's name ("the brand name is"; a possessive before a relative: vocab.POSSESSIVES)
 _THING_NAME = frozenset("another other brand generic medical scientific technical fancy common street trade".split())
 #: the kinds of a person's name before "name" and the name itself, a form read out ("first name kettlie", "last name,
 #: jolibois"): a weak context, a word in no list (issue 50, tenth session)
@@ -150,7 +149,7 @@ def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
             return None if i >= 3 and toks[i - 3].key in _THING_NAME else "intro"
         if k == "me" and k2 == "call":  # "call me Fadipe"; not "call me immediately"
             return "medium"
-        if k in RELATIVES and k2 in _POSSESSIVES:  # "my sister, Park," may end its clause; "my mom fell." not
+        if k in RELATIVES and k2 in POSSESSIVES:  # "my sister, Park," may end its clause; "my mom fell." not
             return "vocative" if "," in sep else "medium"
         if k == "is" and k2 == "this":
             return "weak"

@@ -41,17 +41,17 @@ from .name_tokens import Tok, keys_of
 from .name_pronoun_pairs import AND
 from .name_person_only import NOT_ADDRESSED
 from .name_word import GRAMMAR_NAMES, word_facts
-from .vocab import DAY_NAMES, FEAST_NAMES, MONTH_NAMES, RELATIVES, SPOKEN_WORDS
+from .vocab import DAY_NAMES, FEAST_NAMES, MONTH_NAMES, POSSESSIVES, RELATIVES, SPOKEN_WORDS
 
-__all__ = ["FRAME_WORDS", "TITLE_WORDS", "VERBS_AFTER_A_PERSON", "frame_at", "frame_names", "is_cased"]
+__all__ = ["FRAME_WORDS", "TITLES", "TITLE_WORDS", "VERBS_AFTER_A_PERSON", "frame_at", "frame_names", "is_cased"]
 
-_TITLES = frozenset("mr mrs ms mx dr prof".split())
+#: the abbreviated titles (:mod:`.name_parts_apart` reads them too)
+TITLES = frozenset("mr mrs ms mx dr prof".split())
 _FULL_TITLES = frozenset("doctor nurse sister miss professor mister missus".split())
 _GREETINGS = frozenset("hi hello hey morning afternoon evening thanks bye goodbye cheers welcome".split())
-_POSSESSIVES = frozenset("my his her our their your".split())
 _ROLES = RELATIVES | frozenset("nurse carer caregiver neighbour neighbor friend therapist physio midwife".split())
 #: every title, abbreviated or in full
-TITLE_WORDS = _TITLES | _FULL_TITLES
+TITLE_WORDS = TITLES | _FULL_TITLES
 #: the words a frame starts at (:func:`frame_names`; the pipeline: :data:`.name_context._CONTEXT_WORDS` and "nurse")
 FRAME_WORDS = TITLE_WORDS | _GREETINGS | _ROLES | frozenset("is me i'm you name".split())
 
@@ -90,7 +90,7 @@ VERBS_AFTER_A_PERSON = _PERSON_VERBS = frozenset("""will would can could may mig
     brought brings picks picked checked checks looked looks wrote writes prescribed ordered referred signed agreed
     explained mentioned suggested treats treated operated did's""".split())
 _MONTHS = MONTH_NAMES | FEAST_NAMES
-_DETERMINER_LIKE = _POSSESSIVES | frozenset("""the a an this that your any another every each i you we they he she to
+_DETERMINER_LIKE = POSSESSIVES | frozenset("""the a an this that your any another every each i you we they he she to
     will would can could don't didn't won't not never also really just do did does may might must should 'll""".split())
 _END = re.compile(r"[ \t]*(?:[.,!?;)]|\n|$)")
 _PERIOD = re.compile(r"[ \t]*\.?[ \t]*")
@@ -207,14 +207,14 @@ def frame_at(text: str, toks: Sequence[Tok], keys: Sequence[str], k: int, cased:
     def verb(j: int) -> bool:
         return _ends(text, toks[j]) or _verb_next(toks, text, j)
 
-    if key in _ROLES and prev in _POSSESSIVES:
+    if key in _ROLES and prev in POSSESSIVES:
         return _relative(text, toks, i, cased)
-    if key in _TITLES:
+    if key in TITLES:
         dotted = "." in text[p.end:toks[i].start]
         if not _gap(text, p, toks[i], _PERIOD) or key in ("ms", "mr") and not dotted and not (
                 cased and p.capital or _guard_word(toks[i].key)):
             return []  # "ms flare", "mr arthrogram"; "mr friday" is no scan
-        if key == "dr" and prev in _DETERMINER_LIKE or prev in _POSSESSIVES or prev in ("the", "a", "an", "your"):
+        if key == "dr" and prev in _DETERMINER_LIKE or prev in POSSESSIVES or prev in ("the", "a", "an", "your"):
             return []  # "the dr will see you", "your dr may want to", "i saw the dr . tea , ..."
         return _run(text, toks, i, _CASED_TITLE if cased or dotted or key in ("mrs", "mx") else _CLOSED, cased,
                     lambda j: verb(j) or _prep_next(toks, keys, j), relative_ok=True)
@@ -227,8 +227,8 @@ def frame_at(text: str, toks: Sequence[Tok], keys: Sequence[str], k: int, cased:
     possessive = text[p.end:p.end + 2] in ("'s", "’s")
     if key in ("is", "me", "i'm", "it", "name") and not _SPACE.fullmatch(text, p.end + 2 * possessive, toks[i].start):
         return []  # only a space between the frame and the name ("call me . certainly" is none)
-    if key == "is" and prev == "name" and k >= 2 and keys[k - 2] in _POSSESSIVES \
-            or key == "name" and possessive and prev in _POSSESSIVES:
+    if key == "is" and prev == "name" and k >= 2 and keys[k - 2] in POSSESSIVES \
+            or key == "name" and possessive and prev in POSSESSIVES:
         return _run(text, toks, i, _NAME_IS, cased, lambda j: ends(j) or bool(_AND_I.match(text, toks[j].end)))
     if key == "me" and prev == "call":
         return _run(text, toks, i, _CALL_ME, cased, ends)

@@ -39,6 +39,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import compress
 
+from .name_frames import TITLES
 from .name_korean import korean_given_shape
 from .name_syllables_apart import GIVEN_SYLLABLES, WORD_SURNAMES
 from .name_tokens import Tok, distinct_texts, ends_of, starts_of, texts_of
@@ -54,9 +55,8 @@ JOINED_ZIPF = 3.0
 #: and :mod:`.name_korean`'s
 KOREAN_SURNAMES = frozenset("""an ahn oh son sohn shin sin do doh no noh ha ma na nah ra rah yu ko bae seo suh woo yeo
     mo myung ju joo chu du wi ye yi eo bang ki pi""".split())
-#: titles before a surname ("miss" left out: "miss an appointment")
-_TITLES = frozenset("dr mr mrs ms mx prof".split())
-#: what follows a surname after a title: a sentence's end, a comma, a possessive or a person's verb
+#: what follows a surname after a title (:data:`.name_frames.TITLES`; "miss" left out: "miss an appointment"): a
+#: sentence's end, a comma, a possessive or a person's verb
 _AFTER_TITLE = re.compile(r"[ \t]*(?:[.,;:!?)]|$|['’]s[ \t]|(?:came|comes|said|says|told|rang|called|saw|sees|is|was|"
                           r"will|has|had|and|from|at|who|wants|asked|gave|put|thinks|thought)(?![\w'’\-]))")
 #: a word before that makes the next a word, not a name's start: determiners, possessives, adjectives of relatives
@@ -171,8 +171,8 @@ def _surnames(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int]],
     for i in places:
         word = texts[i]
         gap = text[ends[i - 1]:starts[i]].strip(" \t") if i else "\n"
-        prev = texts[i - 1] if gap == "" or gap == "." and texts[i - 1] in _TITLES else ""
-        if prev in _TITLES and _AFTER_TITLE.match(text, ends[i]):
+        prev = texts[i - 1] if gap == "" or gap == "." and texts[i - 1] in TITLES else ""
+        if prev in TITLES and _AFTER_TITLE.match(text, ends[i]):
             if not no_person_at(text, starts[i], ends[i]):
                 out.append(Tok(starts[i], ends[i], word, word))
             continue

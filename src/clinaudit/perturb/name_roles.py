@@ -27,7 +27,7 @@ from itertools import compress
 
 from .name_tokens import Tok, keys_of
 from .name_word import RELATIVES, blocked, word_facts
-from .vocab import SPOKEN_WORDS, WORD_NAME_ZIPF, english_zipf, surnames
+from .vocab import POSSESSIVES, SPOKEN_WORDS, WORD_NAME_ZIPF, english_zipf, surnames
 
 __all__ = ["ROLE_TITLES", "ROLE_ZIPF", "role_names", "relative_names", "set_off"]
 
@@ -36,7 +36,7 @@ ROLE_TITLES = frozenset("""coach officer nurse pastor reverend deacon rabbi imam
     detective chaplain trooper deputy sheriff""".split())
 #: how common in English text a lower-case word after a role may be ("fox" 4.66, "stone" 4.8; not "come", "check")
 ROLE_ZIPF = 5.0
-_POSSESSIVE = frozenset("my his her our their your the a an that this".split())
+_POSSESSIVE = POSSESSIVES | frozenset("the a an that this".split())
 #: what follows a person named after a role in lower case: a verb a person does, "who", where the person works
 _AFTER = frozenset("""had has was is said says told tells found finds called calls came comes helped helps gave
     gives took takes checked checks drove drives thinks thought knows knew wants wanted asked asks brought brings
@@ -108,7 +108,7 @@ def relative_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, 
             if re.fullmatch(r"[ \t]*,[ \t]*", gap):
                 out += set_off(text, toks, i + 1, no_person_at, job=rel.key in _JOBS)
         elif re.fullmatch(r"[ \t]", gap):
-            if not (t.text.islower() and (_word_may_be(t.key, cased=False) or own.key in _OWNERS and _rare_word(t.key))) \
+            if not (t.text.islower() and (_word_may_be(t.key, cased=False) or own.key in POSSESSIVES and _rare_word(t.key))) \
                     or no_person_at(text, t.start, t.end):
                 continue
             if _verb_after(text, t, own.key):
@@ -123,7 +123,6 @@ def relative_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, 
 
 #: roles and jobs a person is named after with "the" before them ("the nurse moss took", "the therapist , moss ,")
 _JOBS = ROLE_TITLES | frozenset("therapist counselor counsellor caseworker physio trainer aide teacher".split())
-_OWNERS = frozenset("my his her our their your".split())
 _ROLE_OR_RELATIVE = _ROLE_OR_RELATIVE | _JOBS
 
 
@@ -134,7 +133,7 @@ def _owner(text: str, toks: Sequence[Tok], i: int) -> Tok | None:
         if j < 0 or not re.fullmatch(r"[ \t]", text[toks[j].end:toks[j + 1].start]):
             return None
         own = toks[j]
-        if own.key in _OWNERS or own.key == "the":
+        if own.key in POSSESSIVES or own.key == "the":
             return own if own.text.islower() or own.text.istitle() else None
         if j != i - 1 or not own.text.isalpha() or not own.text.islower() or own.key in RELATIVES | _JOBS:
             return None

@@ -14,9 +14,9 @@ from .name_frequency import dictionary_proper_name, particle_compound
 from .name_headword import headword_only_name
 from .name_tokens import Tok
 from .not_a_name import inflected_common
-from .vocab import (CLINICAL_SHORT, DEMOGRAPHIC_WORDS, EPONYMS, FUNCTION_WORDS, RARE_ZIPF, RELATIVES, SPOKEN_WORDS,
-                    WORD_NAME_ZIPF, clinical_category, common_words, english_zipf, first_names, inflected_everyday,
-                    is_common, plural_of_common, rare_as_a_word, surnames)
+from .vocab import (CLINICAL_SHORT, DEMOGRAPHIC_WORDS, EPONYMS, FUNCTION_WORDS, POSSESSIVES, RARE_ZIPF, RELATIVES,
+                    SPOKEN_WORDS, WORD_NAME_ZIPF, clinical_category, common_words, english_zipf, first_names,
+                    inflected_everyday, is_common, plural_of_common, rare_as_a_word, surnames)
 
 __all__ = ["Word", "word_facts", "blocked", "address_word_name", "word_name", "unlisted_word", "RELATIVES", "DETERMINERS", "OWNERS", "SEP_SPACE", "sep", "WINDOW", "after", "GRAMMAR_NAMES"]
 
@@ -25,7 +25,7 @@ DETERMINERS = frozenset("the a an any other another that this your my his her ou
                         "family primary".split())
 #: a determiner or a possessive before a word: it is owned or pointed at, a thing or a role ("the sorrel's leaves",
 #: "my long term"), not a name standing alone
-OWNERS = DETERMINERS | frozenset("my his her our their your its".split())
+OWNERS = DETERMINERS | POSSESSIVES | {"its"}
 #: only spaces between two words
 SEP_SPACE = re.compile(r"[ \t]+")
 

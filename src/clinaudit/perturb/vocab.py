@@ -39,7 +39,7 @@ from ..errors import ClinauditError
 __all__ = ["EPONYMS", "eponym_compound", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS", "first_names", "surnames", "common_words", "common_longest",
            "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS",
            "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday", "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS",
-           "english_zipf", "inflections_zipf", "rare_as_a_word", "y_adjective", "plural_of_common", "lower_case_neighbour", "RARE_ZIPF", "INFLECTED_MARGIN",
+           "english_zipf", "inflections_zipf", "rare_as_a_word", "y_adjective", "plural_of_common", "lower_case_neighbour", "RARE_ZIPF", "INFLECTED_MARGIN", "POSSESSIVES",
            "condition_noun", "everyday_condition", "DAY_NAMES", "MONTH_NAMES", "FEAST_NAMES", "package_dir", "wordfreq_zipfs", "english_frequencies", "EVERYDAY_CHAPTERS", "CLINICAL_ACRONYMS", "clinical_acronym",
            "written_acronym"]
 
@@ -309,8 +309,11 @@ RELATIVES: frozenset[str] = frozenset("""
 """.split())
 #: :data:`RELATIVES` as a pattern's alternation, longest first ("granddaughter" before "daughter")
 RELATIVE_PATTERN = "|".join(sorted(RELATIVES, key=len, reverse=True))
+_POSSESSIVE_WORDS = ("my", "his", "her", "our", "their", "your")
+#: the possessive determiners, in lower case (issue 50, eighteenth session: three rules wrote the set again)
+POSSESSIVES = frozenset(_POSSESSIVE_WORDS)
 #: a possessive determiner and the blanks after it, in lower case ("my ", "their ")
-POSSESSIVE_PATTERN = r"(?:my|his|her|our|their|your)[ \t]+"
+POSSESSIVE_PATTERN = r"(?:" + "|".join(_POSSESSIVE_WORDS) + r")[ \t]+"
 #: How common in English text a gazetteer name the lists call a word may be and still be a name where the dialog
 #: says so (issue 50, sixth session; one threshold since the seventh): in lower case beside a name found ("ali" 4.31,
 #: "blessing" 4.06, "sri" 4.12, "mohamed" 3.57; not "smith" 4.89, "mark" 5.05, "will" 6.45:
