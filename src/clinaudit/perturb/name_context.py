@@ -14,6 +14,8 @@ from .name_tokens import Tok as _Tok
 from .name_tokens import key_indices, keys_of, tokens
 from .name_word import DETERMINERS as _DETERMINERS
 from .name_word import RELATIVES, after
+from .name_word import SEP_COMMA as _SEP_COMMA
+from .name_word import SEP_PERIOD as _SEP_PERIOD
 from .name_word import SEP_SPACE as _SEP_SPACE
 from .name_word import blocked as _blocked
 from .name_word import sep as _sep
@@ -41,8 +43,6 @@ _THING_NAME = frozenset("another other brand generic medical scientific technica
 _NAME_KINDS = frozenset("first last middle maiden given family married".split())
 #: what "my name is" says of a name, no name ("my name is spelled wrong": issue 50, thirteenth session, dev21)
 _NAME_IS_WORDS = frozenset("spelled spelt misspelled written listed printed".split())
-_SEP_COMMA = re.compile(r"[ \t]*,?[ \t]*")
-_SEP_TITLE = re.compile(r"[ \t]*\.?[ \t]*")
 _CLAUSE_END = re.compile(r"[ \t]*(?:[.,!?;:)]|\n|$)")
 
 
@@ -132,7 +132,7 @@ def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
     p = toks[i - 1]
     sep = _sep(text, p, toks[i])
     k = p.key
-    if k in _TITLE_ABBR and _SEP_TITLE.fullmatch(sep):
+    if k in _TITLE_ABBR and _SEP_PERIOD.fullmatch(sep):
         # without a dot, "ms" is also multiple sclerosis ("ms flare") and "mr" magnetic resonance ("mr arthrogram"):
         # only a gazetteer name follows then
         return "gazetteer" if k in ("ms", "mr") and "." not in sep and not toks[i].capital else "strong"

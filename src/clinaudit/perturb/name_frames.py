@@ -40,7 +40,7 @@ from itertools import compress
 from .name_tokens import Tok, keys_of
 from .name_pronoun_pairs import AND
 from .name_person_only import NOT_ADDRESSED
-from .name_word import GRAMMAR_NAMES, word_facts
+from .name_word import GRAMMAR_NAMES, SEP_COMMA, SEP_PERIOD, SEP_SPACE, word_facts
 from .vocab import DAY_NAMES, FEAST_NAMES, MONTH_NAMES, POSSESSIVES, RELATIVES, SPOKEN_WORDS
 
 __all__ = ["FRAME_WORDS", "TITLES", "TITLE_WORDS", "VERBS_AFTER_A_PERSON", "frame_at", "frame_names", "is_cased"]
@@ -93,9 +93,6 @@ _MONTHS = MONTH_NAMES | FEAST_NAMES
 _DETERMINER_LIKE = POSSESSIVES | frozenset("""the a an this that your any another every each i you we they he she to
     will would can could don't didn't won't not never also really just do did does may might must should 'll""".split())
 _END = re.compile(r"[ \t]*(?:[.,!?;)]|\n|$)")
-_PERIOD = re.compile(r"[ \t]*\.?[ \t]*")
-_SPACE = re.compile(r"[ \t]+")
-_COMMA = re.compile(r"[ \t]*,?[ \t]*")
 #: what follows a name said in "i'm X" / "it's X" in lower case ("i'm X , i'll be looking after you", "i'm X from the
 #: pharmacy", "it's X here , from ...")
 _INTRO_AFTER = re.compile(r"[ \t]*(?:,[ \t]*(?:i'll|i will|i'm your|your|one of)\b|from the (?:pharmacy|ward|lab|clinic|"
@@ -130,7 +127,7 @@ def _ends(text: str, t: Tok) -> bool:
 
 def _verb_next(toks: Sequence[Tok], text: str, j: int) -> bool:
     """A verb a person does right after ``toks[j]``."""
-    return j + 1 < len(toks) and _gap(text, toks[j], toks[j + 1], _SPACE) and toks[j + 1].key in _PERSON_VERBS
+    return j + 1 < len(toks) and _gap(text, toks[j], toks[j + 1], SEP_SPACE) and toks[j + 1].key in _PERSON_VERBS
 
 
 def _run(text: str, toks: Sequence[Tok], i: int, closed: frozenset[str], cased: bool, follows: Follows,
@@ -144,14 +141,14 @@ def _run(text: str, toks: Sequence[Tok], i: int, closed: frozenset[str], cased: 
     if cased:
         if not t.capital:
             return []
-        if i + 1 < len(toks) and toks[i + 1].capital and _gap(text, t, toks[i + 1], _SPACE) \
+        if i + 1 < len(toks) and toks[i + 1].capital and _gap(text, t, toks[i + 1], SEP_SPACE) \
                 and toks[i + 1].key not in closed and _may_be(toks[i + 1], cased):
             return [t, toks[i + 1]]
         return [t]
     for j in (i, i + 1):
         if j >= len(toks):
             return []
-        if j > i and not (_gap(text, toks[i], toks[j], _SPACE) and toks[j].key not in closed
+        if j > i and not (_gap(text, toks[i], toks[j], SEP_SPACE) and toks[j].key not in closed
                           and toks[j].key not in _MODALS and _may_be(toks[j], cased)):
             return []
         if follows(j):
@@ -178,7 +175,7 @@ _OPENERS = frozenset("oh well okay ok good and so yes yeah alright".split())
 
 def _greeting_before(text: str, toks: Sequence[Tok], k: int) -> bool:
     """A greeting opens the sentence right before ``toks[k]`` ("hi , i'm ...", "hello , it's ...")."""
-    return k >= 1 and toks[k - 1].key in _GREETINGS and _gap(text, toks[k - 1], toks[k], _COMMA) \
+    return k >= 1 and toks[k - 1].key in _GREETINGS and _gap(text, toks[k - 1], toks[k], SEP_COMMA) \
         and _start(text, toks, k - 1)
 
 
@@ -211,7 +208,7 @@ def frame_at(text: str, toks: Sequence[Tok], keys: Sequence[str], k: int, cased:
         return _relative(text, toks, i, cased)
     if key in TITLES:
         dotted = "." in text[p.end:toks[i].start]
-        if not _gap(text, p, toks[i], _PERIOD) or key in ("ms", "mr") and not dotted and not (
+        if not _gap(text, p, toks[i], SEP_PERIOD) or key in ("ms", "mr") and not dotted and not (
                 cased and p.capital or _guard_word(toks[i].key)):
             return []  # "ms flare", "mr arthrogram"; "mr friday" is no scan
         if key == "dr" and prev in _DETERMINER_LIKE or prev in POSSESSIVES or prev in ("the", "a", "an", "your"):
@@ -219,13 +216,13 @@ def frame_at(text: str, toks: Sequence[Tok], keys: Sequence[str], k: int, cased:
         return _run(text, toks, i, _CASED_TITLE if cased or dotted or key in ("mrs", "mx") else _CLOSED, cased,
                     lambda j: verb(j) or _prep_next(toks, keys, j), relative_ok=True)
     if key in _FULL_TITLES:
-        if not _gap(text, p, toks[i], _SPACE) or prev in _DETERMINER_LIKE or cased and not p.capital:
+        if not _gap(text, p, toks[i], SEP_SPACE) or prev in _DETERMINER_LIKE or cased and not p.capital:
             return []  # "the nurse will", "i miss may", "miss . how are you"
         if not cased and not _word_like_name(toks[i].key):
             return []  # "my old doctor knows", "nurse practitioner"
         return _run(text, toks, i, _CLOSED, cased, verb)
     possessive = text[p.end:p.end + 2] in ("'s", "’s")
-    if key in ("is", "me", "i'm", "it", "name") and not _SPACE.fullmatch(text, p.end + 2 * possessive, toks[i].start):
+    if key in ("is", "me", "i'm", "it", "name") and not SEP_SPACE.fullmatch(text, p.end + 2 * possessive, toks[i].start):
         return []  # only a space between the frame and the name ("call me . certainly" is none)
     if key == "is" and prev == "name" and k >= 2 and keys[k - 2] in POSSESSIVES \
             or key == "name" and possessive and prev in POSSESSIVES:
@@ -247,7 +244,7 @@ def frame_at(text: str, toks: Sequence[Tok], keys: Sequence[str], k: int, cased:
             return frame_at(text, toks, keys, i, cased)  # "hi , it's X , i rang yesterday"
         while i + 1 < len(toks) and (keys[i] == "now" or keys[i] in ("so", "very") and keys[i + 1] == "much"):
             i += 1 if keys[i] == "now" else 2  # "take care now , X", "thank you so much , X"
-        if i >= len(toks) or not _gap(text, toks[i - 1], toks[i], _COMMA) or not _word_like_name(toks[i].key):
+        if i >= len(toks) or not _gap(text, toks[i - 1], toks[i], SEP_COMMA) or not _word_like_name(toks[i].key):
             return []  # a common word no guard knows is said to no one ("thank you tea , money and a phone")
         return _run(text, toks, i, _ADDRESS, cased, lambda j: j == i and ends(j))  # one word in lower case
     return []
@@ -292,7 +289,7 @@ def _relative(text: str, toks: Sequence[Tok], i: int, cased: bool) -> list[Tok]:
     w = word_facts(t.key)
     if w.clinical is not None and not (w.function or w.demographic or t.key in DAY_NAMES):
         return []  # "her mother , Diabetes , and her father , Heart disease"
-    if _gap(text, p, t, _SPACE):
+    if _gap(text, p, t, SEP_SPACE):
         if not cased and w.common and not (w.function or w.demographic or t.key in SPOKEN_WORDS):
             return []  # "my father side had cancer": of the common words, only a guard's word there
         return _run(text, toks, i, closed, cased, lambda j: _verb_next(toks, text, j))

@@ -29,14 +29,13 @@ Used by :mod:`.name_rules` (source ``rule``)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import compress
 
 from .name_letters import polynesian_word
 from .name_tokens import Tok, distinct_texts, fold, keys_of, texts_of
-from .name_word import blocked, word_facts
+from .name_word import SEP_SPACE, blocked, word_facts
 from .vocab import RELATIVES, SPOKEN_WORDS
 
 __all__ = ["polynesian_part", "polynesian_pairs"]
@@ -45,7 +44,6 @@ __all__ = ["polynesian_part", "polynesian_pairs"]
 _THING_BEFORE = frozenset("""the a an some any no this that these those every each my your his her our their its of
     more much few another""".split())
 #: between the pair's words, and between a pair and a third such word: spaces only
-_SPACES = re.compile(r"[ \t]+")
 
 
 @lru_cache(maxsize=100_000)
@@ -69,7 +67,7 @@ def polynesian_pairs(text: str, toks: Sequence[Tok], no_person_at: Callable[[str
     out: list[Tok] = []
 
     def joined(i: int) -> bool:  # toks[i] and toks[i + 1] are both such words with only spaces between
-        return i in at and i + 1 in at and _SPACES.fullmatch(text, toks[i].end, toks[i + 1].start) is not None
+        return i in at and i + 1 in at and SEP_SPACE.fullmatch(text, toks[i].end, toks[i + 1].start) is not None
 
     for i in sorted(at):
         if not joined(i):

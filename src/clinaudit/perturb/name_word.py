@@ -18,7 +18,7 @@ from .vocab import (CLINICAL_SHORT, DEMOGRAPHIC_WORDS, EPONYMS, FUNCTION_WORDS, 
                     SPOKEN_WORDS, WORD_NAME_ZIPF, clinical_category, common_words, english_zipf, first_names,
                     inflected_everyday, is_common, plural_of_common, rare_as_a_word, surnames)
 
-__all__ = ["Word", "word_facts", "blocked", "address_word_name", "word_name", "unlisted_word", "RELATIVES", "DETERMINERS", "OWNERS", "SEP_SPACE", "sep", "WINDOW", "after", "GRAMMAR_NAMES"]
+__all__ = ["Word", "word_facts", "blocked", "address_word_name", "word_name", "unlisted_word", "RELATIVES", "DETERMINERS", "OWNERS", "SEP_SPACE", "SEP_COMMA", "SEP_PERIOD", "sep", "WINDOW", "after", "GRAMMAR_NAMES"]
 
 #: words that make the next word a thing or a role, not a name ("the doctor", "a venti")
 DETERMINERS = frozenset("the a an any other another that this your my his her our their every each some no "
@@ -28,6 +28,9 @@ DETERMINERS = frozenset("the a an any other another that this your my his her ou
 OWNERS = DETERMINERS | POSSESSIVES | {"its"}
 #: only spaces between two words
 SEP_SPACE = re.compile(r"[ \t]+")
+#: spaces and maybe a comma between two words ("hi , X"), and spaces and maybe a period ("Dr. X"); nothing too
+SEP_COMMA = re.compile(r"[ \t]*,?[ \t]*")
+SEP_PERIOD = re.compile(r"[ \t]*\.?[ \t]*")
 
 #: How far the rules look after a word ("disease", a facility's word, a clause's end) or before it (a sentence's
 #: start): a bounded window keeps de-identification linear in the text's length.

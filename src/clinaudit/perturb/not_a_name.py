@@ -83,6 +83,7 @@ def inflected_common(key: str) -> bool:
 #: Articles and demonstratives: "the wixela", "a peloton", "those cadboy eggs" (not possessives, "my jamal", nor
 #: "that" and "this", which also end a clause or open one: "doing with that | jamal said", "i think that jamal")
 _ARTICLES = frozenset("the a an some those these".split())
+#: name_word.SEP_SPACE, written here: name_word imports this module (the import would be a cycle)
 _SPACES = re.compile(r"[ \t]+")
 #: After an article, a family's name: "the dlamini family", "the nguyen kids"
 _FAMILY = frozenset("family families household house home kids children twins brothers sisters boys girls boy girl "
