@@ -57,7 +57,7 @@ from .name_abroad import named_by_frequency
 from .name_guarded_kinds import may_be_kept
 from .name_no_person import clinical_word_after, facility_after, no_person_at, not_a_person, sentence_start
 from .name_slot_kinds import (rare_common, rare_slot_word, slot_word)
-from .name_tokens import WORD, Toks, fold, keys_of, texts_of, tokens
+from .name_tokens import WORD, Toks, fold, keys_of, texts_of, tokens, word_before
 from .name_tokens import Tok as _Tok
 from .name_determiner_persons import PLURAL_BEFORE, owner_of_a_thing, strong_plural, strong_word
 from .not_a_name import (clinical_form, person_after_determiner, thing_after_determiner)
@@ -261,11 +261,9 @@ def _polynesian_inside(text: str, t: _Tok, w: _Word) -> bool:
     Upolu": a thing or a place)."""
     if not (t.capital and t.text[1:].islower() and polynesian_unlisted(t.key, w)) or sentence_start(text, t.start):
         return False
-    b = _WORD_BEFORE.search(text, max(0, t.start - 30), t.start)
-    return b is None or b.group(1).lower() not in _THING_OR_PLACE_BEFORE
+    return word_before(text, t.start).lower() not in _THING_OR_PLACE_BEFORE
 
 
-_WORD_BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
 #: before a capitalised word: a thing's or a place's name follows, not a person's ("the Kimono", "flew to Upolu")
 _THING_OR_PLACE_BEFORE = _OWNERS | frozenset("to at in into from near on of around through via".split())
 

@@ -32,11 +32,11 @@ cost, measured on ``DEV16_WORD_USES``.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from .name_cased import non_english_letter
 from .name_frequency import webster_proper, word_shaped
+from .name_tokens import S_AFTER
 from .name_word import word_facts
 from .vocab import RELATIVES, SPOKEN_WORDS, common_words, english_zipf, first_names, surnames
 
@@ -48,14 +48,11 @@ STRONG_ZIPF = 2.3
 PLURAL_BEFORE = frozenset("the those these some all both two three our my his her their".split())
 
 
-_POSSESSIVE = re.compile(r"[ \t]?['’]s\b")
-
-
 def owner_of_a_thing(text: str, before: str, end: int) -> bool:
     """The word ending at ``end`` stands between "a"/"an" (``before``: the word before it, lower case) and a
     possessive: the article is the next noun's ("a yankie's fan", "an applebee's salad"), the word a brand's or a
     team's; a person's possessive takes "the" ("the kowalczyk's dog")."""
-    return before in ("a", "an") and _POSSESSIVE.match(text, end) is not None
+    return before in ("a", "an") and S_AFTER.match(text, end) is not None
 
 
 @lru_cache(maxsize=50_000)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .name_tokens import Tok
+from .name_tokens import Tok, word_before
 from .name_word import RELATIVES, Word, address_word_name, word_name
 from .vocab import DAY_NAMES, SPOKEN_WORDS, english_zipf
 
@@ -42,7 +42,6 @@ _PERSON_NOUN = frozenset("""man men woman women male males female females people
 #: determiners with prepositions, unlike the determiner sets of name_mentions and name_prep (see name_mentions)
 _THING_BEFORE = frozenset("""a an the this that these those my your his her our their its some any every no to at in
     into from of by near for per our""".split())
-_WORD_BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
 _WORD_AFTER = re.compile(r"^[ \t]+([A-Za-z]+)")
 
 
@@ -81,8 +80,7 @@ def cased_word_name(text: str, toks: Sequence[Tok], i: int, prev: bool, nxt: boo
         return True
     if w.clinical == "drug":  # "[Arvin] Santos", "[Rahul] Saha"; not "gave [Mary] Tylenol"
         return w.gazetteer
-    b = _WORD_BEFORE.search(text, max(0, t.start - 30), t.start)
-    before = b.group(1) if b is not None else ""  # the word right before, only spaces between
+    before = word_before(text, t.start)  # the word right before, only spaces between
     if t.key in DAY_NAMES:  # "with Sunday [Okafor]"; not "On Sunday [Hansen] came", "[Okafor] Sunday"
         return nxt and not prev and before.islower() and before not in _TIME_BEFORE
     if addressed:

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 
 from .name_prep import after_determiner
-from .name_tokens import Tok, fold
+from .name_tokens import Tok, fold, word_before
 from .text_scan import anchored_finditer
 
 __all__ = ["capital_objects", "lower_objects"]
@@ -35,7 +35,6 @@ _GOING = frozenset("""go goes going went gone drive drives driving drove driven 
     flying flew flown move moves moving moved come comes coming came travel travels traveling travelled traveled
     trip trips back way head heads heading headed get gets getting got return returned returning ride rode
     commute commuted transferred due close next up down over""".split())
-_BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
 #: what every match of :data:`_OBJECT` and :data:`_LOWER_OBJECT` starts with ("asked" with "ask")
 _OBJECT_START = ("to", "call", "ask", "tell", "told")
 
@@ -49,8 +48,7 @@ def capital_objects(text: str, may_be_person: Callable[[str, Tok], bool]) -> lis
         if not (word[0].isupper() and word[1:].islower()):  # "Brown", "Černá"; not "CVS", "to me"
             continue
         if m.group(0)[:2] == "to":
-            b = _BEFORE.search(text, max(0, m.start() - 30), m.start())
-            if b is not None and b.group(1).lower() in _GOING:
+            if word_before(text, m.start()).lower() in _GOING:
                 continue
         t = Tok(m.start(1), m.start(1) + len(word), word, fold(word).lower())
         if len(t.key) >= 2 and may_be_person(text, t):
@@ -79,8 +77,7 @@ def lower_objects(text: str, kind: Callable[[str, Tok], str | None]) -> list[Tok
         word = m.group(1)
         if len(word) < 3 or english_zipf(word) >= RARE_ZIPF:
             continue
-        b = _BEFORE.search(text, max(0, m.start() - 30), m.start())
-        before = b.group(1).lower() if b is not None else ""
+        before = word_before(text, m.start()).lower()
         if m.group(0)[:2] == "to" and before in _GOING or m.group(0)[:4] == "call" and before in _NAMING:
             continue  # "drove to fresno"; "which we call hyperaldosterone ."
         if after_determiner(text, word):  # "switched to wixela" where the dialog says "the wixela": a thing

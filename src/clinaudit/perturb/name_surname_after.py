@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from .name_clause_subject import PERSON_VERBS
 from .name_frames import TITLE_WORDS
 from .name_roles import ROLE_TITLES
-from .name_tokens import WORD_END, Tok, starts_of
+from .name_tokens import S_BEFORE, WORD_END, Tok, starts_of
 from .name_rare_listed import rare_listed
 from .vocab import FUNCTION_WORDS, RELATIVES, SPOKEN_WORDS, first_names, inflected_everyday, surnames
 
@@ -68,14 +68,13 @@ _NOT_OBJECT = frozenset("""to with from by for of at about than and or but so is
 _COPULA = frozenset("is was are were".split())
 _BOUNDARY = re.compile(r"(?:^|[.!?;:,\n\"“(])[ \t]*$")
 _BREAK = re.compile(r"[.!?;:,\n\"“(]")
-_APOSTROPHE_S = re.compile(r"['’]s[ \t]+$")
 
 
 def _not_object(text: str, toks: Sequence[Tok], g: int) -> bool:
     """The given name ``toks[g]`` is no verb's object: a boundary, a preposition or a copula after its subject
     before it (not a question opening with the copula: "is priya young ?")."""
     gap = text[toks[g - 1].end if g else 0:toks[g].start]
-    if not g or _BREAK.search(gap) or _APOSTROPHE_S.match(gap):  # "sorry , [ruairi]", "who's [fenella]"
+    if not g or _BREAK.search(gap) or S_BEFORE.match(gap):  # "sorry , [ruairi]", "who's [fenella]"
         return True
     before = toks[g - 1].key
     if before not in _NOT_OBJECT:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from .vocab import FUNCTION_WORDS
 
-__all__ = ["MARK", "LETTER", "WORD", "WORD_END", "NAME_END", "Tok", "Toks", "tokens", "starts_of", "ends_of", "texts_of", "keys_of", "distinct_texts", "capitalised_tokens", "indices_within", "fold", "neighbours"]
+__all__ = ["MARK", "LETTER", "WORD", "WORD_END", "NAME_END", "S_AFTER", "S_BEFORE", "word_before", "Tok", "Toks", "tokens", "starts_of", "ends_of", "texts_of", "keys_of", "distinct_texts", "capitalised_tokens", "indices_within", "fold", "neighbours"]
 
 #: Combining marks; a letter (any script) with its combining marks ("ọ̀" is "ọ" and a combining grave accent).
 MARK = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
@@ -30,6 +30,10 @@ WORD_END = r"(?![\w'’\-])"
 #: a pattern's end after a word: no letter, apostrophe or hyphen of the word follows, or only a possessive "'s" or a
 #: clitic does ("O'Brien's mum", "o'brien'll": no part of the name; fifteenth session)
 NAME_END = r"(?:(?=['’](?:s|ll|d|ve|re)" + WORD_END + r")|" + WORD_END + r")"
+#: an "'s" right after a word, maybe after a space or tab ("kim's", "kim 's"; eighteenth session: two rules wrote it)
+S_AFTER = re.compile(r"[ \t]?['’]s\b")
+#: an "'s" then spaces or tabs, matched in the gap before a word ("who's [fenella]", "that's [kirsty]"; two rules)
+S_BEFORE = re.compile(r"['’]s[ \t]+$")
 #: :data:`WORD` for the scans of whole texts: the same words, each a run of letters then of marks, not a group a
 #: letter (issue 50, ninth session: the split of a 1 MB dialog a fifth faster). Each part is letters, then marks and
 #: letters in turn, written so that a string of letters splits into runs one way only: "(letters+ marks*)+" split a
@@ -213,3 +217,13 @@ def key_indices(toks: Sequence[Tok], keys: Collection[str]) -> Iterator[int]:
     """The indices of the words of ``toks`` whose key is one of ``keys``, in text order (read without a step in Python
     for the others)."""
     return compress(range(len(toks)), map(keys.__contains__, keys_of(toks)))
+
+
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
+
+
+def word_before(text: str, pos: int) -> str:
+    """The ASCII letters right before ``pos`` with only spaces or tabs between, read in the 30 characters before it
+    ("" where there are none): the word before a place (eighteenth session: three rules wrote it)."""
+    b = _WORD_BEFORE.search(text, max(0, pos - 30), pos)
+    return b.group(1) if b is not None else ""

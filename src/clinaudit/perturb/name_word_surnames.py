@@ -51,7 +51,7 @@ from .name_clause_opens import CLAUSE_BREAK, OPENERS, opens_clause
 from .name_frames import TITLE_WORDS
 from .name_pronoun_pairs import AND, ME_AND, verbs
 from .name_roles import ROLE_TITLES
-from .name_tokens import WORD_END, Tok, starts_of
+from .name_tokens import S_BEFORE, WORD_END, Tok, starts_of
 from .text_scan import places
 from .name_word import word_facts
 from .vocab import DAY_NAMES, FUNCTION_WORDS, MONTH_NAMES, RELATIVES, SPOKEN_WORDS, inflected_everyday, is_common, surnames
@@ -98,7 +98,6 @@ _SEEN_NEXT = re.compile(r"[ \t]+(?:at|every|on|in|since|last|this|next)" + _W)
 #: words that open a clause before its subject ("so [kirsty] main rang"): the shared openers and this rule's own,
 #: "when", "also", a verb of saying or thinking ("i think [kirsty] main has")
 _OPENERS = OPENERS | frozenset("when also think thought reckon said says apparently".split())
-_COPULA_S = re.compile(r"['’]s[ \t]+$")
 
 
 @lru_cache(maxsize=8192)
@@ -138,7 +137,7 @@ def _place(text: str, toks: Sequence[Tok], g: int, end: int) -> bool:
         return False
     if before in _PREPOSITIONS and _PLACE_NEXT.match(text, end):  # "with [euan] chambers on sundays"
         return True
-    if (before in _COPULAS and not opens or before in _THAT and _COPULA_S.match(gap)) and _END.match(text, end):  # "is [kirsty] proud ."
+    if (before in _COPULAS and not opens or before in _THAT and S_BEFORE.match(gap)) and _END.match(text, end):  # "is [kirsty] proud ."
         return True
     if before in _SEEING and toks[g + 1].key in surnames() and _SEEN_NEXT.match(text, end):  # "seeing [kirsty] keen at"
         return True

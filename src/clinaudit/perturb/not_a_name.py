@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from .name_place_persons import PERSON_IN_VERBS, shared_possessive
 from .name_pronoun_pairs import AND, verbs
-from .name_tokens import Tok, fold
+from .name_tokens import S_AFTER, Tok, fold
 from .vocab import RELATIVES, common_words, english_zipf, first_names
 
 __all__ = ["clinical_form", "inflected_common", "thing_after_determiner", "person_after_determiner", "PERSON_AT",
@@ -207,9 +207,8 @@ def _inflections(base: str) -> set[str]:
 _PERSON_PREP = frozenset().union(*(_inflections(b) for b in _AIMED_VERBS), _IRREGULAR, _FEELINGS)
 #: the words before "at" that take a person (public: :mod:`.name_prep` reads a person there)
 PERSON_AT = _PERSON_PREP
-#: a possessive "'s", also written apart the way ACI-Bench's transcripts write it ("at jyrki 's house")
-_POSSESSIVE = re.compile(r"[ \t]?['’]s\b")
-#: the next word a possessive (a given name before its surname's: "at dale archer's", "at dale archer 's"), not
+#: a possessive "'s" (:data:`.name_tokens.S_AFTER`), also written apart the way ACI-Bench's transcripts write it ("at
+#: jyrki 's house"); the next word a possessive (a given name before its surname's: "at dale archer's", "at dale archer 's"), not
 #: "it's", "that's", ...
 _NEXT_POSSESSIVE = re.compile(r"(?i)[ \t]+(?!(?:it|that|there|who|what|he|she|here|where|how|let|one|this)[ \t]?['’]s\b)"
                               r"[^\W\d_][\w\-]*[ \t]?['’]s\b")
@@ -221,7 +220,7 @@ def place_after_preposition(text: str, t: Tok) -> bool:
     possessive ("at Smith's", "in Jamal's room", "at dale archer's", ACI's "at jyrki 's house") nor before more
     persons and the last one's possessive ("at maria and jyrki's", "in Maria and her husband's room"), nor after
     a word that takes a person ("angry at Sipho", "confided in Thandeka", "loop in okafor")."""
-    if _POSSESSIVE.match(text, t.end) or _NEXT_POSSESSIVE.match(text, t.end):
+    if S_AFTER.match(text, t.end) or _NEXT_POSSESSIVE.match(text, t.end):
         return False  # "at smith's", "at dale archer's barbecue"
     if shared_possessive(text, t.end):
         return False  # "at maria and jyrki's", "in maria and her husband's spare room"
