@@ -24,7 +24,7 @@ from pathlib import Path
 
 from .name_tokens import Tok
 from .name_writing import PARTICLES, has_diacritic
-from .vocab import (INFLECTED_MARGIN, RARE_ZIPF, SPOKEN_WORDS, VocabularyMissing, common_words, english_zipf,
+from .vocab import (INFLECTED_MARGIN, RARE_ZIPF, SPOKEN_WORDS, SUFFIXES, VocabularyMissing, common_words, english_zipf,
                     first_names, inflections_zipf, surnames, whitelist_words)
 
 __all__ = ["webster_proper", "webster_capitalised", "name_like", "word_shaped", "particle_compound", "dictionary_proper_name", "lower_case_neighbour_ok"]
@@ -60,16 +60,11 @@ def webster_proper(key: str) -> bool:
     return key in _webster_proper()
 
 
-#: Inflections and simple suffixes, (ending, what the stem ends with instead): "pins" -> "pin", "fries" -> "fry".
-_SUFFIXES = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"),
-             ("er", ""), ("er", "e"), ("est", ""), ("est", "e"))
-
-
 def _inflected(key: str, zipf: float) -> bool:
     """``key`` is an inflected form of a common word about as frequent as itself or more ("pins", "miles", "wider");
     not "jesus" of the rare "jesu", "tyler" of "tyle" (which :func:`.vocab.plural_of_common` would count)."""
     words = common_words()
-    for suffix, repl in _SUFFIXES:
+    for suffix, repl in SUFFIXES:  # vocab's inflections and simple suffixes ("pins" -> "pin")
         if key.endswith(suffix) and len(key) - len(suffix) >= 3:
             stem = key[: len(key) - len(suffix)]
             for cand in (stem + repl, stem[:-1] if len(stem) > 3 and stem[-1] == stem[-2] else ""):

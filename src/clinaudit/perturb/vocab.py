@@ -39,7 +39,7 @@ from ..errors import ClinauditError
 __all__ = ["EPONYMS", "eponym_compound", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS", "first_names", "surnames", "common_words", "common_longest",
            "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS",
            "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday", "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS",
-           "english_zipf", "inflections_zipf", "rare_as_a_word", "y_adjective", "plural_of_common", "lower_case_neighbour", "RARE_ZIPF", "INFLECTED_MARGIN", "POSSESSIVES",
+           "english_zipf", "inflections_zipf", "rare_as_a_word", "y_adjective", "plural_of_common", "lower_case_neighbour", "RARE_ZIPF", "INFLECTED_MARGIN", "POSSESSIVES", "SUFFIXES",
            "condition_noun", "everyday_condition", "DAY_NAMES", "MONTH_NAMES", "FEAST_NAMES", "package_dir", "wordfreq_zipfs", "english_frequencies", "EVERYDAY_CHAPTERS", "CLINICAL_ACRONYMS", "clinical_acronym",
            "written_acronym"]
 
@@ -398,8 +398,9 @@ def is_common(word: str) -> bool:
     return False
 
 
-#: Inflections and simple suffixes, (ending, what the stem ends with instead): "fries" -> "fry", "wider" -> "wide".
-_SUFFIXES = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""),
+#: Inflections and simple suffixes, (ending, what the stem ends with instead): "fries" -> "fry", "wider" -> "wide"
+#: (:mod:`.name_frequency` reads them too).
+SUFFIXES = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""),
              ("ing", "e"), ("er", ""), ("er", "e"), ("est", ""), ("est", "e"))
 
 
@@ -408,7 +409,7 @@ def inflected_everyday(key: str) -> bool:
     vocabulary): "pins", "fries", "wider", "charging"; the stem has three letters or more (not "mercier" of "mercy",
     "visser" of "vis": the development half of the by-origin benchmark lost French and Dutch names to those)."""
     words = whitelist_words()
-    for suffix, repl in _SUFFIXES:
+    for suffix, repl in SUFFIXES:
         if not key.endswith(suffix) or len(key) - len(suffix) < 3:
             continue
         stem = key[: len(key) - len(suffix)]
