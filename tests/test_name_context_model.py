@@ -1,0 +1,184 @@
+"""The learned reading of a lower-case word's place (:mod:`clinaudit.perturb.name_context_model`, issue 50,
+eighteenth session): its features by hand, a few sentences scored, the training script's data kept to the
+development material, and the shipped weights reproduced by the script."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clinaudit.perturb import name_context_model as ncm
+from clinaudit.perturb.name_context_model import (_lower_line, _shape, candidate_key, candidate_words, context_features,
+                                                  load_model, word_class, word_features)
+from clinaudit.perturb.name_no_person import no_person_at
+from clinaudit.perturb.name_tokens import tokens
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "benchmarks" / "train_name_context.py"
+WEIGHTS = ROOT / "src" / "clinaudit" / "data" / "name_context_model.json"
+
+
+def test_shape_and_classes():
+    assert _shape("mele") == "cvcv"
+    assert _shape("bright") == "cvc"
+    assert _shape("aoife") == "vcv"
+    assert word_class("with") == "prep"
+    assert word_class("she") == "pron"
+    assert word_class("the") == "art"
+    assert word_class("walking") == "ing"
+    assert word_class("mum") == "rel"
+
+
+def test_word_features_say_what_the_lists_say_never_the_word():
+    f = word_features("tavita")
+    assert "first=True" in f and "known=False" in f and "z=0" in f and "len=6" in f and "shape=cvcvc" in f
+    assert not any("tavita" in x for x in f)
+    assert "clin=condition" in word_features("pain") and "common=True" in word_features("pain")
+
+
+def test_lower_lines_leave_out_the_label_and_cased_lines():
+    text = "Doctor: Hi there.\nPatient: fine thanks"
+    starts = [t.start for t in tokens(text)]
+    assert _lower_line(text, 0, starts) is None
+    body, end, lo, hi = _lower_line(text, 18, starts)  # type: ignore[misc]
+    assert text[body:end] == " fine thanks" and (lo, hi) == (4, 6)
+    assert _lower_line("[doctor] ok .\n[patient] Fine .", 0, [9]) == (8, 13, 0, 1)
+
+
+def test_context_features_by_hand():
+    text = "[patient] i came in with tavita today , she drove me ."
+    toks = tokens(text)
+    line = [t for t in toks if t.start >= 9]
+    i = [t.key for t in line].index("tavita")
+    feats = context_features(text, line, i, set(), set(), 9, len(text))
+    assert feats == ["w-3=came", "w-2=in", "c-2=prep", "w-1=with", "c-1=prep", "w+1=today", "c+1=func",
+                     "w+2=she", "c+2=pron", "w+3=drove", "p-=", "p+="]
+    # a neighbour found as a name reads <name>; the same word found elsewhere; the turn's start; punctuation
+    feats = context_features(text, line, i, {line[i + 1].start}, {"tavita"}, 9, len(text))
+    assert "w+1=<name>" in feats and "c+1=<name>" in feats and "found_same" in feats
+    text2 = "[patient] ruta , can you ?"
+    line2 = [t for t in tokens(text2) if t.start >= 9]
+    f2 = context_features(text2, line2, 0, set(), set(), 9, len(text2))
+    assert "turn_start" in f2 and "p+=," in f2 and "w-1=<edge>" in f2
+
+
+def test_candidates_are_lower_case_words_left_and_unblocked():
+    text = "[doctor] how are you ?\n[patient] i came in with tavita today , she drove me .\nDoctor: Tavita came."
+    toks = tokens(text)
+    keys = [t.key for t, _ctx in candidate_words(text, toks, [], no_person_at, lambda key: True)]
+    # function words blocked, dictionary words in no gazetteer ("came", "drove") left; the cased line is no
+    # lower-case speech
+    assert keys == ["tavita"]
+    assert candidate_key("tavita") and not candidate_key("came") and not candidate_key("the")
+    assert not candidate_key("pain")  # a dictionary word in no gazetteer
+    start = text.index("tavita")
+    keys = [t.key for t, _ctx in candidate_words(text, toks, [(start, start + 6)], no_person_at, lambda k: True)]
+    assert "tavita" not in keys
+
+
+def test_a_score_is_the_bias_and_the_weights_summed():
+    data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    model = load_model()
+    feats = ["w-1=with", "c-1=prep", "p+=,"]
+    want = data["bias"] + sum(data["weights"].get(f, 0.0) for f in (*word_features("tavita"), *feats))
+    assert model.score("tavita", feats) == pytest.approx(want)
+
+
+def test_the_script_reads_no_held_out_material():
+    src = SCRIPT.read_text(encoding="utf-8")
+    for banned in ("held_out=True", "HELD_OUT", "deid_heldout", "show_left", "show-left"):
+        assert banned not in src, banned
+
+
+def test_weights_file_is_small_and_plain():
+    data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    assert set(data) == {"bias", "threshold", "weights"}
+    assert WEIGHTS.stat().st_size < 100_000
+    assert all(isinstance(w, float) for w in data["weights"].values())
+    assert not any("sklearn" in m for m in sys.modules if m.startswith("clinaudit"))
+    assert "sklearn" not in Path(ncm.__file__).read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_the_script_reproduces_the_shipped_weights(tmp_path):
+    if not (ROOT.parent / "shared" / "data").exists() and not (ROOT.parent.parent / "shared" / "data").exists():
+        pytest.skip("the shared dialogs are absent")
+    out = tmp_path / "model.json"
+    subprocess.run([sys.executable, str(SCRIPT), "--out", str(out)], check=True, capture_output=True,
+                   env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
+    assert json.loads(out.read_text(encoding="utf-8")) == json.loads(WEIGHTS.read_text(encoding="utf-8"))
+
+
+#: the transfer check (written after the model was final, run once, not tuned on): new names of UK, Irish, Punjabi,
+#: Samoan and other origins, none of any development set's, in everyday forms written fresh; (sentence, the name)
+TRANSFER_PERSONS = (
+    ("my neighbour fleet drives me to the clinic on tuesdays .", "fleet"),
+    ("i left a message for hedges but he never rang back .", "hedges"),
+    ("kestrel is staying with me until the end of the month .", "kestrel"),
+    ("sable came round last night and cooked for us .", "sable"),
+    ("have you met garnet , she's my eldest ?", "garnet"),
+    ("teal usually sorts out my tablets on a sunday .", "teal"),
+    ("the only one who visits now is dart .", "dart"),
+    ("sedge and i went walking by the canal on saturday .", "sedge"),
+    ("i think linnet worries about me more than she lets on .", "linnet"),
+    ("gable picked up my shopping yesterday .", "gable"),
+    ("oisin keeps telling me to slow down .", "oisin"),
+    ("eamon said he would bring the forms in later .", "eamon"),
+    ("we had cillian over for dinner and he noticed my cough .", "cillian"),
+    ("grainne thinks i should have come in sooner .", "grainne"),
+    ("jaswinder gave me a lift here this morning .", "jaswinder"),
+    ("sandeep is my son-in-law , he handles the appointments .", "sandeep"),
+    ("kulwant was worried when i fainted at the wedding .", "kulwant"),
+    ("tuilagi from church checks on me most days .", "tuilagi"),
+    ("iosefa helped me up the stairs when my knee gave way .", "iosefa"),
+    ("lowry from next door found me on the floor .", "lowry"),
+)
+#: the same words as words (sentence, the word)
+TRANSFER_WORDS = (
+    ("my son works on the fishing fleet up north .", "fleet"),
+    ("i trim the hedges at the front of the house .", "hedges"),
+    ("a kestrel was hovering over the field .", "kestrel"),
+    ("she bought a sable coat at the market .", "sable"),
+    ("my ring has a garnet in it .", "garnet"),
+    ("we painted the kitchen teal last spring .", "teal"),
+    ("the dart hit the wall instead of the board .", "dart"),
+    ("the pond is full of sedge and reeds .", "sedge"),
+    ("a linnet was singing in the garden .", "linnet"),
+    ("the gable end of the house needs repointing .", "gable"),
+    ("the whole fleet of buses was on strike .", "fleet"),
+    ("the hedges need cutting before winter .", "hedges"),
+    ("teal is my favourite colour .", "teal"),
+    ("garnet is the birthstone for january .", "garnet"),
+    ("i saw a kestrel on the motorway verge .", "kestrel"),
+    ("the sable paintbrush cost a fortune .", "sable"),
+    ("he threw a dart and hit the bullseye .", "dart"),
+    ("linnet is a small brown bird .", "linnet"),
+    ("we walked past the sedge by the river .", "sedge"),
+    ("the gable window lets in the light .", "gable"),
+)
+
+
+def transfer_counts() -> tuple[list[str], list[str]]:
+    """The names removed and the words replaced, each sentence in a short lower-case dialog."""
+    from clinaudit.perturb.deid import deidentify_text
+
+    def replaced(sentence: str, word: str) -> bool:
+        out, _ = deidentify_text(f"[doctor] how have you been ?\n[patient] {sentence}\n[doctor] okay , thank you .")
+        return re.search(rf"\b{word}\b", out) is None
+
+    return ([w for s, w in TRANSFER_PERSONS if replaced(s, w)], [w for s, w in TRANSFER_WORDS if replaced(s, w)])
+
+
+#: what the check measured when run once (main: 18 names, 2 words: "teal", "garnet"; the model adds "linnet is a small
+#: brown bird ." and no name)
+TRANSFER_MEASURED = (18, 3)
+
+
+def test_transfer_check_as_measured():
+    names, words = transfer_counts()
+    assert (len(names), len(words)) == TRANSFER_MEASURED, (names, words)
