@@ -1,6 +1,7 @@
 """The learned reading of a lower-case word's place (:mod:`clinaudit.perturb.name_context_model`, issue 50,
-eighteenth session): its features by hand, a few sentences scored, the training script's data kept to the
-development material, and the shipped weights reproduced by the script."""
+eighteenth session; a measured negative result, not in ``name_rules.RULES``): its features by hand, a few sentences
+scored, the training script's data kept to the development material, the shipped weights reproduced by the script,
+and the transfer check with the rule registered."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from clinaudit.perturb import name_context_model as ncm
+from clinaudit.perturb import name_context_model as ncm, name_rules
 from clinaudit.perturb.name_context_model import (_lower_line, _shape, candidate_key, candidate_words, context_features,
                                                   load_model, word_class, word_features)
 from clinaudit.perturb.name_no_person import no_person_at
@@ -21,6 +22,7 @@ from clinaudit.perturb.name_tokens import tokens
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "train_name_context.py"
 WEIGHTS = ROOT / "src" / "clinaudit" / "data" / "name_context_model.json"
+RULE = name_rules.NameRule("context_model_names", ncm.context_model_names)
 
 
 def test_shape_and_classes():
@@ -87,6 +89,19 @@ def test_a_score_is_the_bias_and_the_weights_summed():
     feats = ["w-1=with", "c-1=prep", "p+=,"]
     want = data["bias"] + sum(data["weights"].get(f, 0.0) for f in (*word_features("tavita"), *feats))
     assert model.score("tavita", feats) == pytest.approx(want)
+
+
+@pytest.mark.parametrize("text,taken", [
+    ("[patient] i came in with tavita today , she drove me .", ["tavita"]),  # scores 8.17
+    ("[patient] linnet is a small brown bird .", ["linnet"]),  # 3.27: the word as a word, taken (the transfer's miss)
+    ("[patient] a linnet was singing in the garden .", []),  # 0.62 after an article
+    ("[patient] frost has been doing my shopping .", ["frost"]),  # 4.07
+])
+def test_a_few_sentences_scored(text, taken):
+    toks = tokens(text)
+    model = load_model()
+    assert model.threshold == pytest.approx(2.4386)
+    assert [t.key for t in ncm.context_model_names(text, toks, [], no_person_at)] == taken
 
 
 def test_the_script_reads_no_held_out_material():
@@ -174,11 +189,20 @@ def transfer_counts() -> tuple[list[str], list[str]]:
     return ([w for s, w in TRANSFER_PERSONS if replaced(s, w)], [w for s, w in TRANSFER_WORDS if replaced(s, w)])
 
 
-#: what the check measured when run once (main: 18 names, 2 words: "teal", "garnet"; the model adds "linnet is a small
-#: brown bird ." and no name)
+#: what the check measured when run once with the rule registered last (main: 18 names, 2 words: "teal", "garnet";
+#: the model adds "linnet is a small brown bird ." and no name)
 TRANSFER_MEASURED = (18, 3)
+TRANSFER_MAIN = (18, 2)
 
 
-def test_transfer_check_as_measured():
+def test_transfer_check_as_measured(monkeypatch):
+    assert (len(transfer_counts()[0]), len(transfer_counts()[1])) == TRANSFER_MAIN  # not registered: main's
+    monkeypatch.setattr(name_rules, "RULES", name_rules.RULES + (RULE,))
     names, words = transfer_counts()
     assert (len(names), len(words)) == TRANSFER_MEASURED, (names, words)
+
+
+def test_the_rule_is_not_registered():
+    # a measured negative result (docs/deidentification.md, eighteenth session): the training script registers it
+    # only while it records
+    assert "context_model_names" not in {r.name for r in name_rules.RULES}

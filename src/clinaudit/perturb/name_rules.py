@@ -47,7 +47,6 @@ from .name_cantonese_prefix import prefixed_names
 from .name_capital_neighbours import capital_neighbours
 from .name_cased import apostrophe_names, particle_chain_names, quote_start, rare_headword
 from .name_clause_subject import clause_subject_names
-from .name_context_model import context_model_names
 from .name_coordinated import coordinated_names
 from .name_deaccented import deaccented_mentions
 from .name_elision import elided_particle_names
@@ -224,5 +223,4 @@ RULES: tuple[NameRule, ...] = (
              pairs_only=True),  # "i came in with [billy] [joe] ."
     NameRule("deaccented_mentions", deaccented_mentions),  # "[Jitka Bednář] ... Bednar works nights"
     NameRule("other_mentions", other_mentions),  # "my grandson [tanner] ... tanner waited"
-    NameRule("context_model_names", context_model_names),  # a learned reading of a lower-case word's place
 )
