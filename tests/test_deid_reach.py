@@ -19,6 +19,7 @@ from clinaudit.deid_reach import (
     reach_counts,
     reach_sentences,
     text_style,
+    warns,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -153,6 +154,11 @@ def test_sentences_by_hand():
         "Only listed names were removed (deid.names is off): names in the text were sent as written. "
         "3 of 50 cases list a name."]
     assert reach_sentences({"cases": 0}) == [] and reach_sentences(None) == []
+    # a warning where names may have reached the model, not the cased line that says how much was removed
+    assert [warns(x) for x in got] == [True, False]
+    assert not warns(reach_sentences({**counts, "lower": 0, "cased": 50})[0])
+    assert warns(reach_sentences({**counts, "mode": "listed", "deidentified": 3})[0])
+    assert warns(reach_sentences({**counts, "mode": "none", "deidentified": 0})[0])
 
 
 def _run(tmp_path: Path, lower: list[bool], extra: str = "") -> Path:

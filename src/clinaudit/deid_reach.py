@@ -28,7 +28,7 @@ from typing import Any
 import pandas as pd
 
 __all__ = ["SCHEMA", "TARGET_PCT", "MODES", "STYLES", "text_style", "measurement", "check_measurement",
-           "lowest_origins", "reach_counts", "reach_table", "reach_sentences", "run_sentences", "TABLE"]
+           "lowest_origins", "reach_counts", "reach_table", "reach_sentences", "run_sentences", "warns", "TABLE"]
 
 SCHEMA = "clinaudit.deid_reach/1"
 #: issue 50's acceptance: every origin at or above this share of names removed
@@ -167,6 +167,16 @@ def reach_sentences(counts: Mapping[str, Any] | None, measured: Mapping[str, Any
         out.append(f"The other {n - lower} {'case is' if n - lower == 1 else 'cases are'} cased: "
                    f"{cased['removed_pct']:.1f} % of names removed there (lowest: {_lowest_text(cased)}).")
     return out
+
+
+#: the endings of :func:`reach_sentences`' sentences that say names may have reached the audited model
+SENT_OUT = ("Names it misses reach the audited model.", "names in the text were sent as written.")
+
+
+def warns(sentence: str) -> bool:
+    """Whether a sentence of :func:`reach_sentences` says names may have reached the model (the report shows it as a
+    warning; the cased line, which says how much was removed, is not one)."""
+    return any(end in sentence for end in SENT_OUT)
 
 
 def run_sentences(run_dir: Any) -> list[str]:

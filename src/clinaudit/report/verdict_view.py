@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..deid_reach import warns
 from ..pipeline.counts import ComparisonCount
 from ..stats.resolution import with_floor_note
 from .view_links import ViewLinks
@@ -144,7 +145,7 @@ def verdicts_view(doc: dict[str, Any], links: ViewLinks | None = None) -> list[d
             "primary": str(line.get("primary") or ""),  # which rows the verdict is on, and why (docs/verdicts.md)
             "excluded": [f"{k}: {v}" for k, v in sorted((line.get("excluded") or {}).items())],
             # how far de-identification reached (clinaudit.deid_reach), said first: a warning where names may be sent
-            "deid_reach": [{"text": str(x), "warn": "reach the audited model" in x or "sent as written" in x}
+            "deid_reach": [{"text": str(x), "warn": warns(str(x))}
                            for x in line.get("deid_reach") or []],
             "warnings": list(line.get("warnings") or []),
             "href": "#" + (line.get("section_anchor") or "summary"),
