@@ -116,15 +116,16 @@ def fold(name: str) -> str:
 
 # ---------------------------------------------------------------- dialogs and injection
 
-_LABEL = re.compile(r"^(\s*(?:\[[^\]\n]+\]|[A-Za-z_ ]{1,30}:))")
+#: a speaker's label at a line's start (read by ``train_name_context.py`` too)
+LABEL = re.compile(r"^(\s*(?:\[[^\]\n]+\]|[A-Za-z_ ]{1,30}:))")
 
 
 def _turns(text: str) -> list[int]:
-    return [i for i, line in enumerate(text.split("\n")) if _LABEL.match(line)]
+    return [i for i, line in enumerate(text.split("\n")) if LABEL.match(line)]
 
 
 def _speaker(line: str) -> str:
-    m = _LABEL.match(line)
+    m = LABEL.match(line)
     return m.group(1).strip().lower() if m else ""
 
 
@@ -150,13 +151,17 @@ def _style(sentence: str, lower: bool) -> str:
     return re.sub(r"(?<=\w)([.,?!])(?=\s|$)", r" \1", sentence.lower())
 
 
-def _parts(name: str) -> list[str]:
+def name_parts(name: str) -> list[str]:
     """The parts of ``name`` but its particles, also written without diacritics ("O" of "O Ceallaigh" is "Ó")."""
     return [p for p in re.split(r"[\s]+", name) if p and p.lower() not in PARTICLES and fold(p).lower() not in
             _FOLDED_PARTICLES]
 
 
 _FOLDED_PARTICLES = frozenset(fold(p).lower() for p in PARTICLES)
+#: the former private names of :data:`LABEL` and :func:`name_parts`, kept as aliases: ``deid_heldout.py`` is never
+#: read in a working session, so whether it reads them is not known
+_LABEL = LABEL
+_parts = name_parts
 
 
 def present(text: str, name: str, plurals: bool = False) -> int:
@@ -168,7 +173,7 @@ def present(text: str, name: str, plurals: bool = False) -> int:
     tail = "(?:e?s)?" if plurals else ""
     return max((len(re.findall(rf"(?i)(?<![\w\u0300-\u036f'’-]){re.escape(unicodedata.normalize('NFC', p))}{tail}"
                                rf"(?![\w\u0300-\u036f]|-\w|['’](?!s(?![\w\u0300-\u036f]))\w)", text))
-                for p in _parts(name)), default=0)
+                for p in name_parts(name)), default=0)
 
 
 def inject(text: str, lower: bool, origin: str, index: int, forms: tuple[tuple[str, str], ...], held_out: bool,
@@ -213,7 +218,7 @@ def inject(text: str, lower: bool, origin: str, index: int, forms: tuple[tuple[s
                                 if slot in form.lower()]))
         pool = doc if who == "D" else pat
         i = pool[(index + j * 5) % len(pool)]
-        m = _LABEL.match(lines[i])
+        m = LABEL.match(lines[i])
         assert m
         head, body = lines[i][: m.end()], lines[i][m.end():].strip()
         lines[i] = f"{head} {sentence} {body}" if j % 2 == 0 else f"{head} {body} {sentence}"
@@ -367,7 +372,7 @@ def labels_changed(before: str, after: str) -> int:
     a, b = before.split("\n"), after.split("\n")
     if len(a) != len(b):
         return max(1, abs(len(a) - len(b)))
-    return sum(1 for x, y in zip(a, b, strict=True) if _LABEL.match(x) and _speaker(x) != _speaker(y))
+    return sum(1 for x, y in zip(a, b, strict=True) if LABEL.match(x) and _speaker(x) != _speaker(y))
 
 
 def _key(w: str) -> str:
@@ -516,7 +521,7 @@ def main() -> None:
                                      table[origin] if table else None, forms_in)
                         uses = SETS[hname].word_uses if hname in SETS else None
                         if got and uses:
-                            avoid = {p.lower() for n in got[1] for p in _parts(n)}
+                            avoid = {p.lower() for n in got[1] for p in name_parts(n)}
                             text9, spans9 = inject_word_uses(got[0], lower, i, avoid,
                                                              uses)
                             got = (text9, got[1])

@@ -1,4 +1,4 @@
-"""Train the lower-case name-context model (issue 50, eighteenth session; ``clinaudit.perturb.name_context_model``).
+"""Train the lower-case name-context model (issue 50, eighteenth session; ``benchmarks/name_context_model.py``).
 
 Training data, from the development material only (the development half of ``bench_deid_origin.py`` and every set of
 ``deid_sets.SETS``, the lower-case dialogs, injected as the bench injects them) and the shared real dialogs:
@@ -10,7 +10,7 @@ Training data, from the development material only (the development half of ``ben
   candidates).
 
 Then leave-one-set-out cross-validation (the real files grouped by file; the threshold chosen on the training folds)
-and the final fit on everything, written to ``src/clinaudit/data/name_context_model.json``.
+and the final fit on everything, written to ``benchmarks/name_context_model.json``.
 
     PYTHONPATH=src .venv/bin/python benchmarks/train_name_context.py [--cv] [--step N] [--out PATH]
 
@@ -27,8 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_deid_origin as bench  # noqa: E402
+import name_context_model as ncm  # noqa: E402
 
-from clinaudit.perturb import deid, name_context_model as ncm, name_rules  # noqa: E402
+from clinaudit.perturb import deid, name_rules  # noqa: E402
 from clinaudit.perturb.deid_rules import normalise  # noqa: E402
 from clinaudit.perturb.name_tokens import fold  # noqa: E402
 
@@ -36,7 +37,7 @@ SEED = 0
 #: the rule, last in the order as it was measured (``name_rules.RULES`` does not hold it: docs/deidentification.md)
 RULE = name_rules.NameRule("context_model_names", ncm.context_model_names)
 C = 1.0
-OUT = Path(__file__).resolve().parent.parent / "src" / "clinaudit" / "data" / "name_context_model.json"
+OUT = ncm.WEIGHTS
 #: a feature read fewer times than this in the training samples is left out (the sets' rare wordings)
 MIN_COUNT = 5
 #: how much a negative of a words-as-words sentence counts (the gate counts each one replaced)
@@ -81,7 +82,7 @@ def _inserted(base: str, new: str) -> list[tuple[int, int]]:
     out, pos = [], 0
     for old, line in zip(base.split("\n"), new.split("\n"), strict=False):  # a sentence with a line break: rare
         if old != line:
-            m = bench._LABEL.match(old)
+            m = bench.LABEL.match(old)
             body = old[m.end():].strip() if m else old.strip()
             k = line.find(body, m.end() if m else 0) if body else -1
             if k < 0:
@@ -128,14 +129,14 @@ def set_samples(step: int) -> list[tuple[str, list[str], int, float]]:
                     base = _normal(text.lower())
                     uses_in: list[str] = []
                     if uses:
-                        avoid = {p.lower() for n in names for p in bench._parts(n)}
+                        avoid = {p.lower() for n in names for p in bench.name_parts(n)}
                         injected, use_spans = bench.inject_word_uses(injected, True, i, avoid, uses)
                         uses_in = [_normal(injected[a:b]) for a, b in use_spans]
                     injected = _normal(injected)
                     spans = _inserted(base, injected)
                     use_spans = [(k, k + len(u)) for u in uses_in if (k := injected.find(u)) >= 0]
-                    parts = {fold(p).lower() for n in names for p in bench._parts(n)} | {
-                        p.lower() for n in names for p in bench._parts(n)}
+                    parts = {fold(p).lower() for n in names for p in bench.name_parts(n)} | {
+                        p.lower() for n in names for p in bench.name_parts(n)}
                     cands, removed = _record(injected, None)
                     for t, ctx, kept in cands:
                         if not _left(t, removed):

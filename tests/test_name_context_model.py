@@ -1,7 +1,7 @@
-"""The learned reading of a lower-case word's place (:mod:`clinaudit.perturb.name_context_model`, issue 50,
-eighteenth session; a measured negative result, not in ``name_rules.RULES``): its features by hand, a few sentences
-scored, the training script's data kept to the development material, the shipped weights reproduced by the script,
-and the transfer check with the rule registered."""
+"""The learned reading of a lower-case word's place (``benchmarks/name_context_model.py``, issue 50, eighteenth
+session; a measured negative result, not in ``name_rules.RULES`` nor in the package): its features by hand, a few
+sentences scored, the training script's data kept to the development material, the weights beside it reproduced by
+the script byte for byte, and the transfer check with the rule registered."""
 
 from __future__ import annotations
 
@@ -12,44 +12,45 @@ import sys
 from pathlib import Path
 
 import pytest
+from script_modules import load_script
 
-from clinaudit.perturb import name_context_model as ncm, name_rules
-from clinaudit.perturb.name_context_model import (_lower_line, _shape, candidate_key, candidate_words, context_features,
-                                                  load_model, word_class, word_features)
+from clinaudit.perturb import name_rules
 from clinaudit.perturb.name_no_person import no_person_at
 from clinaudit.perturb.name_tokens import tokens
 
+ncm = load_script("benchmarks/name_context_model.py", "name_context_model")
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "train_name_context.py"
-WEIGHTS = ROOT / "src" / "clinaudit" / "data" / "name_context_model.json"
+WEIGHTS = ROOT / "benchmarks" / "name_context_model.json"
 RULE = name_rules.NameRule("context_model_names", ncm.context_model_names)
 
 
 def test_shape_and_classes():
-    assert _shape("mele") == "cvcv"
-    assert _shape("bright") == "cvc"
-    assert _shape("aoife") == "vcv"
-    assert word_class("with") == "prep"
-    assert word_class("she") == "pron"
-    assert word_class("the") == "art"
-    assert word_class("walking") == "ing"
-    assert word_class("mum") == "rel"
+    assert ncm._shape("mele") == "cvcv"
+    assert ncm._shape("bright") == "cvc"
+    assert ncm._shape("aoife") == "vcv"
+    assert ncm.word_class("with") == "prep"
+    assert ncm.word_class("she") == "pron"
+    assert ncm.word_class("the") == "art"
+    assert ncm.word_class("walking") == "ing"
+    assert ncm.word_class("mum") == "rel"
 
 
 def test_word_features_say_what_the_lists_say_never_the_word():
-    f = word_features("tavita")
+    f = ncm.word_features("tavita")
     assert "first=True" in f and "known=False" in f and "z=0" in f and "len=6" in f and "shape=cvcvc" in f
     assert not any("tavita" in x for x in f)
-    assert "clin=condition" in word_features("pain") and "common=True" in word_features("pain")
+    assert "clin=condition" in ncm.word_features("pain") and "common=True" in ncm.word_features("pain")
 
 
 def test_lower_lines_leave_out_the_label_and_cased_lines():
     text = "Doctor: Hi there.\nPatient: fine thanks"
     starts = [t.start for t in tokens(text)]
-    assert _lower_line(text, 0, starts) is None
-    body, end, lo, hi = _lower_line(text, 18, starts)  # type: ignore[misc]
+    assert ncm._lower_line(text, 0, starts) is None
+    body, end, lo, hi = ncm._lower_line(text, 18, starts)  # type: ignore[misc]
     assert text[body:end] == " fine thanks" and (lo, hi) == (4, 6)
-    assert _lower_line("[doctor] ok .\n[patient] Fine .", 0, [9]) == (8, 13, 0, 1)
+    assert ncm._lower_line("[doctor] ok .\n[patient] Fine .", 0, [9]) == (8, 13, 0, 1)
 
 
 def test_context_features_by_hand():
@@ -57,37 +58,37 @@ def test_context_features_by_hand():
     toks = tokens(text)
     line = [t for t in toks if t.start >= 9]
     i = [t.key for t in line].index("tavita")
-    feats = context_features(text, line, i, set(), set(), 9, len(text))
+    feats = ncm.context_features(text, line, i, set(), set(), 9, len(text))
     assert feats == ["w-3=came", "w-2=in", "c-2=prep", "w-1=with", "c-1=prep", "w+1=today", "c+1=func",
                      "w+2=she", "c+2=pron", "w+3=drove", "p-=", "p+="]
     # a neighbour found as a name reads <name>; the same word found elsewhere; the turn's start; punctuation
-    feats = context_features(text, line, i, {line[i + 1].start}, {"tavita"}, 9, len(text))
+    feats = ncm.context_features(text, line, i, {line[i + 1].start}, {"tavita"}, 9, len(text))
     assert "w+1=<name>" in feats and "c+1=<name>" in feats and "found_same" in feats
     text2 = "[patient] ruta , can you ?"
     line2 = [t for t in tokens(text2) if t.start >= 9]
-    f2 = context_features(text2, line2, 0, set(), set(), 9, len(text2))
+    f2 = ncm.context_features(text2, line2, 0, set(), set(), 9, len(text2))
     assert "turn_start" in f2 and "p+=," in f2 and "w-1=<edge>" in f2
 
 
 def test_candidates_are_lower_case_words_left_and_unblocked():
     text = "[doctor] how are you ?\n[patient] i came in with tavita today , she drove me .\nDoctor: Tavita came."
     toks = tokens(text)
-    keys = [t.key for t, _ctx in candidate_words(text, toks, [], no_person_at, lambda key: True)]
+    keys = [t.key for t, _ctx in ncm.candidate_words(text, toks, [], no_person_at, lambda key: True)]
     # function words blocked, dictionary words in no gazetteer ("came", "drove") left; the cased line is no
     # lower-case speech
     assert keys == ["tavita"]
-    assert candidate_key("tavita") and not candidate_key("came") and not candidate_key("the")
-    assert not candidate_key("pain")  # a dictionary word in no gazetteer
+    assert ncm.candidate_key("tavita") and not ncm.candidate_key("came") and not ncm.candidate_key("the")
+    assert not ncm.candidate_key("pain")  # a dictionary word in no gazetteer
     start = text.index("tavita")
-    keys = [t.key for t, _ctx in candidate_words(text, toks, [(start, start + 6)], no_person_at, lambda k: True)]
+    keys = [t.key for t, _ctx in ncm.candidate_words(text, toks, [(start, start + 6)], no_person_at, lambda k: True)]
     assert "tavita" not in keys
 
 
 def test_a_score_is_the_bias_and_the_weights_summed():
     data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
-    model = load_model()
+    model = ncm.load_model()
     feats = ["w-1=with", "c-1=prep", "p+=,"]
-    want = data["bias"] + sum(data["weights"].get(f, 0.0) for f in (*word_features("tavita"), *feats))
+    want = data["bias"] + sum(data["weights"].get(f, 0.0) for f in (*ncm.word_features("tavita"), *feats))
     assert model.score("tavita", feats) == pytest.approx(want)
 
 
@@ -99,7 +100,7 @@ def test_a_score_is_the_bias_and_the_weights_summed():
 ])
 def test_a_few_sentences_scored(text, taken):
     toks = tokens(text)
-    model = load_model()
+    model = ncm.load_model()
     assert model.threshold == pytest.approx(2.4386)
     assert [t.key for t in ncm.context_model_names(text, toks, [], no_person_at)] == taken
 
@@ -120,13 +121,13 @@ def test_weights_file_is_small_and_plain():
 
 
 @pytest.mark.slow
-def test_the_script_reproduces_the_shipped_weights(tmp_path):
+def test_the_script_reproduces_the_weights(tmp_path):
     if not (ROOT.parent / "shared" / "data").exists() and not (ROOT.parent.parent / "shared" / "data").exists():
         pytest.skip("the shared dialogs are absent")
     out = tmp_path / "model.json"
     subprocess.run([sys.executable, str(SCRIPT), "--out", str(out)], check=True, capture_output=True,
                    env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
-    assert json.loads(out.read_text(encoding="utf-8")) == json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    assert out.read_bytes() == WEIGHTS.read_bytes()
 
 
 #: the transfer check (written after the model was final, run once, not tuned on): new names of UK, Irish, Punjabi,
@@ -206,3 +207,5 @@ def test_the_rule_is_not_registered():
     # a measured negative result (docs/deidentification.md, eighteenth session): the training script registers it
     # only while it records
     assert "context_model_names" not in {r.name for r in name_rules.RULES}
+    # nor in the package: an experiment of the benchmarks (docs/deidentification.md, "Where the code is")
+    assert not list((ROOT / "src" / "clinaudit").rglob("name_context_model*"))

@@ -1,13 +1,14 @@
 """A learned reading of a lower-case word's place (issue 50, eighteenth session): a logistic model of what the word
 is and of the words around it, trained on the development sets and the shared real dialogs
 (``benchmarks/train_name_context.py``), that takes a lower-case word no earlier stage took where a person most likely
-stands. **Not in** :data:`.name_rules.RULES`: a measured negative result (below); the training script registers it
-last only while it records.
+stands. **Not in** ``clinaudit.perturb.name_rules.RULES`` and not in the package: a measured negative result (below),
+kept here in ``benchmarks/`` as an experiment; the training script registers it last only while it records, and
+``tests/test_name_context_model.py`` registers it to measure.
 
 **Candidates**: a lower-case word of letters (two or more) on a line written in lower case (no capital but in the
-speaker's label), not taken by a span found so far (``found``), never a word the lists block (:func:`.name_word
-.blocked`: function, demographic, eponym, drug, specialty) nor one in :data:`.vocab.SPOKEN_WORDS`, never where
-:func:`.name_no_person.no_person_at` says no person stands.
+speaker's label), not taken by a span found so far (``found``), never a word the lists block (``name_word
+.blocked``: function, demographic, eponym, drug, specialty) nor one in ``vocab.SPOKEN_WORDS``, never where
+``name_no_person.no_person_at`` says no person stands.
 
 **Features** (:func:`word_features`, :func:`context_features`), no identity of the candidate itself: what the word is
 (the lists that hold it: philter first / surname, the whitelist, common, rare, headword, a clinical kind, the
@@ -16,10 +17,10 @@ on its line, lower case, by position, a word found as a name read as ``<name>`` 
 classes; the punctuation before and after; the turn's start and the line's end; a neighbour found as a name; the same
 word found as a name elsewhere in the text).
 
-**Scoring** is dict look-ups: the weights (``clinaudit/data/name_context_model.json``, 2,497 weights, 53 kB, written
-by the training script; no scikit-learn at run time) summed over the features, the word's part cached a key; a word
+**Scoring** is dict look-ups: the weights (``benchmarks/name_context_model.json``, beside this module, 2,497 weights, 53 kB,
+written by the training script; no scikit-learn at run time) summed over the features, the word's part cached a key; a word
 whose own part and the most its place can add stay under the threshold is not read further (an exact bound: with these
-weights it leaves none out). :func:`.name_no_person.no_person_at` is asked only of the words that score. The 1 MB
+weights it leaves none out). ``name_no_person.no_person_at`` is asked only of the words that score. The 1 MB
 dialog: 0.1 s more CPU in a fresh process (ratio 0.99-1.10 against main, 4 rounds).
 
 **Measured transfer** (``train_name_context.py --cv``: leave one development set out, each real file its own group,
@@ -39,12 +40,12 @@ from bisect import bisect_left
 import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
-from .name_tokens import Tok, distinct_texts, starts_of, texts_of
-from .name_word import RELATIVES, blocked, word_facts
-from .vocab import FUNCTION_WORDS, SPOKEN_WORDS, english_zipf, first_names, surnames, whitelist_words
-from .word_known import known
+from clinaudit.perturb.name_tokens import Tok, distinct_texts, starts_of, texts_of
+from clinaudit.perturb.name_word import RELATIVES, blocked, word_facts
+from clinaudit.perturb.vocab import FUNCTION_WORDS, SPOKEN_WORDS, english_zipf, first_names, surnames, whitelist_words
+from clinaudit.perturb.word_known import known
 
 __all__ = ["WORD_GROUPS", "context_features", "context_model_names", "load_model", "set_model", "word_features",
            "candidate_words", "candidate_key"]
@@ -175,19 +176,21 @@ class Model:
         return self.word_score(key) + sum(wt.get(f, 0.0) for f in context)
 
 
+#: the weights, bias and threshold, beside this module (written by ``train_name_context.py``)
+WEIGHTS = Path(__file__).resolve().parent / "name_context_model.json"
 _MODEL: list[Model] = []
 
 
 def load_model() -> Model:
-    """The shipped model (once a process)."""
+    """The model written beside this module (:data:`WEIGHTS`; once a process)."""
     if not _MODEL:
-        path = resources.files("clinaudit").joinpath("data/name_context_model.json")
+        path = WEIGHTS
         _MODEL.append(Model(json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}))
     return _MODEL[0]
 
 
 def set_model(data: dict | None) -> None:
-    """Use ``data`` (the JSON's dict) as the model, or the shipped one again with None (the training script)."""
+    """Use ``data`` (the JSON's dict) as the model, or the one in :data:`WEIGHTS` again with None (the training script)."""
     _MODEL.clear()
     if data is not None:
         _MODEL.append(Model(data))
