@@ -158,10 +158,6 @@ def name_parts(name: str) -> list[str]:
 
 
 _FOLDED_PARTICLES = frozenset(fold(p).lower() for p in PARTICLES)
-#: the former private names of :data:`LABEL` and :func:`name_parts`, kept as aliases: ``deid_heldout.py`` is never
-#: read in a working session, so whether it reads them is not known
-_LABEL = LABEL
-_parts = name_parts
 
 
 def present(text: str, name: str, plurals: bool = False) -> int:
