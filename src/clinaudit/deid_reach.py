@@ -13,8 +13,9 @@ more than others. A run says so:
 * **per run** (:func:`reach_counts`, when the cases are loaded): how many cases, how many of them lower-case
   (:func:`text_style`), how many were de-identified and by what (:data:`MODES`); counts only, never words. The
   driver writes them to the run summary (``deid_reach``) and ``tables/deid_reach.csv`` (:func:`reach_table`);
-* **the report** puts :func:`reach_sentences` on every verdict line of the run (the first screen), before its other
-  warnings.
+* **the report** says :func:`reach_sentences` once per run, right above the verdicts table (the first screen; a
+  report of several runs names each), and so do ``report.md`` and ``findings.json`` (each run's ``deid_reach``);
+  the Python API reads them with ``clinaudit.api.deid_reach(run)`` (:func:`run_reach`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from typing import Any
 import pandas as pd
 
 __all__ = ["SCHEMA", "TARGET_PCT", "MODES", "STYLES", "text_style", "measurement", "check_measurement",
-           "lowest_origins", "reach_counts", "reach_table", "reach_sentences", "run_sentences", "warns", "TABLE"]
+           "lowest_origins", "reach_counts", "reach_table", "reach_sentences", "run_sentences", "run_counts", "run_reach", "warns",
+           "TABLE"]
 
 SCHEMA = "clinaudit.deid_reach/1"
 #: issue 50's acceptance: every origin at or above this share of names removed
@@ -179,15 +181,29 @@ def warns(sentence: str) -> bool:
     return any(end in sentence for end in SENT_OUT)
 
 
-def run_sentences(run_dir: Any) -> list[str]:
-    """:func:`reach_sentences` of a run directory: its manifest summary's ``deid_reach`` counts (none for a run that
-    loaded no cases, or one made before they were recorded)."""
+def run_counts(run_dir: Any) -> dict[str, Any] | None:
+    """A run directory's counts (:func:`reach_counts`) from its manifest summary's ``deid_reach``: None for a run
+    that loaded no cases, or one made before they were recorded."""
     from pathlib import Path
 
     try:
         manifest = json.loads((Path(run_dir) / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return []
+        return None
     summary = manifest.get("summary") if isinstance(manifest, dict) else None
     counts = summary.get("deid_reach") if isinstance(summary, dict) else None
-    return reach_sentences(counts) if isinstance(counts, dict) else []
+    return dict(counts) if isinstance(counts, dict) else None
+
+
+def run_sentences(run_dir: Any) -> list[str]:
+    """:func:`reach_sentences` of a run directory (:func:`run_counts`; none without counts)."""
+    return reach_sentences(run_counts(run_dir))
+
+
+def run_reach(run_dir: Any) -> dict[str, Any]:
+    """What a run says of its de-identification, for the Python API: ``counts`` (:func:`run_counts`, or None),
+    ``sentences`` (:func:`reach_sentences`, what the report says above its verdicts) and ``warn`` (:func:`warns` of
+    each sentence)."""
+    counts = run_counts(run_dir)
+    sentences = reach_sentences(counts)
+    return {"counts": counts, "sentences": sentences, "warn": [warns(x) for x in sentences]}
