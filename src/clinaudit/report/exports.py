@@ -54,9 +54,14 @@ def markdown_export(title: str, runs: list[RunInfo], generated: str,
         if findings.get("headline"):
             parts += [f"**{_md_text(findings['headline'])}**", ""]
         lines = findings.get("verdicts") or []
+        runs_of = findings.get("runs") or []
+        for r in runs_of:  # how far de-identification reached: a fact of the run, said once, before the verdicts
+            if r.get("deid_reach"):
+                name = f"_{_md_text(r.get('title') or r.get('audit') or r.get('run_dir', ''))}_: " \
+                    if len(runs_of) > 1 else ""
+                parts += [name + " ".join(_md_text(x) for x in r["deid_reach"]), ""]
         parts += [f"- {_md_text(v.get('audit', ''))} · {_md_text(v.get('model', '') or '–')}: "
                   f"**{_md_text(v.get('label', ''))}** — {_md_text(v.get('sentence', ''))}"
-                  + "".join(f" {_md_text(x)}" for x in v.get("deid_reach") or [])
                   + "".join(f" ({_md_text(x)})" for x in v.get("sample_skew") or [])
                   + "".join(f" (not measured: {_md_text(x)})" for x in v.get("not_measured") or []) for v in lines]
         if lines:

@@ -64,7 +64,7 @@ from .settle import inconclusive_why as _inconclusive
 from .settle import min_units_of as _min_units
 from .settle import row_margin as _row_margin
 from .settle import smaller_group_rows as _smaller_group_rows
-from .verdict_view import SMALLER_GROUP_ROWS, need_phrase, verdicts_view
+from .verdict_view import SMALLER_GROUP_ROWS, need_phrase, reach_view, verdicts_view
 from ..atomic import write_text
 
 __all__ = [
@@ -370,6 +370,8 @@ def derive_findings(run_dirs: Sequence[Path | str], *, alpha: float = ALPHA, mar
 
     Findings are ranked by :func:`_rank_key` (proportion-scale effects first by |effect|, then other
     units by |value|; ties by p); inconclusive entries likewise, numbered separately."""
+    from ..deid_reach import run_sentences
+
     alpha, margin = check_alpha(alpha), check_margin(margin)
     findings: list[dict[str, Any]] = []
     inconclusive: list[dict[str, Any]] = []
@@ -383,7 +385,9 @@ def derive_findings(run_dirs: Sequence[Path | str], *, alpha: float = ALPHA, mar
         inconclusive += unsure
         runs.append({"run_dir": str(d), "audit": audits[i] if audits is not None else "",
                      "has_results": (Path(d) / "tables" / "results.csv").is_file(),
-                     "findings": len(found), "inconclusive": len(unsure), "skipped": skipped})
+                     "findings": len(found), "inconclusive": len(unsure), "skipped": skipped,
+                     # how far de-identification reached (clinaudit.deid_reach): a fact of the run, said once
+                     "deid_reach": run_sentences(d)})
     findings.sort(key=_rank_key)
     inconclusive.sort(key=lambda e: (-e["size"], -(e["ci_half_width"] or 0.0)))
     for k, e in enumerate(findings, 1):
@@ -416,7 +420,6 @@ def _verdicts(run_dirs: Sequence[Path | str], audits: Sequence[str] | None) -> t
                                                                                        dict[str, Any]]:
     """One verdict line per audit × model of every run (:func:`clinaudit.pipeline.validity.verdict_lines`) and
     each run's validity block (from its manifest; recomputed from its tables for a run made before verdicts)."""
-    from ..deid_reach import run_sentences
     from ..pipeline.validity import read_validity, verdict_lines
 
     lines: list[dict[str, Any]] = []
@@ -426,9 +429,8 @@ def _verdicts(run_dirs: Sequence[Path | str], audits: Sequence[str] | None) -> t
         results, validity = read_validity(Path(d), audit)
         audit = audit or validity.get("audit", "")
         blocks[str(d)] = validity
-        reach = run_sentences(d)  # how far de-identification reached (clinaudit.deid_reach): said first
         for line in verdict_lines(results, validity, audit):
-            lines.append({**line, "deid_reach": reach, "run_dir": str(d)})
+            lines.append({**line, "run_dir": str(d)})
     return lines, blocks
 
 
@@ -555,7 +557,7 @@ def findings_view(doc: dict[str, Any], examples: dict[int, list[dict[str, Any]]]
             "findings_count": roles_phrase(e.get("role", "") for e in doc["findings"]),
             "inconclusive_count": roles_phrase(e.get("role", "") for e in doc["inconclusive"]),
             "rules": doc["rules"], "error": doc.get("error", ""), "headline": head,
-            "verdicts": verdicts}
+            "verdicts": verdicts, "deid_reach": reach_view(doc)}  # once per run, above the verdicts
 
 
 def _plain(e: dict[str, Any]) -> str:

@@ -15,7 +15,7 @@ from ..stats.resolution import with_floor_note
 from .view_links import ViewLinks
 
 
-__all__ = ["verdicts_view", "link_verdicts", "plain_sentence", "entries_of", "need_phrase", "settle_entry",
+__all__ = ["verdicts_view", "reach_view", "link_verdicts", "plain_sentence", "entries_of", "need_phrase", "settle_entry",
            "SMALLER_GROUP_ROWS", "BADGE", "TOY_MODELS"]
 
 #: the unit of ``n_needed`` for a classifier gap: the rows (patients) of its smaller group, not cases
@@ -144,9 +144,6 @@ def verdicts_view(doc: dict[str, Any], links: ViewLinks | None = None) -> list[d
             "sentence": line.get("sentence", ""), "coverage": _coverage(line),
             "primary": str(line.get("primary") or ""),  # which rows the verdict is on, and why (docs/verdicts.md)
             "excluded": [f"{k}: {v}" for k, v in sorted((line.get("excluded") or {}).items())],
-            # how far de-identification reached (clinaudit.deid_reach), said first: a warning where names may be sent
-            "deid_reach": [{"text": str(x), "warn": warns(str(x))}
-                           for x in line.get("deid_reach") or []],
             "warnings": list(line.get("warnings") or []),
             "href": "#" + (line.get("section_anchor") or "summary"),
             "view": links.verdict(line),
@@ -155,9 +152,27 @@ def verdicts_view(doc: dict[str, Any], links: ViewLinks | None = None) -> list[d
     return out
 
 
+def reach_view(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """How far each run's de-identification reached (:mod:`clinaudit.deid_reach`; ``findings.json``'s
+    ``runs[].deid_reach``), said once per run above the verdicts table: one block per run that has sentences,
+    ``name`` (the run's section title, as the report names it; "" when the report holds one run) and ``href`` (its
+    section), ``sentences`` each with ``warn`` (a warning where names may have reached the model)."""
+    runs = doc.get("runs", []) or []
+    return [{"name": str(r.get("title") or r.get("audit") or r.get("run_dir", "")) if len(runs) > 1 else "",
+             "href": "#" + (r.get("section_anchor") or "summary"),
+             "sentences": [{"text": str(x), "warn": warns(str(x))} for x in r["deid_reach"]]}
+            for r in runs if r.get("deid_reach")]
+
+
 def link_verdicts(doc: dict[str, Any], runs: Sequence[Any]) -> None:
-    """Point each verdict line at its run's section (where the run's tables and exclusions are)."""
+    """Point each verdict line, and each run of the document, at its run's section (where the run's tables and
+    exclusions are); a run also gets the section's ``title``, the name the report gives it."""
     by_dir = {str(r.path): r for r in runs}
     for line in doc.get("verdicts", []) or []:
         info = by_dir.get(str(line.get("run_dir", "")))
         line["section_anchor"] = info.anchor if info is not None else ""
+    for run in doc.get("runs", []) or []:
+        info = by_dir.get(str(run.get("run_dir", "")))
+        if info is not None:
+            run["section_anchor"] = info.anchor
+            run["title"] = info.section.title if info.section is not None else info.audit
