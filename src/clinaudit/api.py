@@ -34,7 +34,7 @@ import pandas as pd
 from .errors import InputError, SpecError
 
 __all__ = ["make_spec", "run_audit", "open_run", "open_runs", "compare_runs", "gate_run", "RunResults", "RunSet",
-           "STANDARD_TABLES", "NotMeasuredWarning", "verdicts_frame"]
+           "STANDARD_TABLES", "NotMeasuredWarning", "verdicts_frame", "deid_reach"]
 
 #: The tables every run directory has (docs/architecture.md), each with its documented key columns.
 STANDARD_TABLES = ("cases", "variants", "responses", "judgments", "paired", "results", "exclusions")
@@ -168,6 +168,16 @@ def verdicts_frame(doc: Mapping[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols)
 
 
+def deid_reach(run: str | Path | RunResults) -> dict[str, Any]:
+    """How far a run's de-identification reached, as its report says once above the verdicts
+    (:func:`clinaudit.deid_reach.run_reach`): ``counts`` (the manifest summary's ``deid_reach``: ``cases``,
+    ``lower``, ``cased``, ``mode``, ``deidentified``; None for a run that read no case text), ``sentences`` and
+    ``warn`` (per sentence: whether it says names may have reached the audited model)."""
+    from .deid_reach import run_reach
+
+    return run_reach(run.path if isinstance(run, RunResults) else run)
+
+
 def _findings_html(frame: pd.DataFrame, heading: str, doc: Mapping[str, Any] | None = None) -> str:
     """The verdicts and findings (a findings table) as escaped HTML: every string from the run is escaped."""
     found = frame[frame["kind"] == "finding"]
@@ -238,6 +248,11 @@ class RunResults:
     def summary(self) -> dict[str, Any]:
         """The audit's summary (the manifest's ``summary``; empty while the run has not finished)."""
         return dict(self.manifest.get("summary") or {})
+
+    @property
+    def deid_reach(self) -> dict[str, Any]:
+        """How far the run's de-identification reached (:func:`deid_reach`): ``counts``, ``sentences``, ``warn``."""
+        return deid_reach(self)
 
     @property
     def audit(self) -> str:
