@@ -195,10 +195,42 @@ def test_mock_run_of_lower_case_cases(tmp_path):
     summary = json.loads((run / "manifest.json").read_text(encoding="utf-8"))["summary"]["deid_reach"]
     assert summary == {"cases": 5, "lower": 3, "cased": 2, "mode": "names", "deidentified": 5}
     top = _top(run)
-    assert _esc(_lower_sentence(5, 3)) in top  # escaped as the report escapes (project&#39;s)
-    assert _esc("The other 2 cases are cased: 99.8 % of names removed there (lowest: Samoan 95.9 %).") in top
+    cased = "The other 2 cases are cased: 99.8 % of names removed there (lowest: Samoan 95.9 %)."
+    # two models (mock:a, mock:b): two verdict rows, the run's sentences once, above the verdicts table, unnamed
+    assert top.count('<tr class="verdict-') == 2
+    assert top.count(_esc(_lower_sentence(5, 3))) == 1  # escaped as the report escapes (project&#39;s)
+    assert top.count(_esc(cased)) == 1 and top.count('class="deid-reach-run"') == 1
+    assert top.index(_esc(_lower_sentence(5, 3))) < top.index(_esc(cased)) < top.index('id="verdicts"')
+    assert f'<div class="small bad-text deid-reach">{_esc(_lower_sentence(5, 3))}</div>' in top  # a warning
+    assert f'<div class="small muted deid-reach">{_esc(cased)}</div>' in top
+    assert ": de-identification</div>" not in top  # one run: no name
     findings = json.loads((run / "report" / "findings.json").read_text(encoding="utf-8"))
-    assert all(v["deid_reach"][0] == _lower_sentence(5, 3) for v in findings["verdicts"])
+    assert [r["deid_reach"] for r in findings["runs"]] == [[_lower_sentence(5, 3), cased]]
+    assert len(findings["verdicts"]) == 2 and not any("deid_reach" in v for v in findings["verdicts"])
+    md = (run / "report" / "report.md").read_text(encoding="utf-8")
+    assert md.count("lower-case transcripts") == 1 and md.count("The other 2 cases are cased") == 1
+    first_verdict = md.index("\n- treatment")
+    assert md.index("lower-case transcripts") < first_verdict and "On the project" in md[:first_verdict]
+    from clinaudit import api
+
+    assert api.deid_reach(run) == {"counts": {"cases": 5, "lower": 3, "cased": 2, "mode": "names", "deidentified": 5},
+                                   "sentences": [_lower_sentence(5, 3), cased], "warn": [True, False]}
+    assert api.deid_reach(api.open_run(run)) == api.deid_reach(str(run)) == api.open_run(run).deid_reach
+    assert api.deid_reach(tmp_path) == {"counts": None, "sentences": [], "warn": []}  # not a run directory
+    # a report of two runs: one block per run, each named as the report names the run and linked to its section
+    import shutil
+
+    from clinaudit.report.render import build_report
+
+    shutil.copytree(run, tmp_path / "run2")
+    build_report([run, tmp_path / "run2"], tmp_path / "both" / "report.html")
+    page = (tmp_path / "both" / "report.html").read_text(encoding="utf-8")
+    both = page[page.index('id="findings"'):page.index('id="summary"')]
+    assert both.count('<tr class="verdict-') == 4 and both.count('class="deid-reach-run"') == 2
+    assert both.count(_esc(_lower_sentence(5, 3))) == 2 and both.count(": de-identification</div>") == 2
+    assert both.rindex(_esc(cased)) < both.index('id="verdicts"')
+    md2 = (tmp_path / "both" / "report.md").read_text(encoding="utf-8")
+    assert md2.count("lower-case transcripts") == 2 and md2.count("\n_") >= 2
     from clinaudit.cli.headline import headline_lines
 
     assert f"de-identification: {_lower_sentence(5, 3)}" in headline_lines(run)

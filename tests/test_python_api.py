@@ -49,6 +49,13 @@ def test_every_python_block_of_the_doc_runs_in_order(tmp_path, monkeypatch, caps
     n_unsure = int((cg.findings["kind"] == "inconclusive").sum())
     assert n_unsure > 20 and f"… and {n_unsure - 20} more" in cg._repr_html_()
     assert sorted(r.audit for r in runs) == ["classifier_gaps", "treatment_shift"]
+    # how far de-identification reached, once per run (docs/python-api.md, by hand: four cased demo messages)
+    assert namespace["reach"] == {
+        "counts": {"cases": 4, "lower": 0, "cased": 4, "mode": "names", "deidentified": 4},
+        "sentences": ["All 4 cases are cased text. On the project's held-out benchmark (46 origins, 2026-12-05), "
+                      "de-identification removes 99.8 % of names in cased text (lowest: Samoan 95.9 %)."],
+        "warn": [False]}
+    assert clinaudit.api.deid_reach(cg) == {"counts": None, "sentences": [], "warn": []}
     # the API's findings are the report's findings.json, entry for entry
     written = json.loads((tmp_path / "runs/cg-demo/findings.json").read_text(encoding="utf-8"))
     f = cg.findings
