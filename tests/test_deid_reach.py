@@ -199,11 +199,11 @@ def test_mock_run_of_lower_case_cases(tmp_path):
     # two models (mock:a, mock:b): two verdict rows, the run's sentences once, above the verdicts table, unnamed
     assert top.count('<tr class="verdict-') == 2
     assert top.count(_esc(_lower_sentence(5, 3))) == 1  # escaped as the report escapes (project&#39;s)
-    assert top.count(_esc(cased)) == 1 and top.count('class="deid-reach-run"') == 1
+    assert top.count(_esc(cased)) == 1 and top.count('class="small deid-reach-run"') == 1
     assert top.index(_esc(_lower_sentence(5, 3))) < top.index(_esc(cased)) < top.index('id="verdicts"')
-    assert f'<div class="small bad-text deid-reach">{_esc(_lower_sentence(5, 3))}</div>' in top  # a warning
-    assert f'<div class="small muted deid-reach">{_esc(cased)}</div>' in top
-    assert ": de-identification</div>" not in top  # one run: no name
+    assert f'<span class="bad-text deid-reach">{_esc(_lower_sentence(5, 3))}</span>' in top  # a warning
+    assert f'<span class="muted deid-reach">{_esc(cased)}</span>' in top
+    assert "</a> (de-identification): " not in top  # one run: no name
     findings = json.loads((run / "report" / "findings.json").read_text(encoding="utf-8"))
     assert [r["deid_reach"] for r in findings["runs"]] == [[_lower_sentence(5, 3), cased]]
     assert len(findings["verdicts"]) == 2 and not any("deid_reach" in v for v in findings["verdicts"])
@@ -217,17 +217,25 @@ def test_mock_run_of_lower_case_cases(tmp_path):
                                    "sentences": [_lower_sentence(5, 3), cased], "warn": [True, False]}
     assert api.deid_reach(api.open_run(run)) == api.deid_reach(str(run)) == api.open_run(run).deid_reach
     assert api.deid_reach(tmp_path) == {"counts": None, "sentences": [], "warn": []}  # not a run directory
-    # a report of two runs: one block per run, each named as the report names the run and linked to its section
+    # a report of three runs: one block per distinct statement, naming the runs that make it as the report names
+    # them, each linked to its section (run2 is a copy of run: the same sentences; run3 says its cases are cased)
     import shutil
 
     from clinaudit.report.render import build_report
 
     shutil.copytree(run, tmp_path / "run2")
-    build_report([run, tmp_path / "run2"], tmp_path / "both" / "report.html")
+    shutil.copytree(run, tmp_path / "run3")
+    manifest = json.loads((tmp_path / "run3" / "manifest.json").read_text(encoding="utf-8"))
+    manifest["summary"]["deid_reach"] = {**manifest["summary"]["deid_reach"], "lower": 0, "cased": 5}
+    (tmp_path / "run3" / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    build_report([run, tmp_path / "run2", tmp_path / "run3"], tmp_path / "both" / "report.html")
     page = (tmp_path / "both" / "report.html").read_text(encoding="utf-8")
     both = page[page.index('id="findings"'):page.index('id="summary"')]
-    assert both.count('<tr class="verdict-') == 4 and both.count('class="deid-reach-run"') == 2
-    assert both.count(_esc(_lower_sentence(5, 3))) == 2 and both.count(": de-identification</div>") == 2
+    assert both.count('<tr class="verdict-') == 6 and both.count('class="small deid-reach-run"') == 2
+    assert both.count(_esc(_lower_sentence(5, 3))) == 1 and both.count("</a> (de-identification): ") == 2
+    first = both[both.index('class="small deid-reach-run"'):both.index(_esc(_lower_sentence(5, 3)))]
+    assert first.count("<a href=") == 2 and "</a>, <a href=" in first  # run and run2 share the block
+    assert both.count(_esc("All 5 cases are cased text.")) == 1
     assert both.rindex(_esc(cased)) < both.index('id="verdicts"')
     md2 = (tmp_path / "both" / "report.md").read_text(encoding="utf-8")
     assert md2.count("lower-case transcripts") == 2 and md2.count("\n_") >= 2

@@ -14,7 +14,7 @@ more than others. A run says so:
   (:func:`text_style`), how many were de-identified and by what (:data:`MODES`); counts only, never words. The
   driver writes them to the run summary (``deid_reach``) and ``tables/deid_reach.csv`` (:func:`reach_table`);
 * **the report** says :func:`reach_sentences` once per run, right above the verdicts table (the first screen; a
-  report of several runs names each), and so do ``report.md`` and ``findings.json`` (each run's ``deid_reach``);
+  report of several runs says each distinct statement once, naming its runs), and so do ``report.md`` and ``findings.json`` (each run's ``deid_reach``);
   the Python API reads them with ``clinaudit.api.deid_reach(run)`` (:func:`run_reach`).
 """
 

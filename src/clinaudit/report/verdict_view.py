@@ -154,14 +154,21 @@ def verdicts_view(doc: dict[str, Any], links: ViewLinks | None = None) -> list[d
 
 def reach_view(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """How far each run's de-identification reached (:mod:`clinaudit.deid_reach`; ``findings.json``'s
-    ``runs[].deid_reach``), said once per run above the verdicts table: one block per run that has sentences,
-    ``name`` (the run's section title, as the report names it; "" when the report holds one run) and ``href`` (its
-    section), ``sentences`` each with ``warn`` (a warning where names may have reached the model)."""
+    ``runs[].deid_reach``), said once above the verdicts table: one block per distinct set of sentences, in the order
+    the runs come, ``names`` the runs that say it (each ``name``, the run's section title as the report names it,
+    and ``href``, its section; none when the report holds one run), ``sentences`` each with ``warn`` (a warning where
+    names may have reached the model). Runs whose sentences are the same (the same counts and style) share a block."""
     runs = doc.get("runs", []) or []
-    return [{"name": str(r.get("title") or r.get("audit") or r.get("run_dir", "")) if len(runs) > 1 else "",
-             "href": "#" + (r.get("section_anchor") or "summary"),
-             "sentences": [{"text": str(x), "warn": warns(str(x))} for x in r["deid_reach"]]}
-            for r in runs if r.get("deid_reach")]
+    blocks: dict[tuple[str, ...], dict[str, Any]] = {}
+    for r in runs:
+        if not r.get("deid_reach"):
+            continue
+        said = tuple(str(x) for x in r["deid_reach"])
+        block = blocks.setdefault(said, {"names": [], "sentences": [{"text": x, "warn": warns(x)} for x in said]})
+        if len(runs) > 1:
+            block["names"].append({"name": str(r.get("title") or r.get("audit") or r.get("run_dir", "")),
+                                   "href": "#" + (r.get("section_anchor") or "summary")})
+    return list(blocks.values())
 
 
 def link_verdicts(doc: dict[str, Any], runs: Sequence[Any]) -> None:
