@@ -58,6 +58,29 @@ def test_text_style(text, style):
     assert text_style(text) == style
 
 
+def test_text_style_a_stray_capital_in_a_long_transcript():
+    # ACI-Bench's D2N114: "Julie" once in 1,254 lower-case words was a cased text; fewer than 1 word in 100 with a
+    # capital is a stray word of a lower-case transcript, 1 in 100 or more is mixed style
+    def transcript(lower_words: int, capitals: int) -> str:
+        return "[doctor] " + " ".join(["okay"] * lower_words) + "\n[patient] " + " ".join(["Julie"] * capitals)
+
+    assert text_style(transcript(99, 1)) == "cased"  # 1 in 100: not fewer than 1 in 100
+    assert text_style(transcript(100, 1)) == "lower"  # 1 in 101
+    assert text_style(transcript(100, 2)) == "cased"  # 2 in 102
+    assert text_style(transcript(1253, 1)) == "lower"  # D2N114's share
+
+
+def test_every_aci_bench_dialog_is_lower_case():
+    # the ACI-Bench files are lower-case transcripts, every dialog of them (167; D2N114 with its stray "Julie")
+    import csv
+    data = ROOT.parent / "shared" / "data" / "aci-bench"
+    if not data.exists():
+        pytest.skip("../shared/data is not beside the repository")
+    styles = [text_style(r["dialogue"]) for f in sorted(data.glob("*.csv")) if "metadata" not in f.name
+              for r in csv.DictReader(f.open(encoding="utf-8"))]
+    assert len(styles) >= 167 and set(styles) == {"lower"}
+
+
 def test_reach_counts_by_mode():
     texts = ["hi there", "Hi there", "[patient] ok", "Doctor: Fine."]
     assert reach_counts(texts, "names", 0) == {"cases": 4, "lower": 2, "cased": 2, "mode": "names", "deidentified": 4}
