@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 import clinaudit
+from clinaudit.deid_reach import warns
 from clinaudit.api import RunResults, compare_runs, make_spec, open_run, open_runs
 from clinaudit.errors import InputError, SpecError
 from clinaudit.exclusions import EXCLUSION_COLUMNS
@@ -56,6 +57,12 @@ def test_every_python_block_of_the_doc_runs_in_order(tmp_path, monkeypatch, caps
                       "de-identification removes 99.8 % of names in cased text (lowest: Samoan 95.9 %)."],
         "warn": [False]}
     assert clinaudit.api.deid_reach(cg) == {"counts": None, "sentences": [], "warn": []}
+    # the notebook display says it too, above the verdicts (the report's words; the runs named in a set of runs)
+    shown = res._repr_html_()
+    assert "<p>All 4 cases are cased text. On the project&#x27;s held-out benchmark" in shown
+    assert shown.index("All 4 cases are cased text") < shown.index("<table>")
+    assert "All 4 cases are cased text" not in cg._repr_html_()  # it reads no case text
+    assert "All 4 cases are cased text" in runs._repr_html_()
     # the API's findings are the report's findings.json, entry for entry
     written = json.loads((tmp_path / "runs/cg-demo/findings.json").read_text(encoding="utf-8"))
     f = cg.findings
@@ -160,3 +167,18 @@ def test_make_spec_merges_params_and_validates(tmp_path):
         make_spec(tmp_path / "missing.yaml")
     with pytest.raises(SpecError, match="expected a YAML path, a dict or an AuditSpec"):
         make_spec(42)
+
+
+def test_the_notebook_display_states_the_reach_once_per_statement():
+    # two runs saying the same statement share one paragraph naming both; a warning is red; everything escaped
+    said = ["3 of 3 cases are lower-case transcripts <b>x</b>. Names it misses reach the audited model.",
+            "All 2 cases are cased text."]
+    assert [warns(x) for x in said] == [True, False]
+    doc = {"runs": [{"title": "A & B", "deid_reach": said}, {"title": "C", "deid_reach": said},
+                    {"title": "D", "deid_reach": []}]}
+    html = clinaudit.api._reach_html(doc)
+    assert html == ["<p><em>A &amp; B, C</em>: <span style='color:#b00020'>3 of 3 cases are lower-case transcripts "
+                    "&lt;b&gt;x&lt;/b&gt;. Names it misses reach the audited model.</span> All 2 cases are cased text.</p>"]
+    assert clinaudit.api._reach_html({"runs": [{"title": "solo", "deid_reach": said[1:]}]}) == [
+        "<p>All 2 cases are cased text.</p>"]
+    assert clinaudit.api._reach_html(None) == []

@@ -178,6 +178,20 @@ def deid_reach(run: str | Path | RunResults) -> dict[str, Any]:
     return run_reach(run.path if isinstance(run, RunResults) else run)
 
 
+def _reach_html(doc: Mapping[str, Any] | None) -> list[str]:
+    """How far each run's de-identification reached, as the report says it above the verdicts table (one paragraph
+    per distinct statement, the runs that make it named; a warning in red): escaped HTML."""
+    from .report.verdict_view import reach_view
+
+    out = []
+    for block in reach_view(dict(doc or {})):
+        who = ", ".join(str(n["name"]) for n in block["names"])
+        said = " ".join(f"<span style='color:#b00020'>{_esc(s['text'])}</span>" if s["warn"] else _esc(s["text"])
+                        for s in block["sentences"])
+        out.append(f"<p>{f'<em>{_esc(who)}</em>: ' if who else ''}{said}</p>")
+    return out
+
+
 def _findings_html(frame: pd.DataFrame, heading: str, doc: Mapping[str, Any] | None = None) -> str:
     """The verdicts and findings (a findings table) as escaped HTML: every string from the run is escaped."""
     found = frame[frame["kind"] == "finding"]
@@ -185,6 +199,7 @@ def _findings_html(frame: pd.DataFrame, heading: str, doc: Mapping[str, Any] | N
     parts = [f"<div class='clinaudit-results'><strong>{_esc(heading)}</strong>"]
     if doc is not None and doc.get("headline"):
         parts.append(f"<p><strong>{_esc(doc['headline'])}</strong></p>")
+    parts += _reach_html(doc)
     lines = list((doc or {}).get("verdicts") or [])
     if lines:
         parts.append("<table><thead><tr><th>audit</th><th>model</th><th>verdict</th><th>coverage</th></tr></thead>"
