@@ -28,7 +28,7 @@ from .name_tokens import Tok, distinct_texts, fold, key_indices
 from .name_word import RELATIVES, blocked, word_facts
 from .vocab import SPOKEN_WORDS, english_zipf
 
-__all__ = ["MAX_READ", "given_pairs", "sentence_window"]
+__all__ = ["MAX_READ", "given_pairs", "sentence_window", "REACH"]
 
 #: how far the sentence read again reaches each side of the pair, at most
 REACH = 200

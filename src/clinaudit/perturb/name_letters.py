@@ -37,7 +37,8 @@ from .name_word import Word, unlisted_word, word_facts
 from .text_scan import places
 from .vocab import clinical_acronym, common_longest, english_zipf, first_names, is_common, surnames, written_acronym
 
-__all__ = ["SYLLABLE", "capital_names", "okina_names", "open_syllables", "polynesian_word", "syllable_names"]
+__all__ = ["SYLLABLE", "capital_names", "okina_names", "open_syllables", "polynesian_word", "syllable_names",
+           "POLYNESIAN_ZIPF", "polynesian_unlisted"]
 
 #: A word (:data:`.name_tokens.WORD`) whose first letter is no "a"-"z": the same matches as
 #: ``(?<![\w\[{MARK}'’\-])(?=[^\W\d_a-z])(?:{WORD})(?![\w\]{MARK}])``, the first letter written before its

@@ -15,7 +15,9 @@ from typing import NamedTuple
 
 from .vocab import FUNCTION_WORDS
 
-__all__ = ["MARK", "LETTER", "WORD", "WORD_END", "NAME_END", "S_AFTER", "S_BEFORE", "word_before", "Tok", "Toks", "tokens", "starts_of", "ends_of", "texts_of", "keys_of", "distinct_texts", "capitalised_tokens", "indices_within", "fold", "neighbours"]
+__all__ = ["MARK", "LETTER", "WORD", "WORD_END", "NAME_END", "S_AFTER", "S_BEFORE", "word_before", "Tok", "Toks",
+           "tokens", "starts_of", "ends_of", "texts_of", "keys_of", "distinct_texts", "capitalised_tokens",
+           "indices_within", "fold", "neighbours", "key_indices"]
 
 #: Combining marks; a letter (any script) with its combining marks ("ọ̀" is "ọ" and a combining grave accent).
 MARK = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"

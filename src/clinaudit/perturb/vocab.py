@@ -36,12 +36,15 @@ from pathlib import Path
 
 from ..errors import ClinauditError
 
-__all__ = ["EPONYMS", "eponym_compound", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS", "first_names", "surnames", "common_words", "common_longest",
-           "clinical_terms", "clinical_category", "is_specialty", "is_common", "SPOKEN_WORDS",
-           "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday", "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS",
-           "english_zipf", "inflections_zipf", "rare_as_a_word", "y_adjective", "plural_of_common", "lower_case_neighbour", "RARE_ZIPF", "INFLECTED_MARGIN", "POSSESSIVES", "POSSESSIVE_PATTERN", "SUFFIXES",
-           "condition_noun", "everyday_condition", "DAY_NAMES", "MONTH_NAMES", "FEAST_NAMES", "package_dir", "wordfreq_zipfs", "english_frequencies", "EVERYDAY_CHAPTERS", "CLINICAL_ACRONYMS", "clinical_acronym",
-           "written_acronym"]
+__all__ = ["EPONYMS", "eponym_compound", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS",
+           "first_names", "surnames", "common_words", "common_longest", "clinical_terms", "clinical_category",
+           "is_specialty", "is_common", "SPOKEN_WORDS", "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday",
+           "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS", "english_zipf", "inflections_zipf", "rare_as_a_word", "y_adjective",
+           "plural_of_common", "lower_case_neighbour", "RARE_ZIPF", "INFLECTED_MARGIN", "POSSESSIVES",
+           "POSSESSIVE_PATTERN", "SUFFIXES", "condition_noun", "everyday_condition", "DAY_NAMES", "MONTH_NAMES",
+           "FEAST_NAMES", "package_dir", "wordfreq_zipfs", "english_frequencies", "EVERYDAY_CHAPTERS",
+           "CLINICAL_ACRONYMS", "clinical_acronym", "written_acronym", "RELATIVES", "RELATIVE_PATTERN",
+           "VocabularyMissing", "WORD_NAME_ZIPF", "whitelist_words"]
 
 #: Medical specialties and their practitioners (besides the -ology/-ologist/-iatrist suffix rule).
 SPECIALTY_WORDS: frozenset[str] = frozenset("""
