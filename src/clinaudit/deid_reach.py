@@ -24,6 +24,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -192,8 +193,6 @@ def warns(sentence: str) -> bool:
 def run_counts(run_dir: Any) -> dict[str, Any] | None:
     """A run directory's counts (:func:`reach_counts`) from its manifest summary's ``deid_reach``: None for a run
     that loaded no cases, or one made before they were recorded."""
-    from pathlib import Path
-
     try:
         manifest = json.loads((Path(run_dir) / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
