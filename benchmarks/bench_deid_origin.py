@@ -275,6 +275,9 @@ def run_version(texts: list[str], names: list[list[str]] | None = None) -> dict:
 
 def child(path: str) -> None:
     job = json.loads(Path(path).read_text(encoding="utf-8"))
+    from clinaudit.perturb.vocab import clinical_terms, common_words, first_names, surnames
+
+    clinical_terms(), common_words(), first_names(), surnames()  # read before the clock starts, as for "after"
     json.dump({k: run_version(v, job["names"].get(k)) for k, v in job["texts"].items()}, sys.stdout)
 
 
@@ -587,6 +590,10 @@ def main() -> None:
             mk = metadata_kept(real, names, sex, res)
             print(f"{label}: ACI-Bench dialogs that keep their patient's metadata name (metadata given): "
                   f"{kept_line(mk)}")
+    if sets["before"] is not None and real:  # the same real dialogs, each version in its own process
+        tb, ta = (sum(sets[v][k]["seconds"] for k in real) for v in ("before", "after"))
+        print(f"\nRATIO bench_deid_origin: real dialogs' time after / before = {ta / tb:.2f} (after {ta:.1f} s, "
+              f"before {a.before} {tb:.1f} s)")
 
 
 if __name__ == "__main__":
