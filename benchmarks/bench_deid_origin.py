@@ -52,7 +52,8 @@ Then every real dialog of the seven files (no injection, no metadata): words rep
 dialogs with such a replacement per 100 dialogs (for ACI-Bench, the dialog's own metadata names — true names —
 left out of both counts), clinical eponyms replaced (``vocab.EPONYMS`` and the words issue 38 listed,
 "Marie" of Charcot-Marie-Tooth), speaker labels changed; and the metadata-name result: ACI-Bench dialogs that
-keep their patient's metadata name when it is given. *before*: the code of ``--before`` (default cd90499, main
+keep their patient's metadata name when it is given, and the metadata names the dialogs say that are left when it is
+not (``deid_real_names.py``: mentions left by kind, first and family, per 100, and the words). *before*: the code of ``--before`` (default cd90499, main
 before issue 50) in a subprocess from a ``git archive``; *after*: this tree. ``--write-reach PATH``: the *after*
 held-out table as the measurement every run's report states (``src/clinaudit/data/deid_reach.json``,
 ``deid_reach_write.py``).
@@ -91,6 +92,7 @@ from deid_dev7 import build as dev7_forms  # noqa: E402
 from deid_false_kinds import classify  # noqa: E402
 from deid_heldout import HELD_OUT_FORMS  # noqa: E402
 from deid_names import ORIGINS, half  # noqa: E402
+from deid_real_names import kept_line, merge, metadata_kept, real_names_left, real_names_line  # noqa: E402
 from deid_sets import SETS, Forms, word_uses_for  # noqa: E402
 
 BEFORE = "cd90499"  # main before issue 50
@@ -439,29 +441,6 @@ def _eponym_use(text: str, word: str) -> bool:
                           rf"tooth|maneuver|fracture|cyst|score)", text))
 
 
-def metadata_kept(real: dict[str, list[str]], names: dict[str, list[list[str]]], sex: dict[str, list[str]],
-                  res: dict) -> Counter:
-    """ACI-Bench dialogs that keep their patient's metadata name (given as metadata), by the patient's gender."""
-    c: Counter[str] = Counter()
-    for split in names:
-        for i, r in enumerate(res["meta:" + split]["rows"]):
-            first, last = names[split][i][0], names[split][i][1]
-            g = sex[split][i] or "unknown"
-            if not (first or last):
-                continue
-            c[f"{g} dialogs"] += 1
-            if any(p and re.search(rf"(?i)\b{re.escape(p)}\b", r["text"]) for p in (first, last)):
-                c[f"{g} kept"] += 1
-    return c
-
-
-def kept_line(c: Counter) -> str:
-    """:func:`metadata_kept`'s counts as words, every gender with its kept count (0 when none kept): "female 0 of 84,
-    male 1 of 77"."""
-    groups = sorted(k[: -len(" dialogs")] for k in c if k.endswith(" dialogs"))
-    return ", ".join(f"{g} {c.get(g + ' kept', 0)} of {c[g + ' dialogs']}" for g in groups)
-
-
 #: the other sets' flags (in --help's order) and what each adds
 def main() -> None:
     ap = argparse.ArgumentParser()
@@ -590,6 +569,8 @@ def main() -> None:
             mk = metadata_kept(real, names, sex, res)
             print(f"{label}: ACI-Bench dialogs that keep their patient's metadata name (metadata given): "
                   f"{kept_line(mk)}")
+            print(real_names_line(label, merge([real_names_left(real[k], names[k], [r["text"] for r in res[k]["rows"]])
+                                                for k in names])))
     if sets["before"] is not None and real:  # the same real dialogs, each version in its own process
         tb, ta = (sum(sets[v][k]["seconds"] for k in real) for v in ("before", "after"))
         print(f"\nRATIO bench_deid_origin: real dialogs' time after / before = {ta / tb:.2f} (after {ta:.1f} s, "
