@@ -55,6 +55,7 @@ from deid_dev40 import DEV40_FORMS, DEV40_NAMES, DEV40_WORD_USES  # noqa: E402
 from deid_dev41 import DEV41_FORMS, DEV41_NAMES, DEV41_WORD_USES  # noqa: E402
 from deid_dev42 import DEV42_FORMS, DEV42_NAMES, DEV42_WORD_USES  # noqa: E402
 from deid_dev43 import DEV43_FORMS, DEV43_NAMES, DEV43_WORD_USES  # noqa: E402
+from deid_dev44 import DEV44_FORMS, DEV44_NAMES, DEV44_WORD_USES  # noqa: E402
 from deid_dev_prep import PREP_FORMS  # noqa: E402
 from deid_dev_prep2 import PREP2_FORMS  # noqa: E402
 
@@ -206,4 +207,9 @@ SETS: dict[str, DevSet] = {
                     "the lists hold as rare words or read as words (Samoan, Tongan, Maori, Cook Islands, Hawaiian, "
                     "Fijian), in everyday places, beside the same words and pairs of Polynesian words as words "
                     "(deid_dev43.py)", DEV43_WORD_USES),
+    "dev44": DevSet(DEV44_FORMS, DEV44_NAMES, "also given names that are English words or headwords (13 origins: "
+                    "English, US, Irish, Welsh, Punjabi, Yoruba, Japanese, ...) addressed in spoken greetings and "
+                    "questions without punctuation around the name ('hi X how are you', 'so X tell me'), beside the "
+                    "same slots holding terms of address, adverbs, fillers and the names' words as words "
+                    "(deid_dev44.py)", DEV44_WORD_USES),
 }
