@@ -25,7 +25,8 @@ On main 133340f, before any rule of this slice (``--dev-only --dev44 --no-real``
 88.2, every other origin 100.0), lower case 53.4 % of 936 (US, Irish, Scottish 9.7, Tibetan 16.7, English 51.4,
 Arabic 51.4, Japanese 56.9, Yoruba 59.7, Punjabi 62.5, Welsh 68.1, Hindi 98.6, Spanish, Cook Islands 100.0); words
 used as words: 52 of 1,066 sentences' words replaced (hiya 26, karma 14, mala 12), the baseline a rule must not
-raise. Same layout as ``deid_dev39.py``; ``{g}`` given name, ``{s}`` surname."""
+raise. After ``name_spoken_address`` (nineteenth session): cased 99.8 %, lower case 93.2 % (Yoruba 73.6: "tope", "kola"
+are gazetteer surnames, not given names), words used as words 52 (the same). Same layout as ``deid_dev39.py``; ``{g}`` given name, ``{s}`` surname."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ ORDER = [
     "syllable_names", "prep_objects", "rare_slot_names", "capital_objects", "lower_objects", "elided_particle_names",
     "apart_particle_names", "capital_names", "okina_names", "person_verb_names", "given_and_surname",
     "middle_initial_names", "possessive_names", "person_context_names", "role_names", "relative_names",
-    "apposed_persons", "polynesian_pairs", "syllable_word_names", "part_names", "prefixed_names", "capital_neighbours",
+    "apposed_persons", "polynesian_pairs", "spoken_address_names", "syllable_word_names", "part_names", "prefixed_names", "capital_neighbours",
     "place_beside_names", "surnames_beside", "eponym_person_names", "repeated_word_surnames", "full_name_mentions",
     "bare_word_surnames",
     "person_predicate_names", "surname_place_names", "given_word_names",

@@ -76,6 +76,7 @@ from .name_same_person import full_name_mentions, repeated_word_surnames
 from .name_slot_kinds import (lower_person_verb_may_be, may_name, name_or_unlisted, object_may_be, person_verb_may_be,
                               rare_slot_kind, slot_kind, slot_unlisted)
 from .name_slots import person_slots
+from .name_spoken_address import spoken_address_names
 from .name_strong_places import strong_place_names
 from .name_surname_places import surname_place_names
 from .name_surname_after import given_before, surname_after
@@ -200,6 +201,7 @@ RULES: tuple[NameRule, ...] = (
     NameRule("relative_names", relative_names),  # "my coworker [fox] covered"
     NameRule("apposed_persons", apposed_persons),  # "the patient , [manu] [pule] , is"
     NameRule("polynesian_pairs", polynesian_pairs),  # "[henare] [tapine] dropped me", "with [koro] [hona]"
+    NameRule("spoken_address_names", spoken_address_names),  # "hi [billy] how are you", "so [mark] tell me"
     # the rules that read the names found so far
     NameRule("syllable_word_names", syllable_word_names),  # "i talked to [se bin]", "[tee] ming"
     NameRule("part_names", part_names),  # "hem ant", "son [ji-ho]", "dr an"
