@@ -49,7 +49,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import bench_deid_origin as bench  # noqa: E402
-from train_name_context import _inserted, _normal, _within  # noqa: E402
+from train_name_context import _inserted, _normal, _within, set_dialogs  # noqa: E402
 
 from clinaudit.perturb import deid  # noqa: E402
 from clinaudit.perturb.name_tokens import Tok, fold, tokens  # noqa: E402
@@ -140,43 +140,6 @@ def _lines_of(text: str) -> list[tuple[int, str]]:
 
 
 # ---------------------------------------------------------------- 1 and 2: the development sets
-
-def set_dialogs(hname: str, step: int) -> Iterable[tuple[str, str, str, list[str], list[tuple[int, int]]]]:
-    """``(origin, dialog, injected dialog, names, word-use spans)`` of a set's lower-case dialogs, injected as
-    ``train_name_context.set_samples`` injects them (``bench_deid_origin``'s loop, every ``step``-th dialog)."""
-    dialogs = bench.load_dialogs(False)
-    forms = bench.DEV_FORMS if hname == "development" else bench.dev7_forms(bench.DATA) if hname == "dev7" \
-        else bench.SETS[hname].forms
-    table = bench.NAME_TABLES.get(hname)
-    uses = bench.SETS[hname].word_uses if hname in bench.SETS else None
-    passes = ((forms, 0), (bench.DEV2_FORMS, 7)) if hname == "dev3" else ((forms, 0),)
-    if hname in bench.SETS and bench.SETS[hname].repeat:
-        times = bench.SETS[hname].repeat * len(forms)
-        passes = tuple((forms, p * len(dialogs)) for p in range(-(-times // (bench.FORMS_PER_DIALOG * len(dialogs)))))
-    for oi, origin in enumerate(table or bench.ORIGINS):
-        for pforms, offset in passes:
-            for i, (_f, _id, text, lower) in enumerate(dialogs):
-                if not lower or (i + oi) % step:
-                    continue
-                folded = (i // 2) % 2 == 1
-                got = None
-                for shift in range(4):
-                    got = bench.inject(text, True, origin, i + offset + shift, pforms, False, folded,
-                                       table[origin] if table else None)
-                    if got:
-                        break
-                if not got:
-                    continue
-                injected, names = got
-                uses_in: list[str] = []
-                if uses:
-                    avoid = {p.lower() for n in names for p in bench.name_parts(n)}
-                    injected, use_spans = bench.inject_word_uses(injected, True, i, avoid, uses)
-                    uses_in = [_normal(injected[a:b]) for a, b in use_spans]
-                norm = _normal(injected)
-                spans = [(k, k + len(u)) for u in uses_in if (k := norm.find(u)) >= 0]
-                yield origin, _normal(text.lower()), norm, names, spans
-
 
 def measure_set(nlp: Any, hname: str, step: int) -> dict[str, Counter[str]]:
     """Counters by origin (and ``*`` for the set): ``missed`` (name words main leaves), ``use`` (words of the

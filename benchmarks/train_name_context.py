@@ -23,6 +23,7 @@ import argparse
 import json
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -97,54 +98,62 @@ def _within(spans: list[tuple[int, int]], t) -> bool:
     return any(s <= t.start and t.end <= e for s, e in spans)
 
 
+def set_dialogs(hname: str, step: int) -> Iterable[tuple[str, str, str, list[str], list[tuple[int, int]]]]:
+    """``(origin, dialog, injected dialog, names, word-use spans)`` of a set's lower-case dialogs (``hname``: the
+    development half or a ``deid_sets.SETS`` set), injected as ``bench_deid_origin`` injects them, every ``step``-th
+    dialog of each origin (each origin its own dialogs: every word use is read); both dialogs as de-identification
+    reads them (:func:`_normal`). Read by :func:`set_samples` and ``bench_deid_ner.py``."""
+    dialogs = bench.load_dialogs(False)
+    forms = bench.DEV_FORMS if hname == "development" else bench.dev7_forms(bench.DATA) if hname == "dev7" \
+        else bench.SETS[hname].forms
+    table = bench.NAME_TABLES.get(hname)
+    uses = bench.SETS[hname].word_uses if hname in bench.SETS else None
+    passes = ((forms, 0), (bench.DEV2_FORMS, 7)) if hname == "dev3" else ((forms, 0),)
+    if hname in bench.SETS and bench.SETS[hname].repeat:
+        times = bench.SETS[hname].repeat * len(forms)
+        passes = tuple((forms, p * len(dialogs)) for p in range(-(-times // (bench.FORMS_PER_DIALOG * len(dialogs)))))
+    for oi, origin in enumerate(table or bench.ORIGINS):
+        for pforms, offset in passes:
+            for i, (_f, _id, text, lower) in enumerate(dialogs):
+                if not lower or (i + oi) % step:
+                    continue
+                folded = (i // 2) % 2 == 1
+                got = None
+                for shift in range(4):
+                    got = bench.inject(text, True, origin, i + offset + shift, pforms, False, folded,
+                                       table[origin] if table else None)
+                    if got:
+                        break
+                if not got:
+                    continue
+                injected, names = got
+                uses_in: list[str] = []
+                if uses:
+                    avoid = {p.lower() for n in names for p in bench.name_parts(n)}
+                    injected, use_spans = bench.inject_word_uses(injected, True, i, avoid, uses)
+                    uses_in = [_normal(injected[a:b]) for a, b in use_spans]
+                norm = _normal(injected)
+                spans = [(k, k + len(u)) for u in uses_in if (k := norm.find(u)) >= 0]
+                yield origin, _normal(text.lower()), norm, names, spans
+
+
 def set_samples(step: int) -> list[tuple[str, list[str], int, float]]:
     """``(group, features, label, weight)`` of the development sets' lower-case dialogs."""
-    dialogs = [d for d in bench.load_dialogs(False)]
     out = []
     for hname in ["development", *bench.SETS]:
-        forms = bench.DEV_FORMS if hname == "development" else bench.dev7_forms(bench.DATA) if hname == "dev7" \
-            else bench.SETS[hname].forms
-        table = bench.NAME_TABLES.get(hname)
-        uses = bench.SETS[hname].word_uses if hname in bench.SETS else None
-        passes = ((forms, 0), (bench.DEV2_FORMS, 7)) if hname == "dev3" else ((forms, 0),)
-        if hname in bench.SETS and bench.SETS[hname].repeat:
-            times = bench.SETS[hname].repeat * len(forms)
-            passes = tuple((forms, p * len(dialogs)) for p in range(-(-times // (bench.FORMS_PER_DIALOG
-                                                                                 * len(dialogs)))))
         n0 = len(out)
-        for oi, origin in enumerate(table or bench.ORIGINS):
-            for pforms, offset in passes:
-                for i, (_f, _id, text, lower) in enumerate(dialogs):
-                    if not lower or (i + oi) % step:  # each origin its own dialogs: every word use is read
-                        continue
-                    folded = (i // 2) % 2 == 1
-                    for shift in range(4):
-                        got = bench.inject(text, True, origin, i + offset + shift, pforms, False, folded,
-                                           table[origin] if table else None)
-                        if got:
-                            break
-                    if not got:
-                        continue
-                    injected, names = got
-                    base = _normal(text.lower())
-                    uses_in: list[str] = []
-                    if uses:
-                        avoid = {p.lower() for n in names for p in bench.name_parts(n)}
-                        injected, use_spans = bench.inject_word_uses(injected, True, i, avoid, uses)
-                        uses_in = [_normal(injected[a:b]) for a, b in use_spans]
-                    injected = _normal(injected)
-                    spans = _inserted(base, injected)
-                    use_spans = [(k, k + len(u)) for u in uses_in if (k := injected.find(u)) >= 0]
-                    parts = {fold(p).lower() for n in names for p in bench.name_parts(n)} | {
-                        p.lower() for n in names for p in bench.name_parts(n)}
-                    cands, removed = _record(injected, None)
-                    for t, ctx, kept in cands:
-                        if not _left(t, removed):
-                            continue
-                        if _within(use_spans, t):
-                            out.append((hname, list(ncm.word_features(t.key)) + ctx, 0, WORD_USE_WEIGHT))
-                        elif _within(spans, t) and (kept or t.key not in parts):
-                            out.append((hname, list(ncm.word_features(t.key)) + ctx, int(t.key in parts), 1.0))
+        for _origin, base, injected, names, use_spans in set_dialogs(hname, step):
+            spans = _inserted(base, injected)
+            parts = {fold(p).lower() for n in names for p in bench.name_parts(n)} | {
+                p.lower() for n in names for p in bench.name_parts(n)}
+            cands, removed = _record(injected, None)
+            for t, ctx, kept in cands:
+                if not _left(t, removed):
+                    continue
+                if _within(use_spans, t):
+                    out.append((hname, list(ncm.word_features(t.key)) + ctx, 0, WORD_USE_WEIGHT))
+                elif _within(spans, t) and (kept or t.key not in parts):
+                    out.append((hname, list(ncm.word_features(t.key)) + ctx, int(t.key in parts), 1.0))
         print(f"{hname}: {len(out) - n0} samples, {sum(lab for _g, _f, lab, _w in out[n0:])} names left",
               file=sys.stderr, flush=True)
     return out

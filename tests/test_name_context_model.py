@@ -120,13 +120,29 @@ def test_weights_file_is_small_and_plain():
     assert "sklearn" not in Path(ncm.__file__).read_text(encoding="utf-8")
 
 
+#: the revision whose rules and development sets the weights were fitted on (97c3c0b's rules; main's de-identification
+#: outputs were identical through 133340f, the last revision before a set, dev44, and a rule, name_spoken_address, were
+#: added in the nineteenth session). The training data are the names main's rules leave in the sets, so the script
+#: gives other weights on a later tree: a measured result is reproduced at its own revision.
+WEIGHTS_REVISION = "133340f"
+
+
 @pytest.mark.slow
 def test_the_script_reproduces_the_weights(tmp_path):
-    if not (ROOT.parent / "shared" / "data").exists() and not (ROOT.parent.parent / "shared" / "data").exists():
+    shared = next((d for d in (ROOT.parent / "shared", ROOT.parent.parent / "shared") if (d / "data").exists()), None)
+    if shared is None:
         pytest.skip("the shared dialogs are absent")
+    arch = subprocess.run(["git", "-C", str(ROOT), "archive", WEIGHTS_REVISION, "src", "benchmarks"],
+                          capture_output=True)
+    if arch.returncode:
+        pytest.skip(f"revision {WEIGHTS_REVISION} is not in this clone's history (a shallow clone)")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=arch.stdout, check=True)
+    (tmp_path / "shared").symlink_to(shared)  # beside the tree, where the bench looks for ../shared/data
     out = tmp_path / "model.json"
-    subprocess.run([sys.executable, str(SCRIPT), "--out", str(out)], check=True, capture_output=True,
-                   env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
+    subprocess.run([sys.executable, str(tree / "benchmarks" / SCRIPT.name), "--out", str(out)], check=True,
+                   capture_output=True, env={"PYTHONPATH": str(tree / "src"), "PATH": "/usr/bin:/bin"})
     assert out.read_bytes() == WEIGHTS.read_bytes()
 
 
