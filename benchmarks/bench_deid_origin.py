@@ -275,11 +275,22 @@ def run_version(texts: list[str], names: list[list[str]] | None = None) -> dict:
     return {"seconds": time.perf_counter() - t0, "rows": out}
 
 
+def read_word_lists() -> None:
+    """Every word list the tree's detector reads (``name_detect.load_word_lists``; a tree older than it, the four
+    vocabulary lists), so that no timed dialog pays for reading one."""
+    try:
+        from clinaudit.perturb.name_detect import load_word_lists
+    except ImportError:
+        from clinaudit.perturb.vocab import clinical_terms, common_words, first_names, surnames
+
+        clinical_terms(), common_words(), first_names(), surnames()
+        return
+    load_word_lists()
+
+
 def child(path: str) -> None:
     job = json.loads(Path(path).read_text(encoding="utf-8"))
-    from clinaudit.perturb.vocab import clinical_terms, common_words, first_names, surnames
-
-    clinical_terms(), common_words(), first_names(), surnames()  # read before the clock starts, as for "after"
+    read_word_lists()  # before the clock starts, as for "after"
     json.dump({k: run_version(v, job["names"].get(k)) for k, v in job["texts"].items()}, sys.stdout)
 
 
@@ -525,9 +536,7 @@ def main() -> None:
     if not a.no_before:
         sets["before"] = before_run(a.before, jobs, job_names)
     t0 = time.perf_counter()
-    from clinaudit.perturb.vocab import clinical_terms, common_words, first_names, surnames
-
-    clinical_terms(), common_words(), first_names(), surnames()
+    read_word_lists()
     print(f"word lists loaded in {time.perf_counter() - t0:.1f} s")
     sets["after"] = {k: run_version(v, job_names.get(k)) for k, v in jobs.items()}
     for label in ("before", "after"):
