@@ -97,11 +97,6 @@ def in_spans(toks: Sequence[Tok], spans: Iterable[tuple[int, int]]) -> list[bool
     return [any(s < t.end and t.start < e for s, e in spans) for t in toks]
 
 
-def covered(t: Tok, spans: Sequence[tuple[int, int]]) -> bool:
-    """The word lies inside a span main replaced (any kind)."""
-    return any(s <= t.start and t.end <= e for s, e in spans)
-
-
 def load_ner(path: str) -> tuple[Any, float, float]:
     """The NER pipeline, and the CPU seconds of importing spaCy and of loading the model."""
     sys.path.append(path)
@@ -157,7 +152,7 @@ def measure_set(nlp: Any, hname: str, step: int) -> dict[str, Counter[str]]:
             kinds: list[tuple[str, Tok]] = []
             for t in tokens(line):
                 g = Tok(t.start + pos, t.end + pos, t.text, t.key)
-                if covered(g, removed):
+                if _within(removed, g):
                     continue
                 if _within(ins, g) and t.key in parts:
                     kinds.append(("missed", t))
@@ -230,7 +225,8 @@ def report_real(nlp: Any, step: int) -> None:
             _new, rep = deid.deidentify_text(text, names=())
             removed = [(r["start"], r["end"]) for r in rep.removed]
             for pos, line in _lines_of(text):
-                toks = [t for t in tokens(line) if not covered(Tok(t.start + pos, t.end + pos, t.text, t.key), removed)]
+                toks = [t for t in tokens(line)
+                        if not _within(removed, Tok(t.start + pos, t.end + pos, t.text, t.key))]
                 if toks:
                     lines.append(line)
                     meta_of.append(meta)
