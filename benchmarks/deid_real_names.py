@@ -24,11 +24,15 @@ def _count(text: str, part: str) -> int:
     return len(re.findall(rf"(?i)(?<![\w']){re.escape(part)}(?![\w]|['’](?!s\b)\w)", text))
 
 
+def _empty() -> dict[str, dict]:
+    return {k: {"mentions": 0, "left": 0, "words": Counter()} for k in KINDS}
+
+
 def real_names_left(texts: list[str], names: list[list[str]], outputs: list[str]) -> dict[str, dict]:
     """kind -> ``{"mentions": n, "left": m, "words": Counter}`` over the dialogs ``texts`` (before), ``outputs``
     (after) and ``names[i]`` (the dialog's first name, family name, ...): every mention of a name part in the dialog
     before, and how many of them the output still holds (at most as many as before), with the words left."""
-    out = {k: {"mentions": 0, "left": 0, "words": Counter()} for k in KINDS}
+    out = _empty()
     for text, row, after in zip(texts, names, outputs, strict=True):
         for kind, name in zip(KINDS, row, strict=False):
             for part in _parts(name or ""):
@@ -45,7 +49,7 @@ def real_names_left(texts: list[str], names: list[list[str]], outputs: list[str]
 
 def merge(parts: list[dict[str, dict]]) -> dict[str, dict]:
     """The counts of several files together."""
-    out = {k: {"mentions": 0, "left": 0, "words": Counter()} for k in KINDS}
+    out = _empty()
     for p in parts:
         for k in KINDS:
             out[k]["mentions"] += p[k]["mentions"]
