@@ -176,9 +176,11 @@ def _residual_spans(text: str, toks: Sequence[Tok] | None = None) -> list[tuple[
     """Replace, don't drop: a capitalised word inside a sentence that no vocabulary explains may be a name (the
     residual check would list it): ``[NAME]``, source ``residual`` (ranked after every other rule)."""
     from .name_detect import no_person_at
+    from .name_notation import notation_span
 
     return [(s, e, "[NAME]", "name", "residual") for s, e, w in _capitalised_inside(text, toks)
-            if not _known_word(w) and not _known_word(fold_word(w)) and not no_person_at(text, s, e)]
+            if not _known_word(w) and not _known_word(fold_word(w)) and not no_person_at(text, s, e)
+            and not notation_span(text, s, e)]
 
 
 def _capitalised_inside(text: str, toks: Sequence[Tok] | None = None) -> list[tuple[int, int, str]]:
@@ -231,11 +233,11 @@ def _role_label(label: str) -> bool:
 
 def _speaker_name_spans(text: str, labels: list[re.Match[str]]) -> list[tuple[int, int, str, str, str]]:
     """A speaker label that is one capitalised word and no role ("Zanele: I feel fine.") is the speaker's name
-    (``labels``: :func:`_label_matches`)."""
+    (``labels``: :func:`_label_matches`); not a lab value's symbol and charge ("Cl-: 101 mEq/L")."""
     out = []
     for m in labels:
         c = m.group("c")
-        if c and not _role_label(c) and re.fullmatch(r"[A-Z][a-z'-]+", c.strip()) and not _known_word(c.strip()):
+        if c and not _role_label(c) and re.fullmatch(r"[A-Z][a-z'-]*[a-z]", c.strip()) and not _known_word(c.strip()):
             out.append((m.start("c"), m.start("c") + len(c.strip()), "[NAME]", "name", "rule"))
     return out
 

@@ -200,5 +200,16 @@ _LOAN_LETTERS = frozenset("éèêëàâçîïôûùñáíóúäöüÉÈÊËÀÂ�
 def non_english_letter(word: str) -> bool:
     """``word`` has a letter that no English word is written with (a non-ASCII letter that is not one of the accents
     loanwords keep): "Åsa", "Łucja", "Dvořák", "Faʻamausili"."""
-    return not word.isascii() and any(not c.isascii() and c not in _LOAN_LETTERS and (c.isalpha() or c in "ʻ’")
-                                      for c in word)
+    if word.isascii():
+        return False
+    if "’" in word:  # an English contraction's or possessive's apostrophe is no okina: "doesn’t", "I’m", "ma’am"
+        word = _CLITIC.sub("", word)
+        if word.replace("’", "'").lower() in _APOSTROPHE_WORDS:
+            return False
+    return any(not c.isascii() and c not in _LOAN_LETTERS and (c.isalpha() or c in "ʻ’") for c in word)
+
+
+#: the endings English contractions and possessives write after an apostrophe ("doesn’t", "we’ll", "Smith’s")
+_CLITIC = re.compile(r"(?i)’(?:s|t|m|d|ll|re|ve)$")
+#: words English writes with an apostrophe inside, not at a clitic ("ma'am", "o'clock", "y'all")
+_APOSTROPHE_WORDS = frozenset({"ma'am", "o'clock", "y'all", "ol'", "rock'n'roll", "'em", "'cause", "'til"})

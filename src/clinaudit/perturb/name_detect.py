@@ -55,6 +55,7 @@ from .name_bare_person import BareWords, bare_word_places
 from .name_pacific_words import pacific_word_spans, restore_beside
 from .name_abroad import named_by_frequency
 from .name_guarded_kinds import may_be_kept
+from .name_notation import notation_span
 from .name_no_person import clinical_word_after, facility_after, no_person_at, not_a_person, sentence_start
 from .name_slot_kinds import (rare_common, rare_slot_word, slot_word)
 from .name_tokens import WORD, Toks, fold, keys_of, texts_of, tokens, word_before
@@ -354,6 +355,7 @@ def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
         if dropped:  # "Sione [Fale]": a word of the vocabulary beside a name found is a name
             back = set(restore_beside(text, [(sp.start, sp.end) for sp in dropped], [(sp.start, sp.end) for sp in spans]))
             spans += [sp for sp in dropped if (sp.start, sp.end) in back]
+        spans = [sp for sp in spans if sp.source == "metadata" or not notation_span(text, sp.start, sp.end)]
         if any(_caps_headword(text[sp.start:sp.end]) for sp in spans):  # "the TROY trial"; not "Dr. ERIC"
             named_at = set(named)
             spans = [sp for sp in spans if sp.source == "metadata" or (sp.start, sp.end) in named_at

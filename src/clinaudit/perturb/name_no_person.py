@@ -28,12 +28,18 @@ from .word_known import is_prefix_of_known
 __all__ = ["clinical_word_after", "facility_after", "no_person_at", "not_a_person", "sentence_start"]
 
 _EPONYM_AFTER = re.compile(
-    r"(?i)^(?:['’]s)?(?:\s+(?:and|&)\s+[^\W\d_][\w\-]*['’]s)?\s+(?:disease|syndrome|palsy|phenomenon|sign|test|maneuver|manoeuvre|fracture|ulcer|tumou?r|"
+    r"(?i)^(?:\u2013[^\W\d_][\w\-]*)*(?:['’]s)?(?:\s+(?:and|&)\s+[^\W\d_][\w\-]*['’]s)?\s+(?:disease|syndrome|palsy|phenomenon|sign|test|maneuver|manoeuvre|fracture|ulcer|tumou?r|"
     r"lymphoma|sarcoma|dystrophy|ataxia|chorea|thyroiditis|esophagus|oesophagus|cyst|node|criteria|score|scale|"
     r"procedure|operation|reflex|law|equation|formula|classification|neuroma|neuralgia|contracture|deformity|"
     r"catheter|monitor|position|stage|grade|tendon|tendinitis|tendonitis|gland|cream|gel|stocking|lotion|"
     r"cleanser|cleansing|ointment|tablet|capsule|spray|drop|inhaler|patch|shot|injection|pill|wash|assessment|"
-    r"thickness|halo|splint)s?\b")
+    r"thickness|halo|splint|pouch|spots|lesions|triad|diagram|nomogram|grid|nev(?:us|i)|naev(?:us|i)|"
+    r"macroglobulinemia|agar|blot|stain|staining)s?\b"
+    r"|^(?:\u2013[^\W\d_][\w\-]*)*\s+(?:cells?|virus|angina|index|surgery|muscular\s+dystrophy)\b")
+
+
+#: an origin's word before "descent", "ancestry", ... ("of Ashkenazi Jewish descent", "of Mizrahi heritage")
+_ORIGIN_AFTER = re.compile(r"^(?:\s+[A-Z][a-z]+)?\s+(?:descent|ancestry|heritage|extraction)\b")
 
 
 def facility_after(after: str) -> bool:
@@ -82,8 +88,8 @@ def not_a_person(text: str, t: _Tok) -> bool:
 
 def clinical_word_after(after: str) -> bool:
     """The text after a word names what the word is: an eponym's disease, sign or test ("Addison's disease"), a
-    product's form ("Cetaphil cleansing lotion", "metro cream")."""
-    return bool(_EPONYM_AFTER.match(after))
+    product's form ("Cetaphil cleansing lotion", "metro cream"), an origin ("of Ashkenazi Jewish descent")."""
+    return bool(_EPONYM_AFTER.match(after) or _ORIGIN_AFTER.match(after))
 
 
 @lru_cache(maxsize=8192)  # asked by several rules about the same word (issue 50, ninth session)

@@ -85,6 +85,7 @@ from .name_tokens import Tok
 from .name_word import RELATIVES, word_facts
 from .name_word_surnames import bare_word_surnames, word_surnames
 from .name_writing import addressed, particle_names
+from .vocab import ORIGIN_WORDS
 
 __all__ = ["INPUTS", "NameRule", "RULES", "Span"]
 
@@ -135,7 +136,9 @@ def _addressed_word_name(t: Tok) -> bool:
 
 
 def _context_cased_ok(text: str, t: Tok) -> str | None:
-    return None if word_facts(t.key).clinical == "facility" else person_verb_may_be(text, t)  # not "sent to Mercy"
+    if word_facts(t.key).clinical == "facility" or t.key in ORIGIN_WORDS:  # not "sent to Mercy", "my family is
+        return None  # Cuban and my mom" (but "with Brown and my son": a colour's word is a surname as often)
+    return person_verb_may_be(text, t)
 
 
 def _surnames_beside(text: str, toks: Sequence[Tok], found_firsts: Sequence[tuple[int, int]],

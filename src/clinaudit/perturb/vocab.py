@@ -39,7 +39,7 @@ from ..errors import ClinauditError
 __all__ = ["EPONYMS", "eponym_compound", "CLINICAL_SHORT", "SPECIALTY_WORDS", "FACILITY_WORDS", "PLACE_WORDS",
            "first_names", "surnames", "common_words", "common_longest", "clinical_terms", "clinical_category",
            "is_specialty", "is_common", "SPOKEN_WORDS", "PLACE_GENERIC", "PLACE_BEFORE", "inflected_everyday",
-           "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS", "english_zipf", "inflections_zipf", "rare_as_a_word", "y_adjective",
+           "FUNCTION_WORDS", "DEMOGRAPHIC_WORDS", "ORIGIN_WORDS", "english_zipf", "inflections_zipf", "rare_as_a_word", "y_adjective",
            "plural_of_common", "lower_case_neighbour", "RARE_ZIPF", "INFLECTED_MARGIN", "POSSESSIVES",
            "POSSESSIVE_PATTERN", "SUFFIXES", "condition_noun", "everyday_condition", "DAY_NAMES", "MONTH_NAMES",
            "FEAST_NAMES", "package_dir", "wordfreq_zipfs", "english_frequencies", "EVERYDAY_CHAPTERS",
@@ -121,6 +121,7 @@ FUNCTION_WORDS: frozenset[str] = frozenset("""
     i'm i've i'll i'd it's that's we're you're he's she's they're let's there's what's don't didn't can't
     dr mr mrs ms mx prof professor doc mom mum dad mama papa son daughter husband wife brother sister
     honey sweetie sweetheart darling hon love babe baby buddy bud pal champ kiddo kid kids man dude bro sis
+    fella fellas bloke blokes lad lads chap chaps
     sport boss chief team y'all both much more most so such if as than because while after before since
     until into onto through during without within again anyway though although however also even ever
     never always sometimes maybe perhaps probably actually basically obviously thank thankyou welcome
@@ -129,11 +130,24 @@ FUNCTION_WORDS: frozenset[str] = frozenset("""
     ladies gentlemen gentleman lady young old dear friend friends guy girl boy folks people everybody
     doctors docs nurses physicians everyone's like
 """.split())
-#: Demographic words (the counterfactual values and race/origin descriptors): never names, even capitalised
+#: Nationalities, ethnicities and religions patients state ("Ethnicity: White British", "21 Male, Indian, 68 kgs":
+#: MedPerturb's messages lost them to "[NAME]"; issue 50, twentieth session): the one-word origins of
+#: ``deid.ORIGIN_TERMS`` but "german" (Germán is a given name); not "english", "french", "welsh", "christian",
+#: "norman", "ashkenazi", "mizrahi": names as often (an origin before "descent", "ancestry", ... is no person all the
+#: same: :func:`.name_no_person.clinical_word_after`). Never names: they are :data:`DEMOGRAPHIC_WORDS`.
+ORIGIN_WORDS: frozenset[str] = frozenset("""
+    aboriginal arab arabic sephardic jewish muslim hindu sikh buddhist
+    mexican cuban dominican guatemalan salvadoran colombian brazilian chinese japanese korean vietnamese filipino
+    thai indian pakistani bangladeshi nigerian ethiopian somali kenyan ghanaian haitian jamaican irish italian
+    polish russian ukrainian greek turkish iranian persian iraqi syrian lebanese egyptian moroccan scandinavian
+    european british scottish canadian australian
+""".split())
+#: Demographic words (the counterfactual values and race/origin descriptors, :data:`ORIGIN_WORDS`): never names,
+#: even capitalised
 DEMOGRAPHIC_WORDS: frozenset[str] = frozenset("""
     asian black white brown indigenous latino latina latinx hispanic native middle eastern multiracial
     biracial caucasian african american female male man woman men women gentleman lady boy girl
-""".split())
+""".split()) | ORIGIN_WORDS
 
 #: Clinical eponyms and short forms the lists above lack or hold only as names: never names, counted as
 #: ``condition`` / ``drug`` words (issue 38 found each replaced by ``[NAME]`` in the real ACI-Bench / MTS dialogs).
@@ -149,7 +163,7 @@ EPONYMS: frozenset[str] = frozenset("""
 #: "tequila" of a social history: dictionary words rare in English, which the lower-case name rule would take).
 CLINICAL_SHORT: frozenset[str] = frozenset("""
     polio metro metrogel metro-gel persa persa-gel persagel peed peeing pee synvisc ultracet aldex acticoat
-    hydrocode ziac flonase proair spica tarry castor balm tequila
+    hydrocode ziac flonase proair spica tarry castor balm tequila agar
 """.split())
 
 #: Clinical acronyms and chemotherapy regimens as clinicians write them, in capitals (issue 50, seventh session): no
@@ -172,6 +186,7 @@ CLINICAL_ACRONYMS: frozenset[str] = frozenset("""
     bmp cmp inr ptt abg vbg ua ekg ecg eeg emg ncs tte tee mri mra ct cta pet spect dexa kub cxr us
     cabg tavr savr pci ptca ercp egd eus picc tpn npo dnr dni polst icd crt crtd lvad ecmo iabp
     cpap bipap turp leep ivf icsi orif acl mcl pcl tka tkr thr vats apr bso
+    ehr emr flot
     nsaid nsaids ssri ssris snri snris maoi tca ace acei ppi doac noac lmwh ufh tpa mtx hctz asa
     tnf ivig gcsf epo hrt ocp iud nrt sglt2 glp1 dpp4 prn bid tid qid qd qhs po iv im sc subq
     icu ccu sicu nicu picu pacu ed er or ent ob gyn obgyn gi pt ot slp snf ltac hme dme prn
@@ -215,6 +230,7 @@ def surnames() -> frozenset[str]:
 SPOKEN_WORDS: frozenset[str] = frozenset("""
     gon wan gotta kinda sorta lemme gimme lotta outta dunno ya yup yep nope nah gosh uhm umm hmm mhm mm uh huh
     okey okay ok alright aw ow eh oh ah yeah yea cause cuz til gonna wanna lem
+    woah whoa yikes ugh ooh oops yknow
 """.split())
 
 

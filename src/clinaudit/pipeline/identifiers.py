@@ -9,7 +9,8 @@ the detector too, counted by source in ``tables/deidentification.csv``) declares
 every form :func:`clinaudit.perturb.deid.deidentify_text` replaces a listed name (case-insensitive, whole
 words, possessives, parts of a multi-part name) — and so is every other name its detector and naming rules
 find there ("Dr. Alvarez", "my husband Tom"; names only: ages, gendered words and origins stay), in the
-case's text and in every text of its fields (MCQ options, EHR context, ...); the listed values themselves
+case's text and in every text of its fields (MCQ options, EHR context, ...; not the codes of
+:data:`CODE_FIELDS`, a data set's or an arm's label); the listed values themselves
 are masked (``fields.identifiers`` keeps its column names, each value ``[NAME]``). So a listed name
 reaches no prompt, cache entry, table, log or report of the run. A case that lists no name is de-identified
 the same way (issue 50: a patient message names people whether or not the data says so), unless the spec's
@@ -23,9 +24,14 @@ from typing import Any
 
 from ..records import Case
 
-__all__ = ["remove_listed_names", "MASK"]
+__all__ = ["remove_listed_names", "MASK", "CODE_FIELDS"]
 
 MASK = "[NAME]"
+#: Fields the loaders write as codes, never as text about a person: a data set's or arm's label, ids, categories
+#: (MedPerturb's ``dataset`` "askadoc" and ``pair_id`` "askadoc:N75" were read as names in no list and became
+#: "[NAME]" and "[NAME]:N75"; issue 50, twentieth session). They are kept as loaded.
+CODE_FIELDS = frozenset({"dataset", "dataset_id", "context_id", "context_id_published", "pair_id", "arm", "index",
+                         "original_patient_gender", "category", "source_dataset", "case_type", "answer_letter"})
 
 
 def _masked(value: Any) -> Any:
@@ -60,6 +66,7 @@ def remove_listed_names(cases: list[Case], *, detect: bool = True) -> list[Case]
                 return {k: clean(x) for k, x in v.items()}
             return v
 
-        fields = {k: (_masked(v) if k in IDENTIFIER_FIELDS else clean(v)) for k, v in case.fields.items()}
+        fields = {k: (_masked(v) if k in IDENTIFIER_FIELDS else v if k in CODE_FIELDS else clean(v))
+                  for k, v in case.fields.items()}
         out.append(case.model_copy(update={"text": clean(case.text), "fields": fields}))
     return out
