@@ -61,6 +61,10 @@ class AuditContext:
     #: the cases as loaded: how many, how many lower-case, how they were de-identified (clinaudit.deid_reach);
     #: None while no case was read from the spec's data
     deid_reach: dict[str, Any] | None = None
+    #: the cases de-identification changed as they were loaded ({case id: [NAME]s added}) and the contexts whose
+    #: arms it changed differently (clinaudit.deid_groups); None while the framework de-identified no case
+    deid_changed: dict[str, int] | None = None
+    deid_arms: dict[str, Any] | None = None
 
     def cases(self) -> list[Case]:
         """All cases of all data sources (loaded once)."""
@@ -76,7 +80,11 @@ class AuditContext:
             if not self._deidentifies_cases():  # the names the data lists never reach a prompt or a file
                 from .identifiers import remove_listed_names
 
-                cases = remove_listed_names(cases, detect=self.spec.deid.names)
+                given, cases = cases, remove_listed_names(cases, detect=self.spec.deid.names)
+                from ..deid_groups import arm_differences, changed_cases
+
+                self.deid_changed = changed_cases(given, cases)  # what it changed, by group (clinaudit.deid_groups)
+                self.deid_arms = arm_differences(given, cases)
             self._cases = cases
             self._attributes = None
         return self._cases

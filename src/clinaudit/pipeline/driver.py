@@ -110,6 +110,17 @@ def _run_in(ctx: AuditContext, recipe: AuditRecipe, spec: AuditSpec, base_dir: P
 
         ctx.rundir.write_table(TABLE, reach_table(ctx.deid_reach))
         summary = {**summary, "deid_reach": dict(ctx.deid_reach)}
+    if ctx.deid_changed is not None:  # what de-identification changed, by group (clinaudit.deid_groups)
+        from ..deid_groups import TABLE as CHANGES, change_rates, change_summary
+
+        import pandas as pd
+
+        attributes = ctx.case_attributes()
+        rates = change_rates(pd.DataFrame() if attributes is None else attributes, ctx.deid_changed,
+                             alpha=spec.verdicts.alpha, seed=spec.seed)
+        ctx.rundir.write_table(CHANGES, rates)
+        summary = {**summary, "deid_changes": change_summary(rates, ctx.deid_changed, len(ctx.cases()),
+                                                             ctx.deid_arms or {})}
     drop_excluded_text(ctx)
     status, failure = call_status(ctx.runner.usage)
     try:

@@ -1,5 +1,5 @@
-"""The shared report blocks of judge juries, clinically relevant pairs and exclusions by group, added to any
-audit's section.
+"""The shared report blocks of judge juries, clinically relevant pairs, exclusions and de-identification by
+group, added to any audit's section.
 
 :func:`extra_blocks` reads the run's jury tables (:mod:`clinaudit.judges.jury`) and relevance tables
 (:mod:`clinaudit.perturb.relevance`) and returns the blocks to append to the audit's own section
@@ -15,7 +15,7 @@ import pandas as pd
 
 from .base import Table, Text
 
-__all__ = ["jury_blocks", "relevance_blocks", "exclusion_blocks", "extra_blocks"]
+__all__ = ["jury_blocks", "relevance_blocks", "exclusion_blocks", "deid_change_blocks", "extra_blocks"]
 
 
 def _read(rundir: Any, name: str) -> pd.DataFrame | None:
@@ -110,5 +110,28 @@ def exclusion_blocks(rundir: Any) -> list[Any]:
     return blocks
 
 
+def deid_change_blocks(rundir: Any) -> list[Any]:
+    """What de-identification changed in the cases as loaded, by group (:mod:`clinaudit.deid_groups`): a warning
+    when some groups' cases were changed more often or the arms of a context differently, one line of counts, and
+    the table of shares by group; nothing for a run whose de-identification changed no case as loaded, or that
+    de-identified none (note generation counts its own, ``tables/deidentification.csv``)."""
+    from ..deid_groups import TABLE, change_sentences
+
+    manifest = getattr(rundir, "manifest", None) or {}
+    summary = (manifest.get("summary") or {}).get("deid_changes") if isinstance(manifest, dict) else None
+    rates = _read(rundir, TABLE)
+    if not isinstance(summary, dict) or not summary.get("changed"):
+        return []  # nothing changed: nothing to say (the table and the summary still hold the counts)
+    blocks: list[Any] = [Text(x, kind="warning") for x in change_sentences(summary)]
+    blocks.append(Text(f"De-identification changed {summary.get('changed', 0)} of {summary.get('cases', 0)} cases "
+                       f"as loaded ({summary.get('names_added', 0)} words replaced with [NAME]; "
+                       "docs/deidentification.md)."))
+    if rates is not None and not rates.empty:
+        blocks.append(Table("De-identification by group", rates, name=TABLE,
+                            caption="cases whose text de-identification changed, per group; Fisher / Freeman-Halton "
+                                    "test, Holm over attributes (arms of one context counted once)"))
+    return blocks
+
+
 def extra_blocks(rundir: Any) -> list[Any]:
-    return jury_blocks(rundir) + relevance_blocks(rundir) + exclusion_blocks(rundir)
+    return jury_blocks(rundir) + relevance_blocks(rundir) + exclusion_blocks(rundir) + deid_change_blocks(rundir)
