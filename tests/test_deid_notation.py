@@ -37,6 +37,7 @@ def _deid(text: str) -> str:
     "Anti-CCP negative; Gram-positive diplococci.",
     # a lab panel's lines, an abbreviation defined in brackets, a record's header
     "Serum:\nNa+: 137 mEq/L\nCl-: 101 mEq/L\nK+: 4.1 mEq/L",
+    "Glucose: 54 mg/dL\nC-peptide: Low\n",
     "Pityriasis lichenoides et varioliformis acuta (PLEVA)",
     "Sample 1 (Surveillance):\nEHR Context:\nAge: 55 years",
     # eponyms before the words they name

@@ -233,11 +233,15 @@ def _role_label(label: str) -> bool:
 
 def _speaker_name_spans(text: str, labels: list[re.Match[str]]) -> list[tuple[int, int, str, str, str]]:
     """A speaker label that is one capitalised word and no role ("Zanele: I feel fine.") is the speaker's name
-    (``labels``: :func:`_label_matches`); not a lab value's symbol and charge ("Cl-: 101 mEq/L")."""
+    (``labels``: :func:`_label_matches`); not a lab value's symbol and charge ("Cl-: 101 mEq/L") nor a lab written as
+    notation ("C-peptide: Low", :func:`.name_notation.notation`)."""
+    from .name_notation import notation
+
     out = []
     for m in labels:
         c = m.group("c")
-        if c and not _role_label(c) and re.fullmatch(r"[A-Z][a-z'-]*[a-z]", c.strip()) and not _known_word(c.strip()):
+        if c and not _role_label(c) and re.fullmatch(r"[A-Z][a-z'-]*[a-z]", c.strip()) and not _known_word(c.strip()) \
+                and not notation(c.strip()):
             out.append((m.start("c"), m.start("c") + len(c.strip()), "[NAME]", "name", "rule"))
     return out
 
