@@ -124,7 +124,7 @@ def deid_change_blocks(rundir: Any) -> list[Any]:
         return []  # nothing changed: nothing to say (the table and the summary still hold the counts)
     blocks: list[Any] = [Text(x, kind="warning") for x in change_sentences(summary)]
     blocks.append(Text(f"De-identification changed {summary.get('changed', 0)} of {summary.get('cases', 0)} cases "
-                       f"as loaded ({summary.get('names_added', 0)} words replaced with [NAME]; "
+                       f"as loaded ({summary.get('names_added', 0)} replacements with [NAME]; "
                        "docs/deidentification.md)."))
     if rates is not None and not rates.empty:
         blocks.append(Table("De-identification by group", rates, name=TABLE,
