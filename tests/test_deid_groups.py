@@ -32,9 +32,10 @@ def test_changed_cases_and_arms_hand_counted() -> None:
         _case("c:2", "Dr. Okonkwo saw me.", pair_id="c", sex="M"),
     ]
     after = remove_listed_names(before)
-    assert changed_cases(before, after) == {"a:1": 1, "a:2": 1, "c:1": 2, "c:2": 1}
+    changed = changed_cases(before, after)
+    assert changed == {"a:1": 1, "a:2": 1, "c:1": 2, "c:2": 1}
     # a: one [NAME] in each arm; b: none; c: two against one
-    assert arm_differences(before, after) == {"contexts": 3, "differ": 1, "examples": ["c"]}
+    assert arm_differences(before, changed) == {"contexts": 3, "differ": 1, "examples": ["c"]}
 
 
 def test_change_rates_test_the_groups_as_exclusions_are() -> None:

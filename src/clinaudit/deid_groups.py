@@ -57,14 +57,15 @@ def changed_cases(before: Sequence[Any], after: Sequence[Any]) -> dict[str, int]
             if a.text != b.text or a.fields != b.fields}
 
 
-def arm_differences(before: Sequence[Any], after: Sequence[Any]) -> dict[str, Any]:
+def arm_differences(cases: Sequence[Any], changed: Mapping[str, int]) -> dict[str, Any]:
     """Contexts with two arms or more (a ``pair_id`` field) and those whose arms got different numbers of
-    ``[NAME]`` replacements: ``{"contexts": n, "differ": k, "examples": [up to 5 pair ids]}``."""
+    ``[NAME]`` replacements (``changed``: :func:`changed_cases` of ``cases``; a case it lacks got none):
+    ``{"contexts": n, "differ": k, "examples": [up to 5 pair ids]}``."""
     per_unit: dict[str, list[int]] = defaultdict(list)
-    for b, a in zip(before, after, strict=True):
-        unit = (b.fields or {}).get("pair_id")
+    for c in cases:
+        unit = (c.fields or {}).get("pair_id")
         if unit not in (None, ""):
-            per_unit[str(unit)].append(_masks(a) - _masks(b))
+            per_unit[str(unit)].append(changed.get(str(c.case_id), 0))
     units = {u: n for u, n in per_unit.items() if len(n) >= 2}
     differ = [u for u, n in units.items() if len(set(n)) > 1]
     return {"contexts": len(units), "differ": len(differ), "examples": differ[:5]}

@@ -84,7 +84,7 @@ class AuditContext:
                 from ..deid_groups import arm_differences, changed_cases
 
                 self.deid_changed = changed_cases(given, cases)  # what it changed, by group (clinaudit.deid_groups)
-                self.deid_arms = arm_differences(given, cases)
+                self.deid_arms = arm_differences(given, self.deid_changed)
             self._cases = cases
             self._attributes = None
         return self._cases
