@@ -119,9 +119,9 @@ def deid_change_blocks(rundir: Any) -> list[Any]:
 
     manifest = getattr(rundir, "manifest", None) or {}
     summary = (manifest.get("summary") or {}).get("deid_changes") if isinstance(manifest, dict) else None
-    rates = _read(rundir, TABLE)
     if not isinstance(summary, dict) or not summary.get("changed"):
         return []  # nothing changed: nothing to say (the table and the summary still hold the counts)
+    rates = _read(rundir, TABLE)
     blocks: list[Any] = [Text(x, kind="warning") for x in change_sentences(summary)]
     blocks.append(Text(f"De-identification changed {summary.get('changed', 0)} of {summary.get('cases', 0)} cases "
                        f"as loaded ({summary.get('names_added', 0)} replacements with [NAME]; "
