@@ -86,10 +86,18 @@ def not_a_person(text: str, t: _Tok) -> bool:
                  or seen_in(text, t.start, t.end))  # "i saw it in jyrki , she had the same thing"
 
 
+#: an eponym's head word that is also a verb, said as one: an object or a particle after it ("Once Hughes signs it",
+#: "Baxter tests my sugars", "Jen drops me off"; not "Babinski sign is", "Phalen's test positive", "Murphy sign and")
+_HEAD_AS_VERB = re.compile(
+    r"(?i)^\s+(?:sign|test|drop|patch|wash|monitor|position|stage|grade|score|scale|splint|spray|stain|blot)(?:s|es)?"
+    r"\s+(?:me|him|her|it|them|us|you|my|your|his|our|their|the|a|an|this|that|these|those|off|up)\b")
+
+
 def clinical_word_after(after: str) -> bool:
     """The text after a word names what the word is: an eponym's disease, sign or test ("Addison's disease"), a
-    product's form ("Cetaphil cleansing lotion", "metro cream"), an origin ("of Ashkenazi Jewish descent")."""
-    return bool(_EPONYM_AFTER.match(after) or _ORIGIN_AFTER.match(after))
+    product's form ("Cetaphil cleansing lotion", "metro cream"), an origin ("of Ashkenazi Jewish descent"); not a
+    head word said as a verb (:data:`_HEAD_AS_VERB`, issue 50, twenty-first session)."""
+    return bool(_EPONYM_AFTER.match(after) and not _HEAD_AS_VERB.match(after) or _ORIGIN_AFTER.match(after))
 
 
 @lru_cache(maxsize=8192)  # asked by several rules about the same word (issue 50, ninth session)

@@ -57,6 +57,7 @@ from .name_given_words import given_word_names
 from .name_guarded_kinds import kept_word_names
 from .name_guarded_words import guarded_word_names
 from .name_initials import middle_initial_names
+from .name_listed_with import listed_with_names
 from .name_letters import capital_names, okina_names, syllable_names
 from .name_mentions import given_and_surname, other_mentions
 from .name_no_person import sentence_start
@@ -227,5 +228,6 @@ RULES: tuple[NameRule, ...] = (
     NameRule("given_pairs", lambda text, toks, found, again: given_pairs(text, toks, found, again),
              pairs_only=True),  # "i came in with [billy] [joe] ."
     NameRule("deaccented_mentions", deaccented_mentions),  # "[Jitka Bednář] ... Bednar works nights"
+    NameRule("listed_with_names", listed_with_names),  # "Benjamin, [Siosaia], my aunt, they all had it"
     NameRule("other_mentions", other_mentions),  # "my grandson [tanner] ... tanner waited"
 )
