@@ -88,3 +88,18 @@ def test_a_run_writes_the_table_the_summary_and_the_report_lines(tmp_path: Path)
     page = (tmp_path / "report" / "report.html").read_text(encoding="utf-8")
     assert "De-identification changed the text of some groups" in page and "De-identification by group" in page
     assert "Sipho" not in page
+    # findings.json carries the same counts and sentences, per run (twenty-first session)
+    findings = json.loads((tmp_path / "report" / "findings.json").read_text(encoding="utf-8"))
+    (run,) = findings["runs"]
+    assert {k: run["deid_changes"][k] for k in ("cases", "changed", "names_added")} == {
+        "cases": 16, "changed": 8, "names_added": 8}
+    assert run["deid_changes"]["sentences"] == change_sentences(changes)
+    assert run["deid_changes"]["sentences"][0].startswith("De-identification changed the text of some groups")
+
+
+def test_run_changes_none_without_a_summary(tmp_path: Path) -> None:
+    from clinaudit.deid_groups import run_changes
+
+    assert run_changes(tmp_path) is None  # no manifest
+    (tmp_path / "manifest.json").write_text('{"summary": {}}', encoding="utf-8")
+    assert run_changes(tmp_path) is None

@@ -370,6 +370,7 @@ def derive_findings(run_dirs: Sequence[Path | str], *, alpha: float = ALPHA, mar
 
     Findings are ranked by :func:`_rank_key` (proportion-scale effects first by |effect|, then other
     units by |value|; ties by p); inconclusive entries likewise, numbered separately."""
+    from ..deid_groups import run_changes
     from ..deid_reach import run_sentences
 
     alpha, margin = check_alpha(alpha), check_margin(margin)
@@ -387,7 +388,9 @@ def derive_findings(run_dirs: Sequence[Path | str], *, alpha: float = ALPHA, mar
                      "has_results": (Path(d) / "tables" / "results.csv").is_file(),
                      "findings": len(found), "inconclusive": len(unsure), "skipped": skipped,
                      # how far de-identification reached (clinaudit.deid_reach): a fact of the run, said once
-                     "deid_reach": run_sentences(d)})
+                     "deid_reach": run_sentences(d),
+                     # what it changed, by group and by arm (clinaudit.deid_groups): None where it changed nothing
+                     "deid_changes": run_changes(d)})
     findings.sort(key=_rank_key)
     inconclusive.sort(key=lambda e: (-e["size"], -(e["ci_half_width"] or 0.0)))
     for k, e in enumerate(findings, 1):
