@@ -25,6 +25,29 @@ def test_a_capital_at_a_sentence_start_on_a_rare_headword_is_a_name(text, expect
     assert _deid(text) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    # twenty-first session: a full name at a sentence's start whose given name the lists call a common word and whose
+    # surname is one too ("thorn" a condition's word): neither was found, the capital before a capital read nothing
+    ("Patient: Gillian Thorn came round last night.", "Patient: [NAME] came round last night."),
+    ("Patient: Gillian Thorn, my friend, came round.", "Patient: [NAME], my friend, came round."),
+])
+def test_a_full_name_at_a_sentence_start_is_a_name(text, expected):
+    assert _deid(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Patient: Cooper Tires, my employer, is big.",  # no name after the capital
+    "Patient: Christmas Day was hard.",
+    "Patient: Happy Birthday to you.",
+    "Patient: Merry Christmas to you too.",  # a feast's word after: no surname
+    "Stevens Johnson syndrome",  # a multiple-choice option (CRAFT-MD): an eponym, no person
+    "Rocky Mountain spotted fever",  # a clinical word after the pair
+    "Patient: Grace Hospital is where I went.",  # a facility
+])
+def test_two_capitals_at_a_sentence_start_that_are_no_name_stay(text):
+    assert _deid(text) == text
+
+
 @pytest.mark.parametrize("text", [
     "Patient: Guess what, the swelling went down.",  # an imperative with its object
     "Doctor: Lucky you. No prior surgeries?",  # an exclamation

@@ -179,7 +179,7 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
         thing = thing_after_determiner(text, toks_list, i) \
             and not _strong_after_article(text, toks_list, i)  # "a venti", "the alfredo sauce"; not "the kowalczyk way"
         if not thing and not (not w.common or (t.capital and not sentence_start(text, t.start))
-                              or written_as_name(text, t, sentence_start) or _speaker(text, t)):
+                              or written_as_name(text, t, sentence_start, _pair_ok) or _speaker(text, t)):
             continue  # neither a thing nor a name: its neighbours are not read (issue 50, Build 3)
         rest = after(text, t.end)
         if clinical_word_after(rest) or facility_after(rest) or not_a_person(text, t):
@@ -195,6 +195,21 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
     for t, source in found:  # a lower-case word the dialog writes after an article elsewhere is a thing ("wixela")
         if (t.capital or t.key not in things) and not written_acronym(t.text):
             yield t.start, t.end, t.text, source
+
+
+def _pair_ok(text: str, start: int, end: int, lower: str | None) -> bool:
+    """"Gillian [Thorn] came": a name after a capital at a sentence's start (:func:`.name_writing.capital_pair_at_start`):
+    a gazetteer name, no function or demographic word ("Merry Christmas to you"), where a person may stand ("Stevens
+    Johnson syndrome"), before a word that is no clinical one rarer than "has" or "was" ("Rocky Mountain spotted
+    fever")."""
+    w = _word(text[start:end].lower())
+    if not w.gazetteer or w.function or w.demographic or no_person_at(text, start, end):
+        return False
+    return lower is None or _word(lower).clinical is None or english_zipf(lower) >= _CLINICAL_FREQUENT
+
+
+#: a clinical word English text writes this often is no sign of a clinical phrase after a name ("has", "was")
+_CLINICAL_FREQUENT = 5.5
 
 
 def _strong_after_article(text: str, toks: Sequence[_Tok], i: int) -> bool:

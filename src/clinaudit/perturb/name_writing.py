@@ -15,7 +15,7 @@ from .vocab import (DEMOGRAPHIC_WORDS, FACILITY_WORDS, PLACE_WORDS, RARE_ZIPF, S
                     condition_noun, english_zipf, is_specialty, whitelist_words)
 
 __all__ = ["PARTICLES", "has_diacritic", "written_as_name", "particle_names", "misspelt_drug", "addressed",
-           "town_context", "capital_at_start",
+           "town_context", "capital_at_start", "capital_pair_at_start",
            "rare_condition_noun_at_start"]
 
 #: Surname particles written in lower case before the name's capitalised part ("de Vries", "van den Berg", "al Farsi").
@@ -33,18 +33,41 @@ def has_diacritic(word: str) -> bool:
     return not word.isascii() and any(not c.isascii() and c.isalpha() for c in word)
 
 
-def written_as_name(text: str, t: Tok, sentence_start: SentenceStart) -> bool:
+def written_as_name(text: str, t: Tok, sentence_start: SentenceStart,
+                    pair_ok: Callable[[str, int, int, str | None], bool] | None = None) -> bool:
     """A gazetteer name that the lists also call a common word, written as only a name is: with a diacritic that the
     common word lacks ("Jesús", "müller", in any case and place; not "café", a word of philter-ucsf's whitelist), or,
     at a sentence's start in cased prose (a lower-case word follows, not a pronoun or determiner: "Guess what"),
     capitalised when its only common use is a dictionary headword outside philter-ucsf's whitelist of everyday words
     and the spoken forms, or a whitelist word rare in English text (wordfreq's Zipf below :data:`.vocab.RARE_ZIPF`:
-    "Bilal"): "Smit at the pharmacy", "Cartwright at", "Harry drove me"; not "Will", "Mark", "Aw", "Kiss")."""
+    "Bilal"): "Smit at the pharmacy", "Cartwright at", "Harry drove me"; not "Will", "Mark", "Aw", "Kiss"); or
+    there before a second capitalised word that ``pair_ok`` calls a name, then cased prose
+    (:func:`capital_pair_at_start`: "Gillian Thorn came round"; not "Cooper Tires is")."""
     if has_diacritic(t.text):
         return t.key not in whitelist_words()
     if t.key in SPOKEN_WORDS or t.key in whitelist_words() and english_zipf(t.key) >= RARE_ZIPF:
         return False
-    return capital_at_start(text, t, sentence_start)
+    return capital_at_start(text, t, sentence_start) or pair_ok is not None \
+        and capital_pair_at_start(text, t, sentence_start, pair_ok)
+
+
+#: a capitalised word, then cased prose: the second part of a full name at a sentence's start ("Gillian Thorn came")
+_CAPITAL_THEN_LOWER = re.compile(r"[ \t]+([A-Z][a-z]+)(?:['’]s)?(?:[ \t]+([a-z]+)|,[ \t]+(?:my|his|her|our|their)[ \t]+[a-z])")
+
+
+def capital_pair_at_start(text: str, t: Tok, sentence_start: SentenceStart,
+                          pair_ok: Callable[[str, int, int, str | None], bool]) -> bool:
+    """``t`` opens a sentence of cased prose with a capitalised word after it, then a lower-case word that is no
+    pronoun or determiner, or a comma and a possessive, and ``pair_ok(text, start, end, lower_word)`` (the second
+    word's span; the lower-case word, None after a comma) says the second word is a name there: a full name as a
+    subject ("Gillian Thorn came round last night", "Benny Pike's dog", "Gillian Thorn, my friend, ..."); not "Cooper
+    Tires is" (no name after), "Thank You so much" (an object after it), an eponym ("Stevens Johnson syndrome") nor a
+    word in capitals (issue 50, twenty-first session)."""
+    if not t.capital or t.text.isupper():
+        return False
+    m = _CAPITAL_THEN_LOWER.match(text, t.end)
+    return m is not None and m.group(2) not in _OBJECTS and sentence_start(text, t.start) \
+        and pair_ok(text, m.start(1), m.end(1), m.group(2))
 
 
 def capital_at_start(text: str, t: Tok, sentence_start: SentenceStart) -> bool:
