@@ -48,6 +48,9 @@ def test_a_place_before_and_a_clause(text):
     ("[doctor] i'll loop in wendeline on this .", "[doctor] i'll loop in [NAME] on this ."),
     ("[doctor] we'll bring in kasimira for the surgery part .", "[doctor] we'll bring in [NAME] for the surgery part ."),
     ("[doctor] i looped in torvik yesterday .", "[doctor] i looped in [NAME] yesterday ."),
+    # twenty-first session: "fill in" and "rope in" a person (dev13's "I need to fill in {s} about the results")
+    ("Doctor: I need to fill in Hughes about the results.", "Doctor: I need to fill in [NAME] about the results."),
+    ("[patient] we roped in ngozi to help .", "[patient] we roped in [NAME] to help ."),
 ])
 def test_a_person_looped_or_brought_in(text, expected):
     assert deidentify_text(text, gender=False)[0] == expected
@@ -58,6 +61,7 @@ def test_a_person_looped_or_brought_in(text, expected):
     "[patient] i brought in my dexcom .",
     "[patient] we brought in zyrtec and tylenol .",
     "[patient] i got it filled in bremerton .",
+    "Patient: I got it filled in Bremerton.",
     "[patient] i was born in bremerton .",
     "[doctor] we'll bring in the wixela next time .",
 ])

@@ -33,7 +33,8 @@ _SHARED_POSSESSIVE = re.compile(
     r"[^\W\d_][\w\-]*(?:[ \t]+[^\W\d_][\w\-]*){0,2}[ \t]?['’]s\b")
 
 #: verbs before "in" and a person that they take into something ("loop in Sipho", "we'll bring in Okafor")
-PERSON_IN_VERBS = frozenset("loop loops looped looping bring brings bringing brought".split())
+PERSON_IN_VERBS = frozenset("loop loops looped looping bring brings bringing brought fill fills filling "
+                             "rope ropes roped roping".split())  # "fill in Hughes"; not "filled in bremerton"
 
 _RELATIVE_APPOSED = re.compile(
     rf"[ \t]*,[ \t]*{POSSESSIVE_PATTERN}(?:{RELATIVE_PATTERN})"
