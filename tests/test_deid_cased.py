@@ -433,3 +433,11 @@ def test_a_capitalised_object_of_tell_ask_to_is_a_person(text, expected):
 ])
 def test_a_capitalised_object_that_is_no_person_stays(text):
     assert _deid(text) == text
+
+
+def test_a_lower_case_word_set_off_after_a_relative_in_cased_prose_is_no_name():
+    # twenty-first session: "my friend, came." took "came" (a gazetteer word ending its clause after a relative and a
+    # comma); in cased prose the name there is capitalised, in lower-case speech it is still taken
+    assert _deid("Patient: Harriet Brown, my friend, came.") == "Patient: [NAME], my friend, came."
+    assert _deid("Patient: I'm here with my husband, Park.") == "Patient: I'm here with my husband, [NAME]."
+    assert _deid("[patient] i'm here with my husband , park .") == "[patient] i'm here with my husband , [NAME] ."

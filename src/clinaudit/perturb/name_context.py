@@ -84,8 +84,9 @@ def _first_ok(text: str, t: _Tok, strength: str) -> bool:
     if strength == "vocative" and _rare_headword(t.key, w):  # "hey birthe how are you" (eighth session)
         return True
     # a gazetteer name that is also a common word ("hope", "park", "made"): only addressed or set off, where it
-    # ends its clause ("thank you, hope .", "my husband, Park."; not "my wife made me", "my mom fell.")
-    return strength == "vocative" and w.gazetteer and _clause_end_after(text, t)
+    # ends its clause ("thank you, hope .", "my husband, Park."; not "my wife made me", "my mom fell."); in cased
+    # prose written capitalised (twenty-first session: not "Harriet Brown, my friend, came.")
+    return strength == "vocative" and w.gazetteer and _clause_end_after(text, t) and (t.capital or not is_cased(text))
 
 
 def _rare_headword(key: str, w: Word) -> bool:
