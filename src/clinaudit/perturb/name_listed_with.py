@@ -17,12 +17,13 @@ uses less than Zipf 4.5 (:func:`.name_neighbour_words.lower_word_name`); never w
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 
 from .name_neighbour_words import lower_word_name
 from .name_person_only import NOT_ADDRESSED
 from .name_slot_kinds import may_name
-from .name_tokens import Tok
+from .name_tokens import Tok, starts_of
 from .name_word import RELATIVES
 
 __all__ = ["listed_with_names"]
@@ -43,14 +44,16 @@ def listed_with_names(text: str, toks: Sequence[Tok], found: Sequence[tuple[int,
     """The words that open a sentence listed with a name of ``found`` (the module's docstring)."""
     if not found:
         return []
-    ends = {s: e for s, e in found}
+    starts = starts_of(toks)  # only the words right before a name found are read (bisection, not every word)
     out: list[Tok] = []
-    for i in range(len(toks) - 1):
-        t, nxt = toks[i], toks[i + 1]
-        if nxt.start not in ends or not _JOIN.fullmatch(text, t.end, nxt.start) \
-                or not _OPENS.search(text[max(0, t.start - 8):t.start]):
+    for s, e in sorted(set(found)):
+        i = bisect_left(starts, s) - 1
+        if i < 0 or i + 1 >= len(toks) or starts[i + 1] != s:
             continue
-        m = _GOES_ON.match(text, ends[nxt.start])
+        t = toks[i]
+        if not _JOIN.fullmatch(text, t.end, s) or not _OPENS.search(text[max(0, t.start - 8):t.start]):
+            continue
+        m = _GOES_ON.match(text, e)
         if not m or m.group(1) is not None and m.group(1).lower() not in RELATIVES:
             continue
         if t.key in RELATIVES or t.key in _KIN or t.key in NOT_ADDRESSED or not may_name(t, gazetteer=True) \
