@@ -441,3 +441,18 @@ def test_a_lower_case_word_set_off_after_a_relative_in_cased_prose_is_no_name():
     assert _deid("Patient: Harriet Brown, my friend, came.") == "Patient: [NAME], my friend, came."
     assert _deid("Patient: I'm here with my husband, Park.") == "Patient: I'm here with my husband, [NAME]."
     assert _deid("[patient] i'm here with my husband , park .") == "[patient] i'm here with my husband , [NAME] ."
+
+
+@pytest.mark.parametrize("text", [
+    # twenty-first session, CRAFT-MD's vignettes (rows read while writing the rules): a country where one comes from
+    # or travels to is no person, even before "who"
+    "He is a refugee from Sudan who arrived in the United States a month earlier.",
+    "A month ago, she returned from a camping trip to Sri Lanka.",
+])
+def test_a_country_one_comes_from_or_travels_to_stays(text):
+    assert _deid(text) == text
+
+
+def test_a_person_after_to_before_who_is_still_a_name():
+    assert _deid("Patient: I talked to Georgia who said it was fine.") == \
+        "Patient: I talked to [NAME] who said it was fine."

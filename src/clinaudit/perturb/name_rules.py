@@ -35,6 +35,7 @@ the rules whose finds it needs; one that reads only the text goes before ``sylla
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -136,9 +137,17 @@ def _addressed_word_name(t: Tok) -> bool:
     return may_name(t) and t.key not in RELATIVES
 
 
+#: where one comes from, goes to or lives, right before a word ("a refugee from", "a trip to", "born in")
+_PLACE_PREPOSITION = re.compile(r"(?i)(?<![\w'’])(?:(?:refugees?|immigrants?|emigrated|returned|back|arrived|moved|"
+                                r"travell?ed|flew|trips?|born|lives|lived|living)[ \t]+(?:from|to|in)|visited|"
+                                r"visiting)[ \t]+$")
+
+
 def _context_cased_ok(text: str, t: Tok) -> str | None:
     if word_facts(t.key).clinical == "facility" or t.key in ORIGIN_WORDS:  # not "sent to Mercy", "my family is
         return None  # Cuban and my mom" (but "with Brown and my son": a colour's word is a surname as often)
+    if word_facts(t.key).clinical == "place" and _PLACE_PREPOSITION.search(text, max(0, t.start - 24), t.start):
+        return None  # a country after "from", "to", "in": "a refugee from Sudan who arrived" (twenty-first session)
     return person_verb_may_be(text, t)
 
 

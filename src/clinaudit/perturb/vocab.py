@@ -101,7 +101,8 @@ PLACE_WORDS: frozenset[str] = frozenset("""
 PLACE_GENERIC = frozenset("""street avenue road boulevard blvd harbor harbour springs heights county township
     company corporation corp inc llc automotive motors airport""".split())
 #: Words before a place's name ("North Carolina", "New Mexico", "South Dakota").
-PLACE_BEFORE = frozenset("north south east west new upper lower central northern southern eastern western".split())
+PLACE_BEFORE = frozenset("north south east west new upper lower central northern southern eastern western "
+                         "sri".split())  # "Sri Lanka" (twenty-first session: a CRAFT-MD trip's country was replaced)
 
 #: Words that are never names where a naming context would otherwise make them one ("doctor will see you");
 # "dragon" and "dax" are the dictation assistants ACI-Bench's doctors address ("hey dragon, finalize the note")
