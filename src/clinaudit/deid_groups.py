@@ -22,10 +22,8 @@ differs (``p_holm < alpha``) and arms de-identified differently (:func:`change_s
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -122,12 +120,7 @@ def run_changes(run_dir: Any) -> dict[str, Any] | None:
     """A run directory's ``deid_changes`` (its manifest summary's, :func:`change_summary`) with the report's
     ``sentences`` (:func:`change_sentences`), for ``findings.json``; None for a run that de-identified no case as
     loaded, or one made before they were recorded."""
-    try:
-        manifest = json.loads((Path(run_dir) / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    summary = manifest.get("summary") if isinstance(manifest, dict) else None
-    changes = summary.get("deid_changes") if isinstance(summary, dict) else None
-    if not isinstance(changes, dict):
-        return None
-    return {**changes, "sentences": change_sentences(changes)}
+    from .rundir import summary_item
+
+    changes = summary_item(run_dir, "deid_changes")
+    return None if changes is None else {**changes, "sentences": change_sentences(changes)}

@@ -24,7 +24,6 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -193,13 +192,9 @@ def warns(sentence: str) -> bool:
 def run_counts(run_dir: Any) -> dict[str, Any] | None:
     """A run directory's counts (:func:`reach_counts`) from its manifest summary's ``deid_reach``: None for a run
     that loaded no cases, or one made before they were recorded."""
-    try:
-        manifest = json.loads((Path(run_dir) / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    summary = manifest.get("summary") if isinstance(manifest, dict) else None
-    counts = summary.get("deid_reach") if isinstance(summary, dict) else None
-    return dict(counts) if isinstance(counts, dict) else None
+    from .rundir import summary_item
+
+    return summary_item(run_dir, "deid_reach")
 
 
 def run_sentences(run_dir: Any) -> list[str]:

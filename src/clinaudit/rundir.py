@@ -225,6 +225,19 @@ def read_manifest(path: Path) -> dict[str, Any]:
     return data
 
 
+def summary_item(run_dir: Any, key: str) -> dict[str, Any] | None:
+    """The run directory's manifest summary's ``key`` (an object), or None: no manifest, a broken one, no summary or
+    no such object (a run made before the key was recorded). For the readers that must not fail on an old run
+    (:func:`clinaudit.deid_reach.run_counts`, :func:`clinaudit.deid_groups.run_changes`)."""
+    try:
+        manifest = json.loads((Path(run_dir) / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    summary = manifest.get("summary") if isinstance(manifest, dict) else None
+    item = summary.get(key) if isinstance(summary, dict) else None
+    return dict(item) if isinstance(item, dict) else None
+
+
 def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
