@@ -147,7 +147,7 @@ def _context_cased_ok(text: str, t: Tok) -> str | None:
     if word_facts(t.key).clinical == "facility" or t.key in ORIGIN_WORDS:  # not "sent to Mercy", "my family is
         return None  # Cuban and my mom" (but "with Brown and my son": a colour's word is a surname as often)
     if word_facts(t.key).clinical == "place" and _PLACE_PREPOSITION.search(text, max(0, t.start - 24), t.start):
-        return None  # a country after "from", "to", "in": "a refugee from Sudan who arrived" (twenty-first session)
+        return None  # a country one comes from or goes to: "a refugee from Sudan who arrived" (twenty-first session)
     return person_verb_may_be(text, t)
 
 

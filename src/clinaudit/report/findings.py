@@ -389,7 +389,7 @@ def derive_findings(run_dirs: Sequence[Path | str], *, alpha: float = ALPHA, mar
                      "findings": len(found), "inconclusive": len(unsure), "skipped": skipped,
                      # how far de-identification reached (clinaudit.deid_reach): a fact of the run, said once
                      "deid_reach": run_sentences(d),
-                     # what it changed, by group and by arm (clinaudit.deid_groups): None where it changed nothing
+                     # what it changed, by group and by arm (clinaudit.deid_groups): None where none was recorded
                      "deid_changes": run_changes(d)})
     findings.sort(key=_rank_key)
     inconclusive.sort(key=lambda e: (-e["size"], -(e["ci_half_width"] or 0.0)))
