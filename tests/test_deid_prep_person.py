@@ -154,3 +154,15 @@ def test_a_person_after_an_article_and_a_clause_of_mention_the_sentence_goes_on_
 ])
 def test_a_thing_after_an_article_and_a_clause_of_mention(text):
     assert deidentify_text(text)[0] == text
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("[patient] my friend oystein swears by it .", "[patient] my friend [NAME] swears by it ."),
+    ("[patient] my friend oystein texts me every day .", "[patient] my friend [NAME] texts me every day ."),
+    # a surname that is a plural of a word, before no object: part of the name
+    ("[patient] my friend jo rivers said it was fine .", "[patient] my friend [NAME] said it was fine ."),
+])
+def test_a_verb_after_a_lower_case_name_is_no_surname(text, want):
+    """Twenty-second session: "swears" is a surname of the gazetteer; before an object pronoun or "by" the "-s" form
+    of a common word is the name's verb (:func:`.name_capital_neighbours._verb_before_object`)."""
+    assert deidentify_text(text, gender=False)[0] == want

@@ -18,9 +18,20 @@ from .name_roles import ROLE_TITLES
 from .name_tokens import Tok, neighbours
 from .name_word import RELATIVES, SEP_SPACE, blocked, sep, word_facts
 from .name_writing import PARTICLES
-from .vocab import SPOKEN_WORDS, lower_case_neighbour
+from .vocab import SPOKEN_WORDS, is_common, lower_case_neighbour
 
 __all__ = ["capital_neighbours"]
+
+#: after a verb, not after a surname: an object pronoun or "by" ("swears by it", "texts me")
+_OBJECT_AFTER = frozenset("by it me him her them us".split())
+
+
+def _verb_before_object(toks: Sequence[Tok], i: int) -> bool:
+    """``toks[i]`` is the "-s" form of a common word before an object pronoun or "by": a verb after its subject
+    ("[mircea] swears by it"; issue 50, twenty-second session: "swears" is also a surname of the gazetteer), not a
+    surname ("[ann] rivers said")."""
+    key = toks[i].key
+    return key.endswith("s") and i + 1 < len(toks) and toks[i + 1].key in _OBJECT_AFTER and is_common(key[:-1])
 
 
 def capital_neighbours(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int]]) -> list[Tok]:
@@ -46,8 +57,8 @@ def capital_neighbours(text: str, toks: Sequence[Tok], found: Sequence[tuple[int
                 continue
             nxt = i + 1 < len(toks) and toks[i + 1].start in starts and SEP_SPACE.fullmatch(sep(text, t, toks[i + 1]))
             prev = i > 0 and toks[i - 1].end in ends and SEP_SPACE.fullmatch(sep(text, toks[i - 1], t))
-            if prev and not nxt and t.key in PERSON_VERBS and t.text.islower():
-                continue  # "[holly] rang the ward", "[dawn] reckons": the verb, not a surname
+            if prev and not nxt and t.text.islower() and (t.key in PERSON_VERBS or _verb_before_object(toks, i)):
+                continue  # "[holly] rang the ward", "[dawn] reckons", "[mircea] swears by it": the verb, not a surname
             w = word_facts(t.key)
             # in lower case: "[tyler] moore", "[sander] de vries" (a particle, which ICD-10-CM also writes), not "patella"
             particle = t.key in PARTICLES and not t.capital and lower_case_neighbour_ok(text, toks, i, True)

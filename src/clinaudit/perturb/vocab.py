@@ -164,7 +164,7 @@ EPONYMS: frozenset[str] = frozenset("""
 #: "tequila" of a social history: dictionary words rare in English, which the lower-case name rule would take).
 CLINICAL_SHORT: frozenset[str] = frozenset("""
     polio metro metrogel metro-gel persa persa-gel persagel peed peeing pee synvisc ultracet aldex acticoat
-    hydrocode ziac flonase proair spica tarry castor balm tequila agar
+    hydrocode ziac flonase proair spica tarry castor balm tequila agar dexcom
 """.split())
 
 #: Clinical acronyms and chemotherapy regimens as clinicians write them, in capitals (issue 50, seventh session): no

@@ -72,6 +72,12 @@ MISSPELT_ZIPF = 2.0
 #: misspellings of rare whitelist words: "nerline" ("nervine" 1.19), "haebin" ("haemin" 0), "medjine" ("medline"
 #: 2.31), "islene" ("silene" 1.81) (issue 50, ninth session: Haitian, Korean names)
 SHORT_MISSPELT, SHORT_MISSPELT_ZIPF = 8, 2.5
+#: A word English text writes (a wordfreq Zipf above 0) is a misspelling only of a word English writes about as often
+#: or more: at most this much rarer (Zipf; a factor of about 3). People misspell words they write often, and web text
+#: writes a given name more than a dictionary word nobody uses: "razvan" (1.44) is no misspelling of "rahvan" (0),
+#: "oystein" (1.05) none of "cystein" (0); "smoothie" (3.25) is still a word beside "smoothies" (3.05), "offload"
+#: (2.76) beside "offroad" (2.5) (issue 50, twenty-second session: Romanian and Norwegian given names in lower case)
+MISSPELT_MARGIN = 0.5
 
 
 @lru_cache(maxsize=1)
@@ -116,11 +122,15 @@ def _one_edit(word: str) -> bool:
     if len(word) > longest(known) + 1:  # no word of the list is one edit away (issue 50: a line without spaces)
         return False
 
+    from .vocab import english_zipf
+
     vowel_end = word[-1:] in ("a", "i", "o", "u")
     short = _unseen_short(word)
+    seen = english_zipf(word)
 
     def _known(w: str) -> bool:
-        return w in known and (_written(w) if vowel_end else not short or _written(w, SHORT_MISSPELT_ZIPF))
+        return w in known and (_written(w) if vowel_end else not short or _written(w, SHORT_MISSPELT_ZIPF)) \
+            and (not seen or english_zipf(w) > seen - MISSPELT_MARGIN)
 
     splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
     for a, b in splits:
