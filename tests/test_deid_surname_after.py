@@ -97,6 +97,8 @@ def test_transfer_check_counts():
     ("mark kowalczyk as absent .", "mark [NAME] as absent ."),
     ("will kowalczyk be there ?", "will [NAME] be there ?"),
     ("is will kowalczyk here ?", "is will [NAME] here ?"),
+    ("doctor: meet harjit , our new nurse .", "doctor: meet [NAME] , our new nurse ."),  # "meet": a given name too
+    ("welcome kowalczyk , come in .", "welcome [NAME] , come in ."),
 ])
 def test_a_word_given_name_before_a_surname_found(text, want):
     assert _out(text) == want

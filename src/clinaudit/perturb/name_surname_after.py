@@ -83,13 +83,13 @@ def _not_object(text: str, toks: Sequence[Tok], g: int) -> bool:
 
 
 #: at a clause's start before a name, a word that opens the clause or a verb of its own ("oh [kowalczyk] is here",
-#: "hope [kowalczyk] is okay"), not a given name
+#: "hope [kowalczyk] is okay", "meet [harjit] , our new nurse": "meet" is also a given name), not a given name
 #: a title or a role before a name ("doctor [brown]", "mister [rath]"), never its given name
 _TITLES = TITLE_WORDS | ROLE_TITLES | {"madam", "madame"}
 #: the function words that are given names before a surname found ("will", "june"); no other ("like [cappuccino]")
 _NAME_FUNCTION = frozenset("will may june april august young happy honey pal".split())
 _OPENS = frozenset("""so and but well now then yes no right anyway also plus just maybe hi hey hello bye thanks please
-    sure hope trust guess say wish bet reckon think know mean pray""".split())
+    sure hope trust guess say wish bet reckon think know mean pray meet welcome""".split())
 
 
 def given_before(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int]],
