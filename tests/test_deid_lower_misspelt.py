@@ -27,6 +27,19 @@ def test_a_name_web_text_writes_more_than_its_one_edit_word_is_no_misspelling(wo
     assert not looks_like_a_word(word)
 
 
+@pytest.mark.parametrize("word", ["leeuwen", "thembile"])
+def test_no_word_cut_short_nor_run_together(word):
+    """Twenty-second session: "leeuwen" (Zipf 2.01) is no start of "leeuwenhoek" said short (a word English writes
+    is cut only from one written about as often); "thembile" is no "them" and "bile" (no pronoun begins a word run
+    together)."""
+    assert not looks_like_a_word(word)
+
+
+@pytest.mark.parametrize("word", ["daguerre", "hepatospleno", "exhal", "skatepark", "exhusband"])
+def test_words_cut_short_or_run_together_stay_words(word):
+    assert looks_like_a_word(word)
+
+
 @pytest.mark.parametrize("word", ["smoothie", "offload"])
 def test_a_word_about_as_common_as_its_one_edit_word_stays_a_word(word):
     """In no list but English: "smoothie" (3.25) beside "smoothies" (3.05), "offload" (2.76) beside "offroad" (2.5):
@@ -48,6 +61,8 @@ def test_a_misspelling_stays_a_word(word):
      "[patient] i drove [NAME] to his appointment , he was nervous ."),
     ("[patient] i drove oystein to dialysis this morning .", "[patient] i drove [NAME] to dialysis this morning ."),
     ("doctor: meet razvan , our new medical student .", "doctor: meet [NAME] , our new medical student ."),
+    ("doctor: meet thembile , our new medical student .", "doctor: meet [NAME] , our new medical student ."),
+    ("[patient] my neighbour joost van leeuwen drove me here .", "[patient] my neighbour [NAME] drove me here ."),
 ])
 def test_the_name_is_removed(text, expected):
     assert _out(text) == expected

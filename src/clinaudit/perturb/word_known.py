@@ -50,6 +50,24 @@ def is_prefix_of_known(word: str, cut: bool = False) -> bool:
     return i < len(words) and words[i].startswith(word) and len(words[i]) >= len(word) + (1 if cut else 2)
 
 
+def _cut_of_a_written_word(word: str) -> bool:
+    """A word English text writes (Zipf above 0) is cut short only from a longer known word English writes about as
+    often or more (:data:`MISSPELT_MARGIN`): "leeuwen" (2.01) is no start of "leeuwenhoek" said short (twenty-second
+    session); "daguerre" (1.79) beside "daguerreotype" and every word web text never writes ("hepatospleno") are."""
+    from .vocab import english_zipf
+
+    seen = english_zipf(word)
+    if not seen:
+        return True
+    words = known_sorted()
+    i = bisect_left(words, word)
+    while i < len(words) and words[i].startswith(word):  # the longer known words it begins
+        if len(words[i]) >= len(word) + 2 and english_zipf(words[i]) > seen - MISSPELT_MARGIN:
+            return True
+        i += 1
+    return False
+
+
 @lru_cache(maxsize=1)
 def known_exact() -> frozenset[str]:
     from .vocab import SPOKEN_WORDS, clinical_terms, whitelist_words
@@ -158,6 +176,6 @@ def looks_like_a_word(key: str) -> bool:
         return True
     if len(key) >= 6 and _one_edit(key):
         return True
-    if len(key) >= 5 and is_prefix_of_known(key):
+    if len(key) >= 5 and is_prefix_of_known(key) and _cut_of_a_written_word(key):
         return True
     return two_words(key, known, _PREFIXES)  # "skatepark", "exhusband"

@@ -37,6 +37,11 @@ def _known_long(key: str, end: int) -> bool:
     return clinical_category("#" + key[max(0, end - 16):end]) is not None
 
 
+#: pronouns and determiners begin no word run together with a word after them: "thembile" (a Zulu given name) is
+#: not "them" and "bile" (issue 50, twenty-second session; no word of the shared real dialogs is read otherwise)
+_NO_FIRST_PART = frozenset("them they their theirs this that these those your yours what when which".split())
+
+
 def two_words(key: str, known: Callable[[str], bool], prefixes: Collection[str]) -> bool:
     """Two known words run together ("skatepark": both known, the first of four letters or more, the second of
     three or more) or a word-forming prefix and a known word of four letters or more ("exhusband"); ``known`` is the
@@ -49,7 +54,8 @@ def two_words(key: str, known: Callable[[str], bool], prefixes: Collection[str])
         if i > long and n - i > long and not b_long_known:  # both parts long, the second not known
             continue
         a_prefix = i <= prefix_len and key[:i] in prefixes
-        if not (a_prefix or (i >= 4 and (known(key[:i]) if i <= long else _known_long(key, i)))):
+        if not (a_prefix or (i >= 4 and key[:i] not in _NO_FIRST_PART
+                             and (known(key[:i]) if i <= long else _known_long(key, i)))):
             continue
         b_len = n - i
         if b_len >= 3 and (known(key[i:]) if b_len <= long else b_long_known) and (b_len >= 4 or a_prefix):
