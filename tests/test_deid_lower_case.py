@@ -142,6 +142,16 @@ def test_a_rare_word_after_a_determiner_of_another_sentence_is_a_name():
 
 
 @pytest.mark.parametrize("text, expected", [
+    ("patient: the one who came with me ? that's amit .", "patient: the one who came with me ? that's [NAME] ."),
+    ("[patient] i came in with my friend (amit). yeah .", "[patient] i came in with my friend ([NAME]). yeah ."),
+])
+def test_a_rare_word_after_that_s_or_a_relative_is_no_thing(text, expected):
+    """Twenty-second session: "amit" is a rare dictionary word; "that's" is no determiner, and "my" determines
+    "friend", not the name after it (:func:`.name_detect._determines`)."""
+    assert deidentify_text(text, gender=False)[0] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
     # a gazetteer name outside the whitelist before a verb of saying, even when used inflected ("barbers")
     ("[patient] barber thinks it is a sprain .", "[patient] [NAME] thinks it is a sprain ."),
     # where the person works between the subject and its verb

@@ -172,8 +172,7 @@ def detector_candidates(text: str, toks: Sequence[_Tok] | None = None) -> Iterab
                                                or w.first and not w.eponym and (condition_name_inside(  # "seeing Shin"
                                                    text, t, _DETERMINERS, _FUNCTION_WORDS) or _speaker(text, t)))):
             continue
-        if w.rare and not t.capital and any(j >= 0 and toks_list[j].key in _DETERMINERS and not _CLAUSE_MARK.search(
-                text, toks_list[j].end, t.start) for j in (i - 1, i - 2)) \
+        if w.rare and not t.capital and any(j >= 0 and _determines(text, toks_list, j, i) for j in (i - 1, i - 2)) \
                 and not person_after_determiner(text, t.end, t.key):  # not "a day. muller at ...", "a phoebe who called"
             continue  # a dictionary word rare in English after a determiner ("our patio", "a good cadence"): a thing
         thing = thing_after_determiner(text, toks_list, i) \
@@ -220,6 +219,15 @@ def _strong_after_article(text: str, toks: Sequence[_Tok], i: int) -> bool:
 
 
 _CLAUSE_MARK = re.compile(r"[.!?,;:]")
+#: a determiner's "'s": "that's", "this's" stand for "that is" (a pronoun, no determiner)
+_IS_AFTER = re.compile(r"['’]s\b")
+
+
+def _determines(text: str, toks: Sequence[_Tok], j: int, i: int) -> bool:
+    """``toks[j]``, one or two words before ``toks[i]``, is a determiner of it: no clause mark between, no "'s" of
+    "that's" after it ("that's amit ."), no relative's word between ("my friend amit"; twenty-second session)."""
+    return toks[j].key in _DETERMINERS and not _CLAUSE_MARK.search(text, toks[j].end, toks[i].start) \
+        and not _IS_AFTER.match(text, toks[j].end) and not (j < i - 1 and toks[i - 1].key in RELATIVES)
 
 
 @lru_cache(maxsize=200_000)
