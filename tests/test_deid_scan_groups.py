@@ -64,8 +64,9 @@ def test_the_detector_finds_the_same_words_with_and_without_the_token_columns():
     assert isinstance(toks, name_tokens.Toks)
     with_columns = list(name_detect.detector_candidates(text, toks))
     assert with_columns == list(name_detect.detector_candidates(text, list(toks)))  # a plain list: each word asked
-    assert [w for _, _, w, _ in with_columns] == ["Sander", "Mark", "Müller", "müller", "Jesús", "ģirts", "subhajit",
-                                                  "Birthe", "Věra", "věra", "Åsa", "Dvořák"]
+    # "thembile" since the twenty-second session: no "them" + "bile" run together
+    assert [w for _, _, w, _ in with_columns] == ["Sander", "Mark", "Müller", "müller", "Jesús", "ģirts", "thembile",
+                                                  "subhajit", "Birthe", "Věra", "věra", "Åsa", "Dvořák"]
     out = deidentify_text(text)[0]
     assert out.startswith("[doctor] hi , i saw [NAME] and [NAME]'s sister , [NAME]'s wixela , the wixela .\n")
     assert out.endswith("Doctor: [NAME], [NAME] and will, [NAME] marked it; [NAME], [NAME], [NAME], [NAME].")

@@ -40,6 +40,7 @@ def _known_long(key: str, end: int) -> bool:
 #: pronouns and determiners begin no word run together with a word after them: "thembile" (a Zulu given name) is
 #: not "them" and "bile" (issue 50, twenty-second session; no word of the shared real dialogs is read otherwise)
 _NO_FIRST_PART = frozenset("them they their theirs this that these those your yours what when which".split())
+_NO_FIRST_LEN = max(map(len, _NO_FIRST_PART))  # a longer first part is never copied to be looked up
 
 
 def two_words(key: str, known: Callable[[str], bool], prefixes: Collection[str]) -> bool:
@@ -54,7 +55,7 @@ def two_words(key: str, known: Callable[[str], bool], prefixes: Collection[str])
         if i > long and n - i > long and not b_long_known:  # both parts long, the second not known
             continue
         a_prefix = i <= prefix_len and key[:i] in prefixes
-        if not (a_prefix or (i >= 4 and key[:i] not in _NO_FIRST_PART
+        if not (a_prefix or (i >= 4 and (i > _NO_FIRST_LEN or key[:i] not in _NO_FIRST_PART)
                              and (known(key[:i]) if i <= long else _known_long(key, i)))):
             continue
         b_len = n - i
