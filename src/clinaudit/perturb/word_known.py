@@ -62,10 +62,19 @@ def _cut_of_a_written_word(word: str) -> bool:
     words = known_sorted()
     i = bisect_left(words, word)
     while i < len(words) and words[i].startswith(word):  # the longer known words it begins
-        if len(words[i]) >= len(word) + 2 and english_zipf(words[i]) > seen - MISSPELT_MARGIN:
+        if len(words[i]) >= len(word) + 2 and _written_as_often(words[i], seen):
             return True
         i += 1
     return False
+
+
+def _written_as_often(w: str, seen: float) -> bool:
+    """``w`` is written about as often as a word of Zipf ``seen`` or more (:data:`MISSPELT_MARGIN`), or ``seen`` is 0
+    (English text never writes that word): what a misspelt or cut word's source must be (:func:`_one_edit`,
+    :func:`_cut_of_a_written_word`)."""
+    from .vocab import english_zipf
+
+    return not seen or english_zipf(w) > seen - MISSPELT_MARGIN
 
 
 @lru_cache(maxsize=1)
@@ -148,7 +157,7 @@ def _one_edit(word: str) -> bool:
 
     def _known(w: str) -> bool:
         return w in known and (_written(w) if vowel_end else not short or _written(w, SHORT_MISSPELT_ZIPF)) \
-            and (not seen or english_zipf(w) > seen - MISSPELT_MARGIN)
+            and _written_as_often(w, seen)
 
     splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
     for a, b in splits:
