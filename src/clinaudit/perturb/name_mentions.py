@@ -7,7 +7,10 @@ In lower case nothing in the word says whether "tanner" is a person; the dialog 
   tanner", "hi mason ,", "mr. fletcher") is the same person where the dialog writes it again in lower case ("tanner
   waited in the car"), but not after a determiner or a possessive ("a mason", "my tanner"), nor where no person
   stands (:func:`.name_no_person.no_person_at`); so is a word in no list that looks like a word, rare in English
-  ("the jirina i work with ..., jirina swears by it");
+  ("the jirina i work with ..., jirina swears by it"); and since the twenty-third session an English word no name
+  list holds (:func:`named_word`: "my friend peg came by ..., peg thinks i should rest", "my son tele ... hi tele"),
+  no adjective ("my daughter silky ... the rash feels silky"), in lower-case text only (a cased text that took a
+  lower-case word took a word: "a grade 4/6 holodiastolic murmur");
 * :func:`given_and_surname` — a given name of the gazetteer right before a surname of it, both words the lists call
   common ("signed by tanner fletcher", "with penny cooper on friday"), not after a determiner or a possessive, nor
   one word after it ("a halo vest", "a bremer halo vest"), nor before a plural of a common word ("cinnamon rolls",
@@ -24,12 +27,14 @@ from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import and_
 
+from .name_frames import is_cased
 from .name_pairs import person_pair
+from .name_person_places import adjective_like
 from .name_tokens import Tok, key_indices, keys_of, starts_of
-from .name_word import OWNERS, SEP_SPACE, unlisted_word, word_name, word_facts
-from .vocab import WORD_NAME_ZIPF, english_zipf, first_names, surnames
+from .name_word import RELATIVES, OWNERS, SEP_SPACE, unlisted_word, word_name, word_facts
+from .vocab import SPOKEN_WORDS, WORD_NAME_ZIPF, y_adjective, english_zipf, first_names, surnames
 
-__all__ = ["other_mentions", "given_and_surname"]
+__all__ = ["other_mentions", "given_and_surname", "named_word"]
 
 #: before a word, what makes it a thing ("a mason", "my tanner", "some penny"); not "that" or "this", which also
 #: open a clause ("the rash that mason saw"). Not one set with name_prep's determiners before a thing (the, a, an,
@@ -51,6 +56,18 @@ def _plural(key: str) -> bool:
         and (stem not in first_names() or english_zipf(stem) >= WORD_NAME_ZIPF)
 
 
+def named_word(key: str) -> bool:
+    """A common English word that a naming context may take as a name in lower case and :func:`other_mentions`
+    then reads again, also where no name list holds it ("peg", "pip", "tele"): letters, three or more, rarer than
+    :data:`.vocab.WORD_NAME_ZIPF`, no clinical, function, demographic, relative's or spoken word, no eponym, and no
+    adjective (:func:`.vocab.y_adjective`, :func:`.name_person_places.adjective_like`: "silky", "bubbly"), which the
+    same dialog says of a thing as readily ("the rash feels silky")."""
+    w = word_facts(key)
+    return key.isalpha() and len(key) >= 3 and w.common and w.clinical is None and english_zipf(key) < WORD_NAME_ZIPF \
+        and not (w.function or w.demographic or w.eponym) and key not in RELATIVES and key not in SPOKEN_WORDS \
+        and not (y_adjective(key) or adjective_like(key))
+
+
 def other_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int]],
                    no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
     """The lower-case words of ``toks`` that a span of ``found`` takes elsewhere as a whole lower-case word the
@@ -60,8 +77,9 @@ def other_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, in
     starts = starts_of(toks)  # the words a span takes, found by bisection (not a look at each)
     taken = [toks[i] for s, e in spans if (i := bisect_left(starts, s)) < len(toks) and starts[i] == s
              and toks[i].end == e]
+    lower = not is_cased(text)  # a word no list holds is read again only in lower-case speech, where it was taken
     keys = {t.key for t in taken if not t.capital and t.text.islower()
-            and (word_name(t.key) or unlisted_word(t.key, rare=True))}
+            and (word_name(t.key) or unlisted_word(t.key, rare=True) or lower and named_word(t.key))}
     if not keys:
         return []
     at = key_indices(toks, keys)  # only the words of keys
