@@ -31,8 +31,8 @@ from .name_frames import is_cased
 from .name_pairs import person_pair
 from .name_person_places import adjective_like
 from .name_tokens import Tok, key_indices, keys_of, starts_of
-from .name_word import RELATIVES, OWNERS, SEP_SPACE, unlisted_word, word_name, word_facts
-from .vocab import SPOKEN_WORDS, WORD_NAME_ZIPF, y_adjective, english_zipf, first_names, surnames
+from .name_word import OWNERS, SEP_SPACE, unlisted_word, word_name, word_facts
+from .vocab import WORD_NAME_ZIPF, y_adjective, english_zipf, first_names, surnames
 
 __all__ = ["other_mentions", "given_and_surname", "named_word"]
 
@@ -58,14 +58,12 @@ def _plural(key: str) -> bool:
 
 def named_word(key: str) -> bool:
     """A common English word that a naming context may take as a name in lower case and :func:`other_mentions`
-    then reads again, also where no name list holds it ("peg", "pip", "tele"): letters, three or more, rarer than
-    :data:`.vocab.WORD_NAME_ZIPF`, no clinical, function, demographic, relative's or spoken word, no eponym, and no
-    adjective (:func:`.vocab.y_adjective`, :func:`.name_person_places.adjective_like`: "silky", "bubbly"), which the
-    same dialog says of a thing as readily ("the rash feels silky")."""
-    w = word_facts(key)
-    return key.isalpha() and len(key) >= 3 and w.common and w.clinical is None and english_zipf(key) < WORD_NAME_ZIPF \
-        and not (w.function or w.demographic or w.eponym) and key not in RELATIVES and key not in SPOKEN_WORDS \
-        and not (y_adjective(key) or adjective_like(key))
+    then reads again, also where no name list holds it ("peg", "pip", "tele"): what :func:`.name_word.word_name` asks
+    of a gazetteer name (letters, three or more, rarer than :data:`.vocab.WORD_NAME_ZIPF`, no clinical, function,
+    demographic, relative's or spoken word, no eponym), and no adjective (:func:`.vocab.y_adjective`,
+    :func:`.name_person_places.adjective_like`: "silky", "bubbly"), which the same dialog says of a thing as readily
+    ("the rash feels silky")."""
+    return word_name(key, listed=False) and not (y_adjective(key) or adjective_like(key))
 
 
 def other_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int]],

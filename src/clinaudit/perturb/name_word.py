@@ -117,13 +117,15 @@ def blocked(w: Word) -> bool:
         or w.clinical == "drug" and not w.person_drug
 
 
-def word_name(key: str, given: bool = False) -> bool:
+def word_name(key: str, given: bool = False, listed: bool = True) -> bool:
     """A one-word gazetteer name that is also a word, a name in lower case where the dialog says so: letters only, no
     clinical word nor spoken form, rarer in English text than :data:`.vocab.WORD_NAME_ZIPF`. ``given=False``
     (:mod:`.name_mentions`: taken elsewhere in the dialog, before a surname): a given name or a surname of three
     letters or more, no function, demographic or relative's word nor an eponym; ``given=True``
     (:func:`.name_neighbour_words.lower_word_name`: beside a name found, "[fatima] ali"): a given name of two letters
-    or more, whatever else the lists call it."""
+    or more, whatever else the lists call it. ``listed=False`` (with ``given=False``; for
+    :func:`.name_mentions.named_word`): a common English word in place of the gazetteer name, the rest the same ("peg",
+    "tele")."""
     if not key.isalpha() or key in SPOKEN_WORDS:
         return False
     w = word_facts(key)
@@ -131,7 +133,8 @@ def word_name(key: str, given: bool = False) -> bool:
         return False
     if given:
         return len(key) >= 2 and w.first
-    return len(key) >= 3 and w.gazetteer and not (w.function or w.demographic or w.eponym) and key not in RELATIVES
+    return len(key) >= 3 and (w.gazetteer if listed else w.common) and not (w.function or w.demographic or w.eponym) \
+        and key not in RELATIVES
 
 
 def unlisted_word(key: str, rare: bool = False) -> bool:
