@@ -310,9 +310,11 @@ def before_run(rev: str, texts: dict[str, list[str]], names: dict[str, list[list
 
 
 def by_origin(injected: dict[str, list[tuple[str, list[str], bool]]], res: dict, show_left: bool,
-              used: dict[str, list[list[tuple[str, list[str]]]]] | None = None) -> dict:
-    """origin -> {"cased": [names, left], "lower": [...]}; with ``used`` (the forms put in each dialog) and
-    ``show_left``, also the forms that lose a name of the most origins."""
+              used: dict[str, list[list[tuple[str, list[str]]]]] | None = None) -> tuple[dict, list[str]]:
+    """origin -> {"cased": [names, left], "lower": [...]}, and with ``show_left`` the lines that list the names left
+    and, with ``used`` (the forms put in each dialog), the forms that lose a name of the most origins (printed under
+    the set's table by the caller; until the twenty-third session of issue 50 they were printed before the set's
+    title, so that they read as the previous set's)."""
     table: dict[str, dict[str, list[int]]] = {}
     left_words: Counter[str] = Counter()
     form_losers: dict[tuple[str, str], set[str]] = defaultdict(set)
@@ -332,11 +334,12 @@ def by_origin(injected: dict[str, list[tuple[str, list[str], bool]]], res: dict,
                 cell[style][1] += miss
                 if miss:
                     left_words[f"{origin}:{n}"] += miss
+    lines: list[str] = []
     if show_left:
-        print("  names left:", ", ".join(f"{w} {n}" for w, n in left_words.most_common(80)))
-        for (style, form), origins in sorted(form_losers.items(), key=lambda x: (-len(x[1]), x[0]))[:40]:
-            print(f"  form losing a name of {len(origins)} origins ({style}): {form}")
-    return table
+        lines.append("  names left: " + ", ".join(f"{w} {n}" for w, n in left_words.most_common(80)))
+        lines += [f"  form losing a name of {len(origins)} origins ({style}): {form}"
+                  for (style, form), origins in sorted(form_losers.items(), key=lambda x: (-len(x[1]), x[0]))[:40]]
+    return table, lines
 
 
 def _pct(c: list[int]) -> float:
@@ -547,7 +550,7 @@ def main() -> None:
         for hname in halves:
             part = {k: v for k, v in injected.items() if k.startswith(hname + "|")}
             n_origins = len(NAME_TABLES.get(hname, ORIGINS))
-            table = by_origin(part, res, a.show_left and label == "after", forms_used)
+            table, left_lines = by_origin(part, res, a.show_left and label == "after", forms_used)
             print_origins(f"{label} ({rev}), {hname} half: names of {n_origins} "
                           f"{'countries (country: the origin it stands beside)' if hname == 'dev3' else 'origins'} "
                           "put in", table)
@@ -561,6 +564,8 @@ def main() -> None:
                     {k: v for k, v in word_spans.items() if k.startswith(hname + "|")}, res, SETS[hname].persons)
                 print(f"{hname} words used as words: {n_uses} sentences put in, {n_rep} words replaced as names in them"
                       + (f" ({', '.join(f'{w} {c}' for w, c in rep_words.most_common(40))})" if n_rep else ""))
+            for line in left_lines:
+                print(line)
         if real:
             fr = false_replacements(real, names, res, a.show_words and label == "after")
             d = fr["dialogs"]

@@ -46,3 +46,18 @@ def test_word_uses_replaced_leaves_out_the_sentences_persons():
     n, replaced, words = count(part, res, frozenset({"oskar"}))
     assert (n, replaced, dict(words)) == (1, 2, {"rice": 1, "soup": 1})
     assert count(part, res)[1:] == (3, {"oskar rice": 1, "soup": 1, "oskar": 1})
+
+
+def test_the_names_left_are_returned_for_their_own_set():
+    # --show-left: by_origin returns the lines that list a set's names left (the caller prints them under the set's
+    # table); it printed them before the set's title, where they read as the previous set's (fixed in the
+    # twenty-third session of issue 50)
+    by_origin = load_script("benchmarks/bench_deid_origin.py", "clinaudit_bench_deid_origin").by_origin
+    injected = {"dev9|Samoan": [("t", ["Uso", "Tavita"], True)], "dev9|UK": [("t", ["Pip"], False)]}
+    res = {"dev9|Samoan": {"rows": [{"text": "[patient] uso came with [NAME] ."}]},
+           "dev9|UK": {"rows": [{"text": "Patient: [NAME] came."}]}}
+    used = {"dev9|Samoan": [[("{g} came with {g2} .", ["Uso", "Tavita"])]], "dev9|UK": [[("{g} came.", ["Pip"])]]}
+    table, lines = by_origin(injected, res, True, used)
+    assert table == {"Samoan": {"cased": [0, 0], "lower": [2, 1]}, "UK": {"cased": [1, 0], "lower": [0, 0]}}
+    assert lines == ["  names left: Samoan:Uso 1", "  form losing a name of 1 origins (lower): {g} came with {g2} ."]
+    assert by_origin(injected, res, False, used) == (table, [])
