@@ -1,8 +1,8 @@
-"""A name the dialog names once, said again: the other mentions of a lower-case word a naming context took ("my sister
-pinky", "hi tele"), where the word is an English word no name list holds (issue 50, twenty-third session:
+"""A name the dialog names once, said again: the other mentions of a lower-case word a naming context took ("my friend
+peg came by", "hi tele"), where the word is an English word no name list holds (issue 50, twenty-third session:
 :func:`clinaudit.perturb.name_mentions.other_mentions`, which read before only gazetteer names and rare words in no
-list). Hand-written dialogs (pet names and short names that are English nouns: Pip, Peg, Tele, Uso, Sweety), not the
-by-origin benchmark's forms; and the same words used as words beside them."""
+list). Hand-written dialogs, not the by-origin benchmark's forms: pet names and short names that are English nouns
+(Pip, Peg, Tele, Uso, Muffin), each left in its second mention before; and the same words used as words beside them."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ def _left(text: str, word: str) -> int:
     ("[patient] my husband pip had the same thing .\n[doctor] did pip see anyone for it ?", "pip"),
     ("[patient] my friend peg came by .\n[doctor] okay .\n[patient] peg thinks i should rest .", "peg"),
     ("[patient] my son tele is here .\n[doctor] hi tele .\n[patient] tele thinks it's worse at night .", "tele"),
-    ("[patient] my carer is sweety .\n[patient] sweety does my shopping on mondays .", "sweety"),
+    ("[patient] my niece muffin is staying with us .\n[doctor] okay .\n[patient] muffin cooks for me most days .",
+     "muffin"),
     ("[patient] my cousin uso is here .\n[doctor] did uso drive you in ?", "uso"),
 ])
 def test_a_word_the_dialog_named_is_a_name_again(text, name):
