@@ -62,7 +62,6 @@ TRANSFER = [
 
 #: the transfer check's misses, run once (not tuned on)
 _MISSED = {
-    "[patient] i asked dewdrop to write it down for me .": "main's too: no gazetteer given name",
     "[patient] my next-door neighbour is cypress , she has a key .": "this rule after the run: 'cypress' reads as a plural"
     " of a common word, which the rule leaves (a guard added for test_deid_person_only's 'ask miles about it')",
     "[patient] serenity is what i need after this week .": "main's too",

@@ -48,13 +48,15 @@ def test_the_same_kind_of_word_as_a_word_stays(text):
 
 # Transfer check: written after the rule and not looked at while writing it (fourteenth session): 11 of 15 names
 # removed (main 4030b4a: 1), 13 of 15 words kept (main: 13; "wisly is not a word i know", "it was taro that upset my
-# stomach" taken on both).
+# stomach" taken on both). Twenty-fourth session: 13 of 15 ("can you tell fetu the appointment moved ?", the one told,
+# and "sile keeps an eye on my tablets .", a person's errand: name_given_words reads a lower-case word no name list
+# holds since then).
 TRANSFER_NAMES = [
-    ("eti came round to check on me last night .", True), ("can you tell fetu the appointment moved ?", False),
+    ("eti came round to check on me last night .", True), ("can you tell fetu the appointment moved ?", True),
     ("wisly drove me here because i can't drive .", True), ("i'll ring sile when i get home .", True),
     ("it was brid who called the ambulance .", True), ("inder usually comes with me to these .", True),
     ("my neighbour said eti would pick me up .", False), ("thanks , fetu , that's everything .", True),
-    ("i asked wisly to grab my inhaler .", True), ("sile keeps an eye on my tablets .", False),
+    ("i asked wisly to grab my inhaler .", True), ("sile keeps an eye on my tablets .", True),
     ("ask brid if she's got the letter .", True), ("inder thinks i should get a second opinion .", False),
     ("i told eti about the rash .", True), ("fetu phoned the surgery for me .", True),
     ("wisly and her husband are coming at two .", True),
@@ -72,7 +74,7 @@ TRANSFER_WORDS = [
 def test_transfer_names():
     got = [(s, "[NAME]" in deidentify_text(s)[0]) for s, _ in TRANSFER_NAMES]
     assert got == TRANSFER_NAMES
-    assert sum(found for _, found in got) == 11
+    assert sum(found for _, found in got) == 13
 
 
 def test_transfer_words():

@@ -48,7 +48,9 @@ def test_a_rare_word_where_a_person_stands(sentence, name):
     ("and flareups can be unpredictable .", "flareups"),  # a common word before a modal: a thing does that too
     ("so toret is that it's a nervous system disorder .", "toret"),  # a definition's "is that"
     ("okay , gotcha .", "gotcha"),  # an everyday spoken word (Zipf 3.4)
-    ("norn will pick me up .", "norn"),  # a headword before a modal
+    # a headword before a modal ("norn will pick me up ." was here: a person's errand, which name_given_words reads
+    # for a word no name list holds since the twenty-fourth session)
+    ("norn will help .", "norn"),
     ("i switched to wixela . and wixela is fine . put the wixela aside .", "wixela"),  # the dialog's thing
     ("okay , good . is tylenol helping ?", "tylenol"),  # a drug
     ("the pain is better , so the knee is fine .", "knee"),

@@ -37,10 +37,11 @@ WRITTEN_FROM = [
     ("[patient] it was shah that noticed my lips were blue .", "shah"),
 ]
 
-#: the transfer check, written after the rule and run once (not tuned on): the three lost are marked
+#: the transfer check, written after the rule and run once (not tuned on): the three lost are marked ("my carer is bal
+#: , she comes at nine ." was the third: name_given_words reads a word no name list holds since the twenty-fourth
+#: session)
 _LOST = {
     "[patient] frost has been doing my shopping .": "'frost' a weather word (name_everyday_places.MASS)",
-    "[patient] my carer is bal , she comes at nine .": "'bal' in no surname gazetteer",
     "[patient] pal sorts out my tablets on sundays .": "'pal' a function word (vocab.FUNCTION_WORDS)",
 }
 TRANSFER = [

@@ -128,16 +128,20 @@ class BareWords(NamedTuple):
     high: set[str]  # the everyday words of :mod:`.name_person_only` (:func:`may_be_high`)
     guarded: set[str] = set()  # the words the guards call words, of :mod:`.name_guarded_words` (``guarded``)
     extra: set[str] = set()  # the words of ``extra``, of :mod:`.name_syllables_apart` (fifteenth session)
+    plain: set[str] = set()  # the words of ``plain`` no name list holds, of :mod:`.name_clause_subject` (twenty-fourth)
 
 
 def bare_word_places(toks: Sequence[Tok], unlisted: Callable[[str], bool],
                      guarded: Callable[[str], bool] | None = None,
-                     extra: Callable[[set[str]], set[str]] | None = None) -> BareWords:
+                     extra: Callable[[set[str]], set[str]] | None = None,
+                     plain: Callable[[str], bool] | None = None) -> BareWords:
     """The words of ``toks`` this module and :mod:`.name_clause_subject`, :mod:`.name_bare_object` may take, and their
     places: one scan of the words for the three rules (issue 50, eleventh session: :mod:`.name_detect` reads it once a
     text and hands it to each; the two new rules cost a set operation each, not a scan); ``guarded``: the word test
     of :mod:`.name_guarded_words` (fourteenth session), whose words are read in the same scan; ``extra``: the words
-    of the text's distinct words another rule reads, in the same scan (:mod:`.name_syllables_apart`)."""
+    of the text's distinct words another rule reads, in the same scan (:mod:`.name_syllables_apart`); ``plain``: the
+    test of a lower-case English word no name list holds that :mod:`.name_clause_subject` reads as a given name too
+    (:func:`.name_given_words.plain_word_name`; twenty-fourth session)."""
     distinct = distinct_texts(toks)
     named = distinct & first_names() | distinct & surnames()
     unlisted_words = {w for w in distinct - named if len(w) >= 2 and w.isalpha() and w.islower()
@@ -147,10 +151,11 @@ def bare_word_places(toks: Sequence[Tok], unlisted: Callable[[str], bool],
     high = {w for w in named if may_be_high(w)}  # issue 50, twelfth session: read in the same scan
     kept = {w for w in distinct if guarded(w)} - high if guarded else set()
     more = extra(distinct) if extra else set()
-    found = person | clause | high | kept | more
+    plain_words = {w for w in distinct - named if w.islower() and plain(w)} if plain else set()
+    found = person | clause | high | kept | more | plain_words
     texts = texts_of(toks)
     places = list(compress(range(len(texts)), map(found.__contains__, texts))) if found else []
-    return BareWords(person, clause, places, high, kept, more)
+    return BareWords(person, clause, places, high, kept, more, plain_words)
 
 
 #: modals and auxiliaries: never an everyday word's name (:func:`may_be_high`: "will says", "may told me")

@@ -1,5 +1,7 @@
 """The neighbour rule: in cased text a capitalised word right next to a name found is part of it ("[Katrin] Gross",
-"Sander [Visser]"), in lower-case speech a word the lists allow beside a lower-case name ("harry [cartwright]"). One
+"Sander [Visser]"), in lower-case speech a word the lists allow beside a lower-case name ("harry [cartwright]"), and
+right before one an English word no name list holds (:func:`_plain_before`: "i stay with peg [okafor]"; twenty-fourth
+session). One
 entry of the name rules' registry (:mod:`.name_rules`, ``capital_neighbours``); it reads the spans every rule before
 it found. Moved here from :mod:`.name_detect` unchanged (seventeenth session)."""
 
@@ -9,7 +11,10 @@ import heapq
 from collections.abc import Sequence
 
 from .name_clause_subject import PERSON_VERBS
+from .name_frames import lower_case_text
 from .name_frequency import lower_case_neighbour_ok
+from .name_given_words import plain_word_name
+from .name_guarded_words import NOT_PERSONS
 from .name_korean import korean_surname_beside
 from .name_letters import polynesian_unlisted
 from .name_neighbour_words import cased_word_name, lower_rare_word, lower_word_name
@@ -32,6 +37,16 @@ def _verb_before_object(toks: Sequence[Tok], i: int) -> bool:
     surname ("[ann] rivers said")."""
     key = toks[i].key
     return key.endswith("s") and i + 1 < len(toks) and toks[i + 1].key in _OBJECT_AFTER and is_common(key[:-1])
+
+
+def _plain_before(text: str, toks: Sequence[Tok], i: int) -> bool:
+    """In lower-case text, the lower-case ``toks[i]`` right before a name found is its given name though it is an
+    English word no name list holds (:func:`.name_given_words.plain_word_name`: "my neighbour peg [qwertz]";
+    twenty-fourth session), but not after "in" (a place: "in downtown [baltimore]") nor after a word that is never a
+    person (:data:`.name_guarded_words.NOT_PERSONS`, a body part before a symptom: "a new right eye twitch [karen]")."""
+    t = toks[i]
+    return t.text.islower() and plain_word_name(t.key) and lower_case_text(text) \
+        and not (i and (toks[i - 1].key == "in" or toks[i - 1].key in NOT_PERSONS))
 
 
 def capital_neighbours(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int]]) -> list[Tok]:
@@ -64,7 +79,8 @@ def capital_neighbours(text: str, toks: Sequence[Tok], found: Sequence[tuple[int
             particle = t.key in PARTICLES and not t.capital and lower_case_neighbour_ok(text, toks, i, True)
             lower = particle or lower_case_neighbour(t.key) or w.clinical is None and lower_case_neighbour_ok(
                 text, toks, i, w.common or w.gazetteer or w.function) or not t.capital and (
-                lower_word_name(t.key) or t.text.islower() and lower_rare_word(t.key, w) or any(
+                lower_word_name(t.key) or t.text.islower() and lower_rare_word(t.key, w)
+                or nxt and not prev and _plain_before(text, toks, i) or any(
                     korean_surname_beside(t.key, toks[j].key, text, t.end) for j, by in ((i - 1, prev), (i + 1, nxt))
                     if by))  # "[ji-ho] gu", "han [minseo]"
             # a lower-case word only beside a lower-case name (lower-case speech), not beside a capitalised one

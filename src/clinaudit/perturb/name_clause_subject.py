@@ -14,9 +14,10 @@ around say:
   :mod:`.name_slots` does not read at a sentence's start ("penny reckons", "penny noticed", "baxter explained").
 
 The word: a gazetteer given name or surname English text uses less than Zipf 4.5, no clinical, function,
-demographic, relative's or spoken word, no eponym (:func:`.name_word.word_name`); never a word of address ("honey
-said"), a day or a month; never where the detector says no person stands (``kind`` None); a word in no list is not
-read (other rules take it: no dev17 form loses one in lower case). Not "the hunter said", "my penny thinks" (a determiner: another module's), "and rose
+demographic, relative's or spoken word, no eponym (:func:`.name_word.word_name`), or, in lower-case text, an English
+word no name list holds (:func:`.name_given_words.plain_word_name`: "but peg said it was fine"; twenty-fourth
+session); never a word of address ("honey said"), a day or a month; never where the detector says no person stands
+(``kind`` None); a word in no list is not read (other rules take it: no dev17 form loses one in lower case). Not "the hunter said", "my penny thinks" (a determiner: another module's), "and rose
 said" ("rose" is too frequent a word), "the pain goes , then ..." (no name), "and salt knows" (no name). Words first:
 only the places of the words that may be such a name, followed by such a verb, are read. Used by :mod:`.name_detect`
 (source ``rule``).
@@ -71,7 +72,7 @@ def clause_subject_names(text: str, toks: Sequence[Tok], kind: Callable[[str, To
     ``toks``: the text's words; ``kind``: what the detector knows of a word where it stands
     (:func:`.name_slots.person_slots`'s); ``unlisted(word)``: a word in no list."""
     bare = bare or bare_word_places(toks, unlisted)
-    named, places = bare.clause, bare.places
+    named, places = bare.clause | bare.plain, bare.places
     if not places:
         return []
     texts = texts_of(toks)
@@ -88,6 +89,6 @@ def clause_subject_names(text: str, toks: Sequence[Tok], kind: Callable[[str, To
         if not gap_opens_clause(text, texts, starts, ends, i, _OPENERS):  # "anyway , penny", "[patient] penny"
             continue
         t = Tok(s, e, word, word)
-        if kind(text, t) == "gazetteer":
+        if kind(text, t) in ("gazetteer", "word"):  # "word": one of ``bare.plain``, in lower-case text
             out.append(t)
     return out

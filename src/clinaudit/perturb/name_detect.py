@@ -54,6 +54,7 @@ from . import name_rules
 from .name_bare_person import BareWords, bare_word_places
 from .name_pacific_words import pacific_word_spans, restore_beside
 from .name_abroad import named_by_frequency
+from .name_given_words import plain_word_name
 from .name_guarded_kinds import may_be_kept
 from .name_notation import notation_span
 from .name_no_person import clinical_word_after, facility_after, no_person_at, not_a_person, sentence_start
@@ -73,6 +74,7 @@ from .name_word import Word as _Word
 from .name_word import word_facts as _word
 from .word_known import known, known_exact, known_sorted, looks_like_a_word
 from .word_parts import longest, two_words
+from .word_pos import modifier_or_verb_form
 
 __all__ = ["NameSpan", "WORD", "WINDOW", "after", "unknown_word", "no_person_at", "clinical_word_after", "RELATIVES", "find_names", "known_name_spans", "name_variants_key", "detector_candidates",
            "context_spans", "tokens", "fold", "load_word_lists"]
@@ -250,6 +252,12 @@ def _may_take(word: str, key: str) -> bool:
                                    or foreign_spelling(word) and not (w.clinical or w.function or w.eponym))
 
 
+def _plain_subject(key: str) -> bool:
+    """A word of the bare-word scan that :mod:`.name_clause_subject` reads as a clause's subject though no name list
+    holds it (:func:`.name_given_words.plain_word_name`, adjectives too: English puts none bare there)."""
+    return plain_word_name(key, adjective=True)
+
+
 def _unlisted(key: str, w: _Word) -> bool:
     """In no list and no drug written wrong: :func:`_unlisted_at_start`'s word test."""
     return not (w.common or w.clinical or w.function or w.demographic or w.eponym) and len(key) >= 3 \
@@ -333,6 +341,7 @@ def load_word_lists() -> None:
     longest(known_exact())
     named_by_frequency("smith")  # the other languages' lists (name_bare_places, issue 50, thirteenth session)
     preload_heads()  # the given names' first letters (name_parts_apart, issue 50, sixteenth session)
+    modifier_or_verb_form("xxxxx")  # lemminflect's lemma tables (word_pos, issue 50, twenty-fourth session)
 
 
 def find_names(text: str, names: Sequence[str] = (), *, detector: bool = True,
@@ -442,7 +451,7 @@ class _RuleInputs:
             return _again
         if name == "bare":
             if self._bare is None:  # the bare-word places, one scan
-                self._bare = bare_word_places(self.toks, slot_word, may_be_kept, syllable_words)
+                self._bare = bare_word_places(self.toks, slot_word, may_be_kept, syllable_words, _plain_subject)
             return self._bare
         if name not in ("lines", "rare"):
             raise KeyError(f"no name rule input {name!r} (name_rules.INPUTS: {sorted(name_rules.INPUTS)})")

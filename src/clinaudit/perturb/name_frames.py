@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from itertools import compress
 
 from .name_tokens import Tok, keys_of
@@ -43,7 +44,7 @@ from .name_person_only import NOT_ADDRESSED
 from .name_word import GRAMMAR_NAMES, SEP_COMMA, SEP_PERIOD, SEP_SPACE, word_facts
 from .vocab import DAY_NAMES, FEAST_NAMES, MONTH_NAMES, POSSESSIVES, RELATIVES, SPOKEN_WORDS
 
-__all__ = ["FRAME_WORDS", "TITLES", "TITLE_WORDS", "VERBS_AFTER_A_PERSON", "frame_at", "frame_names", "is_cased"]
+__all__ = ["FRAME_WORDS", "TITLES", "TITLE_WORDS", "VERBS_AFTER_A_PERSON", "frame_at", "frame_names", "is_cased", "lower_case_text"]
 
 #: the abbreviated titles (:mod:`.name_parts_apart` reads them too)
 TITLES = frozenset("mr mrs ms mx dr prof".split())
@@ -191,6 +192,13 @@ def frame_names(text: str, toks: Sequence[Tok]) -> list[Tok]:
 def is_cased(text: str) -> bool:
     """Cased text: a capital letter in its first 4,000 characters."""
     return any(c.isupper() for c in text[:4000])
+
+
+@lru_cache(maxsize=8)
+def lower_case_text(text: str) -> bool:
+    """Lower-case text (not :func:`is_cased`), read once a text however many words ask (the rules of words no name
+    list holds, :func:`.name_given_words.plain_word_name`)."""
+    return not is_cased(text)
 
 
 def frame_at(text: str, toks: Sequence[Tok], keys: Sequence[str], k: int, cased: bool) -> list[Tok]:

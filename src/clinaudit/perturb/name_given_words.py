@@ -10,6 +10,14 @@ What decides is what the word is and the place English gives it:
   letters or more, no plural of a common word ("miles", "pebbles"); no clinical word at all, no function, spoken, filler, modal, adverb, relative's, day, title, role or
   person's-verb word, no eponym, no demographic word, no word :data:`.name_guarded_words.NOT_PERSONS` keeps ("iris",
   "heart"); months only where no date can stand (a person's verb after it, "telling X about"; "may" is a modal);
+* **or, in lower-case text, an English word no name list holds** (:func:`plain_word_name`, twenty-fourth session:
+  pet names and short names of many origins, "peg", "tele", "uso", "muffin", which the place rules read only once a
+  list called them names; ``benchmarks/deid_form_reach.py``): rarer in English than Zipf 4.5, no adjective, no
+  plural or inflected form, no interjection, none of the kinds above, and nothing lemminflect's lexicon reads only as
+  an adjective, an adverb or a verb form ("my mum wept .", "my son is unwell , he ..."). The strong places
+  (:mod:`.name_strong_places`), a clause's subject (:mod:`.name_clause_subject`, :mod:`.name_slots`), the person's
+  predicates (:mod:`.name_person_predicates`) and the neighbour rule (:mod:`.name_capital_neighbours`: right before
+  a surname found) read the same word;
 * **a person's errand** (:data:`PERSON_ACTS`): the word opening a clause (:func:`.name_clause_opens.opens_clause`),
   a surname maybe after it, then an adverb or an auxiliary maybe, then what only a person does in a day: phoned,
   texted, booked, fetched, "drove me / all the way" (not "winter drove the prices up"), noticed, spotted, signed, sorted, reckons, wanted me to, "is picking me up"
@@ -38,19 +46,23 @@ voice there). Used by :mod:`.name_detect` (source ``rule``)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from .name_frames import TITLE_WORDS
+from .name_frames import TITLE_WORDS, lower_case_text
 from .name_guarded_words import NOT_PERSONS
+from .name_mentions import named_word
 from .name_person_places import PERSON_ACTS, TOLD, lower_words_in_places, person_place
 from .name_roles import ROLE_TITLES
 from .name_surname_after import FILLERS, MODAL_VERBS
 from .name_tokens import Tok
-from .name_word import word_facts
-from .vocab import DAY_NAMES, FUNCTION_WORDS, RELATIVES, SPOKEN_WORDS, first_names, is_common, plural_of_common
+from .name_word import word_facts, word_name
+from .vocab import (DAY_NAMES, FUNCTION_WORDS, RELATIVES, SPOKEN_WORDS, first_names, inflected_everyday, is_common,
+                    plural_of_common)
+from .word_pos import modifier_or_verb_form, verb_form
 
-__all__ = ["PERSON_ACTS", "TOLD", "given_word_names", "may_be_given_word"]
+__all__ = ["PERSON_ACTS", "TOLD", "given_word_names", "may_be_given_word", "plain_word_name"]
 
 #: adverbs and time words that are never a name here (between a subject and its verb)
 _ADVERBS = frozenset("""once twice first last home back away alone together too also again still ever never always
@@ -64,15 +76,66 @@ def may_be_given_word(key: str) -> bool:
     """``key`` (lower case) may be a given name that is an English word: the module's docstring."""
     if len(key) < 3 or not key.isalpha() or key not in first_names() or not is_common(key) or plural_of_common(key):
         return False
-    if key in FUNCTION_WORDS or key in SPOKEN_WORDS or key in FILLERS or key in MODAL_VERBS or key in _ADVERBS \
-            or key in RELATIVES or key in DAY_NAMES or key in TITLE_WORDS or key in ROLE_TITLES or key in NOT_PERSONS:
+    if _never_given(key):
         return False
     w = word_facts(key)
     return w.clinical is None and not w.function and not w.demographic and not w.eponym
 
 
+def _never_given(key: str) -> bool:
+    """A word of the kinds that are never a given name here: function, spoken, filler, modal, adverb, relative's,
+    day, title, role or non-person word (:data:`.name_guarded_words.NOT_PERSONS`)."""
+    return key in FUNCTION_WORDS or key in SPOKEN_WORDS or key in FILLERS or key in MODAL_VERBS or key in _ADVERBS \
+        or key in RELATIVES or key in DAY_NAMES or key in TITLE_WORDS or key in ROLE_TITLES or key in NOT_PERSONS
+
+
+#: interjections the spoken-word list leaves out, which a greeting or thanks may precede ("thanks , gotcha .")
+_INTERJECTIONS = frozenset("""gotcha agh argh aha omg yay aww oops yum yuck phew wow haha hah lol eek meh huh duh shh
+    whew bah hooray yippee""".split())
+
+
+@lru_cache(maxsize=65536)
+def plain_word_name(key: str, adjective: bool = False) -> bool:
+    """``key`` (lower case) may be a given name though it is an English word that no name list holds ("peg", "tele",
+    "uso"): what :func:`.name_mentions.named_word` asks (rarer in English text than Zipf 4.5, no clinical, function,
+    demographic, relative's or spoken word, no eponym, no adjective), no gazetteer word (those are
+    :func:`may_be_given_word`'s and the other rules'), no plural or inflected form of a common word, no interjection, none of
+    :func:`may_be_given_word`'s kinds, and nothing lemminflect's lexicon reads only as an adjective, an adverb or a
+    verb form ("unwell", "wept": :func:`.word_pos.modifier_or_verb_form`), nor as any verb form other than a base
+    ("drove": :func:`.word_pos.verb_form`, "my daughter drove ."). ``adjective=True``: an adjective too
+    ("diligent", "silky", "elegant": virtue and pet names of many origins), for the places where English puts no bare
+    adjective (a subject, a person addressed or named after a relative's word), not where one stands as readily (a
+    complement, "my son is unwell , he ..."; before a name, "favorable [shimada] histology"). Read only in lower-case
+    text, in the places this module and a few others give a person (the module's docstring)."""
+    if not (named_word(key) or adjective and word_name(key, listed=False)):
+        return False
+    return not word_facts(key).gazetteer and not plural_of_common(key) and key not in _INTERJECTIONS \
+        and not inflected_everyday(key) and not _never_given(key) and not modifier_or_verb_form(key, not adjective) \
+        and not verb_form(key)
+
+
 def given_word_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
     """Lower case: a given name that is an English word where the sentence leaves room only for a person (the
-    module's docstring)."""
-    return lower_words_in_places(text, toks, may_be_given_word,
-                                 lambda s, ts, i: person_place(s, ts, i, "given"), no_person_at)
+    module's docstring); in lower-case text also a word no name list holds (:func:`plain_word_name`)."""
+    if not lower_case_text(text):
+        return lower_words_in_places(text, toks, may_be_given_word,
+                                     lambda s, ts, i: person_place(s, ts, i, "given"), no_person_at)
+    return lower_words_in_places(text, toks, _given_or_plain, _given_or_plain_place, no_person_at)
+
+
+#: "it was / is it / it's" right before a word: "it was X who ..." names a person or an institution as readily ("it
+#: was triage who sent me"), a place this module reads for a gazetteer name only
+_IT_WAS = re.compile(r"(?:^|[^\w'’])(?:(?:was|is)[ \t]+it|it[ \t]+(?:was|is)|it['’]s)[ \t]+$")
+
+
+def _given_or_plain_place(text: str, toks: Sequence[Tok], i: int) -> bool:
+    """:func:`.name_person_places.person_place` of a given name; for a word of :func:`plain_word_name` alone, not
+    after "it was" (:data:`_IT_WAS`)."""
+    t = toks[i]
+    if not may_be_given_word(t.key) and _IT_WAS.search(text, max(0, t.start - 12), t.start):
+        return False
+    return person_place(text, toks, i, "given")
+
+
+def _given_or_plain(key: str) -> bool:
+    return may_be_given_word(key) or plain_word_name(key)

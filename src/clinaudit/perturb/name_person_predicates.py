@@ -8,7 +8,9 @@ What decides here is what the word is and what English says of it:
 * **the word**: in lower case, in the first-name or surname gazetteer, a common word (or a gazetteer surname) that
   :func:`.name_word_surnames.may_be_word_surname` allows (no function, spoken, relative's, filler, modal, adverb,
   person's verb, day or month word), no clinical word at all, no mass noun, food, drink, season or weather word
-  (:data:`.name_everyday_places.MASS`), no word :data:`.name_guarded_words.NOT_PERSONS` keeps, no title or role;
+  (:data:`.name_everyday_places.MASS`), no word :data:`.name_guarded_words.NOT_PERSONS` keeps, no title or role; in
+  lower-case text also an English word no name list holds (:func:`.name_given_words.plain_word_name`: "tele was
+  lovely with me"; twenty-fourth session);
 * **the predicate**: the word opening a clause (a turn's or sentence's start, after "and / so / but / oh / well")
   before what only a person is or does: an adjective of manner or feeling said *with me / to me* ("was lovely with
   me", "was ever so patient with me", "has been so good to me"; not "basil is lovely with tomatoes"), a negative
@@ -31,7 +33,8 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from .name_everyday_places import MASS
-from .name_frames import TITLE_WORDS
+from .name_frames import TITLE_WORDS, lower_case_text
+from .name_given_words import plain_word_name
 from .name_guarded_words import NOT_PERSONS
 from .name_person_places import lower_words_in_places, predicate_place
 from .name_roles import ROLE_TITLES
@@ -59,4 +62,11 @@ def may_be_predicate_name(key: str) -> bool:
 def person_predicate_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
     """Lower case: a bare gazetteer name that is a common word where the predicate around it is a person's (the
     module's docstring)."""
-    return lower_words_in_places(text, toks, may_be_predicate_name, predicate_place, no_person_at)
+    word = _predicate_or_plain if lower_case_text(text) else may_be_predicate_name
+    return lower_words_in_places(text, toks, word, predicate_place, no_person_at)
+
+
+def _predicate_or_plain(key: str) -> bool:
+    """In lower-case text, also an English word no name list holds that may be a given name
+    (:func:`.name_given_words.plain_word_name`: "tele was lovely with me"; twenty-fourth session)."""
+    return may_be_predicate_name(key) or plain_word_name(key, adjective=True)

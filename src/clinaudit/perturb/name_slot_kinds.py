@@ -2,7 +2,7 @@
 
 The rules that read where a word stands (:mod:`.name_slots`, :mod:`.name_bare_person`, :mod:`.name_rare_slots`,
 :mod:`.name_object`, :mod:`.name_person_verbs`, ...) take a predicate that says what the word itself may be; those
-predicates live here: :func:`slot_kind` (``"gazetteer"``, ``"unlisted"`` or None) with its word test
+predicates live here: :func:`slot_kind` (``"gazetteer"``, ``"unlisted"``, ``"word"`` or None) with its word test
 :func:`slot_unlisted` and :func:`slot_word`, :func:`rare_slot_word` / :func:`rare_slot_kind` (a word in no list or a
 rare headword), :func:`may_name`, :func:`name_or_unlisted`, :func:`object_may_be`, :func:`person_verb_may_be` and
 :func:`lower_person_verb_may_be`. Each answers None or False where no person stands
@@ -13,7 +13,9 @@ test :func:`slot_kind` and the bare-word scan used to write each (issue 50, fift
 from __future__ import annotations
 
 from .name_cased import rare_headword
+from .name_frames import lower_case_text
 from .name_frequency import name_like
+from .name_given_words import plain_word_name
 from .name_neighbour_words import NAME_FUNCTION, lower_word_name
 from .name_no_person import no_person_at
 from .name_prep import thing_in_dialog
@@ -81,16 +83,20 @@ def name_or_unlisted(t: _Tok) -> bool:
 def slot_kind(text: str, t: _Tok) -> str | None:
     """What :func:`.name_slots.person_slots` needs to know of a word: a gazetteer name that may be one (no function,
     demographic, drug or specialty word; a clinical word only when an ICD-10-CM noun outside philter-ucsf's whitelist:
-    "yaw", "sander"), a word in no list and no drug written wrong, or neither (None: also where no person stands,
-    :func:`.name_no_person.no_person_at`: "we live in columbus")."""
+    "yaw", "sander"), a word in no list and no drug written wrong, in lower-case text a lower-case English word no
+    name list holds that may be a given name (``"word"``: :func:`.name_given_words.plain_word_name`, "peg", "tele";
+    twenty-fourth session), or neither (None: also where no person stands, :func:`.name_no_person.no_person_at`: "we
+    live in columbus")."""
     w = _word(t.key)
     if _blocked(w):
         return None
     if w.gazetteer:
         ok = w.clinical is None or w.clinical == "condition" and t.key not in whitelist_words() or w.person_drug
         kind = "gazetteer" if ok else None
-    else:  # a word in no list, no drug written wrong ("asprin helps")
-        kind = "unlisted" if slot_word(t.key) else None
+    elif slot_word(t.key):  # a word in no list, no drug written wrong ("asprin helps")
+        kind = "unlisted"
+    else:
+        kind = "word" if t.text.islower() and plain_word_name(t.key, adjective=True) and lower_case_text(text) else None
     return None if kind is None or no_person_at(text, t.start, t.end) else kind
 
 

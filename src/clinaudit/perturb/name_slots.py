@@ -11,7 +11,8 @@ word too, or a word in no list, is a name in a slot English fills with a person.
   session) at a sentence's start, where the person works or comes from
   maybe between ("harry drove me here", "bilal thinks i snore", "moore at the pharmacy said"): a gazetteer name outside
   the whitelist even when used inflected ("sander drove me here"; English puts no bare singular noun there), a
-  name-like word or a word in no list;
+  name-like word or a word in no list; in lower-case text, before a verb no thing does, an English word no name list
+  holds (``kind`` ``"word"``, :func:`.name_given_words.plain_word_name`: "peg drove me here"; twenty-fourth session);
 * **after "to", "call", "ask", "tell" and no determiner, before the clause's end or a preposition** ("i talked to
   moore on the phone", "fax the results to cho .", "you can call bilal if ..."): a name-like word only: English puts
   a verb there ("to ache ."), which is used inflected, or a bare noun ("go to bed"), which is frequent; the name-like
@@ -130,8 +131,9 @@ def _candidates(text: str, sentence_start: SentenceStart) -> list[tuple[str, int
 def person_slots(text: str, sentence_start: SentenceStart, kind: Callable[[str, Tok], str | None]) -> list[Tok]:
     """The lower-case words of ``text`` that stand where a person stands (the module's docstring). ``kind(t)``: what
     the detector knows of ``t`` in ``text``: ``"gazetteer"`` (a gazetteer name that is no function, demographic, drug or specialty
-    word, nor a clinical word that is no name), ``"unlisted"`` (in no list), or None (never a name here: a town by where
-    it stands, "moved to ..." too)."""
+    word, nor a clinical word that is no name), ``"unlisted"`` (in no list), ``"word"`` (in lower-case text, an English
+    word no name list holds that may be a given name: read only as the subject of a verb no thing does, "peg drove
+    me here"), or None (never a name here: a town by where it stands, "moved to ..." too)."""
     out: list[Tok] = []
     for slot, start, end in _candidates(text, sentence_start):
         word = text[start:end]
@@ -151,6 +153,8 @@ def person_slots(text: str, sentence_start: SentenceStart, kind: Callable[[str, 
                 or lower_word_name(word) and (slot != "subject" or _PERSON_VERB.match(text, end) is not None))
             # a given name that is a word: "blessing drove me here", "ali , i want you", "alright sri ,"; as a subject
             # only of a verb no thing does ("joy came back", "patience helps" stay)
+        if k == "word":  # a word no name list holds: the same subject only ("peg drove me here"; twenty-fourth session)
+            ok = slot == "subject" and _PERSON_VERB.match(text, end) is not None
         if ok:
             out.append(t)
     return out

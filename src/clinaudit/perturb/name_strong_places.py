@@ -29,7 +29,9 @@ that Webster's Second International lists only capitalised (its short given name
 text writes less often than Zipf :data:`.name_roles.ROLE_ZIPF` (5.0: not "little", "way", "guess", which the list
 holds too) and that the lists hold as a common word or a clinical word; never a function, demographic or spoken word, a relative's word or a word of
 address, a specialty, a facility, a place, a drug (but a gazetteer name English seldom writes) nor an eponym; never
-where the detector says no person stands (``nobody``). Each place reads at most a few dozen characters around the
+where the detector says no person stands (``nobody``). In lower-case text the places also read an English word no
+name list holds (:func:`.name_given_words.plain_word_name`: "hi uso ,", "this is my nephew noodle , he drove me";
+twenty-fourth session). Each place reads at most a few dozen characters around the
 word (linear in the text). Used by :mod:`.name_detect` (source ``rule``)."""
 
 from __future__ import annotations
@@ -39,7 +41,9 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import compress
 
+from .name_frames import lower_case_text
 from .name_frequency import webster_proper
+from .name_given_words import plain_word_name
 from .name_roles import ROLE_ZIPF
 from .name_tokens import WORD_END, Tok, distinct_texts, ends_of, starts_of, texts_of
 from .name_word import blocked, word_facts
@@ -115,9 +119,12 @@ def strong_word(key: str) -> bool:
 
 
 def strong_place_names(text: str, toks: Sequence[Tok], nobody: Callable[[str, int, int], bool]) -> list[Tok]:
-    """The words of :func:`strong_word` where only a person stands (the module's docstring). ``nobody(text, start,
-    end)``: the detector says no person stands there."""
-    words = {w for w in distinct_texts(toks) if strong_word(w.lower())}
+    """The words of :func:`strong_word` where only a person stands (the module's docstring); in lower-case text also
+    a lower-case English word no name list holds that may be a given name (:func:`.name_given_words.plain_word_name`:
+    "my son tele , he drove me", "hi uso ,"; twenty-fourth session). ``nobody(text, start, end)``: the detector says
+    no person stands there."""
+    lower = lower_case_text(text)
+    words = {w for w in distinct_texts(toks) if strong_word(w.lower()) or lower and w.islower() and plain_word_name(w, adjective=True)}
     if not words:
         return []
     texts, starts, ends = texts_of(toks), starts_of(toks), ends_of(toks)
