@@ -110,7 +110,7 @@ def plain_word_name(key: str, adjective: bool = False) -> bool:
     if not (named_word(key) or adjective and word_name(key, listed=False)):
         return False
     return not word_facts(key).gazetteer and not plural_of_common(key) and key not in _INTERJECTIONS \
-        and not inflected_everyday(key) and not _never_given(key) and not modifier_or_verb_form(key, not adjective) \
+        and not inflected_everyday(key) and not _never_given(key) and not modifier_or_verb_form(key, adjective=not adjective) \
         and not verb_form(key)
 
 
@@ -138,4 +138,5 @@ def _given_or_plain_place(text: str, toks: Sequence[Tok], i: int) -> bool:
 
 
 def _given_or_plain(key: str) -> bool:
+    """The word test of :func:`given_word_names` in lower-case text."""
     return may_be_given_word(key) or plain_word_name(key)
