@@ -44,7 +44,8 @@ from .name_person_only import NOT_ADDRESSED
 from .name_word import GRAMMAR_NAMES, SEP_COMMA, SEP_PERIOD, SEP_SPACE, word_facts
 from .vocab import DAY_NAMES, FEAST_NAMES, MONTH_NAMES, POSSESSIVES, RELATIVES, SPOKEN_WORDS
 
-__all__ = ["FRAME_WORDS", "TITLES", "TITLE_WORDS", "VERBS_AFTER_A_PERSON", "frame_at", "frame_names", "is_cased", "lower_case_text"]
+__all__ = ["FRAME_WORDS", "TITLES", "TITLE_WORDS", "VERBS_AFTER_A_PERSON", "frame_at", "frame_names", "is_cased",
+           "lower_case_text"]
 
 #: the abbreviated titles (:mod:`.name_parts_apart` reads them too)
 TITLES = frozenset("mr mrs ms mx dr prof".split())

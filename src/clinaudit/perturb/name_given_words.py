@@ -46,14 +46,13 @@ voice there). Used by :mod:`.name_detect` (source ``rule``)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from .name_frames import TITLE_WORDS, lower_case_text
 from .name_guarded_words import NOT_PERSONS
 from .name_mentions import named_word
-from .name_person_places import PERSON_ACTS, TOLD, lower_words_in_places, person_place
+from .name_person_places import IT_WAS_BEFORE, PERSON_ACTS, TOLD, lower_words_in_places, person_place
 from .name_roles import ROLE_TITLES
 from .name_surname_after import FILLERS, MODAL_VERBS
 from .name_tokens import Tok
@@ -89,9 +88,10 @@ def _never_given(key: str) -> bool:
         or key in RELATIVES or key in DAY_NAMES or key in TITLE_WORDS or key in ROLE_TITLES or key in NOT_PERSONS
 
 
-#: interjections the spoken-word list leaves out, which a greeting or thanks may precede ("thanks , gotcha .")
-_INTERJECTIONS = frozenset("""gotcha agh argh aha omg yay aww oops yum yuck phew wow haha hah lol eek meh huh duh shh
-    whew bah hooray yippee""".split())
+#: interjections the spoken-word list (:data:`.vocab.SPOKEN_WORDS`: "oops", "huh") leaves out, which a greeting or
+#: thanks may precede ("thanks , gotcha .")
+_INTERJECTIONS = frozenset("""gotcha agh argh aha omg yay aww yum yuck phew wow haha hah lol eek meh duh shh whew bah
+    hooray yippee""".split())
 
 
 @lru_cache(maxsize=65536)
@@ -99,8 +99,8 @@ def plain_word_name(key: str, adjective: bool = False) -> bool:
     """``key`` (lower case) may be a given name though it is an English word that no name list holds ("peg", "tele",
     "uso"): what :func:`.name_mentions.named_word` asks (rarer in English text than Zipf 4.5, no clinical, function,
     demographic, relative's or spoken word, no eponym, no adjective), no gazetteer word (those are
-    :func:`may_be_given_word`'s and the other rules'), no plural or inflected form of a common word, no interjection, none of
-    :func:`may_be_given_word`'s kinds, and nothing lemminflect's lexicon reads only as an adjective, an adverb or a
+    :func:`may_be_given_word`'s and the other rules'), no plural or inflected form of a common word, no interjection,
+    none of :func:`may_be_given_word`'s kinds, and nothing lemminflect's lexicon reads only as an adjective, an adverb or a
     verb form ("unwell", "wept": :func:`.word_pos.modifier_or_verb_form`), nor as any verb form other than a base
     ("drove": :func:`.word_pos.verb_form`, "my daughter drove ."). ``adjective=True``: an adjective too
     ("diligent", "silky", "elegant": virtue and pet names of many origins), for the places where English puts no bare
@@ -110,8 +110,8 @@ def plain_word_name(key: str, adjective: bool = False) -> bool:
     if not (named_word(key) or adjective and word_name(key, listed=False)):
         return False
     return not word_facts(key).gazetteer and not plural_of_common(key) and key not in _INTERJECTIONS \
-        and not inflected_everyday(key) and not _never_given(key) and not modifier_or_verb_form(key, adjective=not adjective) \
-        and not verb_form(key)
+        and not inflected_everyday(key) and not _never_given(key) \
+        and not modifier_or_verb_form(key, adjective=not adjective) and not verb_form(key)
 
 
 def given_word_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
@@ -123,16 +123,12 @@ def given_word_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str
     return lower_words_in_places(text, toks, _given_or_plain, _given_or_plain_place, no_person_at)
 
 
-#: "it was / is it / it's" right before a word: "it was X who ..." names a person or an institution as readily ("it
-#: was triage who sent me"), a place this module reads for a gazetteer name only
-_IT_WAS = re.compile(r"(?:^|[^\w'’])(?:(?:was|is)[ \t]+it|it[ \t]+(?:was|is)|it['’]s)[ \t]+$")
-
-
 def _given_or_plain_place(text: str, toks: Sequence[Tok], i: int) -> bool:
     """:func:`.name_person_places.person_place` of a given name; for a word of :func:`plain_word_name` alone, not
-    after "it was" (:data:`_IT_WAS`)."""
+    after "it was" (:data:`.name_person_places.IT_WAS_BEFORE`): "it was X who ..." names a person or an institution
+    as readily ("it was triage who sent me"), a place this module reads for a gazetteer name only."""
     t = toks[i]
-    if not may_be_given_word(t.key) and _IT_WAS.search(text, max(0, t.start - 12), t.start):
+    if not may_be_given_word(t.key) and IT_WAS_BEFORE.search(text, max(0, t.start - 12), t.start):
         return False
     return person_place(text, toks, i, "given")
 

@@ -46,7 +46,7 @@ from .name_person_only import NOT_ADDRESSED
 from .name_tokens import WORD_END, Tok, key_indices, keys_of
 from .vocab import MONTH_NAMES, RELATIVES, english_zipf, is_common, surnames, y_adjective
 
-__all__ = ["PERSON_ACTS", "TOLD", "VOICES", "adjective_like", "given_place", "lower_words_in_places", "person_place",
+__all__ = ["IT_WAS_BEFORE", "PERSON_ACTS", "TOLD", "VOICES", "adjective_like", "given_place", "lower_words_in_places", "person_place",
            "predicate_place", "surname_place"]
 
 W = WORD_END
@@ -167,11 +167,16 @@ _KNOW = re.compile(S + r"know" + W)
 
 # --- a person's name as the complement of a person's word ----------------------------------------------
 # given: a person's word (a mass noun only after one), a comma and a pronoun after; surname: a role, any end
+#: "it was / is it / it's" (the complement's "it was X who"; :func:`.name_given_words.given_word_names` reads no
+#: word no name list holds after it, :data:`IT_WAS_BEFORE`)
+_IT_WAS = r"(?:^|[^\w'’])(?:(?:was|is)[ \t]+it|it[ \t]+(?:was|is)|it['’]s)"
+#: "it was" right before a word
+IT_WAS_BEFORE = re.compile(_IT_WAS + r"[ \t]+$")
 #: a person's word before "is", and what follows a person's name as its complement
 _COMPLEMENT_BEFORE_GIVEN = re.compile(
     r"(?:^|[^\w'’])(?:my|our|his|her|their|your)[ \t]+(?:(?:next-door|next[ \t]+door|support|key|eldest|youngest|"
     r"little|big|best|other|new|home)[ \t]+)?(?P<who>[a-z\-]+)(?:['’]s[ \t]+name)?[ \t]+(?:is|was|['’]s)[ \t]+$"
-    r"|(?P<it>(?:^|[^\w'’])(?:(?:was|is)[ \t]+it|it[ \t]+(?:was|is)|it['’]s))[ \t]+$")
+    r"|(?P<it>" + _IT_WAS + r")[ \t]+$")
 _PERSON_NOUNS = RELATIVES | frozenset("""worker carer helper nurse cleaner neighbour neighbor friend mate name
     contact granddaughter grandson daughter son""".split())
 _COMPLEMENT_NEXT_GIVEN = re.compile(r"[ \t]*,[ \t]*(?:she|he|they|who|and|i|is|that|the|my|our)(?![\w\-])"

@@ -124,7 +124,8 @@ def strong_place_names(text: str, toks: Sequence[Tok], nobody: Callable[[str, in
     "my son tele , he drove me", "hi uso ,"; twenty-fourth session). ``nobody(text, start, end)``: the detector says
     no person stands there."""
     lower = lower_case_text(text)
-    words = {w for w in distinct_texts(toks) if strong_word(w.lower()) or lower and w.islower() and plain_word_name(w, adjective=True)}
+    words = {w for w in distinct_texts(toks)
+             if strong_word(w.lower()) or lower and w.islower() and plain_word_name(w, adjective=True)}
     if not words:
         return []
     texts, starts, ends = texts_of(toks), starts_of(toks), ends_of(toks)

@@ -4,8 +4,8 @@ lower-case word has.
 
 A given name is a noun. A word the lexicon knows only as an adjective, an adverb or an inflected verb form ("unwell",
 "alive", "exactly", "wept", "slept", "died") is no one's name in "my mum wept ." or "my son is unwell , he ...",
-whatever place the sentence gives it; the word-name rules of lower-case speech (:func:`.name_given_words.plain_word_name`)
-read such a word as no name. A word the lexicon does not hold ("uso", "tele") says nothing."""
+whatever place the sentence gives it; the word-name rules of lower-case speech
+(:func:`.name_given_words.plain_word_name`) read such a word as no name. A word the lexicon does not hold ("uso", "tele") says nothing."""
 
 from __future__ import annotations
 
