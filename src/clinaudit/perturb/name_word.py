@@ -16,7 +16,7 @@ from .name_tokens import Tok
 from .not_a_name import inflected_common
 from .vocab import (CLINICAL_SHORT, DEMOGRAPHIC_WORDS, EPONYMS, FUNCTION_WORDS, POSSESSIVES, RARE_ZIPF, RELATIVES,
                     SPOKEN_WORDS, WORD_NAME_ZIPF, clinical_category, common_words, english_zipf, first_names,
-                    inflected_everyday, is_common, plural_of_common, rare_as_a_word, surnames)
+                    inflected_everyday, is_common, plural_of_common, rare_as_a_word, surnames, whitelist_words)
 
 __all__ = ["Word", "word_facts", "blocked", "address_word_name", "word_name", "unlisted_word", "RELATIVES", "DETERMINERS", "OWNERS", "SEP_SPACE", "SEP_COMMA", "SEP_PERIOD", "sep", "WINDOW", "after", "GRAMMAR_NAMES"]
 
@@ -73,6 +73,13 @@ class Word(NamedTuple):
 _PARTS = re.compile(r"[-']")
 
 
+def _unread_given_name(key: str, first: bool) -> bool:
+    from .word_pos import unread
+
+    return first and key.isalpha() and len(key) >= 3 and key not in whitelist_words() and key not in SPOKEN_WORDS \
+        and key not in FUNCTION_WORDS and key not in DEMOGRAPHIC_WORDS and unread(key) and clinical_category(key) is None
+
+
 @lru_cache(maxsize=200_000)
 def word_facts(key: str) -> Word:
     parts = [p for p in _PARTS.split(key) if p]
@@ -85,7 +92,8 @@ def word_facts(key: str) -> Word:
     inflected = not first and gazetteer and inflected_common(key)  # "messing", "hotter", "burgers": no rare word
     common = (key in common_words() or plural_of_common(key) or inflected or (not first and inflected_everyday(key))) \
         if gazetteer and len(parts) == 1 else (is_common(key) or (len(parts) > 1 and all(is_common(p) for p in parts)))
-    rare = common and gazetteer and len(parts) == 1 and not inflected and (rare_as_a_word(key) or dictionary_proper_name(key))
+    rare = common and gazetteer and len(parts) == 1 and not inflected and (rare_as_a_word(key) or dictionary_proper_name(key)
+                                                                          or _unread_given_name(key, first))
     headword = common and gazetteer and len(parts) == 1 and not inflected and not rare and headword_only_name(key)
     rare = rare or headword
     common = common and not particle_compound(key)  # "al-farsi", "abu-bakr": an Arabic or Hebrew particle joined on

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-__all__ = ["modifier_or_verb_form", "verb_form"]
+__all__ = ["modifier_or_verb_form", "unread", "verb_form"]
 
 #: the lexicon's parts of speech that modify, not name ("unwell", "exactly")
 _MODIFIERS = frozenset({"ADJ", "ADV"})
@@ -39,3 +39,11 @@ def verb_form(key: str) -> bool:
     from lemminflect import getAllLemmas
 
     return any(key not in lemmas for lemmas in getAllLemmas(key, "VERB").values())
+
+
+@lru_cache(maxsize=65536)
+def unread(key: str) -> bool:
+    """lemminflect's lexicon holds no reading of ``key`` (lower case) at all."""
+    from lemminflect import getAllLemmas
+
+    return not getAllLemmas(key)
