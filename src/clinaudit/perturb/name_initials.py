@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from bisect import bisect_left
 from operator import attrgetter
 
+from .name_frames import TITLES
 from .name_tokens import Tok
 from .name_word import RELATIVES, blocked, word_facts
 from .vocab import SPOKEN_WORDS, first_names, surnames
@@ -27,6 +28,8 @@ __all__ = ["middle_initial_names"]
 _INITIALS = frozenset("bcdefghjklmnopqrstuvwxyz")
 _SPACE = re.compile(r"[ \t]")
 _DOT = re.compile(r"[ \t]?\.[ \t]")
+#: between a title and an initial: a space, or a dot and a space ("dr j .", "dr . j .", "Dr. J.")
+_TITLE_GAP = re.compile(r"[ \t]?\.?[ \t]")
 _LETTER_DOT = re.compile(r" [b-hj-zB-HJ-Z] ?\. ")
 
 
@@ -35,6 +38,15 @@ def _part_may_be(key: str, names: frozenset[str] | set[str]) -> bool:
         return False
     w = word_facts(key)
     return not blocked(w) and w.clinical in (None, "condition")
+
+
+def _title_surname(key: str, names: frozenset[str] | set[str]) -> bool:
+    """A gazetteer surname after a title and an initial: a colour or an age word too ("dr . j . brown", "mrs . a .
+    young"), never a function, spoken or relative's word, an eponym, a drug or a specialty."""
+    if key not in names or not key.isalpha() or len(key) < 2 or key in SPOKEN_WORDS or key in RELATIVES:
+        return False
+    w = word_facts(key)
+    return not (w.function or w.eponym) and w.clinical not in ("drug", "specialty")
 
 
 def middle_initial_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
@@ -48,6 +60,12 @@ def middle_initial_names(text: str, toks: Sequence[Tok], no_person_at: Callable[
         if not 0 < k < len(toks) - 1 or toks[k].start != m.start() + 1 or toks[k].key not in _INITIALS:
             continue
         a, x, b = toks[k - 1], toks[k], toks[k + 1]
+        if a.key in TITLES and _TITLE_GAP.fullmatch(text, a.end, x.start) and _DOT.fullmatch(text, x.end, b.start):
+            # "it was dr . j . brown .", "Mrs. K. Wood": a title, an initial and a surname
+            if _title_surname(b.key, sur) and (x.text.islower() and b.text.islower() or x.text.isupper() and b.capital) \
+                    and not no_person_at(text, b.start, b.end):
+                out += [x, b]
+            continue
         if not (_SPACE.fullmatch(text, a.end, x.start) and _DOT.fullmatch(text, x.end, b.start)):
             continue
         lower = a.text.islower() and x.text.islower() and b.text.islower()
