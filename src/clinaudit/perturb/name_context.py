@@ -41,6 +41,13 @@ _THING_NAME = frozenset("another other brand generic medical scientific technica
 #: the kinds of a person's name before "name" and the name itself, a form read out ("first name kettlie", "last name,
 #: jolibois"): a weak context, a word in no list (issue 50, tenth session)
 _NAME_KINDS = frozenset("first last middle maiden given family married".split())
+#: a person before "named" or "called", whose name follows ("a friend named dean", "a nurse called rose", "my son
+#: called mark": either sense names a person; issue 50, twenty-fifth session)
+_NAMED_PERSONS = RELATIVES | frozenset("""friend friends guy guys man men woman women lady ladies girl girls boy boys bloke
+    fellow chap kid kids child someone somebody person people doctor doctors nurse nurses neighbour neighbor colleague
+    coworker gentleman student students therapist surgeon specialist patient physician midwife pharmacist carer
+    caregiver dude lad lass receptionist consultant registrar resident intern physio paramedic counsellor counselor
+    psychiatrist psychologist dentist vet teacher pastor priest chaplain worker""".split())
 #: what "my name is" says of a name, no name ("my name is spelled wrong": issue 50, thirteenth session, dev21)
 _NAME_IS_WORDS = frozenset("spelled spelt misspelled written listed printed".split())
 _CLAUSE_END = re.compile(r"[ \t]*(?:[.,!?;:)]|\n|$)")
@@ -140,6 +147,9 @@ def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
     if k in _TITLE_FULL and _SEP_SPACE.fullmatch(sep):
         # "any other Doctor mention", "the doctor said": a determiner makes "doctor" a noun, not a title
         return None if i >= 2 and toks[i - 2].key in _DETERMINERS else "title"
+    if k in ("named", "called"):  # "a friend named dean", "a nurse called rose" (either sense: a person)
+        return "title" if _SEP_SPACE.fullmatch(sep) and i >= 2 and toks[i - 2].key in _NAMED_PERSONS \
+            and _SEP_SPACE.fullmatch(_sep(text, toks[i - 2], p)) else None
     if not _SEP_COMMA.fullmatch(sep):
         return None
     if k in _GREETINGS or (k == "you" and i >= 2 and toks[i - 2].key in _YOU_AFTER):
@@ -163,7 +173,8 @@ def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
 
 #: Every word after which :func:`_context` may find a naming context (the others are skipped at once; add a word
 #: here when a rule there starts to read it).
-_CONTEXT_WORDS = _TITLE_ABBR | _TITLE_FULL | _GREETINGS | RELATIVES | frozenset("you is me name's i'm am name nurse care".split())
+_CONTEXT_WORDS = _TITLE_ABBR | _TITLE_FULL | _GREETINGS | RELATIVES | frozenset("you is me name's i'm am name nurse care named "
+                                                                               "called".split())
 #: the words where only :func:`.name_frames.frame_at` reads a frame ("nurse X will", "sister X is", "my name's X",
 #: "take care , X"; issue 50, thirteenth session)
 _FRAME_ONLY = frozenset("nurse sister name care".split())
@@ -172,7 +183,8 @@ _FRAME_ONLY = frozenset("nurse sister name care".split())
 #: "thank you", "meet you", "call me", "i am"; :func:`_context`): the others are passed over without asking it
 #: (issue 50, ninth session: most of the 18,000 words read in a 1 MB dialog)
 _ONLY_AFTER = {"is": frozenset(("name", "this")), "you": _YOU_AFTER, "me": frozenset(("call",)), "am": frozenset(("i",)),
-               "name": _NAME_KINDS | frozenset("my his her our your their".split()), "care": frozenset(("take",))}
+               "name": _NAME_KINDS | frozenset("my his her our your their".split()), "care": frozenset(("take",)),
+               "named": _NAMED_PERSONS, "called": _NAMED_PERSONS}
 
 _NUMBER = (r"(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|"
            r"six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
