@@ -22,6 +22,7 @@ demographic or clinical word, no relative's or spoken word. Used by :mod:`.name_
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from itertools import compress
@@ -31,8 +32,10 @@ from .name_frames import is_cased
 from .name_pairs import person_pair
 from .name_person_places import adjective_like
 from .name_tokens import Tok, key_indices, keys_of, starts_of
-from .name_word import OWNERS, SEP_SPACE, unlisted_word, word_name, word_facts
-from .vocab import WORD_NAME_ZIPF, y_adjective, english_zipf, first_names, surnames
+from .name_same_person import PERSON_AFTER
+from .name_word import OWNERS, RELATIVES, SEP_SPACE, unlisted_word, word_name, word_facts
+from .vocab import SPOKEN_WORDS, WORD_NAME_ZIPF, y_adjective, english_zipf, first_names, surnames
+from .word_pos import unread, verb_base
 
 __all__ = ["other_mentions", "given_and_surname", "named_word"]
 
@@ -78,11 +81,62 @@ def other_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, in
     lower = not is_cased(text)  # a word no list holds is read again only in lower-case speech, where it was taken
     keys = {t.key for t in taken if not t.capital and t.text.islower()
             and (word_name(t.key) or unlisted_word(t.key, rare=True) or lower and named_word(t.key))}
-    if not keys:
+    # a name English text writes often as a word ("mark", "rose", "hope"): again only where a person stands
+    frequent = {t.key for t in taken if lower and not t.capital and t.text.islower() and t.key not in keys
+                and frequent_word_name(t.key)}
+    if not keys and not frequent:
         return []
-    at = key_indices(toks, keys)  # only the words of keys
+    at = key_indices(toks, keys | frequent)  # only the words of keys
     return [t for i in at if ((t := toks[i]).start, t.end) not in spans and t.text.islower()
-            and not _after_determiner(toks, i) and not no_person_at(text, t.start, t.end)]
+            and not _after_determiner(toks, i) and (t.key in keys or _person_place(text, toks, i))
+            and not no_person_at(text, t.start, t.end)]
+
+
+def frequent_word_name(key: str) -> bool:
+    """A gazetteer name English text writes often as a word (Zipf :data:`.vocab.WORD_NAME_ZIPF` or more: "mark",
+    "rose", "hope", "smith"): letters, three or more, no clinical, function, demographic, relative's or spoken word, no
+    eponym."""
+    if not key.isalpha() or len(key) < 3 or key in SPOKEN_WORDS or key in RELATIVES:
+        return False
+    w = word_facts(key)
+    return w.gazetteer and w.clinical is None and not (w.function or w.demographic or w.eponym) \
+        and english_zipf(key) >= WORD_NAME_ZIPF
+
+
+#: before a person's name alone, in the same clause: a preposition or a verb whose object is a person
+_PERSON_BEFORE = frozenset("""with for from beside besides behind like than except without about between tell told
+    ask asked thank thanked call called ring rang text texted saw see seen met meet visit visited helped love miss
+    missed and or to""".split())
+#: before "to" and a person's name ("next to mark", "i talked to rose"): "to" opens no verb there ("i want to mark")
+_TO_A_PERSON = frozenset("""next talk talked talking spoke speak speaking said say says married engaged gave give
+    given sent send belongs belonged close nice kind mean rude listen listened introduced explained wrote write door
+    related""".split())
+#: after a person's name alone: what ends its phrase ("next to mark when it happened", "with rose at the front")
+_AFTER_A_NAME = frozenset("""when while at on in but about after before yesterday today tonight tomorrow last
+    too as for from over because so since until if who again recently earlier this every wrote writes goes went came
+    comes checks checked""".split())
+_CLAUSE_END = re.compile(r"[ \t]*(?:[.,?!;:]|\n|$)")
+
+
+def _person_place(text: str, toks: Sequence[Tok], i: int) -> bool:
+    """``toks[i]`` stands where a person's name stands alone: after a preposition or a verb whose object is a person
+    ("next to mark .", "i stayed with rose when", "tell hope i said"; "to" only before a word with no verb reading: not
+    "i want to mark it"), or at a clause's start before what a person does; and before the clause's end, a function
+    word or a person's verb (not "with rose petals")."""
+    t = toks[i]
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    after_ok = bool(_CLAUSE_END.match(text, t.end)) or nxt is not None and SEP_SPACE.fullmatch(text, t.end, nxt.start) \
+        and (nxt.key in _AFTER_A_NAME or nxt.key in PERSON_AFTER)
+    if not after_ok or i == 0:
+        return False
+    p = toks[i - 1]
+    if not SEP_SPACE.fullmatch(text, p.end, t.start):  # a clause's start: a person's verb must follow
+        return nxt is not None and (nxt.key in PERSON_AFTER or nxt.key in _AFTER_A_NAME and nxt.key.endswith("s")
+                                    or nxt.key in ("wrote", "went", "came", "checked")) \
+            and bool(SEP_SPACE.fullmatch(text, t.end, nxt.start))
+    if p.key == "to" and verb_base(t.key) and not (i > 1 and toks[i - 2].key in _TO_A_PERSON):
+        return False
+    return p.key in _PERSON_BEFORE
 
 
 def given_and_surname(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:

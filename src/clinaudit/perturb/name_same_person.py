@@ -46,7 +46,7 @@ __all__ = ["full_name_mentions", "repeated_word_surnames"]
 _THING_BEFORE = OWNERS | frozenset("""of in on at up down into onto along across under over near behind beside
     through round around past off inside outside by some any no every each those these another other""".split())
 #: after a person's name alone: what a person does or has ("beach wants", "swan thinks", "did hook mention")
-_AFTER = _PERSON_VERB_WORDS | frozenset("""is was has had says said will would can could should might must may
+PERSON_AFTER = _AFTER = _PERSON_VERB_WORDS | frozenset("""is was has had says said will would can could should might must may
     does did wants wanted thinks thought knows knew visits visited mention mentioned sends sent says asked
     told rang phoned texted called rings phones calls to after""".split())
 #: before a word surname alone in its strict place: a clause's start or a verb whose object is a person

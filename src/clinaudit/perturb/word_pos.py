@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-__all__ = ["modifier_or_verb_form", "unread", "verb_form"]
+__all__ = ["modifier_or_verb_form", "unread", "verb_base", "verb_form"]
 
 #: the lexicon's parts of speech that modify, not name ("unwell", "exactly")
 _MODIFIERS = frozenset({"ADJ", "ADV"})
@@ -47,3 +47,10 @@ def unread(key: str) -> bool:
     from lemminflect import getAllLemmas
 
     return not getAllLemmas(key)
+
+
+def verb_base(key: str) -> bool:
+    """lemminflect reads ``key`` (lower case) as a verb's base ("mark", "hope", "will"; not "rose")."""
+    from lemminflect import getAllLemmas
+
+    return any(key in lemmas for lemmas in getAllLemmas(key, "VERB").values())
