@@ -92,9 +92,9 @@ def word_facts(key: str) -> Word:
     inflected = not first and gazetteer and inflected_common(key)  # "messing", "hotter", "burgers": no rare word
     common = (key in common_words() or plural_of_common(key) or inflected or (not first and inflected_everyday(key))) \
         if gazetteer and len(parts) == 1 else (is_common(key) or (len(parts) > 1 and all(is_common(p) for p in parts)))
-    rare = common and gazetteer and len(parts) == 1 and not inflected and (rare_as_a_word(key) or dictionary_proper_name(key)
-                                                                          or _unread_given_name(key, first))
-    headword = common and gazetteer and len(parts) == 1 and not inflected and not rare and headword_only_name(key)
+    rare = common and gazetteer and len(parts) == 1 and not inflected and (rare_as_a_word(key) or dictionary_proper_name(key))
+    headword = common and gazetteer and len(parts) == 1 and not inflected and not rare and (
+        headword_only_name(key) or _unread_given_name(key, first))  # written in capitals an acronym: "JAK-2 is positive"
     rare = rare or headword
     common = common and not particle_compound(key)  # "al-farsi", "abu-bakr": an Arabic or Hebrew particle joined on
     compound = "-" in key and compound_given_name(key)  # "marie-claire", "daisy-may", "mi-young": a given name
