@@ -28,7 +28,7 @@ from .word_known import is_prefix_of_known
 __all__ = ["clinical_word_after", "facility_after", "no_person_at", "not_a_person", "sentence_start"]
 
 _EPONYM_AFTER = re.compile(
-    r"(?i)^(?:\u2013[^\W\d_][\w\-]*)*(?:['’]s)?(?:\s+(?:and|&)\s+[^\W\d_][\w\-]*['’]s)?\s+(?:disease|syndrome|palsy|phenomenon|sign|test|maneuver|manoeuvre|fracture|ulcer|tumou?r|"
+    r"(?i)^(?:\u2013[^\W\d_][\w\-]*)*(?:['’]s)?(?:\s+(?:and|&)\s+[^\W\d_][\w\-]*['’]s)?(?-i:[ \t]+[A-Z][a-z]+)?\s+(?:disease|syndrome|palsy|phenomenon|sign|test|maneuver|manoeuvre|fracture|ulcer|tumou?r|"
     r"lymphoma|sarcoma|dystrophy|ataxia|chorea|thyroiditis|esophagus|oesophagus|cyst|node|criteria|score|scale|"
     r"procedure|operation|reflex|law|equation|formula|classification|neuroma|neuralgia|contracture|deformity|"
     r"catheter|monitor|position|stage|grade|tendon|tendinitis|tendonitis|gland|cream|gel|stocking|lotion|"
