@@ -424,6 +424,15 @@ SUFFIXES = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed"
              ("ing", "e"), ("er", ""), ("er", "e"), ("est", ""), ("est", "e"))
 
 
+def _own_lemma(key: str) -> bool:
+    """lemminflect's lexicon reads ``key`` as its own lemma ("hunter", "power"), or holds no reading of it ("cooper",
+    "fisher"): no comparative of "-er" ("wider": "wide")."""
+    from lemminflect import getAllLemmas
+
+    readings = getAllLemmas(key)
+    return not readings or any(key in lemmas for lemmas in readings.values())
+
+
 def inflected_everyday(key: str) -> bool:
     """``key`` is an inflected form of an everyday English or clinical word (philter-ucsf's whitelist, the clinical
     vocabulary): "pins", "fries", "wider", "charging"; the stem has three letters or more (not "mercier" of "mercy",
@@ -433,6 +442,8 @@ def inflected_everyday(key: str) -> bool:
         if not key.endswith(suffix) or len(key) - len(suffix) < 3:
             continue
         stem = key[: len(key) - len(suffix)]
+        if suffix == "er" and _own_lemma(key):
+            continue  # "hunter", "walker", "power" are no "hunt", "walk", "pow" + "er" (lemminflect's own noun)
         # a doubled consonant ("pinned") only before a stem of four letters or more: "visser" is no "vis"
         for cand in (stem + repl, stem[:-1] if len(stem) > 4 and stem[-1] == stem[-2] else ""):
             if cand and (cand in words or clinical_category(cand) is not None):
