@@ -425,12 +425,11 @@ SUFFIXES = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed"
 
 
 def _own_lemma(key: str) -> bool:
-    """lemminflect's lexicon reads ``key`` as its own lemma ("hunter", "power"), or holds no reading of it ("cooper",
-    "fisher"): no comparative of "-er" ("wider": "wide")."""
+    """lemminflect's lexicon reads ``key`` as its own lemma ("hunter", "power"): no comparative of "-er" ("wider":
+    "wide"). A word it does not hold says nothing ("sholder", a misspelt "shoulder")."""
     from lemminflect import getAllLemmas
 
-    readings = getAllLemmas(key)
-    return not readings or any(key in lemmas for lemmas in readings.values())
+    return any(key in lemmas for lemmas in getAllLemmas(key).values())
 
 
 def inflected_everyday(key: str) -> bool:
@@ -443,7 +442,7 @@ def inflected_everyday(key: str) -> bool:
             continue
         stem = key[: len(key) - len(suffix)]
         if suffix == "er" and _own_lemma(key):
-            continue  # "hunter", "walker", "power" are no "hunt", "walk", "pow" + "er" (lemminflect's own noun)
+            continue  # "hunter", "walker", "power" are no "hunt", "walk", "pow" + "er" (lemminflect's own nouns)
         # a doubled consonant ("pinned") only before a stem of four letters or more: "visser" is no "vis"
         for cand in (stem + repl, stem[:-1] if len(stem) > 4 and stem[-1] == stem[-2] else ""):
             if cand and (cand in words or clinical_category(cand) is not None):
