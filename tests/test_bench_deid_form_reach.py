@@ -35,7 +35,9 @@ def test_a_name_in_no_list_is_left_nowhere_and_the_count_is_of_whole_words():
 
 def test_what_the_lists_call_a_word():
     assert fr.kind("faleolo") == "in no list"
-    assert fr.kind("toby") == "gazetteer given name and English word"
+    assert fr.kind("mark") == "gazetteer given name and English word"
+    # a given name no modern English lexicon reads is rare as a word since the twenty-fifth session (name_word)
+    assert fr.kind("toby") == "gazetteer given name"
     assert fr.kind("peg") == "English word, in no name list"
 
 
