@@ -72,7 +72,7 @@ from .vocab import english_zipf, first_names, surnames, whitelist_words, written
 from .name_word import DETERMINERS as _DETERMINERS, OWNERS as _OWNERS, RELATIVES, WINDOW, after
 from .name_word import Word as _Word
 from .name_word import word_facts as _word
-from .word_known import known, known_exact, known_sorted, looks_like_a_word
+from .word_known import is_prefix_of_known, known, known_exact, known_sorted, looks_like_a_word
 from .word_parts import longest, two_words
 from .word_pos import modifier_or_verb_form
 
@@ -320,7 +320,17 @@ def _unknown(key: str) -> bool:
         return _headword_only(key) and polynesian_word(key) and english_zipf(key) < HEADWORD_ZIPF \
             and not re.search(r"(?:[^aeiou]|e)e$", key)  # not "tisane", "legatee": the silent "e" of English
     # "radicularopathy" looks like a word; "pesamino", "timoci" of open syllables only are names (:mod:`.name_letters`)
-    return (open_syllables(key) or not looks_like_a_word(key)) and not clinical_form(key)
+    return (open_syllables(key) or not looks_like_a_word(key) or _polynesian_misspelling(key)) and not clinical_form(key)
+
+
+def _polynesian_misspelling(key: str) -> bool:
+    """A word of five letters or more written as the Polynesian languages write one (:func:`.name_letters
+    .polynesian_word`: open syllables only, no b, c, d, j, q, x, y, z) that :func:`.word_known.looks_like_a_word`
+    reads only as one edit away from a word: a Samoan name ("aolele": "allele", "malele"), not an English word
+    misspelt, which seldom has that shape (twenty-fifth session); never a word cut short, two words run together or a
+    word with an "e" added ("potatoe")."""
+    return len(key) >= 5 and polynesian_word(key) and not is_prefix_of_known(key) and not two_words(key, known, ()) \
+        and not (key.endswith("e") and known(key[:-1]))  # "potatoe", "tomatoe": an English word with an "e" added
 
 
 def _headword_only(key: str) -> bool:
