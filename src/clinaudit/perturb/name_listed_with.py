@@ -25,6 +25,7 @@ from .name_person_only import NOT_ADDRESSED
 from .name_slot_kinds import may_name
 from .name_tokens import Tok, starts_of
 from .name_word import RELATIVES
+from .vocab import KIN_CALLS
 
 __all__ = ["listed_with_names"]
 
@@ -34,7 +35,7 @@ _JOIN = re.compile(r"[ \t]*,[ \t]*|[ \t]+(?:and|&)[ \t]+")
 _GOES_ON = re.compile(r"(?i)[ \t]*,?[ \t]+and[ \t]+(?:me|myself|i(?![\w'’])|my|his|her|our|their)(?![\w'’])"
                       r"|[ \t]*,[ \t]*my[ \t]+([a-z\-]+)")
 #: kin said as a name ("Nana, [Sione] and me went"): no person's own name
-_KIN = frozenset("nana nan nanna nanny papa pa ma mama pop pops poppa gramps grammy nonna nonno".split())
+_KIN = KIN_CALLS
 #: only spaces, quotes or an opening bracket between the word and its sentence's start
 _OPENS = re.compile(r"(?:^|[.!?:\n\]])[ \t\"'“(]*$")
 

@@ -35,7 +35,7 @@ from .name_tokens import Tok, key_indices, keys_of, starts_of
 from .name_same_person import PERSON_AFTER
 from .name_word import OWNERS, RELATIVES, SEP_SPACE, unlisted_word, word_name, word_facts
 from .vocab import SPOKEN_WORDS, WORD_NAME_ZIPF, y_adjective, english_zipf, first_names, surnames
-from .word_pos import unread, verb_base
+from .word_pos import verb_base
 
 __all__ = ["other_mentions", "given_and_surname", "named_word"]
 

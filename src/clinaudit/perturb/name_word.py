@@ -14,8 +14,8 @@ from .name_frequency import dictionary_proper_name, particle_compound
 from .name_headword import headword_only_name
 from .name_tokens import Tok
 from .not_a_name import inflected_common
-from .vocab import (CLINICAL_SHORT, DEMOGRAPHIC_WORDS, EPONYMS, FUNCTION_WORDS, POSSESSIVES, RARE_ZIPF, RELATIVES,
-                    SPOKEN_WORDS, WORD_NAME_ZIPF, clinical_category, common_words, english_zipf, first_names,
+from .vocab import (CLINICAL_SHORT, DEMOGRAPHIC_WORDS, EPONYMS, FUNCTION_WORDS, KIN_CALLS, POSSESSIVES, RARE_ZIPF,
+                    RELATIVES, SPOKEN_WORDS, WORD_NAME_ZIPF, clinical_category, common_words, english_zipf, first_names,
                     inflected_everyday, is_common, plural_of_common, rare_as_a_word, surnames, whitelist_words)
 
 __all__ = ["Word", "word_facts", "blocked", "address_word_name", "word_name", "unlisted_word", "RELATIVES", "DETERMINERS", "OWNERS", "SEP_SPACE", "SEP_COMMA", "SEP_PERIOD", "sep", "WINDOW", "after", "GRAMMAR_NAMES"]
@@ -74,10 +74,15 @@ _PARTS = re.compile(r"[-']")
 
 
 def _unread_given_name(key: str, first: bool) -> bool:
+    """A given name of the gazetteer that a modern English lexicon holds no reading of (lemminflect's, built from the
+    SPECIALIST lexicon and AGID: :func:`.word_pos.unread`), though GCIDE's headwords call it a word ("sam", "rory",
+    "barry", "manu"): no whitelist, spoken, function, demographic, relative's or kin word, no clinical word (issue
+    50, twenty-fifth session)."""
     from .word_pos import unread
 
     return first and key.isalpha() and len(key) >= 3 and key not in whitelist_words() and key not in SPOKEN_WORDS \
-        and key not in FUNCTION_WORDS and key not in DEMOGRAPHIC_WORDS and unread(key) and clinical_category(key) is None
+        and key not in FUNCTION_WORDS and key not in DEMOGRAPHIC_WORDS and key not in RELATIVES and key not in KIN_CALLS \
+        and unread(key) and clinical_category(key) is None
 
 
 @lru_cache(maxsize=200_000)

@@ -328,6 +328,8 @@ RELATIVES: frozenset[str] = frozenset("""
     mam mammy mummy mommy daddy grandad granddad granny gran flatmate housemate
 """.split())
 #: :data:`RELATIVES` as a pattern's alternation, longest first ("granddaughter" before "daughter")
+#: kin said as a name, no person's own name ("Nana, [Sione] and me went"; a grandparent's or parent's call)
+KIN_CALLS = frozenset("nana nan nanna nanny papa pa ma mama pop pops poppa gramps grammy nonna nonno".split())
 RELATIVE_PATTERN = "|".join(sorted(RELATIVES, key=len, reverse=True))
 _POSSESSIVE_WORDS = ("my", "his", "her", "our", "their", "your")
 #: the possessive determiners, in lower case (issue 50, eighteenth session: three rules wrote the set again)
