@@ -101,10 +101,12 @@ BESIDE_NAMES = ["eti sapolu rang this morning .", "fetu malietoa is my carer .",
                 "my name is eti vaifale .", "it was fetu lauina who found me .", "ebi alagoa has the forms .",
                 "tell sile brennan i'm fine .", "peau vaipulu brought my bag .", "thanks , brid donnelly .",
                 "ahu kealoha is picking me up .", "wisly pierre couldn't come ."]
-BESIDE_WORDS = [("my wife likes ebi tempura .", "ebi"), ("i showed anna eti results .", "eti"),
-                ("tom fetu label was wrong .", "fetu"), ("i think peter apoi tea helped .", "apoi"),
-                ("james dodo impressions are funny .", "dodo"), ("i gave maria poi for lunch .", "poi"),
-                ("ask anna if limi drops are okay .", "limi")]
+BESIDE_WORDS = [("my wife likes ebi tempura .", "ebi"), ("tom fetu label was wrong .", "fetu"),
+                ("i think peter apoi tea helped .", "apoi"), ("ask anna if limi drops are okay .", "limi")]
+#: a given name no modern lexicon reads ("anna", "james", "maria": name_word, twenty-fifth session) is found where
+#: it stands, and a word of open syllables right after it is then read as its surname: the word is lost beside it
+BESIDE_WORDS_LOST = [("i showed anna eti results .", "anna", "eti"), ("james dodo impressions are funny .", "james", "dodo"),
+                     ("i gave maria poi for lunch .", "maria", "poi")]
 
 
 @pytest.mark.parametrize("text", BESIDE_NAMES)
@@ -113,8 +115,15 @@ def test_transfer_beside_names(text):
     assert not {"eti", "fetu", "wisly", "sile", "brid", "teine", "dembe", "ebi", "peau", "ahu"} & set(out), out
 
 
-def test_transfer_beside_name_lost():
-    assert deidentify_text("sile murphy was with me .")[0] == "sile murphy was with me ."  # the one lost
+def test_transfer_beside_name_found_since():
+    # the one lost until the twenty-fifth session: "murphy" is now a given name the lexicon does not read (name_word)
+    assert deidentify_text("sile murphy was with me .")[0] == "[NAME] was with me ."
+
+
+@pytest.mark.parametrize(("text", "name", "word"), BESIDE_WORDS_LOST)
+def test_transfer_beside_words_lost_beside_a_name_found(text, name, word):
+    out = deidentify_text(text)[0].split()
+    assert name not in out and word not in out
 
 
 @pytest.mark.parametrize(("text", "word"), BESIDE_WORDS)

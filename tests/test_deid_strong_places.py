@@ -115,7 +115,8 @@ def test_only_the_name_goes():
 
 
 def test_the_words_read():
-    assert all(map(strong_word, "mel sal dee mar gala ala alba ed len".split()))
+    # "dee" is rare as a word since the twenty-fifth session (no lexicon reading: name_word), read by other rules
+    assert all(map(strong_word, "mel sal mar gala ala alba ed len".split())) and not strong_word("dee")
     assert not any(map(strong_word, "the son carer love honey morning will may tele little way".split()))
 
 
