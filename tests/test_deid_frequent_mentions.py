@@ -53,6 +53,7 @@ def test_the_name_found_once_is_found_again_where_a_person_stands(name, sentence
     ("mark", "i want to mark it on the calendar ."),
     ("mark", "go to mark the spot on the map ."),
     ("mark", "there's a red mark on my arm ."),
+    ("mark", "mark this down on the calendar ."),  # a clause's start, no person's verb after
     ("rose", "my blood pressure rose ."),
     ("rose", "i bought some rose petals ."),
     ("hope", "i hope so ."),

@@ -113,27 +113,28 @@ _TO_A_PERSON = frozenset("""next talk talked talking spoke speak speaking said s
     related""".split())
 #: after a person's name alone: what ends its phrase ("next to mark when it happened", "with rose at the front")
 _AFTER_A_NAME = frozenset("""when while at on in but about after before yesterday today tonight tomorrow last
-    too as for from over because so since until if who again recently earlier this every wrote writes goes went came
-    comes checks checked""".split())
+    too as for from over because so since until if who again recently earlier this every""".split())
+#: after a name at a clause's start, besides name_same_person's verbs: what a person did ("mark wrote that ...")
+_PERSON_DID = frozenset("wrote writes goes went came comes checks checked".split())
 _CLAUSE_END = re.compile(r"[ \t]*(?:[.,?!;:]|\n|$)")
 
 
 def _person_place(text: str, toks: Sequence[Tok], i: int) -> bool:
     """``toks[i]`` stands where a person's name stands alone: after a preposition or a verb whose object is a person
     ("next to mark .", "i stayed with rose when", "tell hope i said"; "to" only before a word with no verb reading: not
-    "i want to mark it"), or at a clause's start before what a person does; and before the clause's end, a function
-    word or a person's verb (not "with rose petals")."""
+    "i want to mark it"), or at a clause's start before what a person does ("mark wrote", not "mark this down"); and
+    before the phrase's end or a person's verb (not "with rose petals")."""
     t = toks[i]
     nxt = toks[i + 1] if i + 1 < len(toks) else None
-    after_ok = bool(_CLAUSE_END.match(text, t.end)) or nxt is not None and SEP_SPACE.fullmatch(text, t.end, nxt.start) \
-        and (nxt.key in _AFTER_A_NAME or nxt.key in PERSON_AFTER)
+    verb_next = nxt is not None and bool(SEP_SPACE.fullmatch(text, t.end, nxt.start)) \
+        and (nxt.key in PERSON_AFTER or nxt.key in _PERSON_DID)
+    after_ok = bool(_CLAUSE_END.match(text, t.end)) or verb_next or nxt is not None \
+        and bool(SEP_SPACE.fullmatch(text, t.end, nxt.start)) and nxt.key in _AFTER_A_NAME
     if not after_ok or i == 0:
         return False
     p = toks[i - 1]
     if not SEP_SPACE.fullmatch(text, p.end, t.start):  # a clause's start: a person's verb must follow
-        return nxt is not None and (nxt.key in PERSON_AFTER or nxt.key in _AFTER_A_NAME and nxt.key.endswith("s")
-                                    or nxt.key in ("wrote", "went", "came", "checked")) \
-            and bool(SEP_SPACE.fullmatch(text, t.end, nxt.start))
+        return verb_next
     if p.key == "to" and verb_base(t.key) and not (i > 1 and toks[i - 2].key in _TO_A_PERSON):
         return False
     return p.key in _PERSON_BEFORE

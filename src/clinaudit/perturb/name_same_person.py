@@ -46,9 +46,11 @@ __all__ = ["full_name_mentions", "repeated_word_surnames"]
 _THING_BEFORE = OWNERS | frozenset("""of in on at up down into onto along across under over near behind beside
     through round around past off inside outside by some any no every each those these another other""".split())
 #: after a person's name alone: what a person does or has ("beach wants", "swan thinks", "did hook mention")
-PERSON_AFTER = _AFTER = _PERSON_VERB_WORDS | frozenset("""is was has had says said will would can could should might must may
+_AFTER = _PERSON_VERB_WORDS | frozenset("""is was has had says said will would can could should might must may
     does did wants wanted thinks thought knows knew visits visited mention mentioned sends sent says asked
     told rang phoned texted called rings phones calls to after""".split())
+#: the same, read by :func:`.name_mentions.other_mentions` after a frequent name found once ("mark says", "rose was")
+PERSON_AFTER = _AFTER
 #: before a word surname alone in its strict place: a clause's start or a verb whose object is a person
 _REACH = frozenset("ring rang tell told ask asked thank thanked call called phone phoned text texted".split())
 #: the end of a clause right after a word
