@@ -53,7 +53,7 @@ def test_every_python_block_of_the_doc_runs_in_order(tmp_path, monkeypatch, caps
     # how far de-identification reached, once per run (docs/python-api.md, by hand: four cased demo messages)
     assert namespace["reach"] == {
         "counts": {"cases": 4, "lower": 0, "cased": 4, "mode": "names", "deidentified": 4},
-        "sentences": ["All 4 cases are cased text. On the project's held-out benchmark (46 origins, 2026-12-05), "
+        "sentences": ["All 4 cases are cased text. On the project's held-out benchmark (46 origins, 2026-12-06), "
                       "de-identification removes 99.8 % of names in cased text (lowest: Samoan 95.9 %)."],
         "warn": [False]}
     assert clinaudit.api.deid_reach(cg) == {"counts": None, "sentences": [], "warn": []}
