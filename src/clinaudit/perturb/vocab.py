@@ -327,9 +327,9 @@ RELATIVES: frozenset[str] = frozenset("""
     stepfather twin
     mam mammy mummy mommy daddy grandad granddad granny gran flatmate housemate
 """.split())
-#: :data:`RELATIVES` as a pattern's alternation, longest first ("granddaughter" before "daughter")
 #: kin said as a name, no person's own name ("Nana, [Sione] and me went"; a grandparent's or parent's call)
 KIN_CALLS = frozenset("nana nan nanna nanny papa pa ma mama pop pops poppa gramps grammy nonna nonno".split())
+#: :data:`RELATIVES` as a pattern's alternation, longest first ("granddaughter" before "daughter")
 RELATIVE_PATTERN = "|".join(sorted(RELATIVES, key=len, reverse=True))
 _POSSESSIVE_WORDS = ("my", "his", "her", "our", "their", "your")
 #: the possessive determiners, in lower case (issue 50, eighteenth session: three rules wrote the set again)
@@ -426,24 +426,19 @@ SUFFIXES = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed"
              ("ing", "e"), ("er", ""), ("er", "e"), ("est", ""), ("est", "e"))
 
 
-def _own_lemma(key: str) -> bool:
-    """lemminflect's lexicon reads ``key`` as its own lemma ("hunter", "power"): no comparative of "-er" ("wider":
-    "wide"). A word it does not hold says nothing ("sholder", a misspelt "shoulder")."""
-    from lemminflect import getAllLemmas
-
-    return any(key in lemmas for lemmas in getAllLemmas(key).values())
-
-
 def inflected_everyday(key: str) -> bool:
     """``key`` is an inflected form of an everyday English or clinical word (philter-ucsf's whitelist, the clinical
     vocabulary): "pins", "fries", "wider", "charging"; the stem has three letters or more (not "mercier" of "mercy",
-    "visser" of "vis": the development half of the by-origin benchmark lost French and Dutch names to those)."""
+    "visser" of "vis": the development half of the by-origin benchmark lost French and Dutch names to those); no
+    "-er" noun lemminflect reads as its own ("hunter", "power": :func:`.word_pos.own_lemma`)."""
+    from .word_pos import own_lemma
+
     words = whitelist_words()
     for suffix, repl in SUFFIXES:
         if not key.endswith(suffix) or len(key) - len(suffix) < 3:
             continue
         stem = key[: len(key) - len(suffix)]
-        if suffix == "er" and _own_lemma(key):
+        if suffix == "er" and own_lemma(key):
             continue  # "hunter", "walker", "power" are no "hunt", "walk", "pow" + "er" (lemminflect's own nouns)
         # a doubled consonant ("pinned") only before a stem of four letters or more: "visser" is no "vis"
         for cand in (stem + repl, stem[:-1] if len(stem) > 4 and stem[-1] == stem[-2] else ""):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-__all__ = ["modifier_or_verb_form", "unread", "verb_base", "verb_form"]
+__all__ = ["modifier_or_verb_form", "own_lemma", "unread", "verb_base", "verb_form"]
 
 #: the lexicon's parts of speech that modify, not name ("unwell", "exactly")
 _MODIFIERS = frozenset({"ADJ", "ADV"})
@@ -54,3 +54,12 @@ def verb_base(key: str) -> bool:
     from lemminflect import getAllLemmas
 
     return any(key in lemmas for lemmas in getAllLemmas(key, "VERB").values())
+
+
+def own_lemma(key: str) -> bool:
+    """lemminflect's lexicon reads ``key`` (lower case) as its own lemma ("hunter", "power"): no comparative of "-er"
+    ("wider": "wide"; :func:`.vocab.inflected_everyday`). A word it does not hold says nothing ("sholder", a misspelt
+    "shoulder")."""
+    from lemminflect import getAllLemmas
+
+    return any(key in lemmas for lemmas in getAllLemmas(key).values())
