@@ -22,7 +22,6 @@ demographic or clinical word, no relative's or spoken word. Used by :mod:`.name_
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from itertools import compress
@@ -32,7 +31,7 @@ from .name_frames import is_cased
 from .name_pairs import person_pair
 from .name_person_places import adjective_like
 from .name_tokens import Tok, key_indices, keys_of, starts_of
-from .name_same_person import PERSON_AFTER
+from .name_same_person import CLAUSE_END, PERSON_AFTER
 from .name_word import OWNERS, RELATIVES, SEP_SPACE, unlisted_word, word_name, word_facts
 from .vocab import SPOKEN_WORDS, WORD_NAME_ZIPF, y_adjective, english_zipf, first_names, surnames
 from .word_pos import verb_base
@@ -116,7 +115,6 @@ _AFTER_A_NAME = frozenset("""when while at on in but about after before yesterda
     too as for from over because so since until if who again recently earlier this every""".split())
 #: after a name at a clause's start, besides name_same_person's verbs: what a person did ("mark wrote that ...")
 _PERSON_DID = frozenset("wrote writes goes went came comes checks checked".split())
-_CLAUSE_END = re.compile(r"[ \t]*(?:[.,?!;:]|\n|$)")
 
 
 def _person_place(text: str, toks: Sequence[Tok], i: int) -> bool:
@@ -128,7 +126,7 @@ def _person_place(text: str, toks: Sequence[Tok], i: int) -> bool:
     nxt = toks[i + 1] if i + 1 < len(toks) else None
     verb_next = nxt is not None and bool(SEP_SPACE.fullmatch(text, t.end, nxt.start)) \
         and (nxt.key in PERSON_AFTER or nxt.key in _PERSON_DID)
-    after_ok = bool(_CLAUSE_END.match(text, t.end)) or verb_next or nxt is not None \
+    after_ok = bool(CLAUSE_END.match(text, t.end)) or verb_next or nxt is not None \
         and bool(SEP_SPACE.fullmatch(text, t.end, nxt.start)) and nxt.key in _AFTER_A_NAME
     if not after_ok or i == 0:
         return False

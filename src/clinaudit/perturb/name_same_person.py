@@ -55,6 +55,8 @@ PERSON_AFTER = _AFTER
 _REACH = frozenset("ring rang tell told ask asked thank thanked call called phone phoned text texted".split())
 #: the end of a clause right after a word
 _END = re.compile(r"[ \t]*(?:[.,?!;:]|\n|$)")
+#: the same, read by :func:`.name_mentions.other_mentions`
+CLAUSE_END = _END
 _BREAK = re.compile(r"[.,?!;:\n]")
 #: the words a full name's part never is (a particle is no person alone: "mac and cheese" beside "[mac coinnich]")
 _NEVER = FUNCTION_WORDS | RELATIVES | TITLE_WORDS | ROLE_TITLES | SPOKEN_WORDS | PARTICLES | frozenset(
