@@ -85,6 +85,19 @@ def _unread_given_name(key: str, first: bool) -> bool:
         and unread(key) and clinical_category(key) is None
 
 
+def _plural_of_word(key: str) -> bool:
+    """:func:`.vocab.plural_of_common`, but not of a headword no modern English lexicon reads (:func:`.word_pos.unread`),
+    itself rare as a word (:attr:`Word.rare`), unless the plural is an everyday word or common in English text:
+    "bains" of "bain" is a surname (issue 50, twenty-sixth session); "moats", "hilts", "jeans" stay plurals."""
+    from .word_pos import unread
+
+    if not plural_of_common(key):
+        return False
+    stems = [stem for stem in (key[:-1], key[:-2] if key.endswith("es") else "") if stem in common_words()]
+    return not stems or english_zipf(key) >= RARE_ZIPF or key in whitelist_words() \
+        or any(not (unread(stem) and word_facts(stem).rare) for stem in stems)
+
+
 @lru_cache(maxsize=200_000)
 def word_facts(key: str) -> Word:
     parts = [p for p in _PARTS.split(key) if p]
@@ -95,7 +108,7 @@ def word_facts(key: str) -> Word:
     # "lar"), or, when it is no given name, as an inflected form of an everyday word ("pins", "fries", "messing",
     # "wider": issue 50's false replacements; the stem is a whitelist word, not a rare dictionary headword)
     inflected = not first and gazetteer and inflected_common(key)  # "messing", "hotter", "burgers": no rare word
-    common = (key in common_words() or plural_of_common(key) or inflected or (not first and inflected_everyday(key))) \
+    common = (key in common_words() or _plural_of_word(key) or inflected or (not first and inflected_everyday(key))) \
         if gazetteer and len(parts) == 1 else (is_common(key) or (len(parts) > 1 and all(is_common(p) for p in parts)))
     rare = common and gazetteer and len(parts) == 1 and not inflected and (rare_as_a_word(key) or dictionary_proper_name(key))
     headword = common and gazetteer and len(parts) == 1 and not inflected and not rare and (

@@ -367,11 +367,13 @@ def rare_as_a_word(key: str) -> bool:
     """A gazetteer name that only the dictionary's headwords call a word (not philter-ucsf's whitelist of everyday
     words nor a spoken form), rare in English text (wordfreq's Zipf frequency below :data:`RARE_ZIPF`), seldom
     inflected (:data:`INFLECTED_MARGIN`), no plural or inflection of a common word and no "-y" adjective of a common word ("wavy", "icy"): "colombo",
-    "cartwright", "egal" are names even in lower case; "pencil", "jog", "knob" (used inflected) stay words."""
+    "cartwright", "egal" are names even in lower case; "pencil", "jog", "knob" (used inflected) stay words. A word
+    English text writes neither as it is nor inflected is rare too (Zipf 0 both: "tupai", a Samoan surname and a tree
+    shrew's genus; issue 50, twenty-sixth session)."""
     if key in whitelist_words() or key in SPOKEN_WORDS or plural_of_common(key) or inflected_everyday(key):
         return False
-    zipf = english_zipf(key)
-    if zipf >= RARE_ZIPF or inflections_zipf(key) >= zipf - INFLECTED_MARGIN:
+    zipf, inflected = english_zipf(key), inflections_zipf(key)
+    if zipf >= RARE_ZIPF or inflected > 0 and inflected >= zipf - INFLECTED_MARGIN:  # 0 and 0: never seen ("tupai")
         return False
     return not y_adjective(key)
 
