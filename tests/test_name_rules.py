@@ -23,7 +23,7 @@ ORDER = [
     "place_beside_names", "surnames_beside", "eponym_person_names", "repeated_word_surnames", "full_name_mentions",
     "bare_word_surnames",
     "person_predicate_names", "surname_place_names", "given_word_names",
-    "given_pairs", "deaccented_mentions", "listed_with_names", "other_mentions",
+    "given_pairs", "deaccented_mentions", "listed_with_names", "other_mentions", "cased_mentions",
 ]
 
 TEXT = "[doctor] the table is here .\n[patient] and the chair is there ."

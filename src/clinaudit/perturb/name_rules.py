@@ -49,6 +49,7 @@ from .name_capital_neighbours import capital_neighbours
 from .name_cased import apostrophe_names, particle_chain_names, quote_start, rare_headword
 from .name_clause_subject import clause_subject_names
 from .name_coordinated import coordinated_names
+from .name_cased_mentions import cased_mentions
 from .name_deaccented import deaccented_mentions
 from .name_elision import elided_particle_names
 from .name_eponym_persons import eponym_person_names
@@ -239,4 +240,5 @@ RULES: tuple[NameRule, ...] = (
     NameRule("deaccented_mentions", deaccented_mentions),  # "[Jitka Bednář] ... Bednar works nights"
     NameRule("listed_with_names", listed_with_names),  # "Benjamin, [Siosaia], my aunt, they all had it"
     NameRule("other_mentions", other_mentions),  # "my grandson [tanner] ... tanner waited"
+    NameRule("cased_mentions", cased_mentions),  # "My name is [Ana Sulu]. ... next to Ana when"
 )

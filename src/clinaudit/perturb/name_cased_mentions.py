@@ -1,0 +1,62 @@
+"""A name found once in a cased dialog, written again in the same capitals inside a sentence (issue 50, twenty-sixth
+session).
+
+In cased text a capital inside a sentence marks a name, but the rules that read capitals keep a word the lists call
+common ("Ana" is philter-ucsf's whitelist word for the ANA test; "Dodo", "Kiwi", "Sugar" are English words): "My name
+is [Ana Sulu]. ... Was anybody next to Ana when it happened?" kept the second "Ana". Lower-case speech has
+:func:`.name_mentions.other_mentions`; this is its cased counterpart. A word a rule took as a name, written with a
+capital and the rest in lower case ("Ana", not "ANA"), is the same name where the dialog writes it again exactly so,
+inside a sentence (a capital at a sentence's start says nothing), not after a determiner or a possessive ("the Ana
+test"), not beside another capitalised word (a title's or an organisation's words: "the National Center for Lesbian
+Rights"), not where no person stands (``no_person_at``), and never a clinical word (a cased vignette that took
+"Vernal" or "Lumbar" at a sentence's start took a word), a word no rule may take (:func:`.name_word.blocked`:
+function, demographic, eponym), a day, a month or a feast. Used by :mod:`.name_detect` (source ``rule``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .name_frames import is_cased
+from .name_no_person import sentence_start
+from .name_tokens import Tok, indices_within, key_indices
+from .name_word import OWNERS, SEP_SPACE, blocked, word_facts
+from .vocab import DAY_NAMES, FEAST_NAMES, MONTH_NAMES
+
+__all__ = ["cased_mentions"]
+
+#: before a word, what makes it a thing ("the Grace period", "a Mark", "my Honey"); not "that" or "this", which
+#: also open a clause ("the rash that Ana saw"), as :mod:`.name_mentions` reads them
+_BEFORE_THING = OWNERS - {"that", "this"}
+_NO_NAME = DAY_NAMES | MONTH_NAMES | FEAST_NAMES
+
+
+def _title(word: str) -> bool:
+    return len(word) >= 2 and word[0].isupper() and word[1:].isalpha() and word[1:].islower()
+
+
+def cased_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int]],
+                   no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
+    """The words of ``toks`` written as a word a span of ``found`` takes elsewhere (the module's docstring)."""
+    if not found or not is_cased(text):
+        return []
+    taken = indices_within(toks, found)
+    chosen = [toks[i] for i in taken if _title(toks[i].text) and toks[i].key not in _NO_NAME
+              and (w := word_facts(toks[i].key)).clinical is None and not blocked(w)]
+    if not chosen:
+        return []
+    written = {t.text for t in chosen}
+    at = key_indices(toks, {t.key for t in chosen})  # only the words of those keys
+    return [t for i in at if i not in taken and (t := toks[i]).text in written
+            and not (i > 0 and toks[i - 1].key in _BEFORE_THING) and not sentence_start(text, t.start)
+            and not _capital_beside(text, toks, i) and not no_person_at(text, t.start, t.end)]
+
+
+def _capital_beside(text: str, toks: Sequence[Tok], i: int) -> bool:
+    """A capitalised word right before ``toks[i]`` (not at a sentence's start) or right after it, a space between: a
+    title's or an organisation's words ("the National Center for Lesbian Rights"), which the name rules read
+    themselves."""
+    before = i > 0 and toks[i - 1].capital and SEP_SPACE.fullmatch(text, toks[i - 1].end, toks[i].start) is not None \
+        and not sentence_start(text, toks[i - 1].start)
+    return before or i + 1 < len(toks) and toks[i + 1].capital \
+        and SEP_SPACE.fullmatch(text, toks[i].end, toks[i + 1].start) is not None
