@@ -46,17 +46,20 @@ def cased_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, in
     if not chosen:
         return []
     written = {t.text for t in chosen}
+    names = {toks[i].key for i in taken}
     at = key_indices(toks, {t.key for t in chosen})  # only the words of those keys
     return [t for i in at if i not in taken and (t := toks[i]).text in written
             and not (i > 0 and toks[i - 1].key in _BEFORE_THING) and not sentence_start(text, t.start)
-            and not _capital_beside(text, toks, i) and not no_person_at(text, t.start, t.end)]
+            and not _capital_beside(text, toks, i, names) and not no_person_at(text, t.start, t.end)]
 
 
-def _capital_beside(text: str, toks: Sequence[Tok], i: int) -> bool:
-    """A capitalised word right before ``toks[i]`` (not at a sentence's start) or right after it, a space between: a
-    title's or an organisation's words ("the National Center for Lesbian Rights"), which the name rules read
-    themselves."""
-    before = i > 0 and toks[i - 1].capital and SEP_SPACE.fullmatch(text, toks[i - 1].end, toks[i].start) is not None \
-        and not sentence_start(text, toks[i - 1].start)
-    return before or i + 1 < len(toks) and toks[i + 1].capital \
-        and SEP_SPACE.fullmatch(text, toks[i].end, toks[i + 1].start) is not None
+def _capital_beside(text: str, toks: Sequence[Tok], i: int, names: set[str]) -> bool:
+    """A capitalised word right before ``toks[i]`` (not at a sentence's start) or right after it, a space between,
+    that no name found holds (``names``: their words' keys): a title's or an organisation's words ("the National
+    Center for Lesbian Rights"), which the name rules read themselves; not the same full name again ("[Georgia Walsh]
+    ... with Georgia Walsh")."""
+    p, n = (toks[i - 1] if i > 0 else None), (toks[i + 1] if i + 1 < len(toks) else None)
+    before = p is not None and p.capital and p.key not in names and not sentence_start(text, p.start) \
+        and SEP_SPACE.fullmatch(text, p.end, toks[i].start) is not None
+    return before or n is not None and n.capital and n.key not in names \
+        and SEP_SPACE.fullmatch(text, toks[i].end, n.start) is not None
