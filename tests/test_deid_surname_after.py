@@ -143,3 +143,18 @@ def test_a_verb_after_a_name_is_no_surname_before_its_end():
 ])
 def test_a_title_before_a_surname_is_no_given_name(text, want):
     assert _out(text) == want
+
+
+#: "young" (the US census's 26th surname) is a function word of the lists (an address: "young lady"); after a given name
+#: found, the name's end now reads it as a surname too, not only a person's verb (twenty-sixth session); and a
+#: speaker's label opens a clause, so "[patient] is priya brown ?" is the copula's question, as at a text's start
+@pytest.mark.parametrize(("text", "want"), [
+    ("i live with my partner , sione young .", "i live with my partner , [NAME] ."),
+    ("the pharmacist , sione young , switched the brand on me .", "the pharmacist , [NAME] , switched the brand on me ."),
+    ("thanks , eszter young .", "thanks , [NAME] ."),
+    ("[patient] is priya brown ?", "[patient] is [NAME] brown ?"),
+    ("[patient] is priya young ?", "[patient] is [NAME] young ?"),
+    ("[doctor] okay .\n[patient] is dagny young enough ?", "[doctor] okay .\n[patient] is [NAME] young enough ?"),
+])
+def test_young_after_a_given_name_and_a_speakers_question(text, want):
+    assert _out(text) == want

@@ -66,7 +66,7 @@ _CAUSE = frozenset("let lets make makes made have help helps see saw seen watch 
 _NOT_OBJECT = frozenset("""to with from by for of at about than and or but so is was are were 's who's it's that's
     thanks thank hi hello hey bye morning afternoon evening dear named called cc""".split())
 _COPULA = frozenset("is was are were".split())
-_BOUNDARY = re.compile(r"(?:^|[.!?;:,\n\"“(])[ \t]*$")
+_BOUNDARY = re.compile(r"(?:^|[.!?;:,\n\"“(\]])[ \t]*$")  # "]": a speaker label's ("[patient] is priya brown ?")
 _BREAK = re.compile(r"[.!?;:,\n\"“(]")
 
 
@@ -88,6 +88,10 @@ def _not_object(text: str, toks: Sequence[Tok], g: int) -> bool:
 _TITLES = TITLE_WORDS | ROLE_TITLES | {"madam", "madame"}
 #: the function words that are given names before a surname found ("will", "june"); no other ("like [cappuccino]")
 _NAME_FUNCTION = frozenset("will may june april august young happy honey pal".split())
+#: function words (an address: "young lady", "young man") that are among the commonest surnames (the US census's 26th,
+#: the UK's thirties): after a given name no address, so the name's end reads them as surnames too ("i stay with
+#: [sione] young on the weekends"; issue 50, twenty-sixth session), not only a person's verb ("[sione] young is")
+_OPEN_SURNAMES = frozenset({"young"})
 _OPENS = frozenset("""so and but well now then yes no right anyway also plus just maybe hi hey hello bye thanks please
     sure hope trust guess say wish bet reckon think know mean pray meet welcome""".split())
 
@@ -136,7 +140,7 @@ def surname_after(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int
                 or len(t.key) < 2 or not t.text.isalpha() or t.text.isupper() or t.key in RELATIVES \
                 or t.key in FILLERS or t.key in VERBS_AFTER_A_SURNAME:
             continue
-        closed = t.key in FUNCTION_WORDS or t.key in SPOKEN_WORDS
+        closed = t.key in FUNCTION_WORDS and t.key not in _OPEN_SURNAMES or t.key in SPOKEN_WORDS
         strong = _STRONG.match(text, t.end)
         before = toks[i - 2].key if i > 1 and not _BOUNDARY.search(text, toks[i - 2].end, g.start) else ""
         if strong and before not in _CAUSE and not (strong.group("modal") and t.key in MODAL_VERBS):
