@@ -7,8 +7,8 @@ is [Ana Sulu]. ... Was anybody next to Ana when it happened?" kept the second "A
 :func:`.name_mentions.other_mentions`; this is its cased counterpart. A word a rule took as a name, written with a
 capital and the rest in lower case ("Ana", not "ANA"), is the same name where the dialog writes it again exactly so,
 inside a sentence (a capital at a sentence's start says nothing), not after a determiner or a possessive ("the Ana
-test"), not beside another capitalised word (a title's or an organisation's words: "the National Center for Lesbian
-Rights"), not where no person stands (``no_person_at``), and never a clinical word (a cased vignette that took
+test": :func:`.name_mentions.after_determiner`), not beside a capitalised word no name found holds (a title's or an
+organisation's words: "the National Center for Lesbian Rights"), not where no person stands (``no_person_at``), and never a clinical word (a cased vignette that took
 "Vernal" or "Lumbar" at a sentence's start took a word), a word no rule may take (:func:`.name_word.blocked`:
 function, demographic, eponym), a day, a month or a feast. Used by :mod:`.name_detect` (source ``rule``).
 """
@@ -18,16 +18,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .name_frames import is_cased
+from .name_mentions import after_determiner
 from .name_no_person import sentence_start
 from .name_tokens import Tok, indices_within, key_indices
-from .name_word import OWNERS, SEP_SPACE, blocked, word_facts
+from .name_word import SEP_SPACE, blocked, word_facts
 from .vocab import DAY_NAMES, FEAST_NAMES, MONTH_NAMES
 
 __all__ = ["cased_mentions"]
 
-#: before a word, what makes it a thing ("the Grace period", "a Mark", "my Honey"); not "that" or "this", which
-#: also open a clause ("the rash that Ana saw"), as :mod:`.name_mentions` reads them
-_BEFORE_THING = OWNERS - {"that", "this"}
 _NO_NAME = DAY_NAMES | MONTH_NAMES | FEAST_NAMES
 
 
@@ -49,7 +47,7 @@ def cased_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, in
     names = {toks[i].key for i in taken}
     at = key_indices(toks, {t.key for t in chosen})  # only the words of those keys
     return [t for i in at if i not in taken and (t := toks[i]).text in written
-            and not (i > 0 and toks[i - 1].key in _BEFORE_THING) and not sentence_start(text, t.start)
+            and not after_determiner(toks, i) and not sentence_start(text, t.start)
             and not _capital_beside(text, toks, i, names) and not no_person_at(text, t.start, t.end)]
 
 

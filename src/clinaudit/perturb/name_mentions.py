@@ -36,7 +36,7 @@ from .name_word import OWNERS, RELATIVES, SEP_SPACE, unlisted_word, word_name, w
 from .vocab import SPOKEN_WORDS, WORD_NAME_ZIPF, y_adjective, english_zipf, first_names, surnames
 from .word_pos import verb_base
 
-__all__ = ["other_mentions", "given_and_surname", "named_word"]
+__all__ = ["other_mentions", "given_and_surname", "named_word", "after_determiner"]
 
 #: before a word, what makes it a thing ("a mason", "my tanner", "some penny"); not "that" or "this", which also
 #: open a clause ("the rash that mason saw"). Not one set with name_prep's determiners before a thing (the, a, an,
@@ -46,7 +46,9 @@ __all__ = ["other_mentions", "given_and_surname", "named_word"]
 _BEFORE_THING = OWNERS - {"that", "this"}
 
 
-def _after_determiner(toks: Sequence[Tok], i: int) -> bool:
+def after_determiner(toks: Sequence[Tok], i: int) -> bool:
+    """A determiner or a possessive right before ``toks[i]`` ("a mason", "my tanner"; also read by
+    :mod:`.name_cased_mentions`)."""
     return i > 0 and toks[i - 1].key in _BEFORE_THING
 
 
@@ -87,7 +89,7 @@ def other_mentions(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, in
         return []
     at = key_indices(toks, keys | frequent)  # only the words of keys
     return [t for i in at if ((t := toks[i]).start, t.end) not in spans and t.text.islower()
-            and not _after_determiner(toks, i) and (t.key in keys or _person_place(text, toks, i))
+            and not after_determiner(toks, i) and (t.key in keys or _person_place(text, toks, i))
             and not no_person_at(text, t.start, t.end)]
 
 
@@ -158,7 +160,7 @@ def _common_pair(text: str, toks: Sequence[Tok], i: int, no_person_at: Callable[
     wa, wb = word_facts(a.key), word_facts(b.key)
     if not (a.text.islower() and b.text.islower() and wa.common and wb.common) or wa.everyday or wb.everyday:
         return False  # an ICD-10-CM word of external causes beside another word is a thing: "apples cherry chocolate"
-    if not SEP_SPACE.fullmatch(text, a.end, b.start) or _after_determiner(toks, i) or _plural(b.key) \
+    if not SEP_SPACE.fullmatch(text, a.end, b.start) or after_determiner(toks, i) or _plural(b.key) \
             or i > 1 and toks[i - 2].key in _BEFORE_THING and SEP_SPACE.fullmatch(text, toks[i - 2].end,
                                                                                   toks[i - 1].start):
         return False  # "a halo vest", "a bremer halo vest", "cinnamon rolls"

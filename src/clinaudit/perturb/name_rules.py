@@ -47,9 +47,9 @@ from .name_bare_places import bare_place_names
 from .name_cantonese_prefix import prefixed_names
 from .name_capital_neighbours import capital_neighbours
 from .name_cased import apostrophe_names, particle_chain_names, quote_start, rare_headword
+from .name_cased_mentions import cased_mentions
 from .name_clause_subject import clause_subject_names
 from .name_coordinated import coordinated_names
-from .name_cased_mentions import cased_mentions
 from .name_deaccented import deaccented_mentions
 from .name_elision import elided_particle_names
 from .name_eponym_persons import eponym_person_names

@@ -89,8 +89,8 @@ _TITLES = TITLE_WORDS | ROLE_TITLES | {"madam", "madame"}
 #: the function words that are given names before a surname found ("will", "june"); no other ("like [cappuccino]")
 _NAME_FUNCTION = frozenset("will may june april august young happy honey pal".split())
 #: function words (an address: "young lady", "young man") that are among the commonest surnames (the US census's 26th,
-#: the UK's thirties): after a given name no address, so the name's end reads them as surnames too ("i stay with
-#: [sione] young on the weekends"; issue 50, twenty-sixth session), not only a person's verb ("[sione] young is")
+#: the UK's thirties): after a given name no address, so the name's end reads them as surnames too ("i live with my
+#: partner , [sione] young ."; issue 50, twenty-sixth session), not only a person's verb ("[sione] young is")
 _OPEN_SURNAMES = frozenset({"young"})
 _OPENS = frozenset("""so and but well now then yes no right anyway also plus just maybe hi hey hello bye thanks please
     sure hope trust guess say wish bet reckon think know mean pray meet welcome""".split())
