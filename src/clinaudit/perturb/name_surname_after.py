@@ -39,7 +39,7 @@ from .name_tokens import S_BEFORE, WORD_END, Tok, starts_of
 from .name_rare_listed import rare_listed
 from .vocab import FUNCTION_WORDS, RELATIVES, SPOKEN_WORDS, first_names, inflected_everyday, surnames
 
-__all__ = ["FILLERS", "MODAL_VERBS", "VERBS_AFTER_A_SURNAME", "surname_after", "given_before"]
+__all__ = ["FILLERS", "MODAL_VERBS", "OPEN_SURNAMES", "VERBS_AFTER_A_SURNAME", "surname_after", "given_before"]
 
 _W = WORD_END
 #: hesitations between a subject and its verb ("[jiwoo] um said"), never a surname here (also read by
@@ -91,7 +91,7 @@ _NAME_FUNCTION = frozenset("will may june april august young happy honey pal".sp
 #: function words (an address: "young lady", "young man") that are among the commonest surnames (the US census's 26th,
 #: the UK's thirties): after a given name no address, so the name's end reads them as surnames too ("i live with my
 #: partner , [sione] young ."; issue 50, twenty-sixth session), not only a person's verb ("[sione] young is")
-_OPEN_SURNAMES = frozenset({"young"})
+OPEN_SURNAMES = frozenset({"young"})
 _OPENS = frozenset("""so and but well now then yes no right anyway also plus just maybe hi hey hello bye thanks please
     sure hope trust guess say wish bet reckon think know mean pray meet welcome""".split())
 
@@ -140,7 +140,7 @@ def surname_after(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int
                 or len(t.key) < 2 or not t.text.isalpha() or t.text.isupper() or t.key in RELATIVES \
                 or t.key in FILLERS or t.key in VERBS_AFTER_A_SURNAME:
             continue
-        closed = t.key in FUNCTION_WORDS and t.key not in _OPEN_SURNAMES or t.key in SPOKEN_WORDS
+        closed = t.key in FUNCTION_WORDS and t.key not in OPEN_SURNAMES or t.key in SPOKEN_WORDS
         strong = _STRONG.match(text, t.end)
         before = toks[i - 2].key if i > 1 and not _BOUNDARY.search(text, toks[i - 2].end, g.start) else ""
         if strong and before not in _CAUSE and not (strong.group("modal") and t.key in MODAL_VERBS):

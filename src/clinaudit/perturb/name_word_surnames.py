@@ -46,7 +46,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from .name_surname_after import FILLERS, MODAL_VERBS, VERBS_AFTER_A_SURNAME as _PERSON_VERB_WORDS
+from .name_surname_after import FILLERS, MODAL_VERBS, OPEN_SURNAMES, VERBS_AFTER_A_SURNAME as _PERSON_VERB_WORDS
 from .name_clause_opens import CLAUSE_BREAK, OPENERS, opens_clause
 from .name_frames import TITLE_WORDS
 from .name_pronoun_pairs import AND, ME_AND, verbs
@@ -103,7 +103,8 @@ _OPENERS = OPENERS | frozenset("when also think thought reckon said says apparen
 @lru_cache(maxsize=8192)
 def may_be_word_surname(key: str) -> bool:
     """``key`` (lower case) may be a surname that is a common English word: the module's docstring."""
-    if len(key) < 3 or not key.isalpha() or key in FUNCTION_WORDS or key in SPOKEN_WORDS or key in RELATIVES \
+    if len(key) < 3 or not key.isalpha() or key in FUNCTION_WORDS and key not in OPEN_SURNAMES or key in SPOKEN_WORDS \
+            or key in RELATIVES \
             or key in FILLERS or key in MODAL_VERBS or key in _ADVERBS or key in _PERSON_VERB_WORDS or key.endswith("ly") \
             or key in DAY_NAMES or key in MONTH_NAMES:
         return False
