@@ -155,14 +155,8 @@ def test_a_title_before_a_surname_is_no_given_name(text, want):
     ("[patient] is priya brown ?", "[patient] is [NAME] brown ?"),
     ("[patient] is priya young ?", "[patient] is [NAME] young ?"),
     ("[doctor] okay .\n[patient] is dagny young enough ?", "[doctor] okay .\n[patient] is [NAME] young enough ?"),
-])
-def test_young_after_a_given_name_and_a_speakers_question(text, want):
-    assert _out(text) == want
-
-
-#: and the places of a word surname after a given name (:mod:`clinaudit.perturb.name_word_surnames`) read "young" too
-#: (``OPEN_SURNAMES``); "young" as a word stays
-@pytest.mark.parametrize(("text", "want"), [
+    # the places of a word surname after a given name (name_word_surnames) read "young" too (OPEN_SURNAMES); "young"
+    # as a word stays
     ("i stay with sione young on weekends .", "i stay with [NAME] on weekends ."),
     ("i'll ask sione young to call you back .", "i'll ask [NAME] to call you back ."),
     ("young and old alike got sick .", "young and old alike got sick ."),
@@ -170,5 +164,5 @@ def test_young_after_a_given_name_and_a_speakers_question(text, want):
     ("when i was young i had asthma .", "when i was young i had asthma ."),
     ("i was young and foolish .", "i was young and foolish ."),
 ])
-def test_young_in_the_word_surname_places(text, want):
+def test_young_after_a_given_name_and_a_speakers_question(text, want):
     assert _out(text) == want
