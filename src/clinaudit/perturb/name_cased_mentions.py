@@ -8,9 +8,10 @@ is [Ana Sulu]. ... Was anybody next to Ana when it happened?" kept the second "A
 capital and the rest in lower case ("Ana", not "ANA"), is the same name where the dialog writes it again exactly so,
 inside a sentence (a capital at a sentence's start says nothing), not after a determiner or a possessive ("the Ana
 test": :func:`.name_mentions.after_determiner`), not beside a capitalised word no name found holds (a title's or an
-organisation's words: "the National Center for Lesbian Rights"), not where no person stands (``no_person_at``), and never a clinical word (a cased vignette that took
-"Vernal" or "Lumbar" at a sentence's start took a word), a word no rule may take (:func:`.name_word.blocked`:
-function, demographic, eponym), a day, a month or a feast. Used by :mod:`.name_detect` (source ``rule``).
+organisation's words: "the National Center for Lesbian Rights"), not where no person stands (``no_person_at``), and
+never a clinical word (a cased vignette that took "Vernal" or "Lumbar" at a sentence's start took a word), a word no
+rule may take (:func:`.name_word.blocked`: function, demographic, eponym), a day, a month or a feast. Used by
+:mod:`.name_detect` (source ``rule``).
 """
 
 from __future__ import annotations

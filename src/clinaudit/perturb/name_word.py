@@ -86,15 +86,17 @@ def _unread_given_name(key: str, first: bool) -> bool:
 
 
 def _plural_of_word(key: str) -> bool:
-    """:func:`.vocab.plural_of_common`, but not of a headword no modern English lexicon reads (:func:`.word_pos.unread`),
-    itself rare as a word (:attr:`Word.rare`), unless the plural is an everyday word or common in English text:
-    "bains" of "bain" is a surname (issue 50, twenty-sixth session); "moats", "hilts", "jeans" stay plurals."""
+    """:func:`.vocab.plural_of_common`, but not of a headword no modern English lexicon reads
+    (:func:`.word_pos.unread`), itself rare as a word (:attr:`Word.rare`), unless the plural is an everyday word or
+    common in English text: "bains" of "bain" is a surname (issue 50, twenty-sixth session); "moats", "hilts", "jeans"
+    stay plurals. The stems read are the word less "s" and less "es", whichever is a common word (a five-letter "-es"
+    word's shorter stem too, which :func:`.vocab.plural_of_common` does not read: "coles" of "col")."""
     from .word_pos import unread
 
     if not plural_of_common(key):
         return False
     stems = [stem for stem in (key[:-1], key[:-2] if key.endswith("es") else "") if stem in common_words()]
-    return not stems or english_zipf(key) >= RARE_ZIPF or key in whitelist_words() \
+    return english_zipf(key) >= RARE_ZIPF or key in whitelist_words() \
         or any(not (unread(stem) and word_facts(stem).rare) for stem in stems)
 
 

@@ -372,8 +372,11 @@ def rare_as_a_word(key: str) -> bool:
     shrew's genus; issue 50, twenty-sixth session)."""
     if key in whitelist_words() or key in SPOKEN_WORDS or plural_of_common(key) or inflected_everyday(key):
         return False
-    zipf, inflected = english_zipf(key), inflections_zipf(key)
-    if zipf >= RARE_ZIPF or inflected > 0 and inflected >= zipf - INFLECTED_MARGIN:  # 0 and 0: never seen ("tupai")
+    zipf = english_zipf(key)
+    if zipf >= RARE_ZIPF:
+        return False
+    inflected = inflections_zipf(key)
+    if inflected > 0 and inflected >= zipf - INFLECTED_MARGIN:  # 0 and 0: never seen ("tupai")
         return False
     return not y_adjective(key)
 
