@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from .name_tokens import Tok, word_before
 from .name_word import RELATIVES, Word, address_word_name, word_name
 from .vocab import DAY_NAMES, SPOKEN_WORDS, english_zipf
+from .word_pos import verb_form
 
 __all__ = ["NAME_FUNCTION", "lower_word_name", "lower_rare_word", "cased_word_name"]
 
@@ -60,10 +61,12 @@ RARE_NEIGHBOUR_ZIPF = 3.0
 def lower_rare_word(key: str, w: Word) -> bool:
     """In lower case, ``key`` (``w``: what the lists say of it) beside a name found is its part: a word of letters
     that no gazetteer holds, rarer in English text than :data:`RARE_NEIGHBOUR_ZIPF`, no clinical, function,
-    demographic, relative's or spoken word."""
+    demographic, relative's or spoken word, and no verb form a lexicon reads (:func:`.word_pos.verb_form`: "i faxed
+    [qwertz] the form", "i paged [qwertz]": the verb; issue 50, twenty-seventh session)."""
     return key.isalpha() and len(key) >= 2 and not (w.gazetteer or w.clinical is not None or w.function
                                                      or w.demographic or w.eponym) \
-        and key not in RELATIVES and key not in SPOKEN_WORDS and english_zipf(key) < RARE_NEIGHBOUR_ZIPF
+        and key not in RELATIVES and key not in SPOKEN_WORDS and english_zipf(key) < RARE_NEIGHBOUR_ZIPF \
+        and not verb_form(key)
 
 
 def cased_word_name(text: str, toks: Sequence[Tok], i: int, prev: bool, nxt: bool, w: Word) -> bool:
