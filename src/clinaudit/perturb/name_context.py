@@ -67,7 +67,8 @@ def _first_ok(text: str, t: _Tok, strength: str) -> bool:
     thanks: also a common word that ends its clause, "thank you, Fang."), ``title`` (after "doctor", "miss": as
     ``medium``, and a demographic word: "doctor white"), ``medium`` (after a relative: a word that is not a common
     word, a gazetteer name, or a capitalised word), ``weak`` (after "I'm",
-    "this is", "first name": not a common word)."""
+    "this is": not a common word), ``kind`` (after "first name", "last name": as ``weak``, and a common word
+    that ends its clause, "last name [NAME] , first name ana .")."""
     if len(t.key) < 2 or t.key == "name" or strength == "intro" and t.key in _NAME_IS_WORDS:
         return False
     w = _word(t.key)
@@ -82,6 +83,8 @@ def _first_ok(text: str, t: _Tok, strength: str) -> bool:
         return False
     if strength == "weak":
         return not w.common
+    if strength == "kind":  # "first name ana ." read out: a common word too where it ends its clause (27th session)
+        return not w.common or _clause_end_after(text, t)
     if strength == "gazetteer":
         return w.gazetteer
     if not w.common or t.capital or (w.gazetteer and strength == "title"):
@@ -134,7 +137,7 @@ def _next_ok(text: str, prev: _Tok, t: _Tok, strength: str) -> bool:
 
 def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
     """The naming context right before ``toks[i]``: ``strong``, ``intro``, ``title``, ``gazetteer``, ``vocative``,
-    ``medium``, ``weak`` or None."""
+    ``medium``, ``weak``, ``kind`` or None."""
     if i == 0 or toks[i - 1].key not in _CONTEXT_WORDS:
         return None
     p = toks[i - 1]
@@ -165,7 +168,7 @@ def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
         if k == "is" and k2 == "this":
             return "weak"
         if k == "name" and k2 in _NAME_KINDS:  # "last name is jolibois , first name kettlie" (tenth session)
-            return "weak"
+            return "kind"
     if k in ("name's", "i'm") or (k == "am" and i >= 2 and toks[i - 2].key == "i"):
         return "intro" if k == "name's" else "weak"
     return None
