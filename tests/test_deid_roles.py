@@ -23,6 +23,10 @@ def _out(text: str) -> str:
     ("[patient] officer lamb found me at the bus stop .", "lamb", "officer"),
     ("[patient] my coworker fox covered my shifts all last week .", "fox", "coworker"),
     ("[patient] my neighbour lamb drove me here today .", "lamb", "neighbour"),
+    # a rare word no gazetteer nor English lexicon holds (twenty-seventh session)
+    ("[patient] auntie eti raised me .", "eti", "auntie"),
+    ("[patient] coach sulu had us running laps .", "sulu", "coach"),
+    ("[patient] my coworker fetu covered my shifts .", "fetu", "coworker"),
 ])
 def test_a_name_after_a_role_or_a_relative(text, gone, kept):
     out = _out(text)
@@ -37,6 +41,8 @@ def test_a_name_after_a_role_or_a_relative(text, gone, kept):
     "[patient] my mom fell .",
     "[patient] my boss really liked the new diet , my roommate usually drives .",
     "[patient] nurse practitioner visits helped a lot .",
+    "[patient] nurse triage called me back .",  # a word the lexicon holds (twenty-seventh session)
+    "[patient] my aunt smokes and my uncle paged me .",
     "Doctor: Your ECOG is 1 and the Officer Training went fine.",
 ])
 def test_no_name_after_a_role(text):

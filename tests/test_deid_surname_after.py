@@ -166,3 +166,23 @@ def test_a_title_before_a_surname_is_no_given_name(text, want):
 ])
 def test_young_after_a_given_name_and_a_speakers_question(text, want):
     assert _out(text) == want
+
+
+#: after a title of address or a role in lower case, "young" is the surname unless a person's noun follows
+#: (name_neighbour_words.open_surname, read by name_context and name_roles; twenty-seventh session)
+@pytest.mark.parametrize(("text", "want"), [
+    ("mr . young next door drove me here .", "mr . [NAME] next door drove me here ."),
+    ("mrs . young upstairs noticed i was limping .", "mrs . [NAME] upstairs noticed i was limping ."),
+    ("dr . young .", "dr . [NAME] ."),
+    ("doctor young came in .", "doctor [NAME] came in ."),
+    ("coach young had us running laps .", "coach [NAME] had us running laps ."),
+    ("officer young found me at the bus stop .", "officer [NAME] found me at the bus stop ."),
+    # a word: an address before a person's noun, a verb's object, a determiner before the title, a role before no verb
+    ("i miss young people .", "i miss young people ."),
+    ("the doctor young enough to be my son", "the doctor young enough to be my son"),
+    ("coach young kids to stretch .", "coach young kids to stretch ."),
+    ("mr . young people are fine .", "mr . young people are fine ."),
+    ("doctor young children get it too .", "doctor young children get it too ."),
+])
+def test_young_after_a_title_or_a_role(text, want):
+    assert _out(text) == want

@@ -11,7 +11,8 @@ from itertools import compress
 
 from .deid_rules import case_sensitive, lines_holding, lower_view, scan_lines
 from .name_tokens import Tok as _Tok
-from .name_tokens import key_indices, keys_of, tokens
+from .name_tokens import key_indices, keys_of, tokens, word_before
+from .name_neighbour_words import open_surname
 from .name_word import DETERMINERS as _DETERMINERS
 from .name_word import RELATIVES, after
 from .name_word import SEP_COMMA as _SEP_COMMA
@@ -62,23 +63,25 @@ def _clause_end_after(text: str, t: _Tok) -> bool:
 
 def _first_ok(text: str, t: _Tok, strength: str) -> bool:
     """Whether ``t`` is a name in a naming context of ``strength``: ``strong`` / ``intro`` (after "Dr.", "Mrs." /
-    "my name is":
-    any word that is not a function word, a drug, a specialty or an eponym), ``vocative`` (after a greeting or
-    thanks: also a common word that ends its clause, "thank you, Fang."), ``title`` (after "doctor", "miss": as
-    ``medium``, and a demographic word: "doctor white"), ``medium`` (after a relative: a word that is not a common
-    word, a gazetteer name, or a capitalised word), ``weak`` (after "I'm",
-    "this is": not a common word), ``kind`` (after "first name", "last name": as ``weak``, and a common word
-    that ends its clause, "last name [NAME] , first name ana .")."""
+    "my name is": any word that is not a function word, a drug, a specialty or an eponym; "young" in lower case
+    before no person's noun, :func:`.name_neighbour_words.open_surname`), ``vocative`` (after a greeting or thanks:
+    also a common word that ends its clause, "thank you, Fang."), ``title`` (after "doctor", "miss": as ``medium``,
+    and a demographic word, "doctor white", and "young" but after "miss"), ``medium`` (after a relative: a word that
+    is not a common word, a gazetteer name, or a capitalised word), ``weak`` (after "I'm", "this is": not a common
+    word), ``kind`` (after "first name", "last name": as ``weak``, and a common word that ends its clause, "last
+    name [NAME] , first name ana .")."""
     if len(t.key) < 2 or t.key == "name" or strength == "intro" and t.key in _NAME_IS_WORDS:
         return False
     w = _word(t.key)
     # "Dr. Graves", "Mrs. Park", "Mr. White": an eponym, a condition word too; capitalised after a title, a word of
     # address or feeling the gazetteer holds ("Mrs. Love", "Mr. Happy"; not "Dr. Then": .name_word.address_word_name)
     if strength in ("strong", "intro"):
-        return not (w.function and not (strength == "strong" and t.capital and address_word_name(t.key, w))
+        return not (w.function and not (strength == "strong" and (t.capital and address_word_name(t.key, w)
+                                                                   or open_surname(text, t)))
                     or w.clinical == "specialty")  # a drug list holds names too ("hana")
-    if _blocked(w) and not (strength == "title" and w.demographic and not w.function):  # "doctor white"
-        return False
+    if _blocked(w) and not (strength == "title" and (w.demographic and not w.function or open_surname(text, t)
+                                                      and word_before(text, t.start).lower() != "miss")):
+        return False  # "doctor white", "mister young"; not "i miss young people"
     if w.clinical is not None and not w.gazetteer:  # a condition, facility or place word that is no name
         return False
     if strength == "weak":

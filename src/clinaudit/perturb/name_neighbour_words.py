@@ -24,10 +24,10 @@ from collections.abc import Sequence
 
 from .name_tokens import Tok, word_before
 from .name_word import RELATIVES, Word, address_word_name, word_name
-from .vocab import DAY_NAMES, SPOKEN_WORDS, english_zipf
+from .vocab import DAY_NAMES, OPEN_SURNAMES, SPOKEN_WORDS, english_zipf
 from .word_pos import verb_form
 
-__all__ = ["NAME_FUNCTION", "lower_word_name", "lower_rare_word", "cased_word_name"]
+__all__ = ["NAME_FUNCTION", "PERSON_NOUNS", "lower_word_name", "open_surname", "lower_rare_word", "cased_word_name"]
 
 
 #: function words that are also names, taken beside a name in cased text ("Kim Young Jae", "Sunday Okafor")
@@ -35,8 +35,9 @@ NAME_FUNCTION = DAY_NAMES | {"young", "old"}
 #: before a day's name: a time, not a person ("on Sunday", "last Sunday", "every Sunday")
 _TIME_BEFORE = frozenset("""on last next this every since until till by from before after of that each one a the
     since through thru or and""".split())
-#: after a demographic word: it describes a person ("a White woman"), it is no surname
-_PERSON_NOUN = frozenset("""man men woman women male males female females people person persons patient patients boy
+#: after a demographic word or "young": it describes a person ("a White woman", "dr . young man"), it is no surname
+#: (also read by :mod:`.name_context` and :mod:`.name_roles`)
+PERSON_NOUNS = frozenset("""man men woman women male males female females people person persons patient patients boy
     boys girl girls guy guys gentleman lady ladies adult adults child children kid kids family community american
     americans""".split())
 #: before a capitalised word: a thing's or a place's name follows ("a Yellow Jacket Wasp", "to Healing Waters"); the
@@ -44,6 +45,16 @@ _PERSON_NOUN = frozenset("""man men woman women male males female females people
 _THING_BEFORE = frozenset("""a an the this that these those my your his her our their its some any every no to at in
     into from of by near for per our""".split())
 _WORD_AFTER = re.compile(r"^[ \t]+([A-Za-z]+)")
+
+
+def open_surname(text: str, t: Tok) -> bool:
+    """In lower case, ``t`` is a function word among the commonest surnames (:data:`.vocab.OPEN_SURNAMES`) that no
+    person's noun follows: after a title or a role it is the surname ("mr . young next door", "coach young had us";
+    not "dr . young man"; issue 50, twenty-seventh session)."""
+    if t.key not in OPEN_SURNAMES or not t.text.islower():
+        return False
+    m = _WORD_AFTER.match(text[t.end:t.end + 30])
+    return m is None or m.group(1).lower() not in PERSON_NOUNS
 
 
 def lower_word_name(key: str) -> bool:
@@ -90,7 +101,7 @@ def cased_word_name(text: str, toks: Sequence[Tok], i: int, prev: bool, nxt: boo
         return before.lower() not in _THING_BEFORE  # "Happy [Sandhu] drives me", "with Honey [Kaur]"; not "the Happy [Kelly]"
     if w.demographic or w.function:  # "[Fatima] Brown", "[Adaeze] White"; not "[Mary] White woman"
         a = _WORD_AFTER.match(text[t.end:t.end + 30])
-        return prev and w.gazetteer and (a is None or a.group(1).lower() not in _PERSON_NOUN)
+        return prev and w.gazetteer and (a is None or a.group(1).lower() not in PERSON_NOUNS)
     # a common or condition word capitalised inside a sentence before a name, after a lower-case word that puts no
     # thing or place there: "with Per [Hansen]", "spoke with Macula [Pierre]"; not "a Yellow Jacket [Wasp]", "went to
     # Healing [Waters]", "a Codman [Hakim] shunt"

@@ -6,10 +6,12 @@ found where the words before them say a person stands.
   :data:`ROLE_TITLES`). In cased text, written with a capital right before a capitalised word (one space): that word
   is a name when it is a gazetteer name (even one the lists call a word, a condition or a drug: "Coach Fox", "Nurse
   Lamb", "Sergeant Bednar") or a word no list calls common, not "Nurse Navigator", "Officer Training" (nor, so,
-  "Officer Street"), and the role stays a word (not taken beside the name); in lower case, with no determiner or possessive before the role ("the nurse", "my coach" are roles), a
-  gazetteer name English text uses less than Zipf :data:`ROLE_ZIPF` ("nurse come in", "nurse check you", "nurse set
-  up" stay: verbs, all frequent) before a verb of :data:`_AFTER`, "who", "from", "at" or the clause's end ("coach fox
-  had us running laps", "officer lamb found me").
+  "Officer Street"), and the role stays a word (not taken beside the name); in lower case, with no determiner or
+  possessive before the role ("the nurse", "my coach" are roles), a gazetteer name English text uses less than Zipf
+  :data:`ROLE_ZIPF` ("nurse come in", "nurse check you", "nurse set up" stay: verbs, all frequent), a rare word no
+  gazetteer nor English lexicon holds ("coach sulu", "auntie eti") or "young" before no person's noun
+  (:func:`.name_neighbour_words.open_surname`; twenty-seventh session), before a verb of :data:`_AFTER`, "who",
+  "from", "at" or the clause's end ("coach fox had us running laps", "officer lamb found me").
 * :func:`relative_names` — in lower case, after a possessive and a relative, friend or co-worker
   (:data:`.name_word.RELATIVES`, also "landlord"), such a name before a verb of :data:`_AFTER` or a past tense in
   "-ed" ("my coworker fox covered my shifts", "my neighbour lamb drove me"; not "my mom fell down": "fell" before no
@@ -25,7 +27,9 @@ import re
 from collections.abc import Callable, Sequence
 from itertools import compress
 
+from .name_neighbour_words import lower_rare_word, open_surname
 from .name_tokens import Tok, keys_of
+from .word_pos import unread
 from .name_word import RELATIVES, blocked, word_facts
 from .vocab import POSSESSIVES, SPOKEN_WORDS, WORD_NAME_ZIPF, english_zipf, surnames
 
@@ -57,8 +61,11 @@ def _word_may_be(key: str, cased: bool) -> bool:
         return False
     if cased:  # a gazetteer name or a word no list calls common: not "Nurse Navigator", "Officer Training"
         return key.isalpha() and (w.gazetteer or not w.common)
-    return w.gazetteer and key.isalpha() and key not in SPOKEN_WORDS and english_zipf(key) < ROLE_ZIPF \
-        and not key.endswith(("ed", "ly", "ing"))
+    # in lower case a gazetteer name, or a rare word no gazetteer nor English lexicon holds ("auntie eti raised me",
+    # "coach sulu had us": :func:`.name_neighbour_words.lower_rare_word`, :func:`.word_pos.unread`; not "nurse triage
+    # called"; issue 50, twenty-seventh session)
+    return (w.gazetteer or lower_rare_word(key, w) and unread(key)) and key.isalpha() and key not in SPOKEN_WORDS \
+        and english_zipf(key) < ROLE_ZIPF and not key.endswith(("ed", "ly", "ing"))
 
 
 def _next_ok(text: str, t: Tok, past: bool) -> bool:
@@ -82,8 +89,9 @@ def role_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, int,
             continue
         if role.capital and t.capital and not role.text.isupper():
             ok = _word_may_be(t.key, cased=True)
-        elif role.text.islower() and t.text.islower():
-            ok = (i == 0 or toks[i - 1].key not in _POSSESSIVE) and _word_may_be(t.key, cased=False) \
+        elif role.text.islower() and t.text.islower():  # "coach young had us" (a function word among surnames)
+            ok = (i == 0 or toks[i - 1].key not in _POSSESSIVE) and (
+                _word_may_be(t.key, cased=False) or role.key in ROLE_TITLES and open_surname(text, t)) \
                 and (_next_ok(text, t, past=False) or _next_ok(text, t, past=True))  # "coach moss benched me"
         else:
             ok = False

@@ -37,9 +37,9 @@ from .name_frames import TITLE_WORDS
 from .name_roles import ROLE_TITLES
 from .name_tokens import S_BEFORE, WORD_END, Tok, starts_of
 from .name_rare_listed import rare_listed
-from .vocab import FUNCTION_WORDS, RELATIVES, SPOKEN_WORDS, first_names, inflected_everyday, surnames
+from .vocab import FUNCTION_WORDS, OPEN_SURNAMES, RELATIVES, SPOKEN_WORDS, first_names, inflected_everyday, surnames
 
-__all__ = ["FILLERS", "MODAL_VERBS", "OPEN_SURNAMES", "VERBS_AFTER_A_SURNAME", "surname_after", "given_before"]
+__all__ = ["FILLERS", "MODAL_VERBS", "VERBS_AFTER_A_SURNAME", "surname_after", "given_before"]
 
 _W = WORD_END
 #: hesitations between a subject and its verb ("[jiwoo] um said"), never a surname here (also read by
@@ -88,10 +88,6 @@ def _not_object(text: str, toks: Sequence[Tok], g: int) -> bool:
 _TITLES = TITLE_WORDS | ROLE_TITLES | {"madam", "madame"}
 #: the function words that are given names before a surname found ("will", "june"); no other ("like [cappuccino]")
 _NAME_FUNCTION = frozenset("will may june april august young happy honey pal".split())
-#: function words (an address: "young lady", "young man") that are among the commonest surnames (the US census's 26th,
-#: the UK's thirties): after a given name no address, so the name's end reads them as surnames too ("i live with my
-#: partner , [sione] young ."; issue 50, twenty-sixth session), not only a person's verb ("[sione] young is")
-OPEN_SURNAMES = frozenset({"young"})
 _OPENS = frozenset("""so and but well now then yes no right anyway also plus just maybe hi hey hello bye thanks please
     sure hope trust guess say wish bet reckon think know mean pray meet welcome""".split())
 

@@ -46,7 +46,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from .name_surname_after import FILLERS, MODAL_VERBS, OPEN_SURNAMES, VERBS_AFTER_A_SURNAME as _PERSON_VERB_WORDS
+from .name_surname_after import FILLERS, MODAL_VERBS, VERBS_AFTER_A_SURNAME as _PERSON_VERB_WORDS
 from .name_clause_opens import CLAUSE_BREAK, OPENERS, opens_clause
 from .name_frames import TITLE_WORDS
 from .name_pronoun_pairs import AND, ME_AND, verbs
@@ -54,7 +54,8 @@ from .name_roles import ROLE_TITLES
 from .name_tokens import S_BEFORE, WORD_END, Tok, starts_of
 from .text_scan import places
 from .name_word import word_facts
-from .vocab import DAY_NAMES, FUNCTION_WORDS, MONTH_NAMES, RELATIVES, SPOKEN_WORDS, inflected_everyday, is_common, surnames
+from .vocab import (DAY_NAMES, FUNCTION_WORDS, MONTH_NAMES, OPEN_SURNAMES, RELATIVES, SPOKEN_WORDS,
+                    inflected_everyday, is_common, surnames)
 
 __all__ = ["bare_word_surnames", "may_be_word_surname", "word_surnames"]
 

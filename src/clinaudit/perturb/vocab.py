@@ -131,6 +131,11 @@ FUNCTION_WORDS: frozenset[str] = frozenset("""
     ladies gentlemen gentleman lady young old dear friend friends guy girl boy folks people everybody
     doctors docs nurses physicians everyone's like
 """.split())
+#: function words (an address: "young lady", "young man") that are among the commonest surnames (the US census's 26th,
+#: the UK's thirties): after a given name no address, so the name's end reads them as surnames too ("i live with my
+#: partner , [sione] young ."; issue 50, twenty-sixth session), not only a person's verb ("[sione] young is"); in lower
+#: case after a title of address or a role ("mr . [young] next door", "coach [young] had us": twenty-seventh session)
+OPEN_SURNAMES = frozenset({"young"})
 #: Nationalities, ethnicities and religions patients state ("Ethnicity: White British", "21 Male, Indian, 68 kgs":
 #: MedPerturb's messages lost them to "[NAME]"; issue 50, twentieth session): the one-word origins of
 #: ``deid.ORIGIN_TERMS`` but "german" (Germán is a given name); not "english", "french", "welsh", "christian",
