@@ -200,3 +200,27 @@ def test_the_one_seen_for_a_treatment(text, name):
 ])
 def test_what_is_seen_for_a_while_stays(text, words):
     assert _left(text, words) == words.split()
+
+
+#: a word English writes seldom and no lexicon reads (name_neighbour_words.lower_foreign_word: "ese", "eti", "sulu",
+#: whitelist or dictionary words of no English use) where a person is named: a greeting, "named", a relative, at a
+#: sentence's start before a name found (twenty-seventh session)
+@pytest.mark.parametrize("text, name", [
+    ("[patient] thanks , ese . we'll see you again in two weeks .", "ese"),
+    ("[patient] a friend named ese told me about this clinic .", "ese"),
+    ("[patient] my niece ese drove me .", "ese"),
+    ("[patient] ese tuilagi drove me here today .", "ese"),
+    ("[doctor] hi , sulu , come on in .", "sulu"),
+])
+def test_a_foreign_word_where_a_person_is_named(text, name):
+    assert _left(text, name) == []
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[patient] ask tuilagi about it .", "ask"),  # a verb the lexicon reads
+    ("[patient] my niece cried all night .", "cried"),
+    ("[patient] thanks , doc .", "doc"),
+    ("[patient] hi , everyone .", "everyone"),
+])
+def test_an_english_word_there_stays(text, words):
+    assert _left(text, words) == words.split()

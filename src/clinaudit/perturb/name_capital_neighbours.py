@@ -17,7 +17,7 @@ from .name_given_words import plain_word_name
 from .name_guarded_words import NOT_PERSONS
 from .name_korean import korean_surname_beside
 from .name_letters import polynesian_unlisted
-from .name_neighbour_words import cased_word_name, lower_rare_word, lower_word_name
+from .name_neighbour_words import cased_word_name, lower_foreign_word, lower_rare_word, lower_word_name
 from .name_no_person import sentence_start
 from .name_roles import ROLE_TITLES
 from .name_tokens import Tok, neighbours
@@ -90,8 +90,10 @@ def capital_neighbours(text: str, toks: Sequence[Tok], found: Sequence[tuple[int
                     w.clinical is not None and not w.gazetteer) or t.key in SPOKEN_WORDS) \
                     and not cased_word_name(text, toks, i, bool(prev), bool(nxt), w):  # "Oh [Harry]"; "with Per [Hansen]"
                 continue
+            foreign = t.text.islower() and lower_foreign_word(t.key, w)  # "[ese] [tuilagi] drove me" (27th session)
             if not prev and sentence_start(text, t.start) and not (w.gazetteer or not w.common and len(t.key) >= 3
-                                                                    or t.capital and polynesian_unlisted(t.key, w)):
+                                                                    or t.capital and polynesian_unlisted(t.key, w)
+                                                                    or foreign):
                 continue  # a sentence's first word before a name: a gazetteer name or a word in no list ("Jiřina [Dvořáková]")
             out.append(t)
             starts.add(t.start)

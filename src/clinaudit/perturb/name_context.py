@@ -12,7 +12,7 @@ from itertools import compress
 from .deid_rules import case_sensitive, lines_holding, lower_view, scan_lines
 from .name_tokens import Tok as _Tok
 from .name_tokens import key_indices, keys_of, tokens, word_before
-from .name_neighbour_words import open_surname
+from .name_neighbour_words import lower_foreign_word, open_surname
 from .name_word import DETERMINERS as _DETERMINERS
 from .name_word import RELATIVES, after
 from .name_word import SEP_COMMA as _SEP_COMMA
@@ -94,6 +94,8 @@ def _first_ok(text: str, t: _Tok, strength: str) -> bool:
         return True
     if strength == "medium" and w.first:  # a relative is named by a given name ("my daughter harry drove me")
         return True
+    if strength in ("vocative", "title", "medium") and t.text.islower() and lower_foreign_word(t.key, w):
+        return True  # a word English writes seldom and no lexicon reads: "thanks , ese ." (twenty-seventh session)
     if strength == "vocative" and _rare_headword(t.key, w):  # "hey birthe how are you" (eighth session)
         return True
     # a gazetteer name that is also a common word ("hope", "park", "made"): only addressed or set off, where it

@@ -25,9 +25,10 @@ from collections.abc import Sequence
 from .name_tokens import Tok, word_before
 from .name_word import RELATIVES, Word, address_word_name, word_name
 from .vocab import DAY_NAMES, OPEN_SURNAMES, SPOKEN_WORDS, english_zipf
-from .word_pos import verb_form
+from .word_pos import unread, verb_form
 
-__all__ = ["NAME_FUNCTION", "PERSON_NOUNS", "lower_word_name", "open_surname", "lower_rare_word", "cased_word_name"]
+__all__ = ["NAME_FUNCTION", "PERSON_NOUNS", "cased_word_name", "lower_foreign_word", "lower_rare_word",
+           "lower_word_name", "open_surname"]
 
 
 #: function words that are also names, taken beside a name in cased text ("Kim Young Jae", "Sunday Okafor")
@@ -78,6 +79,15 @@ def lower_rare_word(key: str, w: Word) -> bool:
                                                      or w.demographic or w.eponym) \
         and key not in RELATIVES and key not in SPOKEN_WORDS and english_zipf(key) < RARE_NEIGHBOUR_ZIPF \
         and not verb_form(key)
+
+
+def lower_foreign_word(key: str, w: Word) -> bool:
+    """In lower case, :func:`lower_rare_word` that no English lexicon reads either (:func:`.word_pos.unread`): a word
+    English writes seldom and never as its own ("eti", "ese", "sulu"; philter-ucsf's whitelist holds many such foreign
+    words and abbreviations); a name where a person is named, not only beside a name found: after a role or a kin
+    title ("auntie [eti]"), a greeting, "named" or a relative ("thanks , [ese] .", "my niece [ese]"), at a sentence's
+    start before a name found ("[ese] [tuilagi] drove me"; twenty-seventh session)."""
+    return lower_rare_word(key, w) and unread(key)
 
 
 def cased_word_name(text: str, toks: Sequence[Tok], i: int, prev: bool, nxt: bool, w: Word) -> bool:

@@ -27,9 +27,8 @@ import re
 from collections.abc import Callable, Sequence
 from itertools import compress
 
-from .name_neighbour_words import lower_rare_word, open_surname
+from .name_neighbour_words import lower_foreign_word, open_surname
 from .name_tokens import Tok, keys_of
-from .word_pos import unread
 from .name_word import RELATIVES, blocked, word_facts
 from .vocab import POSSESSIVES, SPOKEN_WORDS, WORD_NAME_ZIPF, english_zipf, surnames
 
@@ -62,9 +61,9 @@ def _word_may_be(key: str, cased: bool) -> bool:
     if cased:  # a gazetteer name or a word no list calls common: not "Nurse Navigator", "Officer Training"
         return key.isalpha() and (w.gazetteer or not w.common)
     # in lower case a gazetteer name, or a rare word no gazetteer nor English lexicon holds ("auntie eti raised me",
-    # "coach sulu had us": :func:`.name_neighbour_words.lower_rare_word`, :func:`.word_pos.unread`; not "nurse triage
-    # called"; issue 50, twenty-seventh session)
-    return (w.gazetteer or lower_rare_word(key, w) and unread(key)) and key.isalpha() and key not in SPOKEN_WORDS \
+    # "coach sulu had us": :func:`.name_neighbour_words.lower_foreign_word`; not "nurse triage called"; issue 50,
+    # twenty-seventh session)
+    return (w.gazetteer or lower_foreign_word(key, w)) and key.isalpha() and key not in SPOKEN_WORDS \
         and english_zipf(key) < ROLE_ZIPF and not key.endswith(("ed", "ly", "ing"))
 
 
