@@ -63,13 +63,14 @@ def _clause_end_after(text: str, t: _Tok) -> bool:
 
 def _first_ok(text: str, t: _Tok, strength: str) -> bool:
     """Whether ``t`` is a name in a naming context of ``strength``: ``strong`` / ``intro`` (after "Dr.", "Mrs." /
-    "my name is": any word that is not a function word, a drug, a specialty or an eponym; "young" in lower case
-    before no person's noun, :func:`.name_neighbour_words.open_surname`), ``vocative`` (after a greeting or thanks:
-    also a common word that ends its clause, "thank you, Fang."), ``title`` (after "doctor", "miss": as ``medium``,
-    and a demographic word, "doctor white", and "young" but after "miss"), ``medium`` (after a relative: a word that
-    is not a common word, a gazetteer name, or a capitalised word), ``weak`` (after "I'm", "this is": not a common
-    word), ``kind`` (after "first name", "last name": as ``weak``, and a common word that ends its clause, "last
-    name [NAME] , first name ana .")."""
+    "my name is": any word that is not a function word, a drug, a specialty or an eponym; after "Dr.", "Mrs." also
+    "young" in lower case before no person's noun, :func:`.name_neighbour_words.open_surname`), ``vocative`` (after
+    a greeting or thanks: also a common word that ends its clause, "thank you, Fang."), ``title`` (after "doctor",
+    "miss": as ``medium``, and a demographic word, "doctor white", and "young" but after "miss"), ``medium`` (after a
+    relative: a word that is not a common word, a gazetteer name, or a capitalised word), ``weak`` (after "I'm",
+    "this is": not a common word), ``kind`` (after "first name", "last name": as ``weak``, and a common word that ends
+    its clause, "last name [NAME] , first name ana ."); in lower case, after a greeting, "named" or a relative, also
+    a word English writes seldom and no lexicon reads (:func:`.name_neighbour_words.lower_foreign_word`)."""
     if len(t.key) < 2 or t.key == "name" or strength == "intro" and t.key in _NAME_IS_WORDS:
         return False
     w = _word(t.key)
