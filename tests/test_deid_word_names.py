@@ -86,6 +86,13 @@ def test_the_same_words_used_as_words_stay(text, words):
     ("doctor: sri , can you lie back for me ?", "sri"),
     ("doctor: alright mohamed , let's take a look .", "mohamed"),
     ("doctor: okay blessing , we'll start with your knee .", "blessing"),
+    # a word English writes seldom and no lexicon reads (name_neighbour_words.lower_foreign_word: "ese", "sulu") where
+    # a person is named: a greeting, "named", a relative, a sentence's start before a name found (27th session)
+    ("[patient] thanks , ese . we'll see you again in two weeks .", "ese"),
+    ("[patient] a friend named ese told me about this clinic .", "ese"),
+    ("[patient] my niece ese drove me .", "ese"),
+    ("[patient] ese tuilagi drove me here today .", "ese"),
+    ("[doctor] hi , sulu , come on in .", "sulu"),
 ])
 def test_a_lower_case_given_name_that_is_a_word_where_a_person_stands(text, name):
     assert _left(text, name) == []
@@ -96,6 +103,11 @@ def test_a_lower_case_given_name_that_is_a_word_where_a_person_stands(text, name
     ("patient: you have to give us a call sooner and we will see .", "sooner"),
     ("doctor: are you able to flex and extend the knee ?", "flex"),
     ("doctor: okay so , let's take a look .", "so"),
+    # English words the lexicon reads stay there (twenty-seventh session)
+    ("[patient] ask tuilagi about it .", "ask"),
+    ("[patient] my niece cried all night .", "cried"),
+    ("[patient] thanks , doc .", "doc"),
+    ("[patient] hi , everyone .", "everyone"),
 ])
 def test_a_word_where_a_person_may_stand_stays(text, words):
     assert _left(text, words) == words.split()
@@ -199,28 +211,4 @@ def test_the_one_seen_for_a_treatment(text, name):
     ("Doctor: I will see you for a follow up.", "you"),
 ])
 def test_what_is_seen_for_a_while_stays(text, words):
-    assert _left(text, words) == words.split()
-
-
-#: a word English writes seldom and no lexicon reads (name_neighbour_words.lower_foreign_word: "ese", "eti", "sulu",
-#: whitelist or dictionary words of no English use) where a person is named: a greeting, "named", a relative, at a
-#: sentence's start before a name found (twenty-seventh session)
-@pytest.mark.parametrize("text, name", [
-    ("[patient] thanks , ese . we'll see you again in two weeks .", "ese"),
-    ("[patient] a friend named ese told me about this clinic .", "ese"),
-    ("[patient] my niece ese drove me .", "ese"),
-    ("[patient] ese tuilagi drove me here today .", "ese"),
-    ("[doctor] hi , sulu , come on in .", "sulu"),
-])
-def test_a_foreign_word_where_a_person_is_named(text, name):
-    assert _left(text, name) == []
-
-
-@pytest.mark.parametrize("text, words", [
-    ("[patient] ask tuilagi about it .", "ask"),  # a verb the lexicon reads
-    ("[patient] my niece cried all night .", "cried"),
-    ("[patient] thanks , doc .", "doc"),
-    ("[patient] hi , everyone .", "everyone"),
-])
-def test_an_english_word_there_stays(text, words):
     assert _left(text, words) == words.split()
