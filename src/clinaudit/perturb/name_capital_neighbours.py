@@ -90,11 +90,12 @@ def capital_neighbours(text: str, toks: Sequence[Tok], found: Sequence[tuple[int
                     w.clinical is not None and not w.gazetteer) or t.key in SPOKEN_WORDS) \
                     and not cased_word_name(text, toks, i, bool(prev), bool(nxt), w):  # "Oh [Harry]"; "with Per [Hansen]"
                 continue
-            foreign = t.text.islower() and lower_foreign_word(t.key, w)  # "[ese] [tuilagi] drove me" (27th session)
             if not prev and sentence_start(text, t.start) and not (w.gazetteer or not w.common and len(t.key) >= 3
                                                                     or t.capital and polynesian_unlisted(t.key, w)
-                                                                    or foreign):
-                continue  # a sentence's first word before a name: a gazetteer name or a word in no list ("Jiřina [Dvořáková]")
+                                                                    or t.text.islower()
+                                                                    and lower_foreign_word(t.key, w)):
+                continue  # a sentence's first word before a name: a gazetteer name, a word in no list ("Jiřina
+                # [Dvořáková]"), a word English writes seldom and no lexicon reads ("[ese] [tuilagi] drove me")
             out.append(t)
             starts.add(t.start)
             ends.add(t.end)
