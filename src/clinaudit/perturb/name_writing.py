@@ -11,8 +11,8 @@ from functools import cache, lru_cache
 from itertools import compress
 
 from .name_tokens import Tok, ends_of, key_indices
-from .vocab import (DEMOGRAPHIC_WORDS, FACILITY_WORDS, PLACE_WORDS, RARE_ZIPF, SPOKEN_WORDS, clinical_terms,
-                    condition_noun, english_zipf, is_specialty, whitelist_words)
+from .vocab import (DEMOGRAPHIC_WORDS, FACILITY_WORDS, PLACE_WORDS, RARE_ZIPF, RESTORED_FIRST_NAMES, SPOKEN_WORDS,
+                    clinical_terms, condition_noun, english_zipf, is_specialty, whitelist_words)
 
 __all__ = ["PARTICLES", "has_diacritic", "written_as_name", "particle_names", "misspelt_drug", "addressed",
            "town_context", "capital_at_start", "capital_pair_at_start",
@@ -45,7 +45,8 @@ def written_as_name(text: str, t: Tok, sentence_start: SentenceStart,
     (:func:`capital_pair_at_start`: "Gillian Thorn came round"; not "Cooper Tires is")."""
     if has_diacritic(t.text):
         return t.key not in whitelist_words()
-    if t.key in SPOKEN_WORDS or t.key in whitelist_words() and english_zipf(t.key) >= RARE_ZIPF:
+    if t.key in SPOKEN_WORDS or t.key in whitelist_words() and english_zipf(t.key) >= RARE_ZIPF \
+            and t.key not in RESTORED_FIRST_NAMES:  # "Ana": the whitelist's "ana" is the lab test, written "ANA"
         return False
     return capital_at_start(text, t, sentence_start) or pair_ok is not None \
         and capital_pair_at_start(text, t, sentence_start, pair_ok)

@@ -5,7 +5,7 @@ once per process and cached; docs/deidentification.md says why these and gives t
 
 * **name gazetteer** — philter-ucsf's first-name (97,014) and surname (161,470) lists
   (``filters/blacklists/*_minus_fps.json``; UCSF's Philter, its lists already cleared of the
-  words that gave false positives on clinical notes);
+  words that gave false positives on clinical notes), and :data:`RESTORED_FIRST_NAMES` ("ana");
 * **common words** — philter-ucsf's whitelist of 195,253 English and medical words without
   names (``filters/whitelists/whitelist_plus_fps_091718_nonames.json``), the GNU Collaborative
   International Dictionary of English headwords (english-words' ``gcide``, 115,325 words) and
@@ -44,7 +44,7 @@ __all__ = ["EPONYMS", "eponym_compound", "CLINICAL_SHORT", "SPECIALTY_WORDS", "F
            "POSSESSIVE_PATTERN", "SUFFIXES", "condition_noun", "everyday_condition", "DAY_NAMES", "MONTH_NAMES",
            "FEAST_NAMES", "package_dir", "wordfreq_zipfs", "english_frequencies", "EVERYDAY_CHAPTERS",
            "CLINICAL_ACRONYMS", "clinical_acronym", "written_acronym", "RELATIVES", "RELATIVE_PATTERN",
-           "VocabularyMissing", "WORD_NAME_ZIPF", "whitelist_words"]
+           "VocabularyMissing", "WORD_NAME_ZIPF", "whitelist_words", "RESTORED_FIRST_NAMES"]
 
 #: Medical specialties and their practitioners (besides the -ology/-ologist/-iatrist suffix rule).
 SPECIALTY_WORDS: frozenset[str] = frozenset("""
@@ -220,10 +220,15 @@ def _philter_list(rel: str) -> frozenset[str]:
     return frozenset(str(w).lower() for w in data if w)
 
 
+#: given names philter-ucsf's list dropped as false positives of clinical notes that the US Census 1990 counts among
+#: its 200 most frequent female or male first names: "Ana" (181st female; the lab test is written "ANA")
+RESTORED_FIRST_NAMES: frozenset[str] = frozenset({"ana"})
+
+
 @cache
 def first_names() -> frozenset[str]:
-    """philter-ucsf's first names (lower case)."""
-    return _philter_list("filters/blacklists/firstnames_minus_fps.json")
+    """philter-ucsf's first names (lower case) and :data:`RESTORED_FIRST_NAMES`."""
+    return _philter_list("filters/blacklists/firstnames_minus_fps.json") | RESTORED_FIRST_NAMES
 
 
 @cache

@@ -1,0 +1,44 @@
+"""Given names philter-ucsf's list dropped as false positives of clinical notes, restored (issue 50, twenty-eighth
+session): "Ana" is the US Census 1990's 181st female first name and among the most frequent given names of Spain,
+Mexico, Portugal, Brazil, Romania, Croatia and Samoa; its list had dropped it for the lab test, which clinical text
+writes "ANA". Before, "I saw Ana yesterday." and "Ana told me to come in." kept the name."""
+
+from __future__ import annotations
+
+import pytest
+
+from clinaudit.perturb.deid import deidentify_text
+from clinaudit.perturb.vocab import RESTORED_FIRST_NAMES, first_names, whitelist_words
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I saw Ana yesterday.", "I saw [NAME] yesterday."),
+    ("Was anybody next to Ana when it happened?", "Was anybody next to [NAME] when it happened?"),
+    ("Ana told me to come in.", "[NAME] told me to come in."),
+    ("Ana fetched my glasses from the car.", "[NAME] fetched my glasses from the car."),
+    ("did ana tell you about the new dose ?", "did [NAME] tell you about the new dose ?"),
+    ("my daughter ana came .", "my daughter [NAME] came ."),
+    ("ana told me to come in .", "[NAME] told me to come in ."),
+])
+def test_ana_is_a_given_name(text, expected):
+    assert deidentify_text(text)[0] == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Further lab work included an ANA which was negative.",
+    "ANA: negative",
+    "we will check an ana and a sed rate .",
+    "ana , esr and crp were normal .",
+    "the ana was negative .",
+    "we sent ana , dsdna and complement levels .",
+    "i want to get an ana , a sed rate and a crp .",
+    "your ana came back positive .",
+    "ana positive , speckled pattern .",
+])
+def test_the_lab_test_stays(text):
+    assert deidentify_text(text)[0] == text
+
+
+def test_restored_names_are_given_names_the_whitelist_still_holds():
+    assert RESTORED_FIRST_NAMES <= first_names()
+    assert RESTORED_FIRST_NAMES <= whitelist_words()  # a word in lower case where no person is named
