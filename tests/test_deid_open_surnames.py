@@ -1,6 +1,6 @@
-"""A capitalised "Young" inside cased prose is a surname (issue 50, twenty-eighth session:
-:mod:`clinaudit.perturb.name_open_surnames`); a heading's title case, a person's noun after it, a determiner before
-it, an eponym or a facility keep the word."""
+"""A capitalised "Young" inside cased prose, and a lower-case "young" bare after a preposition or a verb of meeting,
+are a surname (issue 50, twenty-eighth session: :mod:`clinaudit.perturb.name_open_surnames`); a heading's title case,
+a person's noun after it, a determiner before it, an eponym or a facility, and the adjective keep the word."""
 
 from __future__ import annotations
 
@@ -35,6 +35,34 @@ def test_a_capitalised_young_inside_a_sentence_is_a_surname(text, expected):
     "I felt so young and healthy.",
 ])
 def test_a_heading_a_person_noun_an_eponym_or_a_facility_keep_the_word(text):
+    assert deidentify_text(text)[0] == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("i've been seeing young for physical therapy .", "i've been seeing [NAME] for physical therapy ."),
+    ("according to young , the cast can come off soon .", "according to [NAME] , the cast can come off soon ."),
+    ("we will fax the results to young .", "we will fax the results to [NAME] ."),
+    ("did you get the referral from young or from the clinic ?",
+     "did you get the referral from [NAME] or from the clinic ?"),
+    ("i'm under young at the hospital for my heart .", "i'm under [NAME] at the hospital for my heart ."),
+])
+def test_a_bare_young_after_a_preposition_or_a_verb_of_meeting_is_a_surname(text, expected):
+    assert deidentify_text(text)[0] == expected
+
+
+@pytest.mark.parametrize("text", [
+    "it's common in young and old .",
+    "talk to young people about it .",
+    "you look young .",
+    "i was so young .",
+    "we married young , at nineteen .",
+    "i was with young kids all day .",
+    "from young to old , everyone gets it .",
+    "is it young or old people who get it ?",
+    "for young or old .",
+    "i started young .",
+])
+def test_young_as_an_adjective_stays(text):
     assert deidentify_text(text)[0] == text
 
 

@@ -65,7 +65,7 @@ from .name_mentions import given_and_surname, other_mentions
 from .name_no_person import sentence_start
 from .name_object import capital_objects, lower_objects
 from .name_particle_apart import apart_particle_names
-from .name_open_surnames import open_surname_capitals
+from .name_open_surnames import open_surname_bare, open_surname_capitals
 from .name_parts_apart import part_names
 from .name_person_only import person_only_names
 from .name_person_predicates import person_predicate_names
@@ -213,6 +213,7 @@ RULES: tuple[NameRule, ...] = (
                                                                        lower_person_verb_may_be, RELATIVES),
              not_detected=True),  # "talked to Costa", "Per who"
     NameRule("open_surname_capitals", open_surname_capitals, person_here=True),  # "worried about Young, he"
+    NameRule("open_surname_bare", open_surname_bare, person_here=True),  # "according to young , the cast"
     NameRule("role_names", role_names),  # "Officer [Street]", "coach [fox] had"
     NameRule("relative_names", relative_names),  # "my coworker [fox] covered"
     NameRule("apposed_persons", apposed_persons),  # "the patient , [manu] [pule] , is"
