@@ -186,3 +186,24 @@ def test_young_after_a_given_name_and_a_speakers_question(text, want):
 ])
 def test_young_after_a_title_or_a_role(text, want):
     assert _out(text) == want
+
+
+#: "young" right after a name found is its surname whatever follows, but a word that carries the adjective on, a verb
+#: that makes it a complement, a copula's question (name_surname_after._open_after); after a possessive and a
+#: relative or a job before a person's verb too (name_roles.relative_names; twenty-eighth session)
+@pytest.mark.parametrize(("text", "want"), [
+    ("i've known sione young since we were kids .", "i've known [NAME] since we were kids ."),
+    ("hi doctor , i'm sione young , i have the ten o'clock .", "hi doctor , i'm [NAME] , i have the ten o'clock ."),
+    ("i keep a spare key with sione young junior .", "i keep a spare key with [NAME] junior ."),
+    ("i saw mele young at church .", "i saw [NAME] at church ."),
+    ("mele young and i went .", "[NAME] and i went ."),
+    ("my coworker young covered my shifts all last week .", "my coworker [NAME] covered my shifts all last week ."),
+    ("the nurse young took my blood .", "the nurse [NAME] took my blood ."),
+    # the adjective
+    ("keep mele young and healthy .", "keep [NAME] young and healthy ."),
+    ("is mele young enough to get it ?", "is [NAME] young enough to get it ?"),
+    ("i made mele young again .", "i made [NAME] young again ."),
+    ("my young son came by .", "my young son came by ."),
+])
+def test_young_after_a_name_found_or_a_relative(text, want):
+    assert _out(text) == want

@@ -115,7 +115,8 @@ def relative_names(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, 
             if re.fullmatch(r"[ \t]*,[ \t]*", gap):
                 out += set_off(text, toks, i + 1, no_person_at, job=rel.key in _JOBS)
         elif re.fullmatch(r"[ \t]", gap):
-            if not (t.text.islower() and (_word_may_be(t.key, cased=False) or own.key in POSSESSIVES and _rare_word(t.key))) \
+            if not (t.text.islower() and (_word_may_be(t.key, cased=False) or open_surname(text, t)  # "my coworker young"
+                                          or own.key in POSSESSIVES and _rare_word(t.key))) \
                     or no_person_at(text, t.start, t.end):
                 continue
             if _verb_after(text, t, own.key):

@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 
 from .name_clause_subject import PERSON_VERBS
 from .name_frames import TITLE_WORDS
+from .name_neighbour_words import open_surname
 from .name_roles import ROLE_TITLES
 from .name_tokens import S_BEFORE, WORD_END, Tok, starts_of
 from .name_rare_listed import rare_listed
@@ -123,6 +124,31 @@ def given_before(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int]
     return out
 
 
+#: before the given name: a verb that makes "young" after it a complement ("keep mum young", "she looks young")
+_COMPLEMENT = _CAUSE | frozenset("""keep keeps kept keeping stay stays stayed feel feels felt look looks looked seem seems
+    seemed consider considered""".split())
+#: after "young": the adjective goes on ("sione young and healthy", "young again", "young at heart", "young for her age")
+_ADJECTIVE_ON = frozenset("and again enough forever at for as or but".split())
+
+
+def _open_after(text: str, toks: Sequence[Tok], i: int, before: str) -> bool:
+    """``toks[i]``, a word of :data:`.vocab.OPEN_SURNAMES` ("young") right after a name found, is its surname
+    whatever follows (twenty-eighth session: "i have sione young listed", "i've known sione young since"): in lower
+    case, no person's noun after it (:func:`.name_neighbour_words.open_surname`), no word that carries the adjective on
+    (:data:`_ADJECTIVE_ON`), no verb before the name that makes it a complement (:data:`_COMPLEMENT`), not in a
+    question opening with a copula ("is sione young ?")."""
+    t = toks[i]
+    if not open_surname(text, t) or before in _COMPLEMENT or before in _COPULA and i > 1 \
+            and _BOUNDARY.search(text, toks[i - 3].end if i > 2 else 0, toks[i - 2].start):
+        return False
+    m = _WORD_ON.match(text[t.end:t.end + 30])
+    return m is None or m.group(1) not in _ADJECTIVE_ON or m.group(1) == "and" and m.group(2) is not None  # "and she"
+
+
+#: the word after "young", and a pronoun or a possessive after "and" (a clause of its own follows: "and she works")
+_WORD_ON = re.compile(r"[ \t]+([a-z]+)(?:[ \t]+(i|i'm|she|he|they|we|my|her|his|their|our)(?![\w'’\-]))?")
+
+
 def surname_after(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int]],
                   no_person_at: Callable[[str, int, int], bool]) -> list[Tok]:
     """The words right after a name of ``found`` (spans) that are its surname (the module's docstring)."""
@@ -143,6 +169,8 @@ def surname_after(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, int
             pass
         elif closed:
             continue
+        elif t.key in OPEN_SURNAMES and _open_after(text, toks, i, before):
+            pass
         else:
             end = _END.match(text, t.end)
             if end is None or inflected_everyday(t.key) or not _not_object(text, toks, i - 1) \
