@@ -30,6 +30,20 @@ def test_no_polynesian_words(word):
     assert not polynesian_word(word)
 
 
+def test_three_letters_when_asked():  # a word capitalised inside a sentence (twenty-eighth session)
+    assert polynesian_word("ese", 3) and polynesian_word("eti", 3)
+    assert not polynesian_word("ese") and not polynesian_word("ama", 3)  # "ama": Zipf 3.5
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Patient: Did Eti tell you about the new dose?", "Patient: Did [NAME] tell you about the new dose?"),
+    ("Patient: Auntie Ese makes me take my pills.", "Patient: Auntie [NAME] makes me take my pills."),
+    ("Patient: I stayed with Ese in Boston.", "Patient: I stayed with [NAME] in Boston."),
+])
+def test_a_polynesian_word_of_three_letters_capitalised_inside_a_sentence_is_a_name(text, expected):
+    assert _deid(text) == expected
+
+
 @pytest.mark.parametrize("text, expected", [
     ("Patient: Father Totara from our church came by.", "Patient: Father [NAME] from our church came by."),
     ("Doctor: And who's Manuka? Your sister?", "Doctor: And who's [NAME]? Your sister?"),
@@ -46,6 +60,7 @@ def test_a_polynesian_word_capitalised_where_a_person_stands_is_a_name(text, exp
     "Patient: We flew to Upolu last year.",  # a place after a preposition of place
     "Patient: I grew up in Apia and moved here.",
     "Patient: The Kimono was too tight.",  # a thing after a determiner
+    "Patient: The Ahi was fresh.",
     "Patient: Manuka is a tree, the honey is good.",  # a sentence's first word alone: capitalised anyway
     "Patient: we had manuka and pakeha friends at home.",  # lower case: philter-ucsf's whitelist words
     "Doctor: Bananas and Tomato soup are fine.",  # English writes these often

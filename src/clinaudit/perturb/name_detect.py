@@ -248,7 +248,7 @@ def _may_take(word: str, key: str) -> bool:
         return non_english_letter(word) and not (w.function or w.demographic or w.eponym) \
             or not (w.function or w.demographic) and w.clinical in (None, "condition")
     return not word.isupper() and (unknown_word(key, w) or _unlisted(key, w) or rare_common(key, w)
-                                   or polynesian_unlisted(key, w)
+                                   or polynesian_unlisted(key, w, 3 if word[1:].islower() else 4)
                                    or foreign_spelling(word) and not (w.clinical or w.function or w.eponym))
 
 
@@ -289,9 +289,9 @@ def _rare_inside(text: str, t: _Tok, w: _Word) -> bool:
 def _polynesian_inside(text: str, t: _Tok, w: _Word) -> bool:
     """Capitalised (only its first letter) inside a sentence of cased text, a word as the Polynesian languages write
     one that English seldom writes, even one the lists hold ("Father Peseta", "who's Apia?", "Me, Apia, and the kids";
-    issue 50, ninth session); not after a determiner, a possessive or a preposition of place ("the Kimono", "flew to
+    issue 50, ninth session; of three letters too, "Did Eti tell you", twenty-eighth session); not after a determiner, a possessive or a preposition of place ("the Kimono", "flew to
     Upolu": a thing or a place)."""
-    if not (t.capital and t.text[1:].islower() and polynesian_unlisted(t.key, w)) or sentence_start(text, t.start):
+    if not (t.capital and t.text[1:].islower() and polynesian_unlisted(t.key, w, 3)) or sentence_start(text, t.start):
         return False
     return word_before(text, t.start).lower() not in _THING_OR_PLACE_BEFORE
 

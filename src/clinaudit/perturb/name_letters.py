@@ -251,24 +251,25 @@ POLYNESIAN_ZIPF = 3.0
 
 
 @lru_cache(maxsize=50_000)
-def polynesian_word(key: str) -> bool:
+def polynesian_word(key: str, least: int = 4) -> bool:
     """``key`` (lower case, folded) is four letters or more as the Polynesian languages write a word
     (:data:`_POLYNESIAN`), two vowels or more, rarer in English text than :data:`POLYNESIAN_ZIPF`, whatever the
     word lists say of it (philter-ucsf's whitelist holds place names: "upolu", "apia"): a name where cased writing
     capitalises it inside a sentence or before a name found; one only GCIDE's headwords hold, rarer than Zipf 2.5 and
     with no silent "e" at its end ("apia", "palolo"; not "tisane"), is taken as a word in no list, in any case
-    (:mod:`.name_detect`)."""
-    return len(key) >= 4 and key.isascii() and _POLYNESIAN.fullmatch(key) is not None \
+    (:mod:`.name_detect`). ``least``: the fewest letters (three for a word capitalised inside a sentence: "Eti",
+    "Ese"; twenty-eighth session)."""
+    return len(key) >= least and key.isascii() and _POLYNESIAN.fullmatch(key) is not None \
         and len(re.findall(r"[aeiou]", key)) >= 2 and english_zipf(key) < POLYNESIAN_ZIPF
 
 
 
-def polynesian_unlisted(key: str, w: Word) -> bool:
+def polynesian_unlisted(key: str, w: Word, least: int = 4) -> bool:
     """A word as the Polynesian languages write one, rare in English (:func:`polynesian_word`), no clinical, function,
     demographic word or eponym (``w``: :func:`.name_word.word_facts` of ``key``): the word test of
     :func:`.name_detect.detector_candidates`' Polynesian words and of the neighbour rule
     (:func:`.name_capital_neighbours.capital_neighbours`)."""
-    return not (w.clinical or w.function or w.demographic or w.eponym) and polynesian_word(key)
+    return not (w.clinical or w.function or w.demographic or w.eponym) and polynesian_word(key, least)
 
 #: a syllable of romanised Korean (Revised Romanisation and McCune-Reischauer as people write their names): an onset,
 #: a glide, a vowel, a coda ("ji", "ho", "bo", "ra", "min", "jun", "seo", "yeon", "eun", "hye", "jin")
