@@ -11,7 +11,8 @@ from clinaudit.perturb.name_open_surnames import open_surname_capitals
 from clinaudit.perturb.name_tokens import tokens
 
 
-@pytest.mark.parametrize("text, expected", [
+#: a surname: capitalised inside cased prose; bare in lower case after a preposition or a verb of meeting or telling
+TAKEN = [
     ("I'm worried about Young, who has not eaten in days.", "I'm worried about [NAME], who has not eaten in days."),
     ("Did you get the referral from Young or from the clinic?",
      "Did you get the referral from [NAME] or from the clinic?"),
@@ -19,12 +20,15 @@ from clinaudit.perturb.name_tokens import tokens
     ("First name Sione, last name Young.", "First name [NAME], last name [NAME]."),
     ("Sione Young is the one who drives me; Young works nights.",
      "[NAME] is the one who drives me; [NAME] works nights."),
-])
-def test_a_capitalised_young_inside_a_sentence_is_a_surname(text, expected):
-    assert deidentify_text(text)[0] == expected
-
-
-@pytest.mark.parametrize("text", [
+    ("i've been seeing young for physical therapy .", "i've been seeing [NAME] for physical therapy ."),
+    ("according to young , the cast can come off soon .", "according to [NAME] , the cast can come off soon ."),
+    ("we will fax the results to young .", "we will fax the results to [NAME] ."),
+    ("did you get the referral from young or from the clinic ?",
+     "did you get the referral from [NAME] or from the clinic ?"),
+    ("i'm under young at the hospital for my heart .", "i'm under [NAME] at the hospital for my heart ."),
+]
+#: a word: a heading, a person's noun after it, a determiner before it, an eponym, a facility; the adjective
+KEPT = [
     "Young people get this too.",
     "I think Young people get this too.",
     "It is Young's syndrome.",
@@ -33,24 +37,6 @@ def test_a_capitalised_young_inside_a_sentence_is_a_surname(text, expected):
     "I went to Young Medical Center.",
     "I saw a Young adult there.",
     "I felt so young and healthy.",
-])
-def test_a_heading_a_person_noun_an_eponym_or_a_facility_keep_the_word(text):
-    assert deidentify_text(text)[0] == text
-
-
-@pytest.mark.parametrize("text, expected", [
-    ("i've been seeing young for physical therapy .", "i've been seeing [NAME] for physical therapy ."),
-    ("according to young , the cast can come off soon .", "according to [NAME] , the cast can come off soon ."),
-    ("we will fax the results to young .", "we will fax the results to [NAME] ."),
-    ("did you get the referral from young or from the clinic ?",
-     "did you get the referral from [NAME] or from the clinic ?"),
-    ("i'm under young at the hospital for my heart .", "i'm under [NAME] at the hospital for my heart ."),
-])
-def test_a_bare_young_after_a_preposition_or_a_verb_of_meeting_is_a_surname(text, expected):
-    assert deidentify_text(text)[0] == expected
-
-
-@pytest.mark.parametrize("text", [
     "it's common in young and old .",
     "talk to young people about it .",
     "you look young .",
@@ -61,9 +47,12 @@ def test_a_bare_young_after_a_preposition_or_a_verb_of_meeting_is_a_surname(text
     "is it young or old people who get it ?",
     "for young or old .",
     "i started young .",
-])
-def test_young_as_an_adjective_stays(text):
-    assert deidentify_text(text)[0] == text
+]
+
+
+@pytest.mark.parametrize("text, expected", TAKEN + [(t, t) for t in KEPT])
+def test_young_as_a_surname_and_as_a_word(text, expected):
+    assert deidentify_text(text)[0] == expected
 
 
 def test_the_rule_reads_only_one_capital_inside_a_sentence():

@@ -11,7 +11,8 @@ from clinaudit.perturb.deid import deidentify_text
 from clinaudit.perturb.vocab import RESTORED_FIRST_NAMES, first_names, whitelist_words
 
 
-@pytest.mark.parametrize("text, expected", [
+#: a given name where a person stands, in any case
+TAKEN = [
     ("I saw Ana yesterday.", "I saw [NAME] yesterday."),
     ("Was anybody next to Ana when it happened?", "Was anybody next to [NAME] when it happened?"),
     ("Ana told me to come in.", "[NAME] told me to come in."),
@@ -19,12 +20,9 @@ from clinaudit.perturb.vocab import RESTORED_FIRST_NAMES, first_names, whitelist
     ("did ana tell you about the new dose ?", "did [NAME] tell you about the new dose ?"),
     ("my daughter ana came .", "my daughter [NAME] came ."),
     ("ana told me to come in .", "[NAME] told me to come in ."),
-])
-def test_ana_is_a_given_name(text, expected):
-    assert deidentify_text(text)[0] == expected
-
-
-@pytest.mark.parametrize("text", [
+]
+#: the lab test
+KEPT = [
     "Further lab work included an ANA which was negative.",
     "ANA: negative",
     "we will check an ana and a sed rate .",
@@ -34,9 +32,12 @@ def test_ana_is_a_given_name(text, expected):
     "i want to get an ana , a sed rate and a crp .",
     "your ana came back positive .",
     "ana positive , speckled pattern .",
-])
-def test_the_lab_test_stays(text):
-    assert deidentify_text(text)[0] == text
+]
+
+
+@pytest.mark.parametrize("text, expected", TAKEN + [(t, t) for t in KEPT])
+def test_ana_is_a_given_name_and_the_lab_test_stays(text, expected):
+    assert deidentify_text(text)[0] == expected
 
 
 def test_restored_names_are_given_names_the_whitelist_still_holds():
