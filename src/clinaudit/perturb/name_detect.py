@@ -289,8 +289,8 @@ def _rare_inside(text: str, t: _Tok, w: _Word) -> bool:
 def _polynesian_inside(text: str, t: _Tok, w: _Word) -> bool:
     """Capitalised (only its first letter) inside a sentence of cased text, a word as the Polynesian languages write
     one that English seldom writes, even one the lists hold ("Father Peseta", "who's Apia?", "Me, Apia, and the kids";
-    issue 50, ninth session; of three letters too, "Did Eti tell you", twenty-eighth session); not after a determiner, a possessive or a preposition of place ("the Kimono", "flew to
-    Upolu": a thing or a place)."""
+    issue 50, ninth session; of three letters too, "Did Eti tell you", twenty-eighth session); not after a
+    determiner, a possessive or a preposition of place ("the Kimono", "flew to Upolu": a thing or a place)."""
     if not (t.capital and t.text[1:].islower() and polynesian_unlisted(t.key, w, 3)) or sentence_start(text, t.start):
         return False
     return word_before(text, t.start).lower() not in _THING_OR_PLACE_BEFORE
