@@ -120,3 +120,13 @@ def test_only_the_name_goes():
 def test_the_words_read():
     assert all(map(eponym_surname, "parkinson cushing kawasaki merkel whipple hodgkin romberg".split()))
     assert not any(map(eponym_surname, "graves bell stokes still down brown glasgow teacher singer world".split()))
+
+
+def test_a_frequent_surname_no_list_calls_a_word():
+    # "schmidt" (Zipf 3.73) is in ICD-10-CM only as an eponym: above the frequency limit, but English writes it only
+    # as a surname, so it is read (twenty-eighth session); "hopkins" too, and a place stays a place
+    assert eponym_surname("schmidt") and eponym_surname("hopkins")
+    assert _out("[patient] i came with schmidt this morning .") == "[patient] i came with [NAME] this morning ."
+    assert _out("[patient] schmidt picks up my prescriptions for me .") == "[patient] [NAME] picks up my prescriptions for me ."
+    assert _out("[patient] i go to hopkins for my heart .") == "[patient] i go to hopkins for my heart ."
+    assert _out("[patient] it runs in the family , schmidt syndrome .") == "[patient] it runs in the family , schmidt syndrome ."

@@ -31,7 +31,8 @@ condition: "hodgkin lymphoma"), nor right after an article, a possessive, a resu
 The word (:func:`eponym_surname`): letters only, three or more, in :data:`.vocab.EPONYMS` or a surname of the
 gazetteer that ICD-10-CM writes only capitalised inside a condition's description (``clinical_category`` is
 ``condition`` and :func:`.vocab.condition_noun` is false), that English writes less often than Zipf 3.7 ("Glasgow",
-"Singer", "Masters", "Pacific", "Teacher" are words or places first). Only the places of such words are read
+"Singer", "Masters", "Pacific", "Teacher" are words or places first) unless no list of common words holds it
+("Schmidt", 3.73: a surname that often; twenty-eighth session). Only the places of such words are read
 (:func:`.name_tokens.key_indices`; none in most dialogs), each by a bounded window around it: linear in the text.
 An entry of :data:`.name_rules.RULES` after ``surnames_beside`` (source ``rule``)."""
 
@@ -47,7 +48,8 @@ from .name_pronoun_pairs import AND, ME_AND, verbs
 from .name_strong_places import strong_place
 from .name_tokens import WORD_END, Tok, indices_within, key_indices, keys_of
 from .name_word import SEP_SPACE, word_facts
-from .vocab import EPONYMS, RELATIVES, clinical_category, condition_noun, english_zipf, first_names, surnames
+from .vocab import (EPONYMS, RELATIVES, clinical_category, condition_noun, english_zipf, first_names, is_common,
+                    surnames)
 
 __all__ = ["eponym_surname", "eponym_person_names"]
 
@@ -116,7 +118,7 @@ _WINDOW = 72
 @lru_cache(maxsize=8192)
 def eponym_surname(key: str) -> bool:
     """``key`` (lower case) is a surname that is a clinical eponym (the module's docstring)."""
-    if len(key) < 3 or not key.isalpha() or english_zipf(key) >= EPONYM_ZIPF or key in _KIN:
+    if len(key) < 3 or not key.isalpha() or english_zipf(key) >= EPONYM_ZIPF and is_common(key) or key in _KIN:
         return False
     if key in EPONYMS:
         return True
