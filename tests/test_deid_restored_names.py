@@ -43,3 +43,9 @@ def test_ana_is_a_given_name_and_the_lab_test_stays(text, expected):
 def test_restored_names_are_given_names_the_whitelist_still_holds():
     assert RESTORED_FIRST_NAMES <= first_names()
     assert RESTORED_FIRST_NAMES <= whitelist_words()  # a word in lower case where no person is named
+
+
+@pytest.mark.parametrize("text", ["Check the Ana Titer today.", "Check the Ana titer today.",
+                                  "Doctor: Your Ana was positive."])
+def test_after_an_article_or_a_possessive_it_is_the_lab_test(text):
+    assert deidentify_text(text)[0] == text

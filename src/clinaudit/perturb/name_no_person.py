@@ -22,7 +22,8 @@ from .name_word import WINDOW, after
 from .name_word import word_facts as _word
 from .name_writing import town_context
 from .not_a_name import person_verb_after, place_after_preposition
-from .vocab import EPONYMS, FACILITY_WORDS, PLACE_BEFORE, PLACE_GENERIC, PLACE_WORDS, written_acronym
+from .vocab import (EPONYMS, FACILITY_WORDS, PLACE_BEFORE, PLACE_GENERIC, PLACE_WORDS, RESTORED_FIRST_NAMES,
+                    written_acronym)
 from .word_known import is_prefix_of_known
 
 __all__ = ["clinical_word_after", "facility_after", "no_person_at", "not_a_person", "sentence_start"]
@@ -66,7 +67,9 @@ _NEXT_WORD = re.compile(rf"^[ \t\-]+((?:{WORD}))")
 def not_a_person(text: str, t: _Tok) -> bool:
     """A word cut off in speech ("noth- nothing"), an eponym's other part ("Charcot Marie tooth": next to a word of
     :data:`.vocab.EPONYMS`), a place's or an organisation's name ("Temple Street", "North Carolina"), a word after a
-    drug ("Medrol Dosepak"), a town (:func:`.name_writing.town_context`: "Cheyenne, Wyoming"): not a person."""
+    drug ("Medrol Dosepak"), a town (:func:`.name_writing.town_context`: "Cheyenne, Wyoming"), a restored given name
+    after an article or a possessive (:data:`.vocab.RESTORED_FIRST_NAMES`: "the Ana titer", "her Ana was positive":
+    the lab test): not a person."""
     nxt = text[t.end:t.end + 2]
     if nxt[:1] == "-" and nxt[1:2] in (" ", "\t", "") and len(t.key) >= 2 and is_prefix_of_known(t.key, cut=True):
         return True
@@ -74,7 +77,8 @@ def not_a_person(text: str, t: _Tok) -> bool:
     nxt_key = fold(m_next.group(1)).lower() if m_next else ""
     m_prev = _NEIGHBOURS.search(text[max(0, t.start - 40):t.start])
     prev_key = fold(m_prev.group(1)).lower() if m_prev else ""
-    if nxt_key.removesuffix("'s") in EPONYMS or prev_key.removesuffix("'s") in EPONYMS:
+    if nxt_key.removesuffix("'s") in EPONYMS or prev_key.removesuffix("'s") in EPONYMS \
+            or t.key in RESTORED_FIRST_NAMES and prev_key in _TEST_BEFORE:
         return True
     wp = _word(prev_key)  # a drug's product name: "Medrol Dosepak" (the drug list holds names too: "hana")
     if nxt_key in PLACE_GENERIC and not text[t.end:t.end + 1] == "-" or wp.clinical == "drug" and not wp.gazetteer \
@@ -86,6 +90,8 @@ def not_a_person(text: str, t: _Tok) -> bool:
                  or seen_in(text, t.start, t.end))  # "i saw it in jyrki , she had the same thing"
 
 
+#: before a restored given name, an article or a possessive: its clinical acronym's word ("the Ana titer")
+_TEST_BEFORE = frozenset("the a an your her his their this that any no".split())
 #: an eponym's head word that is also a verb, said as one: an object or a particle after it ("Once Hughes signs it",
 #: "Baxter tests my sugars", "Jen drops me off"; not "Babinski sign is", "Phalen's test positive", "Murphy sign and")
 _HEAD_AS_VERB = re.compile(
