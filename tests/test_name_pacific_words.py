@@ -22,6 +22,7 @@ def _names(line: str) -> list[str]:
     "The marae is where we had the tangi.", "Kumara hangi is my favourite.", "We had taro poi and fish.",
     "tena koe, nice to meet you.", "Talofa lava, doctor.", "Aloha, that's what they say over there.",
     "Paua fritters gave me a rash.", "Kai moana is seafood, I eat a lot.", "Koro is what we call my grandad.",
+    "Faafetai, doctor.", "Faafetai lava for everything.", "faafetai tele lava .", "Fakafetai, see you next week.",
 ])
 def test_pacific_words_kept(line):
     assert _names(line) == []
@@ -32,6 +33,10 @@ def test_pacific_words_kept(line):
     ("Moana dropped me at the door.", "moana"),  # a name-like word in a person's place
     ("Taro Suzuki came with me.", "taro"),  # not a thing's place
     ("Sina Fale came with me.", "fale"),  # beside a name found
+    # "faafetai", thank you, is a Samoan given name too (twenty-ninth session; kept everywhere before)
+    ("Faafetai came with me today.", "faafetai"),
+    ("my son faafetai is here .", "faafetai"),
+    ("this is faafetai , my son .", "faafetai"),
 ])
 def test_names_still_taken(line, name):
     assert name in " ".join(_names(line)).split()

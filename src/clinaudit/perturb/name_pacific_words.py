@@ -1,8 +1,8 @@
 """Pacific words said as words (issue 50, seventeenth session): a small, documented vocabulary of the Māori, Samoan,
 Tongan, Cook Islands, Fijian and Hawaiian words that New Zealand, Australian and Pacific English speak in a clinic —
 food ("kava", "taro", "kumara", "palusami"), kin ("whanau", "aiga", "kainga"), greetings ("kia ora", "talofa",
-"malo e lelei", "bula"), places and things ("marae", "fale", "lavalava", "tangi", "fono"), and "grandad", a kin word
-the lists lack — and the places where such a word is a thing, not a person.
+"malo e lelei", "bula", "faafetai"), places and things ("marae", "fale", "lavalava", "tangi", "fono"), and "grandad",
+a kin word the lists lack — and the places where such a word is a thing, not a person.
 
 On main 3f9b790 the detector took most of them as names (``benchmarks/deid_dev43.py``: 261 words of 492 sentences
 replaced; "kava", "taro", "sago", "marae": the detector's lists, a given name or a rare word; "whanau", "kumara",
@@ -20,7 +20,9 @@ set's names:
   "fono", "tapu"): a word only in a thing's place — after "some / the / a / eat / ate / drink", before a thing's word
   ("taro chips", "kava tea"), before or after a word of :data:`PACIFIC_WORDS` ("taro poi"; not another name-like
   word nor a word of a phrase only: "fono lava", "moana tapu" may be a full name), or a
-  greeting at a sentence's start before a comma, "doctor" or the sentence's end ("Bula, doctor");
+  greeting at a sentence's start before a comma, "doctor" or the sentence's end ("Bula, doctor", "Faafetai, doctor":
+  "faafetai" and Tongan "fakafetai", thank you, are Samoan and Tongan given names too; a word wherever it stood until
+  the twenty-ninth session, so "my son faafetai is here" and "Faafetai came with me" kept the name);
 * :data:`PHRASES` — greetings and sayings of two or more words ("kia ora", "tena koe", "malo e lelei", "kai moana",
   "tino rangatiratanga"): words wherever they stand.
 
@@ -47,13 +49,13 @@ PACIFIC_WORDS = frozenset("""
     marae wharenui urupa koha tangihanga karakia waiata haka powhiri hongi whakapapa tikanga kaupapa taonga
     siapo ngatu lavalava puletasi tupenu taovala kiekie pareu pareo bure lali sevusevu talanoa meke
     tivaevae kokua akamai wikiwiki haole pupu lanai puku mamae tutae aue hauora whenua
-    talofa mahalo vinaka vakalevu kerekere moce meitaki faafetai fakafetai fakaalofa tenei koutou korua kaha
+    talofa mahalo vinaka vakalevu kerekere moce meitaki fakaalofa tenei koutou korua kaha
 """.split())
 
 #: Pacific words that are also persons' names: a word only in a thing's place or a greeting's
 NAME_LIKE = frozenset("""
     aroha mana moana kai tangi hui taro kava fono fale matai tapu tabua mauri tane wairua alofa ofa aloha bula malo
-    mimi pepe marama aiga sulu fiafia kalo whare manuka pakeha
+    mimi pepe marama aiga sulu fiafia kalo whare manuka pakeha faafetai fakafetai
 """.split()) - PACIFIC_WORDS
 
 #: greetings and sayings of two or more words: words wherever they stand
@@ -62,7 +64,7 @@ PHRASES: tuple[tuple[str, ...], ...] = tuple(tuple(p.split()) for p in (
     "malo e lelei", "malo lelei", "malo aupito", "bula vinaka", "ni sa bula", "vinaka vakalevu", "mahalo nui loa",
     "mahalo nui", "aroha nui", "arohanui", "ka pai", "kei te pai", "kai moana", "tino rangatiratanga", "haere mai",
     "ka kite ano", "ka kite", "mauri ora", "ie toga", "ie lavalava", "fakaalofa lahi atu", "kava kava", "noho ora mai",
-    "aloha nui", "aloha kakahiaka", "ofa atu", "alofa atu", "manuia le aso", "faafetai lava", "meitaki maata",
+    "aloha nui", "aloha kakahiaka", "ofa atu", "alofa atu", "manuia le aso", "faafetai lava", "faafetai tele lava", "faafetai tele", "meitaki maata",
 ))
 
 _PHRASE_WORDS = frozenset(w for p in PHRASES for w in p)
@@ -86,7 +88,8 @@ _THING_AFTER = frozenset("""
 _PERSONS_AFTER = frozenset({"family", "families", "household", "boys", "girls", "kids", "twins", "brothers", "sisters",
                             "clan", "lot", "family's"})
 _GREETING_END = re.compile(r"\s*(?:,|!|\.|\?|$|doctor\b|doc\b|nurse\b|everyone\b)", re.IGNORECASE)
-_GREETINGS = frozenset({"aloha", "bula", "malo", "talofa", "mahalo", "fakaalofa", "meitaki", "vinaka"})
+_GREETINGS = frozenset({"aloha", "bula", "malo", "talofa", "mahalo", "fakaalofa", "meitaki", "vinaka", "faafetai",
+                        "fakafetai"})
 
 
 def _phrase_at(keys: Sequence[str], i: int) -> int:
