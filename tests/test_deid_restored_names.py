@@ -49,3 +49,35 @@ def test_restored_names_are_given_names_the_whitelist_still_holds():
                                   "Doctor: Your Ana was positive."])
 def test_after_an_article_or_a_possessive_it_is_the_lab_test(text):
     assert deidentify_text(text)[0] == text
+
+
+#: "Semi" (:data:`.vocab.ADDED_FIRST_NAMES`, twenty-ninth session): a Tongan and Fijian given name that no list held
+#: and English writes as a word ("a semi", "semi fowler", "semi-retired"); before, every one of these kept the name
+SEMI_TAKEN = [
+    ("my neighbour semi leota came by yesterday with soup .", "my neighbour [NAME] came by yesterday with soup ."),
+    ("is semi leota your primary doctor ?", "is [NAME] your primary doctor ?"),
+    ("your wife semi mentioned the dizziness on the phone .", "your spouse [NAME] mentioned the dizziness on the phone ."),
+    ("how is semi doing these days ?", "how is [NAME] doing these days ?"),
+    ("My neighbour Semi Leota came by.", "My neighbour [NAME] came by."),
+]
+SEMI_KEPT = [
+    "i drive a semi for work .",
+    "i was hit by a semi on the highway .",
+    "keep the head of the bed in semi fowler position .",
+    "i'm semi-retired , yes .",
+    "the pain is semi constant .",
+    "it was a semi private room .",
+    "a semi truck hit me .",
+]
+
+
+@pytest.mark.parametrize("text, expected", SEMI_TAKEN + [(t, t) for t in SEMI_KEPT])
+def test_semi_is_a_given_name_and_the_word_stays(text, expected):
+    assert deidentify_text(text)[0] == expected
+
+
+def test_added_names_are_given_names_no_list_held():
+    from clinaudit.perturb.vocab import ADDED_FIRST_NAMES, _philter_list
+
+    assert ADDED_FIRST_NAMES <= first_names()
+    assert not ADDED_FIRST_NAMES & _philter_list("filters/blacklists/firstnames_minus_fps.json")

@@ -14,7 +14,7 @@ from .name_frequency import dictionary_proper_name, particle_compound
 from .name_headword import headword_only_name
 from .name_tokens import Tok
 from .not_a_name import inflected_common
-from .vocab import (CLINICAL_SHORT, DEMOGRAPHIC_WORDS, EPONYMS, FUNCTION_WORDS, KIN_CALLS, POSSESSIVES, RARE_ZIPF,
+from .vocab import (ADDED_FIRST_NAMES, CLINICAL_SHORT, DEMOGRAPHIC_WORDS, EPONYMS, FUNCTION_WORDS, KIN_CALLS, POSSESSIVES, RARE_ZIPF,
                     RELATIVES, SPOKEN_WORDS, WORD_NAME_ZIPF, clinical_category, common_words, english_zipf, first_names,
                     inflected_everyday, is_common, plural_of_common, rare_as_a_word, surnames, whitelist_words)
 
@@ -151,11 +151,14 @@ def word_name(key: str, given: bool = False, listed: bool = True) -> bool:
     (:mod:`.name_mentions`: taken elsewhere in the dialog, before a surname): a given name or a surname of three
     letters or more, no function, demographic or relative's word nor an eponym; ``given=True``
     (:func:`.name_neighbour_words.lower_word_name`: beside a name found, "[fatima] ali"): a given name of two letters
-    or more, whatever else the lists call it. ``listed=False`` (with ``given=False``; for
+    or more, whatever else the lists call it (a given name the lists lack, :data:`.vocab.ADDED_FIRST_NAMES`, however
+    often English writes it: "[semi] leota"). ``listed=False`` (with ``given=False``; for
     :func:`.name_mentions.named_word`): a common English word in place of the gazetteer name, the rest the same ("peg",
     "tele")."""
     if not key.isalpha() or key in SPOKEN_WORDS:
         return False
+    if given and key in ADDED_FIRST_NAMES:
+        return True
     w = word_facts(key)
     if w.clinical is not None or english_zipf(key) >= WORD_NAME_ZIPF:
         return False

@@ -5,7 +5,8 @@ once per process and cached; docs/deidentification.md says why these and gives t
 
 * **name gazetteer** — philter-ucsf's first-name (97,014) and surname (161,470) lists
   (``filters/blacklists/*_minus_fps.json``; UCSF's Philter, its lists already cleared of the
-  words that gave false positives on clinical notes), and :data:`RESTORED_FIRST_NAMES` ("ana");
+  words that gave false positives on clinical notes), :data:`RESTORED_FIRST_NAMES` ("ana") and
+  :data:`ADDED_FIRST_NAMES` ("semi");
 * **common words** — philter-ucsf's whitelist of 195,253 English and medical words without
   names (``filters/whitelists/whitelist_plus_fps_091718_nonames.json``), the GNU Collaborative
   International Dictionary of English headwords (english-words' ``gcide``, 115,325 words) and
@@ -44,7 +45,8 @@ __all__ = ["EPONYMS", "eponym_compound", "CLINICAL_SHORT", "SPECIALTY_WORDS", "F
            "POSSESSIVE_PATTERN", "SUFFIXES", "condition_noun", "everyday_condition", "DAY_NAMES", "MONTH_NAMES",
            "FEAST_NAMES", "package_dir", "wordfreq_zipfs", "english_frequencies", "EVERYDAY_CHAPTERS",
            "CLINICAL_ACRONYMS", "clinical_acronym", "written_acronym", "RELATIVES", "RELATIVE_PATTERN",
-           "VocabularyMissing", "WORD_NAME_ZIPF", "whitelist_words", "RESTORED_FIRST_NAMES"]
+           "VocabularyMissing", "WORD_NAME_ZIPF", "whitelist_words", "RESTORED_FIRST_NAMES",
+           "ADDED_FIRST_NAMES"]
 
 #: Medical specialties and their practitioners (besides the -ology/-ologist/-iatrist suffix rule).
 SPECIALTY_WORDS: frozenset[str] = frozenset("""
@@ -223,12 +225,17 @@ def _philter_list(rel: str) -> frozenset[str]:
 #: given names philter-ucsf's list dropped as false positives of clinical notes that the US Census 1990 counts among
 #: its 200 most frequent female or male first names: "Ana" (181st female; the lab test is written "ANA")
 RESTORED_FIRST_NAMES: frozenset[str] = frozenset({"ana"})
+#: given names philter-ucsf's lists (US records) lack that English also writes as a word, and so no rule that reads a
+#: word in no list takes: "Semi", a Tongan and Fijian given name (the short of "Semisi", James; Kate Monk's
+#: Onomastikon lists both among Tonga's given names). A given name of the lists beside a name found, whatever its
+#: frequency as a word (:func:`.name_word.word_name`); issue 50, twenty-ninth session
+ADDED_FIRST_NAMES: frozenset[str] = frozenset({"semi"})
 
 
 @cache
 def first_names() -> frozenset[str]:
-    """philter-ucsf's first names (lower case) and :data:`RESTORED_FIRST_NAMES`."""
-    return _philter_list("filters/blacklists/firstnames_minus_fps.json") | RESTORED_FIRST_NAMES
+    """philter-ucsf's first names (lower case), :data:`RESTORED_FIRST_NAMES` and :data:`ADDED_FIRST_NAMES`."""
+    return _philter_list("filters/blacklists/firstnames_minus_fps.json") | RESTORED_FIRST_NAMES | ADDED_FIRST_NAMES
 
 
 @cache
