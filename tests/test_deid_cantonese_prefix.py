@@ -96,7 +96,27 @@ NEGATIVES = [
 ]
 
 
-@pytest.mark.parametrize("text,name", WRITTEN_FROM + TRANSFER)
+#: twenty-ninth session (names in no set): a name found after "ah" whatever its shape ("liki", two syllables, Samoan),
+#: and "Po" ("Po Ching", a Chinese-Samoan surname) before a syllable found; each kept its prefix on main 7957a5f
+ANY_SHAPE = [
+    ("[patient] i asked ah liki to pick up my pills .", "ah liki"),
+    ("[patient] Ah Liki from next door checks on me.", "ah liki"),
+    ("[patient] my neighbour sione ah liki came by .", "sione ah liki"),
+    ("[patient] i spoke to mr po ching yesterday .", "po ching"),
+    ("[patient] i asked po ching to pick up my pills .", "po ching"),
+    ("[patient] Po Ching from next door checks on me.", "po ching"),
+]
+#: "po", by mouth, and "Po" at a sentence's start: no name found after it
+PO_KEPT = [
+    "[doctor] take 500 mg po bid .",
+    "[doctor] Tylenol 650 mg PO q6h prn.",
+    "[doctor] po intake was poor .",
+    "[doctor] Po intake has been poor since Monday.",
+    "[doctor] we can give it po or iv , whichever .",
+]
+
+
+@pytest.mark.parametrize("text,name", WRITTEN_FROM + TRANSFER + ANY_SHAPE)
 def test_the_prefix_and_its_syllable_go(text, name):
     out = _out(text)
     assert not _left(out, name) and "[NAME]" in out, out
@@ -107,7 +127,7 @@ def test_the_transfer_names_left(text, left):
     assert left in _out(text).split()
 
 
-@pytest.mark.parametrize("text", TRANSFER_WORDS + NEGATIVES)
+@pytest.mark.parametrize("text", TRANSFER_WORDS + NEGATIVES + PO_KEPT)
 def test_ah_as_a_word_stays(text):
     assert _out(text) == text
 
@@ -119,6 +139,7 @@ def test_the_transfer_word_the_gender_rewrite_changes():
 def test_the_interjection_before_a_name_set_off_stays():
     assert _out("[patient] ah kuoi , come in .") == "[patient] ah [NAME] , come in ."
     assert _out("[doctor] the pharmacist , ah kuoi , rang .") == "[doctor] the pharmacist , [NAME] , rang ."
+    assert _out("[patient] ah liki , come in .") == "[patient] ah [NAME] , come in ."  # any shape: the same guard
 
 
 def test_one_syllable_as_cantonese_is_romanised():

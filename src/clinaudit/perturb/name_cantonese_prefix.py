@@ -9,7 +9,10 @@ then at most "ng", "nk", "ck", "k", "m", "n", "p", "t" or "h": "kuoi", "hoy", "c
 "john", "sorry", "okay", "well"), the same case as the prefix, no function, spoken, relative's or demographic word
 ("ah you know", "ah my back", "ah yo ,", "ah the nurse") and never the prefix twice:
 
-* when the syllable is a name found by another rule ("ah [kuoi]"), the prefix is taken with it;
+* when the word after it is a name found by another rule, the prefix is taken with it, whatever the word's shape ("ah
+  [kuoi]"; "ah [liki]", a Samoan form of two syllables; twenty-ninth session);
+* "Po" (:data:`OTHER_PREFIXES`: "Po Ching", a Chinese-Samoan surname) only so, and only before one syllable: "po" is
+  also the clinical "by mouth", which no name found follows ("500 mg po bid");
 * otherwise, when the sentence read again without the prefix takes the syllable where it stands ("i talked to hoy
   about it" takes "hoy"), both are taken; a word the place rules keep ("ah see how it goes": "see how it goes") is
   never taken. The sentence (at most :data:`.name_given_pairs.REACH` characters a side) is read once and at most
@@ -35,10 +38,13 @@ from .name_tokens import Tok, distinct_texts, key_indices
 from .name_word import RELATIVES, word_facts
 from .vocab import SPOKEN_WORDS
 
-__all__ = ["MAX_READ", "PREFIX", "prefixed_names", "syllable"]
+__all__ = ["MAX_READ", "OTHER_PREFIXES", "PREFIX", "prefixed_names", "syllable"]
 
 #: the prefix, in lower case
 PREFIX = "ah"
+#: the other prefixes of Chinese-Samoan surnames ("Po Ching"), taken only before a syllable that is a name found
+#: ("po" is also the clinical "by mouth": "500 mg po [bid]" has no name after it)
+OTHER_PREFIXES = frozenset({"po"})
 #: at most this many prefixes a text are read again (a detector run on a sentence each)
 MAX_READ = 64
 #: one syllable as Cantonese is romanised: onset, nucleus (vowels, or a vowel and a glide), coda
@@ -69,22 +75,27 @@ def prefixed_names(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, in
     """The prefixes "ah" and the syllables after them that are a name (the module's docstring); ``found``: the spans
     found so far; ``detect``: the detector's spans of a text (run on the sentence without the prefix)."""
     out: list[Tok] = []
-    if not {"ah", "Ah"} & distinct_texts(toks):
+    keys = {PREFIX} | OTHER_PREFIXES
+    if not {k for p in keys for k in (p, p.capitalize())} & distinct_texts(toks):
         return out
     taken = {s for s, _ in found}
     seen: dict[tuple[str, int], bool] = {}  # a sentence read without the prefix: whether it takes the syllable
-    for i in key_indices(toks, {PREFIX}):
+    for i in key_indices(toks, keys):
         a = toks[i]
         if i + 1 >= len(toks) or a.start in taken:
             continue
         b = toks[i + 1]
-        if b.start != a.end + 1 or text[a.end] != " " or not syllable(b.key):
+        if b.start != a.end + 1 or text[a.end] != " ":
             continue
-        if not (a.text == "ah" and b.text.islower() or a.text == "Ah" and b.text[:1].isupper() and b.text[1:].islower()):
+        if not (a.text.islower() and b.text.islower() or a.text == a.key.capitalize() and b.text[:1].isupper()
+                and b.text[1:].islower()):
             continue
+        shaped, named = syllable(b.key), b.start in taken
+        if not (shaped or named and a.key == PREFIX) or a.key != PREFIX and not (shaped and named):
+            continue  # a name found after "ah" whatever its shape ("ah [liki]"); "po" only before a syllable found
         if _interjection(text, a, b) or no_person_at(text, b.start, b.end):
             continue
-        if b.start in taken:
+        if named:
             out.append(a)
             continue
         lo, hi = sentence_window(text, a.start, b.end)
