@@ -13,7 +13,8 @@ In lower case only:
   each three letters or more ("na die": Spanish "nadie"), no function, relative's, spoken or demographic word, day or
   month, each rarer in English than :data:`PART_ZIPF` ("win some , lose some"), not the same word twice, whose joining
   is a gazetteer given name that English text hardly writes (below :data:`JOINED_ZIPF`: "ashwin" 2.7, "hemant" 2.0,
-  "navdeep" 1.5; not "carmen" 3.6, "herman" 3.7, "rosemary" 3.6), never after a determiner ("the hem ant") nor where
+  "navdeep" 1.5; not "carmen" 3.6, "herman" 3.7, "rosemary" 3.6), not a word English writes often and no given name
+  before a given name of the lists (:data:`ALONE_ZIPF`: "saw ana"), never after a determiner ("the hem ant") nor where
   :func:`.name_no_person.no_person_at` says no person stands;
 * **a Korean surname the guards keep** (:data:`KOREAN_SURNAMES`, the one-syllable surnames of Korea as English writes
   them, of which this rule reads only those :mod:`.name_syllables_apart` does not: outside its
@@ -46,7 +47,8 @@ from .name_tokens import Tok, distinct_texts, ends_of, starts_of, texts_of
 from .name_word import word_facts
 from .vocab import DAY_NAMES, MONTH_NAMES, RELATIVES, SPOKEN_WORDS, english_zipf, first_names
 
-__all__ = ["JOINED_ZIPF", "KOREAN_SURNAMES", "PART_ZIPF", "joined_pairs", "korean_guarded_surnames", "part_names", "preload_heads"]
+__all__ = ["ALONE_ZIPF", "JOINED_ZIPF", "KOREAN_SURNAMES", "PART_ZIPF", "joined_pairs", "korean_guarded_surnames",
+           "part_names", "preload_heads"]
 
 #: how often English text may write the joined word for two words apart to be read as one given name
 JOINED_ZIPF = 3.0
@@ -68,6 +70,10 @@ _AUXILIARIES = frozenset({"do"})
 _CLAUSE_ENDS = frozenset(".,;:!?\n")
 #: how often English may write each part of a joined pair ("win some , lose some": "some" 6.5)
 PART_ZIPF = 5.5
+#: a word English writes this often, no given name itself, before a given name of the lists: the name alone, no
+#: joined pair ("i saw ana yesterday": "saw" 5.3, not "sawana"; "ash win", "har preet" stay pairs: "ash" 4.2, "har"
+#: 3.2; "mark anthony" too: "mark" is a given name)
+ALONE_ZIPF = 5.0
 _DETERMINER = re.compile(r"(?<![\w'’\-])(?:the|a|an|some|any|your|his|her|their|its|our|my|no|every|each)[ \t]+$")
 
 
@@ -150,7 +156,8 @@ def joined_pairs(text: str, toks: Sequence[Tok], no_person_at: Callable[[str, in
             continue
         a, b = texts[i], texts[j]
         if a == b or not _joined_name(a + b) or not _plain_part(b) or not _spaces(text, ends[i], starts[j]) \
-                or english_zipf(a) >= PART_ZIPF or english_zipf(b) >= PART_ZIPF:
+                or english_zipf(a) >= PART_ZIPF or english_zipf(b) >= PART_ZIPF \
+                or english_zipf(a) >= ALONE_ZIPF and b in first_names() and a not in first_names():
             continue
         s, e = starts[i], ends[j]
         if _DETERMINER.search(text, max(0, s - 8), s) or no_person_at(text, s, e):
