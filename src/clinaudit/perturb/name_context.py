@@ -38,7 +38,8 @@ _GREETINGS = frozenset("hi hello hey morning afternoon evening night thanks bye 
                        "congrats dear cheers".split())
 _YOU_AFTER = frozenset("thank meet".split())  # "thank you X", "nice to meet you X"
 #: words that make "name is" a thing's name ("the brand name is"; a possessive before a relative: vocab.POSSESSIVES)
-_THING_NAME = frozenset("another other brand generic medical scientific technical fancy common street trade".split())
+_THING_NAME = frozenset("""another other brand generic medical scientific technical fancy common street trade drug drug's
+    medicine medication product pill tablet""".split())
 #: the kinds of a person's name before "name" and the name itself, a form read out ("first name kettlie", "last name,
 #: jolibois"): a weak context, a word in no list (issue 50, tenth session)
 _NAME_KINDS = frozenset("first last middle maiden given family married".split())
@@ -49,8 +50,10 @@ _NAMED_PERSONS = RELATIVES | frozenset("""friend friends guy guys man men woman 
     coworker gentleman student students therapist surgeon specialist patient physician midwife pharmacist carer
     caregiver dude lad lass receptionist consultant registrar resident intern physio paramedic counsellor counselor
     psychiatrist psychologist dentist vet teacher pastor priest chaplain worker""".split())
-#: what "my name is" says of a name, no name ("my name is spelled wrong": issue 50, thirteenth session, dev21)
-_NAME_IS_WORDS = frozenset("spelled spelt misspelled written listed printed".split())
+#: what "my name is" says of a name, no name ("my name is spelled wrong": issue 50, thirteenth session, dev21; "my
+#: name was called twice", twenty-ninth session)
+_NAME_IS_WORDS = frozenset("""spelled spelt misspelled written listed printed called changed given mentioned added removed
+    taken missed read announced entered recorded""".split())
 _CLAUSE_END = re.compile(r"[ \t]*(?:[.,!?;:)]|\n|$)")
 
 
@@ -165,7 +168,7 @@ def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
         return "vocative"
     if i >= 2 and _SEP_SPACE.fullmatch(_sep(text, toks[i - 2], p)):
         k2 = toks[i - 2].key
-        if k == "is" and k2 == "name":  # not a thing's name: "another name is farmer's lung", "the brand name is"
+        if k in ("is", "was") and k2 == "name":  # not a thing's name: "another name is farmer's lung", "the brand name is"
             return None if i >= 3 and toks[i - 3].key in _THING_NAME else "intro"
         if k == "me" and k2 == "call":  # "call me Fadipe"; not "call me immediately"
             return "medium"
@@ -182,8 +185,8 @@ def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
 
 #: Every word after which :func:`_context` may find a naming context (the others are skipped at once; add a word
 #: here when a rule there starts to read it).
-_CONTEXT_WORDS = _TITLE_ABBR | _TITLE_FULL | _GREETINGS | RELATIVES | frozenset("you is me name's i'm am name nurse care named "
-                                                                               "called".split())
+_CONTEXT_WORDS = _TITLE_ABBR | _TITLE_FULL | _GREETINGS | RELATIVES | frozenset("you is was me name's i'm am name nurse care "
+                                                                               "named called".split())
 #: the words where only :func:`.name_frames.frame_at` reads a frame ("nurse X will", "sister X is", "my name's X",
 #: "take care , X"; issue 50, thirteenth session)
 _FRAME_ONLY = frozenset("nurse sister name care".split())
@@ -191,7 +194,7 @@ _FRAME_ONLY = frozenset("nurse sister name care".split())
 #: the frequent words of _CONTEXT_WORDS that give a context only after one of a few words ("my name is", "this is",
 #: "thank you", "meet you", "call me", "i am"; :func:`_context`): the others are passed over without asking it
 #: (issue 50, ninth session: most of the 18,000 words read in a 1 MB dialog)
-_ONLY_AFTER = {"is": frozenset(("name", "this")), "you": _YOU_AFTER, "me": frozenset(("call",)), "am": frozenset(("i",)),
+_ONLY_AFTER = {"is": frozenset(("name", "this")), "was": frozenset(("name",)), "you": _YOU_AFTER, "me": frozenset(("call",)), "am": frozenset(("i",)),
                "name": _NAME_KINDS | frozenset("my his her our your their".split()), "care": frozenset(("take",)),
                "named": _NAMED_PERSONS, "called": _NAMED_PERSONS}
 
