@@ -26,6 +26,10 @@ TAKEN = [
     ("did you get the referral from young or from the clinic ?",
      "did you get the referral from [NAME] or from the clinic ?"),
     ("i'm under young at the hospital for my heart .", "i'm under [NAME] at the hospital for my heart ."),
+    # read out after "name is" / "name was" where it ends its clause (twenty-ninth session; main 7957a5f kept all three)
+    ("the last name is young ?", "the last name is [NAME] ?"),
+    ("her maiden name was young .", "their maiden name was [NAME] ."),
+    ("the surname on the form , the name is young , right ?", "the surname on the form , the name is [NAME] , right ?"),
 ]
 #: a word: a heading, a person's noun after it, a determiner before it, an eponym, a facility; the adjective
 KEPT = [
@@ -47,6 +51,7 @@ KEPT = [
     "is it young or old people who get it ?",
     "for young or old .",
     "i started young .",
+    "the name is young and catchy .",
 ]
 
 

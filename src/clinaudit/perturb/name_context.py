@@ -80,8 +80,11 @@ def _first_ok(text: str, t: _Tok, strength: str) -> bool:
     # "Dr. Graves", "Mrs. Park", "Mr. White": an eponym, a condition word too; capitalised after a title, a word of
     # address or feeling the gazetteer holds ("Mrs. Love", "Mr. Happy"; not "Dr. Then": .name_word.address_word_name)
     if strength in ("strong", "intro"):
+        # "my name is young ." read out: "young" ending its clause (twenty-ninth session)
         return not (w.function and not (strength == "strong" and (t.capital and address_word_name(t.key, w)
-                                                                   or open_surname(text, t)))
+                                                                   or open_surname(text, t))
+                                        or strength == "intro" and open_surname(text, t)
+                                        and _clause_end_after(text, t))
                     or w.clinical == "specialty")  # a drug list holds names too ("hana")
     if _blocked(w) and not (strength == "title" and (w.demographic and not w.function or open_surname(text, t)
                                                       and word_before(text, t.start).lower() != "miss")):
