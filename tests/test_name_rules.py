@@ -26,6 +26,7 @@ ORDER = [
     "bare_word_surnames",
     "person_predicate_names", "surname_place_names", "given_word_names",
     "given_pairs", "deaccented_mentions", "listed_with_names", "other_mentions", "cased_mentions",
+    "spelled_names",
 ]
 
 TEXT = "[doctor] the table is here .\n[patient] and the chair is there ."

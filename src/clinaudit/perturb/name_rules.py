@@ -80,6 +80,7 @@ from .name_same_person import full_name_mentions, repeated_word_surnames
 from .name_slot_kinds import (lower_person_verb_may_be, may_name, name_or_unlisted, object_may_be, person_verb_may_be,
                               rare_slot_kind, slot_kind, slot_unlisted)
 from .name_slots import person_slots
+from .name_spelled import spelled_names
 from .name_spoken_address import spoken_address_names
 from .name_strong_places import strong_place_names
 from .name_surname_places import surname_place_names
@@ -244,4 +245,5 @@ RULES: tuple[NameRule, ...] = (
     NameRule("listed_with_names", listed_with_names),  # "Benjamin, [Siosaia], my aunt, they all had it"
     NameRule("other_mentions", other_mentions),  # "my grandson [tanner] ... tanner waited"
     NameRule("cased_mentions", cased_mentions),  # "My name is [Ana Sulu]. ... next to Ana when"
+    NameRule("spelled_names", spelled_names),  # "last name [young] , y-o-u-n-g"
 )
