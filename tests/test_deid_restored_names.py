@@ -1,7 +1,8 @@
 """Given names philter-ucsf's list dropped as false positives of clinical notes, restored (issue 50, twenty-eighth
 session): "Ana" is the US Census 1990's 181st female first name and among the most frequent given names of Spain,
 Mexico, Portugal, Brazil, Romania, Croatia and Samoa; its list had dropped it for the lab test, which clinical text
-writes "ANA". Before, "I saw Ana yesterday." and "Ana told me to come in." kept the name."""
+writes "ANA". Before, "I saw Ana yesterday." and "Ana told me to come in." kept the name. And a given name no list
+held (twenty-ninth session): "Semi", which English writes as a word."""
 
 from __future__ import annotations
 
@@ -35,22 +36,6 @@ KEPT = [
 ]
 
 
-@pytest.mark.parametrize("text, expected", TAKEN + [(t, t) for t in KEPT])
-def test_ana_is_a_given_name_and_the_lab_test_stays(text, expected):
-    assert deidentify_text(text)[0] == expected
-
-
-def test_restored_names_are_given_names_the_whitelist_still_holds():
-    assert RESTORED_FIRST_NAMES <= first_names()
-    assert RESTORED_FIRST_NAMES <= whitelist_words()  # a word in lower case where no person is named
-
-
-@pytest.mark.parametrize("text", ["Check the Ana Titer today.", "Check the Ana titer today.",
-                                  "Doctor: Your Ana was positive."])
-def test_after_an_article_or_a_possessive_it_is_the_lab_test(text):
-    assert deidentify_text(text)[0] == text
-
-
 #: "Semi" (:data:`.vocab.ADDED_FIRST_NAMES`, twenty-ninth session): a Tongan and Fijian given name that no list held
 #: and English writes as a word ("a semi", "semi fowler", "semi-retired"); before, every one of these kept the name
 SEMI_TAKEN = [
@@ -71,9 +56,20 @@ SEMI_KEPT = [
 ]
 
 
-@pytest.mark.parametrize("text, expected", SEMI_TAKEN + [(t, t) for t in SEMI_KEPT])
-def test_semi_is_a_given_name_and_the_word_stays(text, expected):
+@pytest.mark.parametrize("text, expected", TAKEN + [(t, t) for t in KEPT] + SEMI_TAKEN + [(t, t) for t in SEMI_KEPT])
+def test_given_names_taken_and_the_words_stay(text, expected):
     assert deidentify_text(text)[0] == expected
+
+
+def test_restored_names_are_given_names_the_whitelist_still_holds():
+    assert RESTORED_FIRST_NAMES <= first_names()
+    assert RESTORED_FIRST_NAMES <= whitelist_words()  # a word in lower case where no person is named
+
+
+@pytest.mark.parametrize("text", ["Check the Ana Titer today.", "Check the Ana titer today.",
+                                  "Doctor: Your Ana was positive."])
+def test_after_an_article_or_a_possessive_it_is_the_lab_test(text):
+    assert deidentify_text(text)[0] == text
 
 
 def test_added_names_are_given_names_no_list_held():
