@@ -38,7 +38,7 @@ _GREETINGS = frozenset("hi hello hey morning afternoon evening night thanks bye 
                        "congrats dear cheers".split())
 _YOU_AFTER = frozenset("thank meet".split())  # "thank you X", "nice to meet you X"
 #: words that make "name is" a thing's name ("the brand name is"; a possessive before a relative: vocab.POSSESSIVES)
-_THING_NAME = frozenset("""another other brand generic medical scientific technical fancy common street trade drug drug's
+_THING_NAME = frozenset("""another other brand generic medical scientific technical fancy common street trade drug
     medicine medication product pill tablet""".split())
 #: the kinds of a person's name before "name" and the name itself, a form read out ("first name kettlie", "last name,
 #: jolibois"): a weak context, a word in no list (issue 50, tenth session)
