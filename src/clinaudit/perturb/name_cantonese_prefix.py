@@ -45,6 +45,9 @@ PREFIX = "ah"
 #: the other prefixes of Chinese-Samoan surnames ("Po Ching"), taken only before a syllable that is a name found
 #: ("po" is also the clinical "by mouth": "500 mg po [bid]" has no name after it)
 OTHER_PREFIXES = frozenset({"po"})
+_PREFIXES = frozenset({PREFIX}) | OTHER_PREFIXES
+#: the prefixes as written: lower case, or capitalised ("Ah Chong", "Po Ching")
+_WRITTEN = frozenset(w for p in _PREFIXES for w in (p, p.capitalize()))
 #: at most this many prefixes a text are read again (a detector run on a sentence each)
 MAX_READ = 64
 #: one syllable as Cantonese is romanised: onset, nucleus (vowels, or a vowel and a glide), coda
@@ -75,12 +78,11 @@ def prefixed_names(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, in
     """The prefixes "ah" and the syllables after them that are a name (the module's docstring); ``found``: the spans
     found so far; ``detect``: the detector's spans of a text (run on the sentence without the prefix)."""
     out: list[Tok] = []
-    keys = {PREFIX} | OTHER_PREFIXES
-    if not {k for p in keys for k in (p, p.capitalize())} & distinct_texts(toks):
+    if not _WRITTEN & distinct_texts(toks):
         return out
     taken = {s for s, _ in found}
     seen: dict[tuple[str, int], bool] = {}  # a sentence read without the prefix: whether it takes the syllable
-    for i in key_indices(toks, keys):
+    for i in key_indices(toks, _PREFIXES):
         a = toks[i]
         if i + 1 >= len(toks) or a.start in taken:
             continue
@@ -91,7 +93,7 @@ def prefixed_names(text: str, toks: Sequence[Tok], found: Sequence[tuple[int, in
                 and b.text[1:].islower()):
             continue
         shaped, named = syllable(b.key), b.start in taken
-        if not (shaped or named and a.key == PREFIX) or a.key != PREFIX and not (shaped and named):
+        if not (shaped and named or a.key == PREFIX and (shaped or named)):
             continue  # a name found after "ah" whatever its shape ("ah [liki]"); "po" only before a syllable found
         if _interjection(text, a, b) or no_person_at(text, b.start, b.end):
             continue

@@ -52,8 +52,8 @@ _NAMED_PERSONS = RELATIVES | frozenset("""friend friends guy guys man men woman 
     psychiatrist psychologist dentist vet teacher pastor priest chaplain worker""".split())
 #: what "my name is" says of a name, no name ("my name is spelled wrong": issue 50, thirteenth session, dev21; "my
 #: name was called twice", twenty-ninth session)
-_NAME_IS_WORDS = frozenset("""spelled spelt misspelled written listed printed called changed given mentioned added removed
-    taken missed read announced entered recorded""".split())
+_NAME_IS_WORDS = frozenset("""spelled spelt misspelled written listed printed called changed given mentioned added
+    removed taken missed read announced entered recorded""".split())
 _CLAUSE_END = re.compile(r"[ \t]*(?:[.,!?;:)]|\n|$)")
 
 
@@ -171,7 +171,8 @@ def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
         return "vocative"
     if i >= 2 and _SEP_SPACE.fullmatch(_sep(text, toks[i - 2], p)):
         k2 = toks[i - 2].key
-        if k in ("is", "was") and k2 == "name":  # not a thing's name: "another name is farmer's lung", "the brand name is"
+        # not a thing's name: "another name is farmer's lung", "the brand name is"
+        if k in ("is", "was") and k2 == "name":
             return None if i >= 3 and toks[i - 3].key in _THING_NAME else "intro"
         if k == "me" and k2 == "call":  # "call me Fadipe"; not "call me immediately"
             return "medium"
@@ -188,8 +189,8 @@ def _context(text: str, toks: Sequence[_Tok], i: int) -> str | None:
 
 #: Every word after which :func:`_context` may find a naming context (the others are skipped at once; add a word
 #: here when a rule there starts to read it).
-_CONTEXT_WORDS = _TITLE_ABBR | _TITLE_FULL | _GREETINGS | RELATIVES | frozenset("you is was me name's i'm am name nurse care "
-                                                                               "named called".split())
+_CONTEXT_WORDS = _TITLE_ABBR | _TITLE_FULL | _GREETINGS | RELATIVES | frozenset(
+    "you is was me name's i'm am name nurse care named called".split())
 #: the words where only :func:`.name_frames.frame_at` reads a frame ("nurse X will", "sister X is", "my name's X",
 #: "take care , X"; issue 50, thirteenth session)
 _FRAME_ONLY = frozenset("nurse sister name care".split())
@@ -197,7 +198,8 @@ _FRAME_ONLY = frozenset("nurse sister name care".split())
 #: the frequent words of _CONTEXT_WORDS that give a context only after one of a few words ("my name is", "this is",
 #: "thank you", "meet you", "call me", "i am"; :func:`_context`): the others are passed over without asking it
 #: (issue 50, ninth session: most of the 18,000 words read in a 1 MB dialog)
-_ONLY_AFTER = {"is": frozenset(("name", "this")), "was": frozenset(("name",)), "you": _YOU_AFTER, "me": frozenset(("call",)), "am": frozenset(("i",)),
+_ONLY_AFTER = {"is": frozenset(("name", "this")), "was": frozenset(("name",)), "you": _YOU_AFTER,
+               "me": frozenset(("call",)), "am": frozenset(("i",)),
                "name": _NAME_KINDS | frozenset("my his her our your their".split()), "care": frozenset(("take",)),
                "named": _NAMED_PERSONS, "called": _NAMED_PERSONS}
 

@@ -64,7 +64,8 @@ PHRASES: tuple[tuple[str, ...], ...] = tuple(tuple(p.split()) for p in (
     "malo e lelei", "malo lelei", "malo aupito", "bula vinaka", "ni sa bula", "vinaka vakalevu", "mahalo nui loa",
     "mahalo nui", "aroha nui", "arohanui", "ka pai", "kei te pai", "kai moana", "tino rangatiratanga", "haere mai",
     "ka kite ano", "ka kite", "mauri ora", "ie toga", "ie lavalava", "fakaalofa lahi atu", "kava kava", "noho ora mai",
-    "aloha nui", "aloha kakahiaka", "ofa atu", "alofa atu", "manuia le aso", "faafetai lava", "faafetai tele lava", "faafetai tele", "meitaki maata",
+    "aloha nui", "aloha kakahiaka", "ofa atu", "alofa atu", "manuia le aso", "faafetai lava", "faafetai tele lava",
+    "faafetai tele", "meitaki maata",
 ))
 
 _PHRASE_WORDS = frozenset(w for p in PHRASES for w in p)

@@ -14,9 +14,10 @@ from .name_frequency import dictionary_proper_name, particle_compound
 from .name_headword import headword_only_name
 from .name_tokens import Tok
 from .not_a_name import inflected_common
-from .vocab import (ADDED_FIRST_NAMES, CLINICAL_SHORT, DEMOGRAPHIC_WORDS, EPONYMS, FUNCTION_WORDS, KIN_CALLS, POSSESSIVES, RARE_ZIPF,
-                    RELATIVES, SPOKEN_WORDS, WORD_NAME_ZIPF, clinical_category, common_words, english_zipf, first_names,
-                    inflected_everyday, is_common, plural_of_common, rare_as_a_word, surnames, whitelist_words)
+from .vocab import (ADDED_FIRST_NAMES, CLINICAL_SHORT, DEMOGRAPHIC_WORDS, EPONYMS, FUNCTION_WORDS, KIN_CALLS,
+                    POSSESSIVES, RARE_ZIPF, RELATIVES, SPOKEN_WORDS, WORD_NAME_ZIPF, clinical_category, common_words,
+                    english_zipf, first_names, inflected_everyday, is_common, plural_of_common, rare_as_a_word,
+                    surnames, whitelist_words)
 
 __all__ = ["Word", "word_facts", "blocked", "address_word_name", "word_name", "unlisted_word", "RELATIVES", "DETERMINERS", "OWNERS", "SEP_SPACE", "SEP_COMMA", "SEP_PERIOD", "sep", "WINDOW", "after", "GRAMMAR_NAMES"]
 
