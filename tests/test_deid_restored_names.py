@@ -2,7 +2,8 @@
 session): "Ana" is the US Census 1990's 181st female first name and among the most frequent given names of Spain,
 Mexico, Portugal, Brazil, Romania, Croatia and Samoa; its list had dropped it for the lab test, which clinical text
 writes "ANA". Before, "I saw Ana yesterday." and "Ana told me to come in." kept the name. And a given name no list
-held (twenty-ninth session): "Semi", which English writes as a word."""
+held (twenty-ninth session): "Semi", which English writes as a word; and Samoan given names only philter-ucsf's
+whitelist of clinical-note words held (thirtieth session): "Fetu", "Eti", "Iulia"."""
 
 from __future__ import annotations
 
@@ -55,8 +56,21 @@ SEMI_KEPT = [
     "a semi truck hit me .",
 ]
 
+#: "Fetu", "Eti", "Iulia" (thirtieth session): Samoan given names (star; Ed; Julia) in no name list, which philter-ucsf's
+#: whitelist holds as words of clinical notes though English text writes them seldom or never (Zipf 0, 2.21, 1.76):
+#: rare names now, as the gazetteer's rare names are. Before, each of these kept the name
+SAMOAN_TAKEN = [
+    ("fetu's mother had the same thing last spring .", "[NAME]'s mother had the same thing last spring ."),
+    ("i said , \"fetu , you need to rest .\"", "i said , \"[NAME] , you need to rest .\""),
+    ("i stayed with iulia in boston over the holidays .", "i stayed with [NAME] in boston over the holidays ."),
+    ("i was sitting beside eti on the bus .", "i was sitting beside [NAME] on the bus ."),
+    ("Iulia says I snore so loud that nobody can sleep.", "[NAME] says I snore so loud that nobody can sleep."),
+    ("We were at Fetu's house when it started.", "We were at [NAME]'s house when it started."),
+]
 
-@pytest.mark.parametrize("text, expected", TAKEN + [(t, t) for t in KEPT] + SEMI_TAKEN + [(t, t) for t in SEMI_KEPT])
+
+@pytest.mark.parametrize("text, expected", TAKEN + [(t, t) for t in KEPT] + SEMI_TAKEN + [(t, t) for t in SEMI_KEPT]
+                         + SAMOAN_TAKEN)
 def test_given_names_taken_and_the_words_stay(text, expected):
     assert deidentify_text(text)[0] == expected
 
@@ -81,3 +95,11 @@ def test_added_names_are_given_names_no_list_held():
                         .read_text(encoding="utf-8"))
     assert ADDED_FIRST_NAMES <= first_names()
     assert not ADDED_FIRST_NAMES & {str(w).lower() for w in listed}
+
+
+@pytest.mark.parametrize("key, rare", [("fetu", True), ("eti", True), ("iulia", True), ("semi", False)])
+def test_an_added_name_english_seldom_writes_is_a_rare_name(key, rare):
+    from clinaudit.perturb.name_word import word_facts
+
+    w = word_facts(key)
+    assert w.first and w.rare is rare and w.common is not rare  # "semi" (Zipf 4.51) stays a word as well

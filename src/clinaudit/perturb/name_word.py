@@ -116,7 +116,7 @@ def word_facts(key: str) -> Word:
     rare = common and gazetteer and len(parts) == 1 and not inflected and (rare_as_a_word(key) or dictionary_proper_name(key))
     headword = common and gazetteer and len(parts) == 1 and not inflected and not rare and (
         headword_only_name(key) or _unread_given_name(key, first))  # written in capitals an acronym: "JAK-2 is positive"
-    rare = rare or headword
+    rare = rare or headword or (key in ADDED_FIRST_NAMES and english_zipf(key) < RARE_ZIPF)  # "fetu", "iulia"
     common = common and not particle_compound(key)  # "al-farsi", "abu-bakr": an Arabic or Hebrew particle joined on
     compound = "-" in key and compound_given_name(key)  # "marie-claire", "daisy-may", "mi-young": a given name
     if compound:

@@ -225,11 +225,11 @@ def _philter_list(rel: str) -> frozenset[str]:
 #: given names philter-ucsf's list dropped as false positives of clinical notes that the US Census 1990 counts among
 #: its 200 most frequent female or male first names: "Ana" (181st female; the lab test is written "ANA")
 RESTORED_FIRST_NAMES: frozenset[str] = frozenset({"ana"})
-#: given names philter-ucsf's lists (US records) lack that English also writes as a word, and so no rule that reads a
-#: word in no list takes: "Semi", a Tongan and Fijian given name (the short of "Semisi", James; Kate Monk's
-#: Onomastikon lists both among Tonga's given names). A given name of the lists beside a name found, whatever its
-#: frequency as a word (:func:`.name_word.word_name`); issue 50, twenty-ninth session
-ADDED_FIRST_NAMES: frozenset[str] = frozenset({"semi"})
+#: given names philter-ucsf's lists (US records) lack that its whitelist or a dictionary holds as words: "Semi" (Tongan,
+#: Fijian; beside a name found, however often English writes it, :func:`.name_word.word_name`; issue 50, 29th session);
+#: "Fetu", "Eti", "Iulia" (Samoan: star, Ed, Julia; words of clinical notes only, rare as names are: a name in lower case
+#: as the gazetteer's rare names are, :func:`.name_word.word_facts`; 30th session)
+ADDED_FIRST_NAMES: frozenset[str] = frozenset({"semi", "fetu", "eti", "iulia"})
 
 
 @cache
