@@ -167,12 +167,12 @@ def test_sentences_by_hand():
     counts = {"cases": 50, "lower": 42, "cased": 8, "mode": "names", "deidentified": 50}
     got = reach_sentences(counts)
     assert got[0] == ("42 of 50 cases are lower-case transcripts. On the project's held-out benchmark (46 origins, "
-                      "2026-12-06), de-identification removes 98.2 % of names in lower-case text; lowest: Samoan "
-                      "90.9 %. Names it misses reach the audited model.")
-    assert got[1] == "The other 8 cases are cased: 99.8 % of names removed there (lowest: Samoan 95.9 %)."
+                      "2026-12-06), de-identification removes 98.3 % of names in lower-case text; lowest: Czech "
+                      "96.0 %. Names it misses reach the audited model.")
+    assert got[1] == "The other 8 cases are cased: 99.9 % of names removed there (lowest: Korean 97.3 %)."
     assert reach_sentences({**counts, "lower": 0, "cased": 50}) == [
         "All 50 cases are cased text. On the project's held-out benchmark (46 origins, 2026-12-06), "
-        "de-identification removes 99.8 % of names in cased text (lowest: Samoan 95.9 %)."]
+        "de-identification removes 99.9 % of names in cased text (lowest: Korean 97.3 %)."]
     assert reach_sentences({**counts, "mode": "listed", "deidentified": 3}) == [
         "Only listed names were removed (deid.names is off): names in the text were sent as written. "
         "3 of 50 cases list a name."]
@@ -213,12 +213,12 @@ def test_mock_run_of_lower_case_cases(tmp_path):
     table = pd.read_csv(run / "tables" / "deid_reach.csv")
     assert table.set_index("style")["cases"].to_dict() == {"lower": 3, "cased": 2}
     assert set(table["deid"]) == {"names"} and set(table["cases_deidentified"]) == {5}
-    assert list(table["removed_pct_measured"]) == [98.2, 99.8]
-    assert table["lowest_origins"][0] == "Samoan 90.9 %"
+    assert list(table["removed_pct_measured"]) == [98.3, 99.9]
+    assert table["lowest_origins"][0] == "Czech 96.0 %"
     summary = json.loads((run / "manifest.json").read_text(encoding="utf-8"))["summary"]["deid_reach"]
     assert summary == {"cases": 5, "lower": 3, "cased": 2, "mode": "names", "deidentified": 5}
     top = _top(run)
-    cased = "The other 2 cases are cased: 99.8 % of names removed there (lowest: Samoan 95.9 %)."
+    cased = "The other 2 cases are cased: 99.9 % of names removed there (lowest: Korean 97.3 %)."
     # two models (mock:a, mock:b): two verdict rows, the run's sentences once, above the verdicts table, unnamed
     assert top.count('<tr class="verdict-') == 2
     assert top.count(_esc(_lower_sentence(5, 3))) == 1  # escaped as the report escapes (project&#39;s)
@@ -273,7 +273,7 @@ def test_mock_run_of_cased_cases(tmp_path):
     assert table.set_index("style")["cases"].to_dict() == {"lower": 0, "cased": 2}
     top = _top(run)
     assert _esc("All 2 cases are cased text. On the project's held-out benchmark (46 origins, 2026-12-06), "
-                       "de-identification removes 99.8 % of names in cased text (lowest: Samoan 95.9 %).") in top
+                       "de-identification removes 99.9 % of names in cased text (lowest: Korean 97.3 %).") in top
     assert "lower-case transcript" not in top
 
 

@@ -54,7 +54,7 @@ def test_every_python_block_of_the_doc_runs_in_order(tmp_path, monkeypatch, caps
     assert namespace["reach"] == {
         "counts": {"cases": 4, "lower": 0, "cased": 4, "mode": "names", "deidentified": 4},
         "sentences": ["All 4 cases are cased text. On the project's held-out benchmark (46 origins, 2026-12-06), "
-                      "de-identification removes 99.8 % of names in cased text (lowest: Samoan 95.9 %)."],
+                      "de-identification removes 99.9 % of names in cased text (lowest: Korean 97.3 %)."],
         "warn": [False]}
     assert clinaudit.api.deid_reach(cg) == {"counts": None, "sentences": [], "warn": []}
     # the notebook display says it too, above the verdicts (the report's words; the runs named in a set of runs)
