@@ -56,9 +56,9 @@ SEMI_KEPT = [
     "a semi truck hit me .",
 ]
 
-#: "Fetu", "Eti", "Iulia" (thirtieth session): Samoan given names (star; Ed; Julia) in no name list, which philter-ucsf's
-#: whitelist holds as words of clinical notes though English text writes them seldom or never (Zipf 0, 2.21, 1.76):
-#: rare names now, as the gazetteer's rare names are. Before, each of these kept the name
+#: "Fetu", "Eti", "Iulia" (thirtieth session): Samoan given names ("fetu" star, "iulia" Julia) in no name list, which
+#: philter-ucsf's whitelist holds as words of clinical notes though English text writes them seldom or never (Zipf 0,
+#: 2.21, 1.76): rare names now, as the gazetteer's rare names are. Before, each of these kept the name
 SAMOAN_TAKEN = [
     ("fetu's mother had the same thing last spring .", "[NAME]'s mother had the same thing last spring ."),
     ("i said , \"fetu , you need to rest .\"", "i said , \"[NAME] , you need to rest .\""),

@@ -6,7 +6,7 @@ once per process and cached; docs/deidentification.md says why these and gives t
 * **name gazetteer** — philter-ucsf's first-name (97,014) and surname (161,470) lists
   (``filters/blacklists/*_minus_fps.json``; UCSF's Philter, its lists already cleared of the
   words that gave false positives on clinical notes), :data:`RESTORED_FIRST_NAMES` ("ana") and
-  :data:`ADDED_FIRST_NAMES` ("semi");
+  :data:`ADDED_FIRST_NAMES` ("semi", "fetu", "eti", "iulia");
 * **common words** — philter-ucsf's whitelist of 195,253 English and medical words without
   names (``filters/whitelists/whitelist_plus_fps_091718_nonames.json``), the GNU Collaborative
   International Dictionary of English headwords (english-words' ``gcide``, 115,325 words) and
@@ -227,8 +227,8 @@ def _philter_list(rel: str) -> frozenset[str]:
 RESTORED_FIRST_NAMES: frozenset[str] = frozenset({"ana"})
 #: given names philter-ucsf's lists (US records) lack that its whitelist or a dictionary holds as words: "Semi" (Tongan,
 #: Fijian; beside a name found, however often English writes it, :func:`.name_word.word_name`; issue 50, 29th session);
-#: "Fetu", "Eti", "Iulia" (Samoan: star, Ed, Julia; words of clinical notes only, rare as names are: a name in lower case
-#: as the gazetteer's rare names are, :func:`.name_word.word_facts`; 30th session)
+#: "Fetu", "Eti", "Iulia" (Samoan given names; only philter-ucsf's whitelist of clinical-note words holds them, and
+#: English seldom writes them: rare names, as the gazetteer's are, :func:`.name_word.word_facts`; 30th session)
 ADDED_FIRST_NAMES: frozenset[str] = frozenset({"semi", "fetu", "eti", "iulia"})
 
 
